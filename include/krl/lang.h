@@ -1,0 +1,321 @@
+/*
+ * kernelrl: the task language and the candidate language (docs/language.md).
+ *
+ * Both files share one plan language: buffers, kernel launches and calls of
+ * library ops, with integer/float expressions over shape names, constants,
+ * buffer shapes and the device's SM count. Parsing gives an AST (krl_task,
+ * krl_candidate); krl_program_build() checks a plan against one shape set and
+ * resolves it into a krl_program that the runtime executes.
+ *
+ * Ownership: every *_parse function returns a heap object that the caller
+ * frees with the matching *_free (freeing NULL is a no-op). Strings inside are
+ * owned by the object.
+ */
+#ifndef KRL_LANG_H
+#define KRL_LANG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "krl/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KRL_MAX_DIM 8
+#define KRL_MAX_ATTR 16
+
+/* ==== Data types ==== */
+
+typedef enum krl_dtype {
+	KRL_F32, KRL_F16, KRL_BF16, KRL_I32, KRL_I64, KRL_BOOL, KRL_DTYPE_COUNT
+} krl_dtype;
+
+size_t krl_dtype_size(krl_dtype t);
+const char *krl_dtype_name(krl_dtype t);
+/* Returns 0 and sets *out when z names a dtype ("f32", ...), else -1. */
+int krl_dtype_parse(const char *z, krl_dtype *out);
+
+/* ==== Expressions ==== */
+
+typedef enum krl_expr_kind {
+	KRL_EX_INT, KRL_EX_FLOAT, KRL_EX_NAME, KRL_EX_NEG, KRL_EX_BINARY,
+	KRL_EX_CALL
+} krl_expr_kind;
+
+typedef struct krl_expr {
+	krl_expr_kind kind;
+	krl_pos pos;
+	int64_t ival;           /* KRL_EX_INT */
+	double fval;            /* KRL_EX_FLOAT */
+	char *name;             /* KRL_EX_NAME, KRL_EX_CALL (function name) */
+	char op;                /* KRL_EX_BINARY: + - * / % */
+	struct krl_expr *lhs;   /* KRL_EX_NEG, KRL_EX_BINARY */
+	struct krl_expr *rhs;   /* KRL_EX_BINARY */
+	struct krl_expr **args; /* KRL_EX_CALL */
+	int nargs;
+} krl_expr;
+
+typedef struct krl_value {
+	int is_float;
+	int64_t i;
+	double f;
+} krl_value;
+
+/* A buffer's resolved shape, visible to numel(b), dim(b, i), rank(b). */
+typedef struct krl_bufshape {
+	const char *name;
+	krl_dtype dtype;
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+} krl_bufshape;
+
+/* What names mean during evaluation. Lookup is by exact name, linear. */
+typedef struct krl_scope {
+	const char *const *names;
+	const krl_value *values;
+	int n;
+	const krl_bufshape *bufs;
+	int nbufs;
+} krl_scope;
+
+/*
+ * Evaluates e in scope. Integer arithmetic is exact int64 (overflow, division
+ * by zero and a negative divisor are errors); any float operand makes the
+ * result float. Functions: numel(b), dim(b, i), rank(b), cdiv(a, b),
+ * min(a, b), max(a, b). Errors are KRL_EINVAL with d set at the node.
+ */
+krl_err krl_expr_eval(const krl_expr *e, const krl_scope *scope,
+                      krl_value *out, krl_diag *d);
+void krl_expr_free(krl_expr *e);
+
+/* ==== Declarations ==== */
+
+typedef enum krl_role {
+	KRL_ROLE_INPUT,   /* task: drawn fresh for every call, read-only */
+	KRL_ROLE_PARAM,   /* task: drawn per correctness seed, read-only */
+	KRL_ROLE_OUTPUT,  /* task: written by the plan, poisoned before a call */
+	KRL_ROLE_SCRATCH, /* plan: `buffer`, uninitialised (poisoned) each call */
+	KRL_ROLE_DERIVED  /* candidate: `derived`, written only by `init` */
+} krl_role;
+
+typedef enum krl_dist_kind {
+	KRL_DIST_NONE, KRL_DIST_NORMAL, KRL_DIST_UNIFORM, KRL_DIST_RANDINT,
+	KRL_DIST_BERNOULLI, KRL_DIST_CONST
+} krl_dist_kind;
+
+/* normal(mean a, std b); uniform [a, b); randint [a, b); bernoulli(p = a);
+ * const(a). */
+typedef struct krl_dist {
+	krl_dist_kind kind;
+	double a, b;
+} krl_dist;
+
+typedef struct krl_decl {
+	char *name;
+	krl_role role;
+	krl_dtype dtype;
+	int ndim;
+	krl_expr *dim[KRL_MAX_DIM];
+	krl_dist dist;
+	krl_pos pos;
+} krl_decl;
+
+/* ==== Plans ==== */
+
+typedef enum krl_stmt_kind { KRL_ST_LAUNCH, KRL_ST_CALL } krl_stmt_kind;
+
+typedef struct krl_attr {
+	char *key;
+	krl_expr *value;
+	krl_pos pos;
+} krl_attr;
+
+typedef struct krl_stmt {
+	krl_stmt_kind kind;
+	krl_pos pos;
+	char *name;              /* kernel (launch) or op (call) */
+	/* launch */
+	krl_expr *grid[3];       /* NULL = 1 */
+	krl_expr *block[3];      /* NULL = 1 */
+	krl_expr *smem;          /* NULL = 0 */
+	krl_expr *cluster[3];    /* all NULL = no cluster */
+	int cooperative;
+	krl_expr **args;
+	int nargs;
+	/* call */
+	char **ins;
+	int nin;
+	char **outs;
+	int nout;
+	krl_attr *attrs;
+	int nattrs;
+} krl_stmt;
+
+typedef struct krl_plan {
+	krl_decl *bufs;          /* `buffer` (scratch) and `derived` declarations */
+	int nbufs;
+	krl_stmt *body;          /* run on every call */
+	int nbody;
+	krl_stmt *init;          /* run when params change (candidates only) */
+	int ninit;
+} krl_plan;
+
+/* ==== Tasks ==== */
+
+typedef struct krl_shapeset {
+	char *name;
+	char **keys;
+	int64_t *vals;
+	int n;
+	krl_pos pos;
+} krl_shapeset;
+
+typedef struct krl_task {
+	char *path;              /* file it was read from */
+	char *id;                /* e.g. "level1/19_relu" (set by the suite) */
+	char *name;              /* `task` line */
+	char *source;            /* `source` line, free text */
+	krl_shapeset *sets;
+	int nsets;
+	char **const_names;
+	krl_expr **const_vals;
+	int nconsts;
+	krl_decl *decls;         /* inputs, params, outputs in file order */
+	int ndecls;
+	double atol, rtol;
+	krl_expr *bytes;         /* minimal bytes moved */
+	krl_expr *flops;         /* minimal floating-point operations */
+	char *degenerate;        /* reason the output is degenerate, or NULL */
+	krl_plan ref;            /* the reference plan (calls only) */
+} krl_task;
+
+/* Parses a task from text; path is used for messages and kept. */
+krl_err krl_task_parse(const char *path, const char *text, size_t len,
+                       krl_task **out, krl_diag *d);
+/* Reads and parses the file at path. */
+krl_err krl_task_load(const char *path, krl_task **out, krl_diag *d);
+void krl_task_free(krl_task *t);
+/* The shape set named z, or NULL. */
+const krl_shapeset *krl_task_shapeset(const krl_task *t, const char *z);
+
+/* ==== Candidates ==== */
+
+typedef enum krl_ptype {
+	KRL_P_PTR, KRL_P_I32, KRL_P_U32, KRL_P_I64, KRL_P_U64, KRL_P_F32,
+	KRL_P_F64
+} krl_ptype;
+
+typedef struct krl_kparam {
+	char *name;
+	krl_ptype type;
+	int is_const;            /* pointer to const: the kernel only reads it */
+} krl_kparam;
+
+typedef struct krl_kernel {
+	char *name;
+	krl_kparam *params;
+	int nparams;
+	krl_pos pos;
+} krl_kernel;
+
+typedef struct krl_candidate {
+	char *path;
+	char *source;            /* the whole file: NVRTC compiles it as is */
+	size_t len;
+	krl_kernel *kernels;     /* every extern "C" __global__ function */
+	int nkernels;
+	krl_plan plan;
+} krl_candidate;
+
+krl_err krl_candidate_parse(const char *path, const char *text, size_t len,
+                            krl_candidate **out, krl_diag *d);
+krl_err krl_candidate_load(const char *path, krl_candidate **out,
+                           krl_diag *d);
+void krl_candidate_free(krl_candidate *c);
+
+/* ==== Resolved programs ==== */
+
+struct krl_op; /* krl/ops.h */
+
+typedef struct krl_buf {
+	const char *name;        /* borrowed from the task/candidate */
+	krl_role role;
+	krl_dtype dtype;
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+	int64_t numel;
+	size_t bytes;
+	krl_dist dist;
+} krl_buf;
+
+typedef struct krl_karg {
+	int buf;                 /* buffer index for pointers, -1 for values */
+	krl_ptype type;
+	unsigned char bytes[8];  /* the value, little-endian, size by type */
+	size_t size;
+} krl_karg;
+
+typedef struct krl_attrs {
+	int n;
+	const char *key[KRL_MAX_ATTR];
+	double val[KRL_MAX_ATTR];
+} krl_attrs;
+
+typedef struct krl_step {
+	krl_stmt_kind kind;
+	const krl_stmt *src;
+	/* launch */
+	int kernel;              /* index into the candidate's kernels */
+	unsigned grid[3], block[3], cluster[3];
+	unsigned smem;
+	int cooperative;
+	krl_karg *args;
+	int nargs;
+	/* call */
+	const struct krl_op *op;
+	int in[8];
+	int nin;
+	int out[4];
+	int nout;
+	krl_attrs attrs;
+} krl_step;
+
+typedef struct krl_program {
+	krl_buf *bufs;           /* task decls in file order, then plan buffers */
+	int nbufs;
+	int ntask;               /* bufs[0..ntask) are the task's decls */
+	krl_step *body;
+	int nbody;
+	krl_step *init;
+	int ninit;
+	double bytes, flops;     /* minimal, from the task (0 if undeclared) */
+} krl_program;
+
+/* Facts about the device that plans may use and validation checks. */
+typedef struct krl_limits {
+	int sm_count;            /* value of `sm_count` */
+	unsigned max_threads;    /* per block, 1024 */
+	unsigned max_smem;       /* opt-in dynamic shared memory per block */
+	unsigned max_cluster;    /* blocks per cluster, 8 portable */
+} krl_limits;
+
+/* Limits of an H100/H200 (sm_90), used where no device is present. */
+krl_limits krl_limits_sm90(void);
+
+/*
+ * Checks plan (the task's reference when cand is NULL, else the candidate's)
+ * against shape set `set` and resolves it. Failures are KRL_EINVAL (an
+ * invalid plan) or KRL_ENOTFOUND, with d pointing into the offending file.
+ * The program borrows names from task and cand: free it before them.
+ */
+krl_err krl_program_build(const krl_task *task, const krl_candidate *cand,
+                          const char *set, const krl_limits *lim,
+                          krl_program **out, krl_diag *d);
+void krl_program_free(krl_program *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,69 @@
+/*
+ * kernelrl: the op library (docs/ops.md).
+ *
+ * Each op is the trusted, eager-style implementation of one library call of
+ * the plan language (`call NAME(in, ...) -> out, ... key=value`): a shape
+ * check, a GPU implementation (cuBLASLt or a kernel of our own, run on the
+ * caller's stream) and a float64 CPU golden version used by the tests.
+ */
+#ifndef KRL_OPS_H
+#define KRL_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "krl/error.h"
+#include "krl/lang.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A tensor view: contiguous, row-major. On the GPU `data` is a device
+ * pointer of `dtype`; for golden ops it is always a host `double *`. */
+typedef struct krl_tensor {
+	void *data;
+	krl_dtype dtype;
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+} krl_tensor;
+
+int64_t krl_tensor_numel(const krl_tensor *t);
+
+/* Per-stream state the GPU ops share. Create with krl_opctx_create on the
+ * current CUDA context; free with krl_opctx_free. */
+typedef struct krl_opctx krl_opctx;
+
+/* stream is a CUstream/cudaStream_t. Fails with KRL_ENODEVICE without GPU. */
+krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d);
+void krl_opctx_free(krl_opctx *c);
+
+typedef struct krl_op {
+	const char *name;
+	int nin, nout;
+	const char *const *attr_names;   /* NULL-terminated: allowed keys */
+	const char *doc;                 /* one line: semantics */
+	/* Checks dtypes, shapes and attributes (tensors carry no data).
+	 * Returns KRL_OK, or KRL_EINVAL with a sentence in msg. */
+	krl_err (*check)(const krl_tensor *in, const krl_tensor *out,
+	                 const krl_attrs *a, char *msg, size_t cap);
+	/* Runs on the GPU, asynchronously on the context's stream. */
+	krl_err (*run)(krl_opctx *c, const krl_tensor *in, const krl_tensor *out,
+	               const krl_attrs *a, krl_diag *d);
+	/* float64 CPU reference; tensors hold host doubles (integers too). */
+	krl_err (*golden)(const krl_tensor *in, const krl_tensor *out,
+	                  const krl_attrs *a);
+} krl_op;
+
+/* The op named z, or NULL. */
+const krl_op *krl_op_find(const char *z);
+/* All ops, for listings; *n is set to the count. */
+const krl_op *const *krl_op_all(int *n);
+
+/* An attribute's value, or dflt when absent. */
+double krl_attrs_get(const krl_attrs *a, const char *key, double dflt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,29 @@
+/* Helpers shared by the tests: GPU detection and file reading. */
+#ifndef KRL_TESTUTIL_H
+#define KRL_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "krl/error.h"
+
+/* 1 when a CUDA driver and at least one device are present. When 0 and
+ * why is not NULL, *why says what is missing. */
+int krl_test_have_gpu(const char **why);
+
+/* For gpu_* tests: prints "SKIP: no GPU (...)" and exits with 77 (CTest's
+ * skip code) when no device is present. */
+void krl_test_require_gpu(const char *test_name);
+
+/* Reads a whole file relative to the source tree; returns a malloc'd
+ * NUL-terminated buffer (caller frees) or NULL. */
+char *krl_test_read(const char *path, size_t *len);
+
+/* Asserts r == KRL_OK, printing the diagnostic otherwise. */
+#define KRL_ASSERT_OK(r, d) krl_test_assert_ok((r), (d), __FILE__, __LINE__)
+void krl_test_assert_ok(krl_err r, const krl_diag *d, const char *file, int line);
+
+#endif
