@@ -31,6 +31,13 @@ extern "C" {
 krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
                         uint64_t seed, void *stream, krl_diag *d);
 
+/* The value krl_fill_random(dst, t, n, dist, seed) stores at `index`, as a
+ * double, computed on the host bit for bit as the device computes it (for
+ * tests and for checking a drawn buffer). Needs no GPU; cannot fail
+ * (KRL_DIST_NONE gives 0). */
+double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
+                      int64_t index);
+
 /* Fills `bytes` bytes at dst with the 32-bit pattern (bytes need not be a
  * multiple of 4: the tail gets the pattern's low bytes). */
 krl_err krl_fill_pattern(void *dst, size_t bytes, uint32_t pattern,

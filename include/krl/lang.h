@@ -29,7 +29,8 @@ extern "C" {
 /* ==== Data types ==== */
 
 typedef enum krl_dtype {
-	KRL_F32, KRL_F16, KRL_BF16, KRL_I32, KRL_I64, KRL_BOOL, KRL_DTYPE_COUNT
+	KRL_F32, KRL_F16, KRL_BF16, KRL_I32, KRL_I64, KRL_BOOL, KRL_F64,
+	KRL_DTYPE_COUNT
 } krl_dtype;
 
 size_t krl_dtype_size(krl_dtype t);
@@ -84,7 +85,8 @@ typedef struct krl_scope {
  * Evaluates e in scope. Integer arithmetic is exact int64 (overflow, division
  * by zero and a negative divisor are errors); any float operand makes the
  * result float. Functions: numel(b), dim(b, i), rank(b), cdiv(a, b),
- * min(a, b), max(a, b). Errors are KRL_EINVAL with d set at the node.
+ * min(a, b), max(a, b). Errors: KRL_EINVAL (arithmetic), KRL_ENOTFOUND (an
+ * unknown name, function or buffer), with d set at the node.
  */
 krl_err krl_expr_eval(const krl_expr *e, const krl_scope *scope,
                       krl_value *out, krl_diag *d);

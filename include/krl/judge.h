@@ -1,0 +1,87 @@
+/*
+ * kernelrl: the judge (docs/judge.md). It compiles a candidate, runs it in a
+ * separate runner process on inputs drawn on the device from seeds, checks
+ * every output element against the eager reference on several fresh seeds
+ * and shape sets, rejects degenerate outputs, and times candidate and
+ * reference interleaved with the L2 flushed and fresh inputs before every
+ * call. Every evaluation ends in one verdict record (JSON).
+ */
+#ifndef KRL_JUDGE_H
+#define KRL_JUDGE_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "krl/error.h"
+#include "krl/lang.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum krl_verdict {
+	KRL_V_OK,
+	KRL_V_COMPILE_ERROR,
+	KRL_V_INVALID_PLAN,
+	KRL_V_LAUNCH_ERROR,
+	KRL_V_TIMEOUT,
+	KRL_V_WRONG_OUTPUT,
+	KRL_V_DEGENERATE_OUTPUT,
+	KRL_V_COUNT
+} krl_verdict;
+
+const char *krl_verdict_name(krl_verdict v);
+/* Returns 0 and sets *out for a verdict name, else -1. */
+int krl_verdict_parse(const char *z, krl_verdict *out);
+
+#define KRL_JUDGE_MAX_SETS 8
+
+typedef struct krl_judge_opts {
+	const char *sets[KRL_JUDGE_MAX_SETS]; /* correctness shape sets */
+	int nsets;                /* 0: {"kb1"} */
+	const char *time_set;     /* timing shape set; NULL: the last of sets */
+	int seeds;                /* correctness seeds per set (>= 5; 0: 5) */
+	double rse_target;        /* stop timing when both RSEs <= this (0.01) */
+	double time_budget_s;     /* max seconds of timing loop (0: 20) */
+	int min_pairs;            /* at least this many timed pairs (0: 20) */
+	int max_pairs;            /* at most (0: 2000) */
+	int warmup;               /* untimed calls per side before timing (0: 3) */
+	double call_timeout_s;    /* a runner request taking longer is a hang (0: 10) */
+	uint64_t seed;            /* the judge's own randomness (0: from time) */
+	int no_timing;            /* check correctness only */
+	const char *runner_path;  /* the krl binary; NULL: $KRL_RUNNER or /proc/self/exe */
+	const char *cache_dir;    /* NULL: krl_cache_dir() */
+	int device;               /* CUDA device ordinal */
+	int verbose;              /* progress lines on stderr */
+} krl_judge_opts;
+
+typedef struct krl_judge krl_judge;
+
+/* Opens the device, measures (or reads cached) roofline ceilings. Fails
+ * with KRL_ENODEVICE on a machine without a GPU. Free with
+ * krl_judge_free. */
+krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out,
+                         krl_diag *d);
+void krl_judge_free(krl_judge *j);
+
+/*
+ * Evaluates the candidate file at cand_path on task t. Always produces a
+ * record when it returns KRL_OK, whatever the verdict; returns an error
+ * only when the judge itself fails (device lost, out of host memory).
+ * The caller owns *record (json_decref).
+ */
+krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
+                       json_t **record, krl_diag *d);
+
+/* Prints a short human summary of a record to f. */
+void krl_record_print(FILE *f, const json_t *record);
+
+/* The runner process's main loop (the CLI runs it as `krl __runner FD`).
+ * Returns the process exit status. */
+int krl_runner_main(int fd);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,113 @@
+/*
+ * kernelrl: the runtime (docs/runtime.md): the device, guarded device
+ * buffers, loaded candidate modules, and the executor that runs a resolved
+ * plan (krl_program) on one stream.
+ *
+ * The CUDA runtime API manages devices, memory, streams and events; the
+ * driver API, reached through cudaGetDriverEntryPointByVersion (so nothing
+ * links libcuda directly), loads cubins and launches candidate kernels with
+ * the options Hopper code needs (large dynamic shared memory, clusters,
+ * cooperative launch).
+ */
+#ifndef KRL_RUNTIME_H
+#define KRL_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "krl/error.h"
+#include "krl/lang.h"
+#include "krl/nvrtc.h"
+#include "krl/ops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==== Device ==== */
+
+typedef struct krl_device {
+	int ordinal;
+	char name[256];
+	char uuid[40];           /* hex */
+	int cc_major, cc_minor;
+	char arch[16];           /* NVRTC target: "sm_90a" on Hopper */
+	int sm_count;
+	size_t l2_bytes;
+	size_t total_mem;
+	krl_limits limits;
+} krl_device;
+
+/* Selects device `ordinal` (CUDA_VISIBLE_DEVICES applies) on this thread
+ * and fills *dev. KRL_ENODEVICE with a clear message when there is no GPU
+ * or driver. */
+krl_err krl_device_open(int ordinal, krl_device *dev, krl_diag *d);
+
+/* ==== Guarded buffers ==== */
+
+/* Every device buffer kernelrl hands to a plan sits between two guard
+ * regions of KRL_GUARD_BYTES filled with KRL_GUARD_PATTERN; writes past
+ * either end are found by krl_gbuf_check_guards. */
+#define KRL_GUARD_BYTES (64u << 10)
+#define KRL_GUARD_PATTERN 0xA5C3F00Du
+/* Outputs and scratch are filled with this before every call: a quiet
+ * NaN as f32, and a recognisable pattern for other dtypes. */
+#define KRL_POISON_PATTERN 0x7FC0BAD5u
+
+typedef struct krl_gbuf {
+	void *base;              /* the allocation (owned unless `opened`) */
+	void *ptr;               /* base + KRL_GUARD_BYTES: the buffer */
+	size_t bytes;            /* usable bytes */
+	size_t alloc;            /* total bytes of the allocation */
+	int opened;              /* mapped from another process (IPC) */
+} krl_gbuf;
+
+/* Allocates bytes (rounded up to 256) with guards filled. */
+krl_err krl_gbuf_alloc(krl_gbuf *b, size_t bytes, void *stream, krl_diag *d);
+/* Frees (or, for an IPC mapping, closes) b; zeroes it. NULL-safe. */
+void krl_gbuf_free(krl_gbuf *b);
+/* Refills both guards. */
+krl_err krl_gbuf_reset_guards(krl_gbuf *b, void *stream, krl_diag *d);
+/* Counts corrupted guard bytes; *where is the signed offset from ptr of
+ * the first (negative: before the buffer). Synchronous. */
+krl_err krl_gbuf_check_guards(const krl_gbuf *b, int64_t *bad, int64_t *where,
+                              void *stream, krl_diag *d);
+/* IPC: the 64-byte handle of b's allocation, as 128 hex chars + NUL. */
+krl_err krl_gbuf_export(const krl_gbuf *b, char hex[129], krl_diag *d);
+/* Maps an allocation exported by another process. */
+krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t bytes,
+                        krl_diag *d);
+
+/* ==== Modules ==== */
+
+typedef struct krl_module krl_module;
+
+/* Loads a compiled cubin and resolves every kernel of cand. A cubin the
+ * driver rejects is KRL_ELAUNCH. Free with krl_module_free. */
+krl_err krl_module_load(const krl_cubin *cb, const krl_candidate *cand,
+                        krl_module **out, krl_diag *d);
+void krl_module_free(krl_module *m);
+
+/* ==== Executor ==== */
+
+/*
+ * Runs steps[0..n) of program p asynchronously on `stream`: kernel
+ * launches through mod (may be NULL for a reference plan) and op calls
+ * through ops. bufs[i] is the device pointer of p->bufs[i]. Returns
+ * KRL_ELAUNCH when a launch is rejected, KRL_ECUDA/KRL_ECUBLAS from ops,
+ * with d saying which statement (file:line) failed.
+ */
+krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
+                 void *const *bufs, const krl_module *mod, krl_opctx *ops,
+                 void *stream, krl_diag *d);
+
+/* Sets each launched kernel's dynamic shared memory limit to the largest
+ * `smem` the program asks of it (needed above 48 KiB). Call once after
+ * loading, before krl_exec. */
+krl_err krl_exec_prepare(const krl_program *p, const krl_module *mod,
+                         krl_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,19 @@
+#!/bin/bash
+# Builds kernelrl and runs its tests: every CPU test, the GPU tests (each
+# skips itself with a SKIP line where no GPU exists), then the CPU tests once
+# more under AddressSanitizer and UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+export PATH=/usr/local/cuda/bin:$PATH
+jobs=$(nproc)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKRL_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ctest --test-dir build-asan -L cpu --output-on-failure

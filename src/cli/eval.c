@@ -1,0 +1,230 @@
+/* krl eval, krl batch: judge candidates. */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "krl/judge.h"
+#include "krl/suite.h"
+
+static const char eval_usage[] =
+	"usage: krl eval TASK CANDIDATE [options]\n"
+	"       krl batch FILE [options]\n"
+	"\n"
+	"Compiles the candidate with NVRTC, runs it in a separate runner process,\n"
+	"checks every output element against the eager reference on fresh seeds and\n"
+	"shape sets, and times candidate and reference interleaved (L2 flushed and\n"
+	"fresh inputs before every call). Prints a summary, or one JSON record.\n"
+	"A batch FILE has one 'CANDIDATE TASK [EXPECTED_VERDICT]' per line\n"
+	"(paths relative to FILE's folder, '#' comments).\n"
+	"\n"
+	"options:\n"
+	"  --shapes A[,B...]  shape sets checked (default kb1); timing uses the last\n"
+	"  --time-shapes S    shape set to time on (default: the last of --shapes)\n"
+	"  --seeds N          correctness seeds per shape set (default 5, minimum 5)\n"
+	"  --no-timing        check correctness only\n"
+	"  --budget SECONDS   timing budget per evaluation (default 20)\n"
+	"  --rse X            stop timing when both relative standard errors <= X (0.01)\n"
+	"  --min-pairs N      at least N timed pairs (default 20)\n"
+	"  --timeout SECONDS  a candidate call taking longer is a hang (default 10)\n"
+	"  --seed N           the judge's random seed (default: from the clock)\n"
+	"  --device N         CUDA device ordinal (default 0)\n"
+	"  --json             print the verdict record as JSON (batch: one per line)\n"
+	"\n"
+	"exit status: 0 ok (batch: every verdict as expected), 1 another verdict,\n"
+	"2 usage error, 3 the judge itself failed (no GPU, bad task).\n";
+
+typedef struct evalargs {
+	krl_judge_opts o;
+	int json;
+	const char *pos[2];
+	int npos;
+	char sets_buf[512];
+} evalargs;
+
+/* Options that take a value. */
+static int is_valued(const char *s)
+{
+	static const char *const valued[] = {
+		"--shapes", "--time-shapes", "--seeds", "--budget", "--rse",
+		"--min-pairs", "--timeout", "--seed", "--device"};
+	for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
+		if (!strcmp(s, valued[i]))
+			return 1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, evalargs *a, int want)
+{
+	memset(a, 0, sizeof *a);
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			fputs(eval_usage, stdout);
+			exit(KRL_EXIT_OK);
+		} else if (!strcmp(s, "--json")) {
+			a->json = 1;
+		} else if (!strcmp(s, "--no-timing")) {
+			a->o.no_timing = 1;
+		} else if (s[0] == '-' && !is_valued(s)) {
+			fprintf(stderr, "krl: unknown option '%s' (see krl eval --help)\n", s);
+			return -1;
+		} else if (s[0] == '-' && !v) {
+			fprintf(stderr, "krl: %s needs a value\n", s);
+			return -1;
+		} else if (!strcmp(s, "--shapes")) {
+			snprintf(a->sets_buf, sizeof a->sets_buf, "%s", v);
+			for (char *tok = strtok(a->sets_buf, ","); tok;
+			     tok = strtok(NULL, ",")) {
+				if (a->o.nsets == KRL_JUDGE_MAX_SETS - 1) {
+					fprintf(stderr, "krl: too many shape sets\n");
+					return -1;
+				}
+				a->o.sets[a->o.nsets++] = tok;
+			}
+			i++;
+		} else if (!strcmp(s, "--time-shapes")) {
+			a->o.time_set = v, i++;
+		} else if (!strcmp(s, "--seeds")) {
+			a->o.seeds = atoi(v), i++;
+		} else if (!strcmp(s, "--budget")) {
+			a->o.time_budget_s = atof(v), i++;
+		} else if (!strcmp(s, "--rse")) {
+			a->o.rse_target = atof(v), i++;
+		} else if (!strcmp(s, "--min-pairs")) {
+			a->o.min_pairs = atoi(v), i++;
+		} else if (!strcmp(s, "--timeout")) {
+			a->o.call_timeout_s = atof(v), i++;
+		} else if (!strcmp(s, "--seed")) {
+			a->o.seed = strtoull(v, NULL, 0), i++;
+		} else if (!strcmp(s, "--device")) {
+			a->o.device = atoi(v), i++;
+		} else if (a->npos < want) {
+			a->pos[a->npos++] = s;
+		} else {
+			fprintf(stderr, "krl: unexpected argument '%s'\n", s);
+			return -1;
+		}
+	}
+	if (a->npos != want) {
+		fputs(eval_usage, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static void emit(const json_t *rec, int as_json)
+{
+	if (as_json) {
+		char *s = json_dumps(rec, JSON_COMPACT | JSON_REAL_PRECISION(9));
+		if (s)
+			puts(s);
+		free(s);
+	} else {
+		krl_record_print(stdout, rec);
+	}
+	fflush(stdout);
+}
+
+int krl_cmd_eval(int argc, char **argv)
+{
+	evalargs a;
+	krl_suite *s = NULL;
+	krl_task *t = NULL;
+	krl_judge *j = NULL;
+	json_t *rec = NULL;
+	krl_diag d = {0};
+	char buf[1200];
+	int rc = KRL_EXIT_ERROR;
+	if (parse_args(argc, argv, &a, 2) != 0)
+		return KRL_EXIT_USAGE;
+	if (krl_suite_load(NULL, &s, &d) != KRL_OK ||
+	    krl_suite_load_task(s, a.pos[0], &t, &d) != KRL_OK ||
+	    krl_judge_create(&a.o, &j, &d) != KRL_OK ||
+	    krl_judge_eval(j, t, a.pos[1], &rec, &d) != KRL_OK) {
+		fprintf(stderr, "krl eval: %s\n", krl_diag_format(&d, buf, sizeof buf));
+		goto out;
+	}
+	emit(rec, a.json);
+	rc = strcmp(json_string_value(json_object_get(rec, "verdict")), "ok")
+	             ? KRL_EXIT_VERDICT
+	             : KRL_EXIT_OK;
+out:
+	json_decref(rec);
+	krl_judge_free(j);
+	krl_task_free(t);
+	krl_suite_free(s);
+	return rc;
+}
+
+int krl_cmd_batch(int argc, char **argv)
+{
+	evalargs a;
+	krl_suite *s = NULL;
+	krl_judge *j = NULL;
+	krl_diag d = {0};
+	char buf[1200], line[2048];
+	int as_expected = 0, other = 0, rc = KRL_EXIT_ERROR;
+	FILE *f = NULL;
+	if (parse_args(argc, argv, &a, 1) != 0)
+		return KRL_EXIT_USAGE;
+	if (!(f = fopen(a.pos[0], "r"))) {
+		fprintf(stderr, "krl batch: cannot open %s\n", a.pos[0]);
+		return KRL_EXIT_ERROR;
+	}
+	char dirbuf[4096];
+	snprintf(dirbuf, sizeof dirbuf, "%s", a.pos[0]);
+	const char *dir = dirname(dirbuf);
+	if (krl_suite_load(NULL, &s, &d) != KRL_OK ||
+	    krl_judge_create(&a.o, &j, &d) != KRL_OK) {
+		fprintf(stderr, "krl batch: %s\n", krl_diag_format(&d, buf, sizeof buf));
+		goto out;
+	}
+	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+		char cand[1024], task[512], expect[64] = "";
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		int n = sscanf(line, "%1023s %511s %63s", cand, task, expect);
+		if (n < 2)
+			continue;
+		char path[4096];
+		if (cand[0] == '/')
+			snprintf(path, sizeof path, "%s", cand);
+		else
+			snprintf(path, sizeof path, "%s/%s", dir, cand);
+		krl_task *t = NULL;
+		json_t *rec = NULL;
+		if (krl_suite_load_task(s, task, &t, &d) != KRL_OK ||
+		    krl_judge_eval(j, t, path, &rec, &d) != KRL_OK) {
+			fprintf(stderr, "krl batch: %s:%d: %s\n", a.pos[0], lineno,
+			        krl_diag_format(&d, buf, sizeof buf));
+			krl_task_free(t);
+			other++;
+			continue;
+		}
+		const char *v = json_string_value(json_object_get(rec, "verdict"));
+		int ok = expect[0] ? !strcmp(v, expect) : !strcmp(v, "ok");
+		if (expect[0])
+			json_object_set_new(rec, "expected", json_string(expect));
+		json_object_set_new(rec, "as_expected", json_boolean(ok));
+		emit(rec, a.json);
+		if (!a.json && !ok)
+			printf("  ^ NOT AS EXPECTED (expected %s)\n",
+			       expect[0] ? expect : "ok");
+		ok ? as_expected++ : other++;
+		json_decref(rec);
+		krl_task_free(t);
+	}
+	fprintf(a.json ? stderr : stdout, "%d passed, %d failed\n", as_expected,
+	        other);
+	rc = other ? KRL_EXIT_VERDICT : KRL_EXIT_OK;
+out:
+	if (f)
+		fclose(f);
+	krl_judge_free(j);
+	krl_suite_free(s);
+	return rc;
+}

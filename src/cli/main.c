@@ -1,0 +1,44 @@
+/* krl: the kernelrl command-line tool. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "krl/judge.h"
+
+static const char usage[] =
+	"usage: krl COMMAND [ARGS]\n"
+	"\n"
+	"kernelrl makes GPU kernels faster and proves it honestly.\n"
+	"\n"
+	"commands:\n"
+	"  tasks                       list the task suite (id, name, shape sets)\n"
+	"  show TASK [--shapes S]      print a task resolved for shape set S (default kb1)\n"
+	"  eval TASK CANDIDATE [opts]  judge a candidate: compile, check, time (see krl eval --help)\n"
+	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [EXPECTED_VERDICT]' of FILE\n"
+	"  help                        this text\n"
+	"\n"
+	"TASK is an id (level1/19_relu), an unambiguous prefix (level1/19) or a .task path.\n"
+	"Environment: KRL_TASKS (tasks folder), KRL_CACHE_DIR (NVRTC cache and device ceilings),\n"
+	"CUDA_VISIBLE_DEVICES.\n";
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "__runner"))
+		return krl_runner_main(atoi(argv[2]));
+	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? KRL_EXIT_USAGE : KRL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "tasks"))
+		return krl_cmd_tasks(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return krl_cmd_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "eval"))
+		return krl_cmd_eval(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "batch"))
+		return krl_cmd_batch(argc - 1, argv + 1);
+	fprintf(stderr, "krl: unknown command '%s'\n\n%s", argv[1], usage);
+	return KRL_EXIT_USAGE;
+}

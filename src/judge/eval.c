@@ -1,0 +1,876 @@
+/*
+ * One evaluation: candidate file in, verdict record out.
+ *
+ *   parse -> resolve on every shape set -> NVRTC compile -> for each set:
+ *   correctness on fresh seeds (params and inputs drawn on the device,
+ *   outputs poisoned, guards and inputs checked, every element compared,
+ *   degenerate outputs rejected) -> on the timing set: interleaved timing
+ *   with the L2 flushed and fresh inputs before every call, a random subset
+ *   of timed outputs verified after the fact, until the relative standard
+ *   error is small or the budget ends.
+ *
+ * The candidate's buffers (inputs, params, outputs) are allocated here and
+ * shared with the runner through CUDA IPC; the reference runs here on
+ * private copies drawn from the same seeds. Reference outputs never leave
+ * this process.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "judge/judge_int.h"
+#include "krl/check.h"
+#include "krl/nvrtc.h"
+
+/* A verdict other than ok has been reached: stop the evaluation. */
+#define STOP 1
+
+typedef struct evalctx {
+	krl_judge *j;
+	const krl_task *t;
+	krl_candidate *cand;
+	const char *cand_path;
+	json_t *rec;
+	krl_cubin *cubin;
+	char *cubin_hex;
+} evalctx;
+
+typedef struct setbufs {
+	const char *name;
+	krl_program *cp;     /* candidate program */
+	krl_program *rp;     /* reference program */
+	krl_gbuf *sh;        /* [ntask] shared with the runner */
+	krl_gbuf *pv;        /* [rp->nbufs] private: task copies + ref scratch */
+	void **rptr;
+	int loaded;          /* the runner holds this set */
+} setbufs;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Records verdict v with a message (and optional detail object, consumed)
+ * and returns STOP. */
+static int verdict(evalctx *E, krl_verdict v, json_t *detail, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
+static int verdict(evalctx *E, krl_verdict v, json_t *detail, const char *fmt,
+                   ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	json_object_set_new(E->rec, "verdict", json_string(krl_verdict_name(v)));
+	json_object_set_new(E->rec, "message", json_string(msg));
+	if (detail)
+		json_object_set_new(E->rec, "failure", detail);
+	return STOP;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+/* ==== Buffers ==== */
+
+static void set_free(setbufs *S)
+{
+	if (S->sh)
+		for (int i = 0; i < S->rp->ntask; i++)
+			krl_gbuf_free(&S->sh[i]);
+	if (S->pv)
+		for (int i = 0; i < S->rp->nbufs; i++)
+			krl_gbuf_free(&S->pv[i]);
+	free(S->sh);
+	free(S->pv);
+	free(S->rptr);
+	S->sh = S->pv = NULL;
+	S->rptr = NULL;
+}
+
+static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
+{
+	krl_err r = KRL_OK;
+	const krl_program *p = S->rp;
+	S->sh = calloc((size_t)p->ntask, sizeof *S->sh);
+	S->pv = calloc((size_t)p->nbufs, sizeof *S->pv);
+	S->rptr = calloc((size_t)p->nbufs, sizeof *S->rptr);
+	if (!S->sh || !S->pv || !S->rptr)
+		return KRL_ENOMEM;
+	for (int i = 0; i < p->nbufs && r == KRL_OK; i++) {
+		if (i < p->ntask)
+			r = krl_gbuf_alloc(&S->sh[i], p->bufs[i].bytes, j->stream, d);
+		if (r == KRL_OK)
+			r = krl_gbuf_alloc(&S->pv[i], p->bufs[i].bytes, j->stream, d);
+		S->rptr[i] = S->pv[i].ptr;
+	}
+	return r;
+}
+
+/* Draws every task buffer of `role` from seed into the shared copies
+ * (which = 1), the private copies (which = 2) or both (3). */
+static krl_err draw(krl_judge *j, setbufs *S, krl_role role, uint64_t seed,
+                    int which, krl_diag *d)
+{
+	const krl_program *p = S->rp;
+	for (int i = 0; i < p->ntask; i++) {
+		const krl_buf *b = &p->bufs[i];
+		if (b->role != role)
+			continue;
+		uint64_t s = mix(seed ^ mix((uint64_t)i + 1));
+		krl_err r;
+		if ((which & 1) &&
+		    (r = krl_fill_random(S->sh[i].ptr, b->dtype, b->numel, b->dist,
+		                         s, j->stream, d)) != KRL_OK)
+			return r;
+		if ((which & 2) &&
+		    (r = krl_fill_random(S->pv[i].ptr, b->dtype, b->numel, b->dist,
+		                         s, j->stream, d)) != KRL_OK)
+			return r;
+	}
+	return KRL_OK;
+}
+
+static krl_err poison_outputs(krl_judge *j, setbufs *S, krl_diag *d)
+{
+	const krl_program *p = S->rp;
+	for (int i = 0; i < p->ntask; i++)
+		if (p->bufs[i].role == KRL_ROLE_OUTPUT) {
+			krl_err r = krl_fill_pattern(S->sh[i].ptr, p->bufs[i].bytes,
+			                             KRL_POISON_PATTERN, j->stream, d);
+			if (r != KRL_OK)
+				return r;
+		}
+	return KRL_OK;
+}
+
+/* ==== Runner requests ==== */
+
+/* Sends a request; turns runner failures into verdicts. Returns 0 with
+ * *rep set (caller decrefs), STOP after recording a verdict, or -1 with
+ * *err set for a judge failure. */
+static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
+                      krl_diag *d)
+{
+	krl_judge *j = E->j;
+	krl_diag rd = {0};
+	*rep = NULL;
+	krl_err r = krl_judge_runner_call(j, req, (int)(j->o.call_timeout_s * 1e3),
+	                                  rep, &rd);
+	if (r == KRL_ETIMEOUT)
+		return verdict(E, KRL_V_TIMEOUT, NULL,
+		               "the candidate did not finish within %.1f s: %s",
+		               j->o.call_timeout_s, rd.msg);
+	if (r == KRL_ERUNNER)
+		return verdict(E, KRL_V_LAUNCH_ERROR, NULL,
+		               "the runner process died: %s", rd.msg);
+	if (r != KRL_OK) {
+		*err = r;
+		*d = rd;
+		return -1;
+	}
+	if (!json_is_true(json_object_get(*rep, "ok"))) {
+		const char *kind = json_string_value(json_object_get(*rep, "kind"));
+		const char *msg = json_string_value(json_object_get(*rep, "msg"));
+		int rc;
+		if (kind && !strcmp(kind, "launch_error"))
+			rc = verdict(E, KRL_V_LAUNCH_ERROR, NULL, "%s", msg ? msg : "");
+		else if (kind && !strcmp(kind, "invalid_plan"))
+			rc = verdict(E, KRL_V_INVALID_PLAN, NULL, "%s", msg ? msg : "");
+		else {
+			*err = krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
+			                    "runner: %s", msg ? msg : "internal error");
+			rc = -1;
+		}
+		json_decref(*rep);
+		*rep = NULL;
+		return rc;
+	}
+	return 0;
+}
+
+static int runner_simple(evalctx *E, json_t *req, double *ms, json_t **oob,
+                         krl_err *err, krl_diag *d)
+{
+	json_t *rep = NULL;
+	int rc = runner_req(E, req, &rep, err, d);
+	if (rc)
+		return rc;
+	if (ms)
+		*ms = json_number_value(json_object_get(rep, "ms"));
+	if (oob) {
+		*oob = json_object_get(rep, "oob");
+		if (*oob)
+			json_incref(*oob);
+	}
+	json_decref(rep);
+	return 0;
+}
+
+static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	krl_err r = krl_judge_runner_ensure(j, d);
+	if (r != KRL_OK) {
+		*err = r;
+		return -1;
+	}
+	json_t *handles = json_array();
+	for (int i = 0; i < S->rp->ntask; i++) {
+		char hex[129];
+		if ((r = krl_gbuf_export(&S->sh[i], hex, d)) != KRL_OK) {
+			json_decref(handles);
+			*err = r;
+			return -1;
+		}
+		json_array_append_new(handles, json_string(hex));
+	}
+	json_t *req = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "cmd", "load",
+	                        "task", E->t->path, "cand", E->cand_path, "set",
+	                        S->name, "cubin", E->cubin_hex, "handles", handles);
+	int rc = runner_simple(E, req, NULL, NULL, err, d);
+	S->loaded = rc == 0;
+	return rc;
+}
+
+static int runner_run(evalctx *E, int timed, int guards, double *ms,
+                      json_t **oob, krl_err *err, krl_diag *d)
+{
+	json_t *req = json_pack("{s:s, s:b, s:b}", "cmd", "run", "time", timed,
+	                        "guards", guards);
+	return runner_simple(E, req, ms, oob, err, d);
+}
+
+static int runner_init(evalctx *E, krl_err *err, krl_diag *d)
+{
+	json_t *req = json_pack("{s:s}", "cmd", "init");
+	return runner_simple(E, req, NULL, NULL, err, d);
+}
+
+/* ==== Checks ==== */
+
+/* The multi-index of flat element i of b, as a JSON array. */
+static json_t *index_json(const krl_buf *b, int64_t i)
+{
+	json_t *a = json_array();
+	int64_t idx[KRL_MAX_DIM];
+	for (int k = b->ndim - 1; k >= 0; k--) {
+		idx[k] = b->dim[k] ? i % b->dim[k] : 0;
+		i = b->dim[k] ? i / b->dim[k] : 0;
+	}
+	for (int k = 0; k < b->ndim; k++)
+		json_array_append_new(a, json_integer(idx[k]));
+	return a;
+}
+
+static json_t *number(double x)
+{
+	/* JSON has no NaN/Inf: write them as strings. */
+	if (isnan(x))
+		return json_string("nan");
+	if (isinf(x))
+		return json_string(x > 0 ? "inf" : "-inf");
+	return json_real(x);
+}
+
+/* Guards of the shared buffers, then inputs and params unchanged. Returns
+ * 0, STOP or -1 (judge error). */
+static int check_integrity(evalctx *E, setbufs *S, json_t *oob,
+                           const char *phase, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	const krl_program *p = S->rp;
+	if (oob) {
+		return verdict(E, KRL_V_WRONG_OUTPUT,
+		               json_pack("{s:s, s:s, s:s, s:O}", "reason",
+		                         "out_of_bounds_write", "set", S->name,
+		                         "phase", phase, "where", oob),
+		               "out_of_bounds_write: the candidate wrote outside "
+		               "its scratch buffer %s",
+		               json_string_value(json_object_get(oob, "buffer")));
+	}
+	for (int i = 0; i < p->ntask; i++) {
+		int64_t bad = 0, where = 0;
+		krl_err r = krl_gbuf_check_guards(&S->sh[i], &bad, &where, j->stream, d);
+		if (r != KRL_OK) {
+			*err = r;
+			return -1;
+		}
+		if (bad)
+			return verdict(E, KRL_V_WRONG_OUTPUT,
+			               json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "reason",
+			                         "out_of_bounds_write", "set", S->name,
+			                         "phase", phase, "buffer",
+			                         p->bufs[i].name, "offset",
+			                         (json_int_t)where, "bytes",
+			                         (json_int_t)bad),
+			               "out_of_bounds_write: %lld guard bytes around "
+			               "%s were overwritten (first at byte offset %lld)",
+			               (long long)bad, p->bufs[i].name, (long long)where);
+	}
+	for (int i = 0; i < p->ntask; i++) {
+		const krl_buf *b = &p->bufs[i];
+		if (b->role != KRL_ROLE_INPUT && b->role != KRL_ROLE_PARAM)
+			continue;
+		int64_t n = 0, first = -1;
+		krl_err r = krl_count_diff(S->sh[i].ptr, S->pv[i].ptr, b->bytes, &n,
+		                           &first, j->stream, d);
+		if (r != KRL_OK) {
+			*err = r;
+			return -1;
+		}
+		if (n)
+			return verdict(E, KRL_V_WRONG_OUTPUT,
+			               json_pack("{s:s, s:s, s:s, s:s, s:I}", "reason",
+			                         "input_modified", "set", S->name,
+			                         "phase", phase, "buffer", b->name,
+			                         "bytes", (json_int_t)n),
+			               "input_modified: the candidate changed %s %s "
+			               "(%lld bytes differ)",
+			               b->role == KRL_ROLE_INPUT ? "input" : "param",
+			               b->name, (long long)n);
+	}
+	return 0;
+}
+
+/* Is the candidate's output i itself trivial: all zero, constant, or a
+ * copy of an input? Writes the kind into *what. */
+static krl_err trivial_output(krl_judge *j, setbufs *S, int i, double atol,
+                              double rtol, const char **what, krl_diag *d)
+{
+	const krl_program *p = S->rp;
+	const krl_buf *b = &p->bufs[i];
+	krl_cmp c;
+	krl_err r;
+	*what = NULL;
+	r = krl_compare(NULL, NULL, S->sh[i].ptr, b->dtype, b->numel, atol, rtol,
+	                &c, j->stream, d);
+	if (r != KRL_OK)
+		return r;
+	if (c.bad == 0) {
+		*what = "all zero";
+		return KRL_OK;
+	}
+	if (b->numel > 1) {
+		double v0;
+		if ((r = krl_read_element(S->sh[i].ptr, b->dtype, 0, &v0, j->stream,
+		                          d)) != KRL_OK)
+			return r;
+		if (isfinite(v0)) {
+			r = krl_compare(NULL, &v0, S->sh[i].ptr, b->dtype, b->numel,
+			                atol, rtol, &c, j->stream, d);
+			if (r != KRL_OK)
+				return r;
+			if (c.bad == 0) {
+				*what = "constant";
+				return KRL_OK;
+			}
+		}
+	}
+	for (int k = 0; k < p->ntask; k++) {
+		const krl_buf *in = &p->bufs[k];
+		if (in->role != KRL_ROLE_INPUT || in->dtype != b->dtype ||
+		    in->numel != b->numel)
+			continue;
+		r = krl_compare(S->sh[k].ptr, NULL, S->sh[i].ptr, b->dtype, b->numel,
+		                atol, rtol, &c, j->stream, d);
+		if (r != KRL_OK)
+			return r;
+		if (c.bad == 0) {
+			*what = "a copy of an input";
+			return KRL_OK;
+		}
+	}
+	return KRL_OK;
+}
+
+/* Could a trivial output (zero, the constant ref[0], an input) pass
+ * against this reference? Then the check cannot tell a degenerate
+ * candidate from a right one. */
+static krl_err reference_degenerate(krl_judge *j, setbufs *S, int i,
+                                    double atol, double rtol,
+                                    const char **what, krl_diag *d)
+{
+	const krl_program *p = S->rp;
+	const krl_buf *b = &p->bufs[i];
+	const void *ref = S->pv[i].ptr;
+	krl_cmp c;
+	krl_err r;
+	*what = NULL;
+	if ((r = krl_compare(NULL, NULL, ref, b->dtype, b->numel, atol, rtol, &c,
+	                     j->stream, d)) != KRL_OK)
+		return r;
+	if (c.bad == 0) {
+		*what = "all zero";
+		return KRL_OK;
+	}
+	if (b->numel > 1) {
+		double v0;
+		if ((r = krl_read_element(ref, b->dtype, 0, &v0, j->stream, d)) !=
+		    KRL_OK)
+			return r;
+		if (isfinite(v0)) {
+			if ((r = krl_compare(NULL, &v0, ref, b->dtype, b->numel, atol,
+			                     rtol, &c, j->stream, d)) != KRL_OK)
+				return r;
+			if (c.bad == 0) {
+				*what = "constant";
+				return KRL_OK;
+			}
+		}
+	}
+	for (int k = 0; k < p->ntask; k++) {
+		const krl_buf *in = &p->bufs[k];
+		if (in->role != KRL_ROLE_INPUT || in->dtype != b->dtype ||
+		    in->numel != b->numel)
+			continue;
+		if ((r = krl_compare(S->pv[k].ptr, NULL, ref, b->dtype, b->numel,
+		                     atol, rtol, &c, j->stream, d)) != KRL_OK)
+			return r;
+		if (c.bad == 0) {
+			*what = "equal to an input";
+			return KRL_OK;
+		}
+	}
+	return KRL_OK;
+}
+
+/* Compares every output of the candidate (shared) with the reference
+ * (private). `stats` (may be NULL) collects the worst errors per output.
+ * Returns 0, STOP or -1. */
+static int check_outputs(evalctx *E, setbufs *S, const char *phase,
+                         int64_t seed, json_t *stats, krl_err *err,
+                         krl_diag *d)
+{
+	krl_judge *j = E->j;
+	const krl_task *t = E->t;
+	const krl_program *p = S->rp;
+	for (int i = 0; i < p->ntask; i++) {
+		const krl_buf *b = &p->bufs[i];
+		krl_cmp c;
+		krl_err r;
+		if (b->role != KRL_ROLE_OUTPUT)
+			continue;
+		r = krl_compare(S->sh[i].ptr, NULL, S->pv[i].ptr, b->dtype, b->numel,
+		                t->atol, t->rtol, &c, j->stream, d);
+		if (r != KRL_OK) {
+			*err = r;
+			return -1;
+		}
+		if (stats) {
+			json_t *o = json_object_get(stats, b->name);
+			if (!o) {
+				o = json_pack("{s:f, s:f}", "max_abs", 0.0, "max_rel", 0.0);
+				json_object_set_new(stats, b->name, o);
+			}
+			if (c.max_abs > json_real_value(json_object_get(o, "max_abs")))
+				json_object_set_new(o, "max_abs", json_real(c.max_abs));
+			if (c.max_rel > json_real_value(json_object_get(o, "max_rel")))
+				json_object_set_new(o, "max_rel", json_real(c.max_rel));
+		}
+		if (c.bad) {
+			const char *what = NULL;
+			json_t *det = json_pack(
+				"{s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:f, s:f}",
+				"reason", "mismatch", "set", S->name, "phase", phase,
+				"seed", (json_int_t)seed, "output", b->name,
+				"bad", (json_int_t)c.bad, "n", (json_int_t)c.n,
+				"nonfinite", (json_int_t)c.nonfinite,
+				"index", c.worst >= 0 ? index_json(b, c.worst) : json_null(),
+				"candidate", number(c.cand_at_worst),
+				"reference", number(c.ref_at_worst),
+				"max_abs", number(c.max_abs), "max_rel", number(c.max_rel),
+				"atol", t->atol, "rtol", t->rtol);
+			r = trivial_output(j, S, i, t->atol, t->rtol, &what, d);
+			if (r != KRL_OK) {
+				json_decref(det);
+				*err = r;
+				return -1;
+			}
+			char where[256] = "";
+			json_t *ix = json_object_get(det, "index");
+			size_t k;
+			json_t *v;
+			json_array_foreach(ix, k, v) {
+				size_t len = strlen(where);
+				snprintf(where + len, sizeof where - len, "%s%lld",
+				         k ? ", " : "", (long long)json_integer_value(v));
+			}
+			if (what) {
+				json_object_set_new(det, "reason", json_string("degenerate"));
+				return verdict(E, KRL_V_DEGENERATE_OUTPUT, det,
+				               "output %s is %s (set %s, %s)", b->name,
+				               what, S->name, phase);
+			}
+			return verdict(E, KRL_V_WRONG_OUTPUT, det,
+			               "output %s: %lld of %lld elements outside "
+			               "atol=%g rtol=%g (set %s, %s, seed %lld); worst "
+			               "at [%s]: candidate %.9g, reference %.9g%s",
+			               b->name, (long long)c.bad, (long long)c.n,
+			               t->atol, t->rtol, S->name, phase, (long long)seed,
+			               where, c.cand_at_worst, c.ref_at_worst,
+			               c.nonfinite ? " (NaN/Inf where the reference is finite)"
+			                           : "");
+		}
+		if (!t->degenerate) {
+			const char *what = NULL;
+			r = reference_degenerate(j, S, i, t->atol, t->rtol, &what, d);
+			if (r != KRL_OK) {
+				*err = r;
+				return -1;
+			}
+			if (what)
+				return verdict(E, KRL_V_DEGENERATE_OUTPUT,
+				               json_pack("{s:s, s:s, s:s}", "reason",
+				                         "undistinguishable", "set",
+				                         S->name, "output", b->name),
+				               "output %s passes, but so would an output "
+				               "%s: the check cannot tell this candidate "
+				               "from a degenerate one (set %s)",
+				               b->name, what, S->name);
+		}
+	}
+	return 0;
+}
+
+/* Runs the reference on the private buffers, optionally timed (L2 flushed
+ * first). */
+static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
+                             krl_diag *d)
+{
+	krl_err r;
+	float t = 0;
+	if (timed && (r = krl_flush_l2(j->flush, j->flush_bytes, j->stream, d)) !=
+	                     KRL_OK)
+		return r;
+	cudaEventRecord(j->ev0, j->stream);
+	r = krl_exec(S->rp, S->rp->body, S->rp->nbody, S->rptr, NULL, j->ops,
+	             j->stream, d);
+	if (r != KRL_OK)
+		return r;
+	cudaEventRecord(j->ev1, j->stream);
+	cudaError_t e = cudaEventSynchronize(j->ev1);
+	if (e != cudaSuccess)
+		return krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
+		                    "reference execution failed: %s",
+		                    cudaGetErrorString(e));
+	cudaEventElapsedTime(&t, j->ev0, j->ev1);
+	if (ms)
+		*ms = t;
+	return KRL_OK;
+}
+
+/* ==== Phases ==== */
+
+static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
+                       krl_diag *d)
+{
+	krl_judge *j = E->j;
+	json_t *stats = json_object();
+	json_t *entry = json_pack("{s:s, s:i, s:o}", "set", S->name, "seeds",
+	                          j->o.seeds, "outputs", stats);
+	json_array_append_new(checks, entry);
+	for (int k = 0; k < j->o.seeds; k++) {
+		uint64_t seed = krl_rng_next(&j->rng) >> 1;
+		krl_err r;
+		int rc;
+		json_t *oob = NULL;
+		if ((r = draw(j, S, KRL_ROLE_PARAM, seed, 3, d)) != KRL_OK ||
+		    (r = draw(j, S, KRL_ROLE_INPUT, seed + 1, 3, d)) != KRL_OK ||
+		    (r = poison_outputs(j, S, d)) != KRL_OK ||
+		    (r = cudaStreamSynchronize(j->stream) == cudaSuccess
+		             ? KRL_OK
+		             : krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
+		                            "drawing inputs failed")) != KRL_OK) {
+			*err = r;
+			return -1;
+		}
+		if ((rc = runner_init(E, err, d)) != 0)
+			return rc;
+		if ((rc = runner_run(E, 0, 1, NULL, &oob, err, d)) != 0)
+			return rc;
+		rc = check_integrity(E, S, oob, "correctness", err, d);
+		json_decref(oob);
+		if (rc)
+			return rc;
+		if ((r = run_reference(j, S, 0, NULL, d)) != KRL_OK) {
+			*err = r;
+			return -1;
+		}
+		if ((rc = check_outputs(E, S, "correctness", (int64_t)seed, stats,
+		                        err, d)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	int cap = j->o.max_pairs;
+	double *tr = malloc((size_t)cap * sizeof *tr);
+	double *tc = malloc((size_t)cap * sizeof *tc);
+	int n = 0, verified = 0, rc = 0;
+	krl_err r;
+	double t0 = now_s();
+	if (!tr || !tc) {
+		free(tr);
+		free(tc);
+		*err = KRL_ENOMEM;
+		return -1;
+	}
+	uint64_t pseed = krl_rng_next(&j->rng) >> 1;
+	if ((r = draw(j, S, KRL_ROLE_PARAM, pseed, 3, d)) != KRL_OK)
+		goto judge_fail;
+	cudaStreamSynchronize(j->stream);
+	if ((rc = runner_init(E, err, d)) != 0)
+		goto out;
+	for (int w = -j->o.warmup; n < cap; w++) {
+		uint64_t seed = krl_rng_next(&j->rng) >> 1;
+		int cand_first = (int)(krl_rng_next(&j->rng) & 1);
+		double ms_c = 0, ms_r = 0;
+		for (int side = 0; side < 2; side++) {
+			int is_cand = (side == 0) == cand_first;
+			if (is_cand) {
+				if ((r = draw(j, S, KRL_ROLE_INPUT, seed, 1, d)) != KRL_OK ||
+				    (r = poison_outputs(j, S, d)) != KRL_OK)
+					goto judge_fail;
+				if (cudaStreamSynchronize(j->stream) != cudaSuccess) {
+					r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
+					                 "drawing inputs failed");
+					goto judge_fail;
+				}
+				if ((rc = runner_run(E, 1, 0, &ms_c, NULL, err, d)) != 0)
+					goto out;
+			} else {
+				if ((r = draw(j, S, KRL_ROLE_INPUT, seed, 2, d)) != KRL_OK ||
+				    (r = run_reference(j, S, 1, &ms_r, d)) != KRL_OK)
+					goto judge_fail;
+			}
+		}
+		/* Chosen after both calls, so a candidate cannot know which of
+		 * its calls will be checked. */
+		int verify = w == 0 || krl_rng_uniform(&j->rng) < 0.25;
+		if (verify) {
+			json_t *oob = NULL;
+			rc = check_integrity(E, S, oob, "timing", err, d);
+			if (!rc)
+				rc = check_outputs(E, S, "timing", (int64_t)seed, NULL,
+				                   err, d);
+			if (rc)
+				goto out;
+			if (w >= 0)
+				verified++;
+		}
+		if (w < 0)
+			continue;
+		tr[n] = ms_r;
+		tc[n] = ms_c;
+		n++;
+		if (n >= j->o.min_pairs) {
+			krl_summary sr = krl_summarize(tr, n), sc = krl_summarize(tc, n);
+			if (sr.rse <= j->o.rse_target && sc.rse <= j->o.rse_target)
+				break;
+		}
+		if (now_s() - t0 > j->o.time_budget_s && n >= 5)
+			break;
+	}
+	{
+		krl_summary sr = krl_summarize(tr, n), sc = krl_summarize(tc, n);
+		krl_speedup sp = krl_speedup_paired(tr, tc, n);
+		json_t *tm = json_pack(
+			"{s:s, s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f, s:f}, "
+			"s:{s:f, s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}}",
+			"set", S->name, "pairs", n, "verified", verified,
+			"seconds", now_s() - t0,
+			"ref_ms", "median", sr.median, "mean", sr.mean, "min", sr.min,
+			"max", sr.max, "rse", isfinite(sr.rse) ? sr.rse : -1.0,
+			"cand_ms", "median", sc.median, "mean", sc.mean, "min", sc.min,
+			"max", sc.max, "rse", isfinite(sc.rse) ? sc.rse : -1.0,
+			"speedup", "median", sp.median, "ci_low", sp.ci_low,
+			"ci_high", sp.ci_high, "ratio_of_medians", sp.ratio_of_medians);
+		json_object_set_new(E->rec, "timing", tm);
+		double bw = j->bw_gbs * 1e9, fl = j->fp32_tflops * 1e12;
+		double floor_s = fmax(S->rp->bytes / bw, S->rp->flops / fl);
+		json_object_set_new(
+			E->rec, "roofline",
+			json_pack("{s:f, s:f, s:s, s:f, s:f, s:f, s:f, s:f}", "bytes",
+			          S->rp->bytes, "flops", S->rp->flops, "bound",
+			          S->rp->bytes / bw >= S->rp->flops / fl ? "memory"
+			                                                 : "compute",
+			          "floor_ms", floor_s * 1e3, "fraction",
+			          sc.median > 0 ? floor_s * 1e3 / sc.median : 0.0,
+			          "ref_fraction",
+			          sr.median > 0 ? floor_s * 1e3 / sr.median : 0.0,
+			          "copy_gbs", j->bw_gbs, "fp32_tflops", j->fp32_tflops));
+	}
+	goto out;
+judge_fail:
+	*err = r;
+	rc = -1;
+out:
+	free(tr);
+	free(tc);
+	return rc;
+}
+
+/* ==== The evaluation ==== */
+
+static char *to_hex(const void *data, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *s = malloc(2 * n + 1);
+	if (!s)
+		return NULL;
+	const unsigned char *b = data;
+	for (size_t i = 0; i < n; i++) {
+		s[2 * i] = digits[b[i] >> 4];
+		s[2 * i + 1] = digits[b[i] & 15];
+	}
+	s[2 * n] = 0;
+	return s;
+}
+
+static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	krl_diag pd = {0};
+	char buf[1400];
+	krl_err r = krl_candidate_load(E->cand_path, &E->cand, &pd);
+	if (r == KRL_EIO) {
+		*err = r;
+		*d = pd;
+		return -1;
+	}
+	if (r != KRL_OK)
+		return verdict(E, KRL_V_INVALID_PLAN, NULL, "%s",
+		               krl_diag_format(&pd, buf, sizeof buf));
+	for (int s = 0; s < j->o.nsets; s++) {
+		sets[s].name = j->o.sets[s];
+		r = krl_program_build(E->t, NULL, sets[s].name, &j->dev.limits,
+		                      &sets[s].rp, &pd);
+		if (r != KRL_OK) {
+			*err = r;
+			krl_diag_set(d, r, pd.pos, "the task's reference plan: %s",
+			             pd.msg);
+			return -1;
+		}
+		r = krl_program_build(E->t, E->cand, sets[s].name, &j->dev.limits,
+		                      &sets[s].cp, &pd);
+		if (r != KRL_OK)
+			return verdict(E, KRL_V_INVALID_PLAN, NULL, "%s (shape set %s)",
+			               krl_diag_format(&pd, buf, sizeof buf),
+			               sets[s].name);
+	}
+	r = krl_nvrtc_compile(E->cand->source, E->cand->len, E->cand_path,
+	                      j->dev.arch, j->cache_dir, &E->cubin, &pd);
+	if (E->cubin)
+		json_object_set_new(
+			E->rec, "compile",
+			json_pack("{s:f, s:b, s:s, s:s%}", "ms", E->cubin->ms, "cached",
+			          E->cubin->from_cache, "arch", j->dev.arch, "log",
+			          E->cubin->log, strlen(E->cubin->log) > 8192
+			                             ? (size_t)8192
+			                             : strlen(E->cubin->log)));
+	if (r == KRL_ECOMPILE)
+		return verdict(E, KRL_V_COMPILE_ERROR, NULL,
+		               "NVRTC rejected the device code:\n%.1500s",
+		               E->cubin ? E->cubin->log : pd.msg);
+	if (r != KRL_OK) {
+		*err = r;
+		*d = pd;
+		return -1;
+	}
+	E->cubin_hex = to_hex(E->cubin->data, E->cubin->size);
+	if (!E->cubin_hex) {
+		*err = KRL_ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
+                       json_t **record, krl_diag *d)
+{
+	evalctx E = {.j = j, .t = t, .cand_path = cand_path};
+	setbufs sets[KRL_JUDGE_MAX_SETS];
+	krl_err err = KRL_OK;
+	int rc;
+	double t0 = now_s();
+	memset(sets, 0, sizeof sets);
+	*record = NULL;
+	E.rec = json_object();
+	json_t *names = json_array();
+	for (int s = 0; s < j->o.nsets; s++)
+		json_array_append_new(names, json_string(j->o.sets[s]));
+	json_object_set_new(E.rec, "task", json_string(t->id ? t->id : t->name));
+	json_object_set_new(E.rec, "candidate", json_string(cand_path));
+	json_object_set_new(E.rec, "device", json_string(j->dev.name));
+	json_object_set_new(E.rec, "sets", names);
+	json_object_set_new(E.rec, "time_set",
+	                    j->o.no_timing ? json_null()
+	                                   : json_string(j->o.time_set));
+	json_object_set_new(E.rec, "precision", json_string("fp32"));
+	json_object_set_new(E.rec, "timing_mode", json_string("stream"));
+	json_object_set_new(E.rec, "baseline", json_string("krl eager reference"));
+
+	rc = prepare(&E, sets, &err, d);
+	json_t *checks = json_array();
+	json_object_set_new(E.rec, "checks", checks);
+	int timed = 0;
+	for (int s = 0; s < j->o.nsets && rc == 0; s++) {
+		setbufs *S = &sets[s];
+		krl_err r = set_alloc(j, S, d);
+		if (r != KRL_OK) {
+			err = r;
+			rc = -1;
+			break;
+		}
+		rc = runner_load(&E, S, &err, d);
+		if (rc == 0)
+			rc = correctness(&E, S, checks, &err, d);
+		if (rc == 0 && !j->o.no_timing && !timed &&
+		    !strcmp(S->name, j->o.time_set)) {
+			rc = timing(&E, S, &err, d);
+			timed = 1;
+		}
+		if (S->loaded && j->pid > 0) {
+			json_t *rep = NULL;
+			krl_diag ud = {0};
+			if (krl_judge_runner_call(j, json_pack("{s:s}", "cmd", "unload"),
+			                          (int)(j->o.call_timeout_s * 1e3), &rep,
+			                          &ud) == KRL_OK)
+				json_decref(rep);
+		}
+		set_free(S);
+	}
+	for (int s = 0; s < KRL_JUDGE_MAX_SETS; s++) {
+		krl_program_free(sets[s].cp);
+		krl_program_free(sets[s].rp);
+	}
+	krl_candidate_free(E.cand);
+	krl_cubin_free(E.cubin);
+	free(E.cubin_hex);
+	if (rc < 0) {
+		json_decref(E.rec);
+		return err ? err : KRL_ERUNNER;
+	}
+	if (rc == 0)
+		verdict(&E, KRL_V_OK, NULL, "correct on %d seeds x %d shape sets",
+		        j->o.seeds, j->o.nsets);
+	json_object_set_new(E.rec, "eval_seconds", json_real(now_s() - t0));
+	json_object_set_new(E.rec, "runner_starts", json_integer(j->runner_starts));
+	*record = E.rec;
+	return KRL_OK;
+}

@@ -1,0 +1,287 @@
+/*
+ * The judge handle: the device, the judge's own stream and op context, and
+ * the runner process in which candidate code runs (started with
+ * `krl __runner FD`, restarted after a crash, a sticky CUDA error or a hang).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "judge/judge_int.h"
+#include "judge/proto.h"
+#include "krl/nvrtc.h"
+
+static const char *const verdict_names[KRL_V_COUNT] = {
+	[KRL_V_OK] = "ok",
+	[KRL_V_COMPILE_ERROR] = "compile_error",
+	[KRL_V_INVALID_PLAN] = "invalid_plan",
+	[KRL_V_LAUNCH_ERROR] = "launch_error",
+	[KRL_V_TIMEOUT] = "timeout",
+	[KRL_V_WRONG_OUTPUT] = "wrong_output",
+	[KRL_V_DEGENERATE_OUTPUT] = "degenerate_output",
+};
+
+const char *krl_verdict_name(krl_verdict v)
+{
+	return (unsigned)v < KRL_V_COUNT ? verdict_names[v] : "unknown";
+}
+
+int krl_verdict_parse(const char *z, krl_verdict *out)
+{
+	for (int i = 0; i < KRL_V_COUNT; i++)
+		if (!strcmp(z, verdict_names[i])) {
+			*out = (krl_verdict)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* ==== Runner process ==== */
+
+void krl_judge_runner_kill(krl_judge *j)
+{
+	if (j->pid > 0) {
+		kill(j->pid, SIGKILL);
+		waitpid(j->pid, NULL, 0);
+	}
+	if (j->fd >= 0)
+		close(j->fd);
+	j->pid = -1;
+	j->fd = -1;
+}
+
+/* Reaps a runner that should be exiting, waiting up to ~2 s, then kills
+ * it. Describes how it ended in buf. */
+static void runner_reap(krl_judge *j, char *buf, size_t cap)
+{
+	int st = 0;
+	pid_t got = 0;
+	snprintf(buf, cap, "runner ended");
+	for (int i = 0; i < 200 && got == 0; i++) {
+		got = waitpid(j->pid, &st, WNOHANG);
+		if (got == 0) {
+			struct timespec ts = {0, 10 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (got == j->pid) {
+		if (WIFSIGNALED(st))
+			snprintf(buf, cap, "runner killed by signal %d (%s)",
+			         WTERMSIG(st), strsignal(WTERMSIG(st)));
+		else if (WIFEXITED(st))
+			snprintf(buf, cap, "runner exited with status %d",
+			         WEXITSTATUS(st));
+		j->pid = -1;
+	}
+	krl_judge_runner_kill(j);
+}
+
+krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d)
+{
+	int sv[2];
+	if (j->pid > 0)
+		return KRL_OK;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
+		                    "socketpair: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return krl_diag_set(d, KRL_ERUNNER, (krl_pos){0}, "fork: %s",
+		                    strerror(errno));
+	}
+	if (pid == 0) {
+		/* Child: device printf from candidate code must not reach the
+		 * judge's stdout (it may be carrying JSON). */
+		char fdstr[16];
+		int devnull = open("/dev/null", O_WRONLY);
+		if (devnull >= 0)
+			dup2(devnull, STDOUT_FILENO);
+		fcntl(sv[1], F_SETFD, 0);
+		snprintf(fdstr, sizeof fdstr, "%d", sv[1]);
+		execl(j->runner_path, j->runner_path, "__runner", fdstr, (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	j->pid = pid;
+	j->fd = sv[0];
+	j->runner_starts++;
+	json_t *hello = NULL;
+	krl_err r = krl_proto_recv(j->fd, 120000, &hello, d);
+	if (r == KRL_OK && !json_is_true(json_object_get(hello, "ok"))) {
+		const char *msg = json_string_value(json_object_get(hello, "msg"));
+		r = krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
+		                 "runner failed to start: %s", msg ? msg : "?");
+	}
+	json_decref(hello);
+	if (r != KRL_OK) {
+		char how[128], msg[sizeof d->msg];
+		snprintf(msg, sizeof msg, "%s", d->msg);
+		runner_reap(j, how, sizeof how);
+		return krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
+		                    "cannot start runner %s: %s (%s)",
+		                    j->runner_path, msg, how);
+	}
+	return KRL_OK;
+}
+
+krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
+                              json_t **rep, krl_diag *d)
+{
+	*rep = NULL;
+	krl_err r = krl_proto_send(j->fd, req, d);
+	json_decref(req);
+	if (r == KRL_OK)
+		r = krl_proto_recv(j->fd, timeout_ms, rep, d);
+	if (r == KRL_ETIMEOUT) {
+		krl_judge_runner_kill(j);
+		return krl_diag_set(d, KRL_ETIMEOUT, (krl_pos){0},
+		                    "no answer within %.1f s; runner killed",
+		                    timeout_ms / 1e3);
+	}
+	if (r != KRL_OK) {
+		char how[128];
+		runner_reap(j, how, sizeof how);
+		return krl_diag_set(d, KRL_ERUNNER, (krl_pos){0}, "%s", how);
+	}
+	if (!json_is_true(json_object_get(*rep, "ok"))) {
+		const char *kind = json_string_value(json_object_get(*rep, "kind"));
+		/* After a launch error the runner exits by itself. */
+		if (kind && !strcmp(kind, "launch_error")) {
+			char how[128];
+			runner_reap(j, how, sizeof how);
+		}
+	}
+	return KRL_OK;
+}
+
+/* ==== Create / free ==== */
+
+static void default_runner_path(krl_judge *j)
+{
+	const char *env = getenv("KRL_RUNNER");
+	if (j->o.runner_path)
+		snprintf(j->runner_path, sizeof j->runner_path, "%s", j->o.runner_path);
+	else if (env && *env)
+		snprintf(j->runner_path, sizeof j->runner_path, "%s", env);
+	else {
+		ssize_t n = readlink("/proc/self/exe", j->runner_path,
+		                     sizeof j->runner_path - 1);
+		j->runner_path[n > 0 ? n : 0] = 0;
+	}
+}
+
+krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out, krl_diag *d)
+{
+	krl_err r;
+	krl_judge *j = calloc(1, sizeof *j);
+	*out = NULL;
+	if (!j)
+		return KRL_ENOMEM;
+	j->o = *o;
+	j->pid = -1;
+	j->fd = -1;
+	if (j->o.nsets == 0) {
+		j->o.sets[0] = "kb1";
+		j->o.nsets = 1;
+	}
+	if (!j->o.time_set)
+		j->o.time_set = j->o.sets[j->o.nsets - 1];
+	/* The timing set is always checked for correctness too. */
+	int have = 0;
+	for (int s = 0; s < j->o.nsets; s++)
+		have |= !strcmp(j->o.sets[s], j->o.time_set);
+	if (!have) {
+		if (j->o.nsets == KRL_JUDGE_MAX_SETS) {
+			free(j);
+			return krl_diag_set(d, KRL_EINVAL, (krl_pos){0},
+			                    "too many shape sets (at most %d)",
+			                    KRL_JUDGE_MAX_SETS - 1);
+		}
+		j->o.sets[j->o.nsets++] = j->o.time_set;
+	}
+	if (j->o.seeds < 5)
+		j->o.seeds = 5;
+	if (j->o.rse_target <= 0)
+		j->o.rse_target = 0.01;
+	if (j->o.time_budget_s <= 0)
+		j->o.time_budget_s = 20;
+	if (j->o.min_pairs <= 0)
+		j->o.min_pairs = 20;
+	if (j->o.max_pairs <= 0)
+		j->o.max_pairs = 2000;
+	if (j->o.warmup <= 0)
+		j->o.warmup = 3;
+	if (j->o.call_timeout_s <= 0)
+		j->o.call_timeout_s = 10;
+	if (!j->o.seed) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		j->o.seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20);
+	}
+	j->rng.s = j->o.seed;
+	snprintf(j->cache_dir, sizeof j->cache_dir, "%s",
+	         j->o.cache_dir ? j->o.cache_dir : krl_cache_dir());
+	default_runner_path(j);
+	signal(SIGPIPE, SIG_IGN);
+
+	r = krl_device_open(o->device, &j->dev, d);
+	if (r != KRL_OK)
+		goto fail;
+	if (cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking) != cudaSuccess ||
+	    cudaEventCreate(&j->ev0) != cudaSuccess ||
+	    cudaEventCreate(&j->ev1) != cudaSuccess) {
+		r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
+		                 "cannot create the judge's stream and events");
+		goto fail;
+	}
+	r = krl_opctx_create(j->stream, &j->ops, d);
+	if (r != KRL_OK)
+		goto fail;
+	j->flush_bytes = 2 * (j->dev.l2_bytes ? j->dev.l2_bytes : (64u << 20));
+	if (cudaMalloc(&j->flush, j->flush_bytes) != cudaSuccess) {
+		r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
+		                 "cannot allocate the L2 flush buffer");
+		goto fail;
+	}
+	r = krl_judge_ceilings(j, d);
+	if (r != KRL_OK)
+		goto fail;
+	*out = j;
+	return KRL_OK;
+fail:
+	krl_judge_free(j);
+	return r;
+}
+
+void krl_judge_free(krl_judge *j)
+{
+	if (!j)
+		return;
+	if (j->pid > 0) {
+		json_t *q = json_pack("{s:s}", "cmd", "quit");
+		krl_proto_send(j->fd, q, NULL);
+		json_decref(q);
+		char how[128];
+		runner_reap(j, how, sizeof how);
+	}
+	krl_opctx_free(j->ops);
+	if (j->flush)
+		cudaFree(j->flush);
+	if (j->ev0)
+		cudaEventDestroy(j->ev0);
+	if (j->ev1)
+		cudaEventDestroy(j->ev1);
+	if (j->stream)
+		cudaStreamDestroy(j->stream);
+	free(j);
+}

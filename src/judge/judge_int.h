@@ -1,0 +1,46 @@
+/* The judge's private state, shared by judge.c, eval.c and roofline.c. */
+#ifndef KRL_JUDGE_INT_H
+#define KRL_JUDGE_INT_H
+
+#include <limits.h>
+#include <sys/types.h>
+
+#include <cuda_runtime_api.h>
+
+#include "krl/judge.h"
+#include "krl/ops.h"
+#include "krl/runtime.h"
+#include "krl/stats.h"
+
+struct krl_judge {
+	krl_judge_opts o;
+	krl_device dev;
+	cudaStream_t stream;
+	cudaEvent_t ev0, ev1;
+	krl_opctx *ops;
+	krl_rng rng;
+	void *flush;
+	size_t flush_bytes;
+	double bw_gbs;           /* measured device copy bandwidth, GB/s (read+write) */
+	double fp32_tflops;      /* measured fp32 GEMM rate (no TF32) */
+	char runner_path[PATH_MAX];
+	char cache_dir[PATH_MAX];
+	pid_t pid;               /* runner process, -1 when none */
+	int fd;                  /* socket to the runner */
+	int runner_starts;       /* how many runners this judge started */
+};
+
+/* Starts a runner if none is alive. */
+krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d);
+/* Sends req (consumed) and waits up to timeout_ms for the answer. On a
+ * timeout or a dead runner the runner is killed and reaped, and the error
+ * (KRL_ETIMEOUT, KRL_ERUNNER) says what happened (signal, exit status). */
+krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
+                              json_t **rep, krl_diag *d);
+/* Kills and reaps the runner (if any). */
+void krl_judge_runner_kill(krl_judge *j);
+
+/* Measures or reads the cached roofline ceilings into j. */
+krl_err krl_judge_ceilings(krl_judge *j, krl_diag *d);
+
+#endif

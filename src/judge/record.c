@@ -1,0 +1,54 @@
+/* Human-readable summaries of verdict records. */
+#include <stdio.h>
+#include <string.h>
+
+#include "krl/judge.h"
+
+static double num(const json_t *o, const char *a, const char *b)
+{
+	const json_t *x = json_object_get(o, a);
+	if (b)
+		x = json_object_get(x, b);
+	return json_number_value(x);
+}
+
+void krl_record_print(FILE *f, const json_t *rec)
+{
+	const char *v = json_string_value(json_object_get(rec, "verdict"));
+	const char *msg = json_string_value(json_object_get(rec, "message"));
+	const json_t *tm = json_object_get(rec, "timing");
+	const json_t *rl = json_object_get(rec, "roofline");
+	fprintf(f, "%s  %s  %s\n", v ? v : "?",
+	        json_string_value(json_object_get(rec, "task")),
+	        json_string_value(json_object_get(rec, "candidate")));
+	if (v && strcmp(v, "ok") != 0) {
+		fprintf(f, "  %s\n", msg ? msg : "");
+		return;
+	}
+	if (!tm) {
+		fprintf(f, "  %s (not timed)\n", msg ? msg : "");
+		return;
+	}
+	fprintf(f,
+	        "  speedup %.3fx  95%% CI [%.3f, %.3f]  over the eager reference"
+	        " (%s shapes, fp32, stream timing, %d interleaved pairs, L2 flushed)\n",
+	        num(tm, "speedup", "median"), num(tm, "speedup", "ci_low"),
+	        num(tm, "speedup", "ci_high"),
+	        json_string_value(json_object_get(tm, "set")),
+	        (int)json_integer_value(json_object_get(tm, "pairs")));
+	fprintf(f,
+	        "  candidate %.4f ms (mean %.4f, min %.4f)   reference %.4f ms "
+	        "(mean %.4f, min %.4f)\n",
+	        num(tm, "cand_ms", "median"), num(tm, "cand_ms", "mean"),
+	        num(tm, "cand_ms", "min"), num(tm, "ref_ms", "median"),
+	        num(tm, "ref_ms", "mean"), num(tm, "ref_ms", "min"));
+	if (rl)
+		fprintf(f,
+		        "  roofline %.0f%% of the %s-bound floor %.4f ms "
+		        "(reference %.0f%%)\n",
+		        100 * num(rl, "fraction", NULL),
+		        json_string_value(json_object_get(rl, "bound")),
+		        num(rl, "floor_ms", NULL), 100 * num(rl, "ref_fraction", NULL));
+	fprintf(f, "  %s; %d timed outputs verified\n", msg ? msg : "",
+	        (int)json_integer_value(json_object_get(tm, "verified")));
+}

@@ -1,0 +1,305 @@
+/*
+ * The runner process. Untrusted candidate device code runs only here. The
+ * runner maps the judge's input, param and output buffers (CUDA IPC), owns
+ * the candidate's scratch and derived buffers, and runs the plan when told.
+ * It never holds reference outputs: the judge checks outputs in its own
+ * process and context, where no candidate code runs.
+ *
+ * After any CUDA error in candidate code the context may be unusable, so the
+ * runner answers with the error and exits; the judge starts a new one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "judge/proto.h"
+#include "krl/check.h"
+#include "krl/judge.h"
+#include "krl/runtime.h"
+
+typedef struct runner {
+	int fd;
+	krl_device dev;
+	cudaStream_t stream;
+	cudaEvent_t ev0, ev1;
+	krl_opctx *ops;
+	void *flush;
+	size_t flush_bytes;
+	/* the loaded evaluation */
+	krl_task *task;
+	krl_candidate *cand;
+	krl_program *prog;
+	krl_module *mod;
+	krl_gbuf *bufs;
+	void **ptrs;
+	int nbufs;
+} runner;
+
+static void unload(runner *R)
+{
+	for (int i = 0; i < R->nbufs; i++)
+		krl_gbuf_free(&R->bufs[i]);
+	free(R->bufs);
+	free(R->ptrs);
+	R->bufs = NULL;
+	R->ptrs = NULL;
+	R->nbufs = 0;
+	krl_module_free(R->mod);
+	R->mod = NULL;
+	krl_program_free(R->prog);
+	R->prog = NULL;
+	krl_candidate_free(R->cand);
+	R->cand = NULL;
+	krl_task_free(R->task);
+	R->task = NULL;
+}
+
+static int reply_ok(runner *R, json_t *extra)
+{
+	json_t *m = extra ? extra : json_object();
+	json_object_set_new(m, "ok", json_true());
+	krl_err r = krl_proto_send(R->fd, m, NULL);
+	json_decref(m);
+	return r == KRL_OK ? 0 : -1;
+}
+
+static int reply_err(runner *R, const char *kind, const krl_diag *d)
+{
+	char buf[1200];
+	json_t *m = json_pack("{s:b, s:s, s:s}", "ok", 0, "kind", kind, "msg",
+	                      krl_diag_format(d, buf, sizeof buf));
+	krl_err r = krl_proto_send(R->fd, m, NULL);
+	json_decref(m);
+	return r == KRL_OK ? 0 : -1;
+}
+
+static int hexbytes(const char *hex, unsigned char **out, size_t *n)
+{
+	size_t len = strlen(hex);
+	if (len % 2)
+		return -1;
+	unsigned char *b = malloc(len / 2 + 1);
+	if (!b)
+		return -1;
+	for (size_t i = 0; i < len / 2; i++) {
+		unsigned v;
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+			free(b);
+			return -1;
+		}
+		b[i] = (unsigned char)v;
+	}
+	*out = b;
+	*n = len / 2;
+	return 0;
+}
+
+/* load {task, cand, set, cubin (hex), handles: [hex per task buffer]} */
+static int do_load(runner *R, json_t *m)
+{
+	krl_diag d = {0};
+	krl_err r;
+	const char *task_path = json_string_value(json_object_get(m, "task"));
+	const char *cand_path = json_string_value(json_object_get(m, "cand"));
+	const char *set = json_string_value(json_object_get(m, "set"));
+	const char *cubin_hex = json_string_value(json_object_get(m, "cubin"));
+	json_t *handles = json_object_get(m, "handles");
+	krl_cubin cb = {0};
+	unload(R);
+	if (!task_path || !cand_path || !set || !cubin_hex ||
+	    !json_is_array(handles)) {
+		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "malformed load request");
+		return reply_err(R, "internal", &d);
+	}
+	if ((r = krl_task_load(task_path, &R->task, &d)) != KRL_OK ||
+	    (r = krl_candidate_load(cand_path, &R->cand, &d)) != KRL_OK ||
+	    (r = krl_program_build(R->task, R->cand, set, &R->dev.limits,
+	                           &R->prog, &d)) != KRL_OK)
+		return reply_err(R, "invalid_plan", &d);
+	if (hexbytes(cubin_hex, (unsigned char **)&cb.data, &cb.size) != 0) {
+		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "malformed cubin");
+		return reply_err(R, "internal", &d);
+	}
+	r = krl_module_load(&cb, R->cand, &R->mod, &d);
+	free(cb.data);
+	if (r == KRL_OK)
+		r = krl_exec_prepare(R->prog, R->mod, &d);
+	if (r != KRL_OK)
+		return reply_err(R, "launch_error", &d);
+	R->nbufs = R->prog->nbufs;
+	R->bufs = calloc((size_t)R->nbufs, sizeof *R->bufs);
+	R->ptrs = calloc((size_t)R->nbufs, sizeof *R->ptrs);
+	if (!R->bufs || !R->ptrs) {
+		krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0}, "out of host memory");
+		return reply_err(R, "internal", &d);
+	}
+	if ((int)json_array_size(handles) != R->prog->ntask) {
+		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0},
+		             "expected %d buffer handles", R->prog->ntask);
+		return reply_err(R, "internal", &d);
+	}
+	for (int i = 0; i < R->nbufs; i++) {
+		const krl_buf *b = &R->prog->bufs[i];
+		if (i < R->prog->ntask)
+			r = krl_gbuf_import(&R->bufs[i],
+			                    json_string_value(json_array_get(handles, (size_t)i)),
+			                    b->bytes, &d);
+		else
+			r = krl_gbuf_alloc(&R->bufs[i], b->bytes, R->stream, &d);
+		if (r != KRL_OK)
+			return reply_err(R, "internal", &d);
+		R->ptrs[i] = R->bufs[i].ptr;
+	}
+	if (cudaStreamSynchronize(R->stream) != cudaSuccess) {
+		krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "allocation failed");
+		return reply_err(R, "internal", &d);
+	}
+	return reply_ok(R, NULL);
+}
+
+/* Waits for the stream; a failure here comes from candidate code. */
+static krl_err sync_stream(runner *R, krl_diag *d)
+{
+	cudaError_t e = cudaStreamSynchronize(R->stream);
+	if (e == cudaSuccess)
+		e = cudaGetLastError();
+	if (e != cudaSuccess)
+		return krl_diag_set(d, KRL_ELAUNCH, (krl_pos){0},
+		                    "kernel execution failed: %s (%s)",
+		                    cudaGetErrorString(e), cudaGetErrorName(e));
+	return KRL_OK;
+}
+
+/* Checks the guards of the runner's own buffers (scratch, derived). */
+static int check_own_guards(runner *R, json_t **bad)
+{
+	krl_diag d = {0};
+	for (int i = R->prog->ntask; i < R->nbufs; i++) {
+		int64_t n = 0, where = 0;
+		if (krl_gbuf_check_guards(&R->bufs[i], &n, &where, R->stream, &d) !=
+		    KRL_OK)
+			return -1;
+		if (n) {
+			*bad = json_pack("{s:s, s:I, s:I}", "buffer",
+			                 R->prog->bufs[i].name, "bytes", (json_int_t)n,
+			                 "offset", (json_int_t)where);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* init: runs the init steps. run {time}: poisons scratch, optionally
+ * flushes the L2 and times the body with events. */
+static int do_exec(runner *R, json_t *m, int init)
+{
+	krl_diag d = {0};
+	krl_err r = KRL_OK;
+	int timed = json_is_true(json_object_get(m, "time"));
+	float ms = 0;
+	if (!R->prog) {
+		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "nothing loaded");
+		return reply_err(R, "internal", &d);
+	}
+	if (!init) {
+		for (int i = R->prog->ntask; i < R->nbufs; i++)
+			if (R->prog->bufs[i].role == KRL_ROLE_SCRATCH &&
+			    (r = krl_fill_pattern(R->ptrs[i], R->bufs[i].bytes,
+			                          KRL_POISON_PATTERN, R->stream,
+			                          &d)) != KRL_OK)
+				return reply_err(R, "internal", &d);
+		if (timed && (r = krl_flush_l2(R->flush, R->flush_bytes, R->stream,
+		                               &d)) != KRL_OK)
+			return reply_err(R, "internal", &d);
+		cudaEventRecord(R->ev0, R->stream);
+	}
+	r = krl_exec(R->prog, init ? R->prog->init : R->prog->body,
+	             init ? R->prog->ninit : R->prog->nbody, R->ptrs, R->mod,
+	             R->ops, R->stream, &d);
+	if (!init)
+		cudaEventRecord(R->ev1, R->stream);
+	if (r == KRL_OK)
+		r = sync_stream(R, &d);
+	if (r != KRL_OK) {
+		reply_err(R, "launch_error", &d);
+		return -1; /* the context may be broken: exit */
+	}
+	if (!init)
+		cudaEventElapsedTime(&ms, R->ev0, R->ev1);
+	json_t *out = json_pack("{s:f}", "ms", (double)ms);
+	if (json_is_true(json_object_get(m, "guards"))) {
+		json_t *bad = NULL;
+		int g = check_own_guards(R, &bad);
+		if (g < 0) {
+			json_decref(out);
+			krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "guard check failed");
+			return reply_err(R, "internal", &d);
+		}
+		if (g > 0)
+			json_object_set_new(out, "oob", bad);
+	}
+	return reply_ok(R, out);
+}
+
+int krl_runner_main(int fd)
+{
+	runner R;
+	krl_diag d = {0};
+	memset(&R, 0, sizeof R);
+	R.fd = fd;
+	int status = 1;
+	if (krl_device_open(0, &R.dev, &d) != KRL_OK ||
+	    cudaStreamCreateWithFlags(&R.stream, cudaStreamNonBlocking) != cudaSuccess ||
+	    cudaEventCreate(&R.ev0) != cudaSuccess ||
+	    cudaEventCreate(&R.ev1) != cudaSuccess ||
+	    krl_opctx_create(R.stream, &R.ops, &d) != KRL_OK) {
+		if (!d.msg[0])
+			krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "runner setup failed");
+		reply_err(&R, "internal", &d);
+		return 1;
+	}
+	R.flush_bytes = 2 * (R.dev.l2_bytes ? R.dev.l2_bytes : (64u << 20));
+	if (cudaMalloc(&R.flush, R.flush_bytes) != cudaSuccess) {
+		krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "cannot allocate the L2 flush buffer");
+		reply_err(&R, "internal", &d);
+		return 1;
+	}
+	reply_ok(&R, json_pack("{s:i, s:s}", "pid", (int)getpid(), "device",
+	                       R.dev.name));
+	for (;;) {
+		json_t *m = NULL;
+		if (krl_proto_recv(fd, -1, &m, &d) != KRL_OK)
+			break; /* the judge is gone */
+		const char *cmd = json_string_value(json_object_get(m, "cmd"));
+		int rc = 0;
+		if (!cmd) {
+			rc = -1;
+		} else if (!strcmp(cmd, "load")) {
+			rc = do_load(&R, m);
+		} else if (!strcmp(cmd, "init")) {
+			rc = do_exec(&R, m, 1);
+		} else if (!strcmp(cmd, "run")) {
+			rc = do_exec(&R, m, 0);
+		} else if (!strcmp(cmd, "unload")) {
+			unload(&R);
+			rc = reply_ok(&R, NULL);
+		} else if (!strcmp(cmd, "quit")) {
+			json_decref(m);
+			status = 0;
+			break;
+		} else {
+			krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "unknown command");
+			rc = reply_err(&R, "internal", &d);
+		}
+		json_decref(m);
+		if (rc < 0)
+			break;
+	}
+	unload(&R);
+	krl_opctx_free(R.ops);
+	cudaFree(R.flush);
+	return status;
+}

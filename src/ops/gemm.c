@@ -1,0 +1,254 @@
+/*
+ * kernelrl: the gemm op through cuBLASLt, true fp32 (CUBLAS_COMPUTE_32F:
+ * no TF32), as PyTorch eager runs torch.matmul with allow_tf32 = False.
+ *
+ * Row-major c = op(a) @ op(b) is the column-major c^T = op(b)^T @ op(a)^T,
+ * so cuBLASLt sees b as its A operand and a as its B operand, with m and n
+ * swapped and the transposes carried over unchanged. Leading dims batch the
+ * product with strided batches; a b without batch dims is broadcast, and
+ * when a is not transposed that batch is folded into the rows of one GEMM
+ * (as torch.matmul does for a batched tensor @ matrix). The heuristic's
+ * choice and the descriptors are cached per problem in the context (LRU), so
+ * repeated calls only run cublasLtMatmul.
+ */
+#include <string.h>
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include "ops/ops_int.h"
+
+_Static_assert(sizeof(cublasLtMatmulAlgo_t) <= 64,
+               "krl_gemm_plan.algo is too small for cublasLtMatmulAlgo_t");
+
+static const krl_pos nopos = { 0, 0, 0 };
+
+/* ==== Plan cache ==== */
+
+static void plan_free(krl_gemm_plan *p)
+{
+	if (p->op_desc)
+		cublasLtMatmulDescDestroy((cublasLtMatmulDesc_t)p->op_desc);
+	if (p->la)
+		cublasLtMatrixLayoutDestroy((cublasLtMatrixLayout_t)p->la);
+	if (p->lb)
+		cublasLtMatrixLayoutDestroy((cublasLtMatrixLayout_t)p->lb);
+	if (p->lc)
+		cublasLtMatrixLayoutDestroy((cublasLtMatrixLayout_t)p->lc);
+	memset(p, 0, sizeof *p);
+}
+
+void krl_gemm_cache_free(krl_opctx *c)
+{
+	for (int i = 0; i < KRL_GEMM_CACHE; i++)
+		plan_free(&c->gemm[i]);
+}
+
+/* The problem a plan solves; alignments are part of it because cuBLASLt's
+ * heuristic picks kernels by the operands' alignment. */
+typedef struct gemm_key {
+	int ta, tb;
+	int64_t m, n, k, batch;
+	int b_batched;
+	unsigned align_a, align_b, align_c;
+} gemm_key;
+
+/* Largest power of two (at most 256) dividing the address and, for batches,
+ * the batch stride in bytes. */
+static unsigned alignment(const void *p, int64_t stride_bytes)
+{
+	uintptr_t v = (uintptr_t)p | (uintptr_t)256;
+	if (stride_bytes)
+		v |= (uintptr_t)stride_bytes;
+	return (unsigned)(v & (~v + 1));
+}
+
+static krl_err layout(cublasLtMatrixLayout_t *l, uint64_t rows,
+                      uint64_t cols, int64_t ld, int64_t batch,
+                      int64_t stride, krl_diag *d)
+{
+	KRL_CUBLAS_TRY(cublasLtMatrixLayoutCreate(l, CUDA_R_32F, rows, cols,
+	                                          ld), d);
+	if (batch > 1) {
+		int32_t bc = (int32_t)batch;
+		KRL_CUBLAS_TRY(cublasLtMatrixLayoutSetAttribute(*l,
+		               CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc,
+		               sizeof bc), d);
+		KRL_CUBLAS_TRY(cublasLtMatrixLayoutSetAttribute(*l,
+		               CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+		               &stride, sizeof stride), d);
+	}
+	return KRL_OK;
+}
+
+/* Fills p for key k: descriptors, layouts and the heuristic's first
+ * algorithm. On failure p is left for plan_free. */
+static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
+                         krl_diag *d)
+{
+	cublasLtMatmulDesc_t desc = NULL;
+	KRL_CUBLAS_TRY(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F,
+	                                        CUDA_R_32F), d);
+	p->op_desc = desc;
+	cublasOperation_t opa = k->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+	cublasOperation_t opb = k->ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+	KRL_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(desc,
+	               CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa), d);
+	KRL_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(desc,
+	               CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb), d);
+	int64_t m = k->m, n = k->n, kk = k->k;
+	cublasLtMatrixLayout_t la = NULL, lb = NULL, lc = NULL;
+	krl_err r;
+	/* cuBLASLt's A is our b: column-major N x K (or K x N with tb) */
+	r = layout(&la, k->tb ? kk : n, k->tb ? n : kk, k->tb ? kk : n,
+	           k->batch, k->b_batched ? kk * n : 0, d);
+	p->la = la;
+	if (r)
+		return r;
+	/* cuBLASLt's B is our a: column-major K x M (or M x K with ta) */
+	r = layout(&lb, k->ta ? m : kk, k->ta ? kk : m, k->ta ? m : kk,
+	           k->batch, m * kk, d);
+	p->lb = lb;
+	if (r)
+		return r;
+	r = layout(&lc, n, m, n, k->batch, m * n, d);
+	p->lc = lc;
+	if (r)
+		return r;
+
+	cublasLtMatmulPreference_t pref = NULL;
+	KRL_CUBLAS_TRY(cublasLtMatmulPreferenceCreate(&pref), d);
+	uint64_t ws = c->workspace_bytes;
+	uint32_t aa = k->align_b, ab = k->align_a, ac = k->align_c;
+	cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref,
+		CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+	if (!st)
+		st = cublasLtMatmulPreferenceSetAttribute(pref,
+			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &aa, sizeof aa);
+	if (!st)
+		st = cublasLtMatmulPreferenceSetAttribute(pref,
+			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &ab, sizeof ab);
+	if (!st)
+		st = cublasLtMatmulPreferenceSetAttribute(pref,
+			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &ac, sizeof ac);
+	if (!st)
+		st = cublasLtMatmulPreferenceSetAttribute(pref,
+			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &ac, sizeof ac);
+	cublasLtMatmulHeuristicResult_t res;
+	int nres = 0;
+	if (!st)
+		st = cublasLtMatmulAlgoGetHeuristic((cublasLtHandle_t)c->lt, desc,
+		                                    la, lb, lc, lc, pref, 1, &res,
+		                                    &nres);
+	cublasLtMatmulPreferenceDestroy(pref);
+	if (st)
+		return krl_ops_cublas_fail(st, "cublasLtMatmulAlgoGetHeuristic",
+		                           __FILE__, __LINE__, d);
+	if (nres < 1)
+		return krl_diag_set(d, KRL_ECUBLAS, nopos, "gemm: cuBLASLt has no "
+		                    "fp32 algorithm for m=%lld n=%lld k=%lld "
+		                    "batch=%lld", (long long)m, (long long)n,
+		                    (long long)kk, (long long)k->batch);
+	memcpy(p->algo, &res.algo, sizeof res.algo);
+	p->has_algo = 1;
+	p->ta = k->ta;
+	p->tb = k->tb;
+	p->m = m;
+	p->n = n;
+	p->k = kk;
+	p->batch = k->batch;
+	p->b_batched = k->b_batched;
+	p->align[0] = k->align_a;
+	p->align[1] = k->align_b;
+	p->align[2] = k->align_c;
+	p->used = 1;
+	return KRL_OK;
+}
+
+static int plan_matches(const krl_gemm_plan *p, const gemm_key *k)
+{
+	return p->used && p->ta == k->ta && p->tb == k->tb && p->m == k->m &&
+	       p->n == k->n && p->k == k->k && p->batch == k->batch &&
+	       p->b_batched == k->b_batched && p->align[0] == k->align_a &&
+	       p->align[1] == k->align_b && p->align[2] == k->align_c;
+}
+
+/* The cached plan for k, made (evicting the least recently used) when
+ * missing. */
+static krl_err plan_get(krl_opctx *c, const gemm_key *k,
+                        krl_gemm_plan **out, krl_diag *d)
+{
+	krl_gemm_plan *victim = &c->gemm[0];
+	for (int i = 0; i < KRL_GEMM_CACHE; i++) {
+		krl_gemm_plan *p = &c->gemm[i];
+		if (plan_matches(p, k)) {
+			p->hits = ++c->gemm_clock;
+			*out = p;
+			return KRL_OK;
+		}
+		if (!p->used || (victim->used && p->hits < victim->hits))
+			victim = p;
+	}
+	plan_free(victim);
+	krl_err r = plan_make(c, victim, k, d);
+	if (r) {
+		plan_free(victim);
+		return r;
+	}
+	victim->hits = ++c->gemm_clock;
+	*out = victim;
+	return KRL_OK;
+}
+
+/* ==== The op ==== */
+
+KRL_RUN(gemm)
+{
+	const krl_tensor *ta_ = &in[0], *tb_ = &in[1];
+	gemm_key k;
+	memset(&k, 0, sizeof k);
+	k.ta = krl_attrs_get(a, "ta", 0) != 0;
+	k.tb = krl_attrs_get(a, "tb", 0) != 0;
+	float alpha = (float)krl_attrs_get(a, "alpha", 1);
+	float beta = 0.f;
+	int na = ta_->ndim, nb = tb_->ndim;
+	k.m = k.ta ? ta_->dim[na - 1] : ta_->dim[na - 2];
+	k.k = k.ta ? ta_->dim[na - 2] : ta_->dim[na - 1];
+	k.n = k.tb ? tb_->dim[nb - 2] : tb_->dim[nb - 1];
+	k.batch = krl_ops_prod(ta_, 0, na - 2);
+	k.b_batched = nb > 2;
+	if (k.m == 0 || k.n == 0 || k.batch == 0)
+		return KRL_OK;
+	if (k.k == 0) {
+		KRL_CUDA_TRY(cudaMemsetAsync(out[0].data, 0, (size_t)(k.batch *
+		             k.m * k.n) * sizeof(float),
+		             (cudaStream_t)c->stream), d);
+		return KRL_OK;
+	}
+	if (!k.b_batched && !k.ta && k.batch > 1) {
+		k.m *= k.batch;
+		k.batch = 1;
+	}
+	if (k.batch > 0x7fffffff)
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "gemm: %lld "
+		                    "batches exceed cuBLASLt's limit",
+		                    (long long)k.batch);
+	int64_t sb = k.batch > 1 ? 4 : 0;
+	k.align_a = alignment(ta_->data, sb * k.m * k.k);
+	k.align_b = alignment(tb_->data, k.b_batched ? sb * k.k * k.n : 0);
+	k.align_c = alignment(out[0].data, sb * k.m * k.n);
+	krl_gemm_plan *p = NULL;
+	krl_err r = plan_get(c, &k, &p, d);
+	if (r)
+		return r;
+	cublasLtMatmulAlgo_t algo;
+	memcpy(&algo, p->algo, sizeof algo);
+	KRL_CUBLAS_TRY(cublasLtMatmul((cublasLtHandle_t)c->lt,
+	               (cublasLtMatmulDesc_t)p->op_desc, &alpha, tb_->data,
+	               (cublasLtMatrixLayout_t)p->la, ta_->data,
+	               (cublasLtMatrixLayout_t)p->lb, &beta, out[0].data,
+	               (cublasLtMatrixLayout_t)p->lc, out[0].data,
+	               (cublasLtMatrixLayout_t)p->lc, &algo, c->workspace,
+	               c->workspace_bytes, (cudaStream_t)c->stream), d);
+	return KRL_OK;
+}

@@ -1,0 +1,86 @@
+/*
+ * kernelrl: the per-stream context of the GPU ops: the stream, the
+ * device's SM count, the cuBLASLt handle and workspace, the cached GEMM
+ * plans, and a scratch buffer for multi-block reductions and CUB.
+ *
+ * Everything is allocated once here, so that running an op never allocates
+ * (ops can be captured into CUDA graphs).
+ */
+#include <stdlib.h>
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include "ops/kernels.h"
+#include "ops/ops_int.h"
+
+static const krl_pos nopos = { 0, 0, 0 };
+
+krl_err krl_ops_cuda_fail(int e, const char *expr, const char *file,
+                          int line, krl_diag *d)
+{
+	return krl_diag_set(d, KRL_ECUDA, nopos, "%s:%d: %s: %s", file, line,
+	                    expr, cudaGetErrorString((cudaError_t)e));
+}
+
+krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
+                            int line, krl_diag *d)
+{
+	return krl_diag_set(d, KRL_ECUBLAS, nopos, "%s:%d: %s: %s", file, line,
+	                    expr, cublasLtGetStatusString((cublasStatus_t)st));
+}
+
+/* Allocates everything on the current device; on failure frees what was
+ * made and leaves *out NULL. */
+static krl_err ctx_init(krl_opctx *c, krl_diag *d)
+{
+	KRL_CUDA_TRY(cudaGetDevice(&c->device), d);
+	KRL_CUDA_TRY(cudaDeviceGetAttribute(&c->sm_count,
+	             cudaDevAttrMultiProcessorCount, c->device), d);
+	cublasLtHandle_t lt = NULL;
+	KRL_CUBLAS_TRY(cublasLtCreate(&lt), d);
+	c->lt = lt;
+	c->workspace_bytes = KRL_OPS_WORKSPACE_BYTES;
+	KRL_CUDA_TRY(cudaMalloc(&c->workspace, c->workspace_bytes), d);
+	c->scratch_bytes = KRL_OPS_SCRATCH_BYTES;
+	KRL_CUDA_TRY(cudaMalloc(&c->scratch, c->scratch_bytes), d);
+	/* the reduction semaphores start at zero and are left at zero */
+	KRL_CUDA_TRY(cudaMemset(c->scratch, 0, KRL_REDUCE_SEM_BYTES), d);
+	return KRL_OK;
+}
+
+krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d)
+{
+	*out = NULL;
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess || n < 1)
+		return krl_diag_set(d, KRL_ENODEVICE, nopos,
+		                    "ops: no CUDA device for the op library (%s)",
+		                    e != cudaSuccess ? cudaGetErrorString(e)
+		                                     : "no device found");
+	krl_opctx *c = calloc(1, sizeof *c);
+	if (!c)
+		return krl_diag_set(d, KRL_ENOMEM, nopos,
+		                    "ops: out of host memory");
+	c->stream = stream;
+	krl_err r = ctx_init(c, d);
+	if (r) {
+		krl_opctx_free(c);
+		return r;
+	}
+	*out = c;
+	return KRL_OK;
+}
+
+void krl_opctx_free(krl_opctx *c)
+{
+	if (!c)
+		return;
+	krl_gemm_cache_free(c);
+	if (c->lt)
+		cublasLtDestroy((cublasLtHandle_t)c->lt);
+	cudaFree(c->workspace);
+	cudaFree(c->scratch);
+	free(c);
+}

@@ -1,0 +1,16 @@
+/*
+ * Host side of the judge's drawing (include/krl/check.h): krl_draw_value
+ * computes, without a GPU, exactly the value krl_fill_random's kernel
+ * stores, from the same code (src/runtime/rng.h).
+ */
+#include "krl/check.h"
+#include "rng.h"
+
+double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
+                      int64_t index)
+{
+	if (dist.kind < KRL_DIST_NORMAL || dist.kind > KRL_DIST_CONST)
+		return 0.0;
+	return krl_as_dtype(t, krl_draw_raw(dist.kind, dist.a, dist.b, seed,
+	                                    index));
+}

@@ -1,0 +1,58 @@
+/*
+ * Check macros for the CUDA runtime and driver APIs (private). Each records
+ * the failing expression, file and line in a krl_diag and jumps to the
+ * function's single cleanup label `out` with `r` set.
+ */
+#ifndef KRL_CUDACHECK_H
+#define KRL_CUDACHECK_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include "krl/error.h"
+
+/* Runtime API: on failure sets r = KRL_ECUDA (KRL_ENODEVICE when there is
+ * no device or driver) and jumps to out. */
+#define CUDA_CHECK(d, expr)                                                   \
+	do {                                                                  \
+		cudaError_t e_ = (expr);                                      \
+		if (e_ != cudaSuccess) {                                      \
+			r = krl_cuda_fail((d), e_, #expr, __FILE__, __LINE__);\
+			goto out;                                             \
+		}                                                             \
+	} while (0)
+
+/* Driver API (through krl_drv()): sets r = `code` and jumps to out. */
+#define CU_CHECK(d, code, expr)                                               \
+	do {                                                                  \
+		CUresult e_ = (expr);                                         \
+		if (e_ != CUDA_SUCCESS) {                                     \
+			r = krl_cu_fail((d), (code), e_, #expr, __FILE__,     \
+			                __LINE__);                            \
+			goto out;                                             \
+		}                                                             \
+	} while (0)
+
+krl_err krl_cuda_fail(krl_diag *d, cudaError_t e, const char *expr,
+                      const char *file, int line);
+krl_err krl_cu_fail(krl_diag *d, krl_err code, CUresult e, const char *expr,
+                    const char *file, int line);
+
+/* The driver entry points kernelrl uses, resolved once through
+ * cudaGetDriverEntryPointByVersion. */
+typedef struct krl_drv {
+	__typeof__(&cuModuleLoadData) ModuleLoadData;
+	__typeof__(&cuModuleUnload) ModuleUnload;
+	__typeof__(&cuModuleGetFunction) ModuleGetFunction;
+	__typeof__(&cuFuncSetAttribute) FuncSetAttribute;
+	__typeof__(&cuFuncGetAttribute) FuncGetAttribute;
+	__typeof__(&cuLaunchKernelEx) LaunchKernelEx;
+	__typeof__(&cuOccupancyMaxActiveBlocksPerMultiprocessor) OccupancyMaxActiveBlocksPerMultiprocessor;
+	__typeof__(&cuGetErrorString) GetErrorString;
+	__typeof__(&cuGetErrorName) GetErrorName;
+} krl_drv;
+
+/* The table, or NULL with d set (KRL_ENODEVICE) when the driver is absent. */
+const krl_drv *krl_drv_get(krl_diag *d);
+
+#endif

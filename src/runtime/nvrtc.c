@@ -1,0 +1,547 @@
+/*
+ * NVRTC compilation with a content-addressed on-disk cache
+ * (include/krl/nvrtc.h, docs/runtime.md "NVRTC cache").
+ *
+ * One compile = one option list, built here and nowhere else:
+ *   --gpu-architecture=<arch>   a real architecture, so the result is a cubin
+ *   -std=c++17
+ *   --include-path=<dir>        one per CUDA toolkit include directory
+ * No fast-math, no debug or line info: precision is a contract (VISION.md),
+ * and NVRTC's defaults (IEEE division and sqrt, fmad on) match nvcc's.
+ *
+ * The key is the SHA-256 of a length-prefixed serialisation of the source,
+ * the options, the architecture and the NVRTC version. An entry is the file
+ * <cache_dir>/nvrtc/<2 hex>/<62 hex>.cubin, written to a temp file in the
+ * same directory and renamed into place, so a reader sees a whole entry or
+ * none. An entry that does not look like a complete ELF file is ignored and
+ * rewritten.
+ *
+ * Thread-safety: process-wide state (version, include paths, cache dir) is
+ * set once through pthread_once; the per-architecture option lists that
+ * krl_nvrtc_options() hands out are interned under a mutex and never freed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvrtc.h>
+#include <openssl/evp.h>
+
+#include "krl/nvrtc.h"
+
+#ifndef KRL_CUDA_INCLUDE
+#define KRL_CUDA_INCLUDE ""
+#endif
+
+#define MAX_INCLUDES 16
+#define MAX_PATH 4096
+#define MAX_OPTIONS (2 + MAX_INCLUDES)
+#define MAX_CUBIN ((size_t)1 << 30) /* larger cache files are not cubins */
+
+static const krl_pos no_pos = { 0 };
+
+/* ==== Process-wide state (set once) ==== */
+
+static struct {
+	char version[32];       /* "major.minor" or "unknown" */
+	char inc[MAX_INCLUDES][MAX_PATH + 16]; /* "--include-path=<dir>" */
+	int ninc;
+} g;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+/* Splits list on any of seps and appends "--include-path=<dir>" for each
+ * non-empty directory, up to MAX_INCLUDES. */
+static void add_includes(const char *list, const char *seps)
+{
+	const char *p = list;
+	while (*p && g.ninc < MAX_INCLUDES) {
+		size_t n = strcspn(p, seps);
+		if (n > 0 && n < MAX_PATH) {
+			snprintf(g.inc[g.ninc], sizeof g.inc[0],
+			         "--include-path=%.*s", (int)n, p);
+			g.ninc++;
+			/* CUDA 13 keeps libcu++ (cuda/std/...), which the
+			 * toolkit's own headers include, under include/cccl. */
+			char cccl[MAX_PATH + 8];
+			struct stat st;
+			snprintf(cccl, sizeof cccl, "%.*s/cccl", (int)n, p);
+			if (g.ninc < MAX_INCLUDES && stat(cccl, &st) == 0 &&
+			    S_ISDIR(st.st_mode)) {
+				snprintf(g.inc[g.ninc], sizeof g.inc[0],
+				         "--include-path=%.*s", MAX_PATH, cccl);
+				g.ninc++;
+			}
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+static void init_once(void)
+{
+	int major = 0, minor = 0;
+	if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS)
+		snprintf(g.version, sizeof g.version, "%d.%d", major, minor);
+	else
+		snprintf(g.version, sizeof g.version, "unknown");
+
+	/* $KRL_CUDA_INCLUDE (';' or ':' separated) replaces the directories
+	 * CMake found, for a toolkit that moved after the build. */
+	const char *env = getenv("KRL_CUDA_INCLUDE");
+	if (env && *env)
+		add_includes(env, ";:");
+	else
+		add_includes(KRL_CUDA_INCLUDE, ";");
+}
+
+const char *krl_nvrtc_version(void)
+{
+	pthread_once(&g_once, init_once);
+	return g.version;
+}
+
+static char g_cache_dir[MAX_PATH];
+static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_dir_once(void)
+{
+	const char *z;
+	if ((z = getenv("KRL_CACHE_DIR")) && *z)
+		snprintf(g_cache_dir, sizeof g_cache_dir, "%s", z);
+	else if ((z = getenv("XDG_CACHE_HOME")) && *z)
+		snprintf(g_cache_dir, sizeof g_cache_dir, "%s/krl", z);
+	else if ((z = getenv("HOME")) && *z)
+		snprintf(g_cache_dir, sizeof g_cache_dir, "%s/.cache/krl", z);
+	else
+		snprintf(g_cache_dir, sizeof g_cache_dir, "/tmp/krl-cache");
+}
+
+const char *krl_cache_dir(void)
+{
+	pthread_once(&g_cache_once, cache_dir_once);
+	return g_cache_dir;
+}
+
+/* ==== Options ==== */
+
+/* 1 when arch names a real architecture: "sm_" digits, one optional
+ * lower-case suffix letter (sm_90a, sm_100f). A virtual "compute_XX" has
+ * no cubin and is refused. */
+static int arch_ok(const char *arch)
+{
+	if (!arch || strncmp(arch, "sm_", 3) != 0)
+		return 0;
+	const char *p = arch + 3;
+	int digits = 0;
+	while (*p >= '0' && *p <= '9') {
+		p++;
+		digits++;
+	}
+	if (*p >= 'a' && *p <= 'z')
+		p++;
+	return digits >= 2 && digits <= 4 && *p == 0;
+}
+
+/* Fills opts[] with the option list for arch (archopt is the caller's
+ * buffer for the architecture option) and returns the count. */
+static int build_options(const char *arch, char *archopt, size_t cap,
+                         const char **opts)
+{
+	pthread_once(&g_once, init_once);
+	int n = 0;
+	snprintf(archopt, cap, "--gpu-architecture=%s", arch);
+	opts[n++] = archopt;
+	opts[n++] = "-std=c++17";
+	for (int i = 0; i < g.ninc; i++)
+		opts[n++] = g.inc[i];
+	return n;
+}
+
+typedef struct interned {
+	struct interned *next;
+	char arch[24];
+	char archopt[48];
+	const char *opts[MAX_OPTIONS + 1];
+} interned;
+static interned *g_interned;
+static pthread_mutex_t g_intern_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Returns the option list for arch, interned so that the pointer stays
+ * valid for the life of the process; NULL when arch is not a real
+ * architecture or memory ran out. */
+const char *const *krl_nvrtc_options(const char *arch)
+{
+	if (!arch_ok(arch))
+		return NULL;
+	pthread_mutex_lock(&g_intern_lock);
+	interned *e;
+	for (e = g_interned; e; e = e->next)
+		if (strcmp(e->arch, arch) == 0)
+			break;
+	if (!e && (e = calloc(1, sizeof *e))) {
+		snprintf(e->arch, sizeof e->arch, "%s", arch);
+		int n = build_options(arch, e->archopt, sizeof e->archopt,
+		                      e->opts);
+		e->opts[n] = NULL;
+		e->next = g_interned;
+		g_interned = e;
+	}
+	pthread_mutex_unlock(&g_intern_lock);
+	return e ? e->opts : NULL;
+}
+
+/* ==== Cache key ==== */
+
+static int hash_u64(EVP_MD_CTX *ctx, uint64_t v)
+{
+	unsigned char b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return EVP_DigestUpdate(ctx, b, sizeof b);
+}
+
+static int hash_field(EVP_MD_CTX *ctx, const void *p, size_t n)
+{
+	return hash_u64(ctx, n) && (n == 0 || EVP_DigestUpdate(ctx, p, n));
+}
+
+/* Writes the hex SHA-256 key into key[65]. Returns 0, or -1 when OpenSSL
+ * fails. Every field is length-prefixed (8 bytes, little-endian), so no
+ * two different inputs serialise to the same bytes. */
+static int cache_key(const char *src, size_t len, const char *const *opts,
+                     int nopt, const char *arch, char key[65])
+{
+	static const char tag[] = "krl-nvrtc-cache-v1";
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	int ok = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	if (!ctx)
+		return -1;
+	if (!EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		goto out;
+	if (!hash_field(ctx, tag, sizeof tag - 1) ||
+	    !hash_field(ctx, g.version, strlen(g.version)) ||
+	    !hash_field(ctx, arch, strlen(arch)) ||
+	    !hash_u64(ctx, (uint64_t)nopt))
+		goto out;
+	for (int i = 0; i < nopt; i++)
+		if (!hash_field(ctx, opts[i], strlen(opts[i])))
+			goto out;
+	if (!hash_field(ctx, src, len) || !EVP_DigestFinal_ex(ctx, md, &mdlen) ||
+	    mdlen != sizeof md)
+		goto out;
+	for (int i = 0; i < 32; i++)
+		snprintf(key + 2 * i, 3, "%02x", md[i]);
+	ok = 1;
+out:
+	EVP_MD_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+/* ==== Cache files ==== */
+
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* 1 when buf looks like a complete 64-bit little-endian ELF image: the
+ * magic, and section and program header tables inside the file (a
+ * truncated write fails the second test). */
+static int elf_complete(const unsigned char *b, size_t n)
+{
+	if (n < 64 || memcmp(b, "\177ELF", 4) != 0 || b[4] != 2 || b[5] != 1)
+		return 0;
+	uint64_t phoff = le(b + 32, 8), shoff = le(b + 40, 8);
+	uint64_t phent = le(b + 54, 2), phnum = le(b + 56, 2);
+	uint64_t shent = le(b + 58, 2), shnum = le(b + 60, 2);
+	if (phnum && (phoff > n || phent * phnum > n - phoff))
+		return 0;
+	if (shnum && (shoff > n || shent * shnum > n - shoff))
+		return 0;
+	return 1;
+}
+
+/* mkdir -p path (0755). Returns 0 or -1. */
+static int mkdir_p(const char *path)
+{
+	char buf[MAX_PATH];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* Reads a valid cache entry into a malloc'd buffer (caller frees). Returns
+ * NULL when there is none or it is not a complete cubin. */
+static void *cache_read(const char *path, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	unsigned char *buf = NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 64 ||
+	    (size_t)st.st_size > MAX_CUBIN)
+		goto fail;
+	size_t n = (size_t)st.st_size, got = 0;
+	if (!(buf = malloc(n)))
+		goto fail;
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			goto fail;
+		got += (size_t)r;
+	}
+	if (!elf_complete(buf, n))
+		goto fail;
+	close(fd);
+	*size = n;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/* Writes data to path atomically: a temp file in the same directory, then
+ * rename(2). Best effort: a cache that cannot be written only costs time,
+ * so failures are not reported. No fsync: after a power loss an entry may
+ * be empty or short, and cache_read rejects those. */
+static void cache_write(const char *dir, const char *path, const void *data,
+                        size_t size)
+{
+	char tmp[MAX_PATH + 64];
+	if (mkdir_p(dir) != 0)
+		return;
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
+		return;
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return;
+	const unsigned char *p = data;
+	size_t put = 0;
+	while (put < size) {
+		ssize_t w = write(fd, p + put, size - put);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		put += (size_t)w;
+	}
+	int ok = put == size && fchmod(fd, 0644) == 0;
+	if (close(fd) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+}
+
+/* ==== Compilation ==== */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Records a failed NVRTC API call in why[] and d: the expression, where,
+ * and NVRTC's text. */
+#define NVRTC_CHECK(call)                                                    \
+	do {                                                                 \
+		nvrtcResult rc_ = (call);                                    \
+		if (rc_ != NVRTC_SUCCESS) {                                  \
+			err = rc_ == NVRTC_ERROR_OUT_OF_MEMORY ? KRL_ENOMEM  \
+			                                       : KRL_ECOMPILE; \
+			snprintf(why, sizeof why, "%s:%d: %s: %s", __FILE__, \
+			         __LINE__, #call, nvrtcGetErrorString(rc_)); \
+			krl_diag_set(d, err, no_pos, "%s", why);             \
+			goto out;                                            \
+		}                                                            \
+	} while (0)
+
+/* Copies the first line of log that mentions "error" into d. */
+static void first_error(const char *log, const char *name, krl_diag *d)
+{
+	const char *p = strstr(log, "error");
+	if (!p) {
+		krl_diag_set(d, KRL_ECOMPILE, no_pos,
+		             "%s: NVRTC rejected the device code", name);
+		return;
+	}
+	while (p > log && p[-1] != '\n')
+		p--;
+	int n = (int)strcspn(p, "\n");
+	krl_diag_set(d, KRL_ECOMPILE, no_pos, "%s: %.*s", name, n, p);
+}
+
+/*
+ * Runs NVRTC. On KRL_OK c->data/size hold the cubin; on KRL_ECOMPILE
+ * c->log holds NVRTC's log (or the failed call); c->log is set unless
+ * memory ran out.
+ */
+static krl_err run_nvrtc(const char *src, size_t len, const char *name,
+                         const char *const *opts, int nopt, krl_cubin *c,
+                         krl_diag *d)
+{
+	krl_err err = KRL_OK;
+	nvrtcProgram prog = NULL;
+	char why[512] = "";
+	char *srcz = malloc(len + 1);
+	if (!srcz)
+		return krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+	memcpy(srcz, src, len);
+	srcz[len] = 0;
+
+	NVRTC_CHECK(nvrtcCreateProgram(&prog, srcz, name, 0, NULL, NULL));
+	nvrtcResult rc = nvrtcCompileProgram(prog, nopt, opts);
+
+	size_t logsize = 0;
+	NVRTC_CHECK(nvrtcGetProgramLogSize(prog, &logsize));
+	if (!(c->log = malloc(logsize + 1))) {
+		err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+		goto out;
+	}
+	c->log[0] = 0;
+	if (logsize > 0)
+		NVRTC_CHECK(nvrtcGetProgramLog(prog, c->log));
+	c->log[logsize] = 0;
+
+	if (rc == NVRTC_ERROR_COMPILATION) {
+		first_error(c->log, name, d);
+		err = KRL_ECOMPILE;
+		goto out;
+	}
+	NVRTC_CHECK(rc);
+
+	size_t size = 0;
+	NVRTC_CHECK(nvrtcGetCUBINSize(prog, &size));
+	if (!(c->data = malloc(size ? size : 1))) {
+		err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+		goto out;
+	}
+	NVRTC_CHECK(nvrtcGetCUBIN(prog, c->data));
+	c->size = size;
+out:
+	if (err != KRL_OK) {
+		free(c->data);
+		c->data = NULL;
+		c->size = 0;
+	}
+	/* A failing NVRTC call still answers KRL_ECOMPILE with a log. */
+	if (err == KRL_ECOMPILE && !c->log && !(c->log = strdup(why)))
+		err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+	if (prog)
+		nvrtcDestroyProgram(&prog);
+	free(srcz);
+	return err;
+}
+
+krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
+                          const char *arch, const char *cache_dir,
+                          krl_cubin **out, krl_diag *d)
+{
+	double t0 = now_ms();
+	if (!out)
+		return krl_diag_set(d, KRL_EINVAL, no_pos,
+		                    "krl_nvrtc_compile: out is NULL");
+	*out = NULL;
+	if (!name)
+		name = "device.cu";
+	if (!src && len > 0)
+		return krl_diag_set(d, KRL_EINVAL, no_pos,
+		                    "%s: source is NULL", name);
+	if (!src)
+		src = "";
+	if (!arch_ok(arch))
+		return krl_diag_set(d, KRL_EINVAL, no_pos,
+		                    "%s: architecture \"%s\" is not a real GPU "
+		                    "architecture (expected e.g. sm_90a)",
+		                    name, arch ? arch : "(null)");
+	/* NVRTC reads a C string: an embedded NUL would make it compile less
+	 * than the key covers. */
+	if (memchr(src, 0, len))
+		return krl_diag_set(d, KRL_EINVAL, no_pos,
+		                    "%s: source contains a NUL byte", name);
+
+	const char *opts[MAX_OPTIONS];
+	char archopt[64];
+	int nopt = build_options(arch, archopt, sizeof archopt, opts);
+
+	krl_cubin *c = calloc(1, sizeof *c);
+	if (!c)
+		return krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+	krl_err err = KRL_OK;
+	if (cache_key(src, len, opts, nopt, arch, c->key) != 0) {
+		err = krl_diag_set(d, KRL_ENOMEM, no_pos,
+		                   "%s: SHA-256 of the cache key failed", name);
+		goto fail;
+	}
+
+	char dir[MAX_PATH], path[MAX_PATH + 80];
+	int use_cache = cache_dir && *cache_dir &&
+	                snprintf(dir, sizeof dir, "%s/nvrtc/%.2s", cache_dir,
+	                         c->key) < (int)sizeof dir;
+	if (use_cache) {
+		snprintf(path, sizeof path, "%s/%s.cubin", dir, c->key + 2);
+		if ((c->data = cache_read(path, &c->size))) {
+			if (!(c->log = strdup(""))) {
+				err = krl_diag_set(d, KRL_ENOMEM, no_pos,
+				                   "out of memory");
+				goto fail;
+			}
+			c->from_cache = 1;
+			goto done;
+		}
+	}
+
+	err = run_nvrtc(src, len, name, opts, nopt, c, d);
+	if (err == KRL_ECOMPILE) {
+		c->ms = now_ms() - t0;
+		*out = c;
+		return err;
+	}
+	if (err != KRL_OK)
+		goto fail;
+	if (use_cache)
+		cache_write(dir, path, c->data, c->size);
+done:
+	c->ms = now_ms() - t0;
+	*out = c;
+	return KRL_OK;
+fail:
+	krl_cubin_free(c);
+	return err;
+}
+
+void krl_cubin_free(krl_cubin *c)
+{
+	if (!c)
+		return;
+	free(c->data);
+	free(c->log);
+	free(c);
+}

@@ -1,0 +1,147 @@
+/*
+ * The judge on a GPU: every bundled example gets its expected verdict on
+ * the tiny and kb0 shape sets (correctness only), a fault (hang, illegal
+ * address, out-of-bounds write) never takes the judge down and the next
+ * evaluation succeeds, and a timed evaluation yields a full record.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "krl/judge.h"
+#include "krl/suite.h"
+#include "testutil.h"
+
+static krl_judge *judge;
+static krl_suite *suite;
+
+static int setup(void **state)
+{
+	krl_diag d = {0};
+	krl_judge_opts o = {0};
+	o.sets[0] = "tiny";
+	o.sets[1] = "kb0";
+	o.nsets = 2;
+	o.no_timing = 1;
+	o.call_timeout_s = 5;
+	o.seed = 12345;
+	o.runner_path = getenv("KRL_BIN");
+	KRL_ASSERT_OK(krl_suite_load("tasks", &suite, &d), &d);
+	KRL_ASSERT_OK(krl_judge_create(&o, &judge, &d), &d);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	krl_judge_free(judge);
+	krl_suite_free(suite);
+	return 0;
+}
+
+static const char *eval_one(const char *file, const char *task, json_t **rec)
+{
+	krl_task *t = NULL;
+	krl_diag d = {0};
+	char path[600];
+	snprintf(path, sizeof path, "examples/level1/%s", file);
+	KRL_ASSERT_OK(krl_suite_load_task(suite, task, &t, &d), &d);
+	KRL_ASSERT_OK(krl_judge_eval(judge, t, path, rec, &d), &d);
+	krl_task_free(t);
+	return json_string_value(json_object_get(*rec, "verdict"));
+}
+
+static void every_example(void **state)
+{
+	char line[1024];
+	int n = 0, mismatches = 0;
+	FILE *f = fopen("examples/level1/EXPECTED", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char file[256], task[256], expect[64];
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		if (sscanf(line, "%255s %255s %63s", file, task, expect) != 3)
+			continue;
+		json_t *rec = NULL;
+		const char *v = eval_one(file, task, &rec);
+		printf("%-32s expected %-18s got %-18s %s\n", file, expect, v,
+		       strcmp(v, expect)
+		               ? json_string_value(json_object_get(rec, "message"))
+		               : "");
+		mismatches += strcmp(v, expect) != 0;
+		json_decref(rec);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, 24);
+	assert_int_equal(mismatches, 0);
+}
+
+static void recovers_after_faults(void **state)
+{
+	/* Each faulty example is followed by a good one, which must be ok. */
+	char line[1024];
+	FILE *f = fopen("examples/level1/EXPECTED", "r");
+	assert_non_null(f);
+	int faults = 0;
+	while (fgets(line, sizeof line, f)) {
+		char file[256], task[256], expect[64];
+		if (sscanf(line, "%255s %255s %63s", file, task, expect) != 3 ||
+		    (strcmp(expect, "timeout") && strcmp(expect, "launch_error")))
+			continue;
+		json_t *rec = NULL;
+		assert_string_equal(eval_one(file, task, &rec), expect);
+		json_decref(rec);
+		assert_string_equal(eval_one("19_relu.fast.cu", "level1/19_relu", &rec),
+		                    "ok");
+		json_decref(rec);
+		faults++;
+	}
+	fclose(f);
+	assert_true(faults >= 3);
+}
+
+static void timed_record(void **state)
+{
+	krl_diag d = {0};
+	krl_judge_opts o = {0};
+	krl_judge *j = NULL;
+	krl_task *t = NULL;
+	json_t *rec = NULL;
+	o.sets[0] = "kb0";
+	o.nsets = 1;
+	o.time_budget_s = 3;
+	o.seed = 7;
+	o.runner_path = getenv("KRL_BIN");
+	KRL_ASSERT_OK(krl_judge_create(&o, &j, &d), &d);
+	KRL_ASSERT_OK(krl_suite_load_task(suite, "level1/94", &t, &d), &d);
+	KRL_ASSERT_OK(krl_judge_eval(j, t, "examples/level1/94_mse_loss.fast.cu",
+	                             &rec, &d), &d);
+	krl_record_print(stdout, rec);
+	assert_string_equal(json_string_value(json_object_get(rec, "verdict")), "ok");
+	json_t *tm = json_object_get(rec, "timing");
+	assert_non_null(tm);
+	assert_true(json_integer_value(json_object_get(tm, "pairs")) >= 5);
+	assert_true(json_integer_value(json_object_get(tm, "verified")) >= 1);
+	json_t *sp = json_object_get(tm, "speedup");
+	double med = json_number_value(json_object_get(sp, "median"));
+	assert_true(json_number_value(json_object_get(sp, "ci_low")) <= med);
+	assert_true(json_number_value(json_object_get(sp, "ci_high")) >= med);
+	assert_true(json_number_value(json_object_get(
+		json_object_get(rec, "roofline"), "fraction")) > 0);
+	json_decref(rec);
+	krl_task_free(t);
+	krl_judge_free(j);
+}
+
+int main(void)
+{
+	krl_test_require_gpu("gpu_eval");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_example),
+		cmocka_unit_test(recovers_after_faults),
+		cmocka_unit_test(timed_record),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,494 @@
+/* Tests of plan resolution (src/lang/program.c): buffers, launch geometry,
+ * typed argument bytes, resolved ops, and every validation rule, each error
+ * at its file:line:col. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "krl/lang.h"
+#include "krl/ops.h"
+
+static const char task_text[] =
+	"task relu\n"
+	"shapes kb0  batch=16   dim=16384\n"
+	"shapes kb1  batch=4096 dim=393216\n"
+	"shapes tiny batch=4    dim=1000\n"
+	"const half = dim / 2\n"
+	"const mb = half * 2 * batch\n"
+	"input  x f32 [batch, dim] normal(0, 1)\n"
+	"param  w f32 [dim] normal(1, 0.5)\n"
+	"output y f32 [batch, dim]\n"
+	"tolerance atol=1e-6 rtol=1e-5\n"
+	"bytes 8 * numel(x)\n"
+	"flops mb\n"
+	"plan\n"
+	"  buffer t f32 [batch, half * 2]\n"
+	"  call relu(x) -> t\n"
+	"  call relu(t) -> y\n"
+	"end\n";
+
+/* Kernels on lines 1-3; the plan starts on line 5. */
+static const char prelude[] =
+	"extern \"C\" __global__ void relu4(const float4 *__restrict__ x, "
+	"float4 *__restrict__ y, long n4) {}\n"
+	"extern \"C\" __global__ void types(const float *x, float *y, int a, "
+	"unsigned b, long c, unsigned long d, float e, double f) {}\n"
+	"extern \"C\" __global__ void prep(const float *w, float *w2, int n) "
+	"{}\n"
+	"/*@plan\n";
+
+static krl_task *task;
+
+static int setup(void **state)
+{
+	(void)state;
+	krl_diag d;
+	krl_err r = krl_task_parse("t.task", task_text, strlen(task_text),
+	                           &task, &d);
+	if (r) {
+		char buf[1200];
+		print_error("%s\n", krl_diag_format(&d, buf, sizeof buf));
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	krl_task_free(task);
+	return 0;
+}
+
+/* Parses prelude + plan as a candidate (asserting it parses) and builds it
+ * for the set; *c must be freed after *p. */
+static krl_err build(const char *plan, const char *set, krl_candidate **c,
+                     krl_program **p, krl_diag *d)
+{
+	char src[4096];
+	snprintf(src, sizeof src, "%s%s\n@*/\n", prelude, plan);
+	memset(d, 0, sizeof *d);
+	KRL_ASSERT_OK(krl_candidate_parse("c.cu", src, strlen(src), c, d), d);
+	krl_limits lim = krl_limits_sm90();
+	return krl_program_build(task, *c, set, &lim, p, d);
+}
+
+static void test_limits(void **state)
+{
+	(void)state;
+	krl_limits l = krl_limits_sm90();
+	assert_int_equal(l.sm_count, 132);
+	assert_int_equal(l.max_threads, 1024);
+	assert_int_equal(l.max_smem, 232448);
+	assert_int_equal(l.max_cluster, 8);
+}
+
+static void test_reference(void **state)
+{
+	(void)state;
+	krl_program *p = NULL;
+	krl_diag d;
+	krl_limits lim = krl_limits_sm90();
+	KRL_ASSERT_OK(krl_program_build(task, NULL, "tiny", &lim, &p, &d), &d);
+	assert_int_equal(p->ntask, 3);
+	assert_int_equal(p->nbufs, 4);
+	const char *names[] = { "x", "w", "y", "t" };
+	krl_role roles[] = { KRL_ROLE_INPUT, KRL_ROLE_PARAM, KRL_ROLE_OUTPUT,
+	                     KRL_ROLE_SCRATCH };
+	for (int i = 0; i < 4; i++) {
+		assert_string_equal(p->bufs[i].name, names[i]);
+		assert_int_equal(p->bufs[i].role, roles[i]);
+		assert_int_equal(p->bufs[i].dtype, KRL_F32);
+	}
+	assert_int_equal(p->bufs[0].ndim, 2);
+	assert_int_equal(p->bufs[0].dim[0], 4);
+	assert_int_equal(p->bufs[0].dim[1], 1000);
+	assert_int_equal(p->bufs[0].numel, 4000);
+	assert_int_equal(p->bufs[0].bytes, 16000);
+	assert_int_equal(p->bufs[0].dist.kind, KRL_DIST_NORMAL);
+	assert_int_equal(p->bufs[1].numel, 1000);
+	assert_true(p->bufs[1].dist.a == 1 && p->bufs[1].dist.b == 0.5);
+	assert_int_equal(p->bufs[3].dim[1], 1000);
+	assert_true(p->bytes == 32000);
+	assert_true(p->flops == 4000);
+	assert_int_equal(p->ninit, 0);
+	assert_int_equal(p->nbody, 2);
+	assert_int_equal(p->body[0].kind, KRL_ST_CALL);
+	assert_ptr_equal(p->body[0].op, krl_op_find("relu"));
+	assert_ptr_equal(p->body[0].src, &task->ref.body[0]);
+	assert_int_equal(p->body[0].nin, 1);
+	assert_int_equal(p->body[0].in[0], 0);
+	assert_int_equal(p->body[0].nout, 1);
+	assert_int_equal(p->body[0].out[0], 3);
+	assert_int_equal(p->body[1].in[0], 3);
+	assert_int_equal(p->body[1].out[0], 2);
+	krl_program_free(p);
+
+	KRL_ASSERT_OK(krl_program_build(task, NULL, "kb1", &lim, &p, &d), &d);
+	assert_int_equal(p->bufs[2].numel, 4096LL * 393216);
+	assert_int_equal(p->bufs[2].bytes, 4096ULL * 393216 * 4);
+	assert_true(p->flops == 4096.0 * 393216);
+	krl_program_free(p);
+	krl_program_free(NULL);
+
+	assert_int_equal(krl_program_build(task, NULL, "kb9", &lim, &p, &d),
+	                 KRL_ENOTFOUND);
+	assert_null(p);
+	assert_string_equal(d.pos.file, "t.task");
+	assert_non_null(strstr(d.msg, "no shape set 'kb9' in the task (it "
+	                              "has: kb0, kb1, tiny)"));
+}
+
+static void test_launch(void **state)
+{
+	(void)state;
+	krl_candidate *c;
+	krl_program *p = NULL;
+	krl_diag d;
+	KRL_ASSERT_OK(build("launch relu4 grid=(sm_count*8) block=(256) "
+	                    "args(x, y, numel(x)/4)", "tiny", &c, &p, &d), &d);
+	assert_int_equal(p->nbufs, 3);
+	assert_int_equal(p->nbody, 1);
+	const krl_step *s = &p->body[0];
+	assert_int_equal(s->kind, KRL_ST_LAUNCH);
+	assert_int_equal(s->kernel, 0);
+	assert_ptr_equal(s->src, &c->plan.body[0]);
+	assert_int_equal(s->grid[0], 1056);
+	assert_int_equal(s->grid[1], 1);
+	assert_int_equal(s->grid[2], 1);
+	assert_int_equal(s->block[0], 256);
+	assert_int_equal(s->block[1], 1);
+	assert_int_equal(s->smem, 0);
+	assert_int_equal(s->cluster[0], 0);
+	assert_false(s->cooperative);
+	assert_int_equal(s->nargs, 3);
+	assert_int_equal(s->args[0].type, KRL_P_PTR);
+	assert_int_equal(s->args[0].buf, 0);
+	assert_int_equal(s->args[0].size, 8);
+	assert_int_equal(s->args[1].buf, 2);
+	assert_int_equal(s->args[2].type, KRL_P_I64);
+	assert_int_equal(s->args[2].buf, -1);
+	assert_int_equal(s->args[2].size, 8);
+	static const unsigned char n4[8] = { 0xe8, 0x03, 0, 0, 0, 0, 0, 0 };
+	assert_memory_equal(s->args[2].bytes, n4, 8);
+	krl_program_free(p);
+	krl_candidate_free(c);
+
+	KRL_ASSERT_OK(build("buffer tmp f32 [batch, dim]\n"
+	                    "launch types grid=(cdiv(numel(tmp), 256), 3, 2) "
+	                    "block=(32, 8, 4) smem=48*1024 cluster=(2, 3) "
+	                    "args(x, tmp, -2, 4294967295, -5, 7, 1.5, 0.25)\n"
+	                    "call relu(tmp) -> y", "tiny", &c, &p, &d), &d);
+	assert_int_equal(p->nbufs, 4);
+	assert_int_equal(p->bufs[3].role, KRL_ROLE_SCRATCH);
+	assert_int_equal(p->bufs[3].numel, 4000);
+	s = &p->body[0];
+	assert_int_equal(s->kernel, 1);
+	assert_int_equal(s->grid[0], 16);
+	assert_int_equal(s->grid[1], 3);
+	assert_int_equal(s->grid[2], 2);
+	assert_int_equal(s->block[2], 4);
+	assert_int_equal(s->smem, 49152);
+	assert_int_equal(s->cluster[0], 2);
+	assert_int_equal(s->cluster[1], 3);
+	assert_int_equal(s->cluster[2], 1);
+	static const struct {
+		krl_ptype type;
+		size_t size;
+		unsigned char bytes[8];
+	} want[8] = {
+		{ KRL_P_PTR, 8, { 0 } },
+		{ KRL_P_PTR, 8, { 0 } },
+		{ KRL_P_I32, 4, { 0xfe, 0xff, 0xff, 0xff } },
+		{ KRL_P_U32, 4, { 0xff, 0xff, 0xff, 0xff } },
+		{ KRL_P_I64, 8, { 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+		{ KRL_P_U64, 8, { 7 } },
+		{ KRL_P_F32, 4, { 0, 0, 0xc0, 0x3f } },
+		{ KRL_P_F64, 8, { 0, 0, 0, 0, 0, 0, 0xd0, 0x3f } },
+	};
+	assert_int_equal(s->nargs, 8);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(s->args[i].type, want[i].type);
+		assert_int_equal(s->args[i].size, want[i].size);
+		assert_memory_equal(s->args[i].bytes, want[i].bytes,
+		                    want[i].size);
+	}
+	assert_int_equal(s->args[1].buf, 3);
+	assert_int_equal(p->body[1].kind, KRL_ST_CALL);
+	assert_int_equal(p->body[1].in[0], 3);
+	krl_program_free(p);
+	krl_candidate_free(c);
+}
+
+static void test_calls_and_init(void **state)
+{
+	(void)state;
+	krl_candidate *c;
+	krl_program *p = NULL;
+	krl_diag d;
+	KRL_ASSERT_OK(build("derived w2 f32 [dim]\n"
+	                    "buffer s f32 [batch, dim]\n"
+	                    "init\n"
+	                    "  call scale(w) -> w2 alpha=0.5\n"
+	                    "end\n"
+	                    "call softmax(x) -> s dim=-1\n"
+	                    "call relu(s) -> y", "kb0", &c, &p, &d), &d);
+	assert_int_equal(p->nbufs, 5);
+	assert_int_equal(p->bufs[3].role, KRL_ROLE_DERIVED);
+	assert_int_equal(p->bufs[3].dim[0], 16384);
+	assert_int_equal(p->ninit, 1);
+	assert_ptr_equal(p->init[0].op, krl_op_find("scale"));
+	assert_int_equal(p->init[0].in[0], 1);
+	assert_int_equal(p->init[0].out[0], 3);
+	assert_int_equal(p->init[0].attrs.n, 1);
+	assert_string_equal(p->init[0].attrs.key[0], "alpha");
+	assert_true(p->init[0].attrs.val[0] == 0.5);
+	assert_int_equal(p->nbody, 2);
+	assert_ptr_equal(p->body[0].op, krl_op_find("softmax"));
+	assert_true(krl_attrs_get(&p->body[0].attrs, "dim", 0) == -1);
+	krl_program_free(p);
+	krl_candidate_free(c);
+
+	/* A derived buffer feeds a launch through a const pointer. */
+	KRL_ASSERT_OK(build("derived w2 f32 [dim]\n"
+	                    "init\n"
+	                    "  launch prep grid=(cdiv(dim, 128)) block=(128) "
+	                    "args(w, w2, dim)\n"
+	                    "end\n"
+	                    "launch prep grid=(1) block=(1) args(w2, y, 0)",
+	                    "tiny", &c, &p, &d), &d);
+	assert_int_equal(p->init[0].grid[0], 8);
+	assert_int_equal(p->init[0].args[1].buf, 3);
+	assert_int_equal(p->body[0].args[0].buf, 3);
+	krl_program_free(p);
+	krl_candidate_free(c);
+}
+
+/* Builds prelude + plan for tiny and expects r at line:col (the plan's
+ * first line is 5) with a message containing part. */
+static void build_fails(const char *plan, krl_err r, int line, int col,
+                        const char *part)
+{
+	krl_candidate *c;
+	krl_program *p = (krl_program *)1;
+	krl_diag d;
+	krl_err got = build(plan, "tiny", &c, &p, &d);
+	char buf[1200];
+	if (got != r || d.pos.line != line || d.pos.col != col ||
+	    !strstr(d.msg, part))
+		fail_msg("'%s': got %d %s", plan, got,
+		         krl_diag_format(&d, buf, sizeof buf));
+	assert_null(p);
+	krl_candidate_free(c);
+}
+
+static void test_launch_errors(void **state)
+{
+	(void)state;
+	build_fails("launch relu5 grid=(1) block=(1) args(x, y, 1)",
+	            KRL_ENOTFOUND, 5, 1,
+	            "no kernel 'relu5' in the candidate (found: relu4, types, "
+	            "prep)");
+	build_fails("launch relu4 grid=(1) block=(1) args(x, y)", KRL_EINVAL,
+	            5, 1, "kernel 'relu4' takes 3 arguments (x, y, n4), the "
+	            "launch passes 2");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, y, 2147483648, 0, 0, 0, 0, 0)", KRL_EINVAL, 5, 44,
+	            "argument 3 of 'types' (int a): 2147483648 does not fit");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, y, 0, -1, 0, 0, 0, 0)", KRL_EINVAL, 5, 47,
+	            "argument 4 of 'types' (unsigned int b): -1 does not fit");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, y, 0, 0, 0, -numel(x), 0, 0)", KRL_EINVAL, 5, 53,
+	            "argument 6 of 'types' (unsigned long d): -4000 does not "
+	            "fit");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, y, 1.5, 0, 0, 0, 0, 0)", KRL_EINVAL, 5, 44,
+	            "(int a): expected an integer, found 1.5");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(numel(x), y, 0, 0, 0, 0, 0, 0)", KRL_EINVAL, 5, 38,
+	            "argument 1 of 'types' (const pointer x): expected a buffer "
+	            "name, found an expression");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, n, 0, 0, 0, 0, 0, 0)", KRL_ENOTFOUND, 5, 41,
+	            "expected a buffer name, found a name that is not a buffer");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, y, x, 0, 0, 0, 0, 0)", KRL_EINVAL, 5, 44,
+	            "expected a value, found the buffer 'x'");
+	build_fails("launch types grid=(1) block=(1) "
+	            "args(x, y, 0, 0, nope, 0, 0, 0)", KRL_ENOTFOUND, 5, 50,
+	            "unknown name 'nope'");
+	build_fails("launch relu4 grid=(1) block=(1) args(y, x, 1)", KRL_EINVAL,
+	            5, 41, "argument 2 of 'relu4' (pointer y) writes the input "
+	            "'x', which the plan may not write");
+	build_fails("launch relu4 grid=(1) block=(1) args(x, w, 1)", KRL_EINVAL,
+	            5, 41, "writes the param 'w'");
+	build_fails("buffer t f32 [4]\n"
+	            "launch relu4 grid=(1) block=(1) args(x, t, 1)",
+	            KRL_EINVAL, 6, 1, "output y is never written by the plan");
+	build_fails("launch relu4 grid=(1) block=(1024, 2) args(x, y, 1)",
+	            KRL_EINVAL, 5, 30,
+	            "block of 1024 x 2 x 1 = 2048 threads is above the "
+	            "device's 1024 threads per block");
+	build_fails("launch relu4 grid=(1) block=(2048) args(x, y, 1)",
+	            KRL_EINVAL, 5, 30, "block x must be in 1..1024, found 2048");
+	build_fails("launch relu4 grid=(1) block=(0) args(x, y, 1)",
+	            KRL_EINVAL, 5, 30, "block x must be in 1..1024, found 0");
+	build_fails("launch relu4 grid=(1, 65536) block=(1) args(x, y, 1)",
+	            KRL_EINVAL, 5, 23, "grid y must be in 1..65535, found "
+	            "65536");
+	build_fails("launch relu4 grid=(batch - 4) block=(1) args(x, y, 1)",
+	            KRL_EINVAL, 5, 26, "grid x must be in 1..2147483647, found "
+	            "0");
+	build_fails("launch relu4 grid=(dim / (batch - 4)) block=(1) "
+	            "args(x, y, 1)", KRL_EINVAL, 5, 24, "division by zero");
+	build_fails("launch relu4 grid=(2.5) block=(1) args(x, y, 1)",
+	            KRL_EINVAL, 5, 20, "grid x: expected an integer, found 2.5");
+	build_fails("launch relu4 grid=(1) block=(1) smem=300000 "
+	            "args(x, y, 1)", KRL_EINVAL, 5, 38,
+	            "smem (dynamic shared memory bytes) must be in 0..232448");
+	build_fails("launch relu4 grid=(10) block=(1) cluster=(4) "
+	            "args(x, y, 1)", KRL_EINVAL, 5, 43,
+	            "grid x (10) is not a multiple of cluster x (4)");
+	build_fails("launch relu4 grid=(8, 8) block=(1) cluster=(4, 4) "
+	            "args(x, y, 1)", KRL_EINVAL, 5, 45,
+	            "a cluster of 16 blocks is above the device's 8");
+	build_fails("launch relu4 grid=(16) block=(1) cluster=(16) "
+	            "args(x, y, 1)", KRL_EINVAL, 5, 43,
+	            "cluster x must be in 1..8");
+	build_fails("launch relu4 grid=(sm_count * 33) block=(1) cooperative "
+	            "args(x, y, 1)", KRL_EINVAL, 5, 29,
+	            "a cooperative grid must fit on the device at once");
+}
+
+static void test_call_and_buffer_errors(void **state)
+{
+	(void)state;
+	build_fails("call relux(x) -> y", KRL_ENOTFOUND, 5, 1,
+	            "unknown op 'relux' (the ops are: gemm, relu");
+	build_fails("call relu(x, w) -> y", KRL_EINVAL, 5, 1,
+	            "op 'relu' takes 1 input and 1 output, found 2 and 1");
+	build_fails("call relu(x) -> y foo=1", KRL_EINVAL, 5, 19,
+	            "op 'relu' has no attribute 'foo' (it takes none)");
+	build_fails("call softmax(x) -> y dim=1 axis=0", KRL_EINVAL, 5, 28,
+	            "op 'softmax' has no attribute 'axis' (it takes: dim)");
+	build_fails("call relu(x) -> z", KRL_ENOTFOUND, 5, 1,
+	            "output 1 of 'relu': no buffer named 'z'");
+	build_fails("call relu(x) -> w", KRL_EINVAL, 5, 1,
+	            "output 1 of op 'relu' writes the param 'w'");
+	build_fails("call relu(w) -> y", KRL_EINVAL, 5, 1,
+	            "relu: x is [1000] but y is [4, 1000]");
+	build_fails("call gemm(x, x) -> y", KRL_EINVAL, 5, 1,
+	            "gemm: a is [4, 1000] but b is [4, 1000]: inner dimensions "
+	            "differ");
+	build_fails("call softmax(x) -> y dim=2", KRL_EINVAL, 5, 1,
+	            "softmax: dim=2 is out of range");
+	build_fails("call scale(x) -> y alpha=1/0", KRL_EINVAL, 5, 27,
+	            "division by zero");
+	build_fails("derived w2 f32 [dim]\n"
+	            "init\n"
+	            "  call relu(x) -> w2\n"
+	            "end\n"
+	            "call relu(x) -> y", KRL_EINVAL, 7, 3,
+	            "input 1 of op 'relu' uses the input 'x', but init may read "
+	            "only params and derived buffers");
+	build_fails("derived w2 f32 [dim]\n"
+	            "init\n"
+	            "  call relu(w2) -> w\n"
+	            "end\n"
+	            "call relu(x) -> y", KRL_EINVAL, 7, 3,
+	            "output 1 of op 'relu' writes the param 'w', but init may "
+	            "write only derived buffers");
+	build_fails("derived w2 f32 [dim]\n"
+	            "init\n"
+	            "  launch prep grid=(1) block=(1) args(w, y, 0)\n"
+	            "end\n"
+	            "call relu(x) -> y", KRL_EINVAL, 7, 42,
+	            "writes the output 'y', but init may write only derived");
+	build_fails("derived w2 f32 [dim]\n"
+	            "call relu(x) -> y", KRL_EINVAL, 5, 9,
+	            "derived buffer 'w2' is never written by init");
+	build_fails("derived w2 f32 [dim]\n"
+	            "init\n"
+	            "  call relu(w) -> w2\n"
+	            "end\n"
+	            "call relu(w) -> w2\n"
+	            "call relu(x) -> y", KRL_EINVAL, 9, 1,
+	            "writes the derived buffer 'w2', which the plan may not "
+	            "write");
+	build_fails("buffer x f32 [4]\ncall relu(x) -> y", KRL_EINVAL, 5, 8,
+	            "'x' is already declared (as the input at t.task:7)");
+	build_fails("buffer t f32 [4]\nbuffer t f32 [4]\ncall relu(x) -> y",
+	            KRL_EINVAL, 6, 8, "'t' is already declared (as the buffer "
+	            "at c.cu:5)");
+	build_fails("buffer dim f32 [4]\ncall relu(x) -> y", KRL_EINVAL, 5, 8,
+	            "'dim' is already a shape key");
+	build_fails("buffer t f32 [batch, 0]\ncall relu(x) -> y", KRL_EINVAL, 5,
+	            22, "dimension 1 of 't' must be in 1..");
+	build_fails("buffer t f32 [numel(q)]\ncall relu(x) -> y",
+	            KRL_ENOTFOUND, 5, 21, "numel(): no buffer named 'q'");
+	build_fails("buffer t f32 [4000000000, 4000000000, 4000000000]\n"
+	            "call relu(x) -> y", KRL_EINVAL, 5, 8,
+	            "more than 2^63 elements");
+}
+
+static void test_task_errors(void **state)
+{
+	(void)state;
+	/* Errors in the task's own expressions point into the task. */
+	static const char bad[] =
+		"task t\n"
+		"shapes kb0 n=4\nshapes kb1 n=0\nshapes tiny n=2\n"
+		"const per = 64 / n\n"
+		"input  x f32 [n] normal(0, 1)\n"
+		"output y f32 [n]\n"
+		"tolerance atol=0 rtol=0\n"
+		"plan\n  call relu(x) -> y\nend\n";
+	krl_task *t;
+	krl_program *p = NULL;
+	krl_diag d;
+	KRL_ASSERT_OK(krl_task_parse("bad.task", bad, strlen(bad), &t, &d), &d);
+	KRL_ASSERT_OK(krl_program_build(t, NULL, "kb0", NULL, &p, &d), &d);
+	krl_program_free(p);
+	assert_int_equal(krl_program_build(t, NULL, "kb1", NULL, &p, &d),
+	                 KRL_EINVAL);
+	assert_string_equal(d.pos.file, "bad.task");
+	assert_int_equal(d.pos.line, 5);
+	assert_int_equal(d.pos.col, 16);
+	assert_string_equal(d.msg, "division by zero");
+	krl_task_free(t);
+
+	static const char unwritten[] =
+		"task t\n"
+		"shapes kb0 n=4\nshapes kb1 n=0\nshapes tiny n=2\n"
+		"input  x f32 [n] normal(0, 1)\n"
+		"output y f32 [n]\n"
+		"output z f32 [n]\n"
+		"tolerance atol=0 rtol=0\n"
+		"plan\n  call relu(x) -> y\nend\n";
+	KRL_ASSERT_OK(krl_task_parse("u.task", unwritten, strlen(unwritten),
+	                             &t, &d), &d);
+	assert_int_equal(krl_program_build(t, NULL, "kb0", NULL, &p, &d),
+	                 KRL_EINVAL);
+	assert_int_equal(d.pos.line, 7);
+	assert_int_equal(d.pos.col, 8);
+	assert_string_equal(d.msg, "output z is never written by the plan "
+	                           "(every output must be written by a body "
+	                           "statement)");
+	krl_task_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_launch),
+		cmocka_unit_test(test_calls_and_init),
+		cmocka_unit_test(test_launch_errors),
+		cmocka_unit_test(test_call_and_buffer_errors),
+		cmocka_unit_test(test_task_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,387 @@
+/*
+ * GPU tests of the judge's device kernels (src/runtime/check.cu): device
+ * draws equal the host's krl_draw_value bit for bit, the comparison finds
+ * planted errors (worst index, NaN/Inf, zero and constant candidates),
+ * pattern fill/check and byte diffs find planted bytes, int64 indexing past
+ * 2^31 elements. Skips itself (exit 77) without a GPU.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "testutil.h"
+#include "krl/check.h"
+
+#define CU(call) assert_int_equal((call), cudaSuccess)
+
+static size_t dsize(krl_dtype t)
+{
+	return krl_dtype_size(t);
+}
+
+/* Decodes element i of a host copy of a buffer (f16/bf16 by their bit
+ * layout, exactly). */
+static double host_elem(const void *p, krl_dtype t, int64_t i)
+{
+	const unsigned char *b = (const unsigned char *)p + (size_t)i * dsize(t);
+	switch (t) {
+	case KRL_F32: { float f; memcpy(&f, b, 4); return f; }
+	case KRL_F16: {
+		unsigned v = b[0] | b[1] << 8;
+		int e = (v >> 10) & 31, m = v & 1023;
+		double x = e == 0 ? ldexp(m, -24)
+		         : e == 31 ? (m ? NAN : INFINITY)
+		                   : ldexp(1024 + m, e - 25);
+		return v & 0x8000 ? -x : x;
+	}
+	case KRL_BF16: {
+		uint32_t bits = (uint32_t)(b[0] | b[1] << 8) << 16;
+		float f;
+		memcpy(&f, &bits, 4);
+		return f;
+	}
+	case KRL_I32: { int32_t v; memcpy(&v, b, 4); return v; }
+	case KRL_I64: { int64_t v; memcpy(&v, b, 8); return (double)v; }
+	case KRL_F64: { double v; memcpy(&v, b, 8); return v; }
+	default: return b[0];
+	}
+}
+
+/* ==== Drawing ==== */
+
+static void test_draw_matches_host(void **state)
+{
+	(void)state;
+	enum { N = 4099 };
+	const krl_dist dists[] = {
+		{ KRL_DIST_NORMAL, 0, 1 },    { KRL_DIST_NORMAL, 2, 3 },
+		{ KRL_DIST_UNIFORM, -1, 2 },  { KRL_DIST_RANDINT, -3, 7 },
+		{ KRL_DIST_BERNOULLI, 0.4, 0 }, { KRL_DIST_CONST, 1.5, 0 },
+	};
+	void *dbuf = NULL;
+	unsigned char *h = malloc((size_t)N * 8);
+	assert_non_null(h);
+	CU(cudaMalloc(&dbuf, (size_t)N * 8));
+	krl_diag d = { 0 };
+	for (int t = 0; t < KRL_DTYPE_COUNT; t++) {
+		for (size_t k = 0; k < sizeof dists / sizeof dists[0]; k++) {
+			uint64_t seed = 1000 + k;
+			KRL_ASSERT_OK(krl_fill_random(dbuf, (krl_dtype)t, N,
+			                              dists[k], seed, NULL, &d),
+			              &d);
+			CU(cudaMemcpy(h, dbuf, (size_t)N * dsize((krl_dtype)t),
+			              cudaMemcpyDeviceToHost));
+			int64_t mismatches = 0, first = -1;
+			for (int64_t i = 0; i < N; i++) {
+				double dv = host_elem(h, (krl_dtype)t, i);
+				double hv = krl_draw_value(dists[k], (krl_dtype)t,
+				                           seed, i);
+				if (memcmp(&dv, &hv, sizeof dv) != 0) {
+					if (first < 0)
+						first = i;
+					mismatches++;
+				}
+			}
+			if (mismatches)
+				print_error("dtype %d dist %zu: %lld mismatches, "
+				            "first at %lld\n", t, k,
+				            (long long)mismatches,
+				            (long long)first);
+			assert_int_equal(mismatches, 0);
+			double v;
+			KRL_ASSERT_OK(krl_read_element(dbuf, (krl_dtype)t, N - 1,
+			                               &v, NULL, &d), &d);
+			assert_true(v == krl_draw_value(dists[k], (krl_dtype)t,
+			                                seed, N - 1));
+		}
+	}
+	CU(cudaFree(dbuf));
+	free(h);
+}
+
+/* ==== Comparison ==== */
+
+static void put_f32(float *dev, int64_t i, float v)
+{
+	CU(cudaMemcpy(dev + i, &v, sizeof v, cudaMemcpyHostToDevice));
+}
+
+static void test_compare_planted(void **state)
+{
+	(void)state;
+	const int64_t n = (1 << 20) + 7; /* several grid-stride rounds */
+	float *r = NULL, *c = NULL;
+	krl_diag d = { 0 };
+	krl_cmp cmp;
+	CU(cudaMalloc((void **)&r, (size_t)n * 4));
+	CU(cudaMalloc((void **)&c, (size_t)n * 4));
+	krl_dist n01 = { KRL_DIST_NORMAL, 0, 1 };
+	KRL_ASSERT_OK(krl_fill_random(r, KRL_F32, n, n01, 1, NULL, &d), &d);
+	CU(cudaMemcpy(c, r, (size_t)n * 4, cudaMemcpyDeviceToDevice));
+
+	KRL_ASSERT_OK(krl_compare(c, NULL, r, KRL_F32, n, 1e-5, 1e-5, &cmp,
+	                          NULL, &d), &d);
+	assert_int_equal(cmp.n, n);
+	assert_int_equal(cmp.bad, 0);
+	assert_int_equal(cmp.nonfinite, 0);
+	assert_true(cmp.max_abs == 0 && cmp.max_rel == 0);
+	assert_true(cmp.worst >= 0 && cmp.worst < n);
+
+	/* two errors; the larger one is the worst */
+	double r100, r900k;
+	KRL_ASSERT_OK(krl_read_element(r, KRL_F32, 100, &r100, NULL, &d), &d);
+	KRL_ASSERT_OK(krl_read_element(r, KRL_F32, 900000, &r900k, NULL, &d),
+	              &d);
+	put_f32(c, 100, (float)(r100 + 0.01));
+	put_f32(c, 900000, (float)(r900k + 5));
+	KRL_ASSERT_OK(krl_compare(c, NULL, r, KRL_F32, n, 1e-5, 1e-5, &cmp,
+	                          NULL, &d), &d);
+	assert_int_equal(cmp.bad, 2);
+	assert_int_equal(cmp.worst, 900000);
+	assert_true(fabs(cmp.max_abs - 5) < 1e-5);
+	assert_true(cmp.cand_at_worst == (double)(float)(r900k + 5));
+	assert_true(cmp.ref_at_worst == r900k);
+
+	/* ties go to the lowest index */
+	CU(cudaMemcpy(c, r, (size_t)n * 4, cudaMemcpyDeviceToDevice));
+	float zero = 0;
+	CU(cudaMemcpy(r + 700000, &zero, 4, cudaMemcpyHostToDevice));
+	CU(cudaMemcpy(r + 300000, &zero, 4, cudaMemcpyHostToDevice));
+	put_f32(c, 700000, 3);
+	put_f32(c, 300000, 3);
+	KRL_ASSERT_OK(krl_compare(c, NULL, r, KRL_F32, n, 1e-5, 1e-5, &cmp,
+	                          NULL, &d), &d);
+	assert_int_equal(cmp.bad, 2);
+	assert_int_equal(cmp.worst, 300000);
+
+	/* NaN and Inf */
+	CU(cudaMemcpy(c, r, (size_t)n * 4, cudaMemcpyDeviceToDevice));
+	put_f32(r, 10, NAN);
+	put_f32(c, 10, NAN);          /* NaN vs NaN: passes */
+	put_f32(r, 11, INFINITY);
+	put_f32(c, 11, INFINITY);     /* Inf vs Inf: passes */
+	put_f32(r, 12, -INFINITY);
+	put_f32(c, 12, INFINITY);     /* -Inf vs Inf: bad */
+	put_f32(c, 5000, NAN);        /* NaN where ref is finite: nonfinite */
+	put_f32(c, 6000, INFINITY);   /* Inf where ref is finite: nonfinite */
+	put_f32(r, 7000, NAN);        /* finite where ref is NaN: bad */
+	KRL_ASSERT_OK(krl_compare(c, NULL, r, KRL_F32, n, 1e-5, 1e-5, &cmp,
+	                          NULL, &d), &d);
+	assert_int_equal(cmp.bad, 4);
+	assert_int_equal(cmp.nonfinite, 2);
+	assert_int_equal(cmp.worst, 12); /* all at +inf excess: lowest */
+	assert_true(isfinite(cmp.max_abs));
+
+	/* degenerate candidates: all zero, constant */
+	KRL_ASSERT_OK(krl_compare(NULL, NULL, r, KRL_F32, n, 1e-5, 1e-5, &cmp,
+	                          NULL, &d), &d);
+	assert_true(cmp.bad > n - 100);
+	CU(cudaMemset(r, 0, (size_t)n * 4));
+	KRL_ASSERT_OK(krl_compare(NULL, NULL, r, KRL_F32, n, 0, 0, &cmp, NULL,
+	                          &d), &d);
+	assert_int_equal(cmp.bad, 0);
+	krl_dist c15 = { KRL_DIST_CONST, 1.5, 0 };
+	KRL_ASSERT_OK(krl_fill_random(r, KRL_F32, n, c15, 0, NULL, &d), &d);
+	double k = 1.5;
+	KRL_ASSERT_OK(krl_compare(NULL, &k, r, KRL_F32, n, 0, 0, &cmp, NULL,
+	                          &d), &d);
+	assert_int_equal(cmp.bad, 0);
+	k = 1.0;
+	KRL_ASSERT_OK(krl_compare(c, &k, r, KRL_F32, n, 0, 0, &cmp, NULL, &d),
+	              &d);
+	assert_int_equal(cmp.bad, n);
+	assert_int_equal(cmp.worst, 0);
+	assert_true(cmp.max_abs == 0.5);
+
+	/* empty and invalid */
+	KRL_ASSERT_OK(krl_compare(c, NULL, r, KRL_F32, 0, 0, 0, &cmp, NULL,
+	                          &d), &d);
+	assert_int_equal(cmp.n, 0);
+	assert_int_equal(cmp.worst, -1);
+	assert_int_equal(krl_compare(c, NULL, r, KRL_F32, n, -1, 0, &cmp, NULL,
+	                             &d), KRL_EINVAL);
+	CU(cudaFree(r));
+	CU(cudaFree(c));
+}
+
+static void test_compare_other_dtypes(void **state)
+{
+	(void)state;
+	const int64_t n = 100003;
+	krl_diag d = { 0 };
+	krl_cmp cmp;
+	for (int t = 0; t < KRL_DTYPE_COUNT; t++) {
+		size_t sz = dsize((krl_dtype)t);
+		unsigned char *r = NULL, *c = NULL;
+		CU(cudaMalloc((void **)&r, (size_t)n * sz));
+		CU(cudaMalloc((void **)&c, (size_t)n * sz));
+		krl_dist dist = { KRL_DIST_RANDINT, 0, 100 };
+		KRL_ASSERT_OK(krl_fill_random(r, (krl_dtype)t, n, dist, 3, NULL,
+		                              &d), &d);
+		CU(cudaMemcpy(c, r, (size_t)n * sz, cudaMemcpyDeviceToDevice));
+		KRL_ASSERT_OK(krl_compare(c, NULL, r, (krl_dtype)t, n, 0, 0,
+		                          &cmp, NULL, &d), &d);
+		assert_int_equal(cmp.bad, 0);
+		/* plant one changed element: a different byte pattern */
+		int64_t at = 54321;
+		unsigned char one[8];
+		CU(cudaMemcpy(one, r + at * sz, sz, cudaMemcpyDeviceToHost));
+		one[0] ^= (t == KRL_BOOL) ? 1 : 0x40;
+		CU(cudaMemcpy(c + at * sz, one, sz, cudaMemcpyHostToDevice));
+		KRL_ASSERT_OK(krl_compare(c, NULL, r, (krl_dtype)t, n, 0, 0,
+		                          &cmp, NULL, &d), &d);
+		assert_int_equal(cmp.bad, 1);
+		assert_int_equal(cmp.worst, at);
+		assert_true(cmp.cand_at_worst != cmp.ref_at_worst);
+		CU(cudaFree(r));
+		CU(cudaFree(c));
+	}
+}
+
+/* ==== Patterns and byte diffs ==== */
+
+static void test_pattern(void **state)
+{
+	(void)state;
+	const size_t bytes = 100003;
+	const uint32_t pat = 0xdeadbeef;
+	unsigned char *buf = NULL;
+	krl_diag d = { 0 };
+	int64_t count, first;
+	CU(cudaMalloc((void **)&buf, bytes + 64));
+	/* aligned and misaligned starts */
+	for (size_t off = 0; off < 5; off++) {
+		unsigned char *p = buf + off;
+		KRL_ASSERT_OK(krl_fill_pattern(p, bytes, pat, NULL, &d), &d);
+		KRL_ASSERT_OK(krl_check_pattern(p, bytes, pat, &count, &first,
+		                                NULL, &d), &d);
+		assert_int_equal(count, 0);
+		assert_int_equal(first, -1);
+		unsigned char *h = malloc(bytes);
+		assert_non_null(h);
+		CU(cudaMemcpy(h, p, bytes, cudaMemcpyDeviceToHost));
+		for (size_t o = 0; o < bytes; o++)
+			assert_int_equal(h[o], (pat >> (8 * (o % 4))) & 0xff);
+		free(h);
+		CU(cudaMemset(p + 517, 0, 1));
+		CU(cudaMemset(p + 90001, 0, 3));
+		CU(cudaMemset(p + bytes - 1, 0, 1));
+		KRL_ASSERT_OK(krl_check_pattern(p, bytes, pat, &count, &first,
+		                                NULL, &d), &d);
+		assert_int_equal(count, 5);
+		assert_int_equal(first, 517);
+	}
+	CU(cudaFree(buf));
+}
+
+static void test_count_diff(void **state)
+{
+	(void)state;
+	const size_t bytes = 1 << 20;
+	unsigned char *a = NULL, *b = NULL;
+	krl_diag d = { 0 };
+	int64_t count, first;
+	CU(cudaMalloc((void **)&a, bytes + 16));
+	CU(cudaMalloc((void **)&b, bytes + 16));
+	for (int phase = 0; phase < 2; phase++) {
+		unsigned char *pa = a + phase, *pb = b + 2 * phase;
+		KRL_ASSERT_OK(krl_fill_random(a, KRL_I32, (bytes + 16) / 4,
+		                              (krl_dist){ KRL_DIST_RANDINT, 0,
+		                                          1 << 30 }, 9, NULL,
+		                              &d), &d);
+		CU(cudaMemcpy(pb, pa, bytes, cudaMemcpyDeviceToDevice));
+		KRL_ASSERT_OK(krl_count_diff(pa, pb, bytes, &count, &first,
+		                             NULL, &d), &d);
+		assert_int_equal(count, 0);
+		assert_int_equal(first, -1);
+		unsigned char x = 0x5a;
+		CU(cudaMemcpy(pb + 333333, &x, 1, cudaMemcpyHostToDevice));
+		CU(cudaMemcpy(pb + 12345, &x, 1, cudaMemcpyHostToDevice));
+		CU(cudaMemcpy(pa + 12345, &x, 1, cudaMemcpyHostToDevice));
+		CU(cudaMemset(pb + 777, 0xff, 1));
+		CU(cudaMemset(pa + 777, 0x00, 1));
+		KRL_ASSERT_OK(krl_count_diff(pa, pb, bytes, &count, &first,
+		                             NULL, &d), &d);
+		/* 333333 differs unless the random byte was already 0x5a */
+		assert_true(count == 2 || count == 1);
+		assert_int_equal(first, 777);
+	}
+	CU(cudaFree(a));
+	CU(cudaFree(b));
+}
+
+/* ==== Large tensors and the rest ==== */
+
+static void test_int64_indexing(void **state)
+{
+	(void)state;
+	const int64_t n = ((int64_t)1 << 31) + 5; /* bool: 2 GiB + 5 bytes */
+	unsigned char *a = NULL, *b = NULL;
+	krl_diag d = { 0 };
+	krl_cmp cmp;
+	if (cudaMalloc((void **)&a, (size_t)n) != cudaSuccess ||
+	    cudaMalloc((void **)&b, (size_t)n) != cudaSuccess) {
+		cudaFree(a);
+		print_message("skipped: not enough device memory\n");
+		return;
+	}
+	krl_dist bern = { KRL_DIST_BERNOULLI, 0.5, 0 };
+	KRL_ASSERT_OK(krl_fill_random(a, KRL_BOOL, n, bern, 5, NULL, &d), &d);
+	double v;
+	KRL_ASSERT_OK(krl_read_element(a, KRL_BOOL, n - 1, &v, NULL, &d), &d);
+	assert_true(v == krl_draw_value(bern, KRL_BOOL, 5, n - 1));
+	CU(cudaMemcpy(b, a, (size_t)n, cudaMemcpyDeviceToDevice));
+	unsigned char flip = v == 0;
+	CU(cudaMemcpy(b + n - 1, &flip, 1, cudaMemcpyHostToDevice));
+	KRL_ASSERT_OK(krl_compare(b, NULL, a, KRL_BOOL, n, 0, 0, &cmp, NULL,
+	                          &d), &d);
+	assert_int_equal(cmp.n, n);
+	assert_int_equal(cmp.bad, 1);
+	assert_int_equal(cmp.worst, n - 1);
+	int64_t count, first;
+	KRL_ASSERT_OK(krl_count_diff(a, b, (size_t)n, &count, &first, NULL,
+	                             &d), &d);
+	assert_int_equal(count, 1);
+	assert_int_equal(first, n - 1);
+	CU(cudaFree(a));
+	CU(cudaFree(b));
+}
+
+static void test_flush_and_errors(void **state)
+{
+	(void)state;
+	krl_diag d = { 0 };
+	void *scratch = NULL;
+	size_t bytes = (size_t)256 << 20;
+	CU(cudaMalloc(&scratch, bytes));
+	KRL_ASSERT_OK(krl_flush_l2(scratch, bytes, NULL, &d), &d);
+	CU(cudaDeviceSynchronize());
+	CU(cudaFree(scratch));
+
+	/* a bad device pointer is reported as a CUDA error, not a crash */
+	double v;
+	krl_err e = krl_read_element((void *)(uintptr_t)0x10, KRL_F32, 0, &v,
+	                             NULL, &d);
+	assert_int_equal(e, KRL_ECUDA);
+	assert_non_null(strstr(d.msg, "check.cu:"));
+	print_message("expected error: %s\n", d.msg);
+	cudaGetLastError();
+}
+
+int main(void)
+{
+	krl_test_require_gpu("gpu_check");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_draw_matches_host),
+		cmocka_unit_test(test_compare_planted),
+		cmocka_unit_test(test_compare_other_dtypes),
+		cmocka_unit_test(test_pattern),
+		cmocka_unit_test(test_count_diff),
+		cmocka_unit_test(test_int64_indexing),
+		cmocka_unit_test(test_flush_and_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

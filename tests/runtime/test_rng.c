@@ -1,0 +1,293 @@
+/*
+ * Tests of the counter-based drawing of test data on the host
+ * (krl_draw_value; src/runtime/rng.h, shared with the device kernels):
+ * distributions, determinism, dtype rounding, and the accuracy of the
+ * reproducible log and cos it is built on.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "krl/check.h"
+/* White-box: the shared host/device helpers themselves. */
+#include "../../src/runtime/rng.h"
+
+enum { DRAWS = 100000 };
+
+static krl_dist dist(krl_dist_kind kind, double a, double b)
+{
+	krl_dist d = { kind, a, b };
+	return d;
+}
+
+/* Mean and (population) standard deviation of DRAWS draws. */
+static void moments(krl_dist dd, krl_dtype t, uint64_t seed, double *mean,
+                    double *sd)
+{
+	double s = 0, ss = 0;
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double v = krl_draw_value(dd, t, seed, i);
+		s += v;
+		ss += v * v;
+	}
+	*mean = s / DRAWS;
+	*sd = sqrt(ss / DRAWS - *mean * *mean);
+}
+
+static void test_normal(void **state)
+{
+	(void)state;
+	double m, sd;
+	moments(dist(KRL_DIST_NORMAL, 0, 1), KRL_F32, 1, &m, &sd);
+	print_message("normal(0,1): mean %.5f sd %.5f\n", m, sd);
+	/* standard errors: 0.0032 for the mean, 0.0022 for the sd */
+	assert_true(fabs(m) < 0.02);
+	assert_true(fabs(sd - 1) < 0.015);
+
+	moments(dist(KRL_DIST_NORMAL, 3, 2), KRL_F32, 2, &m, &sd);
+	assert_true(fabs(m - 3) < 0.04);
+	assert_true(fabs(sd - 2) < 0.03);
+
+	/* the shape, not only two moments: P(z < 0), P(z < 1), P(|z| > 1.96),
+	 * and a tail beyond 4 sigma exists but is rare */
+	int below0 = 0, below1 = 0, out196 = 0, out4 = 0;
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double z = krl_draw_value(dist(KRL_DIST_NORMAL, 0, 1), KRL_F32,
+		                          7, i);
+		below0 += z < 0;
+		below1 += z < 1;
+		out196 += fabs(z) > 1.959964;
+		out4 += fabs(z) > 4;
+	}
+	assert_true(fabs(below0 / (double)DRAWS - 0.5) < 0.006);
+	assert_true(fabs(below1 / (double)DRAWS - 0.841345) < 0.005);
+	assert_true(fabs(out196 / (double)DRAWS - 0.05) < 0.004);
+	assert_true(out4 < 30); /* expected 6.3 */
+}
+
+static void test_uniform(void **state)
+{
+	(void)state;
+	double lo = -2, hi = 3;
+	int bins[10] = { 0 };
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double v = krl_draw_value(dist(KRL_DIST_UNIFORM, lo, hi),
+		                          KRL_F32, 3, i);
+		/* rounding to f32 may reach hi itself */
+		assert_true(v >= lo && v <= hi);
+		int b = (int)((v - lo) / (hi - lo) * 10);
+		bins[b < 10 ? b : 9]++;
+	}
+	double chi2 = 0, e = DRAWS / 10.0;
+	for (int b = 0; b < 10; b++)
+		chi2 += (bins[b] - e) * (bins[b] - e) / e;
+	print_message("uniform chi-square (9 dof): %.2f\n", chi2);
+	assert_true(chi2 < 27.9); /* p = 0.001 */
+	/* in double precision the draw is strictly below hi */
+	for (int64_t i = 0; i < 1000; i++)
+		assert_true(krl_draw_raw(KRL_DIST_UNIFORM, lo, hi, 3, i) < hi);
+}
+
+static void test_randint(void **state)
+{
+	(void)state;
+	int count[10] = { 0 };
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double v = krl_draw_value(dist(KRL_DIST_RANDINT, 0, 10), KRL_I32,
+		                          4, i);
+		assert_true(v == floor(v) && v >= 0 && v < 10);
+		count[(int)v]++;
+		/* float dtypes get integral values too */
+		double f = krl_draw_value(dist(KRL_DIST_RANDINT, -5, 5), KRL_F16,
+		                          4, i);
+		assert_true(f == floor(f) && f >= -5 && f < 5);
+	}
+	double chi2 = 0, e = DRAWS / 10.0;
+	for (int b = 0; b < 10; b++)
+		chi2 += (count[b] - e) * (count[b] - e) / e;
+	assert_true(chi2 < 27.9);
+	/* a large int64 range stays in range and integral */
+	for (int64_t i = 0; i < 1000; i++) {
+		double v = krl_draw_value(dist(KRL_DIST_RANDINT, -1e12, 1e12),
+		                          KRL_I64, 5, i);
+		assert_true(v >= -1e12 && v < 1e12 && v == floor(v));
+	}
+	/* an empty range gives its low end */
+	assert_true(krl_draw_value(dist(KRL_DIST_RANDINT, 3, 3), KRL_I32, 1,
+	                           0) == 3);
+}
+
+static void test_bernoulli_const(void **state)
+{
+	(void)state;
+	int ones = 0;
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double v = krl_draw_value(dist(KRL_DIST_BERNOULLI, 0.3, 0),
+		                          KRL_BOOL, 6, i);
+		assert_true(v == 0 || v == 1);
+		ones += v == 1;
+	}
+	/* standard error 0.00145 */
+	assert_true(fabs(ones / (double)DRAWS - 0.3) < 0.008);
+
+	assert_true(krl_draw_value(dist(KRL_DIST_CONST, 2.5, 0), KRL_F32, 9,
+	                           123) == 2.5);
+	/* integers truncate toward zero */
+	assert_true(krl_draw_value(dist(KRL_DIST_CONST, 2.5, 0), KRL_I32, 9,
+	                           0) == 2);
+	assert_true(krl_draw_value(dist(KRL_DIST_CONST, -2.5, 0), KRL_I64, 9,
+	                           0) == -2);
+	assert_true(krl_draw_value(dist(KRL_DIST_CONST, 0.25, 0), KRL_BOOL, 9,
+	                           0) == 1);
+	assert_true(krl_draw_value(dist(KRL_DIST_NONE, 1, 2), KRL_F32, 9, 0) ==
+	            0);
+}
+
+static void test_deterministic(void **state)
+{
+	(void)state;
+	krl_dist n01 = dist(KRL_DIST_NORMAL, 0, 1);
+	/* the same (seed, index) always gives the same value, whatever was
+	 * drawn before */
+	double first[100];
+	for (int64_t i = 0; i < 100; i++)
+		first[i] = krl_draw_value(n01, KRL_F32, 42, i);
+	for (int64_t i = 99; i >= 0; i--)
+		assert_memory_equal(&first[i], &(double){ krl_draw_value(
+			n01, KRL_F32, 42, i) }, sizeof(double));
+	/* other seeds and indices give other values */
+	int same = 0;
+	for (int64_t i = 0; i < 1000; i++)
+		same += krl_draw_value(n01, KRL_F32, 42, i) ==
+		        krl_draw_value(n01, KRL_F32, 43, i);
+	assert_true(same < 3);
+	/* huge indices work (tensors beyond 2^31 elements) */
+	double big = krl_draw_value(n01, KRL_F32, 42, (int64_t)3 << 31);
+	assert_true(isfinite(big));
+	assert_true(big != krl_draw_value(n01, KRL_F32, 42, 0));
+
+	/* seeds are not shifted copies of each other: correlation ~ 0 */
+	double sxy = 0;
+	for (int64_t i = 0; i < DRAWS; i++)
+		sxy += krl_draw_value(n01, KRL_F32, 1, i) *
+		       krl_draw_value(n01, KRL_F32, 2, i + 1);
+	assert_true(fabs(sxy / DRAWS) < 0.02);
+}
+
+/* The reproducible log and cos agree with the C library to ~1e-15. */
+static void test_elementary_accuracy(void **state)
+{
+	(void)state;
+	double worst_log = 0, worst_cos = 0;
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double u = 1.0 - krl_u01(krl_hash(11, (uint64_t)i));
+		double l = krl_log01(u), ref = log(u);
+		double el = ref != 0 ? fabs(l - ref) / fabs(ref) : fabs(l);
+		worst_log = el > worst_log ? el : worst_log;
+		double w = krl_u01(krl_hash(12, (uint64_t)i));
+		double ec = fabs(krl_cos2pi(w) - cos(2 * M_PI * w));
+		worst_cos = ec > worst_cos ? ec : worst_cos;
+	}
+	print_message("worst log rel error %.3g, cos abs error %.3g\n",
+	              worst_log, worst_cos);
+	assert_true(worst_log < 1e-14);
+	assert_true(worst_cos < 1e-15);
+	assert_true(krl_log01(1.0) == 0);
+	assert_true(fabs(krl_log01(0x1p-53) - log(0x1p-53)) < 1e-13);
+	assert_true(fabs(krl_cos2pi(0.25)) < 1e-16);
+	assert_true(krl_cos2pi(0) == 1);
+	assert_true(krl_cos2pi(0.5) == -1);
+}
+
+/* Round-to-nearest-even conversion to f16 and bf16. */
+static void test_small_formats(void **state)
+{
+	(void)state;
+	assert_int_equal(krl_d2h(1.0), 0x3c00);
+	assert_int_equal(krl_d2h(-2.0), 0xc000);
+	assert_int_equal(krl_d2h(1.0 / 3), 0x3555);
+	assert_int_equal(krl_d2h(65504), 0x7bff);
+	assert_int_equal(krl_d2h(65519.99), 0x7bff);
+	assert_int_equal(krl_d2h(65520), 0x7c00); /* tie to even: Inf */
+	assert_int_equal(krl_d2h(1e10), 0x7c00);
+	assert_int_equal(krl_d2h(-INFINITY), 0xfc00);
+	assert_int_equal(krl_d2h(NAN) & 0x7e00, 0x7e00);
+	assert_int_equal(krl_d2h(-0.0), 0x8000);
+	assert_int_equal(krl_d2h(0x1p-24), 0x0001);  /* smallest subnormal */
+	assert_int_equal(krl_d2h(0x1p-25), 0x0000);  /* tie to even: 0 */
+	assert_int_equal(krl_d2h(0x1.8p-25), 0x0001);
+	assert_int_equal(krl_d2h(0x3p-24), 0x0003);
+	assert_int_equal(krl_d2h(0x1p-14), 0x0400);  /* smallest normal */
+	assert_int_equal(krl_d2h(0x1.ff8p-15), 0x03ff); /* largest subnormal */
+	assert_int_equal(krl_d2h(0x1.ffcp-15), 0x0400); /* tie: up to normal */
+	assert_int_equal(krl_d2bf(1.0), 0x3f80);
+	assert_int_equal(krl_d2bf(1.0 / 3), 0x3eab);
+	assert_int_equal(krl_d2bf(-3.0e38), 0xff62);
+	assert_int_equal(krl_d2bf(1e39), 0x7f80);
+	assert_int_equal(krl_d2bf(0x1p-133), 0x0001);
+
+	/* decode(encode(x)) is exact for every f16 and bf16 pattern */
+	for (uint32_t v = 0; v < 0x10000; v++) {
+		if ((v & 0x7c00) == 0x7c00 && (v & 0x3ff))
+			continue; /* NaN payloads are not preserved */
+		assert_int_equal(krl_d2h(krl_h2d((uint16_t)v)), v);
+		if ((v & 0x7f80) == 0x7f80 && (v & 0x7f))
+			continue;
+		assert_int_equal(krl_d2bf(krl_bf2d((uint16_t)v)), v);
+	}
+	/* bf16 values are f32 values with 16 low zero bits */
+	for (uint32_t v = 0; v < 0x10000; v += 7) {
+		if ((v & 0x7f80) == 0x7f80)
+			continue;
+		uint32_t bits = v << 16;
+		float f;
+		memcpy(&f, &bits, sizeof f);
+		assert_true(krl_bf2d((uint16_t)v) == (double)f);
+	}
+
+#ifdef __FLT16_MAX__
+	/* against the compiler's own double -> _Float16 conversion */
+	for (int64_t i = 0; i < DRAWS; i++) {
+		double x = krl_draw_raw(KRL_DIST_NORMAL, 0, 1000, 77, i);
+		if (i % 3 == 0)
+			x *= 1e-6; /* subnormal territory */
+		_Float16 h = (_Float16)x;
+		uint16_t hb;
+		memcpy(&hb, &h, sizeof hb);
+		assert_int_equal(krl_d2h(x), hb);
+	}
+#endif
+}
+
+/* The stored value is the double draw rounded once to the dtype. */
+static void test_dtype_rounding(void **state)
+{
+	(void)state;
+	krl_dist n01 = dist(KRL_DIST_NORMAL, 0, 1);
+	for (int64_t i = 0; i < 1000; i++) {
+		double raw = krl_draw_raw(n01.kind, 0, 1, 5, i);
+		assert_true(krl_draw_value(n01, KRL_F32, 5, i) ==
+		            (double)(float)raw);
+		double h = krl_draw_value(n01, KRL_F16, 5, i);
+		double b = krl_draw_value(n01, KRL_BF16, 5, i);
+		assert_true(fabs(h - raw) <= fabs(raw) * 0x1p-11 + 0x1p-25);
+		assert_true(fabs(b - raw) <= fabs(raw) * 0x1p-8);
+		assert_true(krl_draw_value(n01, KRL_I32, 5, i) == trunc(raw));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normal),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_randint),
+		cmocka_unit_test(test_bernoulli_const),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_elementary_accuracy),
+		cmocka_unit_test(test_small_formats),
+		cmocka_unit_test(test_dtype_rounding),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
