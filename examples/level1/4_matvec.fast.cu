@@ -16,8 +16,9 @@
  *   - matvec_final: per row, adds the K-slice partials (coalesced across
  *     rows) in double.
  * kb1: 256 x 256 = 65536 blocks. Traffic ~8.6 GB -> ~2.1 ms at the copy
- * roofline. Expected: ~1.2-1.5x over cuBLASLt's N = 1 GEMM (more if it
- * picks a matrix tile), more at kb0.
+ * roofline. Measured on an H200 (L2 flushed): 1.93 ms against 2.31 ms for
+ * torch.matmul (cuBLAS gemv), 1.2x; expect at least that against a
+ * cuBLASLt N = 1 GEMM.
  *
  * When K is not a multiple of 4 (the tiny set) rows of A are not 16-byte
  * aligned: the same structure runs with scalar, still coalesced, loads.

