@@ -9,10 +9,11 @@
  *   of timed outputs verified after the fact, until the relative standard
  *   error is small or the budget ends.
  *
- * The candidate's buffers (inputs, params, outputs) are allocated here and
- * shared with the runner through CUDA IPC; the reference runs here on
- * private copies drawn from the same seeds. Reference outputs never leave
- * this process.
+ * The candidate's buffers (inputs, params, outputs) live in the runner,
+ * which draws them from the seeds sent here, so a timed candidate call runs
+ * on memory of its own context, as the reference does here; the judge maps
+ * them (CUDA IPC) to check them. The reference runs here on private copies
+ * drawn from the same seeds. Reference outputs never leave this process.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -42,7 +43,7 @@ typedef struct setbufs {
 	const char *name;
 	krl_program *cp;     /* candidate program */
 	krl_program *rp;     /* reference program */
-	krl_gbuf *sh;        /* [ntask] shared with the runner */
+	krl_gbuf *sh;        /* [ntask] the runner's task buffers, mapped here */
 	krl_gbuf *pv;        /* [rp->nbufs] private: task copies + ref scratch */
 	void **rptr;
 	int loaded;          /* the runner holds this set */
@@ -74,21 +75,20 @@ static int verdict(evalctx *E, krl_verdict v, json_t *detail, const char *fmt,
 	return STOP;
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
 /* ==== Buffers ==== */
 
-static void set_free(setbufs *S)
+/* Closes the mappings of the runner's buffers (before the runner frees
+ * them). */
+static void set_unmap(setbufs *S)
 {
 	if (S->sh)
 		for (int i = 0; i < S->rp->ntask; i++)
 			krl_gbuf_free(&S->sh[i]);
+}
+
+static void set_free(setbufs *S)
+{
+	set_unmap(S);
 	if (S->pv)
 		for (int i = 0; i < S->rp->nbufs; i++)
 			krl_gbuf_free(&S->pv[i]);
@@ -109,50 +109,10 @@ static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 	if (!S->sh || !S->pv || !S->rptr)
 		return KRL_ENOMEM;
 	for (int i = 0; i < p->nbufs && r == KRL_OK; i++) {
-		if (i < p->ntask)
-			r = krl_gbuf_alloc(&S->sh[i], p->bufs[i].bytes, j->stream, d);
-		if (r == KRL_OK)
-			r = krl_gbuf_alloc(&S->pv[i], p->bufs[i].bytes, j->stream, d);
+		r = krl_gbuf_alloc(&S->pv[i], p->bufs[i].bytes, j->stream, d);
 		S->rptr[i] = S->pv[i].ptr;
 	}
 	return r;
-}
-
-/* Draws every task buffer of `role` from seed into the shared copies
- * (which = 1), the private copies (which = 2) or both (3). */
-static krl_err draw(krl_judge *j, setbufs *S, krl_role role, uint64_t seed,
-                    int which, krl_diag *d)
-{
-	const krl_program *p = S->rp;
-	for (int i = 0; i < p->ntask; i++) {
-		const krl_buf *b = &p->bufs[i];
-		if (b->role != role)
-			continue;
-		uint64_t s = mix(seed ^ mix((uint64_t)i + 1));
-		krl_err r;
-		if ((which & 1) &&
-		    (r = krl_fill_random(S->sh[i].ptr, b->dtype, b->numel, b->dist,
-		                         s, j->stream, d)) != KRL_OK)
-			return r;
-		if ((which & 2) &&
-		    (r = krl_fill_random(S->pv[i].ptr, b->dtype, b->numel, b->dist,
-		                         s, j->stream, d)) != KRL_OK)
-			return r;
-	}
-	return KRL_OK;
-}
-
-static krl_err poison_outputs(krl_judge *j, setbufs *S, krl_diag *d)
-{
-	const krl_program *p = S->rp;
-	for (int i = 0; i < p->ntask; i++)
-		if (p->bufs[i].role == KRL_ROLE_OUTPUT) {
-			krl_err r = krl_fill_pattern(S->sh[i].ptr, p->bufs[i].bytes,
-			                             KRL_POISON_PATTERN, j->stream, d);
-			if (r != KRL_OK)
-				return r;
-		}
-	return KRL_OK;
 }
 
 /* ==== Runner requests ==== */
@@ -222,40 +182,77 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 {
 	krl_judge *j = E->j;
 	krl_err r = krl_judge_runner_ensure(j, d);
+	json_t *rep = NULL;
 	if (r != KRL_OK) {
 		*err = r;
 		return -1;
 	}
-	json_t *handles = json_array();
-	for (int i = 0; i < S->rp->ntask; i++) {
-		char hex[129];
-		if ((r = krl_gbuf_export(&S->sh[i], hex, d)) != KRL_OK) {
-			json_decref(handles);
-			*err = r;
-			return -1;
-		}
-		json_array_append_new(handles, json_string(hex));
-	}
-	json_t *req = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "cmd", "load",
+	json_t *req = json_pack("{s:s, s:s, s:s, s:s, s:s}", "cmd", "load",
 	                        "task", E->t->path, "cand", E->cand_path, "set",
-	                        S->name, "cubin", E->cubin_hex, "handles", handles);
-	int rc = runner_simple(E, req, NULL, NULL, err, d);
-	S->loaded = rc == 0;
-	return rc;
+	                        S->name, "cubin", E->cubin_hex);
+	int rc = runner_req(E, req, &rep, err, d);
+	if (rc)
+		return rc;
+	S->loaded = 1;
+	json_t *handles = json_object_get(rep, "handles");
+	if ((int)json_array_size(handles) != S->rp->ntask) {
+		json_decref(rep);
+		*err = krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
+		                    "runner sent %d buffer handles, expected %d",
+		                    (int)json_array_size(handles), S->rp->ntask);
+		return -1;
+	}
+	for (int i = 0; i < S->rp->ntask && r == KRL_OK; i++)
+		r = krl_gbuf_import(&S->sh[i],
+		                    json_string_value(json_array_get(handles, (size_t)i)),
+		                    S->rp->bufs[i].bytes, d);
+	json_decref(rep);
+	if (r != KRL_OK) {
+		*err = r;
+		return -1;
+	}
+	return 0;
 }
 
-static int runner_run(evalctx *E, int timed, int guards, double *ms,
-                      json_t **oob, krl_err *err, krl_diag *d)
+/* Asks the runner to draw params (param_seed >= 0) and inputs
+ * (input_seed >= 0) and to poison the outputs. */
+static json_t *prep_fields(json_t *req, int64_t param_seed, int64_t input_seed,
+                           int poison)
+{
+	if (param_seed >= 0)
+		json_object_set_new(req, "param_seed", json_integer(param_seed));
+	if (input_seed >= 0)
+		json_object_set_new(req, "input_seed", json_integer(input_seed));
+	if (poison)
+		json_object_set_new(req, "poison", json_true());
+	return req;
+}
+
+/* run: draws inputs from input_seed and poisons outputs first (untimed),
+ * then runs the body, timed when asked. */
+static int runner_run(evalctx *E, int64_t input_seed, int timed, int guards,
+                      double *ms, json_t **oob, krl_err *err, krl_diag *d)
 {
 	json_t *req = json_pack("{s:s, s:b, s:b}", "cmd", "run", "time", timed,
 	                        "guards", guards);
-	return runner_simple(E, req, ms, oob, err, d);
+	return runner_simple(E, prep_fields(req, -1, input_seed, 1), ms, oob, err,
+	                     d);
 }
 
-static int runner_init(evalctx *E, krl_err *err, krl_diag *d)
+/* init: draws params from param_seed, then runs the init steps. */
+static int runner_init(evalctx *E, int64_t param_seed, krl_err *err,
+                       krl_diag *d)
 {
 	json_t *req = json_pack("{s:s}", "cmd", "init");
-	return runner_simple(E, req, NULL, NULL, err, d);
+	return runner_simple(E, prep_fields(req, param_seed, -1, 0), NULL, NULL,
+	                     err, d);
+}
+
+/* Draws the judge's private copies of params or inputs. */
+static krl_err draw_private(krl_judge *j, setbufs *S, krl_role role,
+                            uint64_t seed, krl_diag *d)
+{
+	return krl_judge_draw(S->rp, S->rptr, role, seed, j->stream, d);
 }
 
 /* ==== Checks ==== */
@@ -586,19 +583,15 @@ static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
 		krl_err r;
 		int rc;
 		json_t *oob = NULL;
-		if ((r = draw(j, S, KRL_ROLE_PARAM, seed, 3, d)) != KRL_OK ||
-		    (r = draw(j, S, KRL_ROLE_INPUT, seed + 1, 3, d)) != KRL_OK ||
-		    (r = poison_outputs(j, S, d)) != KRL_OK ||
-		    (r = cudaStreamSynchronize(j->stream) == cudaSuccess
-		             ? KRL_OK
-		             : krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-		                            "drawing inputs failed")) != KRL_OK) {
+		if ((r = draw_private(j, S, KRL_ROLE_PARAM, seed, d)) != KRL_OK ||
+		    (r = draw_private(j, S, KRL_ROLE_INPUT, seed + 1, d)) != KRL_OK) {
 			*err = r;
 			return -1;
 		}
-		if ((rc = runner_init(E, err, d)) != 0)
+		if ((rc = runner_init(E, (int64_t)seed, err, d)) != 0)
 			return rc;
-		if ((rc = runner_run(E, 0, 1, NULL, &oob, err, d)) != 0)
+		if ((rc = runner_run(E, (int64_t)seed + 1, 0, 1, NULL, &oob, err,
+		                     d)) != 0)
 			return rc;
 		rc = check_integrity(E, S, oob, "correctness", err, d);
 		json_decref(oob);
@@ -631,10 +624,9 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		return -1;
 	}
 	uint64_t pseed = krl_rng_next(&j->rng) >> 1;
-	if ((r = draw(j, S, KRL_ROLE_PARAM, pseed, 3, d)) != KRL_OK)
+	if ((r = draw_private(j, S, KRL_ROLE_PARAM, pseed, d)) != KRL_OK)
 		goto judge_fail;
-	cudaStreamSynchronize(j->stream);
-	if ((rc = runner_init(E, err, d)) != 0)
+	if ((rc = runner_init(E, (int64_t)pseed, err, d)) != 0)
 		goto out;
 	for (int w = -j->o.warmup; n < cap; w++) {
 		uint64_t seed = krl_rng_next(&j->rng) >> 1;
@@ -643,18 +635,11 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		for (int side = 0; side < 2; side++) {
 			int is_cand = (side == 0) == cand_first;
 			if (is_cand) {
-				if ((r = draw(j, S, KRL_ROLE_INPUT, seed, 1, d)) != KRL_OK ||
-				    (r = poison_outputs(j, S, d)) != KRL_OK)
-					goto judge_fail;
-				if (cudaStreamSynchronize(j->stream) != cudaSuccess) {
-					r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-					                 "drawing inputs failed");
-					goto judge_fail;
-				}
-				if ((rc = runner_run(E, 1, 0, &ms_c, NULL, err, d)) != 0)
+				if ((rc = runner_run(E, (int64_t)seed, 1, 0, &ms_c, NULL,
+				                     err, d)) != 0)
 					goto out;
 			} else {
-				if ((r = draw(j, S, KRL_ROLE_INPUT, seed, 2, d)) != KRL_OK ||
+				if ((r = draw_private(j, S, KRL_ROLE_INPUT, seed, d)) != KRL_OK ||
 				    (r = run_reference(j, S, 1, &ms_r, d)) != KRL_OK)
 					goto judge_fail;
 			}
@@ -845,6 +830,7 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 			rc = timing(&E, S, &err, d);
 			timed = 1;
 		}
+		set_unmap(S); /* before the runner frees what is mapped */
 		if (S->loaded && j->pid > 0) {
 			json_t *rep = NULL;
 			krl_diag ud = {0};

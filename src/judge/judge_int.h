@@ -40,6 +40,14 @@ krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
 /* Kills and reaps the runner (if any). */
 void krl_judge_runner_kill(krl_judge *j);
 
+/* Draws every task buffer of `role` (inputs or params) of p into ptrs
+ * from seed; the judge and the runner derive identical per-buffer seeds. */
+krl_err krl_judge_draw(const krl_program *p, void *const *ptrs, krl_role role,
+                       uint64_t seed, void *stream, krl_diag *d);
+/* Fills every buffer of `role` (outputs, scratch) with KRL_POISON_PATTERN. */
+krl_err krl_judge_poison(const krl_program *p, void *const *ptrs,
+                         krl_role role, void *stream, krl_diag *d);
+
 /* Measures or reads the cached roofline ceilings into j. */
 krl_err krl_judge_ceilings(krl_judge *j, krl_diag *d);
 

@@ -1,9 +1,12 @@
 /*
  * The runner process. Untrusted candidate device code runs only here. The
- * runner maps the judge's input, param and output buffers (CUDA IPC), owns
- * the candidate's scratch and derived buffers, and runs the plan when told.
- * It never holds reference outputs: the judge checks outputs in its own
- * process and context, where no candidate code runs.
+ * runner owns every buffer the candidate touches (inputs, params, outputs,
+ * scratch, derived), draws inputs and params from the seeds the judge sends
+ * and poisons outputs and scratch, so that a timed candidate call runs on
+ * local memory written in its own context, exactly as the reference runs in
+ * the judge's. The judge maps the task buffers (CUDA IPC) to check them. The
+ * runner never holds reference outputs: those stay in the judge's context,
+ * where no candidate code runs.
  *
  * After any CUDA error in candidate code the context may be unusable, so the
  * runner answers with the error and exits; the judge starts a new one.
@@ -15,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "judge/judge_int.h"
 #include "judge/proto.h"
 #include "krl/check.h"
 #include "krl/judge.h"
@@ -97,7 +101,8 @@ static int hexbytes(const char *hex, unsigned char **out, size_t *n)
 	return 0;
 }
 
-/* load {task, cand, set, cubin (hex), handles: [hex per task buffer]} */
+/* load {task, cand, set, cubin (hex)}: allocates every buffer here and
+ * answers with the IPC handles of the task's buffers. */
 static int do_load(runner *R, json_t *m)
 {
 	krl_diag d = {0};
@@ -106,11 +111,9 @@ static int do_load(runner *R, json_t *m)
 	const char *cand_path = json_string_value(json_object_get(m, "cand"));
 	const char *set = json_string_value(json_object_get(m, "set"));
 	const char *cubin_hex = json_string_value(json_object_get(m, "cubin"));
-	json_t *handles = json_object_get(m, "handles");
 	krl_cubin cb = {0};
 	unload(R);
-	if (!task_path || !cand_path || !set || !cubin_hex ||
-	    !json_is_array(handles)) {
+	if (!task_path || !cand_path || !set || !cubin_hex) {
 		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "malformed load request");
 		return reply_err(R, "internal", &d);
 	}
@@ -136,28 +139,45 @@ static int do_load(runner *R, json_t *m)
 		krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0}, "out of host memory");
 		return reply_err(R, "internal", &d);
 	}
-	if ((int)json_array_size(handles) != R->prog->ntask) {
-		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0},
-		             "expected %d buffer handles", R->prog->ntask);
-		return reply_err(R, "internal", &d);
-	}
+	json_t *handles = json_array();
 	for (int i = 0; i < R->nbufs; i++) {
-		const krl_buf *b = &R->prog->bufs[i];
-		if (i < R->prog->ntask)
-			r = krl_gbuf_import(&R->bufs[i],
-			                    json_string_value(json_array_get(handles, (size_t)i)),
-			                    b->bytes, &d);
-		else
-			r = krl_gbuf_alloc(&R->bufs[i], b->bytes, R->stream, &d);
-		if (r != KRL_OK)
+		char hex[129];
+		r = krl_gbuf_alloc(&R->bufs[i], R->prog->bufs[i].bytes, R->stream, &d);
+		if (r == KRL_OK && i < R->prog->ntask &&
+		    (r = krl_gbuf_export(&R->bufs[i], hex, &d)) == KRL_OK)
+			json_array_append_new(handles, json_string(hex));
+		if (r != KRL_OK) {
+			json_decref(handles);
 			return reply_err(R, "internal", &d);
+		}
 		R->ptrs[i] = R->bufs[i].ptr;
 	}
 	if (cudaStreamSynchronize(R->stream) != cudaSuccess) {
+		json_decref(handles);
 		krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "allocation failed");
 		return reply_err(R, "internal", &d);
 	}
-	return reply_ok(R, NULL);
+	return reply_ok(R, json_pack("{s:o}", "handles", handles));
+}
+
+/* The optional preparation fields of init and run requests:
+ * param_seed, input_seed (draw from these seeds), poison (fill outputs). */
+static krl_err prepare(runner *R, json_t *m, krl_diag *d)
+{
+	krl_err r = KRL_OK;
+	json_t *ps = json_object_get(m, "param_seed");
+	json_t *is = json_object_get(m, "input_seed");
+	if (ps && (r = krl_judge_draw(R->prog, R->ptrs, KRL_ROLE_PARAM,
+	                              (uint64_t)json_integer_value(ps), R->stream,
+	                              d)) != KRL_OK)
+		return r;
+	if (is && (r = krl_judge_draw(R->prog, R->ptrs, KRL_ROLE_INPUT,
+	                              (uint64_t)json_integer_value(is), R->stream,
+	                              d)) != KRL_OK)
+		return r;
+	if (json_is_true(json_object_get(m, "poison")))
+		r = krl_judge_poison(R->prog, R->ptrs, KRL_ROLE_OUTPUT, R->stream, d);
+	return r;
 }
 
 /* Waits for the stream; a failure here comes from candidate code. */
@@ -192,8 +212,9 @@ static int check_own_guards(runner *R, json_t **bad)
 	return 0;
 }
 
-/* init: runs the init steps. run {time}: poisons scratch, optionally
- * flushes the L2 and times the body with events. */
+/* init: runs the init steps. run {time, guards}: poisons scratch,
+ * optionally flushes the L2 and times the body with events. Both first do
+ * the preparation the request asks for (see prepare). */
 static int do_exec(runner *R, json_t *m, int init)
 {
 	krl_diag d = {0};
@@ -204,13 +225,12 @@ static int do_exec(runner *R, json_t *m, int init)
 		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "nothing loaded");
 		return reply_err(R, "internal", &d);
 	}
+	if ((r = prepare(R, m, &d)) != KRL_OK)
+		return reply_err(R, "internal", &d);
 	if (!init) {
-		for (int i = R->prog->ntask; i < R->nbufs; i++)
-			if (R->prog->bufs[i].role == KRL_ROLE_SCRATCH &&
-			    (r = krl_fill_pattern(R->ptrs[i], R->bufs[i].bytes,
-			                          KRL_POISON_PATTERN, R->stream,
-			                          &d)) != KRL_OK)
-				return reply_err(R, "internal", &d);
+		if ((r = krl_judge_poison(R->prog, R->ptrs, KRL_ROLE_SCRATCH,
+		                          R->stream, &d)) != KRL_OK)
+			return reply_err(R, "internal", &d);
 		if (timed && (r = krl_flush_l2(R->flush, R->flush_bytes, R->stream,
 		                               &d)) != KRL_OK)
 			return reply_err(R, "internal", &d);
