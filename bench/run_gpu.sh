@@ -33,7 +33,7 @@ if [[ $what == all || $what == bench ]]; then
 		./build/krl batch examples/level1/EXPECTED --shapes tiny,$s --json \
 			> "$OUT/batch_$s.jsonl" 2>> "$S"
 		t1=$(date +%s.%N)
-		echo "batch tiny,$s: $(echo "$t1 - $t0" | bc) s for $(wc -l < "$OUT/batch_$s.jsonl") evaluations" | tee -a "$S"
+		echo "batch tiny,$s: $(awk "BEGIN{print $t1 - $t0}") s for $(wc -l < "$OUT/batch_$s.jsonl") evaluations" | tee -a "$S"
 	done
 fi
 if [[ $what == all || $what == stability ]]; then
