@@ -17,3 +17,6 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build-asan -L cpu --output-on-failure
+
+# Fuzz each parser target for a short fixed time (docs/fuzzing.md).
+bash scripts/fuzz.sh "${KRL_FUZZ_SECONDS:-30}"

@@ -35,13 +35,15 @@ const char *krl_verdict_name(krl_verdict v);
 /* Returns 0 and sets *out for a verdict name, else -1. */
 int krl_verdict_parse(const char *z, krl_verdict *out);
 
-#define KRL_JUDGE_MAX_SETS 8
+#define KRL_JUDGE_MAX_SETS 12
 
 typedef struct krl_judge_opts {
 	const char *sets[KRL_JUDGE_MAX_SETS]; /* correctness shape sets */
 	int nsets;                /* 0: {"kb1"} */
 	const char *time_set;     /* timing shape set; NULL: the last of sets */
 	int seeds;                /* correctness seeds per set (>= 5; 0: 5) */
+	int hidden;               /* hidden shape sets drawn per evaluation from
+	                           * the task's tiny set (0: 1; negative: none) */
 	double rse_target;        /* stop timing when both RSEs <= this (0.01) */
 	double time_budget_s;     /* max seconds of timing loop (0: 20) */
 	int min_pairs;            /* at least this many timed pairs (0: 20) */

@@ -315,6 +315,12 @@ krl_limits krl_limits_sm90(void);
 krl_err krl_program_build(const krl_task *task, const krl_candidate *cand,
                           const char *set, const krl_limits *lim,
                           krl_program **out, krl_diag *d);
+/* As krl_program_build, for a shape set that need not be one of the
+ * task's (the judge's hidden sets): ss must define the task's keys. */
+krl_err krl_program_build_shapes(const krl_task *task,
+                                 const krl_candidate *cand,
+                                 const krl_shapeset *ss, const krl_limits *lim,
+                                 krl_program **out, krl_diag *d);
 void krl_program_free(krl_program *p);
 
 #ifdef __cplusplus

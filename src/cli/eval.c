@@ -16,20 +16,11 @@ static const char eval_usage[] =
 	"checks every output element against the eager reference on fresh seeds and\n"
 	"shape sets, and times candidate and reference interleaved (L2 flushed and\n"
 	"fresh inputs before every call). Prints a summary, or one JSON record.\n"
-	"A batch FILE has one 'CANDIDATE TASK [EXPECTED_VERDICT]' per line\n"
+	"A batch FILE has one 'CANDIDATE TASK [EXPECTED_VERDICT [EXPECTED_REASON]]' per\n"
+	"line; the reason is the record's failure.reason (mismatch, out_of_bounds_write, ...)\n"
 	"(paths relative to FILE's folder, '#' comments).\n"
 	"\n"
 	"options:\n"
-	"  --shapes A[,B...]  shape sets checked (default kb1); timing uses the last\n"
-	"  --time-shapes S    shape set to time on (default: the last of --shapes)\n"
-	"  --seeds N          correctness seeds per shape set (default 5, minimum 5)\n"
-	"  --no-timing        check correctness only\n"
-	"  --budget SECONDS   timing budget per evaluation (default 20)\n"
-	"  --rse X            stop timing when both relative standard errors <= X (0.01)\n"
-	"  --min-pairs N      at least N timed pairs (default 20)\n"
-	"  --timeout SECONDS  a candidate call taking longer is a hang (default 10)\n"
-	"  --seed N           the judge's random seed (default: from the clock)\n"
-	"  --device N         CUDA device ordinal (default 0)\n"
 	"  --json             print the verdict record as JSON (batch: one per line)\n"
 	"\n"
 	"exit status: 0 ok (batch: every verdict as expected), 1 another verdict,\n"
@@ -43,64 +34,27 @@ typedef struct evalargs {
 	char sets_buf[512];
 } evalargs;
 
-/* Options that take a value. */
-static int is_valued(const char *s)
-{
-	static const char *const valued[] = {
-		"--shapes", "--time-shapes", "--seeds", "--budget", "--rse",
-		"--min-pairs", "--timeout", "--seed", "--device"};
-	for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
-		if (!strcmp(s, valued[i]))
-			return 1;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, evalargs *a, int want)
 {
 	memset(a, 0, sizeof *a);
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int used;
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			fputs(eval_usage, stdout);
+			fputs(krl_cli_judge_usage, stdout);
 			exit(KRL_EXIT_OK);
 		} else if (!strcmp(s, "--json")) {
 			a->json = 1;
-		} else if (!strcmp(s, "--no-timing")) {
-			a->o.no_timing = 1;
-		} else if (s[0] == '-' && !is_valued(s)) {
+		} else if ((used = krl_cli_judge_option(s, v, &a->o, a->sets_buf,
+		                                        sizeof a->sets_buf)) < 0) {
+			return -1;
+		} else if (used > 0) {
+			i += used - 1;
+		} else if (s[0] == '-') {
 			fprintf(stderr, "krl: unknown option '%s' (see krl eval --help)\n", s);
 			return -1;
-		} else if (s[0] == '-' && !v) {
-			fprintf(stderr, "krl: %s needs a value\n", s);
-			return -1;
-		} else if (!strcmp(s, "--shapes")) {
-			snprintf(a->sets_buf, sizeof a->sets_buf, "%s", v);
-			for (char *tok = strtok(a->sets_buf, ","); tok;
-			     tok = strtok(NULL, ",")) {
-				if (a->o.nsets == KRL_JUDGE_MAX_SETS - 1) {
-					fprintf(stderr, "krl: too many shape sets\n");
-					return -1;
-				}
-				a->o.sets[a->o.nsets++] = tok;
-			}
-			i++;
-		} else if (!strcmp(s, "--time-shapes")) {
-			a->o.time_set = v, i++;
-		} else if (!strcmp(s, "--seeds")) {
-			a->o.seeds = atoi(v), i++;
-		} else if (!strcmp(s, "--budget")) {
-			a->o.time_budget_s = atof(v), i++;
-		} else if (!strcmp(s, "--rse")) {
-			a->o.rse_target = atof(v), i++;
-		} else if (!strcmp(s, "--min-pairs")) {
-			a->o.min_pairs = atoi(v), i++;
-		} else if (!strcmp(s, "--timeout")) {
-			a->o.call_timeout_s = atof(v), i++;
-		} else if (!strcmp(s, "--seed")) {
-			a->o.seed = strtoull(v, NULL, 0), i++;
-		} else if (!strcmp(s, "--device")) {
-			a->o.device = atoi(v), i++;
 		} else if (a->npos < want) {
 			a->pos[a->npos++] = s;
 		} else {
@@ -183,11 +137,12 @@ int krl_cmd_batch(int argc, char **argv)
 		goto out;
 	}
 	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
-		char cand[1024], task[512], expect[64] = "";
+		char cand[1024], task[512], expect[64] = "", reason[64] = "";
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
-		int n = sscanf(line, "%1023s %511s %63s", cand, task, expect);
+		int n = sscanf(line, "%1023s %511s %63s %63s", cand, task, expect,
+		               reason);
 		if (n < 2)
 			continue;
 		char path[4096];
@@ -209,11 +164,17 @@ int krl_cmd_batch(int argc, char **argv)
 		int ok = expect[0] ? !strcmp(v, expect) : !strcmp(v, "ok");
 		if (expect[0])
 			json_object_set_new(rec, "expected", json_string(expect));
+		if (reason[0]) {
+			const char *got = json_string_value(json_object_get(
+				json_object_get(rec, "failure"), "reason"));
+			ok = ok && got && !strcmp(got, reason);
+			json_object_set_new(rec, "expected_reason", json_string(reason));
+		}
 		json_object_set_new(rec, "as_expected", json_boolean(ok));
 		emit(rec, a.json);
 		if (!a.json && !ok)
-			printf("  ^ NOT AS EXPECTED (expected %s)\n",
-			       expect[0] ? expect : "ok");
+			printf("  ^ NOT AS EXPECTED (expected %s%s%s)\n",
+			       expect[0] ? expect : "ok", reason[0] ? " " : "", reason);
 		ok ? as_expected++ : other++;
 		json_decref(rec);
 		krl_task_free(t);

@@ -15,12 +15,14 @@ static const char usage[] =
 	"  tasks                       list the task suite (id, name, shape sets)\n"
 	"  show TASK [--shapes S]      print a task resolved for shape set S (default kb1)\n"
 	"  eval TASK CANDIDATE [opts]  judge a candidate: compile, check, time (see krl eval --help)\n"
-	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [EXPECTED_VERDICT]' of FILE\n"
+	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [VERDICT [REASON]]' of FILE\n"
+	"  optimize TASK --policy llm  CUDA-L1's contrastive RL loop with an LLM (resumable)\n"
+	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
 	"  help                        this text\n"
 	"\n"
 	"TASK is an id (level1/19_relu), an unambiguous prefix (level1/19) or a .task path.\n"
 	"Environment: KRL_TASKS (tasks folder), KRL_CACHE_DIR (NVRTC cache and device ceilings),\n"
-	"CUDA_VISIBLE_DEVICES.\n";
+	"KRL_LLM_BASE_URL, KRL_LLM_MODEL, KRL_LLM_API_KEY, KRL_TEMPLATES, CUDA_VISIBLE_DEVICES.\n";
 
 int main(int argc, char **argv)
 {
@@ -39,6 +41,10 @@ int main(int argc, char **argv)
 		return krl_cmd_eval(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "batch"))
 		return krl_cmd_batch(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "optimize"))
+		return krl_cmd_optimize(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export-rollouts"))
+		return krl_cmd_export_rollouts(argc - 1, argv + 1);
 	fprintf(stderr, "krl: unknown command '%s'\n\n%s", argv[1], usage);
 	return KRL_EXIT_USAGE;
 }

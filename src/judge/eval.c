@@ -37,10 +37,14 @@ typedef struct evalctx {
 	json_t *rec;
 	krl_cubin *cubin;
 	char *cubin_hex;
+	int nsets;           /* named sets, then hidden ones */
 } evalctx;
 
 typedef struct setbufs {
 	const char *name;
+	krl_shapeset hidden; /* a hidden set's keys (borrowed) and values */
+	int is_hidden;
+	char hname[24];
 	krl_program *cp;     /* candidate program */
 	krl_program *rp;     /* reference program */
 	krl_gbuf *sh;        /* [ntask] the runner's task buffers, mapped here */
@@ -178,6 +182,15 @@ static int runner_simple(evalctx *E, json_t *req, double *ms, json_t **oob,
 	return 0;
 }
 
+/* A shape set's values as a JSON object. */
+static json_t *shapes_json(const krl_shapeset *ss)
+{
+	json_t *o = json_object();
+	for (int k = 0; k < ss->n; k++)
+		json_object_set_new(o, ss->keys[k], json_integer(ss->vals[k]));
+	return o;
+}
+
 static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 {
 	krl_judge *j = E->j;
@@ -190,6 +203,8 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 	json_t *req = json_pack("{s:s, s:s, s:s, s:s, s:s}", "cmd", "load",
 	                        "task", E->t->path, "cand", E->cand_path, "set",
 	                        S->name, "cubin", E->cubin_hex);
+	if (S->is_hidden)
+		json_object_set_new(req, "shapes", shapes_json(&S->hidden));
 	int rc = runner_req(E, req, &rep, err, d);
 	if (rc)
 		return rc;
@@ -577,6 +592,8 @@ static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
 	json_t *stats = json_object();
 	json_t *entry = json_pack("{s:s, s:i, s:o}", "set", S->name, "seeds",
 	                          j->o.seeds, "outputs", stats);
+	if (S->is_hidden)
+		json_object_set_new(entry, "shapes", shapes_json(&S->hidden));
 	json_array_append_new(checks, entry);
 	for (int k = 0; k < j->o.seeds; k++) {
 		uint64_t seed = krl_rng_next(&j->rng) >> 1;
@@ -649,7 +666,11 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		int verify = w == 0 || krl_rng_uniform(&j->rng) < 0.25;
 		if (verify) {
 			json_t *oob = NULL;
-			rc = check_integrity(E, S, oob, "timing", err, d);
+			rc = runner_simple(E, json_pack("{s:s}", "cmd", "guards"), NULL,
+			                   &oob, err, d);
+			if (!rc)
+				rc = check_integrity(E, S, oob, "timing", err, d);
+			json_decref(oob);
 			if (!rc)
 				rc = check_outputs(E, S, "timing", (int64_t)seed, NULL,
 				                   err, d);
@@ -741,18 +762,52 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 	if (r != KRL_OK)
 		return verdict(E, KRL_V_INVALID_PLAN, NULL, "%s",
 		               krl_diag_format(&pd, buf, sizeof buf));
-	for (int s = 0; s < j->o.nsets; s++) {
-		sets[s].name = j->o.sets[s];
-		r = krl_program_build(E->t, NULL, sets[s].name, &j->dev.limits,
-		                      &sets[s].rp, &pd);
+	for (int s = 0; s < E->nsets; s++) {
+		if (s >= j->o.nsets) {
+			/* A hidden set: tiny's keys, each value drawn between half
+			 * and twice tiny's, fresh for every evaluation. */
+			const krl_shapeset *tiny = krl_task_shapeset(E->t, "tiny");
+			setbufs *S = &sets[s];
+			S->is_hidden = 1;
+			snprintf(S->hname, sizeof S->hname, "hidden%d",
+			         s - j->o.nsets + 1);
+			S->name = S->hname;
+			S->hidden = *tiny;
+			S->hidden.name = S->hname;
+			S->hidden.vals = calloc((size_t)tiny->n, sizeof *tiny->vals);
+			if (!S->hidden.vals) {
+				*err = KRL_ENOMEM;
+				return -1;
+			}
+			for (int k = 0; k < tiny->n; k++) {
+				int64_t v = tiny->vals[k], lo = v / 2 > 0 ? v / 2 : 1;
+				int64_t span = 2 * v - lo + 1;
+				S->hidden.vals[k] =
+					lo + (int64_t)(krl_rng_next(&j->rng) % (uint64_t)span);
+			}
+		} else {
+			sets[s].name = j->o.sets[s];
+		}
+		const krl_shapeset *ss = sets[s].is_hidden
+		                                 ? &sets[s].hidden
+		                                 : krl_task_shapeset(E->t, sets[s].name);
+		if (!ss) {
+			*err = krl_diag_set(d, KRL_ENOTFOUND, (krl_pos){0},
+			                    "task %s has no shape set '%s'",
+			                    E->t->id ? E->t->id : E->t->name,
+			                    sets[s].name);
+			return -1;
+		}
+		r = krl_program_build_shapes(E->t, NULL, ss, &j->dev.limits,
+		                             &sets[s].rp, &pd);
 		if (r != KRL_OK) {
 			*err = r;
 			krl_diag_set(d, r, pd.pos, "the task's reference plan: %s",
 			             pd.msg);
 			return -1;
 		}
-		r = krl_program_build(E->t, E->cand, sets[s].name, &j->dev.limits,
-		                      &sets[s].cp, &pd);
+		r = krl_program_build_shapes(E->t, E->cand, ss, &j->dev.limits,
+		                             &sets[s].cp, &pd);
 		if (r != KRL_OK)
 			return verdict(E, KRL_V_INVALID_PLAN, NULL, "%s (shape set %s)",
 			               krl_diag_format(&pd, buf, sizeof buf),
@@ -789,6 +844,11 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
                        json_t **record, krl_diag *d)
 {
 	evalctx E = {.j = j, .t = t, .cand_path = cand_path};
+	/* Hidden sets need the task's tiny set to derive from. */
+	int nhidden = krl_task_shapeset(t, "tiny") ? j->o.hidden : 0;
+	if (nhidden > KRL_JUDGE_MAX_SETS - j->o.nsets)
+		nhidden = KRL_JUDGE_MAX_SETS - j->o.nsets;
+	E.nsets = j->o.nsets + nhidden;
 	setbufs sets[KRL_JUDGE_MAX_SETS];
 	krl_err err = KRL_OK;
 	int rc;
@@ -814,7 +874,7 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	json_t *checks = json_array();
 	json_object_set_new(E.rec, "checks", checks);
 	int timed = 0;
-	for (int s = 0; s < j->o.nsets && rc == 0; s++) {
+	for (int s = 0; s < E.nsets && rc == 0; s++) {
 		setbufs *S = &sets[s];
 		krl_err r = set_alloc(j, S, d);
 		if (r != KRL_OK) {
@@ -844,6 +904,7 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	for (int s = 0; s < KRL_JUDGE_MAX_SETS; s++) {
 		krl_program_free(sets[s].cp);
 		krl_program_free(sets[s].rp);
+		free(sets[s].hidden.vals);
 	}
 	krl_candidate_free(E.cand);
 	krl_cubin_free(E.cubin);
@@ -853,8 +914,9 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 		return err ? err : KRL_ERUNNER;
 	}
 	if (rc == 0)
-		verdict(&E, KRL_V_OK, NULL, "correct on %d seeds x %d shape sets",
-		        j->o.seeds, j->o.nsets);
+		verdict(&E, KRL_V_OK, NULL,
+		        "correct on %d seeds x %d shape sets (%d hidden)",
+		        j->o.seeds, E.nsets, E.nsets - j->o.nsets);
 	json_object_set_new(E.rec, "eval_seconds", json_real(now_s() - t0));
 	json_object_set_new(E.rec, "runner_starts", json_integer(j->runner_starts));
 	*record = E.rec;

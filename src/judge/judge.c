@@ -211,6 +211,10 @@ krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out, krl_diag *d)
 	}
 	if (j->o.seeds < 5)
 		j->o.seeds = 5;
+	if (j->o.hidden == 0)
+		j->o.hidden = 1;
+	else if (j->o.hidden < 0)
+		j->o.hidden = 0;
 	if (j->o.rse_target <= 0)
 		j->o.rse_target = 0.01;
 	if (j->o.time_budget_s <= 0)

@@ -118,9 +118,33 @@ static int do_load(runner *R, json_t *m)
 		return reply_err(R, "internal", &d);
 	}
 	if ((r = krl_task_load(task_path, &R->task, &d)) != KRL_OK ||
-	    (r = krl_candidate_load(cand_path, &R->cand, &d)) != KRL_OK ||
-	    (r = krl_program_build(R->task, R->cand, set, &R->dev.limits,
-	                           &R->prog, &d)) != KRL_OK)
+	    (r = krl_candidate_load(cand_path, &R->cand, &d)) != KRL_OK)
+		return reply_err(R, "invalid_plan", &d);
+	json_t *shapes = json_object_get(m, "shapes");
+	if (json_is_object(shapes)) {
+		/* A hidden shape set: the judge sends its values. */
+		size_t n = json_object_size(shapes), k = 0;
+		krl_shapeset ss = {.name = (char *)set};
+		ss.keys = calloc(n + 1, sizeof *ss.keys);
+		ss.vals = calloc(n + 1, sizeof *ss.vals);
+		const char *key;
+		json_t *v;
+		json_object_foreach(shapes, key, v) {
+			ss.keys[k] = (char *)key;
+			ss.vals[k++] = json_integer_value(v);
+		}
+		ss.n = (int)k;
+		r = ss.keys && ss.vals
+		            ? krl_program_build_shapes(R->task, R->cand, &ss,
+		                                       &R->dev.limits, &R->prog, &d)
+		            : KRL_ENOMEM;
+		free(ss.keys);
+		free(ss.vals);
+	} else {
+		r = krl_program_build(R->task, R->cand, set, &R->dev.limits,
+		                      &R->prog, &d);
+	}
+	if (r != KRL_OK)
 		return reply_err(R, "invalid_plan", &d);
 	if (hexbytes(cubin_hex, (unsigned char **)&cb.data, &cb.size) != 0) {
 		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "malformed cubin");
@@ -130,8 +154,10 @@ static int do_load(runner *R, json_t *m)
 	free(cb.data);
 	if (r == KRL_OK)
 		r = krl_exec_prepare(R->prog, R->mod, &d);
-	if (r != KRL_OK)
-		return reply_err(R, "launch_error", &d);
+	if (r != KRL_OK) {
+		reply_err(R, "launch_error", &d);
+		return -1; /* the judge expects a fresh runner after this */
+	}
 	R->nbufs = R->prog->nbufs;
 	R->bufs = calloc((size_t)R->nbufs, sizeof *R->bufs);
 	R->ptrs = calloc((size_t)R->nbufs, sizeof *R->ptrs);
@@ -147,8 +173,16 @@ static int do_load(runner *R, json_t *m)
 		    (r = krl_gbuf_export(&R->bufs[i], hex, &d)) == KRL_OK)
 			json_array_append_new(handles, json_string(hex));
 		if (r != KRL_OK) {
+			/* Most often the plan asks for more device memory than
+			 * there is: the candidate's fault, so a verdict. */
+			char msg[sizeof d.msg];
+			snprintf(msg, sizeof msg, "%s", d.msg);
+			krl_diag_set(&d, r, (krl_pos){0},
+			             "cannot allocate %s (%zu bytes): %s",
+			             R->prog->bufs[i].name, R->prog->bufs[i].bytes, msg);
 			json_decref(handles);
-			return reply_err(R, "internal", &d);
+			reply_err(R, "launch_error", &d);
+			return -1;
 		}
 		R->ptrs[i] = R->bufs[i].ptr;
 	}
@@ -299,6 +333,21 @@ int krl_runner_main(int fd)
 			rc = -1;
 		} else if (!strcmp(cmd, "load")) {
 			rc = do_load(&R, m);
+		} else if (!strcmp(cmd, "guards")) {
+			/* The guards of the runner's own buffers, after the fact
+			 * (for timed calls the judge chose to verify). */
+			json_t *bad = NULL;
+			int g = R.prog ? check_own_guards(&R, &bad) : 0;
+			if (g < 0) {
+				krl_diag_set(&d, KRL_ECUDA, (krl_pos){0},
+				             "guard check failed");
+				rc = reply_err(&R, "internal", &d);
+			} else {
+				json_t *out = json_object();
+				if (bad)
+					json_object_set_new(out, "oob", bad);
+				rc = reply_ok(&R, out);
+			}
 		} else if (!strcmp(cmd, "init")) {
 			rc = do_exec(&R, m, 1);
 		} else if (!strcmp(cmd, "run")) {

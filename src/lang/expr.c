@@ -14,6 +14,17 @@
 
 /* ==== Parsing ==== */
 
+/* Bounds on one expression that keep parsing, evaluating and freeing its
+ * tree (all recursive) within a small stack; far above what a plan needs. */
+#define KRL_EXPR_MAX_DEPTH 64
+#define KRL_EXPR_MAX_OPS 1024
+
+/* What the parse of one top-level expression has used of those bounds. */
+typedef struct expr_budget {
+	int depth;      /* nesting now: '-', '(' and calls */
+	int nops;       /* binary operators so far */
+} expr_budget;
+
 static const struct {
 	const char *name;
 	int nargs;
@@ -44,10 +55,11 @@ static krl_expr *expr_new(krl_parser *p, krl_expr_kind kind, krl_pos pos)
 	return e;
 }
 
-static krl_err parse_unary(krl_parser *p, krl_expr **out);
+static krl_err parse_unary(krl_parser *p, expr_budget *x, krl_expr **out);
+static krl_err parse_expr(krl_parser *p, expr_budget *x, krl_expr **out);
 
 /* NAME '(' expr (',' expr)* ')' with the name already in e. */
-static krl_err parse_call_args(krl_parser *p, krl_expr *e)
+static krl_err parse_call_args(krl_parser *p, expr_budget *x, krl_expr *e)
 {
 	int f = func_find(e->name);
 	if (f < 0)
@@ -72,7 +84,7 @@ static krl_err parse_call_args(krl_parser *p, krl_expr *e)
 		    krl_p_peek(p)->kind != KRL_T_IDENT)
 			return krl_p_expected(p, "a buffer name");
 		e->args[e->nargs] = NULL;
-		krl_err r = krl_parse_expr(p, &e->args[e->nargs]);
+		krl_err r = parse_expr(p, x, &e->args[e->nargs]);
 		e->nargs++;
 		if (r)
 			return r;
@@ -95,7 +107,7 @@ static krl_err parse_call_args(krl_parser *p, krl_expr *e)
 	return KRL_OK;
 }
 
-static krl_err parse_atom(krl_parser *p, krl_expr **out)
+static krl_err parse_atom(krl_parser *p, expr_budget *x, krl_expr **out)
 {
 	krl_tok *t = krl_p_peek(p);
 	krl_expr *e = NULL;
@@ -122,13 +134,13 @@ static krl_err parse_atom(krl_parser *p, krl_expr **out)
 		krl_p_next(p);
 		if (krl_p_is(p, '(')) {
 			e->kind = KRL_EX_CALL;
-			return parse_call_args(p, e);
+			return parse_call_args(p, x, e);
 		}
 		return KRL_OK;
 	case KRL_T_PUNCT:
 		if (t->c == '(') {
 			krl_p_next(p);
-			krl_err r = krl_parse_expr(p, out);
+			krl_err r = parse_expr(p, x, out);
 			if (r)
 				return r;
 			return krl_p_expect(p, ')');
@@ -141,29 +153,52 @@ static krl_err parse_atom(krl_parser *p, krl_expr **out)
 	return KRL_OK;
 }
 
-static krl_err parse_unary(krl_parser *p, krl_expr **out)
+/* Every level of '-', '(' or a call passes through here once, so counting
+ * here bounds the parser's recursion: 10^5 '(' must not overflow the stack. */
+static krl_err parse_unary(krl_parser *p, expr_budget *x, krl_expr **out)
 {
+	if (x->depth >= KRL_EXPR_MAX_DEPTH)
+		return krl_diag_set(p->d, KRL_ESYNTAX, krl_p_peek(p)->pos,
+		                    "expression nested too deeply: at most %d "
+		                    "levels of '-', '(' and calls",
+		                    KRL_EXPR_MAX_DEPTH);
+	krl_err r;
+	x->depth++;
 	if (krl_p_is(p, '-')) {
 		krl_pos pos = krl_p_next(p)->pos;
 		krl_expr *e = expr_new(p, KRL_EX_NEG, pos);
-		if (!e)
-			return KRL_ENOMEM;
-		*out = e;
-		return parse_unary(p, &e->lhs);
+		if (!e) {
+			r = KRL_ENOMEM;
+		} else {
+			*out = e;
+			r = parse_unary(p, x, &e->lhs);
+		}
+	} else {
+		r = parse_atom(p, x, out);
 	}
-	return parse_atom(p, out);
+	x->depth--;
+	return r;
 }
 
 /* Parses a left-associative chain of `ops` over `sub`; *out receives the
  * tree as it grows so that the caller frees it on failure. */
-static krl_err parse_chain(krl_parser *p, krl_expr **out, const char *ops,
-                           krl_err (*sub)(krl_parser *, krl_expr **))
+static krl_err parse_chain(krl_parser *p, expr_budget *x, krl_expr **out,
+                           const char *ops,
+                           krl_err (*sub)(krl_parser *, expr_budget *,
+                                          krl_expr **))
 {
-	krl_err r = sub(p, out);
+	krl_err r = sub(p, x, out);
 	if (r)
 		return r;
 	while (krl_p_peek(p)->kind == KRL_T_PUNCT &&
 	       strchr(ops, krl_p_peek(p)->c)) {
+		/* Each operator makes the tree one deeper, and evaluating
+		 * and freeing it recurse that deep. */
+		if (++x->nops > KRL_EXPR_MAX_OPS)
+			return krl_diag_set(p->d, KRL_ESYNTAX,
+			                    krl_p_peek(p)->pos,
+			                    "expression too long: at most %d "
+			                    "operators", KRL_EXPR_MAX_OPS);
 		krl_tok *t = krl_p_next(p);
 		krl_expr *e = expr_new(p, KRL_EX_BINARY, t->pos);
 		if (!e)
@@ -171,21 +206,27 @@ static krl_err parse_chain(krl_parser *p, krl_expr **out, const char *ops,
 		e->op = t->c;
 		e->lhs = *out;
 		*out = e;
-		if ((r = sub(p, &e->rhs)))
+		if ((r = sub(p, x, &e->rhs)))
 			return r;
 	}
 	return KRL_OK;
 }
 
-static krl_err parse_term(krl_parser *p, krl_expr **out)
+static krl_err parse_term(krl_parser *p, expr_budget *x, krl_expr **out)
 {
-	return parse_chain(p, out, "*/%", parse_unary);
+	return parse_chain(p, x, out, "*/%", parse_unary);
+}
+
+static krl_err parse_expr(krl_parser *p, expr_budget *x, krl_expr **out)
+{
+	*out = NULL;
+	return parse_chain(p, x, out, "+-", parse_term);
 }
 
 krl_err krl_parse_expr(krl_parser *p, krl_expr **out)
 {
-	*out = NULL;
-	return parse_chain(p, out, "+-", parse_term);
+	expr_budget x = { 0, 0 };
+	return parse_expr(p, &x, out);
 }
 
 void krl_expr_free(krl_expr *e)

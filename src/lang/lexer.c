@@ -122,7 +122,8 @@ static krl_err lex_number(krl_lexer *L)
 		           lex_ch(L, 1) <= '9' &&
 		           !memchr(buf, 'e', nb) && !memchr(buf, 'E', nb)) {
 			is_float = 1;
-			buf[nb++] = '.';
+			if (nb + 1 < sizeof buf)
+				buf[nb++] = '.';
 			lex_adv(L);
 		} else if ((c == 'e' || c == 'E') && !memchr(buf, 'e', nb) &&
 		           !memchr(buf, 'E', nb)) {
@@ -152,6 +153,11 @@ static krl_err lex_number(krl_lexer *L)
 		                    "1.5 or 1e-5), found '%.*s'",
 		                    (int)(L->i - start), L->s + start);
 	}
+	/* buf holds what strtod reads: a number that filled it was cut. */
+	if (nb + 1 >= sizeof buf)
+		return krl_diag_set(L->d, KRL_ESYNTAX, pos,
+		                    "number too long: at most %d characters, "
+		                    "not counting '_'", (int)sizeof buf - 2);
 	buf[nb] = 0;
 	if (!is_float && overflow)
 		return krl_diag_set(L->d, KRL_ESYNTAX, pos,

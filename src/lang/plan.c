@@ -4,6 +4,7 @@
  * (docs/language.md, "Plan statements"). Checking a plan against shapes,
  * kernels and ops is program.c's job; here only the form is checked.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +75,18 @@ void krl_plan_clear(krl_plan *plan)
 void *krl_lang_grow(void *arr_, int *n, size_t sz)
 {
 	void **arr = arr_;
-	char *a = realloc(*arr, (size_t)(*n + 1) * sz);
-	if (!a)
-		return NULL;
-	*arr = a;
+	char *a = *arr;
+	/* The capacity is implicit: the smallest power of two >= *n, so the
+	 * array is reallocated only when *n reaches one (a candidate of 10^5
+	 * tokens must not cost 10^5 reallocations). */
+	if (*n == 0 || (*n & (*n - 1)) == 0) {
+		if (*n > INT_MAX / 2)
+			return NULL;
+		size_t cap = *n ? (size_t)*n * 2 : 1;
+		if (!(a = realloc(*arr, cap * sz)))
+			return NULL;
+		*arr = a;
+	}
 	memset(a + (size_t)*n * sz, 0, sz);
 	return a + (size_t)(*n)++ * sz;
 }

@@ -39,7 +39,8 @@ krl_err krl_plan_parse(krl_parser *p, krl_plan *plan, int reference,
 
 /* Grows the array *arr (a pointer to a T*, elements of size sz) by one
  * zeroed element and returns it, or NULL when out of memory (the array is
- * then unchanged). */
+ * then unchanged). Capacity doubles, so the array must start NULL with *n 0
+ * and grow only through this function. */
 void *krl_lang_grow(void *arr, int *n, size_t sz);
 
 /* Reads the whole file at path into *out (malloc'd, NUL-terminated, caller

@@ -568,6 +568,27 @@ krl_err krl_program_build(const krl_task *task, const krl_candidate *cand,
                           const char *set, const krl_limits *lim,
                           krl_program **out, krl_diag *d)
 {
+	krl_pos tpos = { task->path, 0, 0 };
+	const krl_shapeset *ss = krl_task_shapeset(task, set);
+	*out = NULL;
+	if (!ss) {
+		char list[256] = "";
+		size_t n = 0;
+		for (int i = 0; i < task->nsets && n < sizeof list; i++)
+			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+			                      i ? ", " : "", task->sets[i].name);
+		return krl_diag_set(d, KRL_ENOTFOUND, tpos,
+		                    "no shape set '%s' in the task (it has: %s)",
+		                    set ? set : "(null)", list);
+	}
+	return krl_program_build_shapes(task, cand, ss, lim, out, d);
+}
+
+krl_err krl_program_build_shapes(const krl_task *task,
+                                 const krl_candidate *cand,
+                                 const krl_shapeset *ss, const krl_limits *lim,
+                                 krl_program **out, krl_diag *d)
+{
 	krl_err r = KRL_OK;
 	build b;
 	memset(&b, 0, sizeof b);
@@ -579,17 +600,6 @@ krl_err krl_program_build(const krl_task *task, const krl_candidate *cand,
 	b.d = d;
 	*out = NULL;
 	krl_pos tpos = { task->path, 0, 0 };
-	const krl_shapeset *ss = krl_task_shapeset(task, set);
-	if (!ss) {
-		char list[256] = "";
-		size_t n = 0;
-		for (int i = 0; i < task->nsets && n < sizeof list; i++)
-			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-			                      i ? ", " : "", task->sets[i].name);
-		return krl_diag_set(d, KRL_ENOTFOUND, tpos,
-		                    "no shape set '%s' in the task (it has: %s)",
-		                    set ? set : "(null)", list);
-	}
 	if (!(b.prog = calloc(1, sizeof *b.prog))) {
 		r = krl_diag_set(d, KRL_ENOMEM, tpos, "out of memory");
 		goto cleanup;

@@ -1,9 +1,10 @@
 /*
- * Every bundled example candidate (examples/level1/EXPECTED) through all the
+ * Every bundled example candidate (examples/level1/EXPECTED) and every case
+ * of the adversarial corpus (tests/adversarial/EXPECTED) through all the
  * stages that need no GPU: parsing, plan validation on kb0, kb1 and tiny,
  * and NVRTC compilation for sm_90a. Candidates expected to be rejected by
  * those stages (invalid_plan, compile_error) must be; every other one must
- * pass them.
+ * pass them (its verdict is decided on the GPU).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include "krl/suite.h"
 #include "testutil.h"
 
-#define MANIFEST "examples/level1/EXPECTED"
 
 static const char *const sets[] = {"tiny", "kb0", "kb1"};
 
@@ -77,14 +77,17 @@ out:
 	return v;
 }
 
-static void every_example(void **state)
+/* Runs every line of a manifest; returns counts of ok and other expected
+ * verdicts. */
+static void run_manifest(const char *dir, int *n_ok, int *n_other)
 {
 	krl_suite *s = NULL;
 	krl_diag d = {0};
-	char line[1024];
-	int n = 0, fast = 0, wrong = 0;
+	char line[1024], manifest[600];
+	*n_ok = *n_other = 0;
 	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
-	FILE *f = fopen(MANIFEST, "r");
+	snprintf(manifest, sizeof manifest, "%s/EXPECTED", dir);
+	FILE *f = fopen(manifest, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof line, f)) {
 		char file[256], task[256], expect[64];
@@ -93,39 +96,56 @@ static void every_example(void **state)
 			*hash = 0;
 		if (sscanf(line, "%255s %255s %63s", file, task, expect) != 3)
 			continue;
-		char path[600], why[1200] = "";
-		snprintf(path, sizeof path, "examples/level1/%s", file);
+		char path[900], why[1200] = "";
+		snprintf(path, sizeof path, "%s/%s", dir, file);
 		krl_verdict want;
-		assert_int_equal(krl_verdict_parse(expect, &want), 0);
+		if (krl_verdict_parse(expect, &want) != 0) {
+			fprintf(stderr, "%s: unknown verdict '%s'\n", path, expect);
+			fail();
+		}
 		krl_verdict got = cpu_stages(s, path, task, why, sizeof why);
 		int cpu_decides = want == KRL_V_INVALID_PLAN ||
 		                  want == KRL_V_COMPILE_ERROR;
 		krl_verdict need = cpu_decides ? want : KRL_V_OK;
-		printf("%-32s %-18s cpu stages: %s\n", file, expect,
+		printf("%-40s %-18s cpu stages: %s\n", file, expect,
 		       krl_verdict_name(got));
 		if (got != need) {
 			fprintf(stderr, "%s: expected %s from the CPU stages, got %s: %s\n",
 			        path, krl_verdict_name(need), krl_verdict_name(got), why);
 			fail();
 		}
-		n++;
 		if (want == KRL_V_OK)
-			fast++;
+			(*n_ok)++;
 		else
-			wrong++;
+			(*n_other)++;
 	}
 	fclose(f);
+	krl_suite_free(s);
+}
+
+static void every_example(void **state)
+{
+	int fast, wrong;
+	run_manifest("examples/level1", &fast, &wrong);
 	/* Issue 2: 12 problems, one fast and one wrong candidate each. */
 	assert_int_equal(fast, 12);
 	assert_int_equal(wrong, 12);
-	assert_int_equal(n, 24);
-	krl_suite_free(s);
+}
+
+static void adversarial_corpus(void **state)
+{
+	int ok, attacks;
+	run_manifest("tests/adversarial", &ok, &attacks);
+	/* No attack may be expected to earn ok. */
+	assert_int_equal(ok, 0);
+	assert_true(attacks >= 25);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_example),
+		cmocka_unit_test(adversarial_corpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

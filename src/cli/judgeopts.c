@@ -1,0 +1,74 @@
+/* The judge's command-line options, shared by krl eval, batch and optimize. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+const char krl_cli_judge_usage[] =
+	"judge options:\n"
+	"  --shapes A[,B...]  shape sets checked (default kb1); timing uses the last\n"
+	"  --time-shapes S    shape set to time on (default: the last of --shapes)\n"
+	"  --seeds N          correctness seeds per shape set (default 5, minimum 5)\n"
+	"  --hidden N         hidden shape sets drawn at random from the task's tiny\n"
+	"                     set for each evaluation, checked too (default 1; 0: none)\n"
+	"  --no-timing        check correctness only\n"
+	"  --budget SECONDS   timing budget per evaluation (default 20)\n"
+	"  --rse X            stop timing when both relative standard errors <= X (0.01)\n"
+	"  --min-pairs N      at least N timed pairs (default 20)\n"
+	"  --timeout SECONDS  a candidate call taking longer is a hang (default 10)\n"
+	"  --seed N           the judge's random seed (default: from the clock)\n"
+	"  --device N         CUDA device ordinal (default 0)\n";
+
+int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
+                         char *sets_buf, size_t cap)
+{
+	static const char *const valued[] = {
+		"--shapes", "--time-shapes", "--seeds", "--hidden", "--budget",
+		"--rse", "--min-pairs", "--timeout", "--seed", "--device"};
+	int is_valued = 0;
+	if (!strcmp(s, "--no-timing")) {
+		o->no_timing = 1;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
+		is_valued |= !strcmp(s, valued[i]);
+	if (!is_valued)
+		return 0;
+	if (!v) {
+		fprintf(stderr, "krl: %s needs a value\n", s);
+		return -1;
+	}
+	if (!strcmp(s, "--shapes")) {
+		snprintf(sets_buf, cap, "%s", v);
+		o->nsets = 0;
+		for (char *tok = strtok(sets_buf, ","); tok; tok = strtok(NULL, ",")) {
+			if (o->nsets == KRL_JUDGE_MAX_SETS / 2) {
+				fprintf(stderr, "krl: too many shape sets (at most %d)\n",
+				        KRL_JUDGE_MAX_SETS / 2);
+				return -1;
+			}
+			o->sets[o->nsets++] = tok;
+		}
+	} else if (!strcmp(s, "--time-shapes")) {
+		o->time_set = v;
+	} else if (!strcmp(s, "--seeds")) {
+		o->seeds = atoi(v);
+	} else if (!strcmp(s, "--hidden")) {
+		int h = atoi(v);
+		o->hidden = h > 0 ? h : -1;
+	} else if (!strcmp(s, "--budget")) {
+		o->time_budget_s = atof(v);
+	} else if (!strcmp(s, "--rse")) {
+		o->rse_target = atof(v);
+	} else if (!strcmp(s, "--min-pairs")) {
+		o->min_pairs = atoi(v);
+	} else if (!strcmp(s, "--timeout")) {
+		o->call_timeout_s = atof(v);
+	} else if (!strcmp(s, "--seed")) {
+		o->seed = strtoull(v, NULL, 0);
+	} else if (!strcmp(s, "--device")) {
+		o->device = atoi(v);
+	}
+	return 2;
+}

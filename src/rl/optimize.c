@@ -1,0 +1,524 @@
+/*
+ * The contrastive RL loop for the LLM policy (include/krl/optimize.h).
+ *
+ * Round r of a run is one prompt and G proposals: slots "r<r>/k<k>". The
+ * prompt shows exemplars drawn from the task's correct candidates in the
+ * store (bucketed by speedup, sampled with a temperature), each with its
+ * measured speedup. Each proposal is extracted, stored (content-addressed),
+ * judged, rewarded and committed before the next; when a round's group is
+ * complete its group-relative advantages are stored. On resume, committed
+ * slots are skipped, the reward normaliser is replayed from the committed
+ * rows in order, and a round already begun reuses its stored prompt, so
+ * nothing is lost, repeated or changed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "krl/judge.h"
+#include "krl/optimize.h"
+
+#define MAX_GROUP 64
+
+/* ==== The judge as an evaluator ==== */
+
+static krl_err judge_eval(void *ctx, const krl_task *t, const char *path,
+                          json_t **rec, krl_diag *d)
+{
+	return krl_judge_eval((krl_judge *)ctx, t, path, rec, d);
+}
+
+krl_evaluator krl_judge_evaluator(krl_judge *j)
+{
+	krl_evaluator e = {.ctx = j, .eval = judge_eval, .name = "judge"};
+	return e;
+}
+
+/* ==== Reading back a run ==== */
+
+typedef struct member {
+	int present;
+	int64_t id;
+	int ok;
+	double speedup;
+	double reward;
+	int has_advantage;
+	char *prompt;
+} member;
+
+typedef struct runview {
+	int64_t run_id;
+	int rounds, group;
+	member *m;               /* [rounds * group] */
+	krl_reward_norm *norm;   /* replayed in id order */
+	const krl_reward_opts *ro;
+	int64_t n;
+	int nok;
+	double best;
+	char best_hash[65];
+	char best_slot[64];
+} runview;
+
+static int collect(const krl_eval_row *row, void *ctx)
+{
+	runview *v = ctx;
+	int ok = !strcmp(row->verdict, "ok");
+	/* The normaliser sees every committed reward, in commit order. */
+	krl_reward_norm_push(v->norm, krl_reward_raw(ok, row->speedup, v->ro));
+	v->n++;
+	if (ok) {
+		v->nok++;
+		if (row->speedup > v->best) {
+			v->best = row->speedup;
+			snprintf(v->best_hash, sizeof v->best_hash, "%s", row->cand_hash);
+			snprintf(v->best_slot, sizeof v->best_slot, "%s", row->slot);
+		}
+	}
+	if (row->round < 0 || row->round >= v->rounds || row->member < 0 ||
+	    row->member >= v->group)
+		return 0;
+	member *m = &v->m[row->round * v->group + row->member];
+	m->present = 1;
+	m->id = row->id;
+	m->ok = ok;
+	m->speedup = row->speedup;
+	m->reward = row->reward;
+	m->has_advantage = row->has_advantage;
+	free(m->prompt);
+	m->prompt = row->prompt ? strdup(row->prompt) : NULL;
+	return 0;
+}
+
+static void view_free(runview *v)
+{
+	if (v->m)
+		for (int i = 0; i < v->rounds * v->group; i++)
+			free(v->m[i].prompt);
+	free(v->m);
+}
+
+/* ==== Helpers ==== */
+
+static int mkdirs(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static krl_err write_file(const char *path, const char *text, krl_diag *d)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fputs(text, f) < 0) {
+		if (f)
+			fclose(f);
+		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot write %s: %s",
+		                    path, strerror(errno));
+	}
+	if (fclose(f) != 0)
+		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot write %s: %s",
+		                    path, strerror(errno));
+	return KRL_OK;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+/* The prompt of round r: exemplars drawn from the store's correct
+ * candidates of the task (deterministic for (seed, r)). */
+static krl_err round_prompt(const krl_task *t, const char *task_text,
+                            krl_store *st, const krl_optimize_opts *o, int r,
+                            char **system, char **user, krl_diag *d)
+{
+	krl_exemplar *ex = NULL;
+	int nex = 0;
+	krl_err e = krl_store_exemplars(st, t->id ? t->id : t->name, &ex, &nex, d);
+	if (e != KRL_OK)
+		return e;
+	int want = o->exemplars.n > 0 ? o->exemplars.n : 2;
+	int picked[MAX_GROUP];
+	krl_prompt_exemplar pe[MAX_GROUP];
+	int np = 0;
+	if (nex > 0) {
+		double *scores = malloc((size_t)nex * sizeof *scores);
+		if (!scores) {
+			krl_exemplars_free(ex, nex);
+			return KRL_ENOMEM;
+		}
+		for (int i = 0; i < nex; i++)
+			scores[i] = ex[i].score;
+		krl_exemplar_opts eo = o->exemplars;
+		eo.n = want < MAX_GROUP ? want : MAX_GROUP;
+		krl_rng rng = {mix(o->seed ^ mix((uint64_t)r + 1))};
+		np = krl_exemplar_select(scores, nex, &eo, &rng, picked);
+		free(scores);
+		/* Show them best first: the model compares versions by speed. */
+		for (int a = 0; a < np; a++)
+			for (int b = a + 1; b < np; b++)
+				if (ex[picked[b]].score > ex[picked[a]].score) {
+					int tmp = picked[a];
+					picked[a] = picked[b];
+					picked[b] = tmp;
+				}
+		for (int i = 0; i < np; i++) {
+			pe[i].source = ex[picked[i]].source;
+			pe[i].speedup = ex[picked[i]].score;
+		}
+	}
+	e = krl_prompt_build(o->template_dir, t, task_text,
+	                     o->shapes ? o->shapes : "kb1", pe, np, system, user, d);
+	krl_exemplars_free(ex, nex);
+	return e;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = 0;
+	fclose(f);
+	return s;
+}
+
+static void progress(const krl_optimize_opts *o, const char *run, int r,
+                     int rounds, const runview *v, int64_t total,
+                     const char *last)
+{
+	if (!o->progress)
+		return;
+	int tty = isatty(STDERR_FILENO);
+	fprintf(stderr, "%s[%s] round %d/%d  evaluations %lld/%lld  correct %d  "
+	                "best %.3fx  last: %s%s",
+	        tty ? "\r\033[K" : "", run, r + 1, rounds, (long long)v->n,
+	        (long long)total, v->nok, v->best, last, tty ? "" : "\n");
+	fflush(stderr);
+}
+
+/* ==== One proposal ==== */
+
+/* Extracts, stores, judges and commits member k of round r. */
+static krl_err propose(const krl_task *t, const krl_evaluator *ev,
+                       krl_store *st, const krl_optimize_opts *o,
+                       const char *policy, runview *v, int r, int k,
+                       const char *prompt, const krl_completion *c,
+                       char *verdict_out, krl_diag *d)
+{
+	krl_eval_row row;
+	krl_err e = KRL_OK;
+	char *source = NULL;
+	json_t *rec = NULL;
+	memset(&row, 0, sizeof row);
+	row.run_id = v->run_id;
+	snprintf(row.slot, sizeof row.slot, "r%d/k%d", r, k);
+	row.round = r;
+	row.group = r;
+	row.member = k;
+	snprintf(row.task, sizeof row.task, "%s", t->id ? t->id : t->name);
+	row.prompt = (char *)prompt;
+	row.completion = c->text ? c->text : "";
+	row.policy = (char *)policy;
+	row.prompt_tokens = c->prompt_tokens;
+	row.completion_tokens = c->completion_tokens;
+
+	krl_diag xd = {0};
+	if (krl_extract_candidate(row.completion, &source, &xd) != KRL_OK) {
+		snprintf(row.verdict, sizeof row.verdict, "no_candidate");
+		rec = json_pack("{s:s, s:s}", "verdict", "no_candidate", "message",
+		                xd.msg);
+	} else {
+		char path[4200];
+		const char *dir = o->work_dir ? o->work_dir : "krl-candidates";
+		if ((e = krl_store_put_candidate(st, source, strlen(source),
+		                                 row.cand_hash, d)) != KRL_OK)
+			goto out;
+		if (mkdirs(dir) != 0) {
+			e = krl_diag_set(d, KRL_EIO, (krl_pos){0},
+			                 "cannot create %s: %s", dir, strerror(errno));
+			goto out;
+		}
+		snprintf(path, sizeof path, "%s/%s.cu", dir, row.cand_hash);
+		if ((e = write_file(path, source, d)) != KRL_OK)
+			goto out;
+		if ((e = ev->eval(ev->ctx, t, path, &rec, d)) != KRL_OK)
+			goto out;
+		const char *vn = json_string_value(json_object_get(rec, "verdict"));
+		snprintf(row.verdict, sizeof row.verdict, "%s", vn ? vn : "unknown");
+		if (!strcmp(row.verdict, "ok")) {
+			json_t *sp = json_object_get(json_object_get(rec, "timing"),
+			                             "speedup");
+			row.speedup = json_number_value(json_object_get(sp, "median"));
+			row.ci_low = json_number_value(json_object_get(sp, "ci_low"));
+			row.ci_high = json_number_value(json_object_get(sp, "ci_high"));
+		}
+	}
+	int ok = !strcmp(row.verdict, "ok");
+	row.reward = krl_reward_norm_push(
+		v->norm, krl_reward_raw(ok, row.speedup, v->ro));
+	row.record = json_dumps(rec, JSON_COMPACT);
+	e = krl_store_add_eval(st, &row, d);
+	free(row.record);
+	if (e != KRL_OK)
+		goto out;
+	member *m = &v->m[r * v->group + k];
+	m->present = 1;
+	m->id = row.id;
+	m->ok = ok;
+	m->speedup = row.speedup;
+	m->reward = row.reward;
+	v->n++;
+	if (ok) {
+		v->nok++;
+		if (row.speedup > v->best) {
+			v->best = row.speedup;
+			snprintf(v->best_hash, sizeof v->best_hash, "%s", row.cand_hash);
+			snprintf(v->best_slot, sizeof v->best_slot, "%s", row.slot);
+		}
+	}
+	snprintf(verdict_out, 64, "%s", row.verdict);
+out:
+	json_decref(rec);
+	free(source);
+	return e;
+}
+
+/* Stores the group-relative advantages of round r once all members are
+ * committed (again after a resume, if a kill came first). */
+static krl_err advantages(krl_store *st, runview *v, int r, krl_diag *d)
+{
+	double rew[MAX_GROUP], adv[MAX_GROUP];
+	member *m = &v->m[r * v->group];
+	int need = 0;
+	for (int k = 0; k < v->group; k++) {
+		if (!m[k].present)
+			return KRL_OK;
+		need |= !m[k].has_advantage;
+		rew[k] = m[k].reward;
+	}
+	if (!need)
+		return KRL_OK;
+	krl_grpo_advantages(rew, v->group, adv);
+	for (int k = 0; k < v->group; k++) {
+		krl_err e = krl_store_set_advantage(st, m[k].id, adv[k], d);
+		if (e != KRL_OK)
+			return e;
+		m[k].has_advantage = 1;
+	}
+	return KRL_OK;
+}
+
+/* ==== The loop ==== */
+
+krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
+                         const krl_evaluator *ev, krl_store *st,
+                         const krl_optimize_opts *o, json_t **summary,
+                         krl_diag *d)
+{
+	krl_optimize_opts opt = *o;
+	runview v;
+	krl_reward_norm norm;
+	krl_err e;
+	char *task_text = NULL, *config = NULL, *system = NULL;
+	char run[256];
+	const char *policy = "llm";
+	memset(&v, 0, sizeof v);
+	*summary = NULL;
+	if (opt.rounds <= 0)
+		opt.rounds = 4;
+	if (opt.group <= 0)
+		opt.group = 4;
+	if (opt.group > MAX_GROUP)
+		return krl_diag_set(d, KRL_EINVAL, (krl_pos){0},
+		                    "group size %d is above %d", opt.group, MAX_GROUP);
+	if (!opt.seed)
+		opt.seed = 1;
+	snprintf(run, sizeof run, "%s", opt.run_name ? opt.run_name : "");
+	if (!run[0])
+		snprintf(run, sizeof run, "%s/llm", t->id ? t->id : t->name);
+	if (!(task_text = read_text(t->path)))
+		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot read %s",
+		                    t->path);
+	if (krl_reward_norm_init(&norm, &opt.reward) != 0) {
+		free(task_text);
+		return KRL_ENOMEM;
+	}
+	/* The run's identity: resuming needs the same options. */
+	json_t *cfg = json_pack(
+		"{s:s, s:s, s:i, s:i, s:{s:i, s:f, s:i}, s:{s:f, s:f, s:i}, s:s, s:I}",
+		"task", t->id ? t->id : t->name, "policy", policy, "rounds",
+		opt.rounds, "group", opt.group, "exemplars", "buckets",
+		opt.exemplars.nbuckets, "tau", opt.exemplars.tau, "n",
+		opt.exemplars.n, "reward", "fail_penalty", opt.reward.fail_penalty,
+		"clip", opt.reward.clip, "window", opt.reward.window, "shapes",
+		opt.shapes ? opt.shapes : "kb1", "seed", (json_int_t)opt.seed);
+	config = json_dumps(cfg, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(cfg);
+	int resumed = 0;
+	if ((e = krl_store_run_begin(st, run, config, &v.run_id, &resumed, d)) !=
+	    KRL_OK)
+		goto out;
+	v.rounds = opt.rounds;
+	v.group = opt.group;
+	v.norm = &norm;
+	v.ro = &opt.reward;
+	v.m = calloc((size_t)(v.rounds * v.group), sizeof *v.m);
+	if (!v.m) {
+		e = KRL_ENOMEM;
+		goto out;
+	}
+	if ((e = krl_store_foreach_eval(st, v.run_id, collect, &v, d)) != KRL_OK)
+		goto out;
+	if (resumed && o->progress)
+		fprintf(stderr, "[%s] resuming: %lld evaluations already committed\n",
+		        run, (long long)v.n);
+	krl_store_run_status(st, v.run_id, "running", NULL);
+	int64_t total = (int64_t)v.rounds * v.group;
+	for (int r = 0; r < v.rounds; r++) {
+		member *m = &v.m[r * v.group];
+		const char *users[MAX_GROUP];
+		int idx[MAX_GROUP], nmiss = 0;
+		char *user = NULL;
+		for (int k = 0; k < v.group; k++)
+			if (!m[k].present)
+				idx[nmiss++] = k;
+		if (nmiss) {
+			/* A round already begun keeps its prompt. */
+			for (int k = 0; k < v.group && !user; k++)
+				if (m[k].present && m[k].prompt)
+					user = strdup(m[k].prompt);
+			free(system);
+			system = NULL;
+			char *fresh_user = NULL;
+			if ((e = round_prompt(t, task_text, st, &opt, r, &system,
+			                      &fresh_user, d)) != KRL_OK) {
+				free(user);
+				goto out;
+			}
+			if (user)
+				free(fresh_user);
+			else
+				user = fresh_user;
+			for (int i = 0; i < nmiss; i++)
+				users[i] = user;
+			krl_completion comp[MAX_GROUP];
+			krl_err errs[MAX_GROUP];
+			krl_diag cd[MAX_GROUP];
+			memset(comp, 0, sizeof comp);
+			memset(cd, 0, sizeof cd);
+			krl_llm_complete_many(llm, system, users, nmiss, comp, errs, cd);
+			for (int i = 0; i < nmiss && e == KRL_OK; i++) {
+				char last[64] = "";
+				if (errs[i] != KRL_OK) {
+					/* The server failed even after retries: stop; a
+					 * resume asks again for what is missing. */
+					e = errs[i];
+					*d = cd[i];
+					break;
+				}
+				e = propose(t, ev, st, &opt, policy, &v, r, idx[i], user,
+				            &comp[i], last, d);
+				progress(&opt, run, r, v.rounds, &v, total, last);
+			}
+			for (int i = 0; i < nmiss; i++)
+				krl_completion_clear(&comp[i]);
+			free(user);
+			if (e != KRL_OK)
+				goto out;
+		}
+		if ((e = advantages(st, &v, r, d)) != KRL_OK)
+			goto out;
+	}
+	if (o->progress && isatty(STDERR_FILENO))
+		fputc('\n', stderr);
+	krl_store_run_status(st, v.run_id, "done", NULL);
+	*summary = json_pack("{s:s, s:s, s:I, s:i, s:f, s:s, s:s, s:b}", "run",
+	                     run, "task", t->id ? t->id : t->name, "evaluations",
+	                     (json_int_t)v.n, "correct", v.nok, "best_speedup",
+	                     v.best, "best_candidate", v.best_hash, "best_slot",
+	                     v.best_slot, "resumed", resumed);
+out:
+	if (e != KRL_OK && v.run_id)
+		krl_store_run_status(st, v.run_id, "failed", NULL);
+	krl_reward_norm_free(&norm);
+	view_free(&v);
+	free(system);
+	free(config);
+	free(task_text);
+	return e;
+}
+
+/* ==== Export ==== */
+
+typedef struct exportctx {
+	FILE *f;
+	int64_t n;
+	krl_store *st;
+	const char *run;
+} exportctx;
+
+static int export_row(const krl_eval_row *row, void *ctx)
+{
+	exportctx *x = ctx;
+	json_t *o = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:s, s:s, s:s, s:i, s:i, s:i}",
+		"run", x->run ? x->run : "", "task", row->task, "slot", row->slot,
+		"prompt", row->prompt ? row->prompt : "", "completion",
+		row->completion ? row->completion : "", "reward", row->reward,
+		"speedup", row->speedup, "advantage",
+		row->has_advantage ? json_real(row->advantage) : json_null(),
+		"verdict", row->verdict, "candidate", row->cand_hash, "policy",
+		row->policy ? row->policy : "", "round", row->round,
+		"prompt_tokens", row->prompt_tokens, "completion_tokens",
+		row->completion_tokens);
+	char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	if (!s)
+		return 1;
+	fprintf(x->f, "%s\n", s);
+	free(s);
+	x->n++;
+	return 0;
+}
+
+krl_err krl_export_rollouts(krl_store *st, const char *run_name, FILE *f,
+                            int64_t *n, krl_diag *d)
+{
+	int64_t run_id = 0;
+	exportctx x = {.f = f, .st = st, .run = run_name};
+	*n = 0;
+	if (run_name) {
+		krl_err e = krl_store_run_find(st, run_name, &run_id, d);
+		if (e != KRL_OK)
+			return e;
+	}
+	krl_err e = krl_store_foreach_eval(st, run_id, export_row, &x, d);
+	*n = x.n;
+	if (e == KRL_OK && fflush(f) != 0)
+		e = krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot write rollouts");
+	return e;
+}

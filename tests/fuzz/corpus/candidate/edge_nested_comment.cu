@@ -1,0 +1,4 @@
+/* /*@plan */ // /*@plan
+/*@plan
+call relu(x) -> y # comment @
+@*/ /*

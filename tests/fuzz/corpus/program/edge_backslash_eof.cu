@@ -1,0 +1,3 @@
+extern "C" __global__ void k(float *y) {}
+/*@plan
+launch k \

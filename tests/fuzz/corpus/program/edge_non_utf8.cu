@@ -1,0 +1,4 @@
+extern "C" __global__ void ÿþ(float *Ã() {}
+/*@plan
+launch â‚ grid=(1)
+@*/

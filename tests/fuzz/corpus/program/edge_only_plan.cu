@@ -1,0 +1,3 @@
+/*@plan
+launch k grid=(1) block=(1) args()
+@*/
