@@ -25,7 +25,7 @@ status=0
 # The softmax run is killed once it has committed 3 evaluations.
 ./build/krl optimize level1/23_softmax "${common[@]}" &
 victim=$!
-python3 - "$db" <<'PY'
+env -u LD_LIBRARY_PATH python3 - "$db" <<'PY'
 import sqlite3, sys, time
 for _ in range(1200):
     try:
@@ -41,18 +41,18 @@ for _ in range(1200):
 PY
 kill -9 $victim
 wait $victim 2>/dev/null
-python3 - "$db" > "$out/before_kill.json" <<'PY'
+env -u LD_LIBRARY_PATH python3 - "$db" > "$out/before_kill.json" <<'PY'
 import json, sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 rows = c.execute("select e.id, e.slot, e.verdict, e.reward from evaluations e join runs r "
                  "on r.id = e.run_id where r.name = 'level1/23_softmax/llm' order by e.id").fetchall()
 print(json.dumps(rows))
 PY
-echo "killed the softmax run after $(python3 -c "import json;print(len(json.load(open('$out/before_kill.json'))))") evaluations; resuming"
+echo "killed the softmax run after $(env -u LD_LIBRARY_PATH python3 -c "import json;print(len(json.load(open('$out/before_kill.json'))))") evaluations; resuming"
 ./build/krl optimize level1/23_softmax "${common[@]}" || status=1
 ./build/krl export-rollouts --db "$db" --out "$out/rollouts.jsonl" || status=1
 kill $server; wait $server 2>/dev/null
-python3 - "$db" "$out/rollouts.jsonl" "$out/before_kill.json" <<'PY' || status=1
+env -u LD_LIBRARY_PATH python3 - "$db" "$out/rollouts.jsonl" "$out/before_kill.json" <<'PY' || status=1
 import json, sqlite3, sys
 db, roll, before = sys.argv[1:4]
 c = sqlite3.connect(db)

@@ -49,7 +49,7 @@ if has stability; then
 			./build/krl eval level1/$c examples/level1/$c.fast.cu --shapes kb1 --json >> "$tmp/stability.jsonl" 2>> "$S"
 		done
 	done
-	python3 bench/summarize.py "$tmp/stability.jsonl" >> "$S"
+	env -u LD_LIBRARY_PATH python3 bench/summarize.py "$tmp/stability.jsonl" >> "$S"
 fi
 if has adversarial; then
 	t0=$(date +%s.%N)
