@@ -32,7 +32,7 @@ static double now_s(void)
 }
 
 typedef struct entry {
-	char path[600], task[256], expect[64];
+	char path[1024], task[256], expect[64];
 } entry;
 
 static int read_manifest(const char *manifest, entry **out)
