@@ -31,7 +31,7 @@ for _ in range(1200):
     try:
         c = sqlite3.connect(sys.argv[1], timeout=5)
         n = c.execute("select count(*) from evaluations e join runs r on r.id = e.run_id "
-                      "where r.name = 'level1/23_softmax/llm'").fetchone()[0]
+                      "where r.name = 'level1/23_softmax/rl'").fetchone()[0]
         c.close()
         if n >= 3:
             break
@@ -45,7 +45,7 @@ env -u LD_LIBRARY_PATH python3 - "$db" > "$out/before_kill.json" <<'PY'
 import json, sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 rows = c.execute("select e.id, e.slot, e.verdict, e.reward from evaluations e join runs r "
-                 "on r.id = e.run_id where r.name = 'level1/23_softmax/llm' order by e.id").fetchall()
+                 "on r.id = e.run_id where r.name = 'level1/23_softmax/rl' order by e.id").fetchall()
 print(json.dumps(rows))
 PY
 echo "killed the softmax run after $(env -u LD_LIBRARY_PATH python3 -c "import json;print(len(json.load(open('$out/before_kill.json'))))") evaluations; resuming"

@@ -38,8 +38,17 @@ struct krl_judge;
 /* An evaluator backed by a judge (borrowed). */
 krl_evaluator krl_judge_evaluator(struct krl_judge *j);
 
+/* The paper's stages that generate data (the third, supervised
+ * fine-tuning, happens in the trainer on `krl export-sft` output). */
+typedef enum krl_stage {
+	KRL_STAGE_RL,            /* contrastive RL: exemplars with speedups, speedup rewards */
+	KRL_STAGE_SELFSUP        /* self-supervised: no exemplars, reward 1 for correct */
+} krl_stage;
+
 typedef struct krl_optimize_opts {
-	const char *run_name;    /* NULL: "<task id>/llm" */
+	const char *run_name;    /* NULL: "<task id>/<stage>" */
+	const char *policy;      /* recorded with every evaluation; NULL: "llm" */
+	krl_stage stage;
 	int rounds;              /* 0: 4 */
 	int group;               /* proposals per prompt (G); 0: 4 */
 	krl_exemplar_opts exemplars;
@@ -62,6 +71,14 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
                          const krl_evaluator *ev, krl_store *st,
                          const krl_optimize_opts *o, json_t **summary,
                          krl_diag *d);
+
+/* Writes the supervised fine-tuning set: one JSON line (task, prompt,
+ * completion, candidate source, speedup, policy) per distinct correct
+ * candidate with speedup >= min_speedup, its best evaluation, over one run
+ * or all (run_name NULL) -- runs of several models or policies make the
+ * paper's data-augmentation set. *n is the number of lines. */
+krl_err krl_export_sft(krl_store *st, const char *run_name, double min_speedup,
+                       FILE *f, int64_t *n, krl_diag *d);
 
 /* Writes the run's evaluations as JSON lines (prompt, completion, reward,
  * advantage, verdict, speedup, task, run, slot) to f; run_name NULL: all

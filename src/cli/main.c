@@ -18,6 +18,7 @@ static const char usage[] =
 	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [VERDICT [REASON]]' of FILE\n"
 	"  optimize TASK --policy llm  CUDA-L1's contrastive RL loop with an LLM (resumable)\n"
 	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
+	"  export-sft [opts]           correct candidates as an SFT set (data augmentation)\n"
 	"  help                        this text\n"
 	"\n"
 	"TASK is an id (level1/19_relu), an unambiguous prefix (level1/19) or a .task path.\n"
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
 		return krl_cmd_optimize(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-rollouts"))
 		return krl_cmd_export_rollouts(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export-sft"))
+		return krl_cmd_export_sft(argc - 1, argv + 1);
 	fprintf(stderr, "krl: unknown command '%s'\n\n%s", argv[1], usage);
 	return KRL_EXIT_USAGE;
 }

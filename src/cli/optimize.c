@@ -20,6 +20,9 @@ static const char optimize_usage[] =
 	"options:\n"
 	"  --policy P          llm (an OpenAI-compatible server); builtin is not\n"
 	"                      available yet\n"
+	"  --stage S           rl (default): contrastive RL, exemplars with their\n"
+	"                      speedups, speedup rewards; selfsup: self-supervised\n"
+	"                      rounds, no exemplars, reward 1 for a correct candidate\n"
 	"  --base-url URL      chat-completions server, e.g. http://127.0.0.1:8000/v1\n"
 	"                      (default $KRL_LLM_BASE_URL or $OPENAI_BASE_URL)\n"
 	"  --model NAME        model name (default $KRL_LLM_MODEL)\n"
@@ -30,11 +33,19 @@ static const char optimize_usage[] =
 	"  --tau T             exemplar sampling temperature (default 1)\n"
 	"  --temperature T     sampling temperature sent to the model\n"
 	"  --llm-timeout S     per request (default 300); --max-in-flight N (default 8)\n"
-	"  --run NAME          run name in the store (default TASK/llm)\n"
+	"  --run NAME          run name in the store (default TASK/STAGE)\n"
 	"  --db PATH           the store (default krl.db)\n"
 	"  --work-dir DIR      where candidate files are written (default krl-candidates)\n"
 	"  --json              print the run summary as JSON\n"
 	"\n";
+
+static const char sft_usage[] =
+	"usage: krl export-sft [--db PATH] [--run NAME] [--min-speedup X] [--out FILE]\n"
+	"\n"
+	"Writes the supervised fine-tuning set (the paper's data augmentation): one\n"
+	"JSON line per distinct correct candidate (its best evaluation: task, prompt,\n"
+	"completion, candidate source, speedup, policy), over one run or all runs --\n"
+	"runs of several models or policies in one store make one set.\n";
 
 static const char export_usage[] =
 	"usage: krl export-rollouts [--db PATH] [--run NAME] [--out FILE]\n"
@@ -42,6 +53,38 @@ static const char export_usage[] =
 	"Writes every stored evaluation (all runs, or one) as JSON lines: prompt,\n"
 	"completion, reward, advantage, verdict, speedup, task, run, slot; the\n"
 	"format verl, OpenRLHF and TRL read (docs/rl.md).\n";
+
+/* The final table: verdict counts and the best candidates. */
+static void print_summary(const json_t *sum)
+{
+	const char *key;
+	json_t *v;
+	printf("\nrun %s (%s): %lld evaluations, %d correct%s\n",
+	       json_string_value(json_object_get(sum, "run")),
+	       json_string_value(json_object_get(sum, "stage")),
+	       (long long)json_integer_value(json_object_get(sum, "evaluations")),
+	       (int)json_integer_value(json_object_get(sum, "correct")),
+	       json_is_true(json_object_get(sum, "resumed")) ? " (resumed)" : "");
+	printf("  verdicts:");
+	json_object_foreach(json_object_get(sum, "verdicts"), key, v)
+		printf(" %s %lld", key, (long long)json_integer_value(v));
+	printf("\n\n  %-8s %-24s %s\n", "slot", "speedup [95% CI]", "candidate");
+	size_t i;
+	json_array_foreach(json_object_get(sum, "top"), i, v) {
+		char sp[64];
+		snprintf(sp, sizeof sp, "%.3fx [%.3f, %.3f]",
+		         json_number_value(json_object_get(v, "speedup")),
+		         json_number_value(json_object_get(v, "ci_low")),
+		         json_number_value(json_object_get(v, "ci_high")));
+		printf("  %-8s %-24s %s\n",
+		       json_string_value(json_object_get(v, "slot")), sp,
+		       json_string_value(json_object_get(v, "file")));
+	}
+	if (!json_array_size(json_object_get(sum, "top")))
+		printf("  (no correct candidate yet)\n");
+	printf("\n  speedups: over kernelrl's eager reference, strict fp32, stream "
+	       "timing, on the timing shape set\n");
+}
 
 int krl_cmd_optimize(int argc, char **argv)
 {
@@ -114,6 +157,17 @@ int krl_cmd_optimize(int argc, char **argv)
 			lo.max_in_flight = atoi(v);
 		else if (!strcmp(a, "--run"))
 			oo.run_name = v;
+		else if (!strcmp(a, "--stage")) {
+			if (!strcmp(v, "rl"))
+				oo.stage = KRL_STAGE_RL;
+			else if (!strcmp(v, "selfsup"))
+				oo.stage = KRL_STAGE_SELFSUP;
+			else {
+				fprintf(stderr, "krl optimize: --stage is rl or selfsup, "
+				                "not '%s'\n", v);
+				return KRL_EXIT_USAGE;
+			}
+		}
 		else if (!strcmp(a, "--db"))
 			db = v;
 		else if (!strcmp(a, "--work-dir"))
@@ -135,6 +189,10 @@ int krl_cmd_optimize(int argc, char **argv)
 		return KRL_EXIT_USAGE;
 	}
 	oo.shapes = jo.nsets ? jo.sets[jo.nsets - 1] : "kb1";
+	char policy_name[300];
+	const char *model = lo.model ? lo.model : getenv("KRL_LLM_MODEL");
+	snprintf(policy_name, sizeof policy_name, "llm:%s", model ? model : "?");
+	oo.policy = policy_name;
 	if (krl_suite_load(NULL, &s, &d) != KRL_OK ||
 	    krl_suite_load_task(s, ref, &t, &d) != KRL_OK ||
 	    krl_llm_create(&lo, &llm, &d) != KRL_OK ||
@@ -156,16 +214,7 @@ int krl_cmd_optimize(int argc, char **argv)
 			puts(z);
 		free(z);
 	} else {
-		printf("run %s: %lld evaluations, %d correct, best speedup %.3fx "
-		       "(candidate %s, slot %s)%s\n",
-		       json_string_value(json_object_get(sum, "run")),
-		       (long long)json_integer_value(json_object_get(sum, "evaluations")),
-		       (int)json_integer_value(json_object_get(sum, "correct")),
-		       json_number_value(json_object_get(sum, "best_speedup")),
-		       json_string_value(json_object_get(sum, "best_candidate")),
-		       json_string_value(json_object_get(sum, "best_slot")),
-		       json_is_true(json_object_get(sum, "resumed")) ? " (resumed)"
-		                                                     : "");
+		print_summary(sum);
 	}
 	rc = KRL_EXIT_OK;
 out:
@@ -176,6 +225,58 @@ out:
 	krl_task_free(t);
 	krl_suite_free(s);
 	return rc;
+}
+
+int krl_cmd_export_sft(int argc, char **argv)
+{
+	const char *db = "krl.db", *run = NULL, *outp = NULL;
+	double min_speedup = 0;
+	krl_store *st = NULL;
+	krl_diag d = {0};
+	char buf[1200];
+	int64_t n = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(sft_usage, stdout);
+			return KRL_EXIT_OK;
+		}
+		if (!v) {
+			fputs(sft_usage, stderr);
+			return KRL_EXIT_USAGE;
+		}
+		i++;
+		if (!strcmp(a, "--db"))
+			db = v;
+		else if (!strcmp(a, "--run"))
+			run = v;
+		else if (!strcmp(a, "--out"))
+			outp = v;
+		else if (!strcmp(a, "--min-speedup"))
+			min_speedup = atof(v);
+		else {
+			fputs(sft_usage, stderr);
+			return KRL_EXIT_USAGE;
+		}
+	}
+	FILE *f = outp ? fopen(outp, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "krl export-sft: cannot write %s\n", outp);
+		return KRL_EXIT_ERROR;
+	}
+	krl_err e = krl_store_open(db, &st, &d);
+	if (e == KRL_OK)
+		e = krl_export_sft(st, run, min_speedup, f, &n, &d);
+	krl_store_close(st);
+	if (outp)
+		fclose(f);
+	if (e != KRL_OK) {
+		fprintf(stderr, "krl export-sft: %s\n",
+		        krl_diag_format(&d, buf, sizeof buf));
+		return KRL_EXIT_ERROR;
+	}
+	fprintf(stderr, "%lld SFT examples\n", (long long)n);
+	return KRL_EXIT_OK;
 }
 
 int krl_cmd_export_rollouts(int argc, char **argv)

@@ -38,6 +38,15 @@ krl_evaluator krl_judge_evaluator(krl_judge *j)
 	return e;
 }
 
+/* The raw reward of one evaluation in the run's stage. */
+static double raw_reward(krl_stage stage, int ok, double speedup,
+                         const krl_reward_opts *ro)
+{
+	if (stage == KRL_STAGE_SELFSUP)
+		return ok ? 1.0 : krl_reward_raw(0, 0, ro);
+	return krl_reward_raw(ok, speedup, ro);
+}
+
 /* ==== Reading back a run ==== */
 
 typedef struct member {
@@ -52,6 +61,7 @@ typedef struct member {
 
 typedef struct runview {
 	int64_t run_id;
+	krl_stage stage;
 	int rounds, group;
 	member *m;               /* [rounds * group] */
 	krl_reward_norm *norm;   /* replayed in id order */
@@ -68,7 +78,7 @@ static int collect(const krl_eval_row *row, void *ctx)
 	runview *v = ctx;
 	int ok = !strcmp(row->verdict, "ok");
 	/* The normaliser sees every committed reward, in commit order. */
-	krl_reward_norm_push(v->norm, krl_reward_raw(ok, row->speedup, v->ro));
+	krl_reward_norm_push(v->norm, raw_reward(v->stage, ok, row->speedup, v->ro));
 	v->n++;
 	if (ok) {
 		v->nok++;
@@ -148,8 +158,11 @@ static krl_err round_prompt(const krl_task *t, const char *task_text,
 {
 	krl_exemplar *ex = NULL;
 	int nex = 0;
-	krl_err e = krl_store_exemplars(st, t->id ? t->id : t->name, &ex, &nex, d);
-	if (e != KRL_OK)
+	krl_err e = KRL_OK;
+	/* Self-supervised rounds show no earlier versions. */
+	if (o->stage == KRL_STAGE_RL &&
+	    (e = krl_store_exemplars(st, t->id ? t->id : t->name, &ex, &nex,
+	                             d)) != KRL_OK)
 		return e;
 	int want = o->exemplars.n > 0 ? o->exemplars.n : 2;
 	int picked[MAX_GROUP];
@@ -279,7 +292,7 @@ static krl_err propose(const krl_task *t, const krl_evaluator *ev,
 	}
 	int ok = !strcmp(row.verdict, "ok");
 	row.reward = krl_reward_norm_push(
-		v->norm, krl_reward_raw(ok, row.speedup, v->ro));
+		v->norm, raw_reward(v->stage, ok, row.speedup, v->ro));
 	row.record = json_dumps(rec, JSON_COMPACT);
 	e = krl_store_add_eval(st, &row, d);
 	free(row.record);
@@ -332,6 +345,110 @@ static krl_err advantages(krl_store *st, runview *v, int r, krl_diag *d)
 	return KRL_OK;
 }
 
+/* ==== Summaries ==== */
+
+typedef struct tallyctx {
+	json_t *tally;
+	json_t *top;             /* best ok evaluations, best first, at most 5 */
+	const char *work_dir;
+} tallyctx;
+
+static int tally_row(const krl_eval_row *row, void *ctx)
+{
+	tallyctx *x = ctx;
+	json_t *c = json_object_get(x->tally, row->verdict);
+	json_object_set_new(x->tally, row->verdict,
+	                    json_integer(c ? json_integer_value(c) + 1 : 1));
+	if (strcmp(row->verdict, "ok") != 0)
+		return 0;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s.cu",
+	         x->work_dir ? x->work_dir : "krl-candidates", row->cand_hash);
+	json_t *e = json_pack("{s:s, s:f, s:f, s:f, s:s}", "slot", row->slot,
+	                      "speedup", row->speedup, "ci_low", row->ci_low,
+	                      "ci_high", row->ci_high, "file", path);
+	size_t i = 0;
+	while (i < json_array_size(x->top) &&
+	       json_number_value(json_object_get(json_array_get(x->top, i),
+	                                         "speedup")) >= row->speedup)
+		i++;
+	json_array_insert_new(x->top, i, e);
+	if (json_array_size(x->top) > 5)
+		json_array_remove(x->top, 5);
+	return 0;
+}
+
+/* Counts the run's verdicts into tally and its five best evaluations into
+ * top. */
+static krl_err summarize_run(krl_store *st, int64_t run_id, json_t *tally,
+                             json_t *top, const char *work_dir, krl_diag *d)
+{
+	tallyctx x = {.tally = tally, .top = top, .work_dir = work_dir};
+	return krl_store_foreach_eval(st, run_id, tally_row, &x, d);
+}
+
+typedef struct sftctx {
+	krl_store *st;
+	double min_speedup;
+	json_t *best;            /* candidate hash -> its best line */
+} sftctx;
+
+static int sft_row(const krl_eval_row *row, void *ctx)
+{
+	sftctx *x = ctx;
+	if (strcmp(row->verdict, "ok") != 0 || row->speedup < x->min_speedup ||
+	    !row->cand_hash[0])
+		return 0;
+	json_t *old = json_object_get(x->best, row->cand_hash);
+	if (old && json_number_value(json_object_get(old, "speedup")) >=
+	               row->speedup)
+		return 0;
+	json_object_set_new(
+		x->best, row->cand_hash,
+		json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}", "task", row->task,
+		          "prompt", row->prompt ? row->prompt : "", "completion",
+		          row->completion ? row->completion : "", "speedup",
+		          row->speedup, "policy", row->policy ? row->policy : "",
+		          "candidate_hash", row->cand_hash));
+	return 0;
+}
+
+krl_err krl_export_sft(krl_store *st, const char *run_name, double min_speedup,
+                       FILE *f, int64_t *n, krl_diag *d)
+{
+	int64_t run_id = 0;
+	sftctx x = {.st = st, .min_speedup = min_speedup, .best = json_object()};
+	krl_err e = KRL_OK;
+	*n = 0;
+	if (run_name)
+		e = krl_store_run_find(st, run_name, &run_id, d);
+	if (e == KRL_OK)
+		e = krl_store_foreach_eval(st, run_id, sft_row, &x, d);
+	const char *hash;
+	json_t *line;
+	json_object_foreach(x.best, hash, line) {
+		char *src = NULL;
+		if (e != KRL_OK)
+			break;
+		if ((e = krl_store_get_candidate(st, hash, &src, d)) != KRL_OK)
+			break;
+		json_object_set_new(line, "candidate", json_string(src));
+		free(src);
+		char *z = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
+		if (!z) {
+			e = KRL_ENOMEM;
+			break;
+		}
+		fprintf(f, "%s\n", z);
+		free(z);
+		(*n)++;
+	}
+	json_decref(x.best);
+	if (e == KRL_OK && fflush(f) != 0)
+		e = krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot write the SFT set");
+	return e;
+}
+
 /* ==== The loop ==== */
 
 krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
@@ -345,7 +462,8 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 	krl_err e;
 	char *task_text = NULL, *config = NULL, *system = NULL;
 	char run[256];
-	const char *policy = "llm";
+	const char *policy = o->policy ? o->policy : "llm";
+	const char *stage = o->stage == KRL_STAGE_SELFSUP ? "selfsup" : "rl";
 	memset(&v, 0, sizeof v);
 	*summary = NULL;
 	if (opt.rounds <= 0)
@@ -359,7 +477,7 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 		opt.seed = 1;
 	snprintf(run, sizeof run, "%s", opt.run_name ? opt.run_name : "");
 	if (!run[0])
-		snprintf(run, sizeof run, "%s/llm", t->id ? t->id : t->name);
+		snprintf(run, sizeof run, "%s/%s", t->id ? t->id : t->name, stage);
 	if (!(task_text = read_text(t->path)))
 		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot read %s",
 		                    t->path);
@@ -369,8 +487,9 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 	}
 	/* The run's identity: resuming needs the same options. */
 	json_t *cfg = json_pack(
-		"{s:s, s:s, s:i, s:i, s:{s:i, s:f, s:i}, s:{s:f, s:f, s:i}, s:s, s:I}",
-		"task", t->id ? t->id : t->name, "policy", policy, "rounds",
+		"{s:s, s:s, s:s, s:i, s:i, s:{s:i, s:f, s:i}, s:{s:f, s:f, s:i}, s:s, s:I}",
+		"task", t->id ? t->id : t->name, "policy", policy, "stage", stage,
+		"rounds",
 		opt.rounds, "group", opt.group, "exemplars", "buckets",
 		opt.exemplars.nbuckets, "tau", opt.exemplars.tau, "n",
 		opt.exemplars.n, "reward", "fail_penalty", opt.reward.fail_penalty,
@@ -384,6 +503,7 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 		goto out;
 	v.rounds = opt.rounds;
 	v.group = opt.group;
+	v.stage = opt.stage;
 	v.norm = &norm;
 	v.ro = &opt.reward;
 	v.m = calloc((size_t)(v.rounds * v.group), sizeof *v.m);
@@ -456,11 +576,16 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 	if (o->progress && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
 	krl_store_run_status(st, v.run_id, "done", NULL);
-	*summary = json_pack("{s:s, s:s, s:I, s:i, s:f, s:s, s:s, s:b}", "run",
-	                     run, "task", t->id ? t->id : t->name, "evaluations",
-	                     (json_int_t)v.n, "correct", v.nok, "best_speedup",
-	                     v.best, "best_candidate", v.best_hash, "best_slot",
-	                     v.best_slot, "resumed", resumed);
+	*summary = json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:s, s:s, s:b}",
+	                     "run", run, "task", t->id ? t->id : t->name, "stage",
+	                     stage, "evaluations", (json_int_t)v.n, "correct",
+	                     v.nok, "best_speedup", v.best, "best_candidate",
+	                     v.best_hash, "best_slot", v.best_slot, "resumed",
+	                     resumed);
+	json_t *tally = json_object(), *top = json_array();
+	summarize_run(st, v.run_id, tally, top, opt.work_dir, NULL);
+	json_object_set_new(*summary, "verdicts", tally);
+	json_object_set_new(*summary, "top", top);
 out:
 	if (e != KRL_OK && v.run_id)
 		krl_store_run_status(st, v.run_id, "failed", NULL);

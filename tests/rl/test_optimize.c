@@ -331,7 +331,7 @@ static void resume_after_kill(void **state)
 		nanosleep(&ts, NULL);
 		if (!st && krl_store_open(w.db, &st, &d) != KRL_OK)
 			continue;
-		if (!run_id && krl_store_run_find(st, "level1/19_relu/llm", &run_id,
+		if (!run_id && krl_store_run_find(st, "level1/19_relu/rl", &run_id,
 		                                  &d) != KRL_OK)
 			continue;
 		krl_store_count_evals(st, run_id, &n, &d);
@@ -375,11 +375,96 @@ static void resume_after_kill(void **state)
 	world_close(&w);
 }
 
+/* The paper's other data stages: self-supervised rounds (no exemplars,
+ * reward 1 for a correct candidate) by two "models", then the SFT set of
+ * distinct correct candidates over both runs (data augmentation). */
+static void selfsup_and_sft(void **state)
+{
+	world w;
+	world_open(&w);
+	mockllm_reply rep[] = {
+		{.completion = answers[0]}, {.completion = answers[1]},
+		{.completion = answers[2]}, {.completion = answers[0]},
+		{.completion = answers[2]}, {.completion = answers[1]},
+		{.completion = answers[1]}, {.completion = answers[0]},
+	};
+	mockllm *m = mockllm_start(rep, 8);
+	krl_llm *llm = client(m, 5.0);
+	krl_store *st = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_store_open(w.db, &st, &d), &d);
+	int delay = 0;
+	krl_evaluator ev = {.ctx = &delay, .eval = replay_eval,
+	                    .name = "judge stand-in (replays recorded verdicts)"};
+	const char *models[2] = {"llm:model-a", "llm:model-b"};
+	for (int k = 0; k < 2; k++) {
+		krl_optimize_opts o = {0};
+		char run[64];
+		snprintf(run, sizeof run, "selfsup-%d", k);
+		o.run_name = run;
+		o.policy = models[k];
+		o.stage = KRL_STAGE_SELFSUP;
+		o.rounds = 1;
+		o.group = 4;
+		o.work_dir = w.work;
+		json_t *sum = NULL;
+		KRL_ASSERT_OK(krl_optimize_llm(w.task, llm, &ev, st, &o, &sum, &d), &d);
+		assert_string_equal(json_string_value(json_object_get(sum, "stage")),
+		                    "selfsup");
+		json_decref(sum);
+	}
+	rows x = {0};
+	KRL_ASSERT_OK(krl_store_foreach_eval(st, 0, grab, &x, &d), &d);
+	assert_int_equal(x.n, 8);
+	for (int i = 0; i < x.n; i++)
+		/* No exemplar is ever shown in a self-supervised round. */
+		assert_null(strstr(x.r[i].prompt, "relu_stream"));
+	rows_free(&x);
+
+	char out[200];
+	snprintf(out, sizeof out, "%s/sft.jsonl", w.dir);
+	FILE *f = fopen(out, "w");
+	int64_t n = 0;
+	KRL_ASSERT_OK(krl_export_sft(st, NULL, 0, f, &n, &d), &d);
+	fclose(f);
+	/* Two distinct correct candidates (the fast relu and the library call)
+	 * across both models' runs; the wrong one is left out. */
+	assert_int_equal(n, 2);
+	f = fopen(out, "r");
+	char line[1 << 16];
+	int seen_fast = 0, seen_call = 0;
+	while (fgets(line, sizeof line, f)) {
+		json_error_t je;
+		json_t *j = json_loads(line, 0, &je);
+		assert_non_null(j);
+		const char *src = json_string_value(json_object_get(j, "candidate"));
+		assert_non_null(src);
+		seen_fast += !strcmp(src, sources[0]);
+		seen_call += !strcmp(src, sources[2]);
+		assert_non_null(strstr(json_string_value(json_object_get(j, "policy")),
+		                       "llm:model-"));
+		json_decref(j);
+	}
+	fclose(f);
+	assert_int_equal(seen_fast, 1);
+	assert_int_equal(seen_call, 1);
+	/* A speedup floor keeps only the faster one (0.999 > 0.998). */
+	f = fopen(out, "w");
+	KRL_ASSERT_OK(krl_export_sft(st, NULL, 0.998, f, &n, &d), &d);
+	fclose(f);
+	assert_int_equal(n, 1);
+	krl_store_close(st);
+	krl_llm_free(llm);
+	mockllm_stop(m);
+	world_close(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_run),
 		cmocka_unit_test(resume_after_kill),
+		cmocka_unit_test(selfsup_and_sft),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
