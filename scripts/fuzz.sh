@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
-targets=${KRL_FUZZ_TARGETS:-task candidate program reference}
+targets=${KRL_FUZZ_TARGETS:-task candidate program reference extract}
 build=build-fuzz
 jobs=$(nproc)
 fuzz=tests/fuzz
