@@ -3,7 +3,7 @@
 # expected at /usr/local/cuda). Safe to run again; does nothing when all are
 # present.
 set -euo pipefail
-pkgs=(cmake make gcc g++ pkg-config libjansson-dev libcmocka-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev clang libclang-rt-14-dev)
+pkgs=(cmake make gcc g++ pkg-config libjansson-dev libcmocka-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
