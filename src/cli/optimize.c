@@ -227,8 +227,12 @@ out:
 	return rc;
 }
 
-int krl_cmd_export_sft(int argc, char **argv)
+/* krl export-sft and krl export-rollouts: same options (export-sft also
+ * takes --min-speedup), different writers. */
+static int export_cmd(int argc, char **argv, int sft)
 {
+	const char *usage = sft ? sft_usage : export_usage;
+	const char *name = sft ? "krl export-sft" : "krl export-rollouts";
 	const char *db = "krl.db", *run = NULL, *outp = NULL;
 	double min_speedup = 0;
 	krl_store *st = NULL;
@@ -238,11 +242,11 @@ int krl_cmd_export_sft(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(sft_usage, stdout);
+			fputs(usage, stdout);
 			return KRL_EXIT_OK;
 		}
 		if (!v) {
-			fputs(sft_usage, stderr);
+			fputs(usage, stderr);
 			return KRL_EXIT_USAGE;
 		}
 		i++;
@@ -252,78 +256,41 @@ int krl_cmd_export_sft(int argc, char **argv)
 			run = v;
 		else if (!strcmp(a, "--out"))
 			outp = v;
-		else if (!strcmp(a, "--min-speedup"))
+		else if (sft && !strcmp(a, "--min-speedup"))
 			min_speedup = atof(v);
 		else {
-			fputs(sft_usage, stderr);
+			fputs(usage, stderr);
 			return KRL_EXIT_USAGE;
 		}
 	}
 	FILE *f = outp ? fopen(outp, "w") : stdout;
 	if (!f) {
-		fprintf(stderr, "krl export-sft: cannot write %s\n", outp);
+		fprintf(stderr, "%s: cannot write %s\n", name, outp);
 		return KRL_EXIT_ERROR;
 	}
 	krl_err e = krl_store_open(db, &st, &d);
 	if (e == KRL_OK)
-		e = krl_export_sft(st, run, min_speedup, f, &n, &d);
+		e = sft ? krl_export_sft(st, run, min_speedup, f, &n, &d)
+		        : krl_export_rollouts(st, run, f, &n, &d);
 	krl_store_close(st);
 	if (outp)
 		fclose(f);
 	if (e != KRL_OK) {
-		fprintf(stderr, "krl export-sft: %s\n",
+		fprintf(stderr, "%s: %s\n", name,
 		        krl_diag_format(&d, buf, sizeof buf));
 		return KRL_EXIT_ERROR;
 	}
-	fprintf(stderr, "%lld SFT examples\n", (long long)n);
+	fprintf(stderr, "%lld %s\n", (long long)n,
+	        sft ? "SFT examples" : "rollouts");
 	return KRL_EXIT_OK;
+}
+
+int krl_cmd_export_sft(int argc, char **argv)
+{
+	return export_cmd(argc, argv, 1);
 }
 
 int krl_cmd_export_rollouts(int argc, char **argv)
 {
-	const char *db = "krl.db", *run = NULL, *outp = NULL;
-	krl_store *st = NULL;
-	krl_diag d = {0};
-	char buf[1200];
-	int64_t n = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(export_usage, stdout);
-			return KRL_EXIT_OK;
-		}
-		if (!v) {
-			fputs(export_usage, stderr);
-			return KRL_EXIT_USAGE;
-		}
-		i++;
-		if (!strcmp(a, "--db"))
-			db = v;
-		else if (!strcmp(a, "--run"))
-			run = v;
-		else if (!strcmp(a, "--out"))
-			outp = v;
-		else {
-			fputs(export_usage, stderr);
-			return KRL_EXIT_USAGE;
-		}
-	}
-	FILE *f = outp ? fopen(outp, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "krl export-rollouts: cannot write %s\n", outp);
-		return KRL_EXIT_ERROR;
-	}
-	krl_err e = krl_store_open(db, &st, &d);
-	if (e == KRL_OK)
-		e = krl_export_rollouts(st, run, f, &n, &d);
-	krl_store_close(st);
-	if (outp)
-		fclose(f);
-	if (e != KRL_OK) {
-		fprintf(stderr, "krl export-rollouts: %s\n",
-		        krl_diag_format(&d, buf, sizeof buf));
-		return KRL_EXIT_ERROR;
-	}
-	fprintf(stderr, "%lld rollouts\n", (long long)n);
-	return KRL_EXIT_OK;
+	return export_cmd(argc, argv, 0);
 }

@@ -356,19 +356,26 @@ static int check_integrity(evalctx *E, setbufs *S, json_t *oob,
 	return 0;
 }
 
-/* Is the candidate's output i itself trivial: all zero, constant, or a
- * copy of an input? Writes the kind into *what. */
-static krl_err trivial_output(krl_judge *j, setbufs *S, int i, double atol,
-                              double rtol, const char **what, krl_diag *d)
+/*
+ * Would a trivial output -- all zero, the constant bufs[i][0], or a copy of
+ * an input of the same dtype and size in bufs -- pass the task's comparison
+ * against bufs[i], the values of output i? Sets *what to which, or NULL.
+ * Used both ways: bufs = the candidate's buffers (is its failing output
+ * itself trivial?) and bufs = the judge's private ones (could the check
+ * tell a trivial output from the reference's?).
+ */
+static krl_err trivial_match(krl_judge *j, setbufs *S, int i,
+                             const krl_gbuf *bufs, double atol, double rtol,
+                             const char **what, krl_diag *d)
 {
 	const krl_program *p = S->rp;
 	const krl_buf *b = &p->bufs[i];
+	const void *subject = bufs[i].ptr;
 	krl_cmp c;
 	krl_err r;
 	*what = NULL;
-	r = krl_compare(NULL, NULL, S->sh[i].ptr, b->dtype, b->numel, atol, rtol,
-	                &c, j->stream, d);
-	if (r != KRL_OK)
+	if ((r = krl_compare(NULL, NULL, subject, b->dtype, b->numel, atol, rtol,
+	                     &c, j->stream, d)) != KRL_OK)
 		return r;
 	if (c.bad == 0) {
 		*what = "all zero";
@@ -376,65 +383,12 @@ static krl_err trivial_output(krl_judge *j, setbufs *S, int i, double atol,
 	}
 	if (b->numel > 1) {
 		double v0;
-		if ((r = krl_read_element(S->sh[i].ptr, b->dtype, 0, &v0, j->stream,
-		                          d)) != KRL_OK)
-			return r;
-		if (isfinite(v0)) {
-			r = krl_compare(NULL, &v0, S->sh[i].ptr, b->dtype, b->numel,
-			                atol, rtol, &c, j->stream, d);
-			if (r != KRL_OK)
-				return r;
-			if (c.bad == 0) {
-				*what = "constant";
-				return KRL_OK;
-			}
-		}
-	}
-	for (int k = 0; k < p->ntask; k++) {
-		const krl_buf *in = &p->bufs[k];
-		if (in->role != KRL_ROLE_INPUT || in->dtype != b->dtype ||
-		    in->numel != b->numel)
-			continue;
-		r = krl_compare(S->sh[k].ptr, NULL, S->sh[i].ptr, b->dtype, b->numel,
-		                atol, rtol, &c, j->stream, d);
-		if (r != KRL_OK)
-			return r;
-		if (c.bad == 0) {
-			*what = "a copy of an input";
-			return KRL_OK;
-		}
-	}
-	return KRL_OK;
-}
-
-/* Could a trivial output (zero, the constant ref[0], an input) pass
- * against this reference? Then the check cannot tell a degenerate
- * candidate from a right one. */
-static krl_err reference_degenerate(krl_judge *j, setbufs *S, int i,
-                                    double atol, double rtol,
-                                    const char **what, krl_diag *d)
-{
-	const krl_program *p = S->rp;
-	const krl_buf *b = &p->bufs[i];
-	const void *ref = S->pv[i].ptr;
-	krl_cmp c;
-	krl_err r;
-	*what = NULL;
-	if ((r = krl_compare(NULL, NULL, ref, b->dtype, b->numel, atol, rtol, &c,
-	                     j->stream, d)) != KRL_OK)
-		return r;
-	if (c.bad == 0) {
-		*what = "all zero";
-		return KRL_OK;
-	}
-	if (b->numel > 1) {
-		double v0;
-		if ((r = krl_read_element(ref, b->dtype, 0, &v0, j->stream, d)) !=
+		if ((r = krl_read_element(subject, b->dtype, 0, &v0, j->stream, d)) !=
 		    KRL_OK)
 			return r;
 		if (isfinite(v0)) {
-			if ((r = krl_compare(NULL, &v0, ref, b->dtype, b->numel, atol,
-			                     rtol, &c, j->stream, d)) != KRL_OK)
+			if ((r = krl_compare(NULL, &v0, subject, b->dtype, b->numel,
+			                     atol, rtol, &c, j->stream, d)) != KRL_OK)
 				return r;
 			if (c.bad == 0) {
 				*what = "constant";
@@ -447,11 +401,11 @@ static krl_err reference_degenerate(krl_judge *j, setbufs *S, int i,
 		if (in->role != KRL_ROLE_INPUT || in->dtype != b->dtype ||
 		    in->numel != b->numel)
 			continue;
-		if ((r = krl_compare(S->pv[k].ptr, NULL, ref, b->dtype, b->numel,
+		if ((r = krl_compare(bufs[k].ptr, NULL, subject, b->dtype, b->numel,
 		                     atol, rtol, &c, j->stream, d)) != KRL_OK)
 			return r;
 		if (c.bad == 0) {
-			*what = "equal to an input";
+			*what = "a copy of an input";
 			return KRL_OK;
 		}
 	}
@@ -504,7 +458,7 @@ static int check_outputs(evalctx *E, setbufs *S, const char *phase,
 				"reference", number(c.ref_at_worst),
 				"max_abs", number(c.max_abs), "max_rel", number(c.max_rel),
 				"atol", t->atol, "rtol", t->rtol);
-			r = trivial_output(j, S, i, t->atol, t->rtol, &what, d);
+			r = trivial_match(j, S, i, S->sh, t->atol, t->rtol, &what, d);
 			if (r != KRL_OK) {
 				json_decref(det);
 				*err = r;
@@ -537,7 +491,7 @@ static int check_outputs(evalctx *E, setbufs *S, const char *phase,
 		}
 		if (!t->degenerate) {
 			const char *what = NULL;
-			r = reference_degenerate(j, S, i, t->atol, t->rtol, &what, d);
+			r = trivial_match(j, S, i, S->pv, t->atol, t->rtol, &what, d);
 			if (r != KRL_OK) {
 				*err = r;
 				return -1;
