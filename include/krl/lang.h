@@ -190,6 +190,7 @@ typedef struct krl_task {
 	krl_expr *bytes;         /* minimal bytes moved */
 	krl_expr *flops;         /* minimal floating-point operations */
 	char *degenerate;        /* reason the output is degenerate, or NULL */
+	char *precision;         /* "tf32" when declared so; NULL means "fp32" */
 	krl_plan ref;            /* the reference plan (calls only) */
 } krl_task;
 

@@ -820,7 +820,8 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	json_object_set_new(E.rec, "time_set",
 	                    j->o.no_timing ? json_null()
 	                                   : json_string(j->o.time_set));
-	json_object_set_new(E.rec, "precision", json_string("fp32"));
+	json_object_set_new(E.rec, "precision",
+	                    json_string(t->precision ? t->precision : "fp32"));
 	json_object_set_new(E.rec, "timing_mode", json_string("stream"));
 	json_object_set_new(E.rec, "baseline", json_string("krl eager reference"));
 

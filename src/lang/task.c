@@ -28,7 +28,7 @@ typedef struct task_parse {
 	int nnames;
 	/* first position of each at-most-once statement; line 0 = not seen */
 	krl_pos seen_task, seen_source, seen_tol, seen_bytes, seen_flops,
-		seen_degen, seen_plan;
+		seen_degen, seen_plan, seen_precision;
 } task_parse;
 
 /* ==== Freeing and lookup ==== */
@@ -61,6 +61,7 @@ void krl_task_free(krl_task *t)
 	krl_expr_free(t->bytes);
 	krl_expr_free(t->flops);
 	free(t->degenerate);
+	free(t->precision);
 	krl_plan_clear(&t->ref);
 	free(t);
 }
@@ -383,7 +384,7 @@ static krl_err parse_tolerance(task_parse *tp)
 
 static const char *const krl_task_words =
 	"a statement (task, source, shapes, const, input, param, output, "
-	"tolerance, bytes, flops, degenerate or plan)";
+	"tolerance, bytes, flops, degenerate, precision or plan)";
 
 /* Parses one statement at the current token, including its end of line. */
 static krl_err parse_statement(task_parse *tp)
@@ -402,6 +403,23 @@ static krl_err parse_statement(task_parse *tp)
 	} else if (krl_p_is_word(p, "degenerate")) {
 		if (!(r = once(tp, &tp->seen_degen, "degenerate")))
 			r = expect_string(p, &t->degenerate);
+	} else if (krl_p_is_word(p, "precision")) {
+		/* The precision tier: fp32 (strict, the default) or tf32 (where
+		 * the eager reference itself may use TF32, e.g. cuDNN
+		 * convolutions, and candidates get the same freedom). */
+		krl_pos at;
+		if (!(r = once(tp, &tp->seen_precision, "precision"))) {
+			at = krl_p_peek(p)->pos;
+			free(t->precision);
+			t->precision = NULL;
+			r = krl_p_ident(p, "a precision tier (fp32 or tf32)",
+			                &t->precision);
+			if (!r && strcmp(t->precision, "fp32") != 0 &&
+			    strcmp(t->precision, "tf32") != 0)
+				r = krl_diag_set(p->d, KRL_ESYNTAX, at,
+				                 "expected a precision tier (fp32 or "
+				                 "tf32), found '%s'", t->precision);
+		}
 	} else if (krl_p_is_word(p, "shapes")) {
 		r = parse_shapes(tp);
 	} else if (krl_p_is_word(p, "const")) {

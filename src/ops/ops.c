@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops/ops_int.h"
@@ -543,19 +545,52 @@ static const krl_op *const all_ops[] = {
 	&op_cumsum, &op_copy,
 };
 
+/* The core table above, then every family's. */
+static const krl_op *const *const tables[] = {
+	all_ops, krl_ops_matmul, krl_ops_eltwise, krl_ops_norm, krl_ops_reduce,
+	krl_ops_conv,
+};
+
+static const krl_op **flat;
+static int nflat;
+static pthread_once_t flat_once = PTHREAD_ONCE_INIT;
+
+/* One flat list of every op, built once. On allocation failure the list
+ * holds the core ops only. */
+static void build_flat(void)
+{
+	int n = (int)(sizeof all_ops / sizeof all_ops[0]);
+	for (size_t t = 1; t < sizeof tables / sizeof tables[0]; t++)
+		for (int i = 0; tables[t][i]; i++)
+			n++;
+	flat = malloc((size_t)n * sizeof *flat);
+	if (!flat) {
+		flat = (const krl_op **)all_ops;
+		nflat = (int)(sizeof all_ops / sizeof all_ops[0]);
+		return;
+	}
+	for (size_t i = 0; i < sizeof all_ops / sizeof all_ops[0]; i++)
+		flat[nflat++] = all_ops[i];
+	for (size_t t = 1; t < sizeof tables / sizeof tables[0]; t++)
+		for (int i = 0; tables[t][i]; i++)
+			flat[nflat++] = tables[t][i];
+}
+
 const krl_op *krl_op_find(const char *z)
 {
 	if (!z)
 		return NULL;
-	for (size_t i = 0; i < sizeof all_ops / sizeof all_ops[0]; i++)
-		if (strcmp(all_ops[i]->name, z) == 0)
-			return all_ops[i];
+	pthread_once(&flat_once, build_flat);
+	for (int i = 0; i < nflat; i++)
+		if (strcmp(flat[i]->name, z) == 0)
+			return flat[i];
 	return NULL;
 }
 
 const krl_op *const *krl_op_all(int *n)
 {
+	pthread_once(&flat_once, build_flat);
 	if (n)
-		*n = (int)(sizeof all_ops / sizeof all_ops[0]);
-	return all_ops;
+		*n = nflat;
+	return flat;
 }

@@ -123,6 +123,25 @@ KRL_RUN(mean); KRL_RUN(max); KRL_RUN(min); KRL_RUN(argmax); KRL_RUN(argmin);
 KRL_RUN(softmax); KRL_RUN(log_softmax); KRL_RUN(layernorm); KRL_RUN(cumsum);
 KRL_RUN(copy);
 
+/* ==== Op families ====
+ *
+ * Ops beyond the first set live in family files src/ops/family_<name>.c:
+ * each defines one NULL-terminated table krl_ops_<name>[] of its ops (their
+ * checks and golden versions beside it) and puts its GPU drivers in other
+ * files. Tables name drivers through KRL_RUNFN so that a build without GPU
+ * code (the fuzzers: -DKRL_OPS_NO_GPU) can compile the tables alone. */
+#ifdef KRL_OPS_NO_GPU
+#define KRL_RUNFN(f) NULL
+#else
+#define KRL_RUNFN(f) f
+#endif
+
+extern const krl_op *const krl_ops_matmul[];   /* family_matmul.c */
+extern const krl_op *const krl_ops_eltwise[];  /* family_eltwise.c */
+extern const krl_op *const krl_ops_norm[];     /* family_norm.c: norms, losses, attention */
+extern const krl_op *const krl_ops_reduce[];   /* family_reduce.c: reductions, pooling, scans */
+extern const krl_op *const krl_ops_conv[];     /* family_conv.c: cuDNN convolutions */
+
 /* Frees the cached cuBLASLt descriptors (gemm.c). */
 void krl_gemm_cache_free(krl_opctx *c);
 

@@ -335,9 +335,38 @@ static void test_dtypes(void **state)
 	assert_string_equal(krl_dtype_name(KRL_DTYPE_COUNT), "?");
 }
 
+/* The precision tier: fp32 by default, tf32 when declared, nothing else. */
+static void precision_tier(void **state)
+{
+	static const char base[] =
+		"task t\nshapes kb0 n=4\nshapes kb1 n=8\nshapes tiny n=2\n"
+		"input x f32 [n] normal(0, 1)\noutput y f32 [n]\n"
+		"tolerance atol=1e-5 rtol=1e-5\n%s"
+		"plan\n  call relu(x) -> y\nend\n";
+	char text[512];
+	krl_task *t = NULL;
+	krl_diag d = {0};
+	snprintf(text, sizeof text, base, "");
+	KRL_ASSERT_OK(krl_task_parse("p.task", text, strlen(text), &t, &d), &d);
+	assert_null(t->precision);
+	krl_task_free(t);
+	snprintf(text, sizeof text, base, "precision tf32\n");
+	KRL_ASSERT_OK(krl_task_parse("p.task", text, strlen(text), &t, &d), &d);
+	assert_string_equal(t->precision, "tf32");
+	krl_task_free(t);
+	snprintf(text, sizeof text, base, "precision bf16\n");
+	assert_int_equal(krl_task_parse("p.task", text, strlen(text), &t, &d),
+	                 KRL_ESYNTAX);
+	assert_null(t);
+	assert_int_equal(d.pos.line, 8);
+	assert_int_equal(d.pos.col, 11);
+	assert_non_null(strstr(d.msg, "fp32 or tf32"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(precision_tier),
 		cmocka_unit_test(test_dtypes),
 		cmocka_unit_test(test_full_task),
 		cmocka_unit_test(test_errors),
