@@ -79,6 +79,20 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 /* Prints a short human summary of a record to f. */
 void krl_record_print(FILE *f, const json_t *record);
 
+/*
+ * The degenerate-output audit of one task on one shape set, on the CPU:
+ * the reference output computed with the float64 golden ops on inputs
+ * drawn as the judge draws them (seed), and for each output whether an
+ * all-zero, constant or input-copy output would pass the task's tolerance.
+ * Appends one object per output to rows: {task, set, output, flag (null or
+ * "all zero", "constant", "a copy of an input"), declared, max_abs}.
+ * KRL_EUNSUPPORTED when the set holds more than max_elements elements or
+ * declares more than 16 * max_elements flops (the golden ops are slow).
+ */
+krl_err krl_audit_task(const krl_task *t, const char *set,
+                       int64_t max_elements, uint64_t seed, json_t *rows,
+                       krl_diag *d);
+
 /* The runner process's main loop (the CLI runs it as `krl __runner FD`).
  * Returns the process exit status. */
 int krl_runner_main(int fd);

@@ -107,6 +107,14 @@ krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
 krl_err krl_exec_prepare(const krl_program *p, const krl_module *mod,
                          krl_diag *d);
 
+/*
+ * Runs a reference program's body on the CPU with the float64 golden ops:
+ * bufs[i] holds p->bufs[i] as numel doubles (integers too). Candidate
+ * launches are KRL_EUNSUPPORTED. Needs no GPU.
+ */
+krl_err krl_exec_golden(const krl_program *p, double *const *bufs,
+                        krl_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,12 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* The seed of task buffer i for a call seed. */
+static uint64_t buffer_seed(uint64_t seed, int i)
+{
+	return mix(seed ^ mix((uint64_t)i + 1));
+}
+
 krl_err krl_judge_draw(const krl_program *p, void *const *ptrs, krl_role role,
                        uint64_t seed, void *stream, krl_diag *d)
 {
@@ -23,8 +29,7 @@ krl_err krl_judge_draw(const krl_program *p, void *const *ptrs, krl_role role,
 		if (b->role != role)
 			continue;
 		krl_err r = krl_fill_random(ptrs[i], b->dtype, b->numel, b->dist,
-		                            mix(seed ^ mix((uint64_t)i + 1)), stream,
-		                            d);
+		                            buffer_seed(seed, i), stream, d);
 		if (r != KRL_OK)
 			return r;
 	}
@@ -42,4 +47,17 @@ krl_err krl_judge_poison(const krl_program *p, void *const *ptrs,
 				return r;
 		}
 	return KRL_OK;
+}
+
+void krl_judge_draw_host(const krl_program *p, double *const *bufs,
+                         krl_role role, uint64_t seed)
+{
+	for (int i = 0; i < p->ntask; i++) {
+		const krl_buf *b = &p->bufs[i];
+		if (b->role != role)
+			continue;
+		uint64_t s = buffer_seed(seed, i);
+		for (int64_t k = 0; k < b->numel; k++)
+			bufs[i][k] = krl_draw_value(b->dist, b->dtype, s, k);
+	}
 }

@@ -44,6 +44,11 @@ void krl_judge_runner_kill(krl_judge *j);
  * from seed; the judge and the runner derive identical per-buffer seeds. */
 krl_err krl_judge_draw(const krl_program *p, void *const *ptrs, krl_role role,
                        uint64_t seed, void *stream, krl_diag *d);
+/* The same draw on the host, into float64 buffers (bit-exact with the
+ * device's values as stored in each buffer's dtype): for the CPU golden
+ * reference (krl audit-tasks, tests). */
+void krl_judge_draw_host(const krl_program *p, double *const *bufs,
+                         krl_role role, uint64_t seed);
 /* Fills every buffer of `role` (outputs, scratch) with KRL_POISON_PATTERN. */
 krl_err krl_judge_poison(const krl_program *p, void *const *ptrs,
                          krl_role role, void *stream, krl_diag *d);

@@ -1,0 +1,45 @@
+/*
+ * The golden executor: runs a reference plan on the CPU with the op
+ * library's float64 golden ops, buffer by buffer, in plan order. It is the
+ * ground truth the GPU reference is checked against, and lets CPU-only
+ * machines compute a task's reference output on small shape sets
+ * (krl audit-tasks, tests). Candidate kernels cannot run here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "krl/ops.h"
+#include "krl/runtime.h"
+
+static void view(krl_tensor *t, const krl_buf *b, double *data)
+{
+	t->data = data;
+	t->dtype = b->dtype;
+	t->ndim = b->ndim;
+	memcpy(t->dim, b->dim, sizeof b->dim);
+}
+
+krl_err krl_exec_golden(const krl_program *p, double *const *bufs,
+                        krl_diag *d)
+{
+	for (int i = 0; i < p->nbody; i++) {
+		const krl_step *s = &p->body[i];
+		krl_tensor in[8], out[4];
+		krl_pos at = s->src ? s->src->pos : (krl_pos){0};
+		if (s->kind != KRL_ST_CALL)
+			return krl_diag_set(d, KRL_EUNSUPPORTED, at,
+			                    "kernel launches have no CPU golden version");
+		if (!s->op->golden)
+			return krl_diag_set(d, KRL_EUNSUPPORTED, at,
+			                    "op %s has no golden version", s->op->name);
+		for (int k = 0; k < s->nin; k++)
+			view(&in[k], &p->bufs[s->in[k]], bufs[s->in[k]]);
+		for (int k = 0; k < s->nout; k++)
+			view(&out[k], &p->bufs[s->out[k]], bufs[s->out[k]]);
+		krl_err r = s->op->golden(in, out, &s->attrs);
+		if (r != KRL_OK)
+			return krl_diag_set(d, r, at, "golden %s failed: %s",
+			                    s->op->name, krl_strerror(r));
+	}
+	return KRL_OK;
+}
