@@ -76,6 +76,15 @@ void krl_judge_free(krl_judge *j);
 krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
                        json_t **record, krl_diag *d);
 
+/* Times the task's eager reference alone on shape set `set` with the
+ * judge's protocol (fresh inputs and a flushed L2 before each of `reps`
+ * timed calls, events on the stream, 3 warm-up calls): a record {task,
+ * set, ref_ms {median, mean, min, rse, n}, bytes, flops, roofline}. Used to
+ * compare the reference with PyTorch eager (bench/ref_vs_torch.py). */
+krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
+                                 const char *set, int reps, json_t **rec,
+                                 krl_diag *d);
+
 /* Prints a short human summary of a record to f. */
 void krl_record_print(FILE *f, const json_t *record);
 

@@ -15,6 +15,7 @@ static const char usage[] =
 	"  tasks                       list the task suite (id, name, shape sets)\n"
 	"  show TASK [--shapes S]      print a task resolved for shape set S (default kb1)\n"
 	"  audit-tasks [opts]          find tasks whose outputs a trivial output would match (CPU)\n"
+	"  time-ref TASK... [opts]     time the eager reference alone (GPU)\n"
 	"  eval TASK CANDIDATE [opts]  judge a candidate: compile, check, time (see krl eval --help)\n"
 	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [VERDICT [REASON]]' of FILE\n"
 	"  optimize TASK --policy llm  CUDA-L1's contrastive RL loop with an LLM (resumable)\n"
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
 		return krl_cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "audit-tasks"))
 		return krl_cmd_audit_tasks(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "time-ref"))
+		return krl_cmd_time_ref(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "eval"))
 		return krl_cmd_eval(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "batch"))
