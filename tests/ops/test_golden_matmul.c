@@ -1,0 +1,415 @@
+/*
+ * Tests of the op family "matmul" that need no GPU (docs/ops-matmul.md):
+ * the float64 golden versions of diag, triu and tril against values
+ * computed by hand, their checks accepting good shapes and rejecting bad
+ * ones with the sentence asserted, the eager compositions the tasks use
+ * (diag then gemm, gemm then triu/tril) on hand-computed products, and the
+ * family's task files parsing and building on kb0, kb1 and tiny.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "krl/lang.h"
+#include "krl/ops.h"
+#include "testutil.h"
+
+/* ==== Helpers ==== */
+
+/* A tensor over host doubles with the given dims. */
+static krl_tensor T(double *data, int ndim, ...)
+{
+	krl_tensor t;
+	memset(&t, 0, sizeof t);
+	t.data = data;
+	t.dtype = KRL_F32;
+	t.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		t.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return t;
+}
+
+#define I(x) ((int64_t)(x))
+
+static krl_attrs attrs(int n, ...)
+{
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		a.key[i] = va_arg(ap, const char *);
+		a.val[i] = va_arg(ap, double);
+	}
+	va_end(ap);
+	a.n = n;
+	return a;
+}
+
+/* Checks, then runs the golden op (both must succeed). */
+static void golden(const char *name, const krl_tensor *in,
+                   const krl_tensor *out, const krl_attrs *a)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	char msg[512] = "";
+	krl_err r = op->check(in, out, a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: check failed: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+	assert_int_equal(op->golden(in, out, a), KRL_OK);
+}
+
+/* check() must fail with a message containing `want`. */
+static void rejects(const char *name, const krl_tensor *in,
+                    const krl_tensor *out, const krl_attrs *a,
+                    const char *want)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	char msg[512] = "";
+	krl_err r = op->check(in, out, a, msg, sizeof msg);
+	if (r != KRL_EINVAL || !strstr(msg, want))
+		fprintf(stderr, "%s: expected rejection with \"%s\", got %d "
+		        "\"%s\"\n", name, want, r, msg);
+	assert_int_equal(r, KRL_EINVAL);
+	assert_non_null(strstr(msg, want));
+}
+
+static void accepts(const char *name, const krl_tensor *in,
+                    const krl_tensor *out, const krl_attrs *a)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	char msg[512] = "";
+	krl_err r = op->check(in, out, a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: unexpected rejection: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+}
+
+/* Exact comparison: these ops move values, they do no arithmetic. */
+static void same(const double *got, const double *want, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (got[i] != want[i])
+			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
+			        got[i], want[i]);
+		assert_true(got[i] == want[i]);
+	}
+}
+
+/* Poisons an output so that unwritten elements show. */
+static void poison(double *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = NAN;
+}
+
+/* ==== Registry ==== */
+
+static void test_registry(void **state)
+{
+	(void)state;
+	const char *names[] = { "diag", "triu", "tril" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const krl_op *op = krl_op_find(names[i]);
+		assert_non_null(op);
+		assert_string_equal(op->name, names[i]);
+		assert_int_equal(op->nin, 1);
+		assert_int_equal(op->nout, 1);
+		assert_non_null(op->check);
+		assert_non_null(op->run);
+		assert_non_null(op->golden);
+		assert_non_null(op->doc);
+		assert_string_equal(op->attr_names[0], "diagonal");
+		assert_null(op->attr_names[1]);
+	}
+}
+
+/* ==== diag ==== */
+
+static void test_diag_golden(void **state)
+{
+	(void)state;
+	double v[3] = { 1, -2, 3.5 };
+	double y[16];
+	krl_tensor in = T(v, 1, I(3));
+
+	poison(y, 9);
+	krl_tensor out = T(y, 2, I(3), I(3));
+	krl_attrs none = attrs(0);
+	golden("diag", &in, &out, &none);
+	const double d0[9] = { 1, 0, 0,  0, -2, 0,  0, 0, 3.5 };
+	same(y, d0, 9);
+
+	poison(y, 16);
+	out = T(y, 2, I(4), I(4));
+	krl_attrs up = attrs(1, "diagonal", 1.0);
+	golden("diag", &in, &out, &up);
+	const double d1[16] = { 0, 1, 0, 0,  0, 0, -2, 0,  0, 0, 0, 3.5,
+	                        0, 0, 0, 0 };
+	same(y, d1, 16);
+
+	poison(y, 16);
+	krl_attrs down = attrs(1, "diagonal", -1.0);
+	golden("diag", &in, &out, &down);
+	const double dm1[16] = { 0, 0, 0, 0,  1, 0, 0, 0,  0, -2, 0, 0,
+	                         0, 0, 3.5, 0 };
+	same(y, dm1, 16);
+
+	/* a one-element vector two above the diagonal: [3, 3] */
+	double w[1] = { 7 };
+	poison(y, 9);
+	in = T(w, 1, I(1));
+	out = T(y, 2, I(3), I(3));
+	krl_attrs two = attrs(1, "diagonal", 2.0);
+	golden("diag", &in, &out, &two);
+	const double d2[9] = { 0, 0, 7,  0, 0, 0,  0, 0, 0 };
+	same(y, d2, 9);
+}
+
+static void test_diag_check(void **state)
+{
+	(void)state;
+	krl_tensor v = T(NULL, 1, I(3));
+	krl_tensor sq = T(NULL, 2, I(3), I(3));
+	krl_tensor big = T(NULL, 2, I(5), I(5));
+	krl_attrs none = attrs(0);
+	krl_attrs dm2 = attrs(1, "diagonal", -2.0);
+	accepts("diag", &v, &sq, &none);
+	accepts("diag", &v, &big, &dm2);
+	krl_tensor empty = T(NULL, 1, I(0)), e0 = T(NULL, 2, I(0), I(0));
+	accepts("diag", &empty, &e0, &none);
+
+	krl_tensor m = T(NULL, 2, I(3), I(3));
+	rejects("diag", &m, &sq, &none,
+	        "diag: v is [3, 3] but must be a vector (1 dim)");
+	rejects("diag", &v, &big, &none,
+	        "diag: v is [3] and diagonal=0, so y must be [3, 3], not "
+	        "[5, 5]");
+	krl_tensor rect = T(NULL, 2, I(3), I(4));
+	krl_attrs d1 = attrs(1, "diagonal", 1.0);
+	rejects("diag", &v, &rect, &d1, "so y must be [4, 4], not [3, 4]");
+	krl_attrs half = attrs(1, "diagonal", 0.5);
+	rejects("diag", &v, &sq, &half,
+	        "diag: diagonal=0.5 must be an integer of magnitude at most "
+	        "2^52");
+	krl_attrs huge = attrs(1, "diagonal", 1e300);
+	rejects("diag", &v, &sq, &huge, "must be an integer of magnitude");
+	krl_attrs inf = attrs(1, "diagonal", INFINITY);
+	rejects("diag", &v, &sq, &inf, "must be an integer of magnitude");
+	krl_attrs bad = attrs(1, "dim", 0.0);
+	rejects("diag", &v, &sq, &bad,
+	        "diag: unknown attribute 'dim' (allowed: diagonal)");
+	krl_tensor vi = v;
+	vi.dtype = KRL_I64;
+	rejects("diag", &vi, &sq, &none, "diag: v must be f32, not i64");
+	krl_tensor yh = sq;
+	yh.dtype = KRL_F16;
+	rejects("diag", &v, &yh, &none, "diag: y must be f32, not f16");
+}
+
+/* ==== triu, tril ==== */
+
+/* x = [[1 2 3 4], [5 6 7 8], [9 10 11 12]] */
+static const double x34[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+
+static void tri_case(const char *op, double k, const double *want)
+{
+	double x[12], y[12];
+	memcpy(x, x34, sizeof x);
+	poison(y, 12);
+	krl_tensor in = T(x, 2, I(3), I(4)), out = T(y, 2, I(3), I(4));
+	krl_attrs a = attrs(1, "diagonal", k);
+	golden(op, &in, &out, &a);
+	same(y, want, 12);
+}
+
+static void test_triu_golden(void **state)
+{
+	(void)state;
+	const double u0[12] = { 1, 2, 3, 4,  0, 6, 7, 8,  0, 0, 11, 12 };
+	const double u1[12] = { 0, 2, 3, 4,  0, 0, 7, 8,  0, 0, 0, 12 };
+	const double um1[12] = { 1, 2, 3, 4,  5, 6, 7, 8,  0, 10, 11, 12 };
+	const double u4[12] = { 0 };
+	const double um5[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	tri_case("triu", 0, u0);
+	tri_case("triu", 1, u1);
+	tri_case("triu", -1, um1);
+	tri_case("triu", 4, u4);
+	tri_case("triu", -5, um5);
+
+	/* the default diagonal is 0; a batch masks every matrix alike */
+	double x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[8];
+	poison(y, 8);
+	krl_tensor in = T(x, 3, I(2), I(2), I(2)), out = T(y, 3, I(2), I(2),
+	                                                   I(2));
+	krl_attrs none = attrs(0);
+	golden("triu", &in, &out, &none);
+	const double ub[8] = { 1, 2, 0, 4,  5, 6, 0, 8 };
+	same(y, ub, 8);
+}
+
+static void test_tril_golden(void **state)
+{
+	(void)state;
+	const double l0[12] = { 1, 0, 0, 0,  5, 6, 0, 0,  9, 10, 11, 0 };
+	const double lm1[12] = { 0, 0, 0, 0,  5, 0, 0, 0,  9, 10, 0, 0 };
+	const double l2[12] = { 1, 2, 3, 0,  5, 6, 7, 8,  9, 10, 11, 12 };
+	const double lm3[12] = { 0 };
+	tri_case("tril", 0, l0);
+	tri_case("tril", -1, lm1);
+	tri_case("tril", 2, l2);
+	tri_case("tril", -3, lm3);
+
+	double x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[8];
+	poison(y, 8);
+	krl_tensor in = T(x, 3, I(2), I(2), I(2)), out = T(y, 3, I(2), I(2),
+	                                                   I(2));
+	krl_attrs none = attrs(0);
+	golden("tril", &in, &out, &none);
+	const double lb[8] = { 1, 0, 3, 4,  5, 0, 7, 8 };
+	same(y, lb, 8);
+}
+
+static void test_tri_check(void **state)
+{
+	(void)state;
+	const char *ops[] = { "triu", "tril" };
+	for (int i = 0; i < 2; i++) {
+		const char *op = ops[i];
+		char want[160];
+		krl_tensor x = T(NULL, 2, I(3), I(4));
+		krl_tensor xb = T(NULL, 4, I(2), I(5), I(3), I(4));
+		krl_attrs none = attrs(0);
+		krl_attrs km = attrs(1, "diagonal", -7.0);
+		accepts(op, &x, &x, &none);
+		accepts(op, &xb, &xb, &km);
+
+		krl_tensor v = T(NULL, 1, I(4));
+		snprintf(want, sizeof want, "%s: x is [4] but must have at "
+		         "least 2 dims", op);
+		rejects(op, &v, &v, &none, want);
+		krl_tensor y = T(NULL, 2, I(4), I(3));
+		snprintf(want, sizeof want, "%s: x is [3, 4] but y is [4, 3]: "
+		         "shapes must be equal", op);
+		rejects(op, &x, &y, &none, want);
+		krl_attrs half = attrs(1, "diagonal", -1.5);
+		snprintf(want, sizeof want, "%s: diagonal=-1.5 must be an "
+		         "integer", op);
+		rejects(op, &x, &x, &half, want);
+		krl_attrs bad = attrs(1, "k", 1.0);
+		snprintf(want, sizeof want, "%s: unknown attribute 'k' "
+		         "(allowed: diagonal)", op);
+		rejects(op, &x, &x, &bad, want);
+		krl_tensor xi = x;
+		xi.dtype = KRL_I32;
+		snprintf(want, sizeof want, "%s: x must be f32, not i32", op);
+		rejects(op, &xi, &x, &none, want);
+	}
+}
+
+/* ==== The tasks' eager compositions ==== */
+
+/* diag(A) @ B = A[i] * B[i, j] (problem 12's plan). */
+static void test_diag_then_gemm(void **state)
+{
+	(void)state;
+	double a[2] = { 2, -1 }, d[4], b[6] = { 1, 2, 3, 4, 5, 6 }, c[6];
+	krl_tensor ta = T(a, 1, I(2)), td = T(d, 2, I(2), I(2));
+	krl_attrs none = attrs(0);
+	golden("diag", &ta, &td, &none);
+	krl_tensor in[2] = { td, T(b, 2, I(2), I(3)) };
+	krl_tensor tc = T(c, 2, I(2), I(3));
+	golden("gemm", in, &tc, &none);
+	const double want[6] = { 2, 4, 6, -4, -5, -6 };
+	same(c, want, 6);
+}
+
+/* triu / tril of A @ B (problems 14 and 15's plans). */
+static void test_gemm_then_tri(void **state)
+{
+	(void)state;
+	/* A = [[1 2 0], [0 1 -1], [2 0 1]], B = [[1 0 2], [3 1 0], [0 2 1]]:
+	 * A @ B = [[7 2 2], [3 -1 -1], [2 2 5]] */
+	double a[9] = { 1, 2, 0, 0, 1, -1, 2, 0, 1 };
+	double b[9] = { 1, 0, 2, 3, 1, 0, 0, 2, 1 };
+	double p[9], c[9];
+	krl_tensor in[2] = { T(a, 2, I(3), I(3)), T(b, 2, I(3), I(3)) };
+	krl_tensor tp = T(p, 2, I(3), I(3)), tc = T(c, 2, I(3), I(3));
+	krl_attrs none = attrs(0);
+	golden("gemm", in, &tp, &none);
+	const double prod[9] = { 7, 2, 2, 3, -1, -1, 2, 2, 5 };
+	same(p, prod, 9);
+	golden("triu", &tp, &tc, &none);
+	const double up[9] = { 7, 2, 2, 0, -1, -1, 0, 0, 5 };
+	same(c, up, 9);
+	golden("tril", &tp, &tc, &none);
+	const double lo[9] = { 7, 0, 0, 3, -1, 0, 2, 2, 5 };
+	same(c, lo, 9);
+}
+
+/* ==== The family's tasks ==== */
+
+static void test_tasks_build(void **state)
+{
+	(void)state;
+	const char *files[] = {
+		"tasks/level1/3_bmm.task",
+		"tasks/level1/5_matrix_scalar.task",
+		"tasks/level1/6_matmul_large_k.task",
+		"tasks/level1/7_matmul_small_k.task",
+		"tasks/level1/8_matmul_irregular.task",
+		"tasks/level1/9_tall_skinny.task",
+		"tasks/level1/10_3d_tensor_matmul.task",
+		"tasks/level1/11_4d_tensor_matmul.task",
+		"tasks/level1/12_diag_matmul.task",
+		"tasks/level1/13_symmetric_matmul.task",
+		"tasks/level1/14_triu_matmul.task",
+		"tasks/level1/15_tril_matmul.task",
+		"tasks/level1/16_matmul_ta.task",
+		"tasks/level1/17_matmul_tb.task",
+	};
+	const char *sets[] = { "kb0", "kb1", "tiny" };
+	krl_limits lim = krl_limits_sm90();
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		krl_task *t = NULL;
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		KRL_ASSERT_OK(krl_task_load(files[i], &t, &d), &d);
+		for (size_t s = 0; s < 3; s++) {
+			krl_program *p = NULL;
+			memset(&d, 0, sizeof d);
+			krl_err r = krl_program_build(t, NULL, sets[s], &lim, &p,
+			                              &d);
+			if (r)
+				fprintf(stderr, "%s [%s]\n", files[i], sets[s]);
+			KRL_ASSERT_OK(r, &d);
+			assert_true(p->bytes > 0);
+			assert_true(p->flops > 0);
+			krl_program_free(p);
+		}
+		krl_task_free(t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_diag_golden),
+		cmocka_unit_test(test_diag_check),
+		cmocka_unit_test(test_triu_golden),
+		cmocka_unit_test(test_tril_golden),
+		cmocka_unit_test(test_tri_check),
+		cmocka_unit_test(test_diag_then_gemm),
+		cmocka_unit_test(test_gemm_then_tri),
+		cmocka_unit_test(test_tasks_build),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
