@@ -1,4 +1,814 @@
-/* The op family "norm" (src/ops/ops_int.h, "Op families"): none yet. */
-#include "ops/ops_int.h"
+/*
+ * kernelrl: the op family "norm" (src/ops/ops_int.h, "Op families"):
+ * normalisations, losses and attention, plus the few elementwise and
+ * broadcasting ops their KernelBench models spell out as Python
+ * expressions (docs/ops-norm.md).
+ *
+ * This file holds the table krl_ops_norm[], every op's check and its
+ * float64 golden version; it is CPU-only (the fuzzers compile it with
+ * -DKRL_OPS_NO_GPU). The GPU drivers live in run_norm.c, their kernels in
+ * norm.cu.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
-const krl_op *const krl_ops_norm[] = { NULL };
+#include "ops/ops_int.h"
+#include "ops/norm.h"
+
+#define D(t) ((double *)(t)->data)
+#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
+
+/* ==== Check helpers ==== */
+
+static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
+{
+	if (msg && cap) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, cap, fmt, ap);
+		va_end(ap);
+	}
+	return KRL_EINVAL;
+}
+
+static int same_shape(const krl_tensor *x, const krl_tensor *y)
+{
+	if (x->ndim != y->ndim)
+		return 0;
+	for (int i = 0; i < x->ndim; i++)
+		if (x->dim[i] != y->dim[i])
+			return 0;
+	return 1;
+}
+
+static int has(const krl_attrs *a, const char *key)
+{
+	return !isnan(krl_attrs_get(a, key, NAN));
+}
+
+/* Rejects attribute keys not in names (NULL-terminated). */
+static krl_err keys(const char *op, const char *const *names,
+                    const krl_attrs *a, char *msg, size_t cap)
+{
+	for (int i = 0; a && i < a->n; i++) {
+		int ok = 0;
+		for (int j = 0; names[j]; j++)
+			if (a->key[i] && strcmp(a->key[i], names[j]) == 0)
+				ok = 1;
+		if (ok)
+			continue;
+		char list[128] = "";
+		size_t k = 0;
+		for (int j = 0; names[j] && k < sizeof list; j++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+			                      j ? ", " : "", names[j]);
+		if (!names[0])
+			return fail(msg, cap, "%s: unknown attribute '%s' (it "
+			            "takes none)", op, a->key[i] ? a->key[i] : "");
+		return fail(msg, cap, "%s: unknown attribute '%s' (allowed: "
+		            "%s)", op, a->key[i] ? a->key[i] : "", list);
+	}
+	return KRL_OK;
+}
+
+static krl_err f32(const char *op, const char *what, const krl_tensor *t,
+                   char *msg, size_t cap)
+{
+	if (t->dtype == KRL_F32)
+		return KRL_OK;
+	return fail(msg, cap, "%s: %s must be f32, not %s", op, what,
+	            krl_dtype_name(t->dtype));
+}
+
+/* An attribute that must be a finite number (default dflt when absent). */
+static krl_err need_finite(const char *op, const krl_attrs *a, const char *key,
+                      double dflt, char *msg, size_t cap)
+{
+	double v = krl_attrs_get(a, key, dflt);
+	if (!isfinite(v))
+		return fail(msg, cap, "%s: %s must be a finite number", op,
+		            key);
+	return KRL_OK;
+}
+
+/* eps: finite and >= 0. */
+static krl_err need_eps(const char *op, const krl_attrs *a, double dflt,
+                        char *msg, size_t cap)
+{
+	double eps = krl_attrs_get(a, "eps", dflt);
+	if (!isfinite(eps) || eps < 0)
+		return fail(msg, cap, "%s: eps=%g must be a finite number >= 0",
+		            op, eps);
+	return KRL_OK;
+}
+
+/* A vector of `n` elements, f32, named what. */
+static krl_err need_vec(const char *op, const char *what, const krl_tensor *t,
+                        int64_t n, const krl_tensor *x, char *msg,
+                        size_t cap)
+{
+	char st[160], sx[160];
+	krl_err r = f32(op, what, t, msg, cap);
+	if (r)
+		return r;
+	if (t->ndim != 1 || t->dim[0] != n)
+		return fail(msg, cap, "%s: x is %s, so %s must be [%lld], not "
+		            "%s", op, SHAPE(x, sx), what, (long long)n,
+		            SHAPE(t, st));
+	return KRL_OK;
+}
+
+/* x -> y of the same shape, f32. */
+static krl_err unary(const char *op, const char *const *names,
+                     const krl_tensor *in, const krl_tensor *out,
+                     const krl_attrs *a, char *msg, size_t cap)
+{
+	char sx[160], sy[160];
+	krl_err r;
+	if ((r = keys(op, names, a, msg, cap)) ||
+	    (r = f32(op, "x", &in[0], msg, cap)) ||
+	    (r = f32(op, "y", &out[0], msg, cap)))
+		return r;
+	if (!same_shape(&in[0], &out[0]))
+		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, SHAPE(&in[0], sx), SHAPE(&out[0], sy));
+	return KRL_OK;
+}
+
+/* a, b -> y, all f32 and of one shape. */
+static krl_err binary(const char *op, const char *const *names,
+                      const krl_tensor *in, const krl_tensor *out,
+                      const krl_attrs *a, char *msg, size_t cap)
+{
+	char s1[160], s2[160];
+	krl_err r;
+	if ((r = keys(op, names, a, msg, cap)) ||
+	    (r = f32(op, "a", &in[0], msg, cap)) ||
+	    (r = f32(op, "b", &in[1], msg, cap)) ||
+	    (r = f32(op, "y", &out[0], msg, cap)))
+		return r;
+	if (!same_shape(&in[0], &in[1]))
+		return fail(msg, cap, "%s: a is %s but b is %s: shapes must be "
+		            "equal", op, SHAPE(&in[0], s1), SHAPE(&in[1], s2));
+	if (!same_shape(&in[0], &out[0]))
+		return fail(msg, cap, "%s: a and b are %s but y is %s: shapes "
+		            "must be equal", op, SHAPE(&in[0], s1),
+		            SHAPE(&out[0], s2));
+	return KRL_OK;
+}
+
+/* A scalar output: one element ([] normally). */
+static krl_err scalar_out(const char *op, const krl_tensor *y, char *msg,
+                          size_t cap)
+{
+	char sy[160];
+	krl_err r = f32(op, "loss", y, msg, cap);
+	if (r)
+		return r;
+	if (krl_tensor_numel(y) != 1)
+		return fail(msg, cap, "%s: the loss is one value, so its output "
+		            "must be [], not %s", op, SHAPE(y, sy));
+	return KRL_OK;
+}
+
+/* ==== Attribute lists ==== */
+
+static const char *const k_none[] = { NULL };
+static const char *const k_eps[] = { "eps", NULL };
+static const char *const k_gn[] = { "groups", "eps", NULL };
+static const char *const k_alpha[] = { "alpha", NULL };
+static const char *const k_min[] = { "min", NULL };
+static const char *const k_beta[] = { "beta", NULL };
+static const char *const k_vnorm[] = { "dim", "ord", NULL };
+static const char *const k_scale[] = { "scale", NULL };
+
+/* ==== Batch, instance and group norm ==== */
+
+/* x [N, C, *] (rank >= 2), y like x; with_affine: w, b [C]. */
+static krl_err check_chan(const char *op, const char *const *names,
+                          int with_affine, const krl_tensor *in,
+                          const krl_tensor *out, const krl_attrs *a,
+                          char *msg, size_t cap)
+{
+	const krl_tensor *x = &in[0], *y = &out[0];
+	char sx[160], sy[160];
+	krl_err r;
+	if ((r = keys(op, names, a, msg, cap)) ||
+	    (r = f32(op, "x", x, msg, cap)) ||
+	    (r = f32(op, "y", y, msg, cap)) ||
+	    (r = need_eps(op, a, 1e-5, msg, cap)))
+		return r;
+	if (x->ndim < 2)
+		return fail(msg, cap, "%s: x is %s but must be [N, C, ...] (at "
+		            "least 2 dims)", op, SHAPE(x, sx));
+	if (krl_tensor_numel(x) == 0)
+		return fail(msg, cap, "%s: x is %s: no elements to normalise",
+		            op, SHAPE(x, sx));
+	if (with_affine &&
+	    ((r = need_vec(op, "w", &in[1], x->dim[1], x, msg, cap)) ||
+	     (r = need_vec(op, "b", &in[2], x->dim[1], x, msg, cap))))
+		return r;
+	if (!same_shape(x, y))
+		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, SHAPE(x, sx), SHAPE(y, sy));
+	return KRL_OK;
+}
+
+static krl_err check_batchnorm(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	return check_chan("batchnorm", k_eps, 1, in, out, a, msg, cap);
+}
+
+static krl_err check_instancenorm(const krl_tensor *in,
+                                  const krl_tensor *out, const krl_attrs *a,
+                                  char *msg, size_t cap)
+{
+	return check_chan("instancenorm", k_eps, 0, in, out, a, msg, cap);
+}
+
+static krl_err check_groupnorm(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = check_chan("groupnorm", k_gn, 1, in, out, a, msg, cap);
+	if (r)
+		return r;
+	double g = krl_attrs_get(a, "groups", NAN);
+	if (isnan(g))
+		return fail(msg, cap, "groupnorm: attribute groups is required");
+	int64_t c = in[0].dim[1];
+	if (g != floor(g) || g < 1 || g > (double)c || c % (int64_t)g)
+		return fail(msg, cap, "groupnorm: groups=%g must be a positive "
+		            "integer dividing the %lld channels", g,
+		            (long long)c);
+	return KRL_OK;
+}
+
+/* Normalises x viewed as [n, c, m] over the axes picked by mode, two
+ * passes in double (mean, then centred squares), biased variance:
+ * mode 0 (batch): per channel over n and m; mode 1 (instance/group):
+ * per [n, c-group of cg channels] over cg * m. w, b per channel or NULL. */
+static void norm_golden(const krl_tensor *x, const krl_tensor *y,
+                        const double *w, const double *b, int batch,
+                        int64_t cg, double eps)
+{
+	int64_t n = x->dim[0], c = x->dim[1];
+	int64_t m = krl_ops_prod(x, 2, x->ndim);
+	const double *px = D(x);
+	double *py = D(y);
+	if (batch) {
+		for (int64_t k = 0; k < c; k++) {
+			double s = 0, v = 0;
+			for (int64_t i = 0; i < n; i++)
+				for (int64_t j = 0; j < m; j++)
+					s += px[(i * c + k) * m + j];
+			double mean = s / (double)(n * m);
+			for (int64_t i = 0; i < n; i++)
+				for (int64_t j = 0; j < m; j++) {
+					double e = px[(i * c + k) * m + j] - mean;
+					v += e * e;
+				}
+			double rstd = 1.0 / sqrt(v / (double)(n * m) + eps);
+			for (int64_t i = 0; i < n; i++)
+				for (int64_t j = 0; j < m; j++) {
+					int64_t o = (i * c + k) * m + j;
+					double t = (px[o] - mean) * rstd;
+					py[o] = w ? t * w[k] + b[k] : t;
+				}
+		}
+		return;
+	}
+	int64_t len = cg * m;
+	for (int64_t row = 0; row < n * (c / cg); row++) {
+		const double *p = px + row * len;
+		double *q = py + row * len;
+		double s = 0, v = 0;
+		for (int64_t j = 0; j < len; j++)
+			s += p[j];
+		double mean = s / (double)len;
+		for (int64_t j = 0; j < len; j++)
+			v += (p[j] - mean) * (p[j] - mean);
+		double rstd = 1.0 / sqrt(v / (double)len + eps);
+		int64_t ch0 = (row % (c / cg)) * cg;
+		for (int64_t j = 0; j < len; j++) {
+			int64_t ch = ch0 + j / m;
+			double t = (p[j] - mean) * rstd;
+			q[j] = w ? t * w[ch] + b[ch] : t;
+		}
+	}
+}
+
+static krl_err golden_batchnorm(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a)
+{
+	norm_golden(&in[0], &out[0], D(&in[1]), D(&in[2]), 1, 1,
+	            krl_attrs_get(a, "eps", 1e-5));
+	return KRL_OK;
+}
+
+static krl_err golden_instancenorm(const krl_tensor *in,
+                                   const krl_tensor *out, const krl_attrs *a)
+{
+	norm_golden(&in[0], &out[0], NULL, NULL, 0, 1,
+	            krl_attrs_get(a, "eps", 1e-5));
+	return KRL_OK;
+}
+
+static krl_err golden_groupnorm(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a)
+{
+	int64_t g = (int64_t)krl_attrs_get(a, "groups", 1);
+	norm_golden(&in[0], &out[0], D(&in[1]), D(&in[2]), 0,
+	            in[0].dim[1] / g, krl_attrs_get(a, "eps", 1e-5));
+	return KRL_OK;
+}
+
+/* ==== vector_norm ==== */
+
+/* The 2-norm over the last dim (dim = -1 or rank-1, or any dim whose
+ * trailing dims are all 1) into y keeping it as size 1 or dropping it, or
+ * over all elements into a one-element y when dim is absent. */
+static krl_err check_vector_norm(const krl_tensor *in, const krl_tensor *out,
+                                 const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "vector_norm";
+	const krl_tensor *x = &in[0], *y = &out[0];
+	char sx[160], sy[160];
+	krl_err r;
+	if ((r = keys(op, k_vnorm, a, msg, cap)) ||
+	    (r = f32(op, "x", x, msg, cap)) ||
+	    (r = f32(op, "y", y, msg, cap)))
+		return r;
+	double ord = krl_attrs_get(a, "ord", 2);
+	if (ord != 2)
+		return fail(msg, cap, "%s: ord=%g is not supported (only the "
+		            "2-norm, ord=2)", op, ord);
+	if (krl_tensor_numel(x) == 0)
+		return fail(msg, cap, "%s: x is %s: no elements", op,
+		            SHAPE(x, sx));
+	if (!has(a, "dim")) {
+		if (krl_tensor_numel(y) != 1)
+			return fail(msg, cap, "%s: without dim it reduces all of "
+			            "x %s into one value, so y must be [], not %s",
+			            op, SHAPE(x, sx), SHAPE(y, sy));
+		return KRL_OK;
+	}
+	double v = krl_attrs_get(a, "dim", 0);
+	if (x->ndim == 0 || v != floor(v) || v < -x->ndim || v >= x->ndim)
+		return fail(msg, cap, "%s: dim=%g is out of range for x %s", op,
+		            v, SHAPE(x, sx));
+	int d = krl_ops_dim(a, x->ndim);
+	if (krl_ops_prod(x, d + 1, x->ndim) != 1)
+		return fail(msg, cap, "%s: x is %s: only a reduction over the "
+		            "last dim is supported, not dim=%d", op,
+		            SHAPE(x, sx), d);
+	if (krl_tensor_numel(y) != krl_ops_prod(x, 0, d) ||
+	    (y->ndim != x->ndim && y->ndim != x->ndim - 1))
+		return fail(msg, cap, "%s: x is %s and dim=%d, so y must be x "
+		            "with that dim as 1 or dropped, not %s", op,
+		            SHAPE(x, sx), d, SHAPE(y, sy));
+	for (int i = 0; i < d; i++)
+		if (y->dim[i] != x->dim[i])
+			return fail(msg, cap, "%s: x is %s and dim=%d, so y must "
+			            "be x with that dim as 1 or dropped, not %s",
+			            op, SHAPE(x, sx), d, SHAPE(y, sy));
+	return KRL_OK;
+}
+
+static krl_err golden_vector_norm(const krl_tensor *in, const krl_tensor *out,
+                                  const krl_attrs *a)
+{
+	const krl_tensor *x = &in[0];
+	int64_t n = krl_tensor_numel(x), r = n;
+	if (has(a, "dim"))
+		r = x->dim[krl_ops_dim(a, x->ndim)];
+	for (int64_t o = 0; o < n / r; o++) {
+		double s = 0;
+		for (int64_t j = 0; j < r; j++)
+			s += D(x)[o * r + j] * D(x)[o * r + j];
+		D(&out[0])[o] = sqrt(s);
+	}
+	return KRL_OK;
+}
+
+/* ==== Elementwise ==== */
+
+static krl_err check_abs(const krl_tensor *in, const krl_tensor *out,
+                         const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary("abs", k_none, in, out, a, msg, cap);
+}
+
+static krl_err check_sqrt(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary("sqrt", k_none, in, out, a, msg, cap);
+}
+
+static krl_err check_log(const krl_tensor *in, const krl_tensor *out,
+                         const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary("log", k_none, in, out, a, msg, cap);
+}
+
+/* An op with one required finite attribute. */
+static krl_err unary_attr(const char *op, const char *const *names,
+                          const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = unary(op, names, in, out, a, msg, cap);
+	if (r)
+		return r;
+	if (!has(a, names[0]))
+		return fail(msg, cap, "%s: attribute %s is required", op,
+		            names[0]);
+	return need_finite(op, a, names[0], 0, msg, cap);
+}
+
+static krl_err check_add_scalar(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary_attr("add_scalar", k_alpha, in, out, a, msg, cap);
+}
+
+static krl_err check_rsub_scalar(const krl_tensor *in, const krl_tensor *out,
+                                 const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary_attr("rsub_scalar", k_alpha, in, out, a, msg, cap);
+}
+
+static krl_err check_clamp_min(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary_attr("clamp_min", k_min, in, out, a, msg, cap);
+}
+
+#define UNARY_GOLDEN(name, expr)                                           \
+	static krl_err golden_##name(const krl_tensor *in,                 \
+	                             const krl_tensor *out,                \
+	                             const krl_attrs *a)                   \
+	{                                                                  \
+		int64_t n = krl_tensor_numel(&in[0]);                      \
+		(void)a;                                                   \
+		for (int64_t i = 0; i < n; i++) {                          \
+			double x = D(&in[0])[i];                           \
+			D(&out[0])[i] = (expr);                            \
+		}                                                          \
+		return KRL_OK;                                             \
+	}
+UNARY_GOLDEN(abs, fabs(x))
+UNARY_GOLDEN(sqrt, sqrt(x))
+UNARY_GOLDEN(log, log(x))
+UNARY_GOLDEN(add_scalar, x + krl_attrs_get(a, "alpha", 0))
+UNARY_GOLDEN(rsub_scalar, krl_attrs_get(a, "alpha", 0) - x)
+/* NaN propagates, as torch.clamp_min does */
+UNARY_GOLDEN(clamp_min, isnan(x) ? x : fmax(x, krl_attrs_get(a, "min", 0)))
+
+static krl_err check_xlogy(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a, char *msg, size_t cap)
+{
+	return binary("xlogy", k_none, in, out, a, msg, cap);
+}
+
+static krl_err check_smooth_l1(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = binary("smooth_l1", k_beta, in, out, a, msg, cap);
+	if (r)
+		return r;
+	double beta = krl_attrs_get(a, "beta", 1);
+	if (!isfinite(beta) || beta < 0)
+		return fail(msg, cap, "smooth_l1: beta=%g must be a finite "
+		            "number >= 0", beta);
+	return KRL_OK;
+}
+
+static double xlogy(double x, double y)
+{
+	if (isnan(y))
+		return y;
+	return x == 0 ? 0.0 : x * log(y);
+}
+
+static double smooth_l1(double a, double b, double beta)
+{
+	double z = fabs(a - b);
+	return z < beta ? 0.5 * z * z / beta : z - 0.5 * beta;
+}
+
+static krl_err golden_xlogy(const krl_tensor *in, const krl_tensor *out,
+                            const krl_attrs *a)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = xlogy(D(&in[0])[i], D(&in[1])[i]);
+	return KRL_OK;
+}
+
+static krl_err golden_smooth_l1(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	double beta = krl_attrs_get(a, "beta", 1);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = smooth_l1(D(&in[0])[i], D(&in[1])[i], beta);
+	return KRL_OK;
+}
+
+/* ==== Broadcasting binary ops ==== */
+
+/* b broadcasts to a (right-aligned, each dim of b equal to a's or 1, rank
+ * of b at most a's); y is shaped like a. */
+static krl_err check_bcast(const char *op, const krl_tensor *in,
+                           const krl_tensor *out, const krl_attrs *a,
+                           char *msg, size_t cap)
+{
+	const krl_tensor *ta = &in[0], *tb = &in[1];
+	char s1[160], s2[160];
+	krl_err r;
+	if ((r = keys(op, k_none, a, msg, cap)) ||
+	    (r = f32(op, "a", ta, msg, cap)) ||
+	    (r = f32(op, "b", tb, msg, cap)) ||
+	    (r = f32(op, "y", &out[0], msg, cap)))
+		return r;
+	int ok = tb->ndim <= ta->ndim;
+	for (int i = 0; ok && i < tb->ndim; i++) {
+		int64_t db = tb->dim[tb->ndim - 1 - i];
+		ok = db == 1 || db == ta->dim[ta->ndim - 1 - i];
+	}
+	if (!ok)
+		return fail(msg, cap, "%s: b %s does not broadcast to a %s "
+		            "(right-aligned, each dim of b equal to a's or 1)",
+		            op, SHAPE(tb, s2), SHAPE(ta, s1));
+	if (!same_shape(ta, &out[0]))
+		return fail(msg, cap, "%s: a is %s but y is %s: y must be shaped "
+		            "like a", op, SHAPE(ta, s1), SHAPE(&out[0], s2));
+	return KRL_OK;
+}
+
+static krl_err check_div_bcast(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	return check_bcast("div_bcast", in, out, a, msg, cap);
+}
+
+static krl_err check_mul_bcast(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	return check_bcast("mul_bcast", in, out, a, msg, cap);
+}
+
+void krl_norm_bcast_strides(const krl_tensor *a, const krl_tensor *b,
+                            int64_t *stride)
+{
+	int64_t s = 1;
+	for (int i = a->ndim - 1; i >= 0; i--) {
+		int j = i - (a->ndim - b->ndim);
+		if (j < 0 || b->dim[j] == 1) {
+			stride[i] = 0;
+		} else {
+			stride[i] = s;
+			s *= b->dim[j];
+		}
+	}
+}
+
+/* The offset into b of element i of a. */
+static int64_t bcast_off(const krl_tensor *a, const int64_t *stride,
+                         int64_t i)
+{
+	int64_t off = 0;
+	for (int k = a->ndim - 1; k >= 0; k--) {
+		off += (i % a->dim[k]) * stride[k];
+		i /= a->dim[k];
+	}
+	return off;
+}
+
+static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
+                         int div)
+{
+	int64_t stride[KRL_MAX_DIM];
+	krl_norm_bcast_strides(&in[0], &in[1], stride);
+	int64_t n = krl_tensor_numel(&in[0]);
+	for (int64_t i = 0; i < n; i++) {
+		double x = D(&in[0])[i];
+		double y = D(&in[1])[bcast_off(&in[0], stride, i)];
+		D(&out[0])[i] = div ? x / y : x * y;
+	}
+}
+
+static krl_err golden_div_bcast(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a)
+{
+	bcast_golden(in, out, 1);
+	return KRL_OK;
+}
+
+static krl_err golden_mul_bcast(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a)
+{
+	bcast_golden(in, out, 0);
+	return KRL_OK;
+}
+
+/* ==== nll_loss ==== */
+
+/* logp [N, C] f32, target [N] i64 -> loss [] (mean over the targets that
+ * are not ignore_index -100). */
+static krl_err check_nll_loss(const krl_tensor *in, const krl_tensor *out,
+                              const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "nll_loss";
+	const krl_tensor *x = &in[0], *t = &in[1];
+	char sx[160], st[160];
+	krl_err r;
+	if ((r = keys(op, k_none, a, msg, cap)) ||
+	    (r = f32(op, "logp", x, msg, cap)) ||
+	    (r = scalar_out(op, &out[0], msg, cap)))
+		return r;
+	if (t->dtype != KRL_I64)
+		return fail(msg, cap, "%s: target must be i64 class indices, "
+		            "not %s", op, krl_dtype_name(t->dtype));
+	if (x->ndim != 2 || x->dim[0] == 0 || x->dim[1] == 0)
+		return fail(msg, cap, "%s: logp is %s but must be [N, C] with "
+		            "N, C > 0", op, SHAPE(x, sx));
+	if (t->ndim != 1 || t->dim[0] != x->dim[0])
+		return fail(msg, cap, "%s: logp is %s, so target must be [%lld], "
+		            "not %s", op, SHAPE(x, sx), (long long)x->dim[0],
+		            SHAPE(t, st));
+	return KRL_OK;
+}
+
+/* A target outside [0, C) (other than -100) makes the loss NaN, as the
+ * GPU op does where PyTorch would assert. */
+static krl_err golden_nll_loss(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a)
+{
+	int64_t n = in[0].dim[0], c = in[0].dim[1], cnt = 0;
+	double s = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double t = D(&in[1])[i];
+		if (t == KRL_NLL_IGNORE)
+			continue;
+		if (!(t >= 0 && t < (double)c)) {
+			s = NAN;
+			break;
+		}
+		s -= D(&in[0])[i * c + (int64_t)t];
+		cnt++;
+	}
+	D(&out[0])[0] = s / (double)cnt;
+	return KRL_OK;
+}
+
+/* ==== sdpa ==== */
+
+/* q [..., L, E], k [..., S, E], v [..., S, Ev] -> o [..., L, Ev], equal
+ * leading dims; scale defaults to 1/sqrt(E). */
+static krl_err check_sdpa(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "sdpa";
+	const krl_tensor *q = &in[0], *k = &in[1], *v = &in[2], *o = &out[0];
+	char s1[160], s2[160], s3[160];
+	krl_err r;
+	if ((r = keys(op, k_scale, a, msg, cap)) ||
+	    (r = f32(op, "q", q, msg, cap)) ||
+	    (r = f32(op, "k", k, msg, cap)) ||
+	    (r = f32(op, "v", v, msg, cap)) ||
+	    (r = f32(op, "o", o, msg, cap)) ||
+	    (r = need_finite(op, a, "scale", 1, msg, cap)))
+		return r;
+	int nd = q->ndim;
+	if (nd < 2 || k->ndim != nd || v->ndim != nd || o->ndim != nd)
+		return fail(msg, cap, "%s: q %s, k %s and v %s must have the same "
+		            "rank, at least 2", op, SHAPE(q, s1), SHAPE(k, s2),
+		            SHAPE(v, s3));
+	for (int i = 0; i < nd - 2; i++)
+		if (k->dim[i] != q->dim[i] || v->dim[i] != q->dim[i])
+			return fail(msg, cap, "%s: q %s, k %s and v %s must have "
+			            "equal batch dims", op, SHAPE(q, s1),
+			            SHAPE(k, s2), SHAPE(v, s3));
+	if (k->dim[nd - 1] != q->dim[nd - 1])
+		return fail(msg, cap, "%s: q is %s but k is %s: the embedding "
+		            "dims differ", op, SHAPE(q, s1), SHAPE(k, s2));
+	if (v->dim[nd - 2] != k->dim[nd - 2])
+		return fail(msg, cap, "%s: k is %s but v is %s: the key counts "
+		            "differ", op, SHAPE(k, s2), SHAPE(v, s3));
+	if (krl_tensor_numel(q) == 0 || krl_tensor_numel(v) == 0 ||
+	    k->dim[nd - 2] == 0)
+		return fail(msg, cap, "%s: q %s, k %s and v %s must not be empty",
+		            op, SHAPE(q, s1), SHAPE(k, s2), SHAPE(v, s3));
+	if (q->dim[nd - 1] > KRL_SDPA_MAX_DIM || v->dim[nd - 1] > KRL_SDPA_MAX_DIM)
+		return fail(msg, cap, "%s: embedding dims of q %s and v %s must "
+		            "be at most %d", op, SHAPE(q, s1), SHAPE(v, s3),
+		            KRL_SDPA_MAX_DIM);
+	int ok = 1;
+	for (int i = 0; ok && i < nd - 1; i++)
+		ok = o->dim[i] == q->dim[i];
+	if (!ok || o->dim[nd - 1] != v->dim[nd - 1])
+		return fail(msg, cap, "%s: o is %s but q %s and v %s give [..., "
+		            "%lld, %lld]", op, SHAPE(o, s1), SHAPE(q, s2),
+		            SHAPE(v, s3), (long long)q->dim[nd - 2],
+		            (long long)v->dim[nd - 1]);
+	return KRL_OK;
+}
+
+double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a)
+{
+	return krl_attrs_get(a, "scale", 1.0 / sqrt((double)q->dim[q->ndim - 1]));
+}
+
+static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a)
+{
+	const krl_tensor *q = &in[0], *k = &in[1], *v = &in[2];
+	int nd = q->ndim;
+	int64_t bh = krl_ops_prod(q, 0, nd - 2), l = q->dim[nd - 2];
+	int64_t e = q->dim[nd - 1], s = k->dim[nd - 2], ev = v->dim[nd - 1];
+	double scale = krl_norm_sdpa_scale(q, a);
+	double p[4096];
+	double *pp = s <= 4096 ? p : NULL;
+	for (int64_t z = 0; z < bh; z++)
+		for (int64_t i = 0; i < l; i++) {
+			const double *qi = D(q) + (z * l + i) * e;
+			double mx = -INFINITY, sum = 0;
+			for (int64_t j = 0; j < s; j++) {
+				const double *kj = D(k) + (z * s + j) * e;
+				double dot = 0;
+				for (int64_t t = 0; t < e; t++)
+					dot += qi[t] * kj[t];
+				dot *= scale;
+				if (pp)
+					pp[j] = dot;
+				mx = fmax(mx, dot);
+			}
+			double *oi = D(&out[0]) + (z * l + i) * ev;
+			for (int64_t c = 0; c < ev; c++)
+				oi[c] = 0;
+			for (int64_t j = 0; j < s; j++) {
+				double dot = 0;
+				if (pp) {
+					dot = pp[j];
+				} else {
+					const double *kj = D(k) + (z * s + j) * e;
+					for (int64_t t = 0; t < e; t++)
+						dot += qi[t] * kj[t];
+					dot *= scale;
+				}
+				double w = exp(dot - mx);
+				sum += w;
+				const double *vj = D(v) + (z * s + j) * ev;
+				for (int64_t c = 0; c < ev; c++)
+					oi[c] += w * vj[c];
+			}
+			for (int64_t c = 0; c < ev; c++)
+				oi[c] /= sum;
+		}
+	return KRL_OK;
+}
+
+/* ==== Registry ==== */
+
+#define NORM_OP(nm, ni, no, ks, dc)                                        \
+	static const krl_op op_##nm = { #nm, ni, no, ks, dc, check_##nm,   \
+	                                KRL_RUNFN(krl_run_##nm),           \
+	                                golden_##nm }
+
+NORM_OP(batchnorm, 3, 1, k_eps, "y = (x - mean_c) / sqrt(var_c + eps) * w_c + "
+        "b_c with batch statistics over N and spatial dims of x [N, C, ...] "
+        "(training mode; running stats are not kept)");
+NORM_OP(instancenorm, 1, 1, k_eps, "y = (x - mean) / sqrt(var + eps) per "
+        "(n, c) of x [N, C, ...] over the spatial dims, no affine");
+NORM_OP(groupnorm, 3, 1, k_gn, "y = (x - mean) / sqrt(var + eps) * w_c + b_c "
+        "per (n, group of C/groups channels) of x [N, C, ...]");
+NORM_OP(vector_norm, 1, 1, k_vnorm, "y = sqrt(sum x^2) over the last dim, or "
+        "over all elements into [] without dim (ord=2 only)");
+NORM_OP(abs, 1, 1, k_none, "y = |x|");
+NORM_OP(sqrt, 1, 1, k_none, "y = sqrt(x)");
+NORM_OP(log, 1, 1, k_none, "y = log(x)");
+NORM_OP(add_scalar, 1, 1, k_alpha, "y = x + alpha");
+NORM_OP(rsub_scalar, 1, 1, k_alpha, "y = alpha - x");
+NORM_OP(clamp_min, 1, 1, k_min, "y = max(x, min) (NaN propagates)");
+NORM_OP(xlogy, 2, 1, k_none, "y = a * log(b), 0 where a == 0 (torch.xlogy)");
+NORM_OP(smooth_l1, 2, 1, k_beta, "y = 0.5 (a-b)^2 / beta where |a-b| < beta, "
+        "else |a-b| - 0.5 beta (beta 1; smooth_l1_loss unreduced)");
+NORM_OP(div_bcast, 2, 1, k_none, "y = a / b, b broadcast to a");
+NORM_OP(mul_bcast, 2, 1, k_none, "y = a * b, b broadcast to a");
+NORM_OP(nll_loss, 2, 1, k_none, "loss = -mean logp[i, target[i]] over targets "
+        "!= -100 (logp [N, C], target i64 [N])");
+NORM_OP(sdpa, 3, 1, k_scale, "o = softmax(q k^T * scale) v, fused (online "
+        "softmax); scale 1/sqrt(E) by default");
+
+const krl_op *const krl_ops_norm[] = {
+	&op_batchnorm, &op_instancenorm, &op_groupnorm, &op_vector_norm,
+	&op_abs, &op_sqrt, &op_log, &op_add_scalar, &op_rsub_scalar,
+	&op_clamp_min, &op_xlogy, &op_smooth_l1, &op_div_bcast, &op_mul_bcast,
+	&op_nll_loss, &op_sdpa, NULL,
+};

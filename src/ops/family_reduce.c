@@ -1,4 +1,687 @@
-/* The op family "reduce" (src/ops/ops_int.h, "Op families"): none yet. */
-#include "ops/ops_int.h"
+/*
+ * kernelrl: the op family "reduce" (src/ops/ops_int.h, "Op families"):
+ * pooling (max_pool1d/2d/3d, avg_pool1d/2d/3d), the product reduction,
+ * the cumulative product, and the copies KernelBench's scan problems
+ * decompose into in eager PyTorch (flip, narrow, cat, fill, mul_mask).
+ *
+ * This file is CPU code only: the table, every op's check and its float64
+ * golden version. The GPU drivers are in run_reduce.c (kernels in
+ * reduce2.cu), named here through KRL_RUNFN so that the fuzzers can build
+ * the table without GPU code. Semantics and the PyTorch kernels each GPU
+ * version mirrors: docs/ops-reduce.md.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
-const krl_op *const krl_ops_reduce[] = { NULL };
+#include "ops/ops_int.h"
+#include "ops/reduce2.h"
+
+#define D(t) ((double *)(t)->data)
+#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
+
+/* GPU drivers (run_reduce.c). */
+KRL_RUN(max_pool1d); KRL_RUN(max_pool2d); KRL_RUN(max_pool3d);
+KRL_RUN(avg_pool1d); KRL_RUN(avg_pool2d); KRL_RUN(avg_pool3d);
+KRL_RUN(prod); KRL_RUN(cumprod); KRL_RUN(flip); KRL_RUN(narrow);
+KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask);
+
+/* ==== Check helpers ==== */
+
+static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
+{
+	if (msg && cap) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, cap, fmt, ap);
+		va_end(ap);
+	}
+	return KRL_EINVAL;
+}
+
+static int same_shape(const krl_tensor *x, const krl_tensor *y)
+{
+	if (x->ndim != y->ndim)
+		return 0;
+	for (int i = 0; i < x->ndim; i++)
+		if (x->dim[i] != y->dim[i])
+			return 0;
+	return 1;
+}
+
+static krl_err check_keys(const char *op, const char *const *names,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	for (int i = 0; a && i < a->n; i++) {
+		int ok = 0;
+		for (int j = 0; names[j]; j++)
+			if (a->key[i] && strcmp(a->key[i], names[j]) == 0)
+				ok = 1;
+		if (ok)
+			continue;
+		char list[256] = "";
+		size_t k = 0;
+		for (int j = 0; names[j] && k < sizeof list; j++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+			                      j ? ", " : "", names[j]);
+		if (!names[0])
+			return fail(msg, cap, "%s: unknown attribute '%s' (it "
+			            "takes none)", op, a->key[i] ? a->key[i] : "");
+		return fail(msg, cap, "%s: unknown attribute '%s' (allowed: "
+		            "%s)", op, a->key[i] ? a->key[i] : "", list);
+	}
+	return KRL_OK;
+}
+
+static krl_err need_dtype(const char *op, const char *what,
+                          const krl_tensor *t, krl_dtype want, char *msg,
+                          size_t cap)
+{
+	if (t->dtype == want)
+		return KRL_OK;
+	return fail(msg, cap, "%s: %s must be %s, not %s", op, what,
+	            krl_dtype_name(want), krl_dtype_name(t->dtype));
+}
+
+/* An integer attribute in [lo, hi]; `dflt` when absent. */
+static krl_err need_int(const char *op, const krl_attrs *a, const char *key,
+                        double dflt, double lo, double hi, char *msg,
+                        size_t cap)
+{
+	double v = krl_attrs_get(a, key, dflt);
+	if (isnan(v))
+		return fail(msg, cap, "%s: attribute %s is required", op, key);
+	if (v != floor(v) || v < lo || v > hi)
+		return fail(msg, cap, "%s: %s=%g must be an integer in %g .. %g",
+		            op, key, v, lo, hi);
+	return KRL_OK;
+}
+
+/* The `dim` attribute: required, an integer in [-ndim, ndim). */
+static krl_err need_dim(const char *op, const krl_tensor *x,
+                        const krl_attrs *a, char *msg, size_t cap)
+{
+	char s[160];
+	double v = krl_attrs_get(a, "dim", NAN);
+	if (isnan(v))
+		return fail(msg, cap, "%s: attribute dim is required", op);
+	if (x->ndim == 0)
+		return fail(msg, cap, "%s: x is a scalar ([]): it has no dim %g",
+		            op, v);
+	if (v != floor(v) || v < -x->ndim || v >= x->ndim)
+		return fail(msg, cap, "%s: dim=%g is out of range for x %s "
+		            "(rank %d: use %d .. %d)", op, v, SHAPE(x, s),
+		            x->ndim, -x->ndim, x->ndim - 1);
+	return KRL_OK;
+}
+
+/* y must equal x except along dim d, where it is `n` long. */
+static krl_err need_shape_but(const char *op, const char *yname,
+                              const krl_tensor *x, const krl_tensor *y,
+                              int d, int64_t n, char *msg, size_t cap)
+{
+	krl_tensor want = *x;
+	want.dim[d] = n;
+	if (same_shape(&want, y))
+		return KRL_OK;
+	char sw[160], sy[160];
+	return fail(msg, cap, "%s: %s must be %s, not %s", op, yname,
+	            SHAPE(&want, sw), SHAPE(y, sy));
+}
+
+static size_t dtype_size(krl_dtype t)
+{
+	switch (t) {
+	case KRL_F32: case KRL_I32: return 4;
+	case KRL_F16: case KRL_BF16: return 2;
+	case KRL_I64: case KRL_F64: return 8;
+	case KRL_BOOL: return 1;
+	default: return 0;
+	}
+}
+
+/* ==== Pooling ==== */
+
+static const char *const k_maxpool[] = { "kernel_size", "stride", "padding",
+	"dilation", "ceil_mode", NULL };
+static const char *const k_avgpool[] = { "kernel_size", "stride", "padding",
+	"ceil_mode", "count_include_pad", "divisor_override", NULL };
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+int64_t krl_pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p,
+                          int64_t d, int ceil_mode)
+{
+	int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+	int64_t o = floor_div(num, s) + 1;
+	if (ceil_mode && (o - 1) * s >= in + p)
+		o--;
+	return o;
+}
+
+void krl_pool_geom(const krl_attrs *a, const int64_t *xdim, int ndim,
+                   int rank, int avg, krl_pool *g)
+{
+	memset(g, 0, sizeof *g);
+	g->rank = rank;
+	g->k = (int64_t)krl_attrs_get(a, "kernel_size", 1);
+	g->s = (int64_t)krl_attrs_get(a, "stride", (double)g->k);
+	g->p = (int64_t)krl_attrs_get(a, "padding", 0);
+	g->d = avg ? 1 : (int64_t)krl_attrs_get(a, "dilation", 1);
+	g->ceil_mode = krl_attrs_get(a, "ceil_mode", 0) != 0;
+	g->count_include_pad = krl_attrs_get(a, "count_include_pad", 1) != 0;
+	g->divisor = avg ? (int64_t)krl_attrs_get(a, "divisor_override", 0)
+	                 : 0;
+	g->planes = 1;
+	for (int i = 0; i < ndim - rank; i++)
+		g->planes *= xdim[i];
+	for (int i = 0; i < rank; i++) {
+		g->in[i] = xdim[ndim - rank + i];
+		g->out[i] = krl_pool_out_size(g->in[i], g->k, g->s, g->p, g->d,
+		                              g->ceil_mode);
+	}
+}
+
+/* x [(N,) C, *spatial] -> y (f32, spatial dims pooled) and, for max
+ * pooling, idx (i64, the same shape as y), as PyTorch's pool*d_shape_check:
+ * kernel_size >= 1, stride >= 1, dilation >= 1, 0 <= padding <=
+ * kernel_size / 2, every output size >= 1. */
+static krl_err check_pool(const char *op, int rank, int avg,
+                          const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	const krl_tensor *x = &in[0], *y = &out[0];
+	const double big = 1e9;
+	char sx[160], sy[160], sw[160];
+	krl_err r;
+	if ((r = check_keys(op, avg ? k_avgpool : k_maxpool, a, msg, cap)) ||
+	    (r = need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = need_int(op, a, "kernel_size", NAN, 1, big, msg, cap)))
+		return r;
+	double k = krl_attrs_get(a, "kernel_size", 1);
+	if ((r = need_int(op, a, "stride", k, 1, big, msg, cap)) ||
+	    (r = need_int(op, a, "padding", 0, 0, big, msg, cap)) ||
+	    (r = need_int(op, a, "dilation", 1, 1, big, msg, cap)) ||
+	    (r = need_int(op, a, "ceil_mode", 0, 0, 1, msg, cap)) ||
+	    (r = need_int(op, a, "count_include_pad", 1, 0, 1, msg, cap)) ||
+	    (r = need_int(op, a, "divisor_override", 0, 0, big, msg, cap)))
+		return r;
+	if (!avg && (r = need_dtype(op, "idx", &out[1], KRL_I64, msg, cap)))
+		return r;
+	double p = krl_attrs_get(a, "padding", 0);
+	if (p > floor(k / 2))
+		return fail(msg, cap, "%s: padding=%g must be at most half the "
+		            "kernel size (%g)", op, p, k);
+	if (x->ndim != rank + 1 && x->ndim != rank + 2)
+		return fail(msg, cap, "%s: x is %s but must have %d or %d dims "
+		            "([C, ...] or [N, C, ...] with %d spatial)", op,
+		            SHAPE(x, sx), rank + 1, rank + 2, rank);
+	krl_pool g;
+	krl_pool_geom(a, x->dim, x->ndim, rank, avg, &g);
+	krl_tensor want = *x;
+	for (int i = 0; i < rank; i++) {
+		if (g.out[i] < 1)
+			return fail(msg, cap, "%s: x is %s: the window (kernel_size"
+			            "=%g, dilation=%lld, padding=%g) does not fit "
+			            "in spatial dim %d", op, SHAPE(x, sx), k,
+			            (long long)g.d, p, i);
+		want.dim[x->ndim - rank + i] = g.out[i];
+	}
+	if (!same_shape(&want, y))
+		return fail(msg, cap, "%s: x is %s, so y must be %s, not %s", op,
+		            SHAPE(x, sx), SHAPE(&want, sw), SHAPE(y, sy));
+	if (!avg && !same_shape(&want, &out[1]))
+		return fail(msg, cap, "%s: idx must be %s like y, not %s", op,
+		            SHAPE(&want, sw), SHAPE(&out[1], sy));
+	return KRL_OK;
+}
+
+#define POOL_CHECK(name, rank, avg)                                        \
+	static krl_err check_##name(const krl_tensor *in,                  \
+	                            const krl_tensor *out,                 \
+	                            const krl_attrs *a, char *msg,         \
+	                            size_t cap)                            \
+	{                                                                  \
+		return check_pool(#name, rank, avg, in, out, a, msg, cap); \
+	}
+POOL_CHECK(max_pool1d, 1, 0)
+POOL_CHECK(max_pool2d, 2, 0)
+POOL_CHECK(max_pool3d, 3, 0)
+POOL_CHECK(avg_pool1d, 1, 1)
+POOL_CHECK(avg_pool2d, 2, 1)
+POOL_CHECK(avg_pool3d, 3, 1)
+
+/* The window of output o along one spatial dim, as PyTorch's kernels
+ * compute it: max pooling takes taps lo, lo + d, ... < hi (lo moved past
+ * the left padding in steps of d); average pooling takes [lo, hi) and
+ * counts `span` (the window clipped to the padded input) for
+ * count_include_pad. */
+typedef struct win {
+	int64_t lo, hi, span;
+} win;
+
+static win pool_win(const krl_pool *g, int i, int64_t o, int avg)
+{
+	win w;
+	int64_t start = o * g->s - g->p;
+	if (avg) {
+		int64_t end = start + g->k;
+		if (end > g->in[i] + g->p)
+			end = g->in[i] + g->p;
+		w.span = end - start;
+		w.lo = start < 0 ? 0 : start;
+		w.hi = end < g->in[i] ? end : g->in[i];
+		return w;
+	}
+	int64_t end = start + (g->k - 1) * g->d + 1;
+	w.hi = end < g->in[i] ? end : g->in[i];
+	while (start < 0)
+		start += g->d;
+	w.lo = start;
+	w.span = 0;
+	return w;
+}
+
+/* Golden pooling over [planes, (T,) (H,) W] with the missing leading
+ * spatial dims of size 1 (a 1-d pool is a 3-d pool of 1 x 1 x k). */
+static krl_err golden_pool(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a, int rank, int avg)
+{
+	krl_pool g;
+	krl_pool_geom(a, in[0].dim, in[0].ndim, rank, avg, &g);
+	int64_t I3[3] = { 1, 1, 1 }, O3[3] = { 1, 1, 1 };
+	for (int i = 0; i < rank; i++) {
+		I3[3 - rank + i] = g.in[i];
+		O3[3 - rank + i] = g.out[i];
+	}
+	const double *x = D(&in[0]);
+	double *y = D(&out[0]);
+	double *ix = avg ? NULL : D(&out[1]);
+	int64_t isz = I3[0] * I3[1] * I3[2], osz = O3[0] * O3[1] * O3[2];
+	for (int64_t pl = 0; pl < g.planes; pl++)
+	for (int64_t ot = 0; ot < O3[0]; ot++)
+	for (int64_t oh = 0; oh < O3[1]; oh++)
+	for (int64_t ow = 0; ow < O3[2]; ow++) {
+		int64_t oc[3] = { ot, oh, ow };
+		win w[3];
+		for (int j = 0; j < 3; j++) {
+			int i = j - (3 - rank);
+			if (i < 0) {
+				w[j].lo = 0;
+				w[j].hi = 1;
+				w[j].span = 1;
+			} else {
+				w[j] = pool_win(&g, i, oc[j], avg);
+			}
+		}
+		const double *px = x + pl * isz;
+		int64_t o = pl * osz + (ot * O3[1] + oh) * O3[2] + ow;
+		int64_t step = avg ? 1 : g.d;
+		/* unit steps in the padding dims of a 1-d or 2-d pool */
+		int64_t st[3];
+		for (int j = 0; j < 3; j++)
+			st[j] = j < 3 - rank ? 1 : step;
+		if (avg) {
+			double s = 0;
+			int64_t n = 1, span = 1;
+			for (int j = 0; j < 3; j++) {
+				n *= w[j].hi > w[j].lo ? w[j].hi - w[j].lo : 0;
+				span *= w[j].span;
+			}
+			if (n == 0) {
+				y[o] = 0;
+				continue;
+			}
+			for (int64_t t = w[0].lo; t < w[0].hi; t++)
+				for (int64_t h = w[1].lo; h < w[1].hi; h++)
+					for (int64_t v = w[2].lo; v < w[2].hi; v++)
+						s += px[(t * I3[1] + h) * I3[2] + v];
+			double div = g.divisor ? (double)g.divisor
+			           : g.count_include_pad ? (double)span
+			           : (double)n;
+			y[o] = s / div;
+			continue;
+		}
+		double m = -INFINITY;
+		int64_t mi = (w[0].lo * I3[1] + w[1].lo) * I3[2] + w[2].lo;
+		for (int64_t t = w[0].lo; t < w[0].hi; t += st[0])
+			for (int64_t h = w[1].lo; h < w[1].hi; h += st[1])
+				for (int64_t v = w[2].lo; v < w[2].hi; v += st[2]) {
+					int64_t q = (t * I3[1] + h) * I3[2] + v;
+					if (px[q] > m || isnan(px[q])) {
+						m = px[q];
+						mi = q;
+					}
+				}
+		y[o] = m;
+		ix[o] = (double)mi;
+	}
+	return KRL_OK;
+}
+
+#define POOL_GOLDEN(name, rank, avg)                                       \
+	static krl_err golden_##name(const krl_tensor *in,                 \
+	                             const krl_tensor *out,                \
+	                             const krl_attrs *a)                   \
+	{                                                                  \
+		return golden_pool(in, out, a, rank, avg);                 \
+	}
+POOL_GOLDEN(max_pool1d, 1, 0)
+POOL_GOLDEN(max_pool2d, 2, 0)
+POOL_GOLDEN(max_pool3d, 3, 0)
+POOL_GOLDEN(avg_pool1d, 1, 1)
+POOL_GOLDEN(avg_pool2d, 2, 1)
+POOL_GOLDEN(avg_pool3d, 3, 1)
+
+/* ==== prod, cumprod ==== */
+
+static const char *const k_dim[] = { "dim", NULL };
+
+/* prod: y is x with dim of size 1 (keepdim) or dropped. */
+static krl_err check_prod(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "prod";
+	const krl_tensor *x = &in[0], *y = &out[0];
+	char sx[160], sy[160], sk[160], sd[160];
+	krl_err r;
+	if ((r = check_keys(op, k_dim, a, msg, cap)) ||
+	    (r = need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = need_dim(op, x, a, msg, cap)))
+		return r;
+	int d = krl_ops_dim(a, x->ndim);
+	krl_tensor keep = *x, drop = *x;
+	keep.dim[d] = 1;
+	drop.ndim--;
+	for (int i = d; i < drop.ndim; i++)
+		drop.dim[i] = x->dim[i + 1];
+	if (same_shape(y, &keep) || same_shape(y, &drop))
+		return KRL_OK;
+	return fail(msg, cap, "%s: x is %s and dim=%d, so y must be %s or %s, "
+	            "not %s", op, SHAPE(x, sx), d, SHAPE(&keep, sk),
+	            SHAPE(&drop, sd), SHAPE(y, sy));
+}
+
+static krl_err golden_prod(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t i = 0; i < l.inner; i++) {
+			double p = 1;
+			for (int64_t j = 0; j < l.r; j++)
+				p *= D(&in[0])[(o * l.r + j) * l.inner + i];
+			D(&out[0])[o * l.inner + i] = p;
+		}
+	return KRL_OK;
+}
+
+/* x -> y, f32, same shape, along `dim`. */
+static krl_err check_along(const char *op, const krl_tensor *in,
+                           const krl_tensor *out, const krl_attrs *a,
+                           char *msg, size_t cap, int any_dtype)
+{
+	char sx[160], sy[160];
+	krl_err r;
+	if ((r = check_keys(op, k_dim, a, msg, cap)))
+		return r;
+	if (!any_dtype &&
+	    ((r = need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
+	     (r = need_dtype(op, "y", &out[0], KRL_F32, msg, cap))))
+		return r;
+	if (in[0].dtype != out[0].dtype)
+		return fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
+		            "equal", op, krl_dtype_name(in[0].dtype),
+		            krl_dtype_name(out[0].dtype));
+	if (!same_shape(&in[0], &out[0]))
+		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, SHAPE(&in[0], sx), SHAPE(&out[0], sy));
+	return need_dim(op, &in[0], a, msg, cap);
+}
+
+static krl_err check_cumprod(const krl_tensor *in, const krl_tensor *out,
+                             const krl_attrs *a, char *msg, size_t cap)
+{
+	return check_along("cumprod", in, out, a, msg, cap, 0);
+}
+
+static krl_err golden_cumprod(const krl_tensor *in, const krl_tensor *out,
+                              const krl_attrs *a)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t i = 0; i < l.inner; i++) {
+			int64_t base = o * l.r * l.inner + i;
+			double p = 1;
+			for (int64_t j = 0; j < l.r; j++) {
+				p *= D(&in[0])[base + j * l.inner];
+				D(&out[0])[base + j * l.inner] = p;
+			}
+		}
+	return KRL_OK;
+}
+
+/* ==== flip, narrow, cat, fill, mul_mask ==== */
+
+static krl_err check_flip(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = check_along("flip", in, out, a, msg, cap, 1);
+	if (r)
+		return r;
+	if (!dtype_size(in[0].dtype))
+		return fail(msg, cap, "flip: dtype %s is not supported",
+		            krl_dtype_name(in[0].dtype));
+	return KRL_OK;
+}
+
+static krl_err golden_flip(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t j = 0; j < l.r; j++)
+			for (int64_t i = 0; i < l.inner; i++)
+				D(&out[0])[(o * l.r + j) * l.inner + i] =
+					D(&in[0])[(o * l.r + l.r - 1 - j) *
+					          l.inner + i];
+	return KRL_OK;
+}
+
+static const char *const k_narrow[] = { "dim", "start", NULL };
+
+/* narrow: y = x[..., start : start + len, ...] along dim, len = y's size
+ * there (any dtype, the same on both sides). */
+static krl_err check_narrow(const krl_tensor *in, const krl_tensor *out,
+                            const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "narrow";
+	const krl_tensor *x = &in[0], *y = &out[0];
+	char sx[160], sy[160];
+	krl_err r;
+	if ((r = check_keys(op, k_narrow, a, msg, cap)) ||
+	    (r = need_dim(op, x, a, msg, cap)) ||
+	    (r = need_int(op, a, "start", 0, 0, 9.2e18, msg, cap)))
+		return r;
+	if (x->dtype != y->dtype || !dtype_size(x->dtype))
+		return fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
+		            "equal", op, krl_dtype_name(x->dtype),
+		            krl_dtype_name(y->dtype));
+	int d = krl_ops_dim(a, x->ndim);
+	if (y->ndim != x->ndim)
+		return fail(msg, cap, "%s: x is %s but y is %s: ranks must be "
+		            "equal", op, SHAPE(x, sx), SHAPE(y, sy));
+	if ((r = need_shape_but(op, "y", x, y, d, y->dim[d], msg, cap)))
+		return r;
+	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
+	if (start + y->dim[d] > x->dim[d])
+		return fail(msg, cap, "%s: start=%lld + length %lld runs past "
+		            "dim %d of x %s", op, (long long)start,
+		            (long long)y->dim[d], d, SHAPE(x, sx));
+	return KRL_OK;
+}
+
+static krl_err golden_narrow(const krl_tensor *in, const krl_tensor *out,
+                             const krl_attrs *a)
+{
+	int d = krl_ops_dim(a, in[0].ndim);
+	krl_rlayout l = krl_ops_layout(&in[0], d);
+	int64_t ry = out[0].dim[d];
+	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t j = 0; j < ry; j++)
+			for (int64_t i = 0; i < l.inner; i++)
+				D(&out[0])[(o * ry + j) * l.inner + i] =
+					D(&in[0])[(o * l.r + start + j) *
+					          l.inner + i];
+	return KRL_OK;
+}
+
+/* cat: a, b -> y, y = a then b along dim; shapes equal elsewhere. */
+static krl_err check_cat(const krl_tensor *in, const krl_tensor *out,
+                         const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "cat";
+	const krl_tensor *x = &in[0], *b = &in[1], *y = &out[0];
+	char s1[160], s2[160];
+	krl_err r;
+	if ((r = check_keys(op, k_dim, a, msg, cap)) ||
+	    (r = need_dim(op, x, a, msg, cap)))
+		return r;
+	if (x->dtype != b->dtype || x->dtype != y->dtype ||
+	    !dtype_size(x->dtype))
+		return fail(msg, cap, "%s: a, b and y must have one dtype (%s, "
+		            "%s, %s)", op, krl_dtype_name(x->dtype),
+		            krl_dtype_name(b->dtype), krl_dtype_name(y->dtype));
+	int d = krl_ops_dim(a, x->ndim);
+	if (b->ndim != x->ndim ||
+	    need_shape_but(op, "b", x, b, d, b->dim[d], NULL, 0))
+		return fail(msg, cap, "%s: a is %s but b is %s: they may differ "
+		            "only in dim %d", op, SHAPE(x, s1), SHAPE(b, s2), d);
+	return need_shape_but(op, "y", x, y, d, x->dim[d] + b->dim[d], msg,
+	                      cap);
+}
+
+static krl_err golden_cat(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a)
+{
+	int d = krl_ops_dim(a, in[0].ndim);
+	krl_rlayout la = krl_ops_layout(&in[0], d);
+	int64_t rb = in[1].dim[d], ry = la.r + rb;
+	for (int64_t o = 0; o < la.outer; o++)
+		for (int64_t j = 0; j < ry; j++)
+			for (int64_t i = 0; i < la.inner; i++)
+				D(&out[0])[(o * ry + j) * la.inner + i] = j < la.r
+					? D(&in[0])[(o * la.r + j) * la.inner + i]
+					: D(&in[1])[(o * rb + j - la.r) *
+					            la.inner + i];
+	return KRL_OK;
+}
+
+static const char *const k_fill[] = { "value", NULL };
+
+/* fill: no inputs -> y (f32) = value everywhere. */
+static krl_err check_fill(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	(void)in;
+	krl_err r;
+	if ((r = check_keys("fill", k_fill, a, msg, cap)) ||
+	    (r = need_dtype("fill", "y", &out[0], KRL_F32, msg, cap)))
+		return r;
+	if (!isfinite(krl_attrs_get(a, "value", 0)))
+		return fail(msg, cap, "fill: value must be a finite number");
+	return KRL_OK;
+}
+
+static krl_err golden_fill(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a)
+{
+	(void)in;
+	float v = (float)krl_attrs_get(a, "value", 0);
+	int64_t n = krl_tensor_numel(&out[0]);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = v;
+	return KRL_OK;
+}
+
+static const char *const k_none[] = { NULL };
+
+/* mul_mask: x (f32), mask (bool) -> y (f32), same shapes. */
+static krl_err check_mul_mask(const krl_tensor *in, const krl_tensor *out,
+                              const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "mul_mask";
+	char s1[160], s2[160];
+	krl_err r;
+	if ((r = check_keys(op, k_none, a, msg, cap)) ||
+	    (r = need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
+	    (r = need_dtype(op, "mask", &in[1], KRL_BOOL, msg, cap)) ||
+	    (r = need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+		return r;
+	if (!same_shape(&in[0], &in[1]))
+		return fail(msg, cap, "%s: x is %s but mask is %s: shapes must "
+		            "be equal", op, SHAPE(&in[0], s1), SHAPE(&in[1], s2));
+	if (!same_shape(&in[0], &out[0]))
+		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, SHAPE(&in[0], s1), SHAPE(&out[0], s2));
+	return KRL_OK;
+}
+
+/* A mask element is true when nonzero (golden tensors hold doubles). */
+static krl_err golden_mul_mask(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a)
+{
+	(void)a;
+	int64_t n = krl_tensor_numel(&in[0]);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = D(&in[0])[i] * (D(&in[1])[i] != 0 ? 1.0 : 0.0);
+	return KRL_OK;
+}
+
+/* ==== Table ==== */
+
+#define OP(nm, ni, no, keys, dc)                                           \
+	static const krl_op op_##nm = { #nm, ni, no, keys, dc, check_##nm, \
+	                                KRL_RUNFN(krl_run_##nm),           \
+	                                golden_##nm }
+
+OP(max_pool1d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool1d of x [(N,) C, "
+   "L]: kernel_size, stride (= kernel_size), padding, dilation, ceil_mode; "
+   "idx is the in-plane index of each maximum");
+OP(max_pool2d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool2d of x [(N,) C, "
+   "H, W] (square window), as max_pool1d");
+OP(max_pool3d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool3d of x [(N,) C, "
+   "D, H, W] (cubic window), as max_pool1d");
+OP(avg_pool1d, 1, 1, k_avgpool, "y = nn.AvgPool1d of x [(N,) C, L]: "
+   "kernel_size, stride (= kernel_size), padding, ceil_mode, "
+   "count_include_pad (1), divisor_override (0: none)");
+OP(avg_pool2d, 1, 1, k_avgpool, "y = nn.AvgPool2d of x [(N,) C, H, W], as "
+   "avg_pool1d");
+OP(avg_pool3d, 1, 1, k_avgpool, "y = nn.AvgPool3d of x [(N,) C, D, H, W], "
+   "as avg_pool1d");
+OP(prod, 1, 1, k_dim, "y = product of x over dim (kept as size 1 or "
+   "dropped)");
+OP(cumprod, 1, 1, k_dim, "y = inclusive cumulative product of x along dim");
+OP(flip, 1, 1, k_dim, "y = x reversed along dim (any dtype)");
+OP(narrow, 1, 1, k_narrow, "y = x[start : start + len] along dim, len = "
+   "y's size there (any dtype; a contiguous copy of the slice)");
+OP(cat, 2, 1, k_dim, "y = a then b along dim (any dtype, one for all)");
+OP(fill, 0, 1, k_fill, "y (f32) = value (0) everywhere");
+OP(mul_mask, 2, 1, k_none, "y = x * mask, mask bool (same shapes)");
+
+const krl_op *const krl_ops_reduce[] = {
+	&op_max_pool1d, &op_max_pool2d, &op_max_pool3d, &op_avg_pool1d,
+	&op_avg_pool2d, &op_avg_pool3d, &op_prod, &op_cumprod, &op_flip,
+	&op_narrow, &op_cat, &op_fill, &op_mul_mask, NULL
+};

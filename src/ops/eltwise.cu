@@ -1,0 +1,260 @@
+/*
+ * kernelrl: kernels of the op family "eltwise" (leaky_relu, sigmoid, tanh,
+ * elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar).
+ *
+ * The launch structure is elementwise.cu's, which is that of PyTorch's
+ * vectorized_elementwise_kernel (ATen Loops.cuh / CUDALoops.cuh): 128
+ * threads per block, 4 floats per thread moved with one 16-byte load and
+ * one 16-byte store, one block per 512 elements, no grid-stride loop; the
+ * last, partial block and misaligned pointers take the scalar path
+ * (PyTorch's unrolled_elementwise_kernel). Block offsets are 64-bit.
+ *
+ * Each op is a functor whose body is the float formula of the PyTorch CUDA
+ * kernel it stands for (opmath float, the accurate libdevice functions,
+ * never the __expf-style intrinsics), so NaN propagation and rounding
+ * follow PyTorch's.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "ops/eltwise.h"
+
+#define EL_THREADS 128
+#define EL_VEC 4
+#define EL_BLOCK_WORK (EL_THREADS * EL_VEC)
+
+/* ==== The ops ==== */
+
+/* F.leaky_relu: leaky_relu_kernel (ActivationLeakyReluKernel.cu). NaN goes
+ * to the multiply and stays NaN. */
+struct op_leaky_relu {
+	float slope;
+	__device__ float operator()(float x) const
+	{
+		return x > 0.f ? x : x * slope;
+	}
+};
+
+/* torch.sigmoid: sigmoid_kernel_cuda (UnarySpecialOpsKernel.cu). */
+struct op_sigmoid {
+	__device__ float operator()(float x) const
+	{
+		return 1.f / (1.f + expf(-x));
+	}
+};
+
+/* torch.tanh: tanh_kernel_cuda (UnaryGeometricTanhKernel.cu). */
+struct op_tanh {
+	__device__ float operator()(float x) const { return tanhf(x); }
+};
+
+/* F.elu / torch.selu: elu_kernel (ActivationEluKernel.cu) with
+ * input_scale 1: x > 0 ? x * poscoef : expm1(x) * negcoef, where negcoef
+ * = alpha * scale was formed in float on the host. */
+struct op_elu {
+	float negcoef, poscoef;
+	__device__ float operator()(float x) const
+	{
+		return x > 0.f ? x * poscoef : expm1f(x) * negcoef;
+	}
+};
+
+/* F.hardsigmoid: hardsigmoid_kernel (ActivationHardsigmoidKernel.cu):
+ * min(max(x + 3, 0), 6) * (1/6) with std::min/max, which keep a NaN first
+ * operand. */
+struct op_hardsigmoid {
+	__device__ float operator()(float x) const
+	{
+		float t = x + 3.f;
+		t = t < 0.f ? 0.f : t;
+		t = 6.f < t ? 6.f : t;
+		return t * (1.f / 6.f);
+	}
+};
+
+/* F.softplus: softplus_kernel (ActivationSoftplusKernel.cu): linear above
+ * the threshold, log1p(exp(beta x)) / beta below it. */
+struct op_softplus {
+	float beta, threshold;
+	__device__ float operator()(float x) const
+	{
+		float bx = x * beta;
+		return bx > threshold ? x : log1pf(expf(bx)) / beta;
+	}
+};
+
+/* F.hardtanh is at::clamp with two scalars: clamp_scalar_kernel_impl
+ * (TensorCompare.cu): NaN passes through, else min(max(x, lo), hi). */
+struct op_hardtanh {
+	float lo, hi;
+	__device__ float operator()(float x) const
+	{
+		if (x != x)
+			return x;
+		return fminf(fmaxf(x, lo), hi);
+	}
+};
+
+/* torch.pow(x, exponent): PowKernel.cu picks a kernel by exponent on the
+ * host; one functor per choice. */
+struct op_pow2 {
+	__device__ float operator()(float x) const { return x * x; }
+};
+struct op_pow3 {
+	__device__ float operator()(float x) const { return x * x * x; }
+};
+struct op_powm2 {
+	__device__ float operator()(float x) const { return 1.f / (x * x); }
+};
+struct op_sqrt {
+	__device__ float operator()(float x) const { return sqrtf(x); }
+};
+struct op_rsqrt {
+	__device__ float operator()(float x) const { return rsqrtf(x); }
+};
+struct op_recip {
+	__device__ float operator()(float x) const { return 1.f / x; }
+};
+struct op_one {
+	__device__ float operator()(float) const { return 1.f; }
+};
+struct op_pow {
+	float e;
+	__device__ float operator()(float x) const { return powf(x, e); }
+};
+
+/* ==== Launch structure ==== */
+
+template <typename F>
+__global__ void __launch_bounds__(EL_THREADS)
+el_vec_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n,
+              F f)
+{
+	int64_t base = (int64_t)blockIdx.x * EL_BLOCK_WORK;
+	int64_t remaining = n - base;
+	if (remaining >= EL_BLOCK_WORK) {
+		int64_t i = base + (int64_t)threadIdx.x * EL_VEC;
+		float4 v = *reinterpret_cast<const float4 *>(x + i);
+		v.x = f(v.x);
+		v.y = f(v.y);
+		v.z = f(v.z);
+		v.w = f(v.w);
+		*reinterpret_cast<float4 *>(y + i) = v;
+		return;
+	}
+	/* the tail block: strided scalar elements, as PyTorch's unrolled path */
+	for (int k = threadIdx.x; k < remaining; k += EL_THREADS) {
+		int64_t i = base + k;
+		y[i] = f(x[i]);
+	}
+}
+
+template <typename F>
+__global__ void __launch_bounds__(EL_THREADS)
+el_scalar_kernel(const float *__restrict__ x, float *__restrict__ y,
+                 int64_t n, F f)
+{
+	int64_t base = (int64_t)blockIdx.x * EL_BLOCK_WORK;
+	for (int k = 0; k < EL_VEC; k++) {
+		int64_t i = base + threadIdx.x + (int64_t)k * EL_THREADS;
+		if (i < n)
+			y[i] = f(x[i]);
+	}
+}
+
+static bool aligned16(const void *p)
+{
+	return ((uintptr_t)p & 15) == 0;
+}
+
+/* One launch of functor f over n elements; the cudaError_t as an int. */
+template <typename F>
+static int el_launch(const float *x, float *y, int64_t n, F f,
+                     cudaStream_t s)
+{
+	if (n <= 0)
+		return 0;
+	int64_t blocks = (n + EL_BLOCK_WORK - 1) / EL_BLOCK_WORK;
+	if (blocks > 0x7fffffff)
+		return (int)cudaErrorInvalidConfiguration;
+	if (aligned16(x) && aligned16(y))
+		el_vec_kernel<F><<<(unsigned)blocks, EL_THREADS, 0, s>>>(x, y,
+		                                                        n, f);
+	else
+		el_scalar_kernel<F><<<(unsigned)blocks, EL_THREADS, 0, s>>>(
+			x, y, n, f);
+	return (int)cudaGetLastError();
+}
+
+/* pow by a scalar exponent: PyTorch's host-side choice of kernel
+ * (pow_tensor_scalar_kernel and pow_out's special cases): 0 fills ones,
+ * 1 copies, 0.5 / -0.5 / -1 are sqrt / rsqrt / reciprocal, 2, 3 and -2
+ * are products, anything else powf. */
+static int el_pow(const float *x, float *y, int64_t n, float e,
+                  cudaStream_t s)
+{
+	if (e == 0.f)
+		return el_launch(x, y, n, op_one(), s);
+	if (e == 1.f) {
+		if (n <= 0 || x == y)
+			return 0;
+		return (int)cudaMemcpyAsync(y, x, (size_t)n * sizeof(float),
+		                            cudaMemcpyDeviceToDevice, s);
+	}
+	if (e == 0.5f)
+		return el_launch(x, y, n, op_sqrt(), s);
+	if (e == -0.5f)
+		return el_launch(x, y, n, op_rsqrt(), s);
+	if (e == -1.f)
+		return el_launch(x, y, n, op_recip(), s);
+	if (e == 2.f)
+		return el_launch(x, y, n, op_pow2(), s);
+	if (e == 3.f)
+		return el_launch(x, y, n, op_pow3(), s);
+	if (e == -2.f)
+		return el_launch(x, y, n, op_powm2(), s);
+	op_pow f;
+	f.e = e;
+	return el_launch(x, y, n, f, s);
+}
+
+extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
+                             int64_t n, float p0, float p1, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	switch (op) {
+	case KRL_ELT_LEAKY_RELU: {
+		op_leaky_relu f;
+		f.slope = p0;
+		return el_launch(x, y, n, f, s);
+	}
+	case KRL_ELT_SIGMOID:
+		return el_launch(x, y, n, op_sigmoid(), s);
+	case KRL_ELT_TANH:
+		return el_launch(x, y, n, op_tanh(), s);
+	case KRL_ELT_ELU: {
+		op_elu f;
+		f.negcoef = p0;
+		f.poscoef = p1;
+		return el_launch(x, y, n, f, s);
+	}
+	case KRL_ELT_HARDSIGMOID:
+		return el_launch(x, y, n, op_hardsigmoid(), s);
+	case KRL_ELT_SOFTPLUS: {
+		op_softplus f;
+		f.beta = p0;
+		f.threshold = p1;
+		return el_launch(x, y, n, f, s);
+	}
+	case KRL_ELT_HARDTANH: {
+		op_hardtanh f;
+		f.lo = p0;
+		f.hi = p1;
+		return el_launch(x, y, n, f, s);
+	}
+	case KRL_ELT_POW_SCALAR:
+		return el_pow(x, y, n, p0, s);
+	}
+	return (int)cudaErrorInvalidValue;
+}

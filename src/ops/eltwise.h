@@ -1,0 +1,58 @@
+/*
+ * kernelrl: private header of the op family "eltwise" (docs/ops-eltwise.md).
+ *
+ * family_eltwise.c (checks, golden versions, the op table) sees the GPU
+ * drivers of run_eltwise.c through the KRL_RUN prototypes below; the
+ * drivers call the kernel launcher of eltwise.cu. Free of CUDA includes so
+ * that the CPU-only fuzzer build can include it.
+ */
+#ifndef KRL_OPS_ELTWISE_H
+#define KRL_OPS_ELTWISE_H
+
+#include <stdint.h>
+
+#include "ops/ops_int.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==== Kernels (eltwise.cu) ==== */
+
+/* The unary ops of the family. p0 and p1 are the op's parameters, already
+ * converted to float the way PyTorch converts a Scalar to the float
+ * opmath type (see each case in eltwise.cu). */
+typedef enum krl_elt_op {
+	KRL_ELT_LEAKY_RELU,   /* p0 = negative_slope */
+	KRL_ELT_SIGMOID,
+	KRL_ELT_TANH,
+	KRL_ELT_ELU,          /* p0 = alpha * scale, p1 = scale (input_scale 1) */
+	KRL_ELT_HARDSIGMOID,
+	KRL_ELT_SOFTPLUS,     /* p0 = beta, p1 = threshold */
+	KRL_ELT_HARDTANH,     /* p0 = min_val, p1 = max_val */
+	KRL_ELT_POW_SCALAR    /* p0 = exponent */
+} krl_elt_op;
+
+/* y[i] = op(x[i]) for i < n, enqueued on `stream` (a cudaStream_t).
+ * Returns the cudaError_t of the launch (cudaGetLastError right after it)
+ * as an int, 0 on success; n <= 0 launches nothing. */
+int krl_k_eltwise(krl_elt_op op, const float *x, float *y, int64_t n,
+                  float p0, float p1, void *stream);
+
+/* ==== GPU drivers (run_eltwise.c) ==== */
+
+KRL_RUN(leaky_relu); KRL_RUN(sigmoid); KRL_RUN(tanh); KRL_RUN(selu);
+KRL_RUN(elu); KRL_RUN(hardsigmoid); KRL_RUN(softplus); KRL_RUN(hardtanh);
+KRL_RUN(pow_scalar);
+
+/* ==== Constants shared by golden and GPU versions ==== */
+
+/* SELU's alpha and scale (Klambauer et al. 2017) as PyTorch spells them
+ * (Activation.cpp), to full double precision. */
+#define KRL_SELU_ALPHA 1.6732632423543772848170429916717
+#define KRL_SELU_SCALE 1.0507009873554804934193349852946
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,847 @@
+/*
+ * kernelrl: kernels of the op family "norm" (docs/ops-norm.md): batch,
+ * instance and group norm, the 2-norm reduction, the elementwise and
+ * broadcasting ops of the loss expressions, nll_loss and a fused
+ * attention.
+ *
+ * Each kernel reproduces the launch structure of the CUDA kernel PyTorch
+ * eager dispatches to (named per section), written from scratch:
+ *   - batch/instance norm: batch_norm_collect_statistics_kernel (one block
+ *     per channel, Welford), a small per-channel kernel for the inverse std
+ *     (batch_norm_update_stats_and_invert / calc_invstd), and
+ *     batch_norm_transform_input_kernel (Normalization.cuh);
+ *   - group norm: RowwiseMomentsCUDAKernel, ComputeFusedParamsCUDAKernel
+ *     and the TensorIterator apply y = a * x + b (group_norm_kernel.cu);
+ *   - vector_norm: reduce_kernel under ReduceConfig's rules (Reduce.cuh),
+ *     global partials combined by the last block;
+ *   - elementwise: vectorized_elementwise_kernel (one float4 per thread,
+ *     128 threads) and, for broadcasts, the unrolled legacy kernel (4
+ *     elements per thread, 128 threads, offsets by division);
+ *   - nll_loss: nll_loss_forward_reduce_cuda_kernel_2d (one block of 32
+ *     threads);
+ *   - sdpa: a flash-attention style kernel in fp32 (see its section).
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "ops/norm.h"
+
+#define TRY(call)                                                          \
+	do {                                                               \
+		cudaError_t e_ = (call);                                   \
+		if (e_ != cudaSuccess)                                     \
+			return (int)e_;                                    \
+	} while (0)
+
+#define GRID_MAX 0x7fffffffLL
+
+/* ==== Elementwise ==== */
+
+#define EW_THREADS 128
+
+template <int OP>
+__device__ __forceinline__ float ew_apply(float a, float b, float alpha)
+{
+	switch (OP) {
+	case KRL_KN_ABS: return fabsf(a);
+	case KRL_KN_SQRT: return sqrtf(a);
+	case KRL_KN_LOG: return logf(a);
+	case KRL_KN_ADD_SCALAR: return a + alpha;
+	case KRL_KN_RSUB_SCALAR: return alpha - a;
+	case KRL_KN_CLAMP_MIN: return a != a ? a : fmaxf(a, alpha);
+	case KRL_KN_XLOGY:
+		/* torch.xlogy: NaN y propagates, else 0 where x == 0 */
+		if (b != b)
+			return b;
+		return a == 0.f ? 0.f : a * logf(b);
+	case KRL_KN_SMOOTH_L1: {
+		float z = fabsf(a - b);
+		return z < alpha ? 0.5f * z * z / alpha : z - 0.5f * alpha;
+	}
+	case KRL_KN_DIV: return a / b;
+	case KRL_KN_MUL: return a * b;
+	default: return a;
+	}
+}
+
+/* One float4 per thread; the < 4 tail elements go to the first threads. */
+template <int OP>
+__global__ void __launch_bounds__(EW_THREADS)
+ew_vec(const float *__restrict__ a, const float *__restrict__ b,
+       float *__restrict__ y, int64_t n, float alpha)
+{
+	int64_t i = (int64_t)blockIdx.x * EW_THREADS + threadIdx.x;
+	int64_t n4 = n / 4;
+	if (i < n4) {
+		float4 va = reinterpret_cast<const float4 *>(a)[i];
+		float4 vb = b ? reinterpret_cast<const float4 *>(b)[i] : va;
+		float4 o;
+		o.x = ew_apply<OP>(va.x, vb.x, alpha);
+		o.y = ew_apply<OP>(va.y, vb.y, alpha);
+		o.z = ew_apply<OP>(va.z, vb.z, alpha);
+		o.w = ew_apply<OP>(va.w, vb.w, alpha);
+		reinterpret_cast<float4 *>(y)[i] = o;
+	}
+	int64_t t = n4 * 4 + i;
+	if (i < 4 && t < n)
+		y[t] = ew_apply<OP>(a[t], b ? b[t] : 0.f, alpha);
+}
+
+/* Unaligned pointers: 4 scalar elements per thread, 128 apart. */
+template <int OP>
+__global__ void __launch_bounds__(EW_THREADS)
+ew_scalar(const float *__restrict__ a, const float *__restrict__ b,
+          float *__restrict__ y, int64_t n, float alpha)
+{
+	int64_t base = (int64_t)blockIdx.x * EW_THREADS * 4 + threadIdx.x;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int64_t i = base + k * EW_THREADS;
+		if (i < n)
+			y[i] = ew_apply<OP>(a[i], b ? b[i] : 0.f, alpha);
+	}
+}
+
+template <int OP>
+static int ew_launch(const float *a, const float *b, float *y, int64_t n,
+                     float alpha, cudaStream_t s)
+{
+	bool vec = ((uintptr_t)a & 15) == 0 && ((uintptr_t)y & 15) == 0 &&
+	           ((uintptr_t)b & 15) == 0;
+	int64_t grid = vec ? (n / 4 + EW_THREADS - 1) / EW_THREADS
+	                   : (n + 4 * EW_THREADS - 1) / (4 * EW_THREADS);
+	if (grid < 1)
+		grid = 1;
+	if (grid > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	if (vec)
+		ew_vec<OP><<<(unsigned)grid, EW_THREADS, 0, s>>>(a, b, y, n,
+		                                                 alpha);
+	else
+		ew_scalar<OP><<<(unsigned)grid, EW_THREADS, 0, s>>>(a, b, y, n,
+		                                                    alpha);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int krl_kn_elementwise(krl_kn_op op, const float *a,
+                                  const float *b, float *y, int64_t n,
+                                  float alpha, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	if (n == 0)
+		return 0;
+	switch (op) {
+#define EWCASE(O) case O: return ew_launch<O>(a, b, y, n, alpha, s);
+	EWCASE(KRL_KN_ABS) EWCASE(KRL_KN_SQRT) EWCASE(KRL_KN_LOG)
+	EWCASE(KRL_KN_ADD_SCALAR) EWCASE(KRL_KN_RSUB_SCALAR)
+	EWCASE(KRL_KN_CLAMP_MIN) EWCASE(KRL_KN_XLOGY) EWCASE(KRL_KN_SMOOTH_L1)
+#undef EWCASE
+	default:
+		return (int)cudaErrorInvalidValue;
+	}
+}
+
+/* ==== Broadcast (legacy unrolled kernel) ==== */
+
+/* a's dims after merging and b's strides along them. */
+struct Bcast {
+	int nd;
+	int64_t dim[KRL_NORM_MAX_DIM];
+	int64_t bstride[KRL_NORM_MAX_DIM];
+};
+
+template <typename I>
+__device__ __forceinline__ int64_t bcast_off(const Bcast &g, I i)
+{
+	int64_t off = 0;
+	for (int k = g.nd - 1; k >= 0; k--) {
+		I d = (I)g.dim[k];
+		I q = i / d;
+		off += (int64_t)(i - q * d) * g.bstride[k];
+		i = q;
+	}
+	return off;
+}
+
+/* 32-bit index arithmetic (as PyTorch's IntDivider) when the tensor has
+ * fewer than 2^32 elements. */
+template <int OP, typename I>
+__global__ void __launch_bounds__(EW_THREADS)
+bcast_kernel(const float *__restrict__ a, const float *__restrict__ b,
+             float *__restrict__ y, int64_t n, Bcast g)
+{
+	int64_t base = (int64_t)blockIdx.x * EW_THREADS * 4 + threadIdx.x;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int64_t i = base + k * EW_THREADS;
+		if (i < n)
+			y[i] = ew_apply<OP>(a[i], b[bcast_off<I>(g, (I)i)], 0.f);
+	}
+}
+
+extern "C" int krl_kn_broadcast(krl_kn_op op, const float *a,
+                                const float *b, float *y, int nd,
+                                const int64_t *dim, const int64_t *bstride,
+                                void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	Bcast g;
+	int64_t n = 1;
+	g.nd = 0;
+	/* drop size-1 dims, merge neighbours b walks contiguously (or not
+	 * at all), outermost first */
+	for (int i = 0; i < nd; i++) {
+		n *= dim[i];
+		if (dim[i] == 1)
+			continue;
+		if (g.nd > 0 &&
+		    g.bstride[g.nd - 1] == bstride[i] * dim[i]) {
+			g.dim[g.nd - 1] *= dim[i];
+			g.bstride[g.nd - 1] = bstride[i];
+			continue;
+		}
+		g.dim[g.nd] = dim[i];
+		g.bstride[g.nd] = bstride[i];
+		g.nd++;
+	}
+	if (n == 0)
+		return 0;
+	int64_t grid = (n + 4 * EW_THREADS - 1) / (4 * EW_THREADS);
+	if (grid > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	bool small = n <= 0xffffffffLL;
+	if (op == KRL_KN_DIV && small)
+		bcast_kernel<KRL_KN_DIV, uint32_t><<<(unsigned)grid, EW_THREADS,
+		                                     0, s>>>(a, b, y, n, g);
+	else if (op == KRL_KN_DIV)
+		bcast_kernel<KRL_KN_DIV, int64_t><<<(unsigned)grid, EW_THREADS,
+		                                    0, s>>>(a, b, y, n, g);
+	else if (op == KRL_KN_MUL && small)
+		bcast_kernel<KRL_KN_MUL, uint32_t><<<(unsigned)grid, EW_THREADS,
+		                                     0, s>>>(a, b, y, n, g);
+	else if (op == KRL_KN_MUL)
+		bcast_kernel<KRL_KN_MUL, int64_t><<<(unsigned)grid, EW_THREADS,
+		                                    0, s>>>(a, b, y, n, g);
+	else
+		return (int)cudaErrorInvalidValue;
+	return (int)cudaGetLastError();
+}
+
+/* ==== Welford ==== */
+
+struct Welford {
+	float mean, m2, count;
+};
+
+__device__ __forceinline__ Welford wf_push(Welford a, float v)
+{
+	a.count += 1.f;
+	float d1 = v - a.mean;
+	a.mean += d1 / a.count;
+	a.m2 += d1 * (v - a.mean);
+	return a;
+}
+
+__device__ __forceinline__ Welford wf_combine(Welford a, Welford b)
+{
+	float count = a.count + b.count;
+	float coef = count != 0.f ? b.count / count : 0.f;
+	float delta = b.mean - a.mean;
+	Welford r;
+	r.mean = a.mean + delta * coef;
+	r.m2 = a.m2 + b.m2 + delta * delta * a.count * coef;
+	r.count = count;
+	return r;
+}
+
+/* Combines the Welford states of the whole block (blockDim.x * blockDim.y
+ * threads, a multiple of 32, at most 1024) into thread 0's result. */
+__device__ Welford wf_block(Welford s)
+{
+	__shared__ Welford part[32];
+	int tid = threadIdx.y * blockDim.x + threadIdx.x;
+	int nt = blockDim.x * blockDim.y;
+	for (int off = 16; off > 0; off >>= 1) {
+		Welford o;
+		o.mean = __shfl_down_sync(0xffffffffu, s.mean, off);
+		o.m2 = __shfl_down_sync(0xffffffffu, s.m2, off);
+		o.count = __shfl_down_sync(0xffffffffu, s.count, off);
+		s = wf_combine(s, o);
+	}
+	if (tid % 32 == 0)
+		part[tid / 32] = s;
+	__syncthreads();
+	if (tid == 0)
+		for (int k = 1; k < nt / 32; k++)
+			s = wf_combine(s, part[k]);
+	return s;
+}
+
+/* ==== Batch and instance norm ==== */
+
+#define BN_MAX_THREADS 512
+
+/* PyTorch's getNumThreads: the smallest of 32..512 that covers n. */
+static int bn_threads(int64_t n)
+{
+	int t = 32;
+	while (t < BN_MAX_THREADS && t < n)
+		t *= 2;
+	return t;
+}
+
+/* One block per channel: Welford over the n x m elements of channel
+ * blockIdx.x; writes mean and the biased variance. */
+__global__ void __launch_bounds__(BN_MAX_THREADS)
+bn_stats(const float *__restrict__ x, int64_t n, int64_t c, int64_t m,
+         float *__restrict__ mean, float *__restrict__ var)
+{
+	int64_t ch = blockIdx.x;
+	Welford s = { 0.f, 0.f, 0.f };
+	for (int64_t i = threadIdx.y; i < n; i += blockDim.y) {
+		const float *p = x + (i * c + ch) * m;
+		for (int64_t j = threadIdx.x; j < m; j += blockDim.x)
+			s = wf_push(s, p[j]);
+	}
+	s = wf_block(s);
+	if (threadIdx.x == 0 && threadIdx.y == 0) {
+		mean[ch] = s.mean;
+		var[ch] = fmaxf(s.m2 / s.count, 0.f);
+	}
+}
+
+/* var -> 1 / sqrt(var + eps), per channel (the running-stat update
+ * kernel's work without the running stats). */
+__global__ void bn_invstd(float *__restrict__ var, int64_t c, float eps)
+{
+	int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (k < c)
+		var[k] = 1.f / sqrtf(var[k] + eps);
+}
+
+/* Grid (c, gy), block (tf, tb): y = (x - mean) * invstd * w + b. */
+__global__ void __launch_bounds__(BN_MAX_THREADS)
+bn_apply(const float *__restrict__ x, const float *__restrict__ w,
+         const float *__restrict__ b, const float *__restrict__ mean,
+         const float *__restrict__ invstd, float *__restrict__ y,
+         int64_t n, int64_t c, int64_t m)
+{
+	int64_t ch = blockIdx.x;
+	float mu = mean[ch], is = invstd[ch];
+	float g = w ? w[ch] : 1.f, bb = b ? b[ch] : 0.f;
+	for (int64_t i = (int64_t)blockIdx.y * blockDim.y + threadIdx.y; i < n;
+	     i += (int64_t)gridDim.y * blockDim.y) {
+		int64_t base = (i * c + ch) * m;
+		for (int64_t j = threadIdx.x; j < m; j += blockDim.x)
+			y[base + j] = (x[base + j] - mu) * is * g + bb;
+	}
+}
+
+extern "C" int krl_kn_batchnorm(const float *x, const float *w,
+                                const float *b, float *y, int64_t n,
+                                int64_t c, int64_t m, float eps,
+                                float *stats, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	if (n * c * m == 0)
+		return 0;
+	if (c > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	float *mean = stats, *var = stats + c;
+	int tf = bn_threads(m);
+	dim3 st(tf, BN_MAX_THREADS / tf);
+	bn_stats<<<(unsigned)c, st, 0, s>>>(x, n, c, m, mean, var);
+	TRY(cudaGetLastError());
+	bn_invstd<<<(unsigned)((c + 255) / 256), 256, 0, s>>>(var, c, eps);
+	TRY(cudaGetLastError());
+	/* batch_norm_transform_input_kernel's launch shape */
+	int tf2 = bn_threads(m / 4);
+	int tfm = bn_threads(m) < 64 ? bn_threads(m) : 64;
+	if (tf2 < tfm)
+		tf2 = tfm;
+	int tb = 64 / tf2 > 1 ? 64 / tf2 : 1;
+	int64_t gy = (256 * 1024) / c;
+	int64_t need = (n + tb - 1) / tb;
+	if (gy > need)
+		gy = need;
+	if (gy < 1)
+		gy = 1;
+	if (gy > 65535)
+		gy = 65535;
+	bn_apply<<<dim3((unsigned)c, (unsigned)gy), dim3(tf2, tb), 0, s>>>(
+		x, w, b, mean, var, y, n, c, m);
+	return (int)cudaGetLastError();
+}
+
+/* ==== Group norm ==== */
+
+#define GN_THREADS 512
+
+/* One block per (n, group) row of len contiguous elements: mean and
+ * rstd = rsqrt(var + eps). */
+__global__ void __launch_bounds__(GN_THREADS)
+gn_moments(const float *__restrict__ x, int64_t len, float eps,
+           float *__restrict__ mean, float *__restrict__ rstd)
+{
+	const float *p = x + (int64_t)blockIdx.x * len;
+	Welford s = { 0.f, 0.f, 0.f };
+	for (int64_t j = threadIdx.x; j < len; j += blockDim.x)
+		s = wf_push(s, p[j]);
+	s = wf_block(s);
+	if (threadIdx.x == 0) {
+		mean[blockIdx.x] = s.mean;
+		rstd[blockIdx.x] = rsqrtf(fmaxf(s.m2 / s.count, 0.f) + eps);
+	}
+}
+
+/* Per (n, c): a = rstd * w, b = bias - a * mean. */
+__global__ void gn_params(const float *__restrict__ mean,
+                          const float *__restrict__ rstd,
+                          const float *__restrict__ w,
+                          const float *__restrict__ bias, int64_t n,
+                          int64_t c, int64_t cg, float *__restrict__ pa,
+                          float *__restrict__ pb)
+{
+	int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (k >= n * c)
+		return;
+	int64_t ch = k % c, row = k / cg;
+	float a = rstd[row] * w[ch];
+	pa[k] = a;
+	pb[k] = -a * mean[row] + bias[ch];
+}
+
+/* y[i] = a[i / m] * x[i] + b[i / m]: the TensorIterator apply with a, b
+ * broadcast over m (legacy unrolled kernel). */
+template <typename I>
+__global__ void __launch_bounds__(EW_THREADS)
+gn_apply(const float *__restrict__ x, const float *__restrict__ pa,
+         const float *__restrict__ pb, float *__restrict__ y, int64_t n,
+         int64_t m)
+{
+	int64_t base = (int64_t)blockIdx.x * EW_THREADS * 4 + threadIdx.x;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int64_t i = base + k * EW_THREADS;
+		if (i < n) {
+			int64_t r = (int64_t)((I)i / (I)m);
+			y[i] = pa[r] * x[i] + pb[r];
+		}
+	}
+}
+
+extern "C" int krl_kn_groupnorm(const float *x, const float *w,
+                                const float *b, float *y, int64_t n,
+                                int64_t c, int64_t m, int64_t g, float eps,
+                                float *scratch, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	int64_t total = n * c * m, cg = c / g;
+	if (total == 0)
+		return 0;
+	if (n * g > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	float *mean = scratch, *rstd = scratch + n * g;
+	float *pa = rstd + n * g, *pb = pa + n * c;
+	int threads = cg * m < GN_THREADS ? 32 : GN_THREADS;
+	gn_moments<<<(unsigned)(n * g), threads, 0, s>>>(x, cg * m, eps, mean,
+	                                                 rstd);
+	TRY(cudaGetLastError());
+	gn_params<<<(unsigned)((n * c + 255) / 256), 256, 0, s>>>(
+		mean, rstd, w, b, n, c, cg, pa, pb);
+	TRY(cudaGetLastError());
+	int64_t grid = (total + 4 * EW_THREADS - 1) / (4 * EW_THREADS);
+	if (grid > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	if (total <= 0xffffffffLL)
+		gn_apply<uint32_t><<<(unsigned)grid, EW_THREADS, 0, s>>>(
+			x, pa, pb, y, total, m);
+	else
+		gn_apply<int64_t><<<(unsigned)grid, EW_THREADS, 0, s>>>(
+			x, pa, pb, y, total, m);
+	return (int)cudaGetLastError();
+}
+
+/* ==== vector_norm: sqrt of a sum of squares over contiguous rows ==== */
+
+#define VN_THREADS 512
+
+/* Sum of v over the blockDim.x threads of row threadIdx.y; every thread
+ * of the row gets it. blockDim.x is a power of two; sm holds blockDim.x *
+ * blockDim.y floats. Every thread of the block must call it. */
+__device__ float vn_row_sum(float v, float *sm)
+{
+	int bw = blockDim.x, tx = threadIdx.x, ty = threadIdx.y;
+	if (bw <= 32) {
+		for (int off = bw / 2; off > 0; off >>= 1)
+			v += __shfl_xor_sync(0xffffffffu, v, off, bw);
+		return v;
+	}
+	__syncthreads(); /* sm may still be read by a previous call */
+	sm[ty * bw + tx] = v;
+	__syncthreads();
+	for (int off = bw / 2; off > 0; off >>= 1) {
+		if (tx < off)
+			sm[ty * bw + tx] += sm[ty * bw + tx + off];
+		__syncthreads();
+	}
+	return sm[ty * bw];
+}
+
+/* Block (bw, bh): bh rows per block, bw threads per row; grid (row
+ * blocks, ctas): ctas blocks share each row, writing partials that the
+ * last of them (semaphore per row block, zeroed before the launch)
+ * combines. */
+template <bool VEC>
+__global__ void __launch_bounds__(VN_THREADS)
+vn_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t rows,
+          int64_t r, float *part, unsigned *sem)
+{
+	__shared__ float sm[VN_THREADS];
+	__shared__ bool last;
+	int bw = blockDim.x, tx = threadIdx.x;
+	int ctas = gridDim.y;
+	int64_t row = (int64_t)blockIdx.x * blockDim.y + threadIdx.y;
+	bool live = row < rows;
+	float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
+	if (live) {
+		const float *p = x + row * r;
+		int64_t step = (int64_t)bw * ctas;
+		int64_t j = (int64_t)blockIdx.y * bw + tx;
+		if (VEC) {
+			const float4 *p4 = reinterpret_cast<const float4 *>(p);
+			for (; j < r / 4; j += step) {
+				float4 v = p4[j];
+				a0 += v.x * v.x;
+				a1 += v.y * v.y;
+				a2 += v.z * v.z;
+				a3 += v.w * v.w;
+			}
+		} else {
+			for (; j + 3 * step < r; j += 4 * step) {
+				float v0 = p[j], v1 = p[j + step];
+				float v2 = p[j + 2 * step], v3 = p[j + 3 * step];
+				a0 += v0 * v0;
+				a1 += v1 * v1;
+				a2 += v2 * v2;
+				a3 += v3 * v3;
+			}
+			for (; j < r; j += step)
+				a0 += p[j] * p[j];
+		}
+	}
+	float acc = vn_row_sum((a0 + a1) + (a2 + a3), sm);
+	if (ctas == 1) {
+		if (live && tx == 0)
+			y[row] = sqrtf(acc);
+		return;
+	}
+	if (live && tx == 0)
+		part[row * ctas + blockIdx.y] = acc;
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0 && threadIdx.y == 0)
+		last = atomicAdd(&sem[blockIdx.x], 1u) == (unsigned)ctas - 1;
+	__syncthreads();
+	if (!last)
+		return;
+	__threadfence();
+	float t = 0.f;
+	if (live)
+		for (int k = tx; k < ctas; k += bw)
+			t += __ldcg(&part[row * ctas + k]);
+	t = vn_row_sum(t, sm);
+	if (live && tx == 0)
+		y[row] = sqrtf(t);
+}
+
+static int64_t last_pow2(int64_t n)
+{
+	int64_t p = 1;
+	while (p * 2 <= n)
+		p *= 2;
+	return p;
+}
+
+extern "C" int krl_kn_vector_norm(const float *x, float *y, int64_t rows,
+                                  int64_t r, int sm_count, void *scratch,
+                                  int64_t scratch_bytes, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	if (rows == 0)
+		return 0;
+	/* ReduceConfig::set_block_dimension */
+	int64_t d0 = r < VN_THREADS ? last_pow2(r) : VN_THREADS;
+	int64_t d1 = rows < VN_THREADS ? last_pow2(rows) : VN_THREADS;
+	int64_t bw = d0 < 32 ? d0 : 32;
+	int64_t bh = d1 < VN_THREADS / bw ? d1 : VN_THREADS / bw;
+	bw = d0 < VN_THREADS / bh ? d0 : VN_THREADS / bh;
+	/* enough values per thread: the block's rows (warps) share one
+	 * output's input instead of taking one output each */
+	int64_t vpt = (r + bw - 1) / bw;
+	if (vpt >= bh * 16 || vpt >= 256) {
+		bw *= bh;
+		bh = 1;
+	}
+	/* whole warps only (the shuffles name all 32 lanes); the extra
+	 * threads of a short row find nothing to read */
+	if (bw * bh < 32)
+		bw = 32 / bh;
+	int64_t gx = (rows + bh - 1) / bh;
+	int64_t ctas = 1;
+	vpt = (r + bw - 1) / bw;
+	int64_t target = (int64_t)sm_count * (2048 / (bw * bh));
+	if (bh == 1 && vpt >= 256 && gx <= target) {
+		int64_t c1 = (target + gx - 1) / gx, c2 = (vpt + 15) / 16;
+		int64_t c3 = (vpt + 255) / 256;
+		ctas = c1 < c2 ? c1 : c2;
+		if (ctas < c3)
+			ctas = c3;
+	}
+	if (gx > GRID_MAX || ctas > 65535)
+		return (int)cudaErrorInvalidConfiguration;
+	unsigned *sem = (unsigned *)scratch;
+	int64_t sem_bytes = (gx * 4 + 255) / 256 * 256;
+	float *part = (float *)((char *)scratch + sem_bytes);
+	if (ctas > 1) {
+		if (sem_bytes + rows * ctas * 4 > scratch_bytes)
+			return (int)cudaErrorMemoryAllocation;
+		TRY(cudaMemsetAsync(sem, 0, (size_t)gx * 4, s));
+	}
+	bool vec = r % 4 == 0 && ((uintptr_t)x & 15) == 0;
+	dim3 grid((unsigned)gx, (unsigned)ctas), block((unsigned)bw,
+	                                               (unsigned)bh);
+	if (vec)
+		vn_kernel<true><<<grid, block, 0, s>>>(x, y, rows, r, part, sem);
+	else
+		vn_kernel<false><<<grid, block, 0, s>>>(x, y, rows, r, part,
+		                                        sem);
+	return (int)cudaGetLastError();
+}
+
+/* ==== nll_loss ==== */
+
+#define NLL_THREADS 32
+
+/* One block of 32 threads walks the batch (reduction = mean). */
+__global__ void __launch_bounds__(NLL_THREADS)
+nll_kernel(const float *__restrict__ logp, const int64_t *__restrict__ t,
+           float *__restrict__ loss, int64_t n, int64_t c)
+{
+	float sum = 0.f, cnt = 0.f;
+	int bad = 0;
+	for (int64_t i = threadIdx.x; i < n; i += NLL_THREADS) {
+		int64_t k = t[i];
+		if (k == KRL_NLL_IGNORE)
+			continue;
+		if (k < 0 || k >= c) {
+			bad = 1;
+			continue;
+		}
+		sum -= logp[i * c + k];
+		cnt += 1.f;
+	}
+	for (int off = 16; off > 0; off >>= 1) {
+		sum += __shfl_down_sync(0xffffffffu, sum, off);
+		cnt += __shfl_down_sync(0xffffffffu, cnt, off);
+	}
+	bad = __any_sync(0xffffffffu, bad);
+	if (threadIdx.x == 0)
+		loss[0] = bad ? __int_as_float(0x7fc00000) : sum / cnt;
+}
+
+extern "C" int krl_kn_nll_loss(const float *logp, const int64_t *t,
+                               float *loss, int64_t n, int64_t c,
+                               void *stream)
+{
+	nll_kernel<<<1, NLL_THREADS, 0, (cudaStream_t)stream>>>(logp, t, loss,
+	                                                        n, c);
+	return (int)cudaGetLastError();
+}
+
+/* ==== sdpa: fused attention, fp32 ====
+ *
+ * One block of 256 threads per BQ query rows of one head. Key tiles of
+ * SD_BK keys: S = Q K^T over the embedding in chunks of SD_DC (Q and K
+ * chunks staged in shared memory), then the online softmax (running max
+ * and sum per row, previous output rescaled by exp(m_old - m_new)), then
+ * O += P V with V read from global (L2) memory once per tile. The output
+ * rows (BQ x ev floats) stay in shared memory until the end, so nothing
+ * of size L x S is ever written. Plain fp32 FMAs (no tensor cores): the
+ * strict fp32 tier. */
+
+#define SD_THREADS 256
+#define SD_BK 64
+#define SD_DC 32
+
+template <int BQ>
+static size_t sdpa_smem(int64_t ev)
+{
+	return sizeof(float) * (size_t)(BQ * ev + BQ * SD_DC +
+	                                SD_BK * (SD_DC + 1) + BQ * SD_BK +
+	                                3 * BQ);
+}
+
+template <int BQ>
+__global__ void __launch_bounds__(SD_THREADS)
+sdpa_kernel(const float *__restrict__ q, const float *__restrict__ k,
+            const float *__restrict__ v, float *__restrict__ o, int64_t l,
+            int64_t s, int64_t e, int64_t ev, float scale)
+{
+	constexpr int TPR = SD_THREADS / BQ;   /* threads per score row */
+	constexpr int CPT = SD_BK / TPR;       /* score columns per thread */
+	extern __shared__ float4 smem4[];
+	float *Os = reinterpret_cast<float *>(smem4);
+	float *Qs = Os + BQ * ev;
+	float *Ks = Qs + BQ * SD_DC;
+	float *Ss = Ks + SD_BK * (SD_DC + 1);  /* 16-byte aligned: see below */
+	float *Ms = Ss + BQ * SD_BK;
+	float *Ls = Ms + BQ;
+	float *As = Ls + BQ;
+	int tid = threadIdx.x;
+	int64_t head = blockIdx.y;
+	int64_t q0 = (int64_t)blockIdx.x * BQ;
+	const float *qh = q + head * l * e;
+	const float *kh = k + head * s * e;
+	const float *vh = v + head * s * ev;
+	float *oh = o + head * l * ev;
+	for (int64_t i = tid; i < BQ * ev; i += SD_THREADS)
+		Os[i] = 0.f;
+	if (tid < BQ) {
+		Ms[tid] = -INFINITY;
+		Ls[tid] = 0.f;
+	}
+	int my_r = tid / TPR, my_c = tid % TPR;
+	int warp = tid / 32, lane = tid % 32;
+	__syncthreads();
+	for (int64_t kt = 0; kt < s; kt += SD_BK) {
+		float acc[CPT];
+#pragma unroll
+		for (int i = 0; i < CPT; i++)
+			acc[i] = 0.f;
+		for (int64_t d0 = 0; d0 < e; d0 += SD_DC) {
+			for (int idx = tid; idx < BQ * SD_DC; idx += SD_THREADS) {
+				int rr = idx / SD_DC, dd = idx % SD_DC;
+				int64_t qi = q0 + rr, d = d0 + dd;
+				Qs[idx] = qi < l && d < e ? qh[qi * e + d] : 0.f;
+			}
+			for (int idx = tid; idx < SD_BK * SD_DC;
+			     idx += SD_THREADS) {
+				int cc = idx / SD_DC, dd = idx % SD_DC;
+				int64_t kj = kt + cc, d = d0 + dd;
+				Ks[cc * (SD_DC + 1) + dd] =
+					kj < s && d < e ? kh[kj * e + d] : 0.f;
+			}
+			__syncthreads();
+#pragma unroll 8
+			for (int dd = 0; dd < SD_DC; dd++) {
+				float qv = Qs[my_r * SD_DC + dd];
+#pragma unroll
+				for (int i = 0; i < CPT; i++)
+					acc[i] += qv * Ks[(my_c + TPR * i) *
+					                  (SD_DC + 1) + dd];
+			}
+			__syncthreads();
+		}
+#pragma unroll
+		for (int i = 0; i < CPT; i++) {
+			int cc = my_c + TPR * i;
+			Ss[my_r * SD_BK + cc] =
+				kt + cc < s ? acc[i] * scale : -INFINITY;
+		}
+		__syncthreads();
+		/* online softmax: one warp per row, two columns per lane */
+		for (int rr = warp; rr < BQ; rr += SD_THREADS / 32) {
+			float s0 = Ss[rr * SD_BK + lane];
+			float s1 = Ss[rr * SD_BK + lane + 32];
+			float mx = fmaxf(s0, s1);
+			for (int off = 16; off > 0; off >>= 1)
+				mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx,
+				                               off));
+			float m_old = Ms[rr];
+			float m_new = fmaxf(m_old, mx); /* key kt is valid */
+			float p0 = expf(s0 - m_new), p1 = expf(s1 - m_new);
+			float sum = p0 + p1;
+			for (int off = 16; off > 0; off >>= 1)
+				sum += __shfl_xor_sync(0xffffffffu, sum, off);
+			Ss[rr * SD_BK + lane] = p0;
+			Ss[rr * SD_BK + lane + 32] = p1;
+			if (lane == 0) {
+				float alpha = expf(m_old - m_new);
+				As[rr] = alpha;
+				Ms[rr] = m_new;
+				Ls[rr] = Ls[rr] * alpha + sum;
+			}
+		}
+		__syncthreads();
+		/* O = O * alpha + P V; P rows read as float4 (broadcast) */
+		for (int64_t cv = tid; cv < ev; cv += SD_THREADS) {
+			float ov[BQ];
+#pragma unroll
+			for (int rr = 0; rr < BQ; rr++)
+				ov[rr] = Os[rr * ev + cv] * As[rr];
+			for (int j = 0; j < SD_BK; j += 4) {
+				int64_t kj = kt + j;
+				float v0 = kj < s ? vh[kj * ev + cv] : 0.f;
+				float v1 = kj + 1 < s ? vh[(kj + 1) * ev + cv] : 0.f;
+				float v2 = kj + 2 < s ? vh[(kj + 2) * ev + cv] : 0.f;
+				float v3 = kj + 3 < s ? vh[(kj + 3) * ev + cv] : 0.f;
+#pragma unroll
+				for (int rr = 0; rr < BQ; rr++) {
+					float4 p = *reinterpret_cast<const float4 *>(
+						&Ss[rr * SD_BK + j]);
+					ov[rr] += p.x * v0 + p.y * v1 + p.z * v2 +
+					          p.w * v3;
+				}
+			}
+#pragma unroll
+			for (int rr = 0; rr < BQ; rr++)
+				Os[rr * ev + cv] = ov[rr];
+		}
+		__syncthreads();
+	}
+	for (int64_t idx = tid; idx < BQ * ev; idx += SD_THREADS) {
+		int64_t rr = idx / ev, cv = idx % ev, qi = q0 + rr;
+		if (qi < l)
+			oh[qi * ev + cv] = Os[idx] / Ls[rr];
+	}
+}
+
+template <int BQ>
+static int sdpa_launch(const float *q, const float *k, const float *v,
+                       float *o, int64_t bh, int64_t l, int64_t s,
+                       int64_t e, int64_t ev, float scale, cudaStream_t st)
+{
+	size_t smem = sdpa_smem<BQ>(ev);
+	int dev = 0, optin = 0;
+	TRY(cudaGetDevice(&dev));
+	TRY(cudaDeviceGetAttribute(&optin,
+	                           cudaDevAttrMaxSharedMemoryPerBlockOptin,
+	                           dev));
+	if (smem > (size_t)optin)
+		return (int)cudaErrorInvalidConfiguration;
+	TRY(cudaFuncSetAttribute(sdpa_kernel<BQ>,
+	                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+	                         (int)smem));
+	int64_t tiles = (l + BQ - 1) / BQ;
+	if (tiles > GRID_MAX || bh > 65535)
+		return (int)cudaErrorInvalidConfiguration;
+	sdpa_kernel<BQ><<<dim3((unsigned)tiles, (unsigned)bh), SD_THREADS,
+	                  smem, st>>>(q, k, v, o, l, s, e, ev, scale);
+	return (int)cudaGetLastError();
+}
+
+extern "C" int krl_kn_sdpa(const float *q, const float *k, const float *v,
+                           float *o, int64_t bh, int64_t l, int64_t s,
+                           int64_t e, int64_t ev, float scale, void *stream)
+{
+	cudaStream_t st = (cudaStream_t)stream;
+	if (bh * l * ev == 0)
+		return 0;
+	/* Ss starts BQ * (ev + SD_DC) + SD_BK * (SD_DC + 1) floats in:
+	 * a multiple of 4 (BQ is), so its float4 reads are aligned */
+	if (ev <= 1024)
+		return sdpa_launch<32>(q, k, v, o, bh, l, s, e, ev, scale, st);
+	return sdpa_launch<16>(q, k, v, o, bh, l, s, e, ev, scale, st);
+}

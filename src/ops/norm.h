@@ -1,0 +1,101 @@
+/*
+ * kernelrl: private declarations of the op family "norm" (family_norm.c,
+ * run_norm.c, norm.cu; docs/ops-norm.md).
+ *
+ * The launchers (krl_kn_*) enqueue their kernels on `stream` (a
+ * cudaStream_t) and return the cudaError_t of the first failing call as an
+ * int, 0 on success; run_norm.c turns it into KRL_ECUDA. Sizes are int64.
+ */
+#ifndef KRL_OPS_NORM_H
+#define KRL_OPS_NORM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* nll_loss skips targets equal to this (PyTorch's default ignore_index). */
+#define KRL_NLL_IGNORE (-100)
+
+/* Largest embedding dim of q and v that sdpa accepts (its output rows live
+ * in shared memory). */
+#define KRL_SDPA_MAX_DIM 2048
+
+/* Most dims of a broadcast operand (KRL_MAX_DIM). */
+#define KRL_NORM_MAX_DIM 8
+
+#ifndef __CUDACC__
+#include "ops/ops_int.h"
+
+/* stride[i] (a->ndim entries): b's element stride along a's dim i, 0 where
+ * b broadcasts (family_norm.c). */
+void krl_norm_bcast_strides(const krl_tensor *a, const krl_tensor *b,
+                            int64_t *stride);
+
+/* sdpa's `scale` attribute, 1/sqrt(E) when absent. */
+double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a);
+
+/* GPU drivers (run_norm.c). */
+KRL_RUN(batchnorm); KRL_RUN(instancenorm); KRL_RUN(groupnorm);
+KRL_RUN(vector_norm); KRL_RUN(abs); KRL_RUN(sqrt); KRL_RUN(log);
+KRL_RUN(add_scalar); KRL_RUN(rsub_scalar); KRL_RUN(clamp_min);
+KRL_RUN(xlogy); KRL_RUN(smooth_l1); KRL_RUN(div_bcast); KRL_RUN(mul_bcast);
+KRL_RUN(nll_loss); KRL_RUN(sdpa);
+#endif
+
+/* ==== Launchers (norm.cu) ==== */
+
+typedef enum krl_kn_op {
+	KRL_KN_ABS, KRL_KN_SQRT, KRL_KN_LOG, KRL_KN_ADD_SCALAR,
+	KRL_KN_RSUB_SCALAR, KRL_KN_CLAMP_MIN, /* unary, alpha */
+	KRL_KN_XLOGY, KRL_KN_SMOOTH_L1,       /* binary, same shape */
+	KRL_KN_DIV, KRL_KN_MUL                /* binary, broadcast */
+} krl_kn_op;
+
+/* y[i] = op(a[i]) or op(a[i], b[i]) over n elements; alpha is the scalar
+ * (add/rsub/clamp) or beta (smooth_l1). */
+int krl_kn_elementwise(krl_kn_op op, const float *a, const float *b,
+                       float *y, int64_t n, float alpha, void *stream);
+
+/* y[i] = a[i] op b[off(i)] with a of rank nd, dims dim[], and b's strides
+ * bstride[] along them (0 where it broadcasts). */
+int krl_kn_broadcast(krl_kn_op op, const float *a, const float *b, float *y,
+                     int nd, const int64_t *dim, const int64_t *bstride,
+                     void *stream);
+
+/* Batch statistics of x viewed as [n, c, m] per channel, then
+ * y = (x - mean) * rstd * w + b (w, b may be NULL: 1 and 0). stats is
+ * device scratch of 2 * c floats. Instance norm is the n = 1 case with
+ * c = N * C. */
+int krl_kn_batchnorm(const float *x, const float *w, const float *b,
+                     float *y, int64_t n, int64_t c, int64_t m, float eps,
+                     float *stats, void *stream);
+
+/* Group norm of x [n, c, m] with g groups; scratch holds 2 * n * g +
+ * 2 * n * c floats. */
+int krl_kn_groupnorm(const float *x, const float *w, const float *b,
+                     float *y, int64_t n, int64_t c, int64_t m, int64_t g,
+                     float eps, float *scratch, void *stream);
+
+/* y[o] = sqrt(sum_j x[o * r + j]^2) for o < rows. scratch (scratch_bytes)
+ * holds the semaphores and partials when a row is split over blocks. */
+int krl_kn_vector_norm(const float *x, float *y, int64_t rows, int64_t r,
+                       int sm_count, void *scratch, int64_t scratch_bytes,
+                       void *stream);
+
+/* loss = -mean of logp[i * c + t[i]] over t[i] != KRL_NLL_IGNORE (NaN when
+ * a target is out of range). */
+int krl_kn_nll_loss(const float *logp, const int64_t *t, float *loss,
+                    int64_t n, int64_t c, void *stream);
+
+/* o = softmax(q k^T * scale) v for bh independent heads; q [bh, l, e],
+ * k [bh, s, e], v [bh, s, ev], o [bh, l, ev]. */
+int krl_kn_sdpa(const float *q, const float *k, const float *v, float *o,
+                int64_t bh, int64_t l, int64_t s, int64_t e, int64_t ev,
+                float scale, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,89 @@
+/*
+ * kernelrl: GPU drivers of the op family "eltwise" (docs/ops-eltwise.md).
+ *
+ * Each driver turns the op's attributes into the kernel's float parameters
+ * the way PyTorch turns its Scalars into the float opmath type, launches
+ * one kernel of eltwise.cu on the context's stream, and turns a launch
+ * error into KRL_ECUDA with the place it happened. Shapes and attributes
+ * are assumed to have passed the op's check (family_eltwise.c).
+ */
+#include <cuda_runtime.h>
+
+#include "ops/eltwise.h"
+#include "ops/ops_int.h"
+
+#define F(t) ((float *)(t)->data)
+
+/* One launch of op over every element of out[0], reading in[0]. */
+static krl_err elt(krl_opctx *c, krl_elt_op op, const krl_tensor *in,
+                   const krl_tensor *out, float p0, float p1, krl_diag *d)
+{
+	KRL_CUDA_TRY(krl_k_eltwise(op, F(&in[0]), F(&out[0]),
+	                           krl_tensor_numel(&out[0]), p0, p1,
+	                           c->stream), d);
+	return KRL_OK;
+}
+
+static float attr_f(const krl_attrs *a, const char *key, double dflt)
+{
+	return (float)krl_attrs_get(a, key, dflt);
+}
+
+KRL_RUN(leaky_relu)
+{
+	return elt(c, KRL_ELT_LEAKY_RELU, in, out,
+	           attr_f(a, "negative_slope", 0.01), 0.f, d);
+}
+
+KRL_RUN(sigmoid)
+{
+	return elt(c, KRL_ELT_SIGMOID, in, out, 0.f, 0.f, d);
+}
+
+KRL_RUN(tanh)
+{
+	return elt(c, KRL_ELT_TANH, in, out, 0.f, 0.f, d);
+}
+
+/* elu_kernel forms negcoef = alpha * scale as a product of two floats;
+ * volatile keeps the product in float on any evaluation method. */
+static krl_err elu(krl_opctx *c, const krl_tensor *in, const krl_tensor *out,
+                   double alpha, double scale, krl_diag *d)
+{
+	volatile float fa = (float)alpha, fs = (float)scale;
+	volatile float negcoef = fa * fs;
+	return elt(c, KRL_ELT_ELU, in, out, negcoef, fs, d);
+}
+
+KRL_RUN(elu)
+{
+	return elu(c, in, out, krl_attrs_get(a, "alpha", 1.0), 1.0, d);
+}
+
+KRL_RUN(selu)
+{
+	return elu(c, in, out, KRL_SELU_ALPHA, KRL_SELU_SCALE, d);
+}
+
+KRL_RUN(hardsigmoid)
+{
+	return elt(c, KRL_ELT_HARDSIGMOID, in, out, 0.f, 0.f, d);
+}
+
+KRL_RUN(softplus)
+{
+	return elt(c, KRL_ELT_SOFTPLUS, in, out, attr_f(a, "beta", 1.0),
+	           attr_f(a, "threshold", 20.0), d);
+}
+
+KRL_RUN(hardtanh)
+{
+	return elt(c, KRL_ELT_HARDTANH, in, out, attr_f(a, "min_val", -1.0),
+	           attr_f(a, "max_val", 1.0), d);
+}
+
+KRL_RUN(pow_scalar)
+{
+	return elt(c, KRL_ELT_POW_SCALAR, in, out,
+	           attr_f(a, "exponent", 1.0), 0.f, d);
+}

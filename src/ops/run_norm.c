@@ -1,0 +1,174 @@
+/*
+ * kernelrl: GPU drivers of the op family "norm" (family_norm.c): tensors
+ * to the launchers of norm.cu, on the context's stream. Shapes and
+ * attributes have passed check(). Statistics and partials go to the
+ * context's scratch after the reduction semaphores of reduce.cu (which
+ * must stay zero), so no op allocates.
+ */
+#include <math.h>
+
+#include "ops/kernels.h"
+#include "ops/norm.h"
+#include "ops/ops_int.h"
+
+#define F(t) ((float *)(t)->data)
+
+/* The part of the scratch this family may use: after reduce.cu's
+ * semaphores. */
+static float *scratch(krl_opctx *c, int64_t *bytes)
+{
+	*bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
+	return (float *)((char *)c->scratch + KRL_REDUCE_SEM_BYTES);
+}
+
+/* KRL_EUNSUPPORTED when `floats` do not fit in the scratch. */
+static krl_err need_scratch(krl_opctx *c, const char *op, int64_t floats,
+                            krl_diag *d)
+{
+	int64_t bytes;
+	scratch(c, &bytes);
+	if (floats * (int64_t)sizeof(float) <= bytes)
+		return KRL_OK;
+	return krl_diag_set(d, KRL_EUNSUPPORTED, (krl_pos){0},
+	                    "%s: needs %lld bytes of scratch, the context has "
+	                    "%lld", op, (long long)(floats * 4),
+	                    (long long)bytes);
+}
+
+/* ==== Normalisations ==== */
+
+KRL_RUN(batchnorm)
+{
+	const krl_tensor *x = &in[0];
+	int64_t n = x->dim[0], ch = x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
+	int64_t bytes;
+	krl_err r = need_scratch(c, "batchnorm", 2 * ch, d);
+	if (r)
+		return r;
+	KRL_CUDA_TRY(krl_kn_batchnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
+	                              n, ch, m,
+	                              (float)krl_attrs_get(a, "eps", 1e-5),
+	                              scratch(c, &bytes), c->stream), d);
+	return KRL_OK;
+}
+
+/* PyTorch's instance_norm: batch norm of x seen as [1, N * C, ...]. */
+KRL_RUN(instancenorm)
+{
+	const krl_tensor *x = &in[0];
+	int64_t nc = x->dim[0] * x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
+	int64_t bytes;
+	krl_err r = need_scratch(c, "instancenorm", 2 * nc, d);
+	if (r)
+		return r;
+	KRL_CUDA_TRY(krl_kn_batchnorm(F(x), NULL, NULL, F(&out[0]), 1, nc, m,
+	                              (float)krl_attrs_get(a, "eps", 1e-5),
+	                              scratch(c, &bytes), c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(groupnorm)
+{
+	const krl_tensor *x = &in[0];
+	int64_t n = x->dim[0], ch = x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
+	int64_t g = (int64_t)krl_attrs_get(a, "groups", 1), bytes;
+	krl_err r = need_scratch(c, "groupnorm", 2 * n * g + 2 * n * ch, d);
+	if (r)
+		return r;
+	KRL_CUDA_TRY(krl_kn_groupnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
+	                              n, ch, m, g,
+	                              (float)krl_attrs_get(a, "eps", 1e-5),
+	                              scratch(c, &bytes), c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(vector_norm)
+{
+	const krl_tensor *x = &in[0];
+	int64_t n = krl_tensor_numel(x), r = n, bytes;
+	if (!isnan(krl_attrs_get(a, "dim", NAN)))
+		r = x->dim[krl_ops_dim(a, x->ndim)];
+	float *s = scratch(c, &bytes);
+	KRL_CUDA_TRY(krl_kn_vector_norm(F(x), F(&out[0]), n / r, r,
+	                                c->sm_count, s, bytes, c->stream), d);
+	return KRL_OK;
+}
+
+/* ==== Elementwise ==== */
+
+static krl_err ew(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
+                  const krl_tensor *out, int binary, float alpha,
+                  krl_diag *d)
+{
+	KRL_CUDA_TRY(krl_kn_elementwise(op, F(&in[0]),
+	                                binary ? F(&in[1]) : NULL, F(&out[0]),
+	                                krl_tensor_numel(&out[0]), alpha,
+	                                c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(abs) { return ew(c, KRL_KN_ABS, in, out, 0, 0.f, d); }
+KRL_RUN(sqrt) { return ew(c, KRL_KN_SQRT, in, out, 0, 0.f, d); }
+KRL_RUN(log) { return ew(c, KRL_KN_LOG, in, out, 0, 0.f, d); }
+KRL_RUN(xlogy) { return ew(c, KRL_KN_XLOGY, in, out, 1, 0.f, d); }
+
+KRL_RUN(add_scalar)
+{
+	return ew(c, KRL_KN_ADD_SCALAR, in, out, 0,
+	          (float)krl_attrs_get(a, "alpha", 0), d);
+}
+
+KRL_RUN(rsub_scalar)
+{
+	return ew(c, KRL_KN_RSUB_SCALAR, in, out, 0,
+	          (float)krl_attrs_get(a, "alpha", 0), d);
+}
+
+KRL_RUN(clamp_min)
+{
+	return ew(c, KRL_KN_CLAMP_MIN, in, out, 0,
+	          (float)krl_attrs_get(a, "min", 0), d);
+}
+
+KRL_RUN(smooth_l1)
+{
+	return ew(c, KRL_KN_SMOOTH_L1, in, out, 1,
+	          (float)krl_attrs_get(a, "beta", 1), d);
+}
+
+static krl_err bcast(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
+                     const krl_tensor *out, krl_diag *d)
+{
+	int64_t stride[KRL_MAX_DIM];
+	krl_norm_bcast_strides(&in[0], &in[1], stride);
+	KRL_CUDA_TRY(krl_kn_broadcast(op, F(&in[0]), F(&in[1]), F(&out[0]),
+	                              in[0].ndim, in[0].dim, stride,
+	                              c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(div_bcast) { return bcast(c, KRL_KN_DIV, in, out, d); }
+KRL_RUN(mul_bcast) { return bcast(c, KRL_KN_MUL, in, out, d); }
+
+/* ==== Losses and attention ==== */
+
+KRL_RUN(nll_loss)
+{
+	KRL_CUDA_TRY(krl_kn_nll_loss(F(&in[0]), (const int64_t *)in[1].data,
+	                             F(&out[0]), in[0].dim[0], in[0].dim[1],
+	                             c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(sdpa)
+{
+	const krl_tensor *q = &in[0], *k = &in[1], *v = &in[2];
+	int nd = q->ndim;
+	KRL_CUDA_TRY(krl_kn_sdpa(F(q), F(k), F(v), F(&out[0]),
+	                         krl_ops_prod(q, 0, nd - 2), q->dim[nd - 2],
+	                         k->dim[nd - 2], q->dim[nd - 1],
+	                         v->dim[nd - 1],
+	                         (float)krl_norm_sdpa_scale(q, a), c->stream),
+	             d);
+	return KRL_OK;
+}

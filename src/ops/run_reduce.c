@@ -1,0 +1,137 @@
+/*
+ * kernelrl: GPU drivers of the "reduce" family's ops (family_reduce.c):
+ * each maps the op's tensors to a kernel of reduce2.cu on the context's
+ * stream and turns a launch error into KRL_ECUDA with the place it
+ * happened. Shapes and attributes are assumed to have passed check().
+ */
+#include <cuda_runtime.h>
+
+#include "ops/kernels.h"
+#include "ops/ops_int.h"
+#include "ops/reduce2.h"
+
+#define F(t) ((float *)(t)->data)
+
+KRL_RUN(max_pool1d); KRL_RUN(max_pool2d); KRL_RUN(max_pool3d);
+KRL_RUN(avg_pool1d); KRL_RUN(avg_pool2d); KRL_RUN(avg_pool3d);
+KRL_RUN(prod); KRL_RUN(cumprod); KRL_RUN(flip); KRL_RUN(narrow);
+KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask);
+
+static int esize(krl_dtype t)
+{
+	switch (t) {
+	case KRL_F16: case KRL_BF16: return 2;
+	case KRL_I64: case KRL_F64: return 8;
+	case KRL_BOOL: return 1;
+	default: return 4;
+	}
+}
+
+/* ==== Pooling ==== */
+
+static krl_err pool(krl_opctx *c, const krl_tensor *in,
+                    const krl_tensor *out, const krl_attrs *a, int rank,
+                    int avg, krl_diag *d)
+{
+	krl_pool g;
+	krl_pool_geom(a, in[0].dim, in[0].ndim, rank, avg, &g);
+	if (krl_tensor_numel(&out[0]) == 0)
+		return KRL_OK;
+	if (avg && rank < 3)
+		KRL_CUDA_TRY(krl_k_avg_pool2d(F(&in[0]), F(&out[0]), &g,
+		                              c->stream), d);
+	else if (avg)
+		KRL_CUDA_TRY(krl_k_avg_pool3d(F(&in[0]), F(&out[0]), &g,
+		                              c->stream), d);
+	else if (rank < 3)
+		KRL_CUDA_TRY(krl_k_max_pool2d(F(&in[0]), F(&out[0]),
+		                              (int64_t *)out[1].data, &g,
+		                              c->stream), d);
+	else
+		KRL_CUDA_TRY(krl_k_max_pool3d(F(&in[0]), F(&out[0]),
+		                              (int64_t *)out[1].data, &g,
+		                              c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(max_pool1d) { return pool(c, in, out, a, 1, 0, d); }
+KRL_RUN(max_pool2d) { return pool(c, in, out, a, 2, 0, d); }
+KRL_RUN(max_pool3d) { return pool(c, in, out, a, 3, 0, d); }
+KRL_RUN(avg_pool1d) { return pool(c, in, out, a, 1, 1, d); }
+KRL_RUN(avg_pool2d) { return pool(c, in, out, a, 2, 1, d); }
+KRL_RUN(avg_pool3d) { return pool(c, in, out, a, 3, 1, d); }
+
+/* ==== prod, cumprod ==== */
+
+KRL_RUN(prod)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	KRL_CUDA_TRY(krl_k_prod(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
+	                        c->scratch, (int64_t)c->scratch_bytes,
+	                        c->sm_count, c->stream), d);
+	return KRL_OK;
+}
+
+/* CUB's temporaries go after the reduction semaphores, which must stay
+ * zero. */
+KRL_RUN(cumprod)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	char *tmp = (char *)c->scratch + KRL_REDUCE_SEM_BYTES;
+	int64_t tmp_bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
+	KRL_CUDA_TRY(krl_k_cumprod(F(&in[0]), F(&out[0]), l.outer, l.r,
+	                           l.inner, tmp, tmp_bytes, c->stream), d);
+	return KRL_OK;
+}
+
+/* ==== Copies ==== */
+
+KRL_RUN(flip)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
+	                              l.r, l.inner, l.r - 1, -1,
+	                              esize(in[0].dtype), c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(narrow)
+{
+	int dim = krl_ops_dim(a, in[0].ndim);
+	krl_rlayout l = krl_ops_layout(&in[0], dim);
+	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
+	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
+	                              out[0].dim[dim], l.inner, start, 1,
+	                              esize(in[0].dtype), c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(cat)
+{
+	int dim = krl_ops_dim(a, in[0].ndim);
+	krl_rlayout l = krl_ops_layout(&in[0], dim);
+	KRL_CUDA_TRY(krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
+	                        l.r, in[1].dim[dim], l.inner,
+	                        esize(in[0].dtype), c->sm_count, c->stream),
+	             d);
+	return KRL_OK;
+}
+
+KRL_RUN(fill)
+{
+	(void)in;
+	KRL_CUDA_TRY(krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
+	                        (float)krl_attrs_get(a, "value", 0),
+	                        c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(mul_mask)
+{
+	(void)a;
+	KRL_CUDA_TRY(krl_k_mul_mask(F(&in[0]),
+	                            (const unsigned char *)in[1].data,
+	                            F(&out[0]), krl_tensor_numel(&out[0]),
+	                            c->stream), d);
+	return KRL_OK;
+}

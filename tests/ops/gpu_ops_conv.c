@@ -1,0 +1,376 @@
+/*
+ * GPU test of the op family "conv" (needs a GPU; skips with exit 77
+ * without one): conv, conv_bias, conv_transpose and conv_transpose_bias
+ * through cuDNN against the float64 golden versions, on tiny shapes and on
+ * one mid-size shape per variant (1D/2D/3D, strided, padded, dilated,
+ * grouped, depthwise, pointwise, output_padding, bias). Inputs are
+ * normal(0, 1) and weights normal(0, 1 / sqrt(fan_in)), as the tasks draw
+ * them, so outputs are O(1); the tolerance allows TF32 (10-bit mantissa)
+ * products, which cuDNN may use as PyTorch lets it.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "krl/ops.h"
+#include "testutil.h"
+
+static cudaStream_t g_stream;
+static krl_opctx *g_ctx;
+
+/* TF32 tier: a TF32 product errs by ~4e-4 relative (rms), so an O(1)
+ * output errs by ~4e-4 rms; 1e-2 leaves room for cuDNN's transform
+ * algorithms (Winograd, FFT) and still fails a zero or misplaced output. */
+#define ATOL 1e-2
+#define RTOL 1e-2
+
+/* ==== Random inputs ==== */
+
+static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+
+static double urand(void)
+{
+	g_rng ^= g_rng << 13;
+	g_rng ^= g_rng >> 7;
+	g_rng ^= g_rng << 17;
+	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double nrand(void)
+{
+	double u = urand(), v = urand();
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+typedef struct shape {
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+} shape;
+
+static shape S(int ndim, ...)
+{
+	shape s;
+	memset(&s, 0, sizeof s);
+	s.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		s.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return s;
+}
+
+#define I(x) ((int64_t)(x))
+
+static krl_attrs A(int n, ...)
+{
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		a.key[i] = va_arg(ap, const char *);
+		a.val[i] = va_arg(ap, double);
+	}
+	va_end(ap);
+	a.n = n;
+	return a;
+}
+
+static int64_t numel(const shape *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->ndim; i++)
+		n *= s->dim[i];
+	return n;
+}
+
+#define CK(call)                                                            \
+	do {                                                                \
+		cudaError_t e_ = (call);                                    \
+		if (e_ != cudaSuccess) {                                    \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
+			        __LINE__, #call, cudaGetErrorString(e_));   \
+			fail();                                             \
+		}                                                           \
+	} while (0)
+
+/* ==== One case ==== */
+
+/*
+ * Runs op `name` (x, w[, b] -> y: the output shape is found by trying the
+ * check, so each case states only its inputs) on the GPU twice (the second
+ * run takes the cached plan) and in golden float64, and checks every
+ * output element against abs(g - r) <= ATOL + RTOL * abs(r).
+ */
+static void run_case(const char *name, shape x, shape w, shape y,
+                     krl_attrs a)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	int nin = op->nin;
+	int transposed = strstr(name, "transpose") != NULL;
+	shape ins[3] = { x, w, S(1, transposed ? y.dim[1] : w.dim[0]) };
+	/* fan_in of one output: the weights one output channel sees */
+	double fan = (double)numel(&w) / (double)w.dim[0];
+	if (transposed)
+		fan = (double)numel(&w) / (double)w.dim[1] /
+		      (double)(y.dim[1] / w.dim[1]);
+	krl_tensor hin[3], din[3], hout, dout;
+	for (int i = 0; i < nin; i++) {
+		int64_t n = numel(&ins[i]);
+		double *h = malloc((size_t)n * sizeof(double));
+		float *f = malloc((size_t)n * sizeof(float));
+		assert_non_null(h);
+		assert_non_null(f);
+		double sc = i == 1 ? 1 / sqrt(fan) : 1;
+		for (int64_t j = 0; j < n; j++) {
+			f[j] = (float)(nrand() * sc);
+			h[j] = (double)f[j];
+		}
+		memset(&hin[i], 0, sizeof hin[i]);
+		hin[i].data = h;
+		hin[i].dtype = KRL_F32;
+		hin[i].ndim = ins[i].ndim;
+		memcpy(hin[i].dim, ins[i].dim, sizeof ins[i].dim);
+		din[i] = hin[i];
+		void *dp = NULL;
+		CK(cudaMalloc(&dp, (size_t)n * sizeof(float)));
+		CK(cudaMemcpy(dp, f, (size_t)n * sizeof(float),
+		              cudaMemcpyHostToDevice));
+		din[i].data = dp;
+		free(f);
+	}
+	int64_t no = numel(&y);
+	memset(&hout, 0, sizeof hout);
+	hout.dtype = KRL_F32;
+	hout.ndim = y.ndim;
+	memcpy(hout.dim, y.dim, sizeof y.dim);
+	hout.data = calloc((size_t)no, sizeof(double));
+	dout = hout;
+	void *dp = NULL;
+	CK(cudaMalloc(&dp, (size_t)no * 4));
+	CK(cudaMemset(dp, 0xff, (size_t)no * 4));   /* NaN: unwritten shows */
+	dout.data = dp;
+
+	char msg[512] = "";
+	krl_err r = op->check(hin, &hout, &a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: check: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+	assert_int_equal(op->golden(hin, &hout, &a), KRL_OK);
+	for (int rep = 0; rep < 2; rep++) {
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		r = op->run(g_ctx, din, &dout, &a, &d);
+		KRL_ASSERT_OK(r, &d);
+	}
+	CK(cudaStreamSynchronize(g_stream));
+	float *got = malloc((size_t)no * sizeof(float));
+	CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
+
+	const double *ref = hout.data;
+	int64_t bad = 0, worst = -1;
+	double max_abs = 0, worst_ex = 0, scale = 0;
+	for (int64_t j = 0; j < no; j++) {
+		double e = fabs((double)got[j] - ref[j]);
+		double lim = ATOL + RTOL * fabs(ref[j]);
+		if (!(e <= lim)) {
+			bad++;
+			if (worst < 0 || e - lim > worst_ex) {
+				worst = j;
+				worst_ex = e - lim;
+			}
+		}
+		if (e > max_abs)
+			max_abs = e;
+		scale += ref[j] * ref[j];
+	}
+	printf("%-20s y [%lld, %lld, ...] (%lld elements) rms %.3g max_abs "
+	       "%.3g%s\n", name, (long long)y.dim[0], (long long)y.dim[1],
+	       (long long)no, sqrt(scale / (double)no), max_abs,
+	       bad ? "  FAIL" : "");
+	if (bad)
+		fprintf(stderr, "%s: %lld of %lld elements outside atol=%g "
+		        "rtol=%g; worst at %lld: gpu %.9g, golden %.9g\n", name,
+		        (long long)bad, (long long)no, ATOL, RTOL,
+		        (long long)worst, (double)got[worst], ref[worst]);
+	for (int i = 0; i < nin; i++) {
+		cudaFree(din[i].data);
+		free(hin[i].data);
+	}
+	cudaFree(dp);
+	free(hout.data);
+	free(got);
+	assert_int_equal(bad, 0);
+}
+
+/* ==== Tests ==== */
+
+static void test_conv2d(void **state)
+{
+	(void)state;
+	/* tiny and odd */
+	run_case("conv", S(4, I(1), I(1), I(3), I(3)),
+	         S(4, I(1), I(1), I(2), I(2)), S(4, I(1), I(1), I(2), I(2)),
+	         A(0));
+	run_case("conv", S(4, I(2), I(3), I(7), I(9)),
+	         S(4, I(5), I(3), I(3), I(2)), S(4, I(2), I(5), I(3), I(9)),
+	         A(4, "stride_h", 2.0, "padding_w", 1.0, "dilation_w", 2.0,
+	           "padding_h", 0.0));
+	/* mid-size, KernelBench-like: 3 -> 64 channels, 3x3 */
+	run_case("conv", S(4, I(4), I(3), I(64), I(96)),
+	         S(4, I(64), I(3), I(3), I(3)),
+	         S(4, I(4), I(64), I(62), I(94)), A(0));
+	/* asymmetric kernel, padded and dilated (problem 80's kind) */
+	run_case("conv", S(4, I(2), I(16), I(40), I(40)),
+	         S(4, I(32), I(16), I(3), I(5)),
+	         S(4, I(2), I(32), I(38), I(40)),
+	         A(4, "padding_h", 1.0, "padding_w", 2.0, "dilation_h", 2.0,
+	           "dilation_w", 1.0));
+	/* strided with bias (problem 50's kind: 11x11, stride 4, pad 2) */
+	run_case("conv_bias", S(4, I(2), I(3), I(67), I(67)),
+	         S(4, I(24), I(3), I(11), I(11)),
+	         S(4, I(2), I(24), I(16), I(16)),
+	         A(2, "stride", 4.0, "padding", 2.0));
+	run_case("conv_bias", S(4, I(1), I(2), I(3), I(3)),
+	         S(4, I(3), I(2), I(2), I(2)), S(4, I(1), I(3), I(2), I(2)),
+	         A(0));
+	/* pointwise */
+	run_case("conv", S(4, I(2), I(32), I(20), I(24)),
+	         S(4, I(48), I(32), I(1), I(1)),
+	         S(4, I(2), I(48), I(20), I(24)), A(0));
+}
+
+static void test_conv_grouped(void **state)
+{
+	(void)state;
+	/* groups 2, tiny */
+	run_case("conv", S(4, I(1), I(2), I(2), I(2)),
+	         S(4, I(4), I(1), I(1), I(1)), S(4, I(1), I(4), I(2), I(2)),
+	         A(1, "groups", 2.0));
+	/* depthwise 3x3 and (3, 1), mid-size */
+	run_case("conv", S(4, I(2), I(32), I(50), I(70)),
+	         S(4, I(32), I(1), I(3), I(3)),
+	         S(4, I(2), I(32), I(48), I(68)), A(1, "groups", 32.0));
+	run_case("conv", S(4, I(2), I(8), I(33), I(20)),
+	         S(4, I(8), I(1), I(3), I(1)),
+	         S(4, I(2), I(8), I(31), I(20)), A(1, "groups", 8.0));
+	/* grouped 4, strided */
+	run_case("conv", S(4, I(2), I(16), I(31), I(29)),
+	         S(4, I(24), I(4), I(3), I(3)),
+	         S(4, I(2), I(24), I(15), I(14)),
+	         A(2, "groups", 4.0, "stride", 2.0));
+}
+
+static void test_conv1d_3d(void **state)
+{
+	(void)state;
+	run_case("conv", S(3, I(1), I(1), I(5)), S(3, I(1), I(1), I(3)),
+	         S(3, I(1), I(1), I(3)), A(2, "stride", 2.0, "padding", 1.0));
+	/* problem 76's kind: stride 3, dilation 4 */
+	run_case("conv", S(3, I(4), I(16), I(1000)), S(3, I(32), I(16), I(3)),
+	         S(3, I(4), I(32), I(331)),
+	         A(2, "stride", 3.0, "dilation", 4.0));
+	run_case("conv", S(5, I(1), I(2), I(3), I(4), I(5)),
+	         S(5, I(3), I(2), I(2), I(3), I(2)),
+	         S(5, I(1), I(3), I(2), I(2), I(4)), A(0));
+	/* 3D, asymmetric kernel (3, 5, 7) */
+	run_case("conv", S(5, I(2), I(3), I(10), I(24), I(28)),
+	         S(5, I(16), I(3), I(3), I(5), I(7)),
+	         S(5, I(2), I(16), I(8), I(20), I(22)), A(0));
+	run_case("conv_bias", S(5, I(1), I(4), I(9), I(9), I(9)),
+	         S(5, I(8), I(2), I(3), I(3), I(3)),
+	         S(5, I(1), I(8), I(5), I(5), I(5)),
+	         A(3, "groups", 2.0, "stride", 2.0, "padding", 1.0));
+}
+
+static void test_conv_transpose(void **state)
+{
+	(void)state;
+	/* 2D tiny, stride 2 */
+	run_case("conv_transpose", S(4, I(1), I(1), I(2), I(2)),
+	         S(4, I(1), I(1), I(2), I(2)), S(4, I(1), I(1), I(4), I(4)),
+	         A(1, "stride", 2.0));
+	/* 2D mid, plain (problem 57's kind) */
+	run_case("conv_transpose", S(4, I(2), I(32), I(40), I(48)),
+	         S(4, I(32), I(64), I(3), I(3)),
+	         S(4, I(2), I(64), I(42), I(50)), A(0));
+	/* 2D strided, grouped, padded, dilated (problem 75's kind):
+	 * h: (20-1)*2 - 2 + 2*2 + 1 = 41; w: (24-1)*3 - 4 + 4 + 1 = 70 */
+	run_case("conv_transpose", S(4, I(2), I(16), I(20), I(24)),
+	         S(4, I(16), I(8), I(3), I(5)),
+	         S(4, I(2), I(32), I(41), I(70)),
+	         A(6, "stride_h", 2.0, "stride_w", 3.0, "padding_h", 1.0,
+	           "padding_w", 2.0, "dilation_h", 2.0, "groups", 4.0));
+	/* 1D dilated (problem 74) and strided+padded+dilated (79):
+	 * (100-1)*2 - 2 + 2*2 + 1 = 201 */
+	run_case("conv_transpose", S(3, I(2), I(8), I(100)),
+	         S(3, I(8), I(16), I(5)), S(3, I(2), I(16), I(112)),
+	         A(1, "dilation", 3.0));
+	run_case("conv_transpose", S(3, I(2), I(16), I(100)),
+	         S(3, I(16), I(32), I(3)), S(3, I(2), I(32), I(201)),
+	         A(3, "stride", 2.0, "padding", 1.0, "dilation", 2.0));
+	/* 3D, strided, padded, output_padding, grouped (problem 72):
+	 * d: (6-1)*2 - 2 + 2 + 1 + 1 = 12; h: (8-1)*2 - 4 + 4 + 2 = 16;
+	 * w: (10-1)*2 - 6 + 6 + 2 = 20 */
+	run_case("conv_transpose", S(5, I(2), I(16), I(6), I(8), I(10)),
+	         S(5, I(16), I(4), I(3), I(5), I(7)),
+	         S(5, I(2), I(4), I(12), I(16), I(20)),
+	         A(5, "stride", 2.0, "padding_d", 1.0, "padding_h", 2.0,
+	           "padding_w", 3.0, "output_padding", 1.0));
+	/* (problem 72 uses groups=4 as well) */
+	run_case("conv_transpose", S(5, I(1), I(16), I(6), I(8), I(10)),
+	         S(5, I(16), I(4), I(3), I(5), I(7)),
+	         S(5, I(1), I(16), I(12), I(16), I(20)),
+	         A(6, "stride", 2.0, "padding_d", 1.0, "padding_h", 2.0,
+	           "padding_w", 3.0, "output_padding", 1.0, "groups", 4.0));
+	/* 3D tiny with bias, and 2D with bias */
+	run_case("conv_transpose_bias", S(5, I(1), I(2), I(2), I(2), I(2)),
+	         S(5, I(2), I(3), I(2), I(2), I(2)),
+	         S(5, I(1), I(3), I(3), I(3), I(3)), A(0));
+	run_case("conv_transpose_bias", S(4, I(2), I(8), I(9), I(11)),
+	         S(4, I(8), I(6), I(3), I(3)),
+	         S(4, I(2), I(6), I(19), I(23)), A(1, "stride", 2.0));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (cudaStreamCreate(&g_stream) != cudaSuccess)
+		return -1;
+	krl_diag d;
+	memset(&d, 0, sizeof d);
+	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
+	if (r) {
+		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	krl_opctx_free(g_ctx);
+	cudaStreamDestroy(g_stream);
+	return 0;
+}
+
+int main(void)
+{
+	krl_test_require_gpu("gpu_ops_conv");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conv2d),
+		cmocka_unit_test(test_conv_grouped),
+		cmocka_unit_test(test_conv1d_3d),
+		cmocka_unit_test(test_conv_transpose),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,402 @@
+/*
+ * GPU test of the op family "norm": every op on random inputs (drawn on
+ * the host from a fixed seed), run on the device through krl_op.run and
+ * compared with the float64 golden version, on tiny odd shapes and on one
+ * mid-size shape per op that takes its main kernel paths (split
+ * reductions, vectorised and scalar rows, partial attention tiles).
+ * Needs a GPU: skips (exit 77) without one.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "krl/ops.h"
+#include "testutil.h"
+
+static cudaStream_t g_stream;
+static krl_opctx *g_ctx;
+
+/* ==== Random inputs ==== */
+
+static uint64_t g_rng = 0x2545f4914f6cdd1dull;
+
+static double urand(void)
+{
+	g_rng ^= g_rng << 13;
+	g_rng ^= g_rng >> 7;
+	g_rng ^= g_rng << 17;
+	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double nrand(void)
+{
+	double u = urand(), v = urand();
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* How an input is drawn: normal, positive (uniform 0.5 .. 1.5), class
+ * indices below `hi` (i64), or normal with a +1 shift (norm weights). */
+typedef enum { D_NORMAL, D_POS, D_CLASS, D_WEIGHT } dist;
+
+typedef struct shape {
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+} shape;
+
+static shape S(int ndim, ...)
+{
+	shape s;
+	memset(&s, 0, sizeof s);
+	s.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		s.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return s;
+}
+
+#define I(x) ((int64_t)(x))
+
+static krl_attrs A(int n, ...)
+{
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		a.key[i] = va_arg(ap, const char *);
+		a.val[i] = va_arg(ap, double);
+	}
+	va_end(ap);
+	a.n = n;
+	return a;
+}
+
+static int64_t numel(const shape *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->ndim; i++)
+		n *= s->dim[i];
+	return n;
+}
+
+#define CK(call)                                                            \
+	do {                                                                \
+		cudaError_t e_ = (call);                                    \
+		if (e_ != cudaSuccess) {                                    \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
+			        __LINE__, #call, cudaGetErrorString(e_));   \
+			fail();                                             \
+		}                                                           \
+	} while (0)
+
+/* ==== One case ==== */
+
+/*
+ * Runs op `name` on the GPU and in golden float64 on the same inputs
+ * (input i drawn from dd[i]; D_CLASS draws i64 indices below `hi`) and
+ * checks every output element with abs(g - r) <= atol + rtol * abs(r).
+ * Runs the GPU op twice (semaphores and scratch reused).
+ */
+static void run_case(const char *name, const shape *ins, const dist *dd,
+                     int nin, shape outs, krl_attrs a, int64_t hi,
+                     double atol, double rtol)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	krl_tensor hin[4], din[4], hout, dout;
+	for (int i = 0; i < nin; i++) {
+		int64_t n = numel(&ins[i]);
+		int is64 = dd[i] == D_CLASS;
+		double *h = malloc((size_t)(n ? n : 1) * sizeof(double));
+		void *f = malloc((size_t)(n ? n : 1) * 8);
+		assert_non_null(h);
+		assert_non_null(f);
+		for (int64_t j = 0; j < n; j++) {
+			if (is64) {
+				int64_t c = (int64_t)(urand() * (double)hi);
+				((int64_t *)f)[j] = c;
+				h[j] = (double)c;
+				continue;
+			}
+			double v = dd[i] == D_POS ? 0.5 + urand()
+			         : dd[i] == D_WEIGHT ? 1 + 0.5 * nrand()
+			         : nrand();
+			((float *)f)[j] = (float)v;
+			h[j] = (double)((float *)f)[j];
+		}
+		memset(&hin[i], 0, sizeof hin[i]);
+		hin[i].data = h;
+		hin[i].dtype = is64 ? KRL_I64 : KRL_F32;
+		hin[i].ndim = ins[i].ndim;
+		memcpy(hin[i].dim, ins[i].dim, sizeof ins[i].dim);
+		din[i] = hin[i];
+		void *dp = NULL;
+		size_t bytes = (size_t)n * (is64 ? 8 : 4);
+		CK(cudaMalloc(&dp, bytes ? bytes : 8));
+		CK(cudaMemcpy(dp, f, bytes, cudaMemcpyHostToDevice));
+		din[i].data = dp;
+		free(f);
+	}
+	int64_t no = numel(&outs);
+	memset(&hout, 0, sizeof hout);
+	hout.dtype = KRL_F32;
+	hout.ndim = outs.ndim;
+	memcpy(hout.dim, outs.dim, sizeof outs.dim);
+	hout.data = calloc((size_t)no, sizeof(double));
+	dout = hout;
+	void *dp = NULL;
+	CK(cudaMalloc(&dp, (size_t)no * 4));
+	CK(cudaMemset(dp, 0xff, (size_t)no * 4));
+	dout.data = dp;
+
+	char msg[512] = "";
+	krl_err r = op->check(hin, &hout, &a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: check: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+	assert_int_equal(op->golden(hin, &hout, &a), KRL_OK);
+	for (int rep = 0; rep < 2; rep++) {
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		r = op->run(g_ctx, din, &dout, &a, &d);
+		KRL_ASSERT_OK(r, &d);
+	}
+	CK(cudaStreamSynchronize(g_stream));
+	float *got = malloc((size_t)no * 4);
+	assert_non_null(got);
+	CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
+
+	const double *ref = hout.data;
+	int64_t bad = 0, worst = -1;
+	double max_abs = 0, max_rel = 0, worst_ex = 0;
+	for (int64_t j = 0; j < no; j++) {
+		double e = fabs((double)got[j] - ref[j]);
+		double lim = atol + rtol * fabs(ref[j]);
+		if (!(e <= lim)) {
+			bad++;
+			if (worst < 0 || e - lim > worst_ex) {
+				worst = j;
+				worst_ex = e - lim;
+			}
+		}
+		if (isfinite(e)) {
+			if (e > max_abs)
+				max_abs = e;
+			if (ref[j] != 0 && e / fabs(ref[j]) > max_rel)
+				max_rel = e / fabs(ref[j]);
+		}
+	}
+	char shp[256] = "";
+	for (int i = 0; i < nin; i++) {
+		size_t k = strlen(shp);
+		snprintf(shp + k, sizeof shp - k, "%s[", i ? ", " : "");
+		for (int j = 0; j < ins[i].ndim; j++) {
+			k = strlen(shp);
+			snprintf(shp + k, sizeof shp - k, "%s%lld", j ? "x" : "",
+			         (long long)ins[i].dim[j]);
+		}
+		strncat(shp, "]", sizeof shp - strlen(shp) - 1);
+	}
+	printf("%-12s %-40s max_abs %.3g max_rel %.3g%s\n", name, shp,
+	       max_abs, max_rel, bad ? "  FAIL" : "");
+	if (bad)
+		fprintf(stderr, "%s %s: %lld of %lld elements outside atol=%g "
+		        "rtol=%g; worst at %lld: gpu %.9g, golden %.9g\n", name,
+		        shp, (long long)bad, (long long)no, atol, rtol,
+		        (long long)worst, (double)got[worst], ref[worst]);
+	for (int i = 0; i < nin; i++) {
+		cudaFree(din[i].data);
+		free(hin[i].data);
+	}
+	cudaFree(dp);
+	free(hout.data);
+	free(got);
+	assert_int_equal(bad, 0);
+}
+
+static void one(const char *name, shape x, krl_attrs a, dist d, double atol,
+                double rtol)
+{
+	run_case(name, &x, &d, 1, x, a, 0, atol, rtol);
+}
+
+/* ==== Tests ==== */
+
+static void test_norms(void **state)
+{
+	(void)state;
+	shape xs[] = {
+		S(4, I(3), I(5), I(7), I(33)),     /* tiny, odd planes */
+		S(4, I(4), I(8), I(64), I(64)),    /* mid: 512-thread rows */
+		S(3, I(2), I(6), I(3)),            /* planes < 32 */
+	};
+	dist dn[3] = { D_NORMAL, D_WEIGHT, D_NORMAL };
+	for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+		shape c = S(1, xs[i].dim[1]);
+		shape in[3] = { xs[i], c, c };
+		run_case("batchnorm", in, dn, 3, xs[i], A(1, "eps", 1e-5), 0,
+		         1e-5, 1e-4);
+		one("instancenorm", xs[i], A(0), D_NORMAL, 1e-5, 1e-4);
+		double g = xs[i].dim[1] % 2 ? 1 : 2;
+		run_case("groupnorm", in, dn, 3, xs[i], A(1, "groups", g), 0,
+		         1e-5, 1e-4);
+	}
+	/* many batches per channel: the apply kernel's grid.y loop */
+	shape nb = S(3, I(300), I(3), I(5));
+	shape c3 = S(1, I(3));
+	shape in[3] = { nb, c3, c3 };
+	run_case("batchnorm", in, dn, 3, nb, A(0), 0, 1e-5, 1e-4);
+}
+
+static void test_vector_norm(void **state)
+{
+	(void)state;
+	dist d = D_NORMAL;
+	struct { shape x; int all; } c[] = {
+		{ S(2, I(33), I(1001)), 0 },       /* flat rows, scalar loads */
+		{ S(2, I(33), I(7)), 0 },          /* short rows, 8 per warp */
+		{ S(2, I(16), I(16384)), 0 },      /* kb0 L2: 16 rows */
+		{ S(2, I(4), I(400000)), 0 },      /* rows split over blocks */
+		{ S(2, I(3000), I(64)), 0 },       /* many short rows */
+		{ S(1, I(5)), 1 },
+		{ S(4, I(3), I(5), I(7), I(33)), 1 },
+		{ S(2, I(1000), I(4099)), 1 },     /* split, scalar */
+		{ S(2, I(1024), I(4096)), 1 },     /* split, vectorised */
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		shape y = c[i].x;
+		krl_attrs a = A(0);
+		if (c[i].all) {
+			y = S(0);
+		} else {
+			y.dim[y.ndim - 1] = 1;
+			a = A(1, "dim", -1.0);
+		}
+		run_case("vector_norm", &c[i].x, &d, 1, y, a, 0, 1e-6, 1e-5);
+	}
+}
+
+static void test_elementwise(void **state)
+{
+	(void)state;
+	shape sh[] = { S(2, I(3), I(7)), S(2, I(1000), I(1003)) };
+	for (int s = 0; s < 2; s++) {
+		one("abs", sh[s], A(0), D_NORMAL, 0, 0);
+		one("sqrt", sh[s], A(0), D_POS, 1e-7, 1e-6);
+		one("log", sh[s], A(0), D_POS, 1e-7, 1e-6);
+		one("add_scalar", sh[s], A(1, "alpha", 1e-5), D_NORMAL, 1e-7,
+		    1e-6);
+		one("rsub_scalar", sh[s], A(1, "alpha", 1.0), D_NORMAL, 1e-7,
+		    1e-6);
+		one("clamp_min", sh[s], A(1, "min", 0.0), D_NORMAL, 0, 0);
+		shape two[2] = { sh[s], sh[s] };
+		dist pp[2] = { D_POS, D_POS }, nn[2] = { D_NORMAL, D_NORMAL };
+		run_case("xlogy", two, pp, 2, sh[s], A(0), 0, 1e-7, 1e-6);
+		run_case("smooth_l1", two, nn, 2, sh[s], A(1, "beta", 1.0), 0,
+		         1e-7, 1e-6);
+	}
+	/* a tail that is not a multiple of 4, and a misaligned view */
+	one("abs", S(1, I(4099)), A(0), D_NORMAL, 0, 0);
+}
+
+static void test_broadcast(void **state)
+{
+	(void)state;
+	struct { shape a, b; } c[] = {
+		{ S(2, I(33), I(70)), S(1, I(70)) },
+		{ S(2, I(33), I(70)), S(2, I(1), I(70)) },
+		{ S(2, I(33), I(1001)), S(2, I(33), I(1)) },
+		{ S(4, I(3), I(5), I(7), I(33)), S(4, I(3), I(1), I(7), I(33)) },
+		{ S(2, I(33), I(70)), S(0) },
+		{ S(2, I(128), I(1)), S(2, I(128), I(1)) },
+		{ S(2, I(1000), I(1000)), S(1, I(1000)) },
+	};
+	dist d[2] = { D_NORMAL, D_POS };
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		shape in[2] = { c[i].a, c[i].b };
+		run_case("div_bcast", in, d, 2, c[i].a, A(0), 0, 1e-7, 1e-6);
+		run_case("mul_bcast", in, d, 2, c[i].a, A(0), 0, 1e-7, 1e-6);
+	}
+}
+
+static void test_nll_loss(void **state)
+{
+	(void)state;
+	dist d[2] = { D_NORMAL, D_CLASS };
+	struct { int64_t n, c; } cs[] = { { 33, 70 }, { 4096, 10 },
+	                                  { 20000, 1000 } };
+	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		shape in[2] = { S(2, cs[i].n, cs[i].c), S(1, cs[i].n) };
+		run_case("nll_loss", in, d, 2, S(0), A(0), cs[i].c, 1e-6, 1e-5);
+	}
+}
+
+static void test_sdpa(void **state)
+{
+	(void)state;
+	dist d[3] = { D_NORMAL, D_NORMAL, D_NORMAL };
+	struct { shape q, k, v, o; } c[] = {
+		{ S(4, I(2), I(3), I(37), I(20)), S(4, I(2), I(3), I(37), I(20)),
+		  S(4, I(2), I(3), I(37), I(20)), S(4, I(2), I(3), I(37), I(20)) },
+		/* L != S, Ev != E */
+		{ S(3, I(2), I(5), I(40)), S(3, I(2), I(130), I(40)),
+		  S(3, I(2), I(130), I(24)), S(3, I(2), I(5), I(24)) },
+		/* mid: two key tiles, a full query tile, E = 1024 */
+		{ S(4, I(1), I(2), I(128), I(1024)),
+		  S(4, I(1), I(2), I(128), I(1024)),
+		  S(4, I(1), I(2), I(128), I(1024)),
+		  S(4, I(1), I(2), I(128), I(1024)) },
+		/* Ev > 1024: the 16-row tiles */
+		{ S(3, I(1), I(20), I(64)), S(3, I(1), I(70), I(64)),
+		  S(3, I(1), I(70), I(1500)), S(3, I(1), I(20), I(1500)) },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		shape in[3] = { c[i].q, c[i].k, c[i].v };
+		run_case("sdpa", in, d, 3, c[i].o, A(0), 0, 1e-5, 1e-4);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (cudaStreamCreate(&g_stream) != cudaSuccess)
+		return -1;
+	krl_diag d;
+	memset(&d, 0, sizeof d);
+	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
+	if (r) {
+		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	krl_opctx_free(g_ctx);
+	cudaStreamDestroy(g_stream);
+	return 0;
+}
+
+int main(void)
+{
+	krl_test_require_gpu("gpu_ops_norm");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_norms),
+		cmocka_unit_test(test_vector_norm),
+		cmocka_unit_test(test_elementwise),
+		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_nll_loss),
+		cmocka_unit_test(test_sdpa),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

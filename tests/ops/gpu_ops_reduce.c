@@ -1,0 +1,403 @@
+/*
+ * GPU test of the "reduce" op family: every op on random inputs (drawn on
+ * the host from a fixed seed), run on the device through krl_op.run and
+ * compared with its float64 golden version, on tiny shapes and on one
+ * mid-size shape per op that takes the kernels' main paths (padding,
+ * dilation, ceil_mode and clipped windows; 1-, 2- and 3-d pooling; the
+ * rows/cols and split product reductions; CUB, Brent-Kung and outer-dim
+ * scans). Needs a GPU: skips (exit 77) without one.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "krl/ops.h"
+#include "testutil.h"
+
+static cudaStream_t g_stream;
+static krl_opctx *g_ctx;
+
+/* ==== Random inputs ==== */
+
+static uint64_t g_rng = 0x2545f4914f6cdd1dull;
+
+static double urand(void)
+{
+	g_rng ^= g_rng << 13;
+	g_rng ^= g_rng >> 7;
+	g_rng ^= g_rng << 17;
+	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double nrand(void)
+{
+	double u = urand(), v = urand();
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* How an input is drawn: normal(0, 1), uniform(0.9, 1.1) (products),
+ * uniform(0.99, 1.01) (long cumulative products), bernoulli(0.5). */
+typedef enum { D_NORMAL, D_NEAR1, D_NEAR1_TIGHT, D_BOOL } dist;
+
+/* ==== One case ==== */
+
+typedef struct ten {
+	krl_dtype dt;
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+	dist dd;
+} ten;
+
+static ten S(krl_dtype dt, dist dd, int ndim, ...)
+{
+	ten s;
+	memset(&s, 0, sizeof s);
+	s.dt = dt;
+	s.dd = dd;
+	s.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		s.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return s;
+}
+
+#define I(x) ((int64_t)(x))
+
+static krl_attrs A(int n, ...)
+{
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		a.key[i] = va_arg(ap, const char *);
+		a.val[i] = va_arg(ap, double);
+	}
+	va_end(ap);
+	a.n = n;
+	return a;
+}
+
+static int64_t numel(const ten *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->ndim; i++)
+		n *= s->dim[i];
+	return n;
+}
+
+static size_t esize(krl_dtype t)
+{
+	return t == KRL_I64 ? 8 : t == KRL_BOOL ? 1 : 4;
+}
+
+#define CK(call)                                                            \
+	do {                                                                \
+		cudaError_t e_ = (call);                                    \
+		if (e_ != cudaSuccess) {                                    \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
+			        __LINE__, #call, cudaGetErrorString(e_));   \
+			fail();                                             \
+		}                                                           \
+	} while (0)
+
+static krl_tensor host_tensor(const ten *s, void *data)
+{
+	krl_tensor t;
+	memset(&t, 0, sizeof t);
+	t.data = data;
+	t.dtype = s->dt;
+	t.ndim = s->ndim;
+	memcpy(t.dim, s->dim, sizeof s->dim);
+	return t;
+}
+
+/* Converts device bytes of dtype dt to a double. */
+static double as_double(const void *p, int64_t j, krl_dtype dt)
+{
+	if (dt == KRL_I64)
+		return (double)((const int64_t *)p)[j];
+	if (dt == KRL_BOOL)
+		return (double)((const unsigned char *)p)[j];
+	return (double)((const float *)p)[j];
+}
+
+/*
+ * Runs op `name` on the GPU (twice: left-zero semaphores and reused
+ * outputs) and in golden float64 on the same inputs, and checks every
+ * element of every output: abs(g - r) <= atol + rtol * abs(r) for f32
+ * (NaN equal to NaN, -inf to -inf), equality for i64.
+ */
+static void run_case(const char *name, const ten *ins, int nin,
+                     const ten *outs, int nout, krl_attrs a, double atol,
+                     double rtol)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	krl_tensor hin[4], din[4], hout[4], dout[4];
+	void *raw[4];
+	for (int i = 0; i < nin; i++) {
+		int64_t n = numel(&ins[i]);
+		size_t es = esize(ins[i].dt);
+		double *h = malloc((size_t)(n ? n : 1) * sizeof(double));
+		raw[i] = malloc((size_t)(n ? n : 1) * es);
+		assert_non_null(h);
+		assert_non_null(raw[i]);
+		for (int64_t j = 0; j < n; j++) {
+			switch (ins[i].dd) {
+			case D_BOOL:
+				((unsigned char *)raw[i])[j] = urand() < 0.5;
+				break;
+			case D_NEAR1:
+				((float *)raw[i])[j] = (float)(0.9 + 0.2 * urand());
+				break;
+			case D_NEAR1_TIGHT:
+				((float *)raw[i])[j] =
+					(float)(0.99 + 0.02 * urand());
+				break;
+			default:
+				((float *)raw[i])[j] = (float)nrand();
+				break;
+			}
+			h[j] = as_double(raw[i], j, ins[i].dt);
+		}
+		hin[i] = host_tensor(&ins[i], h);
+		din[i] = hin[i];
+		void *dp = NULL;
+		CK(cudaMalloc(&dp, (size_t)(n ? n : 1) * es));
+		CK(cudaMemcpy(dp, raw[i], (size_t)n * es,
+		              cudaMemcpyHostToDevice));
+		din[i].data = dp;
+	}
+	for (int i = 0; i < nout; i++) {
+		int64_t n = numel(&outs[i]);
+		hout[i] = host_tensor(&outs[i],
+		                      calloc((size_t)(n ? n : 1), sizeof(double)));
+		dout[i] = hout[i];
+		void *dp = NULL;
+		CK(cudaMalloc(&dp, (size_t)(n ? n : 1) * esize(outs[i].dt)));
+		CK(cudaMemset(dp, 0xff, (size_t)n * esize(outs[i].dt)));
+		dout[i].data = dp;
+	}
+	char msg[512] = "";
+	krl_err r = op->check(hin, hout, &a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: check: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+	assert_int_equal(op->golden(hin, hout, &a), KRL_OK);
+	for (int rep = 0; rep < 2; rep++) {
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		r = op->run(g_ctx, din, dout, &a, &d);
+		KRL_ASSERT_OK(r, &d);
+	}
+	CK(cudaStreamSynchronize(g_stream));
+	int64_t bad = 0;
+	for (int i = 0; i < nout; i++) {
+		int64_t n = numel(&outs[i]);
+		size_t es = esize(outs[i].dt);
+		void *got = malloc((size_t)(n ? n : 1) * es);
+		assert_non_null(got);
+		CK(cudaMemcpy(got, dout[i].data, (size_t)n * es,
+		              cudaMemcpyDeviceToHost));
+		const double *ref = hout[i].data;
+		double max_abs = 0;
+		for (int64_t j = 0; j < n; j++) {
+			double g = as_double(got, j, outs[i].dt);
+			int exact = outs[i].dt != KRL_F32;
+			int same = g == ref[j] || (isnan(g) && isnan(ref[j]));
+			double e = fabs(g - ref[j]);
+			double lim = exact ? 0 : atol + rtol * fabs(ref[j]);
+			if (!same && !(e <= lim)) {
+				if (bad < 5)
+					fprintf(stderr, "%s: output %d element "
+					        "%lld: got %.9g, want %.9g\n",
+					        name, i, (long long)j, g, ref[j]);
+				bad++;
+			}
+			if (!same && isfinite(e) && e > max_abs)
+				max_abs = e;
+		}
+		printf("%-10s out %d: %lld elements, max abs err %.3g\n", name,
+		       i, (long long)n, max_abs);
+		free(got);
+		cudaFree(dout[i].data);
+		free(hout[i].data);
+	}
+	for (int i = 0; i < nin; i++) {
+		cudaFree(din[i].data);
+		free(hin[i].data);
+		free(raw[i]);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* The output size of one pooled dim (PyTorch's pooling_output_shape). */
+static int64_t pout(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d,
+                    int ceil_mode)
+{
+	int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+	int64_t o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+	if (ceil_mode && (o - 1) * s >= in + p)
+		o--;
+	return o;
+}
+
+/* ==== Pooling ==== */
+
+/* One pooling case: x [n, c, spatial...] of `rank` spatial dims. */
+static void pool_case(const char *name, int rank, const int64_t *sp,
+                      int64_t n, int64_t c, int64_t k, int64_t s, int64_t p,
+                      int64_t d, int ceil_mode, int inc_pad)
+{
+	int avg = name[0] == 'a';
+	ten x = S(KRL_F32, D_NORMAL, 2, n, c);
+	ten y = x;
+	x.ndim = y.ndim = 2 + rank;
+	for (int i = 0; i < rank; i++) {
+		x.dim[2 + i] = sp[i];
+		y.dim[2 + i] = pout(sp[i], k, s, p, avg ? 1 : d, ceil_mode);
+	}
+	ten outs[2] = { y, y };
+	outs[1].dt = KRL_I64;
+	krl_attrs a = avg
+		? A(5, "kernel_size", (double)k, "stride", (double)s, "padding",
+		    (double)p, "ceil_mode", (double)ceil_mode,
+		    "count_include_pad", (double)inc_pad)
+		: A(5, "kernel_size", (double)k, "stride", (double)s, "padding",
+		    (double)p, "dilation", (double)d, "ceil_mode",
+		    (double)ceil_mode);
+	run_case(name, &x, 1, outs, avg ? 1 : 2, a, 1e-6, 1e-5);
+}
+
+static void test_pool(void **state)
+{
+	(void)state;
+	/* KernelBench's windows on tiny inputs, then ceil_mode, stride 1
+	 * with dilation, and a mid-size shape per op */
+	pool_case("max_pool1d", 1, (int64_t[]){ 101 }, 3, 5, 4, 2, 2, 3, 0, 1);
+	pool_case("max_pool1d", 1, (int64_t[]){ 100 }, 2, 3, 3, 2, 1, 1, 1, 1);
+	pool_case("max_pool1d", 1, (int64_t[]){ 65536 }, 4, 8, 8, 1, 4, 3, 0, 1);
+	pool_case("max_pool2d", 2, (int64_t[]){ 33, 47 }, 2, 3, 3, 2, 1, 2, 0, 1);
+	pool_case("max_pool2d", 2, (int64_t[]){ 30, 31 }, 2, 3, 3, 2, 1, 1, 1, 1);
+	pool_case("max_pool2d", 2, (int64_t[]){ 512, 512 }, 2, 8, 4, 1, 1, 1, 0, 1);
+	pool_case("max_pool3d", 3, (int64_t[]){ 9, 11, 13 }, 2, 3, 3, 2, 1, 3, 0, 1);
+	pool_case("max_pool3d", 3, (int64_t[]){ 8, 9, 10 }, 1, 2, 2, 2, 1, 1, 1, 1);
+	pool_case("max_pool3d", 3, (int64_t[]){ 64, 64, 64 }, 2, 16, 3, 2, 1, 3, 0, 1);
+	pool_case("avg_pool1d", 1, (int64_t[]){ 101 }, 3, 5, 4, 2, 1, 1, 0, 1);
+	pool_case("avg_pool1d", 1, (int64_t[]){ 100 }, 2, 3, 3, 2, 1, 1, 1, 0);
+	pool_case("avg_pool1d", 1, (int64_t[]){ 65536 }, 4, 8, 8, 1, 4, 1, 0, 1);
+	pool_case("avg_pool2d", 2, (int64_t[]){ 37, 50 }, 2, 3, 3, 3, 0, 1, 0, 1);
+	pool_case("avg_pool2d", 2, (int64_t[]){ 30, 31 }, 2, 3, 3, 2, 1, 1, 1, 0);
+	pool_case("avg_pool2d", 2, (int64_t[]){ 1024, 1000 }, 2, 4, 11, 11, 0, 1, 0, 1);
+	pool_case("avg_pool3d", 3, (int64_t[]){ 9, 10, 11 }, 2, 3, 3, 2, 1, 1, 0, 1);
+	pool_case("avg_pool3d", 3, (int64_t[]){ 8, 9, 10 }, 1, 2, 9, 3, 4, 1, 1, 0);
+	pool_case("avg_pool3d", 3, (int64_t[]){ 64, 64, 128 }, 2, 16, 3, 2, 1, 1, 0, 1);
+}
+
+/* ==== prod, cumprod ==== */
+
+static void test_prod(void **state)
+{
+	(void)state;
+	const int64_t sh[][3] = {
+		{ 3, 37, 45 },      /* cols, scalar loads */
+		{ 16, 256, 256 },   /* cols, float4: KernelBench kb0 */
+		{ 2, 4096, 8 },     /* cols, split over blocks */
+		{ 45, 1001, 1 },    /* rows, unaligned */
+		{ 2, 65536, 1 },    /* rows, split over blocks */
+	};
+	for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+		ten x = S(KRL_F32, D_NEAR1, 3, sh[i][0], sh[i][1], sh[i][2]);
+		ten y = S(KRL_F32, D_NORMAL, 2, sh[i][0], sh[i][2]);
+		dist dd = sh[i][1] > 4096 ? D_NEAR1_TIGHT : D_NEAR1;
+		x.dd = dd;
+		run_case("prod", &x, 1, &y, 1, A(1, "dim", 1.0), 1e-7, 2e-4);
+	}
+}
+
+static void test_cumprod(void **state)
+{
+	(void)state;
+	ten x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(5), I(9001));
+	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
+	x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(128), I(4000));
+	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
+	x = S(KRL_F32, D_NEAR1_TIGHT, 1, I(100003));   /* CUB */
+	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 0.0), 1e-6, 1e-3);
+	x = S(KRL_F32, D_NEAR1_TIGHT, 3, I(3), I(700), I(45));  /* outer dim */
+	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
+}
+
+/* ==== Copies ==== */
+
+static void test_copies(void **state)
+{
+	(void)state;
+	ten x = S(KRL_F32, D_NORMAL, 2, I(5), I(9001));
+	run_case("flip", &x, 1, &x, 1, A(1, "dim", 1.0), 0, 0);
+	ten x3 = S(KRL_F32, D_NORMAL, 3, I(3), I(70), I(47));
+	run_case("flip", &x3, 1, &x3, 1, A(1, "dim", 1.0), 0, 0);
+	run_case("flip", &x3, 1, &x3, 1, A(1, "dim", 0.0), 0, 0);
+
+	ten xs = S(KRL_F32, D_NORMAL, 2, I(5), I(9000));
+	run_case("narrow", &x, 1, &xs, 1, A(2, "dim", 1.0, "start", 0.0), 0, 0);
+	run_case("narrow", &x, 1, &xs, 1, A(2, "dim", 1.0, "start", 1.0), 0, 0);
+
+	ten cin[2] = { S(KRL_F32, D_NORMAL, 2, I(5), I(1)), xs };
+	run_case("cat", cin, 2, &x, 1, A(1, "dim", 1.0), 0, 0);
+	ten c3[2] = { S(KRL_F32, D_NORMAL, 3, I(3), I(7), I(47)), x3 };
+	ten y3 = S(KRL_F32, D_NORMAL, 3, I(3), I(77), I(47));
+	run_case("cat", c3, 2, &y3, 1, A(1, "dim", 1.0), 0, 0);
+
+	ten z = S(KRL_F32, D_NORMAL, 2, I(5), I(1));
+	run_case("fill", NULL, 0, &z, 1, A(1, "value", 0.0), 0, 0);
+	ten big = S(KRL_F32, D_NORMAL, 2, I(37), I(1001));
+	run_case("fill", NULL, 0, &big, 1, A(1, "value", -1.5), 0, 0);
+
+	ten mm[2] = { x, S(KRL_BOOL, D_BOOL, 2, I(5), I(9001)) };
+	run_case("mul_mask", mm, 2, &x, 1, A(0), 0, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (cudaStreamCreate(&g_stream) != cudaSuccess)
+		return -1;
+	krl_diag d;
+	memset(&d, 0, sizeof d);
+	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
+	if (r) {
+		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	krl_opctx_free(g_ctx);
+	cudaStreamDestroy(g_stream);
+	return 0;
+}
+
+int main(void)
+{
+	krl_test_require_gpu("gpu_ops_reduce");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_prod),
+		cmocka_unit_test(test_cumprod),
+		cmocka_unit_test(test_copies),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

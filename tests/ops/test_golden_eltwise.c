@@ -1,0 +1,360 @@
+/*
+ * Tests of the op family "eltwise" that need no GPU: every op's float64
+ * golden version against values worked out from the closed forms (sigmoid(0)
+ * = 1/2, selu(1) = scale, softplus's linear region, pow's special
+ * exponents, NaN passing through), and every check accepting good calls
+ * and rejecting bad ones with the sentence asserted.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "krl/ops.h"
+#include "testutil.h"
+
+/* ==== Helpers ==== */
+
+#define I(x) ((int64_t)(x))
+
+/* A tensor over host doubles with the given dims (ndim may be 0). */
+static krl_tensor T(double *data, int ndim, ...)
+{
+	krl_tensor t;
+	memset(&t, 0, sizeof t);
+	t.data = data;
+	t.dtype = KRL_F32;
+	t.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		t.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return t;
+}
+
+/* n key/value pairs (const char *, double). */
+static krl_attrs A(int n, ...)
+{
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		a.key[i] = va_arg(ap, const char *);
+		a.val[i] = va_arg(ap, double);
+	}
+	va_end(ap);
+	a.n = n;
+	return a;
+}
+
+/* Runs op `name`'s check and golden on x[n] (a [n] tensor) and compares
+ * with want[n]: within tol, and NaN exactly where want is NaN. */
+static void expect(const char *name, krl_attrs a, const double *x,
+                   const double *want, int n, double tol)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	double in[16], out[16];
+	assert_true(n <= 16);
+	memcpy(in, x, (size_t)n * sizeof(double));
+	for (int i = 0; i < n; i++)
+		out[i] = -12345.0;
+	krl_tensor ti = T(in, 1, I(n)), to = T(out, 1, I(n));
+	char msg[512] = "";
+	krl_err r = op->check(&ti, &to, &a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: check failed: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+	assert_int_equal(op->golden(&ti, &to, &a), KRL_OK);
+	for (int i = 0; i < n; i++) {
+		int ok = isnan(want[i]) ? isnan(out[i])
+		                        : fabs(out[i] - want[i]) <= tol;
+		if (!ok)
+			fprintf(stderr, "%s: element %d (x = %.17g): got %.17g, "
+			        "want %.17g\n", name, i, x[i], out[i], want[i]);
+		assert_true(ok);
+	}
+}
+
+/* check() must fail with a message containing `want`. */
+static void rejects(const char *name, const krl_tensor *in,
+                    const krl_tensor *out, krl_attrs a, const char *want)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	char msg[512] = "";
+	krl_err r = op->check(in, out, &a, msg, sizeof msg);
+	if (r != KRL_EINVAL || !strstr(msg, want))
+		fprintf(stderr, "%s: expected rejection with \"%s\", got %d "
+		        "\"%s\"\n", name, want, r, msg);
+	assert_int_equal(r, KRL_EINVAL);
+	assert_non_null(strstr(msg, want));
+}
+
+static void accepts(const char *name, const krl_tensor *in,
+                    const krl_tensor *out, krl_attrs a)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	char msg[512] = "";
+	krl_err r = op->check(in, out, &a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: unexpected rejection: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+}
+
+#define N(arr) ((int)(sizeof(arr) / sizeof((arr)[0])))
+
+/* The family's ops. abs and add_scalar, which the softsign and new-GELU
+ * tasks also use, belong to the norm family; their values are checked
+ * below because those tasks depend on them. */
+static const char *const g_ops[] = {
+	"leaky_relu", "sigmoid", "tanh", "elu", "selu", "hardsigmoid",
+	"softplus", "hardtanh", "pow_scalar",
+};
+
+/* ==== Registry ==== */
+
+static void test_registry(void **state)
+{
+	(void)state;
+	for (int i = 0; i < N(g_ops); i++) {
+		const krl_op *op = krl_op_find(g_ops[i]);
+		assert_non_null(op);
+		assert_string_equal(op->name, g_ops[i]);
+		assert_int_equal(op->nin, 1);
+		assert_int_equal(op->nout, 1);
+		assert_non_null(op->check);
+		assert_non_null(op->run);
+		assert_non_null(op->golden);
+		assert_non_null(op->doc);
+		assert_non_null(op->attr_names);
+	}
+}
+
+/* ==== Golden values ==== */
+
+static void test_leaky_relu(void **state)
+{
+	(void)state;
+	double x[] = { -2, -0.5, 0, 3, NAN, -0.0 };
+	double w[] = { -0.02, -0.005, 0, 3, NAN, 0 };
+	expect("leaky_relu", A(1, "negative_slope", 0.01), x, w, N(x), 1e-17);
+	/* default slope 0.01; another slope */
+	expect("leaky_relu", A(0), x, w, N(x), 1e-17);
+	double w2[] = { -0.4, -0.1, 0, 3, NAN, 0 };
+	expect("leaky_relu", A(1, "negative_slope", 0.2), x, w2, N(x), 1e-16);
+}
+
+static void test_sigmoid(void **state)
+{
+	(void)state;
+	double x[] = { 0, 1, -1, 2, -800, 800, NAN };
+	/* 1 / (1 + e^-1), 1 / (1 + e), 1 / (1 + e^-2) */
+	double w[] = { 0.5, 0.7310585786300049, 0.2689414213699951,
+	               0.8807970779778823, 0, 1, NAN };
+	expect("sigmoid", A(0), x, w, N(x), 1e-15);
+}
+
+static void test_tanh(void **state)
+{
+	(void)state;
+	double x[] = { 0, 0.5, -1, 3, 50, NAN };
+	double w[] = { 0, 0.46211715726000974, -0.7615941559557649,
+	               0.9950547536867305, 1, NAN };
+	expect("tanh", A(0), x, w, N(x), 1e-15);
+}
+
+static void test_elu_selu(void **state)
+{
+	(void)state;
+	double x[] = { -1, 0, 2, -2, NAN };
+	/* e^-1 - 1; alpha 0.5: 0.5 (e^-2 - 1) */
+	double w[] = { -0.6321205588285577, 0, 2, -0.8646647167633873, NAN };
+	expect("elu", A(0), x, w, N(x), 1e-15);
+	expect("elu", A(1, "alpha", 1.0), x, w, N(x), 1e-15);
+	double w5[] = { -0.31606027941427884, 0, 2, -0.43233235838169365,
+	                NAN };
+	expect("elu", A(1, "alpha", 0.5), x, w5, N(x), 1e-15);
+
+	double xs[] = { 1, 0, -1, 2.5, -0.5, -50, NAN };
+	/* scale, 0, scale * alpha * (e^-1 - 1), 2.5 scale,
+	 * scale * alpha * (e^-0.5 - 1), -scale * alpha */
+	double ws[] = { 1.0507009873554805, 0, -1.1113307378125625,
+	                2.626752468388701, -0.6917581878028713,
+	                -1.7580993408473766, NAN };
+	expect("selu", A(0), xs, ws, N(xs), 1e-15);
+}
+
+static void test_hardsigmoid(void **state)
+{
+	(void)state;
+	double x[] = { -4, -3, 0, 1.5, 3, 5, -1.5, NAN };
+	double w[] = { 0, 0, 0.5, 0.75, 1, 1, 0.25, NAN };
+	expect("hardsigmoid", A(0), x, w, N(x), 1e-16);
+}
+
+static void test_softplus(void **state)
+{
+	(void)state;
+	/* ln 2; above the threshold: x itself; at it (20 > 20 is false):
+	 * log1p(e^20); log1p(e^-1) */
+	double x[] = { 0, 30, 20, -1, NAN };
+	double w[] = { 0.6931471805599453, 30, 20.000000002061153,
+	               0.31326168751822286, NAN };
+	expect("softplus", A(0), x, w, N(x), 1e-14);
+	expect("softplus", A(2, "beta", 1.0, "threshold", 20.0), x, w, N(x),
+	       1e-14);
+	/* beta 2: log1p(e^2) / 2; beta 2, threshold 1: 2 * 1 > 1, linear */
+	double x2[] = { 1 };
+	double w2[] = { 1.0634640055214863 };
+	expect("softplus", A(1, "beta", 2.0), x2, w2, 1, 1e-15);
+	double w3[] = { 1 };
+	expect("softplus", A(2, "beta", 2.0, "threshold", 1.0), x2, w3, 1,
+	       0);
+}
+
+static void test_hardtanh(void **state)
+{
+	(void)state;
+	double x[] = { -2, -0.5, 0.5, 2, -1, 1, NAN };
+	double w[] = { -1, -0.5, 0.5, 1, -1, 1, NAN };
+	expect("hardtanh", A(0), x, w, N(x), 0);
+	expect("hardtanh", A(2, "min_val", -1.0, "max_val", 1.0), x, w, N(x),
+	       0);
+	/* ReLU6 */
+	double x6[] = { -3, 3, 7, NAN };
+	double w6[] = { 0, 3, 6, NAN };
+	expect("hardtanh", A(2, "min_val", 0.0, "max_val", 6.0), x6, w6,
+	       N(x6), 0);
+}
+
+/* Ops of the norm family that the softsign and new-GELU plans use. */
+static void test_abs_add_scalar(void **state)
+{
+	(void)state;
+	double x[] = { -2.5, 0, 3, -0.0, NAN };
+	double w[] = { 2.5, 0, 3, 0, NAN };
+	expect("abs", A(0), x, w, N(x), 0);
+	double xa[] = { -1, 0.5, NAN };
+	double wa[] = { 0, 1.5, NAN };
+	expect("add_scalar", A(1, "alpha", 1.0), xa, wa, N(xa), 0);
+	double wb[] = { -3.5, -2, NAN };
+	expect("add_scalar", A(1, "alpha", -2.5), xa, wb, N(xa), 0);
+}
+
+static void test_pow_scalar(void **state)
+{
+	(void)state;
+	double x3[] = { 2, -1.5, 0, NAN };
+	double w3[] = { 8, -3.375, 0, NAN };
+	expect("pow_scalar", A(1, "exponent", 3.0), x3, w3, N(x3), 0);
+	double x2[] = { -3, 0.5 };
+	double w2[] = { 9, 0.25 };
+	expect("pow_scalar", A(1, "exponent", 2.0), x2, w2, N(x2), 0);
+	double xh[] = { 4, 2.25, -1 };
+	double wh[] = { 2, 1.5, NAN };
+	expect("pow_scalar", A(1, "exponent", 0.5), xh, wh, N(xh), 0);
+	double wr[] = { 0.25, 1 / 2.25, -1 };
+	expect("pow_scalar", A(1, "exponent", -1.0), xh, wr, N(xh), 1e-16);
+	double wm2[] = { 1.0 / 16, 1 / (2.25 * 2.25), 1 };
+	expect("pow_scalar", A(1, "exponent", -2.0), xh, wm2, N(xh), 1e-16);
+	/* pow(x, 0) is 1 even for NaN (PyTorch fills ones); pow(x, 1) is x */
+	double x0[] = { 5, NAN, 0 };
+	double w0[] = { 1, 1, 1 };
+	expect("pow_scalar", A(1, "exponent", 0.0), x0, w0, N(x0), 0);
+	double w1[] = { 5, NAN, 0 };
+	expect("pow_scalar", A(1, "exponent", 1.0), x0, w1, N(x0), 0);
+	double xg[] = { 4 };
+	double wg[] = { 32 };
+	expect("pow_scalar", A(1, "exponent", 2.5), xg, wg, 1, 1e-13);
+}
+
+/* ==== Checks ==== */
+
+static void test_checks(void **state)
+{
+	(void)state;
+	double buf[1] = { 0 };
+	krl_tensor x = T(buf, 2, I(2), I(3)), y = T(buf, 2, I(2), I(3));
+	krl_tensor yt = T(buf, 2, I(3), I(2));
+	krl_tensor s = T(buf, 0), v = T(buf, 1, I(6));
+
+	/* every op: plain shapes, and a scalar, pass; shapes must match */
+	for (int i = 0; i < N(g_ops); i++) {
+		krl_attrs a = A(0);
+		if (strcmp(g_ops[i], "pow_scalar") == 0)
+			a = A(1, "exponent", 3.0);
+		accepts(g_ops[i], &x, &y, a);
+		accepts(g_ops[i], &s, &s, a);
+		char want[128];
+		snprintf(want, sizeof want, "%s: x is [2, 3] but y is [3, 2]: "
+		         "shapes must be equal", g_ops[i]);
+		rejects(g_ops[i], &x, &yt, a, want);
+		snprintf(want, sizeof want, "%s: x is [2, 3] but y is [6]",
+		         g_ops[i]);
+		rejects(g_ops[i], &x, &v, a, want);
+		krl_tensor h = x;
+		h.dtype = KRL_F16;
+		snprintf(want, sizeof want, "%s: x must be f32, not f16",
+		         g_ops[i]);
+		rejects(g_ops[i], &h, &y, a, want);
+		krl_tensor yi = y;
+		yi.dtype = KRL_I64;
+		snprintf(want, sizeof want, "%s: y must be f32, not i64",
+		         g_ops[i]);
+		rejects(g_ops[i], &x, &yi, a, want);
+	}
+
+	/* attributes */
+	rejects("sigmoid", &x, &y, A(1, "alpha", 1.0),
+	        "sigmoid: unknown attribute 'alpha' (it takes none)");
+	rejects("selu", &x, &y, A(1, "alpha", 1.0),
+	        "selu: unknown attribute 'alpha' (it takes none)");
+	rejects("leaky_relu", &x, &y, A(1, "slope", 0.1),
+	        "leaky_relu: unknown attribute 'slope' (allowed: "
+	        "negative_slope)");
+	accepts("leaky_relu", &x, &y, A(1, "negative_slope", 0.1));
+	rejects("leaky_relu", &x, &y, A(1, "negative_slope", INFINITY),
+	        "leaky_relu: negative_slope=inf must be a finite float");
+	accepts("elu", &x, &y, A(1, "alpha", 0.5));
+	rejects("elu", &x, &y, A(1, "alpha", 1e39),
+	        "elu: alpha=1e+39 must be a finite float");
+	accepts("softplus", &x, &y, A(2, "beta", 2.0, "threshold", 10.0));
+	rejects("softplus", &x, &y, A(1, "beta", 0.0),
+	        "softplus: beta must not be 0");
+	rejects("softplus", &x, &y, A(1, "limit", 0.0),
+	        "softplus: unknown attribute 'limit' (allowed: beta, "
+	        "threshold)");
+	accepts("hardtanh", &x, &y, A(2, "min_val", 0.0, "max_val", 6.0));
+	accepts("hardtanh", &x, &y, A(2, "min_val", 2.0, "max_val", 2.0));
+	rejects("hardtanh", &x, &y, A(2, "min_val", 1.0, "max_val", -1.0),
+	        "hardtanh: min_val=1 is above max_val=-1");
+	rejects("hardtanh", &x, &y, A(1, "max_val", -2.0),
+	        "hardtanh: min_val=-1 is above max_val=-2");
+	rejects("pow_scalar", &x, &y, A(0),
+	        "pow_scalar: attribute exponent is required");
+	rejects("pow_scalar", &x, &y, A(1, "exp", 2.0),
+	        "pow_scalar: unknown attribute 'exp' (allowed: exponent)");
+	accepts("pow_scalar", &x, &y, A(1, "exponent", -0.5));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_leaky_relu),
+		cmocka_unit_test(test_sigmoid),
+		cmocka_unit_test(test_tanh),
+		cmocka_unit_test(test_elu_selu),
+		cmocka_unit_test(test_hardsigmoid),
+		cmocka_unit_test(test_softplus),
+		cmocka_unit_test(test_hardtanh),
+		cmocka_unit_test(test_abs_add_scalar),
+		cmocka_unit_test(test_pow_scalar),
+		cmocka_unit_test(test_checks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
