@@ -20,7 +20,6 @@
 
 #include "ops/conv.h"
 
-#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
 #define D(t) ((double *)(t)->data)
 
 static const char k_axes[] = "dhw";
@@ -90,20 +89,6 @@ int krl_conv_geom_get(int transposed, const krl_tensor *in,
 
 /* ==== Checks ==== */
 
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-{
-	if (msg && cap) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, cap, fmt, ap);
-		va_end(ap);
-	}
-	return KRL_EINVAL;
-}
-
 static const char *const k_conv[] = {
 	"stride", "stride_d", "stride_h", "stride_w",
 	"padding", "padding_d", "padding_h", "padding_w",
@@ -160,7 +145,7 @@ static krl_err check_attrs(const char *op, const char *const *names,
 				k += (size_t)snprintf(list + k, sizeof list - k,
 				                      "%s%s", j ? ", " : "",
 				                      names[j]);
-			return fail(msg, cap, "%s: unknown attribute '%s' "
+			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' "
 			            "(allowed: %s)", op, key, list);
 		}
 		int axis = 0;
@@ -169,12 +154,12 @@ static krl_err check_attrs(const char *op, const char *const *names,
 		double v = a->val[i];
 		if (!isfinite(v) || v != floor(v) || v < (double)lo ||
 		    v > (double)INT_MAX)
-			return fail(msg, cap, "%s: %s=%g must be an integer "
+			return krl_ops_fail(msg, cap, "%s: %s=%g must be an integer "
 			            ">= %lld", op, key, v, (long long)lo);
 		if (axis && strchr(k_axes, axis) - k_axes < 3 - nsp)
-			return fail(msg, cap, "%s: %s names the %c dim, but x "
+			return krl_ops_fail(msg, cap, "%s: %s names the %c dim, but x "
 			            "is %s with %d spatial dim%s (%s)", op, key,
-			            axis, SHAPE(x, sx), nsp, nsp == 1 ? "" : "s",
+			            axis, KRL_SHAPE(x, sx), nsp, nsp == 1 ? "" : "s",
 			            nsp == 1 ? "w" : nsp == 2 ? "h, w"
 			                                      : "d, h, w");
 	}
@@ -186,7 +171,7 @@ static krl_err need_f32(const char *op, const char *what,
 {
 	if (t->dtype == KRL_F32)
 		return KRL_OK;
-	return fail(msg, cap, "%s: %s must be f32, not %s", op, what,
+	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
 	            krl_dtype_name(t->dtype));
 }
 
@@ -222,63 +207,63 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 	    (r = need_f32(op, "y", y, msg, cap)))
 		return r;
 	if (x->ndim < 3 || x->ndim > 5)
-		return fail(msg, cap, "%s: x is %s but must be [N, C, w], "
+		return krl_ops_fail(msg, cap, "%s: x is %s but must be [N, C, w], "
 		            "[N, C, h, w] or [N, C, d, h, w] (rank 3 to 5)", op,
-		            SHAPE(x, sx));
+		            KRL_SHAPE(x, sx));
 	if ((r = check_attrs(op, transposed ? k_conv_t : k_conv, x, a, msg,
 	                     cap)))
 		return r;
 	if (w->ndim != x->ndim)
-		return fail(msg, cap, "%s: x is %s but w is %s: ranks must be "
-		            "equal", op, SHAPE(x, sx), SHAPE(w, sw));
+		return krl_ops_fail(msg, cap, "%s: x is %s but w is %s: ranks must be "
+		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(w, sw));
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
 	for (int i = 0; i < x->ndim; i++) {
 		if (x->dim[i] < 1)
-			return fail(msg, cap, "%s: x is %s: every dim must be "
-			            ">= 1", op, SHAPE(x, sx));
+			return krl_ops_fail(msg, cap, "%s: x is %s: every dim must be "
+			            ">= 1", op, KRL_SHAPE(x, sx));
 		if (w->dim[i] < 1)
-			return fail(msg, cap, "%s: w is %s: every dim must be "
-			            ">= 1", op, SHAPE(w, sw));
+			return krl_ops_fail(msg, cap, "%s: w is %s: every dim must be "
+			            ">= 1", op, KRL_SHAPE(w, sw));
 	}
 	if (g.cin % g.groups)
-		return fail(msg, cap, "%s: x is %s: its %lld channels are not "
-		            "divisible by groups=%lld", op, SHAPE(x, sx),
+		return krl_ops_fail(msg, cap, "%s: x is %s: its %lld channels are not "
+		            "divisible by groups=%lld", op, KRL_SHAPE(x, sx),
 		            (long long)g.cin, (long long)g.groups);
 	if (!transposed) {
 		if (w->dim[1] * g.groups != g.cin)
-			return fail(msg, cap, "%s: x is %s and groups=%lld, so w "
+			return krl_ops_fail(msg, cap, "%s: x is %s and groups=%lld, so w "
 			            "must be [Cout, %lld, k...], not %s", op,
-			            SHAPE(x, sx), (long long)g.groups,
-			            (long long)(g.cin / g.groups), SHAPE(w, sw));
+			            KRL_SHAPE(x, sx), (long long)g.groups,
+			            (long long)(g.cin / g.groups), KRL_SHAPE(w, sw));
 		if (g.cout % g.groups)
-			return fail(msg, cap, "%s: w is %s: its %lld output "
+			return krl_ops_fail(msg, cap, "%s: w is %s: its %lld output "
 			            "channels are not divisible by groups=%lld", op,
-			            SHAPE(w, sw), (long long)g.cout,
+			            KRL_SHAPE(w, sw), (long long)g.cout,
 			            (long long)g.groups);
 	} else if (w->dim[0] != g.cin) {
-		return fail(msg, cap, "%s: x is %s, so w must be [%lld, Cout / "
+		return krl_ops_fail(msg, cap, "%s: x is %s, so w must be [%lld, Cout / "
 		            "groups, k...] (PyTorch's ConvTranspose layout), not "
-		            "%s", op, SHAPE(x, sx), (long long)g.cin,
-		            SHAPE(w, sw));
+		            "%s", op, KRL_SHAPE(x, sx), (long long)g.cin,
+		            KRL_SHAPE(w, sw));
 	}
 	for (int i = 0; i < g.nsp; i++) {
 		char ax = k_axes[3 - g.nsp + i];
 		if (transposed && g.opad[i] >= g.stride[i])
-			return fail(msg, cap, "%s: output_padding_%c=%lld must be "
+			return krl_ops_fail(msg, cap, "%s: output_padding_%c=%lld must be "
 			            "smaller than stride_%c=%lld", op, ax,
 			            (long long)g.opad[i], ax,
 			            (long long)g.stride[i]);
 		if (g.out[i] < 1) {
 			if (transposed)
-				return fail(msg, cap, "%s: x is %s and w is %s: "
+				return krl_ops_fail(msg, cap, "%s: x is %s and w is %s: "
 				            "padding_%c=%lld leaves no output along "
-				            "%c", op, SHAPE(x, sx), SHAPE(w, sw), ax,
+				            "%c", op, KRL_SHAPE(x, sx), KRL_SHAPE(w, sw), ax,
 				            (long long)g.pad[i], ax);
-			return fail(msg, cap, "%s: x is %s and w is %s: the "
+			return krl_ops_fail(msg, cap, "%s: x is %s and w is %s: the "
 			            "kernel spans %lld along %c (dilation %lld) "
 			            "but the padded input has %lld", op,
-			            SHAPE(x, sx), SHAPE(w, sw),
+			            KRL_SHAPE(x, sx), KRL_SHAPE(w, sw),
 			            (long long)(g.dil[i] * (g.k[i] - 1) + 1), ax,
 			            (long long)g.dil[i],
 			            (long long)(g.in[i] + 2 * g.pad[i]));
@@ -287,8 +272,8 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 	if (bias) {
 		const krl_tensor *b = &in[2];
 		if (b->ndim != 1 || b->dim[0] != g.cout)
-			return fail(msg, cap, "%s: b is %s but must be [%lld] "
-			            "(one per output channel)", op, SHAPE(b, sw),
+			return krl_ops_fail(msg, cap, "%s: b is %s but must be [%lld] "
+			            "(one per output channel)", op, KRL_SHAPE(b, sw),
 			            (long long)g.cout);
 	}
 	int ok = y->ndim == x->ndim && y->dim[0] == g.n && y->dim[1] == g.cout;
@@ -300,25 +285,25 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 		for (int i = 0; i < g.nsp; i++)
 			want.dim[2 + i] = g.out[i];
 		char swant[160];
-		return fail(msg, cap, "%s: y is %s but x %s, w %s with stride "
-		            "%s and padding %s gives %s", op, SHAPE(y, sy),
-		            SHAPE(x, sx), SHAPE(w, sw),
+		return krl_ops_fail(msg, cap, "%s: y is %s but x %s, w %s with stride "
+		            "%s and padding %s gives %s", op, KRL_SHAPE(y, sy),
+		            KRL_SHAPE(x, sx), KRL_SHAPE(w, sw),
 		            list3(g.stride, g.nsp, s1, sizeof s1),
 		            list3(g.pad, g.nsp, s2, sizeof s2),
-		            SHAPE(&want, swant));
+		            KRL_SHAPE(&want, swant));
 	}
 	const krl_tensor *big[2] = { x, y };
 	for (int j = 0; j < 2; j++) {
 		int64_t per = krl_ops_prod(big[j], 1, big[j]->ndim);
 		if (per > INT_MAX)
-			return fail(msg, cap, "%s: %s is %s: one sample has %lld "
+			return krl_ops_fail(msg, cap, "%s: %s is %s: one sample has %lld "
 			            "elements, more than cuDNN's 2^31 - 1", op,
-			            j ? "y" : "x", SHAPE(big[j], sx),
+			            j ? "y" : "x", KRL_SHAPE(big[j], sx),
 			            (long long)per);
 	}
 	if (krl_tensor_numel(w) > INT_MAX)
-		return fail(msg, cap, "%s: w is %s: more than 2^31 - 1 "
-		            "elements", op, SHAPE(w, sw));
+		return krl_ops_fail(msg, cap, "%s: w is %s: more than 2^31 - 1 "
+		            "elements", op, KRL_SHAPE(w, sw));
 	return KRL_OK;
 }
 

@@ -21,61 +21,8 @@
 #include "ops/ops_int.h"
 
 #define D(t) ((double *)(t)->data)
-#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
 
 /* ==== Check helpers ==== */
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-{
-	if (msg && cap) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, cap, fmt, ap);
-		va_end(ap);
-	}
-	return KRL_EINVAL;
-}
-
-static int same_shape(const krl_tensor *x, const krl_tensor *y)
-{
-	if (x->ndim != y->ndim)
-		return 0;
-	for (int i = 0; i < x->ndim; i++)
-		if (x->dim[i] != y->dim[i])
-			return 0;
-	return 1;
-}
-
-/* Rejects attribute keys not in names (NULL-terminated). */
-static krl_err check_keys(const char *op, const char *const *names,
-                          const krl_attrs *a, char *msg, size_t cap)
-{
-	if (!a)
-		return KRL_OK;
-	for (int i = 0; i < a->n; i++) {
-		const char *k = a->key[i] ? a->key[i] : "";
-		int ok = 0;
-		for (int j = 0; names[j]; j++)
-			if (strcmp(k, names[j]) == 0)
-				ok = 1;
-		if (ok)
-			continue;
-		if (!names[0])
-			return fail(msg, cap, "%s: unknown attribute '%s' (it "
-			            "takes none)", op, k);
-		char list[256] = "";
-		size_t n = 0;
-		for (int j = 0; names[j] && n < sizeof list; j++)
-			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-			                      j ? ", " : "", names[j]);
-		return fail(msg, cap, "%s: unknown attribute '%s' (allowed: %s)",
-		            op, k, list);
-	}
-	return KRL_OK;
-}
 
 static int attr_has(const krl_attrs *a, const char *key)
 {
@@ -90,13 +37,13 @@ static krl_err need_float(const char *op, const krl_attrs *a,
 {
 	if (!attr_has(a, key)) {
 		if (required)
-			return fail(msg, cap, "%s: attribute %s is required", op,
+			return krl_ops_fail(msg, cap, "%s: attribute %s is required", op,
 			            key);
 		return KRL_OK;
 	}
 	double v = krl_attrs_get(a, key, 0);
 	if (!isfinite(v) || fabs(v) > FLT_MAX)
-		return fail(msg, cap, "%s: %s=%g must be a finite float", op,
+		return krl_ops_fail(msg, cap, "%s: %s=%g must be a finite float", op,
 		            key, v);
 	return KRL_OK;
 }
@@ -107,18 +54,18 @@ static krl_err check_unary(const char *op, const char *const *keys,
                            const krl_attrs *a, char *msg, size_t cap)
 {
 	char sx[160], sy[160];
-	krl_err r = check_keys(op, keys, a, msg, cap);
+	krl_err r = krl_ops_check_keys(op, keys, a, msg, cap);
 	if (r)
 		return r;
 	if (in[0].dtype != KRL_F32)
-		return fail(msg, cap, "%s: x must be f32, not %s", op,
+		return krl_ops_fail(msg, cap, "%s: x must be f32, not %s", op,
 		            krl_dtype_name(in[0].dtype));
 	if (out[0].dtype != KRL_F32)
-		return fail(msg, cap, "%s: y must be f32, not %s", op,
+		return krl_ops_fail(msg, cap, "%s: y must be f32, not %s", op,
 		            krl_dtype_name(out[0].dtype));
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(&in[0], sx), SHAPE(&out[0], sy));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
 	return KRL_OK;
 }
 
@@ -169,7 +116,7 @@ static krl_err check_softplus(const krl_tensor *in, const krl_tensor *out,
 	    (r = need_float(op, a, "threshold", 0, msg, cap)))
 		return r;
 	if ((float)krl_attrs_get(a, "beta", 1.0) == 0.f)
-		return fail(msg, cap, "%s: beta must not be 0 (the result "
+		return krl_ops_fail(msg, cap, "%s: beta must not be 0 (the result "
 		            "divides by it)", op);
 	return KRL_OK;
 }
@@ -186,7 +133,7 @@ static krl_err check_hardtanh(const krl_tensor *in, const krl_tensor *out,
 	double lo = krl_attrs_get(a, "min_val", -1.0);
 	double hi = krl_attrs_get(a, "max_val", 1.0);
 	if (lo > hi)
-		return fail(msg, cap, "%s: min_val=%g is above max_val=%g", op,
+		return krl_ops_fail(msg, cap, "%s: min_val=%g is above max_val=%g", op,
 		            lo, hi);
 	return KRL_OK;
 }

@@ -20,27 +20,12 @@
 #include "ops/ops_int.h"
 
 #define D(t) ((double *)(t)->data)
-#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
 
 /* Largest |diagonal| accepted: keeps n + |d| and row/column arithmetic
  * far from int64 overflow and exact in a double. */
 #define MAX_DIAGONAL 4503599627370496.0   /* 2^52 */
 
 /* ==== Check helpers ==== */
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-{
-	if (msg && cap) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, cap, fmt, ap);
-		va_end(ap);
-	}
-	return KRL_EINVAL;
-}
 
 /* Rejects any attribute but `diagonal`, and a `diagonal` that is not an
  * integer of at most 2^52 in magnitude. */
@@ -49,12 +34,12 @@ static krl_err check_diagonal(const char *op, const krl_attrs *a, char *msg,
 {
 	for (int i = 0; a && i < a->n; i++)
 		if (!a->key[i] || strcmp(a->key[i], "diagonal") != 0)
-			return fail(msg, cap, "%s: unknown attribute '%s' "
+			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' "
 			            "(allowed: diagonal)", op,
 			            a->key[i] ? a->key[i] : "");
 	double v = krl_attrs_get(a, "diagonal", 0);
 	if (!isfinite(v) || v != floor(v) || fabs(v) > MAX_DIAGONAL)
-		return fail(msg, cap, "%s: diagonal=%g must be an integer of "
+		return krl_ops_fail(msg, cap, "%s: diagonal=%g must be an integer of "
 		            "magnitude at most 2^52", op, v);
 	return KRL_OK;
 }
@@ -64,7 +49,7 @@ static krl_err need_f32(const char *op, const char *what,
 {
 	if (t->dtype == KRL_F32)
 		return KRL_OK;
-	return fail(msg, cap, "%s: %s must be f32, not %s", op, what,
+	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
 	            krl_dtype_name(t->dtype));
 }
 
@@ -91,16 +76,16 @@ static krl_err check_diag(const krl_tensor *in, const krl_tensor *out,
 	    (r = need_f32(op, "y", y, msg, cap)))
 		return r;
 	if (v->ndim != 1)
-		return fail(msg, cap, "%s: v is %s but must be a vector (1 dim): "
+		return krl_ops_fail(msg, cap, "%s: v is %s but must be a vector (1 dim): "
 		            "this op builds a diagonal matrix from a vector", op,
-		            SHAPE(v, sv));
+		            KRL_SHAPE(v, sv));
 	int64_t d = diagonal_of(a);
 	int64_t sz = v->dim[0] + (d < 0 ? -d : d);
 	if (y->ndim != 2 || y->dim[0] != sz || y->dim[1] != sz)
-		return fail(msg, cap, "%s: v is %s and diagonal=%lld, so y must "
-		            "be [%lld, %lld], not %s", op, SHAPE(v, sv),
+		return krl_ops_fail(msg, cap, "%s: v is %s and diagonal=%lld, so y must "
+		            "be [%lld, %lld], not %s", op, KRL_SHAPE(v, sv),
 		            (long long)d, (long long)sz, (long long)sz,
-		            SHAPE(y, sy));
+		            KRL_SHAPE(y, sy));
 	return KRL_OK;
 }
 
@@ -134,15 +119,15 @@ static krl_err check_tri(const char *op, const krl_tensor *in,
 	    (r = need_f32(op, "y", y, msg, cap)))
 		return r;
 	if (x->ndim < 2)
-		return fail(msg, cap, "%s: x is %s but must have at least 2 dims "
+		return krl_ops_fail(msg, cap, "%s: x is %s but must have at least 2 dims "
 		            "(a matrix or a batch of matrices)", op,
-		            SHAPE(x, sx));
+		            KRL_SHAPE(x, sx));
 	int same = x->ndim == y->ndim;
 	for (int i = 0; same && i < x->ndim; i++)
 		same = x->dim[i] == y->dim[i];
 	if (!same)
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(x, sx), SHAPE(y, sy));
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(y, sy));
 	return KRL_OK;
 }
 

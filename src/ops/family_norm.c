@@ -18,33 +18,8 @@
 #include "ops/norm.h"
 
 #define D(t) ((double *)(t)->data)
-#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
 
 /* ==== Check helpers ==== */
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-{
-	if (msg && cap) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, cap, fmt, ap);
-		va_end(ap);
-	}
-	return KRL_EINVAL;
-}
-
-static int same_shape(const krl_tensor *x, const krl_tensor *y)
-{
-	if (x->ndim != y->ndim)
-		return 0;
-	for (int i = 0; i < x->ndim; i++)
-		if (x->dim[i] != y->dim[i])
-			return 0;
-	return 1;
-}
 
 static int has(const krl_attrs *a, const char *key)
 {
@@ -68,9 +43,9 @@ static krl_err keys(const char *op, const char *const *names,
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
 			                      j ? ", " : "", names[j]);
 		if (!names[0])
-			return fail(msg, cap, "%s: unknown attribute '%s' (it "
+			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' (it "
 			            "takes none)", op, a->key[i] ? a->key[i] : "");
-		return fail(msg, cap, "%s: unknown attribute '%s' (allowed: "
+		return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' (allowed: "
 		            "%s)", op, a->key[i] ? a->key[i] : "", list);
 	}
 	return KRL_OK;
@@ -81,7 +56,7 @@ static krl_err f32(const char *op, const char *what, const krl_tensor *t,
 {
 	if (t->dtype == KRL_F32)
 		return KRL_OK;
-	return fail(msg, cap, "%s: %s must be f32, not %s", op, what,
+	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
 	            krl_dtype_name(t->dtype));
 }
 
@@ -91,7 +66,7 @@ static krl_err need_finite(const char *op, const krl_attrs *a, const char *key,
 {
 	double v = krl_attrs_get(a, key, dflt);
 	if (!isfinite(v))
-		return fail(msg, cap, "%s: %s must be a finite number", op,
+		return krl_ops_fail(msg, cap, "%s: %s must be a finite number", op,
 		            key);
 	return KRL_OK;
 }
@@ -102,7 +77,7 @@ static krl_err need_eps(const char *op, const krl_attrs *a, double dflt,
 {
 	double eps = krl_attrs_get(a, "eps", dflt);
 	if (!isfinite(eps) || eps < 0)
-		return fail(msg, cap, "%s: eps=%g must be a finite number >= 0",
+		return krl_ops_fail(msg, cap, "%s: eps=%g must be a finite number >= 0",
 		            op, eps);
 	return KRL_OK;
 }
@@ -117,9 +92,9 @@ static krl_err need_vec(const char *op, const char *what, const krl_tensor *t,
 	if (r)
 		return r;
 	if (t->ndim != 1 || t->dim[0] != n)
-		return fail(msg, cap, "%s: x is %s, so %s must be [%lld], not "
-		            "%s", op, SHAPE(x, sx), what, (long long)n,
-		            SHAPE(t, st));
+		return krl_ops_fail(msg, cap, "%s: x is %s, so %s must be [%lld], not "
+		            "%s", op, KRL_SHAPE(x, sx), what, (long long)n,
+		            KRL_SHAPE(t, st));
 	return KRL_OK;
 }
 
@@ -134,9 +109,9 @@ static krl_err unary(const char *op, const char *const *names,
 	    (r = f32(op, "x", &in[0], msg, cap)) ||
 	    (r = f32(op, "y", &out[0], msg, cap)))
 		return r;
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(&in[0], sx), SHAPE(&out[0], sy));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
 	return KRL_OK;
 }
 
@@ -152,13 +127,13 @@ static krl_err binary(const char *op, const char *const *names,
 	    (r = f32(op, "b", &in[1], msg, cap)) ||
 	    (r = f32(op, "y", &out[0], msg, cap)))
 		return r;
-	if (!same_shape(&in[0], &in[1]))
-		return fail(msg, cap, "%s: a is %s but b is %s: shapes must be "
-		            "equal", op, SHAPE(&in[0], s1), SHAPE(&in[1], s2));
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: a and b are %s but y is %s: shapes "
-		            "must be equal", op, SHAPE(&in[0], s1),
-		            SHAPE(&out[0], s2));
+	if (!krl_ops_same_shape(&in[0], &in[1]))
+		return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(&in[0], s1), KRL_SHAPE(&in[1], s2));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: a and b are %s but y is %s: shapes "
+		            "must be equal", op, KRL_SHAPE(&in[0], s1),
+		            KRL_SHAPE(&out[0], s2));
 	return KRL_OK;
 }
 
@@ -171,8 +146,8 @@ static krl_err scalar_out(const char *op, const krl_tensor *y, char *msg,
 	if (r)
 		return r;
 	if (krl_tensor_numel(y) != 1)
-		return fail(msg, cap, "%s: the loss is one value, so its output "
-		            "must be [], not %s", op, SHAPE(y, sy));
+		return krl_ops_fail(msg, cap, "%s: the loss is one value, so its output "
+		            "must be [], not %s", op, KRL_SHAPE(y, sy));
 	return KRL_OK;
 }
 
@@ -204,18 +179,18 @@ static krl_err check_chan(const char *op, const char *const *names,
 	    (r = need_eps(op, a, 1e-5, msg, cap)))
 		return r;
 	if (x->ndim < 2)
-		return fail(msg, cap, "%s: x is %s but must be [N, C, ...] (at "
-		            "least 2 dims)", op, SHAPE(x, sx));
+		return krl_ops_fail(msg, cap, "%s: x is %s but must be [N, C, ...] (at "
+		            "least 2 dims)", op, KRL_SHAPE(x, sx));
 	if (krl_tensor_numel(x) == 0)
-		return fail(msg, cap, "%s: x is %s: no elements to normalise",
-		            op, SHAPE(x, sx));
+		return krl_ops_fail(msg, cap, "%s: x is %s: no elements to normalise",
+		            op, KRL_SHAPE(x, sx));
 	if (with_affine &&
 	    ((r = need_vec(op, "w", &in[1], x->dim[1], x, msg, cap)) ||
 	     (r = need_vec(op, "b", &in[2], x->dim[1], x, msg, cap))))
 		return r;
-	if (!same_shape(x, y))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(x, sx), SHAPE(y, sy));
+	if (!krl_ops_same_shape(x, y))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(y, sy));
 	return KRL_OK;
 }
 
@@ -240,10 +215,10 @@ static krl_err check_groupnorm(const krl_tensor *in, const krl_tensor *out,
 		return r;
 	double g = krl_attrs_get(a, "groups", NAN);
 	if (isnan(g))
-		return fail(msg, cap, "groupnorm: attribute groups is required");
+		return krl_ops_fail(msg, cap, "groupnorm: attribute groups is required");
 	int64_t c = in[0].dim[1];
 	if (g != floor(g) || g < 1 || g > (double)c || c % (int64_t)g)
-		return fail(msg, cap, "groupnorm: groups=%g must be a positive "
+		return krl_ops_fail(msg, cap, "groupnorm: groups=%g must be a positive "
 		            "integer dividing the %lld channels", g,
 		            (long long)c);
 	return KRL_OK;
@@ -346,37 +321,37 @@ static krl_err check_vector_norm(const krl_tensor *in, const krl_tensor *out,
 		return r;
 	double ord = krl_attrs_get(a, "ord", 2);
 	if (ord != 2)
-		return fail(msg, cap, "%s: ord=%g is not supported (only the "
+		return krl_ops_fail(msg, cap, "%s: ord=%g is not supported (only the "
 		            "2-norm, ord=2)", op, ord);
 	if (krl_tensor_numel(x) == 0)
-		return fail(msg, cap, "%s: x is %s: no elements", op,
-		            SHAPE(x, sx));
+		return krl_ops_fail(msg, cap, "%s: x is %s: no elements", op,
+		            KRL_SHAPE(x, sx));
 	if (!has(a, "dim")) {
 		if (krl_tensor_numel(y) != 1)
-			return fail(msg, cap, "%s: without dim it reduces all of "
+			return krl_ops_fail(msg, cap, "%s: without dim it reduces all of "
 			            "x %s into one value, so y must be [], not %s",
-			            op, SHAPE(x, sx), SHAPE(y, sy));
+			            op, KRL_SHAPE(x, sx), KRL_SHAPE(y, sy));
 		return KRL_OK;
 	}
 	double v = krl_attrs_get(a, "dim", 0);
 	if (x->ndim == 0 || v != floor(v) || v < -x->ndim || v >= x->ndim)
-		return fail(msg, cap, "%s: dim=%g is out of range for x %s", op,
-		            v, SHAPE(x, sx));
+		return krl_ops_fail(msg, cap, "%s: dim=%g is out of range for x %s", op,
+		            v, KRL_SHAPE(x, sx));
 	int d = krl_ops_dim(a, x->ndim);
 	if (krl_ops_prod(x, d + 1, x->ndim) != 1)
-		return fail(msg, cap, "%s: x is %s: only a reduction over the "
+		return krl_ops_fail(msg, cap, "%s: x is %s: only a reduction over the "
 		            "last dim is supported, not dim=%d", op,
-		            SHAPE(x, sx), d);
+		            KRL_SHAPE(x, sx), d);
 	if (krl_tensor_numel(y) != krl_ops_prod(x, 0, d) ||
 	    (y->ndim != x->ndim && y->ndim != x->ndim - 1))
-		return fail(msg, cap, "%s: x is %s and dim=%d, so y must be x "
+		return krl_ops_fail(msg, cap, "%s: x is %s and dim=%d, so y must be x "
 		            "with that dim as 1 or dropped, not %s", op,
-		            SHAPE(x, sx), d, SHAPE(y, sy));
+		            KRL_SHAPE(x, sx), d, KRL_SHAPE(y, sy));
 	for (int i = 0; i < d; i++)
 		if (y->dim[i] != x->dim[i])
-			return fail(msg, cap, "%s: x is %s and dim=%d, so y must "
+			return krl_ops_fail(msg, cap, "%s: x is %s and dim=%d, so y must "
 			            "be x with that dim as 1 or dropped, not %s",
-			            op, SHAPE(x, sx), d, SHAPE(y, sy));
+			            op, KRL_SHAPE(x, sx), d, KRL_SHAPE(y, sy));
 	return KRL_OK;
 }
 
@@ -425,7 +400,7 @@ static krl_err unary_attr(const char *op, const char *const *names,
 	if (r)
 		return r;
 	if (!has(a, names[0]))
-		return fail(msg, cap, "%s: attribute %s is required", op,
+		return krl_ops_fail(msg, cap, "%s: attribute %s is required", op,
 		            names[0]);
 	return need_finite(op, a, names[0], 0, msg, cap);
 }
@@ -483,7 +458,7 @@ static krl_err check_smooth_l1(const krl_tensor *in, const krl_tensor *out,
 		return r;
 	double beta = krl_attrs_get(a, "beta", 1);
 	if (!isfinite(beta) || beta < 0)
-		return fail(msg, cap, "smooth_l1: beta=%g must be a finite "
+		return krl_ops_fail(msg, cap, "smooth_l1: beta=%g must be a finite "
 		            "number >= 0", beta);
 	return KRL_OK;
 }
@@ -542,12 +517,12 @@ static krl_err check_bcast(const char *op, const krl_tensor *in,
 		ok = db == 1 || db == ta->dim[ta->ndim - 1 - i];
 	}
 	if (!ok)
-		return fail(msg, cap, "%s: b %s does not broadcast to a %s "
+		return krl_ops_fail(msg, cap, "%s: b %s does not broadcast to a %s "
 		            "(right-aligned, each dim of b equal to a's or 1)",
-		            op, SHAPE(tb, s2), SHAPE(ta, s1));
-	if (!same_shape(ta, &out[0]))
-		return fail(msg, cap, "%s: a is %s but y is %s: y must be shaped "
-		            "like a", op, SHAPE(ta, s1), SHAPE(&out[0], s2));
+		            op, KRL_SHAPE(tb, s2), KRL_SHAPE(ta, s1));
+	if (!krl_ops_same_shape(ta, &out[0]))
+		return krl_ops_fail(msg, cap, "%s: a is %s but y is %s: y must be shaped "
+		            "like a", op, KRL_SHAPE(ta, s1), KRL_SHAPE(&out[0], s2));
 	return KRL_OK;
 }
 
@@ -633,15 +608,15 @@ static krl_err check_nll_loss(const krl_tensor *in, const krl_tensor *out,
 	    (r = scalar_out(op, &out[0], msg, cap)))
 		return r;
 	if (t->dtype != KRL_I64)
-		return fail(msg, cap, "%s: target must be i64 class indices, "
+		return krl_ops_fail(msg, cap, "%s: target must be i64 class indices, "
 		            "not %s", op, krl_dtype_name(t->dtype));
 	if (x->ndim != 2 || x->dim[0] == 0 || x->dim[1] == 0)
-		return fail(msg, cap, "%s: logp is %s but must be [N, C] with "
-		            "N, C > 0", op, SHAPE(x, sx));
+		return krl_ops_fail(msg, cap, "%s: logp is %s but must be [N, C] with "
+		            "N, C > 0", op, KRL_SHAPE(x, sx));
 	if (t->ndim != 1 || t->dim[0] != x->dim[0])
-		return fail(msg, cap, "%s: logp is %s, so target must be [%lld], "
-		            "not %s", op, SHAPE(x, sx), (long long)x->dim[0],
-		            SHAPE(t, st));
+		return krl_ops_fail(msg, cap, "%s: logp is %s, so target must be [%lld], "
+		            "not %s", op, KRL_SHAPE(x, sx), (long long)x->dim[0],
+		            KRL_SHAPE(t, st));
 	return KRL_OK;
 }
 
@@ -687,35 +662,35 @@ static krl_err check_sdpa(const krl_tensor *in, const krl_tensor *out,
 		return r;
 	int nd = q->ndim;
 	if (nd < 2 || k->ndim != nd || v->ndim != nd || o->ndim != nd)
-		return fail(msg, cap, "%s: q %s, k %s and v %s must have the same "
-		            "rank, at least 2", op, SHAPE(q, s1), SHAPE(k, s2),
-		            SHAPE(v, s3));
+		return krl_ops_fail(msg, cap, "%s: q %s, k %s and v %s must have the same "
+		            "rank, at least 2", op, KRL_SHAPE(q, s1), KRL_SHAPE(k, s2),
+		            KRL_SHAPE(v, s3));
 	for (int i = 0; i < nd - 2; i++)
 		if (k->dim[i] != q->dim[i] || v->dim[i] != q->dim[i])
-			return fail(msg, cap, "%s: q %s, k %s and v %s must have "
-			            "equal batch dims", op, SHAPE(q, s1),
-			            SHAPE(k, s2), SHAPE(v, s3));
+			return krl_ops_fail(msg, cap, "%s: q %s, k %s and v %s must have "
+			            "equal batch dims", op, KRL_SHAPE(q, s1),
+			            KRL_SHAPE(k, s2), KRL_SHAPE(v, s3));
 	if (k->dim[nd - 1] != q->dim[nd - 1])
-		return fail(msg, cap, "%s: q is %s but k is %s: the embedding "
-		            "dims differ", op, SHAPE(q, s1), SHAPE(k, s2));
+		return krl_ops_fail(msg, cap, "%s: q is %s but k is %s: the embedding "
+		            "dims differ", op, KRL_SHAPE(q, s1), KRL_SHAPE(k, s2));
 	if (v->dim[nd - 2] != k->dim[nd - 2])
-		return fail(msg, cap, "%s: k is %s but v is %s: the key counts "
-		            "differ", op, SHAPE(k, s2), SHAPE(v, s3));
+		return krl_ops_fail(msg, cap, "%s: k is %s but v is %s: the key counts "
+		            "differ", op, KRL_SHAPE(k, s2), KRL_SHAPE(v, s3));
 	if (krl_tensor_numel(q) == 0 || krl_tensor_numel(v) == 0 ||
 	    k->dim[nd - 2] == 0)
-		return fail(msg, cap, "%s: q %s, k %s and v %s must not be empty",
-		            op, SHAPE(q, s1), SHAPE(k, s2), SHAPE(v, s3));
+		return krl_ops_fail(msg, cap, "%s: q %s, k %s and v %s must not be empty",
+		            op, KRL_SHAPE(q, s1), KRL_SHAPE(k, s2), KRL_SHAPE(v, s3));
 	if (q->dim[nd - 1] > KRL_SDPA_MAX_DIM || v->dim[nd - 1] > KRL_SDPA_MAX_DIM)
-		return fail(msg, cap, "%s: embedding dims of q %s and v %s must "
-		            "be at most %d", op, SHAPE(q, s1), SHAPE(v, s3),
+		return krl_ops_fail(msg, cap, "%s: embedding dims of q %s and v %s must "
+		            "be at most %d", op, KRL_SHAPE(q, s1), KRL_SHAPE(v, s3),
 		            KRL_SDPA_MAX_DIM);
 	int ok = 1;
 	for (int i = 0; ok && i < nd - 1; i++)
 		ok = o->dim[i] == q->dim[i];
 	if (!ok || o->dim[nd - 1] != v->dim[nd - 1])
-		return fail(msg, cap, "%s: o is %s but q %s and v %s give [..., "
-		            "%lld, %lld]", op, SHAPE(o, s1), SHAPE(q, s2),
-		            SHAPE(v, s3), (long long)q->dim[nd - 2],
+		return krl_ops_fail(msg, cap, "%s: o is %s but q %s and v %s give [..., "
+		            "%lld, %lld]", op, KRL_SHAPE(o, s1), KRL_SHAPE(q, s2),
+		            KRL_SHAPE(v, s3), (long long)q->dim[nd - 2],
 		            (long long)v->dim[nd - 1]);
 	return KRL_OK;
 }

@@ -19,7 +19,6 @@
 #include "ops/reduce2.h"
 
 #define D(t) ((double *)(t)->data)
-#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
 
 /* GPU drivers (run_reduce.c). */
 KRL_RUN(max_pool1d); KRL_RUN(max_pool2d); KRL_RUN(max_pool3d);
@@ -29,64 +28,6 @@ KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask);
 
 /* ==== Check helpers ==== */
 
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-{
-	if (msg && cap) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, cap, fmt, ap);
-		va_end(ap);
-	}
-	return KRL_EINVAL;
-}
-
-static int same_shape(const krl_tensor *x, const krl_tensor *y)
-{
-	if (x->ndim != y->ndim)
-		return 0;
-	for (int i = 0; i < x->ndim; i++)
-		if (x->dim[i] != y->dim[i])
-			return 0;
-	return 1;
-}
-
-static krl_err check_keys(const char *op, const char *const *names,
-                          const krl_attrs *a, char *msg, size_t cap)
-{
-	for (int i = 0; a && i < a->n; i++) {
-		int ok = 0;
-		for (int j = 0; names[j]; j++)
-			if (a->key[i] && strcmp(a->key[i], names[j]) == 0)
-				ok = 1;
-		if (ok)
-			continue;
-		char list[256] = "";
-		size_t k = 0;
-		for (int j = 0; names[j] && k < sizeof list; j++)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-			                      j ? ", " : "", names[j]);
-		if (!names[0])
-			return fail(msg, cap, "%s: unknown attribute '%s' (it "
-			            "takes none)", op, a->key[i] ? a->key[i] : "");
-		return fail(msg, cap, "%s: unknown attribute '%s' (allowed: "
-		            "%s)", op, a->key[i] ? a->key[i] : "", list);
-	}
-	return KRL_OK;
-}
-
-static krl_err need_dtype(const char *op, const char *what,
-                          const krl_tensor *t, krl_dtype want, char *msg,
-                          size_t cap)
-{
-	if (t->dtype == want)
-		return KRL_OK;
-	return fail(msg, cap, "%s: %s must be %s, not %s", op, what,
-	            krl_dtype_name(want), krl_dtype_name(t->dtype));
-}
-
 /* An integer attribute in [lo, hi]; `dflt` when absent. */
 static krl_err need_int(const char *op, const krl_attrs *a, const char *key,
                         double dflt, double lo, double hi, char *msg,
@@ -94,28 +35,10 @@ static krl_err need_int(const char *op, const krl_attrs *a, const char *key,
 {
 	double v = krl_attrs_get(a, key, dflt);
 	if (isnan(v))
-		return fail(msg, cap, "%s: attribute %s is required", op, key);
+		return krl_ops_fail(msg, cap, "%s: attribute %s is required", op, key);
 	if (v != floor(v) || v < lo || v > hi)
-		return fail(msg, cap, "%s: %s=%g must be an integer in %g .. %g",
+		return krl_ops_fail(msg, cap, "%s: %s=%g must be an integer in %g .. %g",
 		            op, key, v, lo, hi);
-	return KRL_OK;
-}
-
-/* The `dim` attribute: required, an integer in [-ndim, ndim). */
-static krl_err need_dim(const char *op, const krl_tensor *x,
-                        const krl_attrs *a, char *msg, size_t cap)
-{
-	char s[160];
-	double v = krl_attrs_get(a, "dim", NAN);
-	if (isnan(v))
-		return fail(msg, cap, "%s: attribute dim is required", op);
-	if (x->ndim == 0)
-		return fail(msg, cap, "%s: x is a scalar ([]): it has no dim %g",
-		            op, v);
-	if (v != floor(v) || v < -x->ndim || v >= x->ndim)
-		return fail(msg, cap, "%s: dim=%g is out of range for x %s "
-		            "(rank %d: use %d .. %d)", op, v, SHAPE(x, s),
-		            x->ndim, -x->ndim, x->ndim - 1);
 	return KRL_OK;
 }
 
@@ -126,11 +49,11 @@ static krl_err need_shape_but(const char *op, const char *yname,
 {
 	krl_tensor want = *x;
 	want.dim[d] = n;
-	if (same_shape(&want, y))
+	if (krl_ops_same_shape(&want, y))
 		return KRL_OK;
 	char sw[160], sy[160];
-	return fail(msg, cap, "%s: %s must be %s, not %s", op, yname,
-	            SHAPE(&want, sw), SHAPE(y, sy));
+	return krl_ops_fail(msg, cap, "%s: %s must be %s, not %s", op, yname,
+	            KRL_SHAPE(&want, sw), KRL_SHAPE(y, sy));
 }
 
 static size_t dtype_size(krl_dtype t)
@@ -202,9 +125,9 @@ static krl_err check_pool(const char *op, int rank, int avg,
 	const double big = 1e9;
 	char sx[160], sy[160], sw[160];
 	krl_err r;
-	if ((r = check_keys(op, avg ? k_avgpool : k_maxpool, a, msg, cap)) ||
-	    (r = need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	if ((r = krl_ops_check_keys(op, avg ? k_avgpool : k_maxpool, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
 	    (r = need_int(op, a, "kernel_size", NAN, 1, big, msg, cap)))
 		return r;
 	double k = krl_attrs_get(a, "kernel_size", 1);
@@ -215,33 +138,33 @@ static krl_err check_pool(const char *op, int rank, int avg,
 	    (r = need_int(op, a, "count_include_pad", 1, 0, 1, msg, cap)) ||
 	    (r = need_int(op, a, "divisor_override", 0, 0, big, msg, cap)))
 		return r;
-	if (!avg && (r = need_dtype(op, "idx", &out[1], KRL_I64, msg, cap)))
+	if (!avg && (r = krl_ops_need_dtype(op, "idx", &out[1], KRL_I64, msg, cap)))
 		return r;
 	double p = krl_attrs_get(a, "padding", 0);
 	if (p > floor(k / 2))
-		return fail(msg, cap, "%s: padding=%g must be at most half the "
+		return krl_ops_fail(msg, cap, "%s: padding=%g must be at most half the "
 		            "kernel size (%g)", op, p, k);
 	if (x->ndim != rank + 1 && x->ndim != rank + 2)
-		return fail(msg, cap, "%s: x is %s but must have %d or %d dims "
+		return krl_ops_fail(msg, cap, "%s: x is %s but must have %d or %d dims "
 		            "([C, ...] or [N, C, ...] with %d spatial)", op,
-		            SHAPE(x, sx), rank + 1, rank + 2, rank);
+		            KRL_SHAPE(x, sx), rank + 1, rank + 2, rank);
 	krl_pool g;
 	krl_pool_geom(a, x->dim, x->ndim, rank, avg, &g);
 	krl_tensor want = *x;
 	for (int i = 0; i < rank; i++) {
 		if (g.out[i] < 1)
-			return fail(msg, cap, "%s: x is %s: the window (kernel_size"
+			return krl_ops_fail(msg, cap, "%s: x is %s: the window (kernel_size"
 			            "=%g, dilation=%lld, padding=%g) does not fit "
-			            "in spatial dim %d", op, SHAPE(x, sx), k,
+			            "in spatial dim %d", op, KRL_SHAPE(x, sx), k,
 			            (long long)g.d, p, i);
 		want.dim[x->ndim - rank + i] = g.out[i];
 	}
-	if (!same_shape(&want, y))
-		return fail(msg, cap, "%s: x is %s, so y must be %s, not %s", op,
-		            SHAPE(x, sx), SHAPE(&want, sw), SHAPE(y, sy));
-	if (!avg && !same_shape(&want, &out[1]))
-		return fail(msg, cap, "%s: idx must be %s like y, not %s", op,
-		            SHAPE(&want, sw), SHAPE(&out[1], sy));
+	if (!krl_ops_same_shape(&want, y))
+		return krl_ops_fail(msg, cap, "%s: x is %s, so y must be %s, not %s", op,
+		            KRL_SHAPE(x, sx), KRL_SHAPE(&want, sw), KRL_SHAPE(y, sy));
+	if (!avg && !krl_ops_same_shape(&want, &out[1]))
+		return krl_ops_fail(msg, cap, "%s: idx must be %s like y, not %s", op,
+		            KRL_SHAPE(&want, sw), KRL_SHAPE(&out[1], sy));
 	return KRL_OK;
 }
 
@@ -394,10 +317,10 @@ static krl_err check_prod(const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *x = &in[0], *y = &out[0];
 	char sx[160], sy[160], sk[160], sd[160];
 	krl_err r;
-	if ((r = check_keys(op, k_dim, a, msg, cap)) ||
-	    (r = need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
-	    (r = need_dim(op, x, a, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dim(op, x, a, msg, cap)))
 		return r;
 	int d = krl_ops_dim(a, x->ndim);
 	krl_tensor keep = *x, drop = *x;
@@ -405,11 +328,11 @@ static krl_err check_prod(const krl_tensor *in, const krl_tensor *out,
 	drop.ndim--;
 	for (int i = d; i < drop.ndim; i++)
 		drop.dim[i] = x->dim[i + 1];
-	if (same_shape(y, &keep) || same_shape(y, &drop))
+	if (krl_ops_same_shape(y, &keep) || krl_ops_same_shape(y, &drop))
 		return KRL_OK;
-	return fail(msg, cap, "%s: x is %s and dim=%d, so y must be %s or %s, "
-	            "not %s", op, SHAPE(x, sx), d, SHAPE(&keep, sk),
-	            SHAPE(&drop, sd), SHAPE(y, sy));
+	return krl_ops_fail(msg, cap, "%s: x is %s and dim=%d, so y must be %s or %s, "
+	            "not %s", op, KRL_SHAPE(x, sx), d, KRL_SHAPE(&keep, sk),
+	            KRL_SHAPE(&drop, sd), KRL_SHAPE(y, sy));
 }
 
 static krl_err golden_prod(const krl_tensor *in, const krl_tensor *out,
@@ -433,20 +356,20 @@ static krl_err check_along(const char *op, const krl_tensor *in,
 {
 	char sx[160], sy[160];
 	krl_err r;
-	if ((r = check_keys(op, k_dim, a, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)))
 		return r;
 	if (!any_dtype &&
-	    ((r = need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
-	     (r = need_dtype(op, "y", &out[0], KRL_F32, msg, cap))))
+	    ((r = krl_ops_need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
+	     (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap))))
 		return r;
 	if (in[0].dtype != out[0].dtype)
-		return fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
 		            "equal", op, krl_dtype_name(in[0].dtype),
 		            krl_dtype_name(out[0].dtype));
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(&in[0], sx), SHAPE(&out[0], sy));
-	return need_dim(op, &in[0], a, msg, cap);
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
+	return krl_ops_need_dim(op, &in[0], a, msg, cap);
 }
 
 static krl_err check_cumprod(const krl_tensor *in, const krl_tensor *out,
@@ -480,7 +403,7 @@ static krl_err check_flip(const krl_tensor *in, const krl_tensor *out,
 	if (r)
 		return r;
 	if (!dtype_size(in[0].dtype))
-		return fail(msg, cap, "flip: dtype %s is not supported",
+		return krl_ops_fail(msg, cap, "flip: dtype %s is not supported",
 		            krl_dtype_name(in[0].dtype));
 	return KRL_OK;
 }
@@ -509,25 +432,25 @@ static krl_err check_narrow(const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *x = &in[0], *y = &out[0];
 	char sx[160], sy[160];
 	krl_err r;
-	if ((r = check_keys(op, k_narrow, a, msg, cap)) ||
-	    (r = need_dim(op, x, a, msg, cap)) ||
+	if ((r = krl_ops_check_keys(op, k_narrow, a, msg, cap)) ||
+	    (r = krl_ops_need_dim(op, x, a, msg, cap)) ||
 	    (r = need_int(op, a, "start", 0, 0, 9.2e18, msg, cap)))
 		return r;
 	if (x->dtype != y->dtype || !dtype_size(x->dtype))
-		return fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
 		            "equal", op, krl_dtype_name(x->dtype),
 		            krl_dtype_name(y->dtype));
 	int d = krl_ops_dim(a, x->ndim);
 	if (y->ndim != x->ndim)
-		return fail(msg, cap, "%s: x is %s but y is %s: ranks must be "
-		            "equal", op, SHAPE(x, sx), SHAPE(y, sy));
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: ranks must be "
+		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(y, sy));
 	if ((r = need_shape_but(op, "y", x, y, d, y->dim[d], msg, cap)))
 		return r;
 	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
 	if (start + y->dim[d] > x->dim[d])
-		return fail(msg, cap, "%s: start=%lld + length %lld runs past "
+		return krl_ops_fail(msg, cap, "%s: start=%lld + length %lld runs past "
 		            "dim %d of x %s", op, (long long)start,
-		            (long long)y->dim[d], d, SHAPE(x, sx));
+		            (long long)y->dim[d], d, KRL_SHAPE(x, sx));
 	return KRL_OK;
 }
 
@@ -555,19 +478,19 @@ static krl_err check_cat(const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *x = &in[0], *b = &in[1], *y = &out[0];
 	char s1[160], s2[160];
 	krl_err r;
-	if ((r = check_keys(op, k_dim, a, msg, cap)) ||
-	    (r = need_dim(op, x, a, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)) ||
+	    (r = krl_ops_need_dim(op, x, a, msg, cap)))
 		return r;
 	if (x->dtype != b->dtype || x->dtype != y->dtype ||
 	    !dtype_size(x->dtype))
-		return fail(msg, cap, "%s: a, b and y must have one dtype (%s, "
+		return krl_ops_fail(msg, cap, "%s: a, b and y must have one dtype (%s, "
 		            "%s, %s)", op, krl_dtype_name(x->dtype),
 		            krl_dtype_name(b->dtype), krl_dtype_name(y->dtype));
 	int d = krl_ops_dim(a, x->ndim);
 	if (b->ndim != x->ndim ||
 	    need_shape_but(op, "b", x, b, d, b->dim[d], NULL, 0))
-		return fail(msg, cap, "%s: a is %s but b is %s: they may differ "
-		            "only in dim %d", op, SHAPE(x, s1), SHAPE(b, s2), d);
+		return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: they may differ "
+		            "only in dim %d", op, KRL_SHAPE(x, s1), KRL_SHAPE(b, s2), d);
 	return need_shape_but(op, "y", x, y, d, x->dim[d] + b->dim[d], msg,
 	                      cap);
 }
@@ -596,11 +519,11 @@ static krl_err check_fill(const krl_tensor *in, const krl_tensor *out,
 {
 	(void)in;
 	krl_err r;
-	if ((r = check_keys("fill", k_fill, a, msg, cap)) ||
-	    (r = need_dtype("fill", "y", &out[0], KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys("fill", k_fill, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype("fill", "y", &out[0], KRL_F32, msg, cap)))
 		return r;
 	if (!isfinite(krl_attrs_get(a, "value", 0)))
-		return fail(msg, cap, "fill: value must be a finite number");
+		return krl_ops_fail(msg, cap, "fill: value must be a finite number");
 	return KRL_OK;
 }
 
@@ -624,17 +547,17 @@ static krl_err check_mul_mask(const krl_tensor *in, const krl_tensor *out,
 	const char *op = "mul_mask";
 	char s1[160], s2[160];
 	krl_err r;
-	if ((r = check_keys(op, k_none, a, msg, cap)) ||
-	    (r = need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "mask", &in[1], KRL_BOOL, msg, cap)) ||
-	    (r = need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "mask", &in[1], KRL_BOOL, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
 		return r;
-	if (!same_shape(&in[0], &in[1]))
-		return fail(msg, cap, "%s: x is %s but mask is %s: shapes must "
-		            "be equal", op, SHAPE(&in[0], s1), SHAPE(&in[1], s2));
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(&in[0], s1), SHAPE(&out[0], s2));
+	if (!krl_ops_same_shape(&in[0], &in[1]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but mask is %s: shapes must "
+		            "be equal", op, KRL_SHAPE(&in[0], s1), KRL_SHAPE(&in[1], s2));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(&in[0], s1), KRL_SHAPE(&out[0], s2));
 	return KRL_OK;
 }
 

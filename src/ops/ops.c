@@ -86,12 +86,7 @@ int krl_ops_ln_axes(const krl_attrs *a, const krl_tensor *in)
 
 /* ==== Check helpers ==== */
 
-#define SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
+krl_err krl_ops_fail(char *msg, size_t cap, const char *fmt, ...)
 {
 	if (msg && cap) {
 		va_list ap;
@@ -102,7 +97,7 @@ static krl_err fail(char *msg, size_t cap, const char *fmt, ...)
 	return KRL_EINVAL;
 }
 
-static int same_shape(const krl_tensor *x, const krl_tensor *y)
+int krl_ops_same_shape(const krl_tensor *x, const krl_tensor *y)
 {
 	if (x->ndim != y->ndim)
 		return 0;
@@ -113,7 +108,7 @@ static int same_shape(const krl_tensor *x, const krl_tensor *y)
 }
 
 /* Rejects attributes the op does not know (keys are listed per op). */
-static krl_err check_keys(const char *op, const char *const *names,
+krl_err krl_ops_check_keys(const char *op, const char *const *names,
                           const krl_attrs *a, char *msg, size_t cap)
 {
 	if (!a)
@@ -131,61 +126,61 @@ static krl_err check_keys(const char *op, const char *const *names,
 				                      "%s%s", j ? ", " : "",
 				                      names[j]);
 			if (names && names[0])
-				return fail(msg, cap, "%s: unknown attribute '%s' "
+				return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' "
 				            "(allowed: %s)", op,
 				            a->key[i] ? a->key[i] : "", list);
-			return fail(msg, cap, "%s: unknown attribute '%s' (it "
+			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' (it "
 			            "takes none)", op, a->key[i] ? a->key[i] : "");
 		}
 	}
 	return KRL_OK;
 }
 
-static krl_err need_dtype(const char *op, const char *what,
+krl_err krl_ops_need_dtype(const char *op, const char *what,
                           const krl_tensor *t, krl_dtype want, char *msg,
                           size_t cap)
 {
 	if (t->dtype == want)
 		return KRL_OK;
-	return fail(msg, cap, "%s: %s must be %s, not %s", op, what,
+	return krl_ops_fail(msg, cap, "%s: %s must be %s, not %s", op, what,
 	            krl_dtype_name(want), krl_dtype_name(t->dtype));
 }
 
 /* An optional 0/1 attribute. */
-static krl_err need_flag(const char *op, const krl_attrs *a, const char *key,
+krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
                          char *msg, size_t cap)
 {
 	double v = krl_attrs_get(a, key, 0);
 	if (v != 0 && v != 1)
-		return fail(msg, cap, "%s: %s must be 0 or 1, not %g", op, key,
+		return krl_ops_fail(msg, cap, "%s: %s must be 0 or 1, not %g", op, key,
 		            v);
 	return KRL_OK;
 }
 
-static krl_err need_finite(const char *op, const krl_attrs *a,
+krl_err krl_ops_need_finite(const char *op, const krl_attrs *a,
                            const char *key, char *msg, size_t cap)
 {
 	double v = krl_attrs_get(a, key, 0);
 	if (!isfinite(v))
-		return fail(msg, cap, "%s: %s must be a finite number", op,
+		return krl_ops_fail(msg, cap, "%s: %s must be a finite number", op,
 		            key);
 	return KRL_OK;
 }
 
 /* The `dim` attribute: required, an integer in [-ndim, ndim). */
-static krl_err need_dim(const char *op, const krl_tensor *x,
+krl_err krl_ops_need_dim(const char *op, const krl_tensor *x,
                         const krl_attrs *a, char *msg, size_t cap)
 {
 	char s[160];
 	double v = krl_attrs_get(a, "dim", NAN);
 	if (isnan(v))
-		return fail(msg, cap, "%s: attribute dim is required", op);
+		return krl_ops_fail(msg, cap, "%s: attribute dim is required", op);
 	if (x->ndim == 0)
-		return fail(msg, cap, "%s: x is a scalar ([]): it has no dim %g",
+		return krl_ops_fail(msg, cap, "%s: x is a scalar ([]): it has no dim %g",
 		            op, v);
 	if (v != floor(v) || v < -x->ndim || v >= x->ndim)
-		return fail(msg, cap, "%s: dim=%g is out of range for x %s "
-		            "(rank %d: use %d .. %d)", op, v, SHAPE(x, s),
+		return krl_ops_fail(msg, cap, "%s: dim=%g is out of range for x %s "
+		            "(rank %d: use %d .. %d)", op, v, KRL_SHAPE(x, s),
 		            x->ndim, -x->ndim, x->ndim - 1);
 	return KRL_OK;
 }
@@ -206,20 +201,20 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *a = &in[0], *b = &in[1], *c = &out[0];
 	char sa[160], sb[160], sc[160];
 	krl_err r;
-	if ((r = check_keys(op, k_gemm, at, msg, cap)) ||
-	    (r = need_flag(op, at, "ta", msg, cap)) ||
-	    (r = need_flag(op, at, "tb", msg, cap)) ||
-	    (r = need_finite(op, at, "alpha", msg, cap)) ||
-	    (r = need_dtype(op, "a", a, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "c", c, KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_gemm, at, msg, cap)) ||
+	    (r = krl_ops_need_flag(op, at, "ta", msg, cap)) ||
+	    (r = krl_ops_need_flag(op, at, "tb", msg, cap)) ||
+	    (r = krl_ops_need_finite(op, at, "alpha", msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "a", a, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "c", c, KRL_F32, msg, cap)))
 		return r;
 	if (a->ndim < 2)
-		return fail(msg, cap, "%s: a is %s but must have at least 2 "
-		            "dims", op, SHAPE(a, sa));
+		return krl_ops_fail(msg, cap, "%s: a is %s but must have at least 2 "
+		            "dims", op, KRL_SHAPE(a, sa));
 	if (b->ndim < 2)
-		return fail(msg, cap, "%s: b is %s but must have at least 2 "
-		            "dims", op, SHAPE(b, sb));
+		return krl_ops_fail(msg, cap, "%s: b is %s but must have at least 2 "
+		            "dims", op, KRL_SHAPE(b, sb));
 	int ta = krl_attrs_get(at, "ta", 0) != 0;
 	int tb = krl_attrs_get(at, "tb", 0) != 0;
 	int na = a->ndim, nb = b->ndim;
@@ -228,20 +223,20 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 	int64_t kb = tb ? b->dim[nb - 1] : b->dim[nb - 2];
 	int64_t n = tb ? b->dim[nb - 2] : b->dim[nb - 1];
 	if (ka != kb)
-		return fail(msg, cap, "%s: a is %s%s but b is %s%s: inner "
-		            "dimensions differ (%lld vs %lld)", op, SHAPE(a, sa),
-		            ta ? " (ta=1)" : "", SHAPE(b, sb),
+		return krl_ops_fail(msg, cap, "%s: a is %s%s but b is %s%s: inner "
+		            "dimensions differ (%lld vs %lld)", op, KRL_SHAPE(a, sa),
+		            ta ? " (ta=1)" : "", KRL_SHAPE(b, sb),
 		            tb ? " (tb=1)" : "", (long long)ka, (long long)kb);
 	if (nb > 2) {
 		if (nb != na)
-			return fail(msg, cap, "%s: a is %s but b is %s: b must "
+			return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: b must "
 			            "have the same batch dims as a, or none", op,
-			            SHAPE(a, sa), SHAPE(b, sb));
+			            KRL_SHAPE(a, sa), KRL_SHAPE(b, sb));
 		for (int i = 0; i < na - 2; i++)
 			if (a->dim[i] != b->dim[i])
-				return fail(msg, cap, "%s: a is %s but b is %s: "
+				return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: "
 				            "batch dim %d differs", op,
-				            SHAPE(a, sa), SHAPE(b, sb), i);
+				            KRL_SHAPE(a, sa), KRL_SHAPE(b, sb), i);
 	}
 	int ok = c->ndim == na && c->dim[na - 2] == m && c->dim[na - 1] == n;
 	for (int i = 0; ok && i < na - 2; i++)
@@ -251,9 +246,9 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 		want.dim[na - 2] = m;
 		want.dim[na - 1] = n;
 		char sw[160];
-		return fail(msg, cap, "%s: c is %s but a %s @ b %s gives %s", op,
-		            SHAPE(c, sc), SHAPE(a, sa), SHAPE(b, sb),
-		            SHAPE(&want, sw));
+		return krl_ops_fail(msg, cap, "%s: c is %s but a %s @ b %s gives %s", op,
+		            KRL_SHAPE(c, sc), KRL_SHAPE(a, sa), KRL_SHAPE(b, sb),
+		            KRL_SHAPE(&want, sw));
 	}
 	return KRL_OK;
 }
@@ -265,13 +260,13 @@ static krl_err check_unary(const char *op, const char *const *keys,
 {
 	char sx[160], sy[160];
 	krl_err r;
-	if ((r = check_keys(op, keys, a, msg, cap)) ||
-	    (r = need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys(op, keys, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
 		return r;
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(&in[0], sx), SHAPE(&out[0], sy));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
 	return KRL_OK;
 }
 
@@ -285,7 +280,7 @@ static krl_err check_gelu(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
 	krl_err r = check_unary("gelu", k_gelu, in, out, a, msg, cap);
-	return r ? r : need_flag("gelu", a, "tanh", msg, cap);
+	return r ? r : krl_ops_need_flag("gelu", a, "tanh", msg, cap);
 }
 
 static krl_err check_square(const krl_tensor *in, const krl_tensor *out,
@@ -301,8 +296,8 @@ static krl_err check_scale(const krl_tensor *in, const krl_tensor *out,
 	if (r)
 		return r;
 	if (!attr_has(a, "alpha"))
-		return fail(msg, cap, "scale: attribute alpha is required");
-	return need_finite("scale", a, "alpha", msg, cap);
+		return krl_ops_fail(msg, cap, "scale: attribute alpha is required");
+	return krl_ops_need_finite("scale", a, "alpha", msg, cap);
 }
 
 /* copy allows any dtype (the same on both sides) and a reshape: y = x
@@ -311,17 +306,17 @@ static krl_err check_copy(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
 	char sx[160], sy[160];
-	krl_err r = check_keys("copy", k_none, a, msg, cap);
+	krl_err r = krl_ops_check_keys("copy", k_none, a, msg, cap);
 	if (r)
 		return r;
 	if (in[0].dtype != out[0].dtype)
-		return fail(msg, cap, "copy: x is %s but y is %s: dtypes must "
+		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: dtypes must "
 		            "be equal", krl_dtype_name(in[0].dtype),
 		            krl_dtype_name(out[0].dtype));
 	if (krl_tensor_numel(&in[0]) != krl_tensor_numel(&out[0]))
-		return fail(msg, cap, "copy: x is %s but y is %s: element "
-		            "counts differ", SHAPE(&in[0], sx),
-		            SHAPE(&out[0], sy));
+		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: element "
+		            "counts differ", KRL_SHAPE(&in[0], sx),
+		            KRL_SHAPE(&out[0], sy));
 	return KRL_OK;
 }
 
@@ -332,19 +327,19 @@ static krl_err check_binary(const char *op, const krl_tensor *in,
 {
 	char s1[160], s2[160];
 	krl_err r;
-	if ((r = check_keys(op, k_none, a, msg, cap)) ||
-	    (r = need_dtype(op, "a", &in[0], KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "b", &in[1], KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "a", &in[0], KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "b", &in[1], KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
 		return r;
-	if (!same_shape(&in[0], &in[1]))
-		return fail(msg, cap, "%s: a is %s but b is %s: shapes must be "
-		            "equal (no broadcasting)", op, SHAPE(&in[0], s1),
-		            SHAPE(&in[1], s2));
-	if (!same_shape(&in[0], &out[0]))
-		return fail(msg, cap, "%s: a and b are %s but y is %s: shapes "
-		            "must be equal", op, SHAPE(&in[0], s1),
-		            SHAPE(&out[0], s2));
+	if (!krl_ops_same_shape(&in[0], &in[1]))
+		return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: shapes must be "
+		            "equal (no broadcasting)", op, KRL_SHAPE(&in[0], s1),
+		            KRL_SHAPE(&in[1], s2));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: a and b are %s but y is %s: shapes "
+		            "must be equal", op, KRL_SHAPE(&in[0], s1),
+		            KRL_SHAPE(&out[0], s2));
 	return KRL_OK;
 }
 
@@ -370,15 +365,15 @@ static krl_err check_reduce(const char *op, krl_dtype odt,
 	const krl_tensor *x = &in[0], *y = &out[0];
 	char sx[160], sy[160];
 	krl_err r;
-	if ((r = check_keys(op, k_dim, a, msg, cap)) ||
-	    (r = need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "y", y, odt, msg, cap)) ||
-	    (r = need_dim(op, x, a, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, odt, msg, cap)) ||
+	    (r = krl_ops_need_dim(op, x, a, msg, cap)))
 		return r;
 	int d = krl_ops_dim(a, x->ndim);
 	if (x->dim[d] == 0)
-		return fail(msg, cap, "%s: x is %s: cannot reduce over dim %d "
-		            "of size 0", op, SHAPE(x, sx), d);
+		return krl_ops_fail(msg, cap, "%s: x is %s: cannot reduce over dim %d "
+		            "of size 0", op, KRL_SHAPE(x, sx), d);
 	int ok = 0;
 	if (y->ndim == x->ndim) {
 		ok = y->dim[d] == 1;
@@ -396,9 +391,9 @@ static krl_err check_reduce(const char *op, krl_dtype odt,
 		for (int i = d; i < drop.ndim; i++)
 			drop.dim[i] = x->dim[i + 1];
 		char sk[160], sd[160];
-		return fail(msg, cap, "%s: x is %s and dim=%d, so y must be %s "
-		            "or %s, not %s", op, SHAPE(x, sx), d, SHAPE(&keep, sk),
-		            SHAPE(&drop, sd), SHAPE(y, sy));
+		return krl_ops_fail(msg, cap, "%s: x is %s and dim=%d, so y must be %s "
+		            "or %s, not %s", op, KRL_SHAPE(x, sx), d, KRL_SHAPE(&keep, sk),
+		            KRL_SHAPE(&drop, sd), KRL_SHAPE(y, sy));
 	}
 	return KRL_OK;
 }
@@ -426,17 +421,17 @@ static krl_err check_mean(const krl_tensor *in, const krl_tensor *out,
 	krl_err r;
 	if (attr_has(a, "dim"))
 		return check_reduce("mean", KRL_F32, in, out, a, msg, cap);
-	if ((r = check_keys("mean", k_dim, a, msg, cap)) ||
-	    (r = need_dtype("mean", "x", &in[0], KRL_F32, msg, cap)) ||
-	    (r = need_dtype("mean", "y", &out[0], KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys("mean", k_dim, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype("mean", "x", &in[0], KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype("mean", "y", &out[0], KRL_F32, msg, cap)))
 		return r;
 	if (krl_tensor_numel(&in[0]) == 0)
-		return fail(msg, cap, "mean: x is %s: the mean of no elements "
-		            "is undefined", SHAPE(&in[0], sx));
+		return krl_ops_fail(msg, cap, "mean: x is %s: the mean of no elements "
+		            "is undefined", KRL_SHAPE(&in[0], sx));
 	if (krl_tensor_numel(&out[0]) != 1)
-		return fail(msg, cap, "mean: without dim it averages all of x "
+		return krl_ops_fail(msg, cap, "mean: without dim it averages all of x "
 		            "%s into one element, so y must be [], not %s",
-		            SHAPE(&in[0], sx), SHAPE(&out[0], sy));
+		            KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
 	return KRL_OK;
 }
 
@@ -446,7 +441,7 @@ static krl_err check_along(const char *op, const krl_tensor *in,
                            char *msg, size_t cap)
 {
 	krl_err r = check_unary(op, k_dim, in, out, a, msg, cap);
-	return r ? r : need_dim(op, &in[0], a, msg, cap);
+	return r ? r : krl_ops_need_dim(op, &in[0], a, msg, cap);
 }
 
 #define ALONG_CHECK(name)                                                  \
@@ -468,20 +463,20 @@ static krl_err check_layernorm(const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *x = &in[0], *w = &in[1], *b = &in[2], *y = &out[0];
 	char sx[160], sw[160];
 	krl_err r;
-	if ((r = check_keys(op, k_ln, a, msg, cap)) ||
-	    (r = need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "w", w, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
-	    (r = need_dtype(op, "y", y, KRL_F32, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_ln, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "w", w, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
 		return r;
 	double ax = krl_attrs_get(a, "axes", (double)w->ndim);
 	if (ax != floor(ax) || ax < 1 || ax > x->ndim)
-		return fail(msg, cap, "%s: axes=%g must be an integer in 1 .. "
+		return krl_ops_fail(msg, cap, "%s: axes=%g must be an integer in 1 .. "
 		            "%d (the rank of x %s)", op, ax, x->ndim,
-		            SHAPE(x, sx));
+		            KRL_SHAPE(x, sx));
 	double eps = krl_attrs_get(a, "eps", 1e-5);
 	if (!isfinite(eps) || eps < 0)
-		return fail(msg, cap, "%s: eps=%g must be a finite number >= 0",
+		return krl_ops_fail(msg, cap, "%s: eps=%g must be a finite number >= 0",
 		            op, eps);
 	int k = (int)ax;
 	const krl_tensor *wb[2] = { w, b };
@@ -495,15 +490,15 @@ static krl_err check_layernorm(const krl_tensor *in, const krl_tensor *out,
 			for (int i = 0; i < k; i++)
 				tail.dim[i] = x->dim[x->ndim - k + i];
 			char st[160];
-			return fail(msg, cap, "%s: x is %s and axes=%d, so %s "
-			            "must be %s, not %s", op, SHAPE(x, sx), k,
-			            j ? "b" : "w", SHAPE(&tail, st),
-			            SHAPE(wb[j], sw));
+			return krl_ops_fail(msg, cap, "%s: x is %s and axes=%d, so %s "
+			            "must be %s, not %s", op, KRL_SHAPE(x, sx), k,
+			            j ? "b" : "w", KRL_SHAPE(&tail, st),
+			            KRL_SHAPE(wb[j], sw));
 		}
 	}
-	if (!same_shape(x, y))
-		return fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, SHAPE(x, sx), SHAPE(y, sw));
+	if (!krl_ops_same_shape(x, y))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(y, sw));
 	return KRL_OK;
 }
 

@@ -34,6 +34,33 @@ krl_rlayout krl_ops_layout(const krl_tensor *t, int dim);
  * already rejected those for ops that run). */
 int krl_ops_dim(const krl_attrs *a, int ndim);
 
+/* ==== Check helpers (ops.c), for every family's checks ==== */
+
+/* Formats a shape into a local char array. */
+#define KRL_SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
+
+/* printf into msg (when not NULL); returns KRL_EINVAL. */
+krl_err krl_ops_fail(char *msg, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* 1 when x and y have the same rank and dims. */
+int krl_ops_same_shape(const krl_tensor *x, const krl_tensor *y);
+/* Rejects attributes not in names (NULL-terminated), saying which exist. */
+krl_err krl_ops_check_keys(const char *op, const char *const *names,
+                           const krl_attrs *a, char *msg, size_t cap);
+/* t's dtype must be want ("op: what must be f32, not i64"). */
+krl_err krl_ops_need_dtype(const char *op, const char *what,
+                           const krl_tensor *t, krl_dtype want, char *msg,
+                           size_t cap);
+/* An optional 0/1 attribute. */
+krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
+                          char *msg, size_t cap);
+/* An optional attribute that must be finite (default 0). */
+krl_err krl_ops_need_finite(const char *op, const krl_attrs *a,
+                            const char *key, char *msg, size_t cap);
+/* The required `dim` attribute: an integer in [-ndim, ndim) of x. */
+krl_err krl_ops_need_dim(const char *op, const krl_tensor *x,
+                         const krl_attrs *a, char *msg, size_t cap);
+
 /* The number of trailing dims layernorm normalises: attribute `axes`, else
  * the rank of w. */
 int krl_ops_ln_axes(const krl_attrs *a, const krl_tensor *in);
