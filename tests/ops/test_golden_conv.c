@@ -13,72 +13,15 @@
 #include <string.h>
 
 #include "krl/ops.h"
+#include "optest.h"
 #include "testutil.h"
 
 /* ==== Helpers ==== */
 
-/* A tensor over host doubles with the given dims. */
-static krl_tensor T(double *data, int ndim, ...)
-{
-	krl_tensor t;
-	memset(&t, 0, sizeof t);
-	t.data = data;
-	t.dtype = KRL_F32;
-	t.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		t.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return t;
-}
 
-#define I(x) ((int64_t)(x))
 
-static krl_attrs attrs(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
 
-/* Checks, then runs the golden op (both must succeed). */
-static void golden(const char *name, const krl_tensor *in,
-                   const krl_tensor *out, const krl_attrs *a)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r)
-		fprintf(stderr, "%s: check failed: %s\n", name, msg);
-	assert_int_equal(r, KRL_OK);
-	assert_int_equal(op->golden(in, out, a), KRL_OK);
-}
 
-/* check() must fail with a message containing `want`. */
-static void rejects(const char *name, const krl_tensor *in,
-                    const krl_tensor *out, const krl_attrs *a,
-                    const char *want)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r != KRL_EINVAL || !strstr(msg, want))
-		fprintf(stderr, "%s: expected rejection with \"%s\", got %d "
-		        "\"%s\"\n", name, want, r, msg);
-	assert_int_equal(r, KRL_EINVAL);
-	assert_non_null(strstr(msg, want));
-}
 
 static void expect(const double *got, const double *want, int n)
 {
@@ -100,37 +43,37 @@ static void test_conv2d_hand(void **state)
 {
 	(void)state;
 	double y[16];
-	krl_tensor in[2] = { T(g_x33, 4, I(1), I(1), I(3), I(3)),
-	                     T(g_w22, 4, I(1), I(1), I(2), I(2)) };
+	krl_tensor in[2] = { optest_tensor(g_x33, 4, I(1), I(1), I(3), I(3)),
+	                     optest_tensor(g_w22, 4, I(1), I(1), I(2), I(2)) };
 	/* stride 1: each output is the 2x2 window dotted with w */
-	krl_tensor out = T(y, 4, I(1), I(1), I(2), I(2));
-	golden("conv", in, &out, NULL);
+	krl_tensor out = optest_tensor(y, 4, I(1), I(1), I(2), I(2));
+	optest_golden("conv", in, &out, NULL);
 	expect(y, (double[]){ 37, 47, 67, 77 }, 4);
 	/* stride 2: one window */
-	out = T(y, 4, I(1), I(1), I(1), I(1));
-	krl_attrs a = attrs(1, "stride", 2.0);
-	golden("conv", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(1), I(1));
+	krl_attrs a = optest_attrs(1, "stride", 2.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 37 }, 1);
 	/* padding 1: a zero border, 4x4 out; corners see one x each */
-	out = T(y, 4, I(1), I(1), I(4), I(4));
-	a = attrs(1, "padding", 1.0);
-	golden("conv", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(4), I(4));
+	a = optest_attrs(1, "padding", 1.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 4, 11, 18, 9,  18, 37, 47, 21,
 	                      36, 67, 77, 33, 14, 23, 26, 9 }, 16);
 	/* padding 1, stride 2 */
-	out = T(y, 4, I(1), I(1), I(2), I(2));
-	a = attrs(2, "padding", 1.0, "stride", 2.0);
-	golden("conv", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(2), I(2));
+	a = optest_attrs(2, "padding", 1.0, "stride", 2.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 4, 18, 36, 77 }, 4);
 	/* dilation 2: the taps are the corners of x */
-	out = T(y, 4, I(1), I(1), I(1), I(1));
-	a = attrs(1, "dilation", 2.0);
-	golden("conv", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(1), I(1));
+	a = optest_attrs(1, "dilation", 2.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 1 * 1 + 2 * 3 + 3 * 7 + 4 * 9 }, 1);
 	/* per-dim: dilation 2 along h only (rows 0 and 2, adjacent cols) */
-	out = T(y, 4, I(1), I(1), I(1), I(2));
-	a = attrs(2, "dilation", 1.0, "dilation_h", 2.0);
-	golden("conv", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(1), I(2));
+	a = optest_attrs(2, "dilation", 1.0, "dilation_h", 2.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 1 + 4 + 21 + 32, 2 + 6 + 24 + 36 }, 2);
 }
 
@@ -142,18 +85,18 @@ static void test_conv_groups(void **state)
 	double x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	double w[4] = { 1, 2, 3, 4 };
 	double y[16];
-	krl_tensor in[2] = { T(x, 4, I(1), I(2), I(2), I(2)),
-	                     T(w, 4, I(4), I(1), I(1), I(1)) };
-	krl_tensor out = T(y, 4, I(1), I(4), I(2), I(2));
-	krl_attrs a = attrs(1, "groups", 2.0);
-	golden("conv", in, &out, &a);
+	krl_tensor in[2] = { optest_tensor(x, 4, I(1), I(2), I(2), I(2)),
+	                     optest_tensor(w, 4, I(4), I(1), I(1), I(1)) };
+	krl_tensor out = optest_tensor(y, 4, I(1), I(4), I(2), I(2));
+	krl_attrs a = optest_attrs(1, "groups", 2.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 1, 2, 3, 4,  2, 4, 6, 8,
 	                      15, 18, 21, 24, 20, 24, 28, 32 }, 16);
 	/* groups 1 with the same x: one output summing both channels */
 	double w2[2] = { 1, -1 };
-	in[1] = T(w2, 4, I(1), I(2), I(1), I(1));
-	out = T(y, 4, I(1), I(1), I(2), I(2));
-	golden("conv", in, &out, NULL);
+	in[1] = optest_tensor(w2, 4, I(1), I(2), I(1), I(1));
+	out = optest_tensor(y, 4, I(1), I(1), I(2), I(2));
+	optest_golden("conv", in, &out, NULL);
 	expect(y, (double[]){ -4, -4, -4, -4 }, 4);
 }
 
@@ -162,25 +105,25 @@ static void test_conv1d_3d_bias(void **state)
 	(void)state;
 	/* 1D: [1..5] with [1, 0, -1], stride 2, padding 1 */
 	double x[5] = { 1, 2, 3, 4, 5 }, w[3] = { 1, 0, -1 }, y[8];
-	krl_tensor in[3] = { T(x, 3, I(1), I(1), I(5)),
-	                     T(w, 3, I(1), I(1), I(3)) };
-	krl_tensor out = T(y, 3, I(1), I(1), I(3));
-	krl_attrs a = attrs(2, "stride", 2.0, "padding_w", 1.0);
-	golden("conv", in, &out, &a);
+	krl_tensor in[3] = { optest_tensor(x, 3, I(1), I(1), I(5)),
+	                     optest_tensor(w, 3, I(1), I(1), I(3)) };
+	krl_tensor out = optest_tensor(y, 3, I(1), I(1), I(3));
+	krl_attrs a = optest_attrs(2, "stride", 2.0, "padding_w", 1.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ -2, -2, 4 }, 3);
 	/* 3D: 2x2x2 ones kernel over 1..8, plus bias 0.5 */
 	double x3[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	double w3[8] = { 1, 1, 1, 1, 1, 1, 1, 1 }, b[1] = { 0.5 };
-	in[0] = T(x3, 5, I(1), I(1), I(2), I(2), I(2));
-	in[1] = T(w3, 5, I(1), I(1), I(2), I(2), I(2));
-	in[2] = T(b, 1, I(1));
-	out = T(y, 5, I(1), I(1), I(1), I(1), I(1));
-	golden("conv_bias", in, &out, NULL);
+	in[0] = optest_tensor(x3, 5, I(1), I(1), I(2), I(2), I(2));
+	in[1] = optest_tensor(w3, 5, I(1), I(1), I(2), I(2), I(2));
+	in[2] = optest_tensor(b, 1, I(1));
+	out = optest_tensor(y, 5, I(1), I(1), I(1), I(1), I(1));
+	optest_golden("conv_bias", in, &out, NULL);
 	expect(y, (double[]){ 36.5 }, 1);
 	/* 3D, padding along d only: two outputs, each half of x */
-	out = T(y, 5, I(1), I(1), I(3), I(1), I(1));
-	a = attrs(1, "padding_d", 1.0);
-	golden("conv", in, &out, &a);
+	out = optest_tensor(y, 5, I(1), I(1), I(3), I(1), I(1));
+	a = optest_attrs(1, "padding_d", 1.0);
+	optest_golden("conv", in, &out, &a);
 	expect(y, (double[]){ 10, 36, 26 }, 3);
 }
 
@@ -190,49 +133,49 @@ static void test_conv_transpose_hand(void **state)
 {
 	(void)state;
 	double x[4] = { 1, 2, 3, 4 }, w[4] = { 1, 10, 100, 1000 }, y[16];
-	krl_tensor in[3] = { T(x, 4, I(1), I(1), I(2), I(2)),
-	                     T(w, 4, I(1), I(1), I(2), I(2)) };
+	krl_tensor in[3] = { optest_tensor(x, 4, I(1), I(1), I(2), I(2)),
+	                     optest_tensor(w, 4, I(1), I(1), I(2), I(2)) };
 	/* stride 2: each x element stamps w on its own 2x2 block */
-	krl_tensor out = T(y, 4, I(1), I(1), I(4), I(4));
-	krl_attrs a = attrs(1, "stride", 2.0);
-	golden("conv_transpose", in, &out, &a);
+	krl_tensor out = optest_tensor(y, 4, I(1), I(1), I(4), I(4));
+	krl_attrs a = optest_attrs(1, "stride", 2.0);
+	optest_golden("conv_transpose", in, &out, &a);
 	expect(y, (double[]){ 1, 10, 2, 20,  100, 1000, 200, 2000,
 	                      3, 30, 4, 40,  300, 3000, 400, 4000 }, 16);
 	/* stride 1: overlapping stamps add up */
-	out = T(y, 4, I(1), I(1), I(3), I(3));
-	golden("conv_transpose", in, &out, NULL);
+	out = optest_tensor(y, 4, I(1), I(1), I(3), I(3));
+	optest_golden("conv_transpose", in, &out, NULL);
 	expect(y, (double[]){ 1, 12, 20, 103, 1234, 2040, 300, 3400, 4000 },
 	       9);
 	/* padding 1 crops one from each side */
-	out = T(y, 4, I(1), I(1), I(1), I(1));
-	a = attrs(1, "padding", 1.0);
-	golden("conv_transpose", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(1), I(1));
+	a = optest_attrs(1, "padding", 1.0);
+	optest_golden("conv_transpose", in, &out, &a);
 	expect(y, (double[]){ 1234 }, 1);
 	/* stride 2, padding 1, output_padding 1: rows/cols 1..3 of the
 	 * stride-2 result */
-	out = T(y, 4, I(1), I(1), I(3), I(3));
-	a = attrs(3, "stride", 2.0, "padding", 1.0, "output_padding", 1.0);
-	golden("conv_transpose", in, &out, &a);
+	out = optest_tensor(y, 4, I(1), I(1), I(3), I(3));
+	a = optest_attrs(3, "stride", 2.0, "padding", 1.0, "output_padding", 1.0);
+	optest_golden("conv_transpose", in, &out, &a);
 	expect(y, (double[]){ 1000, 200, 2000, 30, 4, 40, 3000, 400, 4000 },
 	       9);
 	/* 1D, dilation 2: y[i + 2k] += x[i] w[k] */
 	double x1[2] = { 1, 2 }, w1[2] = { 1, 10 };
-	in[0] = T(x1, 3, I(1), I(1), I(2));
-	in[1] = T(w1, 3, I(1), I(1), I(2));
-	out = T(y, 3, I(1), I(1), I(4));
-	a = attrs(1, "dilation", 2.0);
-	golden("conv_transpose", in, &out, &a);
+	in[0] = optest_tensor(x1, 3, I(1), I(1), I(2));
+	in[1] = optest_tensor(w1, 3, I(1), I(1), I(2));
+	out = optest_tensor(y, 3, I(1), I(1), I(4));
+	a = optest_attrs(1, "dilation", 2.0);
+	optest_golden("conv_transpose", in, &out, &a);
 	expect(y, (double[]){ 1, 2, 10, 20 }, 4);
 	/* groups 2: w is [Cin = 2, Cout / groups = 2, 1, 1]; channel 0
 	 * feeds outputs 0, 1 and channel 1 outputs 2, 3; bias added */
 	double x2[2] = { 1, 2 }, w2[4] = { 1, 2, 3, 4 };
 	double b[4] = { 0.25, 0.5, 0.75, 1 };
-	in[0] = T(x2, 4, I(1), I(2), I(1), I(1));
-	in[1] = T(w2, 4, I(2), I(2), I(1), I(1));
-	in[2] = T(b, 1, I(4));
-	out = T(y, 4, I(1), I(4), I(1), I(1));
-	a = attrs(1, "groups", 2.0);
-	golden("conv_transpose_bias", in, &out, &a);
+	in[0] = optest_tensor(x2, 4, I(1), I(2), I(1), I(1));
+	in[1] = optest_tensor(w2, 4, I(2), I(2), I(1), I(1));
+	in[2] = optest_tensor(b, 1, I(4));
+	out = optest_tensor(y, 4, I(1), I(4), I(1), I(1));
+	a = optest_attrs(1, "groups", 2.0);
+	optest_golden("conv_transpose_bias", in, &out, &a);
 	expect(y, (double[]){ 1.25, 2.5, 6.75, 9 }, 4);
 }
 
@@ -263,7 +206,7 @@ static double *rnd(int64_t n)
 static void adjoint(int r, const int64_t *xs, const int64_t *ws,
                     const int64_t *ys, krl_attrs a)
 {
-	krl_tensor x = T(NULL, 0), w = T(NULL, 0), y = T(NULL, 0);
+	krl_tensor x = optest_tensor(NULL, 0), w = optest_tensor(NULL, 0), y = optest_tensor(NULL, 0);
 	x.ndim = w.ndim = y.ndim = r;
 	memcpy(x.dim, xs, (size_t)r * sizeof *xs);
 	memcpy(w.dim, ws, (size_t)r * sizeof *ws);
@@ -275,7 +218,7 @@ static void adjoint(int r, const int64_t *xs, const int64_t *ws,
 	double *cz = malloc((size_t)nx * sizeof(double));
 	krl_tensor in[2] = { x, w }, out = y;
 	out.data = ty;
-	golden("conv_transpose", in, &out, &a);
+	optest_golden("conv_transpose", in, &out, &a);
 	/* conv maps z (y's shape) back to x's shape with the same w */
 	krl_attrs ca = a;
 	ca.n = 0;
@@ -287,14 +230,14 @@ static void adjoint(int r, const int64_t *xs, const int64_t *ws,
 	krl_tensor cin[2] = { y, w }, cout = x;
 	cin[0].data = z;
 	cout.data = cz;
-	golden("conv", cin, &cout, &ca);
+	optest_golden("conv", cin, &cout, &ca);
 	double l = 0, rr = 0;
 	for (int64_t i = 0; i < ny; i++)
 		l += ty[i] * z[i];
 	for (int64_t i = 0; i < nx; i++)
 		rr += ((double *)x.data)[i] * cz[i];
 	if (fabs(l - rr) > 1e-9 * (1 + fabs(l)))
-		fprintf(stderr, "adjoint: <T(x), z> = %.15g, <x, conv(z)> = "
+		fprintf(stderr, "adjoint: <optest_tensor(x), z> = %.15g, <x, conv(z)> = "
 		        "%.15g\n", l, rr);
 	assert_true(fabs(l - rr) <= 1e-9 * (1 + fabs(l)));
 	free(x.data);
@@ -312,11 +255,11 @@ static void test_conv_transpose_adjoint(void **state)
 	adjoint(4, (int64_t[]){ 2, 4, 5, 6 }, (int64_t[]){ 4, 3, 3, 5 },
 	        (int64_t[]){ 2, 6, (5 - 1) * 2 - 2 + 2 * 2 + 1 + 1,
 	                     (6 - 1) * 3 - 4 + 4 + 1 },
-	        attrs(7, "stride_h", 2.0, "stride_w", 3.0, "padding_h", 1.0,
+	        optest_attrs(7, "stride_h", 2.0, "stride_w", 3.0, "padding_h", 1.0,
 	              "padding_w", 2.0, "dilation_h", 2.0, "groups", 2.0,
 	              "output_padding_h", 1.0));
 	/* output_padding_w as well */
-	krl_attrs a = attrs(7, "stride_h", 2.0, "stride_w", 3.0, "padding_h",
+	krl_attrs a = optest_attrs(7, "stride_h", 2.0, "stride_w", 3.0, "padding_h",
 	                    1.0, "padding_w", 2.0, "dilation_h", 2.0,
 	                    "groups", 2.0, "output_padding", 1.0);
 	adjoint(4, (int64_t[]){ 2, 4, 5, 6 }, (int64_t[]){ 4, 3, 3, 5 },
@@ -324,12 +267,12 @@ static void test_conv_transpose_adjoint(void **state)
 	/* 1D: stride 2, padding 1, dilation 2 */
 	adjoint(3, (int64_t[]){ 3, 2, 7 }, (int64_t[]){ 2, 5, 3 },
 	        (int64_t[]){ 3, 5, 6 * 2 - 2 + 4 + 1 },
-	        attrs(3, "stride", 2.0, "padding", 1.0, "dilation", 2.0));
+	        optest_attrs(3, "stride", 2.0, "padding", 1.0, "dilation", 2.0));
 	/* 3D: stride 2, padding (1, 0, 1), groups 2, output_padding 1 */
 	adjoint(5, (int64_t[]){ 1, 2, 3, 4, 3 }, (int64_t[]){ 2, 2, 2, 3, 2 },
 	        (int64_t[]){ 1, 4, 2 * 2 - 2 + 1 + 1 + 1, 3 * 2 + 2 + 1 + 1,
 	                     2 * 2 - 2 + 1 + 1 + 1 },
-	        attrs(5, "stride", 2.0, "padding_d", 1.0, "padding_w", 1.0,
+	        optest_attrs(5, "stride", 2.0, "padding_d", 1.0, "padding_w", 1.0,
 	              "groups", 2.0, "output_padding", 1.0));
 }
 
@@ -338,63 +281,63 @@ static void test_conv_transpose_adjoint(void **state)
 static void test_conv_check(void **state)
 {
 	(void)state;
-	krl_tensor in[3] = { T(NULL, 4, I(8), I(6), I(32), I(30)),
-	                     T(NULL, 4, I(4), I(3), I(3), I(5)),
-	                     T(NULL, 1, I(4)) };
-	krl_tensor out = T(NULL, 4, I(8), I(4), I(15), I(14));
-	krl_attrs a = attrs(3, "groups", 2.0, "stride", 2.0, "padding_w", 1.0);
+	krl_tensor in[3] = { optest_tensor(NULL, 4, I(8), I(6), I(32), I(30)),
+	                     optest_tensor(NULL, 4, I(4), I(3), I(3), I(5)),
+	                     optest_tensor(NULL, 1, I(4)) };
+	krl_tensor out = optest_tensor(NULL, 4, I(8), I(4), I(15), I(14));
+	krl_attrs a = optest_attrs(3, "groups", 2.0, "stride", 2.0, "padding_w", 1.0);
 	const krl_op *op = krl_op_find("conv");
 	char msg[512] = "";
 	assert_int_equal(op->check(in, &out, &a, msg, sizeof msg), KRL_OK);
 	op = krl_op_find("conv_bias");
 	assert_int_equal(op->check(in, &out, &a, msg, sizeof msg), KRL_OK);
 	out.dim[3] = 15;
-	rejects("conv", in, &out, &a, "conv: y is [8, 4, 15, 15] but x "
+	optest_rejects("conv", in, &out, &a, "conv: y is [8, 4, 15, 15] but x "
 	        "[8, 6, 32, 30], w [4, 3, 3, 5] with stride [2, 2] and "
 	        "padding [0, 1] gives [8, 4, 15, 14]");
 	out.dim[3] = 14;
-	krl_attrs g4 = attrs(1, "groups", 4.0);
-	rejects("conv", in, &out, &g4, "conv: x is [8, 6, 32, 30]: its 6 "
+	krl_attrs g4 = optest_attrs(1, "groups", 4.0);
+	optest_rejects("conv", in, &out, &g4, "conv: x is [8, 6, 32, 30]: its 6 "
 	        "channels are not divisible by groups=4");
-	krl_attrs g3 = attrs(1, "groups", 3.0);
-	rejects("conv", in, &out, &g3, "so w must be [Cout, 2, k...]");
-	krl_attrs sd = attrs(2, "groups", 2.0, "stride_d", 2.0);
-	rejects("conv", in, &out, &sd, "conv: stride_d names the d dim, but "
+	krl_attrs g3 = optest_attrs(1, "groups", 3.0);
+	optest_rejects("conv", in, &out, &g3, "so w must be [Cout, 2, k...]");
+	krl_attrs sd = optest_attrs(2, "groups", 2.0, "stride_d", 2.0);
+	optest_rejects("conv", in, &out, &sd, "conv: stride_d names the d dim, but "
 	        "x is [8, 6, 32, 30] with 2 spatial dims (h, w)");
-	krl_attrs s0 = attrs(2, "groups", 2.0, "stride", 0.0);
-	rejects("conv", in, &out, &s0, "conv: stride=0 must be an integer "
+	krl_attrs s0 = optest_attrs(2, "groups", 2.0, "stride", 0.0);
+	optest_rejects("conv", in, &out, &s0, "conv: stride=0 must be an integer "
 	        ">= 1");
-	krl_attrs sf = attrs(2, "groups", 2.0, "padding", 0.5);
-	rejects("conv", in, &out, &sf, "padding=0.5 must be an integer >= 0");
-	krl_attrs op1 = attrs(2, "groups", 2.0, "output_padding", 1.0);
-	rejects("conv", in, &out, &op1, "conv: unknown attribute "
+	krl_attrs sf = optest_attrs(2, "groups", 2.0, "padding", 0.5);
+	optest_rejects("conv", in, &out, &sf, "padding=0.5 must be an integer >= 0");
+	krl_attrs op1 = optest_attrs(2, "groups", 2.0, "output_padding", 1.0);
+	optest_rejects("conv", in, &out, &op1, "conv: unknown attribute "
 	        "'output_padding' (allowed: stride, ");
-	in[2] = T(NULL, 1, I(5));
-	rejects("conv_bias", in, &out, &a, "conv_bias: b is [5] but must be "
+	in[2] = optest_tensor(NULL, 1, I(5));
+	optest_rejects("conv_bias", in, &out, &a, "conv_bias: b is [5] but must be "
 	        "[4] (one per output channel)");
 	/* a kernel wider than the padded input */
-	krl_tensor sm[2] = { T(NULL, 3, I(1), I(2), I(4)),
-	                     T(NULL, 3, I(3), I(2), I(3)) };
-	krl_tensor so = T(NULL, 3, I(1), I(3), I(1));
-	krl_attrs dl = attrs(1, "dilation", 2.0);
-	rejects("conv", sm, &so, &dl, "conv: x is [1, 2, 4] and w is "
+	krl_tensor sm[2] = { optest_tensor(NULL, 3, I(1), I(2), I(4)),
+	                     optest_tensor(NULL, 3, I(3), I(2), I(3)) };
+	krl_tensor so = optest_tensor(NULL, 3, I(1), I(3), I(1));
+	krl_attrs dl = optest_attrs(1, "dilation", 2.0);
+	optest_rejects("conv", sm, &so, &dl, "conv: x is [1, 2, 4] and w is "
 	        "[3, 2, 3]: the kernel spans 5 along w (dilation 2) but the "
 	        "padded input has 4");
-	krl_tensor r2[2] = { T(NULL, 2, I(1), I(2)), T(NULL, 2, I(3), I(2)) };
-	rejects("conv", r2, &so, NULL, "conv: x is [1, 2] but must be "
+	krl_tensor r2[2] = { optest_tensor(NULL, 2, I(1), I(2)), optest_tensor(NULL, 2, I(3), I(2)) };
+	optest_rejects("conv", r2, &so, NULL, "conv: x is [1, 2] but must be "
 	        "[N, C, w], [N, C, h, w] or [N, C, d, h, w]");
 	sm[1].dtype = KRL_F16;
-	rejects("conv", sm, &so, NULL, "conv: w must be f32, not f16");
+	optest_rejects("conv", sm, &so, NULL, "conv: w must be f32, not f16");
 }
 
 static void test_conv_transpose_check(void **state)
 {
 	(void)state;
 	/* x [2, 4, 5, 6], w [4, 3, 3, 5] groups 2: Cout = 6 */
-	krl_tensor in[2] = { T(NULL, 4, I(2), I(4), I(5), I(6)),
-	                     T(NULL, 4, I(4), I(3), I(3), I(5)) };
-	krl_tensor out = T(NULL, 4, I(2), I(6), I(12), I(15));
-	krl_attrs a = attrs(3, "groups", 2.0, "stride", 2.0,
+	krl_tensor in[2] = { optest_tensor(NULL, 4, I(2), I(4), I(5), I(6)),
+	                     optest_tensor(NULL, 4, I(4), I(3), I(3), I(5)) };
+	krl_tensor out = optest_tensor(NULL, 4, I(2), I(6), I(12), I(15));
+	krl_attrs a = optest_attrs(3, "groups", 2.0, "stride", 2.0,
 	                    "output_padding_h", 1.0);
 	const krl_op *op = krl_op_find("conv_transpose");
 	char msg[512] = "";
@@ -402,17 +345,17 @@ static void test_conv_transpose_check(void **state)
 	if (r)
 		fprintf(stderr, "%s\n", msg);
 	assert_int_equal(r, KRL_OK);
-	krl_attrs big = attrs(3, "groups", 2.0, "stride", 2.0,
+	krl_attrs big = optest_attrs(3, "groups", 2.0, "stride", 2.0,
 	                      "output_padding", 2.0);
-	rejects("conv_transpose", in, &out, &big, "conv_transpose: "
+	optest_rejects("conv_transpose", in, &out, &big, "conv_transpose: "
 	        "output_padding_h=2 must be smaller than stride_h=2");
 	in[1].dim[0] = 3;
-	rejects("conv_transpose", in, &out, &a, "conv_transpose: x is "
+	optest_rejects("conv_transpose", in, &out, &a, "conv_transpose: x is "
 	        "[2, 4, 5, 6], so w must be [4, Cout / groups, k...]");
 	in[1].dim[0] = 4;
-	krl_attrs pad = attrs(1, "padding", 9.0);
-	krl_tensor o2 = T(NULL, 4, I(2), I(3), I(1), I(1));
-	rejects("conv_transpose", in, &o2, &pad, "padding_h=9 leaves no "
+	krl_attrs pad = optest_attrs(1, "padding", 9.0);
+	krl_tensor o2 = optest_tensor(NULL, 4, I(2), I(3), I(1), I(1));
+	optest_rejects("conv_transpose", in, &o2, &pad, "padding_h=9 leaves no "
 	        "output along h");
 }
 

@@ -11,27 +11,12 @@
 #include <string.h>
 
 #include "krl/ops.h"
+#include "optest.h"
 #include "testutil.h"
 
 /* ==== Helpers ==== */
 
-#define I(x) ((int64_t)(x))
 
-/* A tensor over host doubles with the given dims (ndim may be 0). */
-static krl_tensor T(double *data, int ndim, ...)
-{
-	krl_tensor t;
-	memset(&t, 0, sizeof t);
-	t.data = data;
-	t.dtype = KRL_F32;
-	t.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		t.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return t;
-}
 
 /* n key/value pairs (const char *, double). */
 static krl_attrs A(int n, ...)
@@ -61,7 +46,7 @@ static void expect(const char *name, krl_attrs a, const double *x,
 	memcpy(in, x, (size_t)n * sizeof(double));
 	for (int i = 0; i < n; i++)
 		out[i] = -12345.0;
-	krl_tensor ti = T(in, 1, I(n)), to = T(out, 1, I(n));
+	krl_tensor ti = optest_tensor(in, 1, I(n)), to = optest_tensor(out, 1, I(n));
 	char msg[512] = "";
 	krl_err r = op->check(&ti, &to, &a, msg, sizeof msg);
 	if (r)
@@ -278,9 +263,9 @@ static void test_checks(void **state)
 {
 	(void)state;
 	double buf[1] = { 0 };
-	krl_tensor x = T(buf, 2, I(2), I(3)), y = T(buf, 2, I(2), I(3));
-	krl_tensor yt = T(buf, 2, I(3), I(2));
-	krl_tensor s = T(buf, 0), v = T(buf, 1, I(6));
+	krl_tensor x = optest_tensor(buf, 2, I(2), I(3)), y = optest_tensor(buf, 2, I(2), I(3));
+	krl_tensor yt = optest_tensor(buf, 2, I(3), I(2));
+	krl_tensor s = optest_tensor(buf, 0), v = optest_tensor(buf, 1, I(6));
 
 	/* every op: plain shapes, and a scalar, pass; shapes must match */
 	for (int i = 0; i < N(g_ops); i++) {

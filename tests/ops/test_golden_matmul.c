@@ -13,72 +13,15 @@
 
 #include "krl/lang.h"
 #include "krl/ops.h"
+#include "optest.h"
 #include "testutil.h"
 
 /* ==== Helpers ==== */
 
-/* A tensor over host doubles with the given dims. */
-static krl_tensor T(double *data, int ndim, ...)
-{
-	krl_tensor t;
-	memset(&t, 0, sizeof t);
-	t.data = data;
-	t.dtype = KRL_F32;
-	t.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		t.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return t;
-}
 
-#define I(x) ((int64_t)(x))
 
-static krl_attrs attrs(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
 
-/* Checks, then runs the golden op (both must succeed). */
-static void golden(const char *name, const krl_tensor *in,
-                   const krl_tensor *out, const krl_attrs *a)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r)
-		fprintf(stderr, "%s: check failed: %s\n", name, msg);
-	assert_int_equal(r, KRL_OK);
-	assert_int_equal(op->golden(in, out, a), KRL_OK);
-}
 
-/* check() must fail with a message containing `want`. */
-static void rejects(const char *name, const krl_tensor *in,
-                    const krl_tensor *out, const krl_attrs *a,
-                    const char *want)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r != KRL_EINVAL || !strstr(msg, want))
-		fprintf(stderr, "%s: expected rejection with \"%s\", got %d "
-		        "\"%s\"\n", name, want, r, msg);
-	assert_int_equal(r, KRL_EINVAL);
-	assert_non_null(strstr(msg, want));
-}
 
 static void accepts(const char *name, const krl_tensor *in,
                     const krl_tensor *out, const krl_attrs *a)
@@ -138,26 +81,26 @@ static void test_diag_golden(void **state)
 	(void)state;
 	double v[3] = { 1, -2, 3.5 };
 	double y[16];
-	krl_tensor in = T(v, 1, I(3));
+	krl_tensor in = optest_tensor(v, 1, I(3));
 
 	poison(y, 9);
-	krl_tensor out = T(y, 2, I(3), I(3));
-	krl_attrs none = attrs(0);
-	golden("diag", &in, &out, &none);
+	krl_tensor out = optest_tensor(y, 2, I(3), I(3));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("diag", &in, &out, &none);
 	const double d0[9] = { 1, 0, 0,  0, -2, 0,  0, 0, 3.5 };
 	same(y, d0, 9);
 
 	poison(y, 16);
-	out = T(y, 2, I(4), I(4));
-	krl_attrs up = attrs(1, "diagonal", 1.0);
-	golden("diag", &in, &out, &up);
+	out = optest_tensor(y, 2, I(4), I(4));
+	krl_attrs up = optest_attrs(1, "diagonal", 1.0);
+	optest_golden("diag", &in, &out, &up);
 	const double d1[16] = { 0, 1, 0, 0,  0, 0, -2, 0,  0, 0, 0, 3.5,
 	                        0, 0, 0, 0 };
 	same(y, d1, 16);
 
 	poison(y, 16);
-	krl_attrs down = attrs(1, "diagonal", -1.0);
-	golden("diag", &in, &out, &down);
+	krl_attrs down = optest_attrs(1, "diagonal", -1.0);
+	optest_golden("diag", &in, &out, &down);
 	const double dm1[16] = { 0, 0, 0, 0,  1, 0, 0, 0,  0, -2, 0, 0,
 	                         0, 0, 3.5, 0 };
 	same(y, dm1, 16);
@@ -165,10 +108,10 @@ static void test_diag_golden(void **state)
 	/* a one-element vector two above the diagonal: [3, 3] */
 	double w[1] = { 7 };
 	poison(y, 9);
-	in = T(w, 1, I(1));
-	out = T(y, 2, I(3), I(3));
-	krl_attrs two = attrs(1, "diagonal", 2.0);
-	golden("diag", &in, &out, &two);
+	in = optest_tensor(w, 1, I(1));
+	out = optest_tensor(y, 2, I(3), I(3));
+	krl_attrs two = optest_attrs(1, "diagonal", 2.0);
+	optest_golden("diag", &in, &out, &two);
 	const double d2[9] = { 0, 0, 7,  0, 0, 0,  0, 0, 0 };
 	same(y, d2, 9);
 }
@@ -176,42 +119,42 @@ static void test_diag_golden(void **state)
 static void test_diag_check(void **state)
 {
 	(void)state;
-	krl_tensor v = T(NULL, 1, I(3));
-	krl_tensor sq = T(NULL, 2, I(3), I(3));
-	krl_tensor big = T(NULL, 2, I(5), I(5));
-	krl_attrs none = attrs(0);
-	krl_attrs dm2 = attrs(1, "diagonal", -2.0);
+	krl_tensor v = optest_tensor(NULL, 1, I(3));
+	krl_tensor sq = optest_tensor(NULL, 2, I(3), I(3));
+	krl_tensor big = optest_tensor(NULL, 2, I(5), I(5));
+	krl_attrs none = optest_attrs(0);
+	krl_attrs dm2 = optest_attrs(1, "diagonal", -2.0);
 	accepts("diag", &v, &sq, &none);
 	accepts("diag", &v, &big, &dm2);
-	krl_tensor empty = T(NULL, 1, I(0)), e0 = T(NULL, 2, I(0), I(0));
+	krl_tensor empty = optest_tensor(NULL, 1, I(0)), e0 = optest_tensor(NULL, 2, I(0), I(0));
 	accepts("diag", &empty, &e0, &none);
 
-	krl_tensor m = T(NULL, 2, I(3), I(3));
-	rejects("diag", &m, &sq, &none,
+	krl_tensor m = optest_tensor(NULL, 2, I(3), I(3));
+	optest_rejects("diag", &m, &sq, &none,
 	        "diag: v is [3, 3] but must be a vector (1 dim)");
-	rejects("diag", &v, &big, &none,
+	optest_rejects("diag", &v, &big, &none,
 	        "diag: v is [3] and diagonal=0, so y must be [3, 3], not "
 	        "[5, 5]");
-	krl_tensor rect = T(NULL, 2, I(3), I(4));
-	krl_attrs d1 = attrs(1, "diagonal", 1.0);
-	rejects("diag", &v, &rect, &d1, "so y must be [4, 4], not [3, 4]");
-	krl_attrs half = attrs(1, "diagonal", 0.5);
-	rejects("diag", &v, &sq, &half,
+	krl_tensor rect = optest_tensor(NULL, 2, I(3), I(4));
+	krl_attrs d1 = optest_attrs(1, "diagonal", 1.0);
+	optest_rejects("diag", &v, &rect, &d1, "so y must be [4, 4], not [3, 4]");
+	krl_attrs half = optest_attrs(1, "diagonal", 0.5);
+	optest_rejects("diag", &v, &sq, &half,
 	        "diag: diagonal=0.5 must be an integer of magnitude at most "
 	        "2^52");
-	krl_attrs huge = attrs(1, "diagonal", 1e300);
-	rejects("diag", &v, &sq, &huge, "must be an integer of magnitude");
-	krl_attrs inf = attrs(1, "diagonal", INFINITY);
-	rejects("diag", &v, &sq, &inf, "must be an integer of magnitude");
-	krl_attrs bad = attrs(1, "dim", 0.0);
-	rejects("diag", &v, &sq, &bad,
+	krl_attrs huge = optest_attrs(1, "diagonal", 1e300);
+	optest_rejects("diag", &v, &sq, &huge, "must be an integer of magnitude");
+	krl_attrs inf = optest_attrs(1, "diagonal", INFINITY);
+	optest_rejects("diag", &v, &sq, &inf, "must be an integer of magnitude");
+	krl_attrs bad = optest_attrs(1, "dim", 0.0);
+	optest_rejects("diag", &v, &sq, &bad,
 	        "diag: unknown attribute 'dim' (allowed: diagonal)");
 	krl_tensor vi = v;
 	vi.dtype = KRL_I64;
-	rejects("diag", &vi, &sq, &none, "diag: v must be f32, not i64");
+	optest_rejects("diag", &vi, &sq, &none, "diag: v must be f32, not i64");
 	krl_tensor yh = sq;
 	yh.dtype = KRL_F16;
-	rejects("diag", &v, &yh, &none, "diag: y must be f32, not f16");
+	optest_rejects("diag", &v, &yh, &none, "diag: y must be f32, not f16");
 }
 
 /* ==== triu, tril ==== */
@@ -224,9 +167,9 @@ static void tri_case(const char *op, double k, const double *want)
 	double x[12], y[12];
 	memcpy(x, x34, sizeof x);
 	poison(y, 12);
-	krl_tensor in = T(x, 2, I(3), I(4)), out = T(y, 2, I(3), I(4));
-	krl_attrs a = attrs(1, "diagonal", k);
-	golden(op, &in, &out, &a);
+	krl_tensor in = optest_tensor(x, 2, I(3), I(4)), out = optest_tensor(y, 2, I(3), I(4));
+	krl_attrs a = optest_attrs(1, "diagonal", k);
+	optest_golden(op, &in, &out, &a);
 	same(y, want, 12);
 }
 
@@ -247,10 +190,10 @@ static void test_triu_golden(void **state)
 	/* the default diagonal is 0; a batch masks every matrix alike */
 	double x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[8];
 	poison(y, 8);
-	krl_tensor in = T(x, 3, I(2), I(2), I(2)), out = T(y, 3, I(2), I(2),
+	krl_tensor in = optest_tensor(x, 3, I(2), I(2), I(2)), out = optest_tensor(y, 3, I(2), I(2),
 	                                                   I(2));
-	krl_attrs none = attrs(0);
-	golden("triu", &in, &out, &none);
+	krl_attrs none = optest_attrs(0);
+	optest_golden("triu", &in, &out, &none);
 	const double ub[8] = { 1, 2, 0, 4,  5, 6, 0, 8 };
 	same(y, ub, 8);
 }
@@ -269,10 +212,10 @@ static void test_tril_golden(void **state)
 
 	double x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[8];
 	poison(y, 8);
-	krl_tensor in = T(x, 3, I(2), I(2), I(2)), out = T(y, 3, I(2), I(2),
+	krl_tensor in = optest_tensor(x, 3, I(2), I(2), I(2)), out = optest_tensor(y, 3, I(2), I(2),
 	                                                   I(2));
-	krl_attrs none = attrs(0);
-	golden("tril", &in, &out, &none);
+	krl_attrs none = optest_attrs(0);
+	optest_golden("tril", &in, &out, &none);
 	const double lb[8] = { 1, 0, 3, 4,  5, 0, 7, 8 };
 	same(y, lb, 8);
 }
@@ -284,33 +227,33 @@ static void test_tri_check(void **state)
 	for (int i = 0; i < 2; i++) {
 		const char *op = ops[i];
 		char want[160];
-		krl_tensor x = T(NULL, 2, I(3), I(4));
-		krl_tensor xb = T(NULL, 4, I(2), I(5), I(3), I(4));
-		krl_attrs none = attrs(0);
-		krl_attrs km = attrs(1, "diagonal", -7.0);
+		krl_tensor x = optest_tensor(NULL, 2, I(3), I(4));
+		krl_tensor xb = optest_tensor(NULL, 4, I(2), I(5), I(3), I(4));
+		krl_attrs none = optest_attrs(0);
+		krl_attrs km = optest_attrs(1, "diagonal", -7.0);
 		accepts(op, &x, &x, &none);
 		accepts(op, &xb, &xb, &km);
 
-		krl_tensor v = T(NULL, 1, I(4));
+		krl_tensor v = optest_tensor(NULL, 1, I(4));
 		snprintf(want, sizeof want, "%s: x is [4] but must have at "
 		         "least 2 dims", op);
-		rejects(op, &v, &v, &none, want);
-		krl_tensor y = T(NULL, 2, I(4), I(3));
+		optest_rejects(op, &v, &v, &none, want);
+		krl_tensor y = optest_tensor(NULL, 2, I(4), I(3));
 		snprintf(want, sizeof want, "%s: x is [3, 4] but y is [4, 3]: "
 		         "shapes must be equal", op);
-		rejects(op, &x, &y, &none, want);
-		krl_attrs half = attrs(1, "diagonal", -1.5);
+		optest_rejects(op, &x, &y, &none, want);
+		krl_attrs half = optest_attrs(1, "diagonal", -1.5);
 		snprintf(want, sizeof want, "%s: diagonal=-1.5 must be an "
 		         "integer", op);
-		rejects(op, &x, &x, &half, want);
-		krl_attrs bad = attrs(1, "k", 1.0);
+		optest_rejects(op, &x, &x, &half, want);
+		krl_attrs bad = optest_attrs(1, "k", 1.0);
 		snprintf(want, sizeof want, "%s: unknown attribute 'k' "
 		         "(allowed: diagonal)", op);
-		rejects(op, &x, &x, &bad, want);
+		optest_rejects(op, &x, &x, &bad, want);
 		krl_tensor xi = x;
 		xi.dtype = KRL_I32;
 		snprintf(want, sizeof want, "%s: x must be f32, not i32", op);
-		rejects(op, &xi, &x, &none, want);
+		optest_rejects(op, &xi, &x, &none, want);
 	}
 }
 
@@ -321,12 +264,12 @@ static void test_diag_then_gemm(void **state)
 {
 	(void)state;
 	double a[2] = { 2, -1 }, d[4], b[6] = { 1, 2, 3, 4, 5, 6 }, c[6];
-	krl_tensor ta = T(a, 1, I(2)), td = T(d, 2, I(2), I(2));
-	krl_attrs none = attrs(0);
-	golden("diag", &ta, &td, &none);
-	krl_tensor in[2] = { td, T(b, 2, I(2), I(3)) };
-	krl_tensor tc = T(c, 2, I(2), I(3));
-	golden("gemm", in, &tc, &none);
+	krl_tensor ta = optest_tensor(a, 1, I(2)), td = optest_tensor(d, 2, I(2), I(2));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("diag", &ta, &td, &none);
+	krl_tensor in[2] = { td, optest_tensor(b, 2, I(2), I(3)) };
+	krl_tensor tc = optest_tensor(c, 2, I(2), I(3));
+	optest_golden("gemm", in, &tc, &none);
 	const double want[6] = { 2, 4, 6, -4, -5, -6 };
 	same(c, want, 6);
 }
@@ -340,16 +283,16 @@ static void test_gemm_then_tri(void **state)
 	double a[9] = { 1, 2, 0, 0, 1, -1, 2, 0, 1 };
 	double b[9] = { 1, 0, 2, 3, 1, 0, 0, 2, 1 };
 	double p[9], c[9];
-	krl_tensor in[2] = { T(a, 2, I(3), I(3)), T(b, 2, I(3), I(3)) };
-	krl_tensor tp = T(p, 2, I(3), I(3)), tc = T(c, 2, I(3), I(3));
-	krl_attrs none = attrs(0);
-	golden("gemm", in, &tp, &none);
+	krl_tensor in[2] = { optest_tensor(a, 2, I(3), I(3)), optest_tensor(b, 2, I(3), I(3)) };
+	krl_tensor tp = optest_tensor(p, 2, I(3), I(3)), tc = optest_tensor(c, 2, I(3), I(3));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("gemm", in, &tp, &none);
 	const double prod[9] = { 7, 2, 2, 3, -1, -1, 2, 2, 5 };
 	same(p, prod, 9);
-	golden("triu", &tp, &tc, &none);
+	optest_golden("triu", &tp, &tc, &none);
 	const double up[9] = { 7, 2, 2, 0, -1, -1, 0, 0, 5 };
 	same(c, up, 9);
-	golden("tril", &tp, &tc, &none);
+	optest_golden("tril", &tp, &tc, &none);
 	const double lo[9] = { 7, 0, 0, 3, -1, 0, 2, 2, 5 };
 	same(c, lo, 9);
 }

@@ -9,56 +9,14 @@
 #include <string.h>
 
 #include "krl/ops.h"
+#include "optest.h"
 #include "testutil.h"
 
 /* ==== Helpers ==== */
 
-#define I(x) ((int64_t)(x))
 
-/* A tensor over host doubles; dtype f32 unless changed. */
-static krl_tensor T(double *data, int ndim, ...)
-{
-	krl_tensor t;
-	memset(&t, 0, sizeof t);
-	t.data = data;
-	t.dtype = KRL_F32;
-	t.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		t.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return t;
-}
 
-static krl_attrs attrs(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
 
-/* Checks, then runs the golden op (both must succeed). */
-static void golden(const char *name, const krl_tensor *in,
-                   const krl_tensor *out, const krl_attrs *a)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r)
-		fprintf(stderr, "%s: check failed: %s\n", name, msg);
-	assert_int_equal(r, KRL_OK);
-	assert_int_equal(op->golden(in, out, a), KRL_OK);
-}
 
 /* The check must fail with a message containing want. */
 static void rejects(const char *name, const krl_tensor *in,
@@ -93,11 +51,11 @@ static void test_batchnorm(void **state)
 	 * channel 1 holds 10, 20, 30, 40 (mean 25, var 125) */
 	double x[] = { 1, 2, 10, 20, 3, 4, 30, 40 };
 	double w[] = { 2, 0.5 }, b[] = { 1, -1 }, y[8];
-	krl_tensor in[3] = { T(x, 3, I(2), I(2), I(2)), T(w, 1, I(2)),
-	                     T(b, 1, I(2)) };
-	krl_tensor out = T(y, 3, I(2), I(2), I(2));
-	krl_attrs a = attrs(1, "eps", 0.0);
-	golden("batchnorm", in, &out, &a);
+	krl_tensor in[3] = { optest_tensor(x, 3, I(2), I(2), I(2)), optest_tensor(w, 1, I(2)),
+	                     optest_tensor(b, 1, I(2)) };
+	krl_tensor out = optest_tensor(y, 3, I(2), I(2), I(2));
+	krl_attrs a = optest_attrs(1, "eps", 0.0);
+	optest_golden("batchnorm", in, &out, &a);
 	double want[] = { -1.6832815729997477, 0.10557280900008414,
 	                  -1.670820393249937, -1.223606797749979,
 	                  1.8944271909999157, 3.6832815729997477,
@@ -105,14 +63,14 @@ static void test_batchnorm(void **state)
 	near(y, want, 8, 1e-12);
 
 	double w3[] = { 1, 1, 1 };
-	krl_tensor bad[3] = { in[0], T(w3, 1, I(3)), in[2] };
+	krl_tensor bad[3] = { in[0], optest_tensor(w3, 1, I(3)), in[2] };
 	rejects("batchnorm", bad, &out, &a, "w must be [2], not [3]");
-	krl_tensor flat[3] = { T(x, 1, I(8)), in[1], in[2] };
-	krl_tensor fo = T(y, 1, I(8));
+	krl_tensor flat[3] = { optest_tensor(x, 1, I(8)), in[1], in[2] };
+	krl_tensor fo = optest_tensor(y, 1, I(8));
 	rejects("batchnorm", flat, &fo, &a, "at least 2 dims");
-	krl_attrs neg = attrs(1, "eps", -1.0);
+	krl_attrs neg = optest_attrs(1, "eps", -1.0);
 	rejects("batchnorm", in, &out, &neg, "eps=-1");
-	krl_attrs unk = attrs(1, "momentum", 0.1);
+	krl_attrs unk = optest_attrs(1, "momentum", 0.1);
 	rejects("batchnorm", in, &out, &unk, "unknown attribute 'momentum'");
 }
 
@@ -121,18 +79,18 @@ static void test_instancenorm(void **state)
 	(void)state;
 	/* planes {1, 3} and {0, 4}: means 2, variances 1 and 4 */
 	double x[] = { 1, 3, 0, 4 }, y[4];
-	krl_tensor in = T(x, 3, I(1), I(2), I(2));
-	krl_tensor out = T(y, 3, I(1), I(2), I(2));
-	krl_attrs a = attrs(1, "eps", 0.0);
-	golden("instancenorm", &in, &out, &a);
+	krl_tensor in = optest_tensor(x, 3, I(1), I(2), I(2));
+	krl_tensor out = optest_tensor(y, 3, I(1), I(2), I(2));
+	krl_attrs a = optest_attrs(1, "eps", 0.0);
+	optest_golden("instancenorm", &in, &out, &a);
 	double want[] = { -1, 1, -1, 1 };
 	near(y, want, 4, 1e-12);
 	/* eps enters under the root: var 1 + eps 3 gives rstd 1/2 */
-	krl_attrs e3 = attrs(1, "eps", 3.0);
-	golden("instancenorm", &in, &out, &e3);
+	krl_attrs e3 = optest_attrs(1, "eps", 3.0);
+	optest_golden("instancenorm", &in, &out, &e3);
 	double want3[] = { -0.5, 0.5, -2 / sqrt(7.0), 2 / sqrt(7.0) };
 	near(y, want3, 4, 1e-12);
-	krl_tensor o2 = T(y, 3, I(1), I(2), I(1));
+	krl_tensor o2 = optest_tensor(y, 3, I(1), I(2), I(1));
 	rejects("instancenorm", &in, &o2, &a, "shapes must be equal");
 }
 
@@ -143,22 +101,22 @@ static void test_groupnorm(void **state)
 	 * {-1, 1}; then w = 1..4, b = {0, 0, 0, 1} */
 	double x[] = { 1, 2, 3, 4 }, w[] = { 1, 2, 3, 4 }, b[] = { 0, 0, 0, 1 };
 	double y[4];
-	krl_tensor in[3] = { T(x, 3, I(1), I(4), I(1)), T(w, 1, I(4)),
-	                     T(b, 1, I(4)) };
-	krl_tensor out = T(y, 3, I(1), I(4), I(1));
-	krl_attrs a = attrs(2, "groups", 2.0, "eps", 0.0);
-	golden("groupnorm", in, &out, &a);
+	krl_tensor in[3] = { optest_tensor(x, 3, I(1), I(4), I(1)), optest_tensor(w, 1, I(4)),
+	                     optest_tensor(b, 1, I(4)) };
+	krl_tensor out = optest_tensor(y, 3, I(1), I(4), I(1));
+	krl_attrs a = optest_attrs(2, "groups", 2.0, "eps", 0.0);
+	optest_golden("groupnorm", in, &out, &a);
 	double want[] = { -1, 2, -3, 5 };
 	near(y, want, 4, 1e-12);
 	/* one group: mean 2.5, var 1.25 */
-	krl_attrs one = attrs(2, "groups", 1.0, "eps", 0.0);
-	golden("groupnorm", in, &out, &one);
+	krl_attrs one = optest_attrs(2, "groups", 1.0, "eps", 0.0);
+	optest_golden("groupnorm", in, &out, &one);
 	double r = 1 / sqrt(1.25);
 	double want1[] = { -1.5 * r, -0.5 * 2 * r, 0.5 * 3 * r, 1.5 * 4 * r + 1 };
 	near(y, want1, 4, 1e-12);
-	krl_attrs three = attrs(1, "groups", 3.0);
+	krl_attrs three = optest_attrs(1, "groups", 3.0);
 	rejects("groupnorm", in, &out, &three, "dividing the 4 channels");
-	krl_attrs none = attrs(0);
+	krl_attrs none = optest_attrs(0);
 	rejects("groupnorm", in, &out, &none, "groups is required");
 }
 
@@ -166,25 +124,25 @@ static void test_vector_norm(void **state)
 {
 	(void)state;
 	double x[] = { 3, 4, 6, 8 }, y[2];
-	krl_tensor in = T(x, 2, I(2), I(2));
-	krl_tensor out = T(y, 2, I(2), I(1));
-	krl_attrs a = attrs(1, "dim", 1.0);
-	golden("vector_norm", &in, &out, &a);
+	krl_tensor in = optest_tensor(x, 2, I(2), I(2));
+	krl_tensor out = optest_tensor(y, 2, I(2), I(1));
+	krl_attrs a = optest_attrs(1, "dim", 1.0);
+	optest_golden("vector_norm", &in, &out, &a);
 	double want[] = { 5, 10 };
 	near(y, want, 2, 1e-12);
-	krl_tensor drop = T(y, 1, I(2));
-	krl_attrs last = attrs(1, "dim", -1.0);
-	golden("vector_norm", &in, &drop, &last);
+	krl_tensor drop = optest_tensor(y, 1, I(2));
+	krl_attrs last = optest_attrs(1, "dim", -1.0);
+	optest_golden("vector_norm", &in, &drop, &last);
 	near(y, want, 2, 1e-12);
-	krl_tensor all = T(y, 0);
-	krl_attrs none = attrs(0);
-	golden("vector_norm", &in, &all, &none);
+	krl_tensor all = optest_tensor(y, 0);
+	krl_attrs none = optest_attrs(0);
+	optest_golden("vector_norm", &in, &all, &none);
 	near(y, (double[]){ sqrt(125.0) }, 1, 1e-12);
 
-	krl_attrs d0 = attrs(1, "dim", 0.0);
+	krl_attrs d0 = optest_attrs(1, "dim", 0.0);
 	rejects("vector_norm", &in, &drop, &d0, "only a reduction over the "
 	        "last dim");
-	krl_attrs o1 = attrs(2, "dim", 1.0, "ord", 1.0);
+	krl_attrs o1 = optest_attrs(2, "dim", 1.0, "ord", 1.0);
 	rejects("vector_norm", &in, &out, &o1, "ord=1 is not supported");
 	rejects("vector_norm", &in, &out, &none, "y must be []");
 }
@@ -195,29 +153,29 @@ static void test_elementwise(void **state)
 {
 	(void)state;
 	double x[] = { -2, 4, M_E, NAN }, y[4];
-	krl_tensor in = T(x, 1, I(4)), out = T(y, 1, I(4));
-	krl_attrs none = attrs(0);
-	golden("abs", &in, &out, &none);
+	krl_tensor in = optest_tensor(x, 1, I(4)), out = optest_tensor(y, 1, I(4));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("abs", &in, &out, &none);
 	near(y, (double[]){ 2, 4, M_E }, 3, 0);
-	golden("sqrt", &in, &out, &none);
+	optest_golden("sqrt", &in, &out, &none);
 	assert_true(isnan(y[0]));
 	near(y + 1, (double[]){ 2 }, 1, 1e-15);
-	golden("log", &in, &out, &none);
+	optest_golden("log", &in, &out, &none);
 	near(y + 2, (double[]){ 1 }, 1, 1e-15);
-	krl_attrs al = attrs(1, "alpha", 0.5);
-	golden("add_scalar", &in, &out, &al);
+	krl_attrs al = optest_attrs(1, "alpha", 0.5);
+	optest_golden("add_scalar", &in, &out, &al);
 	near(y, (double[]){ -1.5, 4.5 }, 2, 0);
-	golden("rsub_scalar", &in, &out, &al);
+	optest_golden("rsub_scalar", &in, &out, &al);
 	near(y, (double[]){ 2.5, -3.5 }, 2, 0);
-	krl_attrs mn = attrs(1, "min", 0.0);
-	golden("clamp_min", &in, &out, &mn);
+	krl_attrs mn = optest_attrs(1, "min", 0.0);
+	optest_golden("clamp_min", &in, &out, &mn);
 	near(y, (double[]){ 0, 4, M_E }, 3, 0);
 	assert_true(isnan(y[3]));
 
 	rejects("add_scalar", &in, &out, &none, "alpha is required");
-	krl_attrs inf = attrs(1, "alpha", INFINITY);
+	krl_attrs inf = optest_attrs(1, "alpha", INFINITY);
 	rejects("rsub_scalar", &in, &out, &inf, "finite");
-	krl_tensor o3 = T(y, 1, I(3));
+	krl_tensor o3 = optest_tensor(y, 1, I(3));
 	rejects("abs", &in, &o3, &none, "shapes must be equal");
 	krl_tensor i64 = in;
 	i64.dtype = KRL_I64;
@@ -228,28 +186,28 @@ static void test_binary(void **state)
 {
 	(void)state;
 	double a[] = { 0, 2, 1, 0 }, b[] = { 0, M_E, NAN, 5 }, y[4];
-	krl_tensor in[2] = { T(a, 1, I(4)), T(b, 1, I(4)) };
-	krl_tensor out = T(y, 1, I(4));
-	krl_attrs none = attrs(0);
-	golden("xlogy", in, &out, &none);
+	krl_tensor in[2] = { optest_tensor(a, 1, I(4)), optest_tensor(b, 1, I(4)) };
+	krl_tensor out = optest_tensor(y, 1, I(4));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("xlogy", in, &out, &none);
 	near(y, (double[]){ 0, 2 }, 2, 1e-15);
 	assert_true(isnan(y[2]));
 	near(y + 3, (double[]){ 0 }, 1, 0);
 
 	/* |a - b| = 0.5, 3, 1, 1.5 */
 	double p[] = { 0, 0, 1, 2 }, t[] = { 0.5, 3, 0, 0.5 };
-	krl_tensor pt[2] = { T(p, 1, I(4)), T(t, 1, I(4)) };
-	krl_attrs b1 = attrs(1, "beta", 1.0);
-	golden("smooth_l1", pt, &out, &b1);
+	krl_tensor pt[2] = { optest_tensor(p, 1, I(4)), optest_tensor(t, 1, I(4)) };
+	krl_attrs b1 = optest_attrs(1, "beta", 1.0);
+	optest_golden("smooth_l1", pt, &out, &b1);
 	near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
-	krl_attrs b2 = attrs(1, "beta", 2.0);
-	golden("smooth_l1", pt, &out, &b2);
+	krl_attrs b2 = optest_attrs(1, "beta", 2.0);
+	optest_golden("smooth_l1", pt, &out, &b2);
 	near(y, (double[]){ 0.0625, 2.0, 0.25, 0.5625 }, 4, 1e-15);
-	golden("smooth_l1", pt, &out, &none); /* beta defaults to 1 */
+	optest_golden("smooth_l1", pt, &out, &none); /* beta defaults to 1 */
 	near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
-	krl_attrs bn = attrs(1, "beta", -1.0);
+	krl_attrs bn = optest_attrs(1, "beta", -1.0);
 	rejects("smooth_l1", pt, &out, &bn, "beta=-1");
-	krl_tensor short_[2] = { T(p, 1, I(4)), T(t, 1, I(3)) };
+	krl_tensor short_[2] = { optest_tensor(p, 1, I(4)), optest_tensor(t, 1, I(3)) };
 	rejects("xlogy", short_, &out, &none, "shapes must be equal");
 }
 
@@ -257,39 +215,39 @@ static void test_broadcast(void **state)
 {
 	(void)state;
 	double a[] = { 1, 2, 3, 4, 5, 6 }, y[6];
-	krl_attrs none = attrs(0);
-	krl_tensor out = T(y, 2, I(2), I(3));
+	krl_attrs none = optest_attrs(0);
+	krl_tensor out = optest_tensor(y, 2, I(2), I(3));
 	/* b [3] along the last dim */
 	double b3[] = { 1, 2, 4 };
-	krl_tensor r3[2] = { T(a, 2, I(2), I(3)), T(b3, 1, I(3)) };
-	golden("div_bcast", r3, &out, &none);
+	krl_tensor r3[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b3, 1, I(3)) };
+	optest_golden("div_bcast", r3, &out, &none);
 	near(y, (double[]){ 1, 1, 0.75, 4, 2.5, 1.5 }, 6, 1e-15);
-	golden("mul_bcast", r3, &out, &none);
+	optest_golden("mul_bcast", r3, &out, &none);
 	near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
 	/* b [2, 1]: one value per row */
 	double b21[] = { 2, -1 };
-	krl_tensor c21[2] = { T(a, 2, I(2), I(3)), T(b21, 2, I(2), I(1)) };
-	golden("div_bcast", c21, &out, &none);
+	krl_tensor c21[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b21, 2, I(2), I(1)) };
+	optest_golden("div_bcast", c21, &out, &none);
 	near(y, (double[]){ 0.5, 1, 1.5, -4, -5, -6 }, 6, 0);
 	/* b [1, 3] and b [] */
-	krl_tensor c13[2] = { T(a, 2, I(2), I(3)), T(b3, 2, I(1), I(3)) };
-	golden("mul_bcast", c13, &out, &none);
+	krl_tensor c13[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b3, 2, I(1), I(3)) };
+	optest_golden("mul_bcast", c13, &out, &none);
 	near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
 	double two[] = { 2 };
-	krl_tensor cs[2] = { T(a, 2, I(2), I(3)), T(two, 0) };
-	golden("div_bcast", cs, &out, &none);
+	krl_tensor cs[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(two, 0) };
+	optest_golden("div_bcast", cs, &out, &none);
 	near(y, (double[]){ 0.5, 1, 1.5, 2, 2.5, 3 }, 6, 0);
 	/* b equal to a */
-	krl_tensor eq[2] = { T(a, 2, I(2), I(3)), T(a, 2, I(2), I(3)) };
-	golden("div_bcast", eq, &out, &none);
+	krl_tensor eq[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(a, 2, I(2), I(3)) };
+	optest_golden("div_bcast", eq, &out, &none);
 	near(y, (double[]){ 1, 1, 1, 1, 1, 1 }, 6, 0);
 
-	krl_tensor bad[2] = { T(a, 2, I(2), I(3)), T(b21, 1, I(2)) };
+	krl_tensor bad[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b21, 1, I(2)) };
 	rejects("div_bcast", bad, &out, &none, "does not broadcast");
-	krl_tensor big[2] = { T(a, 1, I(6)), T(a, 2, I(1), I(6)) };
-	krl_tensor o6 = T(y, 1, I(6));
+	krl_tensor big[2] = { optest_tensor(a, 1, I(6)), optest_tensor(a, 2, I(1), I(6)) };
+	krl_tensor o6 = optest_tensor(y, 1, I(6));
 	rejects("mul_bcast", big, &o6, &none, "does not broadcast");
-	krl_tensor o32 = T(y, 2, I(3), I(2));
+	krl_tensor o32 = optest_tensor(y, 2, I(3), I(2));
 	rejects("mul_bcast", r3, &o32, &none, "shaped like a");
 }
 
@@ -299,26 +257,26 @@ static void test_nll_loss(void **state)
 {
 	(void)state;
 	double lp[] = { -1, -2, -3, -4, -5, -6 }, t[] = { 2, 0 }, loss[1];
-	krl_tensor in[2] = { T(lp, 2, I(2), I(3)), T(t, 1, I(2)) };
+	krl_tensor in[2] = { optest_tensor(lp, 2, I(2), I(3)), optest_tensor(t, 1, I(2)) };
 	in[1].dtype = KRL_I64;
-	krl_tensor out = T(loss, 0);
-	krl_attrs none = attrs(0);
-	golden("nll_loss", in, &out, &none);
+	krl_tensor out = optest_tensor(loss, 0);
+	krl_attrs none = optest_attrs(0);
+	optest_golden("nll_loss", in, &out, &none);
 	near(loss, (double[]){ 3.5 }, 1, 0);     /* (3 + 4) / 2 */
 	t[0] = -100;                             /* ignored */
-	golden("nll_loss", in, &out, &none);
+	optest_golden("nll_loss", in, &out, &none);
 	near(loss, (double[]){ 4 }, 1, 0);
 	t[0] = 3;                                /* out of range */
-	golden("nll_loss", in, &out, &none);
+	optest_golden("nll_loss", in, &out, &none);
 	assert_true(isnan(loss[0]));
 
 	in[1].dtype = KRL_F32;
 	rejects("nll_loss", in, &out, &none, "target must be i64");
 	in[1].dtype = KRL_I64;
-	krl_tensor t3[2] = { in[0], T(t, 1, I(3)) };
+	krl_tensor t3[2] = { in[0], optest_tensor(t, 1, I(3)) };
 	t3[1].dtype = KRL_I64;
 	rejects("nll_loss", t3, &out, &none, "target must be [2]");
-	krl_tensor o2 = T(loss, 1, I(2));
+	krl_tensor o2 = optest_tensor(loss, 1, I(2));
 	rejects("nll_loss", in, &o2, &none, "must be []");
 }
 
@@ -328,34 +286,34 @@ static void test_sdpa(void **state)
 	/* one query (1, 0), keys (1, 0) and (0, 1), values 1 and 3, scale 1:
 	 * scores 1, 0, o = (e + 3) / (e + 1) */
 	double q[] = { 1, 0 }, k[] = { 1, 0, 0, 1 }, v[] = { 1, 3 }, o[1];
-	krl_tensor in[3] = { T(q, 2, I(1), I(2)), T(k, 2, I(2), I(2)),
-	                     T(v, 2, I(2), I(1)) };
-	krl_tensor out = T(o, 2, I(1), I(1));
-	krl_attrs s1 = attrs(1, "scale", 1.0);
-	golden("sdpa", in, &out, &s1);
+	krl_tensor in[3] = { optest_tensor(q, 2, I(1), I(2)), optest_tensor(k, 2, I(2), I(2)),
+	                     optest_tensor(v, 2, I(2), I(1)) };
+	krl_tensor out = optest_tensor(o, 2, I(1), I(1));
+	krl_attrs s1 = optest_attrs(1, "scale", 1.0);
+	optest_golden("sdpa", in, &out, &s1);
 	near(o, (double[]){ (M_E + 3) / (M_E + 1) }, 1, 1e-14);
 	/* default scale 1/sqrt(2): weights e^(1/sqrt 2) and 1 */
-	krl_attrs none = attrs(0);
-	golden("sdpa", in, &out, &none);
+	krl_attrs none = optest_attrs(0);
+	optest_golden("sdpa", in, &out, &none);
 	double w = exp(1 / sqrt(2.0));
 	near(o, (double[]){ (w + 3) / (w + 1) }, 1, 1e-14);
 	/* batched: two heads, the second with the keys swapped */
 	double qb[] = { 1, 0, 1, 0 }, kb[] = { 1, 0, 0, 1, 0, 1, 1, 0 };
 	double vb[] = { 1, 3, 1, 3 }, ob[2];
-	krl_tensor ib[3] = { T(qb, 3, I(2), I(1), I(2)),
-	                     T(kb, 3, I(2), I(2), I(2)),
-	                     T(vb, 3, I(2), I(2), I(1)) };
-	krl_tensor outb = T(ob, 3, I(2), I(1), I(1));
-	golden("sdpa", ib, &outb, &s1);
+	krl_tensor ib[3] = { optest_tensor(qb, 3, I(2), I(1), I(2)),
+	                     optest_tensor(kb, 3, I(2), I(2), I(2)),
+	                     optest_tensor(vb, 3, I(2), I(2), I(1)) };
+	krl_tensor outb = optest_tensor(ob, 3, I(2), I(1), I(1));
+	optest_golden("sdpa", ib, &outb, &s1);
 	near(ob, (double[]){ (M_E + 3) / (M_E + 1), (1 + 3 * M_E) / (M_E + 1) },
 	     2, 1e-14);
 
-	krl_tensor bad[3] = { in[0], T(k, 2, I(1), I(4)), in[2] };
+	krl_tensor bad[3] = { in[0], optest_tensor(k, 2, I(1), I(4)), in[2] };
 	rejects("sdpa", bad, &out, &none, "embedding dims differ");
-	krl_tensor badv[3] = { in[0], in[1], T(v, 2, I(1), I(2)) };
-	krl_tensor o2 = T(o, 2, I(1), I(2));
+	krl_tensor badv[3] = { in[0], in[1], optest_tensor(v, 2, I(1), I(2)) };
+	krl_tensor o2 = optest_tensor(o, 2, I(1), I(2));
 	rejects("sdpa", badv, &o2, &none, "key counts differ");
-	krl_tensor o12 = T(o, 2, I(1), I(2));
+	krl_tensor o12 = optest_tensor(o, 2, I(1), I(2));
 	rejects("sdpa", in, &o12, &none, "o is [1, 2]");
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "krl/ops.h"
+#include "optest.h"
 #include "testutil.h"
 
 /* ==== Helpers ==== */
@@ -30,51 +31,10 @@ static krl_tensor T(double *data, krl_dtype dt, int ndim, ...)
 	return t;
 }
 
-#define I(x) ((int64_t)(x))
 #define F KRL_F32
 
-static krl_attrs attrs(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
 
-static void golden(const char *name, const krl_tensor *in,
-                   const krl_tensor *out, const krl_attrs *a)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r)
-		fprintf(stderr, "%s: check failed: %s\n", name, msg);
-	assert_int_equal(r, KRL_OK);
-	assert_int_equal(op->golden(in, out, a), KRL_OK);
-}
 
-static void rejects(const char *name, const krl_tensor *in,
-                    const krl_tensor *out, const krl_attrs *a,
-                    const char *want)
-{
-	const krl_op *op = krl_op_find(name);
-	assert_non_null(op);
-	char msg[512] = "";
-	krl_err r = op->check(in, out, a, msg, sizeof msg);
-	if (r != KRL_EINVAL || !strstr(msg, want))
-		fprintf(stderr, "%s: expected rejection with \"%s\", got %d "
-		        "\"%s\"\n", name, want, r, msg);
-	assert_int_equal(r, KRL_EINVAL);
-	assert_non_null(strstr(msg, want));
-}
 
 static void near(const double *got, const double *want, int n, double tol)
 {
@@ -119,28 +79,28 @@ static void test_max_pool1d(void **state)
 	/* k=2 s=2 p=1: windows {pad, 1}, {5, 2}, {4, 3} */
 	krl_tensor out[2] = { T(y, F, 3, I(1), I(1), I(3)),
 	                      T(ix, KRL_I64, 3, I(1), I(1), I(3)) };
-	krl_attrs a = attrs(3, "kernel_size", 2.0, "stride", 2.0, "padding",
+	krl_attrs a = optest_attrs(3, "kernel_size", 2.0, "stride", 2.0, "padding",
 	                    1.0);
-	golden("max_pool1d", &in, out, &a);
+	optest_golden("max_pool1d", &in, out, &a);
 	near(y, (double[]){ 1, 5, 4 }, 3, 0);
 	near(ix, (double[]){ 0, 1, 3 }, 3, 0);
 
 	/* k=2 s=1 p=1 d=2: taps (j-1, j+1) */
 	out[0].dim[2] = out[1].dim[2] = 5;
-	a = attrs(4, "kernel_size", 2.0, "stride", 1.0, "padding", 1.0,
+	a = optest_attrs(4, "kernel_size", 2.0, "stride", 1.0, "padding", 1.0,
 	          "dilation", 2.0);
-	golden("max_pool1d", &in, out, &a);
+	optest_golden("max_pool1d", &in, out, &a);
 	near(y, (double[]){ 5, 2, 5, 3, 4 }, 5, 0);
 	near(ix, (double[]){ 1, 2, 1, 4, 3 }, 5, 0);
 
 	/* ceil_mode keeps the partial last window {3}; floor drops it */
 	out[0].dim[2] = out[1].dim[2] = 3;
-	a = attrs(2, "kernel_size", 2.0, "ceil_mode", 1.0);
-	golden("max_pool1d", &in, out, &a);
+	a = optest_attrs(2, "kernel_size", 2.0, "ceil_mode", 1.0);
+	optest_golden("max_pool1d", &in, out, &a);
 	near(y, (double[]){ 5, 4, 3 }, 3, 0);
 	near(ix, (double[]){ 1, 3, 4 }, 3, 0);
-	a = attrs(1, "kernel_size", 2.0);
-	rejects("max_pool1d", &in, out, &a, "max_pool1d: x is [1, 1, 5], so "
+	a = optest_attrs(1, "kernel_size", 2.0);
+	optest_rejects("max_pool1d", &in, out, &a, "max_pool1d: x is [1, 1, 5], so "
 	        "y must be [1, 1, 2], not [1, 1, 3]");
 
 	/* NaN wins, as in PyTorch */
@@ -148,8 +108,8 @@ static void test_max_pool1d(void **state)
 	krl_tensor inn = T(xn, F, 2, I(1), I(4));
 	krl_tensor on[2] = { T(y, F, 2, I(1), I(2)),
 	                     T(ix, KRL_I64, 2, I(1), I(2)) };
-	a = attrs(1, "kernel_size", 2.0);
-	golden("max_pool1d", &inn, on, &a);
+	a = optest_attrs(1, "kernel_size", 2.0);
+	optest_golden("max_pool1d", &inn, on, &a);
 	assert_true(isnan(y[0]));
 	assert_true(y[1] == 2);
 	near(ix, (double[]){ 1, 2 }, 2, 0);
@@ -163,8 +123,8 @@ static void test_max_pool2d_3d(void **state)
 	krl_tensor in = T(x, F, 4, I(1), I(1), I(3), I(3));
 	krl_tensor out[2] = { T(y, F, 4, I(1), I(1), I(2), I(2)),
 	                      T(ix, KRL_I64, 4, I(1), I(1), I(2), I(2)) };
-	krl_attrs a = attrs(2, "kernel_size", 2.0, "stride", 1.0);
-	golden("max_pool2d", &in, out, &a);
+	krl_attrs a = optest_attrs(2, "kernel_size", 2.0, "stride", 1.0);
+	optest_golden("max_pool2d", &in, out, &a);
 	near(y, (double[]){ 5, 6, 8, 9 }, 4, 0);
 	near(ix, (double[]){ 4, 5, 7, 8 }, 4, 0);
 
@@ -174,13 +134,13 @@ static void test_max_pool2d_3d(void **state)
 	krl_tensor in3 = T(c, F, 4, I(1), I(2), I(2), I(2));
 	krl_tensor o3[2] = { T(y, F, 4, I(1), I(1), I(1), I(1)),
 	                     T(ix, KRL_I64, 4, I(1), I(1), I(1), I(1)) };
-	a = attrs(1, "kernel_size", 2.0);
-	golden("max_pool3d", &in3, o3, &a);
+	a = optest_attrs(1, "kernel_size", 2.0);
+	optest_golden("max_pool3d", &in3, o3, &a);
 	assert_true(y[0] == 8 && ix[0] == 7);
 	for (int i = 0; i < 2; i++)
 		o3[i].dim[1] = o3[i].dim[2] = o3[i].dim[3] = 2;
-	a = attrs(2, "kernel_size", 2.0, "padding", 1.0);
-	golden("max_pool3d", &in3, o3, &a);
+	a = optest_attrs(2, "kernel_size", 2.0, "padding", 1.0);
+	optest_golden("max_pool3d", &in3, o3, &a);
 	near(y, c, 8, 0);
 	near(ix, (double[]){ 0, 1, 2, 3, 4, 5, 6, 7 }, 8, 0);
 }
@@ -195,46 +155,46 @@ static void test_avg_pool(void **state)
 	krl_tensor in = T(x, F, 2, I(1), I(5));
 	krl_tensor out = T(y, F, 2, I(1), I(3));
 	/* k=3 s=2 p=1: {pad,1,2}/3, {2,3,4}/3, {4,5,pad}/3 */
-	krl_attrs a = attrs(3, "kernel_size", 3.0, "stride", 2.0, "padding",
+	krl_attrs a = optest_attrs(3, "kernel_size", 3.0, "stride", 2.0, "padding",
 	                    1.0);
-	golden("avg_pool1d", &in, &out, &a);
+	optest_golden("avg_pool1d", &in, &out, &a);
 	near(y, (double[]){ 1, 3, 3 }, 3, 1e-15);
-	a = attrs(4, "kernel_size", 3.0, "stride", 2.0, "padding", 1.0,
+	a = optest_attrs(4, "kernel_size", 3.0, "stride", 2.0, "padding", 1.0,
 	          "count_include_pad", 0.0);
-	golden("avg_pool1d", &in, &out, &a);
+	optest_golden("avg_pool1d", &in, &out, &a);
 	near(y, (double[]){ 1.5, 3, 4.5 }, 3, 1e-15);
-	a = attrs(4, "kernel_size", 3.0, "stride", 2.0, "padding", 1.0,
+	a = optest_attrs(4, "kernel_size", 3.0, "stride", 2.0, "padding", 1.0,
 	          "divisor_override", 4.0);
-	golden("avg_pool1d", &in, &out, &a);
+	optest_golden("avg_pool1d", &in, &out, &a);
 	near(y, (double[]){ 0.75, 2.25, 2.25 }, 3, 1e-15);
 	/* ceil_mode: the last window {5} is clipped to the input (no
 	 * padding), so it divides by 1 */
-	a = attrs(2, "kernel_size", 2.0, "ceil_mode", 1.0);
-	golden("avg_pool1d", &in, &out, &a);
+	a = optest_attrs(2, "kernel_size", 2.0, "ceil_mode", 1.0);
+	optest_golden("avg_pool1d", &in, &out, &a);
 	near(y, (double[]){ 1.5, 3.5, 5 }, 3, 1e-15);
 
 	double x2[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	krl_tensor in2 = T(x2, F, 3, I(1), I(3), I(3));
 	krl_tensor o2 = T(y, F, 3, I(1), I(2), I(2));
-	a = attrs(2, "kernel_size", 2.0, "stride", 1.0);
-	golden("avg_pool2d", &in2, &o2, &a);
+	a = optest_attrs(2, "kernel_size", 2.0, "stride", 1.0);
+	optest_golden("avg_pool2d", &in2, &o2, &a);
 	near(y, (double[]){ 3, 4, 6, 7 }, 4, 1e-15);
 
 	double c[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	krl_tensor in3 = T(c, F, 5, I(1), I(1), I(2), I(2), I(2));
 	krl_tensor o3 = T(y, F, 5, I(1), I(1), I(1), I(1), I(1));
-	a = attrs(1, "kernel_size", 2.0);
-	golden("avg_pool3d", &in3, &o3, &a);
+	a = optest_attrs(1, "kernel_size", 2.0);
+	optest_golden("avg_pool3d", &in3, &o3, &a);
 	assert_true(y[0] == 4.5);
 	/* p=1: each window holds one element and 7 padding cells */
 	o3.dim[2] = o3.dim[3] = o3.dim[4] = 2;
-	a = attrs(2, "kernel_size", 2.0, "padding", 1.0);
-	golden("avg_pool3d", &in3, &o3, &a);
+	a = optest_attrs(2, "kernel_size", 2.0, "padding", 1.0);
+	optest_golden("avg_pool3d", &in3, &o3, &a);
 	near(y, (double[]){ 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1 },
 	     8, 1e-15);
-	a = attrs(3, "kernel_size", 2.0, "padding", 1.0, "count_include_pad",
+	a = optest_attrs(3, "kernel_size", 2.0, "padding", 1.0, "count_include_pad",
 	          0.0);
-	golden("avg_pool3d", &in3, &o3, &a);
+	optest_golden("avg_pool3d", &in3, &o3, &a);
 	near(y, c, 8, 1e-15);
 }
 
@@ -244,32 +204,32 @@ static void test_pool_check(void **state)
 	krl_tensor in = T(NULL, F, 4, I(2), I(3), I(8), I(8));
 	krl_tensor out[2] = { T(NULL, F, 4, I(2), I(3), I(4), I(4)),
 	                      T(NULL, KRL_I64, 4, I(2), I(3), I(4), I(4)) };
-	krl_attrs a = attrs(2, "kernel_size", 2.0, "padding", 2.0);
-	rejects("max_pool2d", &in, out, &a, "max_pool2d: padding=2 must be at "
+	krl_attrs a = optest_attrs(2, "kernel_size", 2.0, "padding", 2.0);
+	optest_rejects("max_pool2d", &in, out, &a, "max_pool2d: padding=2 must be at "
 	        "most half the kernel size (2)");
-	a = attrs(0);
-	rejects("max_pool2d", &in, out, &a, "max_pool2d: attribute "
+	a = optest_attrs(0);
+	optest_rejects("max_pool2d", &in, out, &a, "max_pool2d: attribute "
 	        "kernel_size is required");
-	a = attrs(1, "kernel_size", 2.0);
+	a = optest_attrs(1, "kernel_size", 2.0);
 	out[1].dtype = KRL_F32;
-	rejects("max_pool2d", &in, out, &a, "max_pool2d: idx must be i64, not "
+	optest_rejects("max_pool2d", &in, out, &a, "max_pool2d: idx must be i64, not "
 	        "f32");
 	out[1].dtype = KRL_I64;
 	out[1].dim[3] = 5;
-	rejects("max_pool2d", &in, out, &a, "max_pool2d: idx must be [2, 3, "
+	optest_rejects("max_pool2d", &in, out, &a, "max_pool2d: idx must be [2, 3, "
 	        "4, 4] like y, not [2, 3, 4, 5]");
-	a = attrs(2, "kernel_size", 2.0, "dilation", 2.0);
-	rejects("avg_pool2d", &in, out, &a, "avg_pool2d: unknown attribute "
+	a = optest_attrs(2, "kernel_size", 2.0, "dilation", 2.0);
+	optest_rejects("avg_pool2d", &in, out, &a, "avg_pool2d: unknown attribute "
 	        "'dilation'");
-	a = attrs(2, "kernel_size", 2.0, "stride", 0.0);
-	rejects("avg_pool2d", &in, out, &a, "avg_pool2d: stride=0 must be an "
+	a = optest_attrs(2, "kernel_size", 2.0, "stride", 0.0);
+	optest_rejects("avg_pool2d", &in, out, &a, "avg_pool2d: stride=0 must be an "
 	        "integer in 1 ..");
 	krl_tensor small = T(NULL, F, 3, I(1), I(2), I(2));
-	a = attrs(1, "kernel_size", 3.0);
-	rejects("avg_pool2d", &small, out, &a, "does not fit");
+	a = optest_attrs(1, "kernel_size", 3.0);
+	optest_rejects("avg_pool2d", &small, out, &a, "does not fit");
 	krl_tensor flat = T(NULL, F, 1, I(8));
-	a = attrs(1, "kernel_size", 2.0);
-	rejects("max_pool1d", &flat, out, &a, "max_pool1d: x is [8] but must "
+	a = optest_attrs(1, "kernel_size", 2.0);
+	optest_rejects("max_pool1d", &flat, out, &a, "max_pool1d: x is [8] but must "
 	        "have 2 or 3 dims");
 }
 
@@ -282,26 +242,26 @@ static void test_prod_cumprod(void **state)
 	double y[6];
 	krl_tensor in = T(x, F, 2, I(2), I(3));
 	krl_tensor out = T(y, F, 1, I(2));
-	krl_attrs a = attrs(1, "dim", 1.0);
-	golden("prod", &in, &out, &a);
+	krl_attrs a = optest_attrs(1, "dim", 1.0);
+	optest_golden("prod", &in, &out, &a);
 	near(y, (double[]){ 6, 120 }, 2, 0);
 	out = T(y, F, 2, I(1), I(3));
-	a = attrs(1, "dim", -2.0);
-	golden("prod", &in, &out, &a);
+	a = optest_attrs(1, "dim", -2.0);
+	optest_golden("prod", &in, &out, &a);
 	near(y, (double[]){ 4, 10, 18 }, 3, 0);
 	out = T(y, F, 1, I(2));
-	rejects("prod", &in, &out, &a, "prod: x is [2, 3] and dim=0, so y "
+	optest_rejects("prod", &in, &out, &a, "prod: x is [2, 3] and dim=0, so y "
 	        "must be [1, 3] or [3], not [2]");
 
 	out = T(y, F, 2, I(2), I(3));
-	a = attrs(1, "dim", 1.0);
-	golden("cumprod", &in, &out, &a);
+	a = optest_attrs(1, "dim", 1.0);
+	optest_golden("cumprod", &in, &out, &a);
 	near(y, (double[]){ 1, 2, 6, 4, 20, 120 }, 6, 0);
-	a = attrs(1, "dim", 0.0);
-	golden("cumprod", &in, &out, &a);
+	a = optest_attrs(1, "dim", 0.0);
+	optest_golden("cumprod", &in, &out, &a);
 	near(y, (double[]){ 1, 2, 3, 4, 10, 18 }, 6, 0);
-	a = attrs(0);
-	rejects("cumprod", &in, &out, &a, "cumprod: attribute dim is "
+	a = optest_attrs(0);
+	optest_rejects("cumprod", &in, &out, &a, "cumprod: attribute dim is "
 	        "required");
 }
 
@@ -314,51 +274,51 @@ static void test_copies(void **state)
 	double y[12];
 	krl_tensor in = T(x, F, 2, I(2), I(4));
 	krl_tensor out = T(y, F, 2, I(2), I(4));
-	krl_attrs a = attrs(1, "dim", 1.0);
-	golden("flip", &in, &out, &a);
+	krl_attrs a = optest_attrs(1, "dim", 1.0);
+	optest_golden("flip", &in, &out, &a);
 	near(y, (double[]){ 4, 3, 2, 1, 8, 7, 6, 5 }, 8, 0);
-	a = attrs(1, "dim", 0.0);
-	golden("flip", &in, &out, &a);
+	a = optest_attrs(1, "dim", 0.0);
+	optest_golden("flip", &in, &out, &a);
 	near(y, (double[]){ 5, 6, 7, 8, 1, 2, 3, 4 }, 8, 0);
 
 	out = T(y, F, 2, I(2), I(2));
-	a = attrs(2, "dim", 1.0, "start", 1.0);
-	golden("narrow", &in, &out, &a);
+	a = optest_attrs(2, "dim", 1.0, "start", 1.0);
+	optest_golden("narrow", &in, &out, &a);
 	near(y, (double[]){ 2, 3, 6, 7 }, 4, 0);
-	a = attrs(2, "dim", 1.0, "start", 3.0);
-	rejects("narrow", &in, &out, &a, "narrow: start=3 + length 2 runs "
+	a = optest_attrs(2, "dim", 1.0, "start", 3.0);
+	optest_rejects("narrow", &in, &out, &a, "narrow: start=3 + length 2 runs "
 	        "past dim 1 of x [2, 4]");
 	out.dim[0] = 3;
-	a = attrs(2, "dim", 1.0, "start", 0.0);
-	rejects("narrow", &in, &out, &a, "narrow: y must be [2, 2], not "
+	a = optest_attrs(2, "dim", 1.0, "start", 0.0);
+	optest_rejects("narrow", &in, &out, &a, "narrow: y must be [2, 2], not "
 	        "[3, 2]");
 
 	double z[] = { -1, -2 };
 	krl_tensor cin[2] = { T(z, F, 2, I(2), I(1)), in };
 	out = T(y, F, 2, I(2), I(5));
-	a = attrs(1, "dim", 1.0);
-	golden("cat", cin, &out, &a);
+	a = optest_attrs(1, "dim", 1.0);
+	optest_golden("cat", cin, &out, &a);
 	near(y, (double[]){ -1, 1, 2, 3, 4, -2, 5, 6, 7, 8 }, 10, 0);
 	out = T(y, F, 2, I(2), I(6));
-	rejects("cat", cin, &out, &a, "cat: y must be [2, 5], not [2, 6]");
+	optest_rejects("cat", cin, &out, &a, "cat: y must be [2, 5], not [2, 6]");
 	cin[0] = T(z, F, 2, I(1), I(2));
-	rejects("cat", cin, &out, &a, "cat: a is [1, 2] but b is [2, 4]: they "
+	optest_rejects("cat", cin, &out, &a, "cat: a is [1, 2] but b is [2, 4]: they "
 	        "may differ only in dim 1");
 
 	out = T(y, F, 2, I(2), I(3));
-	a = attrs(1, "value", 2.5);
-	golden("fill", NULL, &out, &a);
+	a = optest_attrs(1, "value", 2.5);
+	optest_golden("fill", NULL, &out, &a);
 	near(y, (double[]){ 2.5, 2.5, 2.5, 2.5, 2.5, 2.5 }, 6, 0);
-	a = attrs(1, "value", INFINITY);
-	rejects("fill", NULL, &out, &a, "fill: value must be a finite number");
+	a = optest_attrs(1, "value", INFINITY);
+	optest_rejects("fill", NULL, &out, &a, "fill: value must be a finite number");
 
 	double m[] = { 1, 0, 1, 0, 0, 1, 1, 0 };
 	krl_tensor min_[2] = { in, T(m, KRL_BOOL, 2, I(2), I(4)) };
 	out = T(y, F, 2, I(2), I(4));
-	golden("mul_mask", min_, &out, NULL);
+	optest_golden("mul_mask", min_, &out, NULL);
 	near(y, (double[]){ 1, 0, 3, 0, 0, 6, 7, 0 }, 8, 0);
 	min_[1].dtype = KRL_F32;
-	rejects("mul_mask", min_, &out, NULL, "mul_mask: mask must be bool, "
+	optest_rejects("mul_mask", min_, &out, NULL, "mul_mask: mask must be bool, "
 	        "not f32");
 }
 
