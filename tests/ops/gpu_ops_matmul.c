@@ -231,7 +231,7 @@ static void test_tri(void **state)
 /*
  * Problem 12's reference, diag(v) then gemm, gives exactly the float
  * product v[i] * b[i, j] (the GEMM adds only exact zeros): the premise of
- * that task's tolerance (tasks/level1/12_diag_matmul.task).
+ * that task's tolerance (tasks/level1/12kb0_diag_matmul.task).
  */
 static void test_diag_then_gemm(void **state)
 {

@@ -311,7 +311,7 @@ static void test_tasks_build(void **state)
 		"tasks/level1/9_tall_skinny.task",
 		"tasks/level1/10_3d_tensor_matmul.task",
 		"tasks/level1/11_4d_tensor_matmul.task",
-		"tasks/level1/12_diag_matmul.task",
+		"tasks/level1/12kb0_diag_matmul.task",
 		"tasks/level1/13_symmetric_matmul.task",
 		"tasks/level1/14_triu_matmul.task",
 		"tasks/level1/15_tril_matmul.task",
