@@ -1,6 +1,9 @@
 /* Helpers shared by the tests. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
@@ -62,4 +65,21 @@ void krl_test_assert_ok(krl_err r, const krl_diag *d, const char *file, int line
 	fprintf(stderr, "%s:%d: expected KRL_OK, got %s: %s\n", file, line,
 	        krl_strerror(r), d ? krl_diag_format(d, buf, sizeof buf) : "");
 	fail();
+}
+
+char *krl_test_at_page_end(const char *text, size_t n, void **base,
+                           size_t *size)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t data = (n + pg - 1) / pg * pg;
+	if (data == 0)
+		data = pg;
+	*size = data + pg;
+	char *m = mmap(NULL, *size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + data, pg, PROT_NONE), 0);
+	*base = m;
+	memcpy(m + data - n, text, n);
+	return m + data - n;
 }

@@ -22,6 +22,12 @@ void krl_test_require_gpu(const char *test_name);
  * NUL-terminated buffer (caller frees) or NULL. */
 char *krl_test_read(const char *path, size_t *len);
 
+/* Copies text[0..n) so that it ends exactly where an unmapped page begins:
+ * any read past the end faults (guard-page tests of parsers). Returns the
+ * copy's start; release with munmap(*base, *size). */
+char *krl_test_at_page_end(const char *text, size_t n, void **base,
+                           size_t *size);
+
 /* Asserts r == KRL_OK, printing the diagnostic otherwise. */
 #define KRL_ASSERT_OK(r, d) krl_test_assert_ok((r), (d), __FILE__, __LINE__)
 void krl_test_assert_ok(krl_err r, const krl_diag *d, const char *file, int line);

@@ -326,33 +326,13 @@ static void test_load(void **state)
 
 /* ==== Guard-page robustness ==== */
 
-/* Copies text[0..n) so that it ends exactly where an unmapped page begins:
- * any read past the end faults. Returns the copy's start; *base and *size
- * are for munmap. */
-static char *at_page_end(const char *text, size_t n, void **base,
-                         size_t *size)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	size_t data = (n + pg - 1) / pg * pg;
-	if (data == 0)
-		data = pg;
-	*size = data + pg;
-	char *m = mmap(NULL, *size, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(m != MAP_FAILED);
-	assert_int_equal(mprotect(m + data, pg, PROT_NONE), 0);
-	*base = m;
-	memcpy(m + data - n, text, n);
-	return m + data - n;
-}
-
 /* Parses text[0..n) placed at a page end; the parse must succeed or fail
  * with a positioned message, never read out of bounds. */
 static void parse_guarded(const char *text, size_t n)
 {
 	void *base;
 	size_t size;
-	const char *z = at_page_end(text, n, &base, &size);
+	const char *z = krl_test_at_page_end(text, n, &base, &size);
 	krl_candidate *t = NULL;
 	krl_diag d;
 	memset(&d, 0, sizeof d);
