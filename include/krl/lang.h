@@ -191,6 +191,8 @@ typedef struct krl_task {
 	krl_expr *flops;         /* minimal floating-point operations */
 	char *degenerate;        /* reason the output is degenerate, or NULL */
 	char *precision;         /* "tf32" when declared so; NULL means "fp32" */
+	char **fixed;            /* shape keys hidden sets do not vary */
+	int nfixed;
 	krl_plan ref;            /* the reference plan (calls only) */
 } krl_task;
 
@@ -316,6 +318,19 @@ krl_limits krl_limits_sm90(void);
 krl_err krl_program_build(const krl_task *task, const krl_candidate *cand,
                           const char *set, const krl_limits *lim,
                           krl_program **out, krl_diag *d);
+/*
+ * Draws a hidden shape set for the judge: the task's tiny set with every
+ * key not declared `fixed` (and greater than 1) replaced by a value drawn
+ * uniformly between half and twice tiny's, redrawn (up to 64 times) until
+ * the task's reference plan resolves on it. *state is a splitmix64 state
+ * the caller owns. out->keys are borrowed from the task; out->vals is
+ * malloc'd (free it). KRL_ENOTFOUND when the task has no tiny set or no
+ * draw resolves.
+ */
+krl_err krl_task_draw_hidden(const krl_task *t, uint64_t *state,
+                             const krl_limits *lim, krl_shapeset *out,
+                             krl_diag *d);
+
 /* As krl_program_build, for a shape set that need not be one of the
  * task's (the judge's hidden sets): ss must define the task's keys. */
 krl_err krl_program_build_shapes(const krl_task *task,

@@ -718,27 +718,25 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 		               krl_diag_format(&pd, buf, sizeof buf));
 	for (int s = 0; s < E->nsets; s++) {
 		if (s >= j->o.nsets) {
-			/* A hidden set: tiny's keys, each value drawn between half
-			 * and twice tiny's, fresh for every evaluation. */
-			const krl_shapeset *tiny = krl_task_shapeset(E->t, "tiny");
+			/* A hidden set: drawn from tiny for this evaluation only
+			 * (keys declared `fixed` kept), so no candidate can know
+			 * it in advance. */
 			setbufs *S = &sets[s];
-			S->is_hidden = 1;
+			uint64_t state = krl_rng_next(&j->rng);
 			snprintf(S->hname, sizeof S->hname, "hidden%d",
 			         s - j->o.nsets + 1);
 			S->name = S->hname;
-			S->hidden = *tiny;
+			if ((r = krl_task_draw_hidden(E->t, &state, &j->dev.limits,
+			                              &S->hidden, &pd)) != KRL_OK) {
+				/* The task's problem, not the candidate's: evaluate
+				 * without it and say so in the record. */
+				json_object_set_new(E->rec, "hidden_skipped",
+				                    json_string(pd.msg));
+				E->nsets = s;
+				break;
+			}
+			S->is_hidden = 1;
 			S->hidden.name = S->hname;
-			S->hidden.vals = calloc((size_t)tiny->n, sizeof *tiny->vals);
-			if (!S->hidden.vals) {
-				*err = KRL_ENOMEM;
-				return -1;
-			}
-			for (int k = 0; k < tiny->n; k++) {
-				int64_t v = tiny->vals[k], lo = v / 2 > 0 ? v / 2 : 1;
-				int64_t span = 2 * v - lo + 1;
-				S->hidden.vals[k] =
-					lo + (int64_t)(krl_rng_next(&j->rng) % (uint64_t)span);
-			}
 		} else {
 			sets[s].name = j->o.sets[s];
 		}

@@ -689,3 +689,61 @@ cleanup:
 	free(b.written);
 	return r;
 }
+
+/* ==== Hidden shape sets ==== */
+
+static uint64_t hidden_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static int is_fixed(const krl_task *t, const char *key)
+{
+	for (int i = 0; i < t->nfixed; i++)
+		if (strcmp(t->fixed[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+krl_err krl_task_draw_hidden(const krl_task *t, uint64_t *state,
+                             const krl_limits *lim, krl_shapeset *out,
+                             krl_diag *d)
+{
+	const krl_shapeset *tiny = krl_task_shapeset(t, "tiny");
+	krl_pos tpos = { t->path, 0, 0 };
+	memset(out, 0, sizeof *out);
+	if (!tiny)
+		return krl_diag_set(d, KRL_ENOTFOUND, tpos, "the task has no tiny "
+		                    "shape set to draw hidden sets from");
+	*out = *tiny;
+	out->vals = calloc((size_t)(tiny->n ? tiny->n : 1), sizeof *out->vals);
+	if (!out->vals)
+		return krl_diag_set(d, KRL_ENOMEM, tpos, "out of memory");
+	krl_diag last = {0};
+	for (int attempt = 0; attempt < 64; attempt++) {
+		for (int k = 0; k < tiny->n; k++) {
+			int64_t v = tiny->vals[k];
+			if (v <= 1 || is_fixed(t, tiny->keys[k])) {
+				out->vals[k] = v;
+				continue;
+			}
+			int64_t lo = v / 2, span = 2 * v - lo + 1;
+			out->vals[k] = lo + (int64_t)(hidden_next(state) %
+			                               (uint64_t)span);
+		}
+		krl_program *p = NULL;
+		krl_err r = krl_program_build_shapes(t, NULL, out, lim, &p, &last);
+		krl_program_free(p);
+		if (r == KRL_OK)
+			return KRL_OK;
+	}
+	free(out->vals);
+	out->vals = NULL;
+	return krl_diag_set(d, KRL_ENOTFOUND, tpos,
+	                    "no hidden shape set drawn from tiny resolves in 64 "
+	                    "tries (last: %s); declare the keys that must not "
+	                    "vary with 'fixed'", last.msg);
+}

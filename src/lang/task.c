@@ -28,7 +28,7 @@ typedef struct task_parse {
 	int nnames;
 	/* first position of each at-most-once statement; line 0 = not seen */
 	krl_pos seen_task, seen_source, seen_tol, seen_bytes, seen_flops,
-		seen_degen, seen_plan, seen_precision;
+		seen_degen, seen_plan, seen_precision, seen_fixed;
 } task_parse;
 
 /* ==== Freeing and lookup ==== */
@@ -61,6 +61,9 @@ void krl_task_free(krl_task *t)
 	krl_expr_free(t->bytes);
 	krl_expr_free(t->flops);
 	free(t->degenerate);
+	for (int i = 0; i < t->nfixed; i++)
+		free(t->fixed[i]);
+	free(t->fixed);
 	free(t->precision);
 	krl_plan_clear(&t->ref);
 	free(t);
@@ -384,7 +387,7 @@ static krl_err parse_tolerance(task_parse *tp)
 
 static const char *const krl_task_words =
 	"a statement (task, source, shapes, const, input, param, output, "
-	"tolerance, bytes, flops, degenerate, precision or plan)";
+	"tolerance, bytes, flops, degenerate, precision, fixed or plan)";
 
 /* Parses one statement at the current token, including its end of line. */
 static krl_err parse_statement(task_parse *tp)
@@ -419,6 +422,21 @@ static krl_err parse_statement(task_parse *tp)
 				r = krl_diag_set(p->d, KRL_ESYNTAX, at,
 				                 "expected a precision tier (fp32 or "
 				                 "tf32), found '%s'", t->precision);
+		}
+	} else if (krl_p_is_word(p, "fixed")) {
+		/* Shape keys the judge's hidden shape sets keep at tiny's value
+		 * (kernel sizes, strides, groups: the problem, not its size). */
+		if (!(r = once(tp, &tp->seen_fixed, "fixed"))) {
+			if (krl_p_peek(p)->kind != KRL_T_IDENT)
+				r = krl_p_expected(p, "shape keys");
+			while (!r && krl_p_peek(p)->kind == KRL_T_IDENT) {
+				char **k = krl_lang_grow(&t->fixed, &t->nfixed,
+				                         sizeof *k);
+				if (!k)
+					return oom(tp);
+				*k = NULL;
+				r = krl_p_ident(p, "a shape key", k);
+			}
 		}
 	} else if (krl_p_is_word(p, "shapes")) {
 		r = parse_shapes(tp);
@@ -499,6 +517,15 @@ static krl_err validate(task_parse *tp, krl_pos end)
 				                    "set defines the same keys)",
 				                    s->name, s->keys[j], s0->name);
 		}
+	}
+	for (int i = 0; i < t->nfixed; i++) {
+		int found = 0;
+		for (int k = 0; k < s0->n && !found; k++)
+			found = strcmp(t->fixed[i], s0->keys[k]) == 0;
+		if (!found)
+			return krl_diag_set(d, KRL_ESYNTAX, tp->seen_fixed,
+			                    "'fixed' names '%s', which is not a "
+			                    "shape key", t->fixed[i]);
 	}
 	int nout = 0;
 	for (int i = 0; i < t->ndecls; i++)

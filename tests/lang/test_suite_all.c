@@ -5,6 +5,7 @@
  * tiny"; "every task has its minimal bytes and flops").
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "krl/suite.h"
@@ -54,10 +55,61 @@ static void every_task_resolves(void **state)
 	krl_suite_free(s);
 }
 
+/* The judge's hidden shape sets: every task yields one on every draw, with
+ * its `fixed` keys at tiny's values and the others within [v/2, 2v]. */
+static void every_task_draws_hidden_sets(void **state)
+{
+	krl_suite *s = NULL;
+	krl_diag d = {0};
+	char buf[1200];
+	int bad = 0;
+	krl_limits lim = krl_limits_sm90();
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	for (int i = 0; i < s->n; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
+		const krl_shapeset *tiny = krl_task_shapeset(t, "tiny");
+		uint64_t st = 1000 + (uint64_t)i;
+		int varied = 0;
+		for (int k = 0; k < 50; k++) {
+			krl_shapeset h;
+			if (krl_task_draw_hidden(t, &st, &lim, &h, &d) != KRL_OK) {
+				fprintf(stderr, "%s: %s\n", s->ids[i],
+				        krl_diag_format(&d, buf, sizeof buf));
+				bad++;
+				break;
+			}
+			for (int q = 0; q < tiny->n; q++) {
+				int64_t v = tiny->vals[q], w = h.vals[q];
+				int fixed = v <= 1;
+				for (int f = 0; f < t->nfixed; f++)
+					fixed |= !strcmp(t->fixed[f], tiny->keys[q]);
+				if (fixed ? w != v : (w < v / 2 || w > 2 * v)) {
+					fprintf(stderr, "%s: hidden %s = %lld from %lld\n",
+					        s->ids[i], tiny->keys[q], (long long)w,
+					        (long long)v);
+					bad++;
+				}
+				varied |= w != v;
+			}
+			free(h.vals);
+		}
+		/* Fifty draws that never change a size would hide nothing. */
+		if (!varied) {
+			fprintf(stderr, "%s: no hidden set differs from tiny\n", s->ids[i]);
+			bad++;
+		}
+		krl_task_free(t);
+	}
+	assert_int_equal(bad, 0);
+	krl_suite_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_task_resolves),
+		cmocka_unit_test(every_task_draws_hidden_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

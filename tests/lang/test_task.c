@@ -343,10 +343,37 @@ static void precision_tier(void **state)
 	assert_non_null(strstr(d.msg, "fp32 or tf32"));
 }
 
+/* `fixed` names shape keys the judge's hidden sets keep; unknown keys are
+ * an error at the statement. */
+static void fixed_keys(void **state)
+{
+	static const char base[] =
+		"task t\nshapes kb0 n=4 k=3\nshapes kb1 n=8 k=3\n"
+		"shapes tiny n=2 k=3\n%s"
+		"input x f32 [n] normal(0, 1)\noutput y f32 [n]\n"
+		"tolerance atol=1e-5 rtol=1e-5\n"
+		"plan\n  call relu(x) -> y\nend\n";
+	char text[512];
+	krl_task *t = NULL;
+	krl_diag d = {0};
+	snprintf(text, sizeof text, base, "fixed k\n");
+	KRL_ASSERT_OK(krl_task_parse("f.task", text, strlen(text), &t, &d), &d);
+	assert_int_equal(t->nfixed, 1);
+	assert_string_equal(t->fixed[0], "k");
+	krl_task_free(t);
+	snprintf(text, sizeof text, base, "fixed k m\n");
+	assert_int_equal(krl_task_parse("f.task", text, strlen(text), &t, &d),
+	                 KRL_ESYNTAX);
+	assert_null(t);
+	assert_int_equal(d.pos.line, 5);
+	assert_non_null(strstr(d.msg, "'m', which is not a shape key"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(precision_tier),
+		cmocka_unit_test(fixed_keys),
 		cmocka_unit_test(test_dtypes),
 		cmocka_unit_test(test_full_task),
 		cmocka_unit_test(test_errors),
