@@ -65,6 +65,12 @@ for t in $targets; do
 	fi
 	echo "== fuzz_$t: ${secs}s"
 	cp -R "$fuzz/corpus/$t/." "$work/$t/"
+	# The project's own files are seeds too, read where they live: the
+	# tasks for the task parsers, the candidates for the candidate ones.
+	case $t in
+	task|reference) cp tasks/level*/*.task "$work/$t/" ;;
+	candidate|program) cp examples/level*/*.cu tests/adversarial/*.cu "$work/$t/" ;;
+	esac
 	if "$bin" "$work/$t" -dict="$fuzz/$t.dict" -max_total_time="$secs" \
 	   "${opts[@]}" -print_final_stats=1 -artifact_prefix="$art/" \
 	   >"$log" 2>&1; then
