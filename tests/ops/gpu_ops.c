@@ -16,30 +16,14 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "gpuoptest.h"
 #include "testutil.h"
 
-static cudaStream_t g_stream;
-static krl_opctx *g_ctx;
 
 /* ==== Random inputs ==== */
 
-static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
 
-static double urand(void)
-{
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 7;
-	g_rng ^= g_rng << 17;
-	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double nrand(void)
-{
-	double u = urand(), v = urand();
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 typedef enum { D_NORMAL, D_AWAY, D_SMALLINT } dist;
 
@@ -122,11 +106,11 @@ static void run_case(const char *name, const shape *ins, int nin,
 		for (int64_t j = 0; j < n; j++) {
 			double v;
 			if (dd == D_SMALLINT)
-				v = floor(urand() * 4);
+				v = floor(gpuop_urand() * 4);
 			else if (dd == D_AWAY && i == 1)
-				v = (0.5 + urand() * 1.5) * (urand() < 0.5 ? -1 : 1);
+				v = (0.5 + gpuop_urand() * 1.5) * (gpuop_urand() < 0.5 ? -1 : 1);
 			else
-				v = nrand();
+				v = gpuop_nrand();
 			fin[i][j] = (float)v;
 			h[j] = (double)fin[i][j];
 		}
@@ -392,31 +376,11 @@ static void test_cumsum(void **state)
 		         1e-4);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	if (cudaStreamCreate(&g_stream) != cudaSuccess)
-		return -1;
-	krl_diag d;
-	memset(&d, 0, sizeof d);
-	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
-	if (r) {
-		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
-		return -1;
-	}
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	(void)state;
-	krl_opctx_free(g_ctx);
-	cudaStreamDestroy(g_stream);
-	return 0;
-}
 
 int main(void)
 {
+	g_rng = 0x9e3779b97f4a7c15ull;
 	krl_test_require_gpu("gpu_ops");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_elementwise),
@@ -426,5 +390,5 @@ int main(void)
 		cmocka_unit_test(test_layernorm),
 		cmocka_unit_test(test_cumsum),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

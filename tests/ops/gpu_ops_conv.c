@@ -17,10 +17,9 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "gpuoptest.h"
 #include "testutil.h"
 
-static cudaStream_t g_stream;
-static krl_opctx *g_ctx;
 
 /* TF32 tier: a TF32 product errs by ~4e-4 relative (rms), so an O(1)
  * output errs by ~4e-4 rms; 1e-2 leaves room for cuDNN's transform
@@ -30,23 +29,8 @@ static krl_opctx *g_ctx;
 
 /* ==== Random inputs ==== */
 
-static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
 
-static double urand(void)
-{
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 7;
-	g_rng ^= g_rng << 17;
-	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double nrand(void)
-{
-	double u = urand(), v = urand();
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 typedef struct shape {
 	int ndim;
@@ -131,7 +115,7 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		assert_non_null(f);
 		double sc = i == 1 ? 1 / sqrt(fan) : 1;
 		for (int64_t j = 0; j < n; j++) {
-			f[j] = (float)(nrand() * sc);
+			f[j] = (float)(gpuop_nrand() * sc);
 			h[j] = (double)f[j];
 		}
 		memset(&hin[i], 0, sizeof hin[i]);
@@ -340,31 +324,11 @@ static void test_conv_transpose(void **state)
 	         S(4, I(2), I(6), I(19), I(23)), A(1, "stride", 2.0));
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	if (cudaStreamCreate(&g_stream) != cudaSuccess)
-		return -1;
-	krl_diag d;
-	memset(&d, 0, sizeof d);
-	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
-	if (r) {
-		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
-		return -1;
-	}
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	(void)state;
-	krl_opctx_free(g_ctx);
-	cudaStreamDestroy(g_stream);
-	return 0;
-}
 
 int main(void)
 {
+	g_rng = 0x9e3779b97f4a7c15ull;
 	krl_test_require_gpu("gpu_ops_conv");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conv2d),
@@ -372,5 +336,5 @@ int main(void)
 		cmocka_unit_test(test_conv1d_3d),
 		cmocka_unit_test(test_conv_transpose),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

@@ -15,30 +15,14 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "gpuoptest.h"
 #include "testutil.h"
 
-static cudaStream_t g_stream;
-static krl_opctx *g_ctx;
 
 /* ==== Random inputs ==== */
 
-static uint64_t g_rng = 0x2545f4914f6cdd1dull;
 
-static double urand(void)
-{
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 7;
-	g_rng ^= g_rng << 17;
-	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double nrand(void)
-{
-	double u = urand(), v = urand();
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 /* How inputs are drawn: normal(0, 1), normal(0, 12) (reaches softplus's
  * threshold and the saturated tails), |normal| (for sqrt/rsqrt/pow), and
@@ -96,7 +80,7 @@ static void run_case(const char *name, int64_t rows, int64_t cols,
 	assert_non_null(fx);
 	assert_non_null(got);
 	for (int64_t j = 0; j < n; j++) {
-		double v = nrand();
+		double v = gpuop_nrand();
 		if (dd == D_WIDE)
 			v *= 12;
 		else if (dd == D_POSITIVE)
@@ -251,35 +235,15 @@ static void test_scalar_ops(void **state)
 	all_shapes("pow_scalar", A1("exponent", 0.5), D_NORMAL, 0, 1.2e-7);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	if (cudaStreamCreate(&g_stream) != cudaSuccess)
-		return -1;
-	krl_diag d;
-	memset(&d, 0, sizeof d);
-	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
-	if (r) {
-		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
-		return -1;
-	}
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	(void)state;
-	krl_opctx_free(g_ctx);
-	cudaStreamDestroy(g_stream);
-	return 0;
-}
 
 int main(void)
 {
+	g_rng = 0x2545f4914f6cdd1dull;
 	krl_test_require_gpu("gpu_ops_eltwise");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_activations),
 		cmocka_unit_test(test_scalar_ops),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

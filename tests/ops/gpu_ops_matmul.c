@@ -17,30 +17,14 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "gpuoptest.h"
 #include "testutil.h"
 
-static cudaStream_t g_stream;
-static krl_opctx *g_ctx;
 
 /* ==== Helpers ==== */
 
-static uint64_t g_rng = 0x2545f4914f6cdd1dull;
 
-static double urand(void)
-{
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 7;
-	g_rng ^= g_rng << 17;
-	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double nrand(void)
-{
-	double u = urand(), v = urand();
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 typedef struct shape {
 	int ndim;
@@ -115,7 +99,7 @@ static void run_case(const char *name, shape xs, shape ys, double diagonal,
 	assert_non_null(hy);
 	assert_non_null(got);
 	for (int64_t i = 0; i < nx; i++) {
-		fx[i] = (float)nrand();
+		fx[i] = (float)gpuop_nrand();
 		hx[i] = (double)fx[i];
 	}
 	krl_attrs a;
@@ -244,9 +228,9 @@ static void test_diag_then_gemm(void **state)
 	assert_non_null(hb);
 	assert_non_null(hc);
 	for (int64_t i = 0; i < n; i++)
-		hv[i] = (float)nrand();
+		hv[i] = (float)gpuop_nrand();
 	for (int64_t i = 0; i < n * m; i++)
-		hb[i] = (float)nrand();
+		hb[i] = (float)gpuop_nrand();
 	float *dv = NULL, *dd = NULL, *db = NULL, *dc = NULL;
 	CK(cudaMalloc((void **)&dv, (size_t)n * sizeof(float)));
 	CK(cudaMalloc((void **)&dd, (size_t)(n * n) * sizeof(float)));
@@ -289,36 +273,16 @@ static void test_diag_then_gemm(void **state)
 	free(hc);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	if (cudaStreamCreate(&g_stream) != cudaSuccess)
-		return -1;
-	krl_diag d;
-	memset(&d, 0, sizeof d);
-	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
-	if (r) {
-		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
-		return -1;
-	}
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	(void)state;
-	krl_opctx_free(g_ctx);
-	cudaStreamDestroy(g_stream);
-	return 0;
-}
 
 int main(void)
 {
+	g_rng = 0x2545f4914f6cdd1dull;
 	krl_test_require_gpu("gpu_ops_matmul");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag),
 		cmocka_unit_test(test_tri),
 		cmocka_unit_test(test_diag_then_gemm),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

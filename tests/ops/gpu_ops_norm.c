@@ -15,30 +15,14 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "gpuoptest.h"
 #include "testutil.h"
 
-static cudaStream_t g_stream;
-static krl_opctx *g_ctx;
 
 /* ==== Random inputs ==== */
 
-static uint64_t g_rng = 0x2545f4914f6cdd1dull;
 
-static double urand(void)
-{
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 7;
-	g_rng ^= g_rng << 17;
-	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double nrand(void)
-{
-	double u = urand(), v = urand();
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 /* How an input is drawn: normal, positive (uniform 0.5 .. 1.5), class
  * indices below `hi` (i64), or normal with a +1 shift (norm weights). */
@@ -121,14 +105,14 @@ static void run_case(const char *name, const shape *ins, const dist *dd,
 		assert_non_null(f);
 		for (int64_t j = 0; j < n; j++) {
 			if (is64) {
-				int64_t c = (int64_t)(urand() * (double)hi);
+				int64_t c = (int64_t)(gpuop_urand() * (double)hi);
 				((int64_t *)f)[j] = c;
 				h[j] = (double)c;
 				continue;
 			}
-			double v = dd[i] == D_POS ? 0.5 + urand()
-			         : dd[i] == D_WEIGHT ? 1 + 0.5 * nrand()
-			         : nrand();
+			double v = dd[i] == D_POS ? 0.5 + gpuop_urand()
+			         : dd[i] == D_WEIGHT ? 1 + 0.5 * gpuop_nrand()
+			         : gpuop_nrand();
 			((float *)f)[j] = (float)v;
 			h[j] = (double)((float *)f)[j];
 		}
@@ -364,31 +348,11 @@ static void test_sdpa(void **state)
 	}
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	if (cudaStreamCreate(&g_stream) != cudaSuccess)
-		return -1;
-	krl_diag d;
-	memset(&d, 0, sizeof d);
-	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
-	if (r) {
-		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
-		return -1;
-	}
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	(void)state;
-	krl_opctx_free(g_ctx);
-	cudaStreamDestroy(g_stream);
-	return 0;
-}
 
 int main(void)
 {
+	g_rng = 0x2545f4914f6cdd1dull;
 	krl_test_require_gpu("gpu_ops_norm");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_norms),
@@ -398,5 +362,5 @@ int main(void)
 		cmocka_unit_test(test_nll_loss),
 		cmocka_unit_test(test_sdpa),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

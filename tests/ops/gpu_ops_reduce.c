@@ -16,30 +16,14 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "gpuoptest.h"
 #include "testutil.h"
 
-static cudaStream_t g_stream;
-static krl_opctx *g_ctx;
 
 /* ==== Random inputs ==== */
 
-static uint64_t g_rng = 0x2545f4914f6cdd1dull;
 
-static double urand(void)
-{
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 7;
-	g_rng ^= g_rng << 17;
-	return (double)(g_rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
-static double nrand(void)
-{
-	double u = urand(), v = urand();
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 /* How an input is drawn: normal(0, 1), uniform(0.9, 1.1) (products),
  * uniform(0.99, 1.01) (long cumulative products), bernoulli(0.5). */
@@ -154,17 +138,17 @@ static void run_case(const char *name, const ten *ins, int nin,
 		for (int64_t j = 0; j < n; j++) {
 			switch (ins[i].dd) {
 			case D_BOOL:
-				((unsigned char *)raw[i])[j] = urand() < 0.5;
+				((unsigned char *)raw[i])[j] = gpuop_urand() < 0.5;
 				break;
 			case D_NEAR1:
-				((float *)raw[i])[j] = (float)(0.9 + 0.2 * urand());
+				((float *)raw[i])[j] = (float)(0.9 + 0.2 * gpuop_urand());
 				break;
 			case D_NEAR1_TIGHT:
 				((float *)raw[i])[j] =
-					(float)(0.99 + 0.02 * urand());
+					(float)(0.99 + 0.02 * gpuop_urand());
 				break;
 			default:
-				((float *)raw[i])[j] = (float)nrand();
+				((float *)raw[i])[j] = (float)gpuop_nrand();
 				break;
 			}
 			h[j] = as_double(raw[i], j, ins[i].dt);
@@ -367,31 +351,11 @@ static void test_copies(void **state)
 	run_case("mul_mask", mm, 2, &x, 1, A(0), 0, 0);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	if (cudaStreamCreate(&g_stream) != cudaSuccess)
-		return -1;
-	krl_diag d;
-	memset(&d, 0, sizeof d);
-	krl_err r = krl_opctx_create(g_stream, &g_ctx, &d);
-	if (r) {
-		fprintf(stderr, "krl_opctx_create: %s\n", d.msg);
-		return -1;
-	}
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	(void)state;
-	krl_opctx_free(g_ctx);
-	cudaStreamDestroy(g_stream);
-	return 0;
-}
 
 int main(void)
 {
+	g_rng = 0x2545f4914f6cdd1dull;
 	krl_test_require_gpu("gpu_ops_reduce");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool),
@@ -399,5 +363,5 @@ int main(void)
 		cmocka_unit_test(test_cumprod),
 		cmocka_unit_test(test_copies),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }
