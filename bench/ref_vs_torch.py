@@ -30,14 +30,20 @@ import subprocess
 import sys
 
 
-def task_sources(tasks_dir):
-    """(task id, KernelBench file name) for every task file."""
+def task_sources(tasks_dir, shapes):
+    """(task id, level, KernelBench file name) for every task file whose
+    program is the one of the KernelBench revision behind `shapes`: a source
+    line marked "(b08d959^)" is kb0's program only, "(main)" kb1's only."""
     out = []
+    other = "(main)" if shapes == "kb0" else "(b08d959^)"
     for path in sorted(glob.glob(os.path.join(tasks_dir, "level*", "*.task"))):
         tid = os.path.relpath(path, tasks_dir)[:-len(".task")]
         text = open(path).read()
-        m = re.search(r'^source\s+"[^"]*?(level\d+)/([^"\s]+\.py)', text, re.M)
-        if m:
+        m = re.search(r'^source\s+"[^"]*?(level\d+)/([^"\s]+\.py)([^"]*)"',
+                      text, re.M)
+        if m and other in m.group(3):
+            print(f"{tid}: another revision's program, skipped", file=sys.stderr)
+        elif m:
             out.append((tid, m.group(1), m.group(2)))
         else:
             print(f"{tid}: no KernelBench source line, skipped", file=sys.stderr)
@@ -106,15 +112,23 @@ def main():
     ap.add_argument("--tasks", default="tasks")
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--only", default="", help="regex on task ids")
+    ap.add_argument("--krl-times", default="",
+                    help="reuse `krl time-ref --json` output instead of running it")
     ap.add_argument("--out", default="bench/out/ref_vs_torch.jsonl")
     args = ap.parse_args()
 
     import torch  # only on the GPU machine
 
-    todo = [(t, lvl, f) for t, lvl, f in task_sources(args.tasks)
+    todo = [(t, lvl, f) for t, lvl, f in task_sources(args.tasks, args.shapes)
             if re.search(args.only, t)]
-    ref = time_reference(args.krl, [t for t, _, _ in todo], args.shapes,
-                         args.reps)
+    if args.krl_times:
+        ref = {}
+        for line in open(args.krl_times):
+            rec = json.loads(line)
+            ref[rec["task"]] = rec["ref_ms"]["median"]
+    else:
+        ref = time_reference(args.krl, [t for t, _, _ in todo], args.shapes,
+                             args.reps)
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     rows = []
     with open(args.out, "w") as f:

@@ -4,11 +4,14 @@
 #   cmake --build build -j2
 #   ../shared/device/bundle .devlibs build/krl build/tests/*_gpu_* build/bench/*
 #   device run: bash bench/run_gpu.sh [PHASE...]   (carry: build, .devlibs)
-# Phases (default: all): tests nvrtc examples stability adversarial faults
-# optimize. Writes at most eight files under $OUT (default bench/out):
+# Phases (default: all but refs and torch): tests nvrtc examples stability
+# adversarial faults optimize; refs (every task's reference timed at kb0
+# and kb1: refs_kb0.jsonl, refs_kb1.jsonl); torch (bench/ref_vs_torch.py at
+# kb1, needs KernelBench's level1/*.py under $KB/kb1, default .kb/kb1:
+# ref_vs_torch_kb1.jsonl). Other files under $OUT (default bench/out):
 # summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl,
-# adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (stability records
-# are appended to batch_kb1.jsonl's neighbour summary as a table).
+# adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (the stability
+# records are summarised as a table in summary.txt).
 set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
@@ -60,6 +63,22 @@ fi
 if has faults; then
 	bash bench/fault_batch.sh "$tmp" 2>&1 | tee -a "$S"
 	cp "$tmp/fault_batch.jsonl" "$OUT/"
+fi
+if has refs; then
+	mapfile -t ids < <(cd tasks && ls level*/*.task | sed "s/\.task$//")
+	for s in kb0 kb1; do
+		t0=$(date +%s.%N)
+		./build/krl time-ref "${ids[@]}" --shapes $s --reps ${REPS:-20} --json \
+			> "$OUT/refs_$s.jsonl" 2>> "$S"
+		echo "refs $s: exit $?, $(wc -l < "$OUT/refs_$s.jsonl") of ${#ids[@]} tasks timed, $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+	done
+fi
+if has torch; then
+	t0=$(date +%s.%N)
+	env -u LD_LIBRARY_PATH python3 bench/ref_vs_torch.py --kernelbench "${KB:-.kb}/kb1" \
+		--shapes kb1 --krl-times "$OUT/refs_kb1.jsonl" --reps ${REPS:-20} \
+		--out "$OUT/ref_vs_torch_kb1.jsonl" 2>&1 | tail -40 | tee -a "$S"
+	echo "torch kb1: $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
 fi
 if has optimize; then
 	bash bench/optimize_llm.sh "$tmp" 2>&1 | tee -a "$S"

@@ -1,0 +1,16 @@
+#!/bin/bash
+# Stages what a GPU run needs into .gpubuild (the binaries, laid out as in
+# build/) and .devlibs (their shared libraries), small enough to carry to
+# the GPU machine (../shared/device/README.md; at most 64 MiB in all). On
+# the GPU machine: rm -rf build && mv .gpubuild build && bash bench/run_gpu.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bins=(build/krl build/tests/*_gpu_* build/bench/eval_speed build/bench/mockllm_server)
+rm -rf .gpubuild
+for b in "${bins[@]}"; do
+	mkdir -p ".gpubuild/$(dirname "${b#build/}")"
+	cp "$b" ".gpubuild/${b#build/}"
+done
+git rev-parse HEAD > .commit
+../shared/device/bundle .devlibs "${bins[@]}"
+du -sh .gpubuild .devlibs
