@@ -31,7 +31,7 @@ static const struct {
 	int buf_arg;   /* first argument is a buffer name */
 } krl_funcs[] = {
 	{ "numel", 1, 1 }, { "dim", 2, 1 }, { "rank", 1, 1 },
-	{ "cdiv", 2, 0 }, { "min", 2, 0 }, { "max", 2, 0 },
+	{ "cdiv", 2, 0 }, { "min", 2, 0 }, { "max", 2, 0 }, { "sqrt", 1, 0 },
 };
 #define KRL_NFUNCS ((int)(sizeof krl_funcs / sizeof krl_funcs[0]))
 
@@ -65,7 +65,7 @@ static krl_err parse_call_args(krl_parser *p, expr_budget *x, krl_expr *e)
 	if (f < 0)
 		return krl_diag_set(p->d, KRL_ESYNTAX, e->pos,
 		                    "unknown function '%s' (expected numel, dim, "
-		                    "rank, cdiv, min or max)", e->name);
+		                    "rank, cdiv, min, max or sqrt)", e->name);
 	krl_p_next(p); /* ( */
 	int cap = 0;
 	for (;;) {
@@ -371,6 +371,14 @@ static krl_err eval_call(const krl_expr *e, const krl_scope *s,
 	}
 	krl_value x, y;
 	krl_err r = krl_expr_eval(e->args[0], s, &x, d);
+	if (!r && strcmp(e->name, "sqrt") == 0) {
+		if (as_f(x) < 0)
+			return krl_diag_set(d, KRL_EINVAL, e->pos,
+			                    "sqrt() of a negative number (%g)",
+			                    as_f(x));
+		*out = v_float(sqrt(as_f(x)));
+		return KRL_OK;
+	}
 	if (!r)
 		r = krl_expr_eval(e->args[1], s, &y, d);
 	if (r)

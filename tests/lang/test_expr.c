@@ -1,5 +1,6 @@
 /* Tests of expressions (src/lang/expr.c): the parse tree, precedence,
  * exact integer arithmetic, floats, names, buffer functions and errors. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,8 @@ static void test_names_and_functions(void **state)
 	                 16);
 	assert_true(ev_float("max(1, 0.5)") == 1.0);
 	assert_true(ev_float("min(1, 0.5)") == 0.5);
+	assert_true(ev_float("1 / sqrt(1024)") == 0.03125);
+	assert_true(ev_float("sqrt(2)") == sqrt(2.0));
 }
 
 /* Expects evaluation of z to fail with code r at col, message containing
@@ -177,6 +180,7 @@ static void test_eval_errors(void **state)
 	           "integer overflow");
 	eval_fails("cdiv(1, 0)", KRL_EINVAL, 1, "division by zero");
 	eval_fails("cdiv(1.5, 2)", KRL_EINVAL, 1, "integers");
+	eval_fails("sqrt(0 - 4)", KRL_EINVAL, 1, "negative");
 	eval_fails("1 + nope", KRL_ENOTFOUND, 5, "unknown name 'nope'");
 	eval_fails("x * 2", KRL_EINVAL, 1, "'x' is a buffer");
 	eval_fails("numel(y)", KRL_ENOTFOUND, 7, "no buffer named 'y'");
@@ -202,7 +206,7 @@ static void test_parse_errors(void **state)
 	parse_fails("1 +", 4, "expected an expression, found end of line");
 	parse_fails("(1 + 2", 1, "never closed");
 	parse_fails("2 * )", 5, "expected an expression, found ')'");
-	parse_fails("sqrt(4)", 1, "unknown function 'sqrt'");
+	parse_fails("exp(4)", 1, "unknown function 'exp'");
 	parse_fails("dim(x)", 1, "dim() takes 2 arguments, found 1");
 	parse_fails("cdiv(1, 2, 3)", 1, "cdiv() takes 2 arguments, found 3");
 	parse_fails("numel(2)", 7, "expected a buffer name");
