@@ -8,7 +8,8 @@
 # adversarial faults optimize; refs (every task's reference timed at kb0
 # and kb1: refs_kb0.jsonl, refs_kb1.jsonl); torch (bench/ref_vs_torch.py at
 # kb1, needs KernelBench's level1/*.py under $KB/kb1, default .kb/kb1:
-# ref_vs_torch_kb1.jsonl). Other files under $OUT (default bench/out):
+# ref_vs_torch_kb1.jsonl); gen (candidates under $GEN, default .gen, named
+# after their level-1 task, judged at tiny,kb1: gen.jsonl). Other files under $OUT (default bench/out):
 # summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl,
 # adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (the stability
 # records are summarised as a table in summary.txt).
@@ -79,6 +80,16 @@ if has torch; then
 		--shapes kb1 --krl-times "$OUT/refs_kb1.jsonl" --reps ${REPS:-20} \
 		--out "$OUT/ref_vs_torch_kb1.jsonl" 2>&1 | tail -40 | tee -a "$S"
 	echo "torch kb1: $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+fi
+if has gen; then
+	# Candidates written by the optimizer's tests (KRL_GEN_DIR=.gen), each
+	# named after its task: judged at tiny and kb1.
+	for f in ${GEN:-.gen}/*.cu; do
+		t=$(basename "$f" .cu)
+		./build/krl eval "level1/$t" "$f" --shapes tiny,kb1 --json >> "$OUT/gen.jsonl" 2>> "$S"
+		echo "gen $t: exit $?" | tee -a "$S"
+	done
+	env -u LD_LIBRARY_PATH python3 bench/summarize.py "$OUT/gen.jsonl" 2>&1 | tee -a "$S"
 fi
 if has optimize; then
 	bash bench/optimize_llm.sh "$tmp" 2>&1 | tee -a "$S"

@@ -1,4 +1,4 @@
-/* ---- common body (generated from bench/gemm_check/gemm_3xtf32.body.cu) ---- */
+/* ---- common body (src/opt/kernels/gemm_3xtf32.cuh, kernelrl's 3xTF32 GEMM) ---- */
 
 #ifndef BM
 #define BM 128		/* block tile rows (M) */
@@ -175,9 +175,26 @@ static __device__ __forceinline__ void load_stage(float *sA, float *sB, const fl
  * then needs k = 2t and 2t + 1, adjacent, and reads them with one 8-byte
  * load where K is contiguous in shared memory.
  */
+/* What the epilogue does to each C element: scale by alpha, then (tri 1)
+ * zero it below diagonal diag (torch.triu) or (tri 2) above it (tril). */
+struct gemm_epi {
+	float alpha;
+	int tri;
+	long diag;
+};
+
+static __device__ __forceinline__ float epi_apply(const gemm_epi &e, float v, int row, int col)
+{
+	v *= e.alpha;
+	if ((e.tri == 1 && (long)col - row < e.diag) || (e.tri == 2 && (long)col - row > e.diag))
+		v = 0.f;
+	return v;
+}
+
 template <bool VEC>
 static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, const float *__restrict__ B,
-						  float *__restrict__ C, int M, int N, int K, int m0, int n0)
+						  float *__restrict__ C, int M, int N, int K, int m0, int n0,
+						  const gemm_epi &e)
 {
 	extern __shared__ __align__(16) float smem[];
 	float *sA = smem;
@@ -312,7 +329,8 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 				if (row >= M)
 					continue;
 				float *dst = C + (long)row * N + col;
-				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+				const float v0 = epi_apply(e, acc[i][j][2 * h], row, col);
+				const float v1 = epi_apply(e, acc[i][j][2 * h + 1], row, col + 1);
 				if (pair && col + 1 < N) {
 					*reinterpret_cast<float2 *>(dst) = make_float2(v0, v1);
 				} else {
@@ -343,7 +361,8 @@ static __device__ __forceinline__ void tile_of_block(int M, int N, int &m0, int 
 /* The kernel body: pick the 16-byte copy path when every row of A and B is
  * 16-byte aligned, else the 4-byte one (small odd shapes). */
 static __device__ __forceinline__ void gemm_entry(const float *__restrict__ A, const float *__restrict__ B,
-						  float *__restrict__ C, int M, int N, int K, int lda, int ldb)
+						  float *__restrict__ C, int M, int N, int K, int lda, int ldb,
+						  const gemm_epi &e)
 {
 	int m0, n0;
 	tile_of_block(M, N, m0, n0);
@@ -351,7 +370,7 @@ static __device__ __forceinline__ void gemm_entry(const float *__restrict__ A, c
 			 ((reinterpret_cast<unsigned long long>(A) |
 			   reinterpret_cast<unsigned long long>(B)) & 15) == 0;
 	if (vec)
-		gemm_block<true>(A, B, C, M, N, K, m0, n0);
+		gemm_block<true>(A, B, C, M, N, K, m0, n0, e);
 	else
-		gemm_block<false>(A, B, C, M, N, K, m0, n0);
+		gemm_block<false>(A, B, C, M, N, K, m0, n0, e);
 }

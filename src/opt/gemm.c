@@ -1,0 +1,94 @@
+/*
+ * A GEMM node as generated code: the 3xTF32 tensor-core kernel
+ * (src/opt/kernels/gemm_3xtf32.cuh, embedded at build time) behind a small
+ * __global__ wrapper per GEMM, and its plan launch. docs/optimizer.md,
+ * "library choices", says when the optimizer offers it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt/opt_int.h"
+
+extern const char krl_kernel_gemm_3xtf32[];
+
+/* Shared memory of the default 128x128x32, 3-stage configuration for each
+ * layout: STAGES * (A_STAGE + B_STAGE) * 4 bytes. */
+static unsigned gemm_smem(int ta, int tb)
+{
+	unsigned a = ta ? 32 * (128 + 4) : 128 * (32 + 8);
+	unsigned b = tb ? 128 * (32 + 8) : 32 * (128 + 4);
+	return 3 * (a + b) * 4;
+}
+
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, f);
+	vsnprintf(s, (size_t)n + 1, f, ap);
+	va_end(ap);
+	return s;
+}
+
+char *krl_gemm_body(int ta, int tb)
+{
+	/* The body's layout macros change with (ta, tb); the others are the
+	 * same for every layout, so only these four are undefined first. */
+	return fmt("\n/* ==== 3xTF32 GEMM body, A %s, B %s ==== */\n"
+	           "#undef A_KCONTIG\n#undef B_KCONTIG\n"
+	           "#undef A_LD\n#undef A_STAGE\n#undef B_LD\n#undef B_STAGE\n"
+	           "#undef SMEM_BYTES\n"
+	           "#define A_KCONTIG %d\n#define B_KCONTIG %d\n"
+	           "namespace gemm_t%d%d {\n%s} /* namespace gemm_t%d%d */\n",
+	           ta ? "stored [K, M]" : "[M, K]",
+	           tb ? "stored [N, K]" : "[K, N]", !ta, tb, ta, tb,
+	           krl_kernel_gemm_3xtf32, ta, tb);
+}
+
+krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
+                        krl_diag *d)
+{
+	const char *batch = s->batch ? s->batch : "1";
+	const char *alpha = s->alpha ? s->alpha : "1";
+	const char *diag = s->diag ? s->diag : "0";
+	/* Leading dimensions: A [M, K] has K per row, stored [K, M] has M. */
+	const char *lda = s->ta ? "M" : "K", *ldb = s->tb ? "K" : "N";
+	const char *epi = s->tri == 1 ? "triu(alpha * " :
+	                  s->tri == 2 ? "tril(alpha * " : "alpha * ";
+	char *strideb = s->b_shared ? fmt("0") :
+	                fmt("(%s) * (%s)", s->k, s->n);
+	*device = fmt(
+	    "\n/* %s: C[z] = %s%s @ %s%s for each matrix z of the batch "
+	    "(3xTF32). */\n"
+	    "extern \"C\" __global__ void %s(const float *__restrict__ A, "
+	    "const float *__restrict__ B,\n\tfloat *__restrict__ C, int M, "
+	    "int N, int K, long batch, long strideB, float alpha, int tri, "
+	    "long diag)\n{\n"
+	    "\tconst gemm_t%d%d::gemm_epi e = {alpha, tri, diag};\n"
+	    "\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
+	    "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * strideB,\n"
+	    "\t\t\tC + z * (long)M * N, M, N, K, %s, %s, e);\n}\n",
+	    s->kernel, epi, s->ta ? "A^T" : "A", s->tb ? "B^T" : "B",
+	    s->tri ? ")" : "", s->kernel, s->ta, s->tb, s->ta, s->tb, lda, ldb);
+	*launch = !strideb ? NULL : fmt(
+	    "launch %s grid=(cdiv(%s, 128) * cdiv(%s, 128), min(%s, 65535)) "
+	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, %s, %s, "
+	    "%s, %d, %s)\n",
+	    s->kernel, s->m, s->n, batch, gemm_smem(s->ta, s->tb), s->a, s->b,
+	    s->c, s->m, s->n, s->k, batch, strideb, alpha, s->tri, diag);
+	free(strideb);
+	if (!*device || !*launch) {
+		free(*device);
+		free(*launch);
+		*device = *launch = NULL;
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	}
+	return KRL_OK;
+}
