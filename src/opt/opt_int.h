@@ -52,4 +52,124 @@ char *krl_gemm_body(int ta, int tb);
 krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
                         krl_diag *d);
 
+
+/* ==== The graph: representation and builders (src/opt/graph.c) ====
+ *
+ * How a krl_graph says things (lower.c writes it so, every reader relies
+ * on it):
+ * - Dims: dim[k].text is a plan expression over the task's shape keys and
+ *   consts ("batch_size", "n - 1", "features / num_groups"); dim[k].val is
+ *   its value at the shape set the graph was lowered for. A kept reduced
+ *   dim is the text "1". Texts parse with the plan language
+ *   (krl_opt_eval_text), so a generated plan may write them as they are.
+ * - Scalars (CONST nodes, full reductions, losses) have ndim 0. A CONST's
+ *   cexpr is a plan expression that may be integer-valued ("1", "n",
+ *   "eps", "1.0 / (batch_size * n)"): use its value as a float.
+ * - PW broadcasting is numpy's: operands right-aligned, a dim of value 1
+ *   stretches to the other operands'. The result takes the texts of the
+ *   operand dims that are not 1. Every PW result is f32; operands may be
+ *   f32, bool (0/1: mul_mask's mask) or i64.
+ * - REDUCE over axes [axis, axis + naxes) of in[0]; keep = 1 leaves them
+ *   as "1" dims (keepdim), keep = 0 drops them. ARGMAX/ARGMIN are i64,
+ *   over one axis. A mean is a SUM and a PW MUL by the CONST
+ *   "1.0 / (R)" (R the reduced size text).
+ * - GATHER: in[0] indexed along .axis by in[1] (i64, in[0]'s dims without
+ *   the axis); an index outside [0, size) gives NaN in the interpreter
+ *   (generated code must not read out of bounds there).
+ * - SCAN .exclusive: y[0] = 0 (sum) or 1 (prod), y[j] = op of x[0..j-1];
+ *   .reverse runs from the end (y[j] = op of x[j..n-1], exclusive
+ *   x[j+1..n-1]).
+ * - LIB: a library op (registry name .op, attrs copied from the reference
+ *   call, .nout outputs). With nout == 1 the node is its output; with
+ *   nout > 1 the node's dims are output 0's and every output is read
+ *   through a PROJ node (.index) carrying that output's dims and dtype.
+ * - VIEW: in[0]'s elements in row-major order with new dims (equal
+ *   count): element i of the view is element i of in[0].
+ * - Task buffers: one BUF node per task decl (inputs, params and outputs
+ *   alike, in decl order, first); g->out[i] is the node whose value task
+ *   output g->outdecl[i] must hold (it may be a BUF node of an input).
+ */
+
+/* String helpers: malloc'd results, NULL when out of memory. */
+char *krl_opt_strdup(const char *z);
+char *krl_opt_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 when z is one name or number (needs no parentheses). */
+int krl_opt_text_atomic(const char *z);
+/* "a op b" with non-atomic operands parenthesised; a "1" factor is
+ * dropped for '*' (and "/ 1"). */
+char *krl_opt_text_binary(const char *a, char op, const char *b);
+/* The shortest text that reads back as v, with a '.' or an exponent so
+ * that the plan language sees a float ("2.0", "1e-05", "(-0.5)"); NULL
+ * when v is not finite or out of memory. */
+char *krl_opt_num_text(double v);
+/* An expression tree printed back as plan-language text (parentheses only
+ * where needed). */
+char *krl_opt_expr_text(const krl_expr *e);
+/* A deep copy (free with krl_expr_free), NULL when out of memory. */
+krl_expr *krl_opt_expr_copy(const krl_expr *e);
+/* 1 when e uses no name: its value is the same in every shape set. */
+int krl_opt_expr_literal(const krl_expr *e);
+/* Copies n attributes (keys and expression trees). KRL_ENOMEM. */
+krl_err krl_opt_attrs_copy(const krl_attr *src, int n, krl_attr **out);
+
+/* The names of one shape set of a task: its keys, consts and sm_count
+ * (132), and the task decls' shapes for numel()/dim(). Free with
+ * krl_opt_scope_free (also after a failed init). */
+typedef struct krl_opt_scope {
+	krl_scope scope;
+	const char **names;
+	krl_value *values;
+	krl_bufshape *bufs;
+} krl_opt_scope;
+krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
+                           const char *set, krl_diag *d);
+void krl_opt_scope_free(krl_opt_scope *s);
+/* Parses text as one plan expression and evaluates it in sc. */
+krl_err krl_opt_eval_text(const char *text, const krl_scope *sc,
+                          krl_value *out, krl_diag *d);
+
+/* Frees what a node owns (dim texts, cexpr, attrs) and zeroes it. */
+void krl_gnode_clear(krl_gnode *n);
+/* A deep copy of src into dst (KRL_ENOMEM leaves dst zeroed). */
+krl_err krl_gnode_copy(krl_gnode *dst, const krl_gnode *src);
+int64_t krl_gnode_numel(const krl_gnode *n);
+
+/* An empty graph of task t (borrowed); NULL when out of memory. */
+krl_graph *krl_graph_new(const krl_task *t);
+/* A deep copy of g (the task still borrowed); NULL when out of memory.
+ * Free with krl_graph_free. */
+krl_graph *krl_graph_clone(const krl_graph *g);
+/* How many node inputs and graph outputs read node i. */
+int krl_graph_users(const krl_graph *g, int i);
+int krl_graph_is_output(const krl_graph *g, int i);
+/* Removes the nodes no output depends on (BUF nodes stay, and every
+ * PROJ of a library call that stays), keeping the order and renumbering
+ * inputs and outputs; *removed (may be NULL) counts them. KRL_ENOMEM
+ * leaves g unchanged. */
+krl_err krl_graph_compact(krl_graph *g, int *removed);
+/* One line per node, "%3 = pw mul (%1, %2) f32 [n=70, m=33]"; caller
+ * frees; NULL when out of memory. */
+char *krl_graph_format(const krl_graph *g);
+
+/* Node builders: each appends one node, works out its dtype and dims from
+ * its inputs and sets *out to its index. KRL_EINVAL (shapes that do not
+ * fit, with d saying how) or KRL_ENOMEM; the graph is unchanged then. */
+krl_err krl_graph_const(krl_graph *g, const char *text, double val,
+                        int *out, krl_diag *d);
+/* A CONST whose text is krl_opt_num_text(val). */
+krl_err krl_graph_const_num(krl_graph *g, double val, int *out, krl_diag *d);
+/* in[] holds krl_pw_info(op)->nin node indices. */
+krl_err krl_graph_pw(krl_graph *g, krl_pwop op, const int *in, int *out,
+                     krl_diag *d);
+krl_err krl_graph_reduce(krl_graph *g, krl_redop op, int x, int axis,
+                         int naxes, int keep, int *out, krl_diag *d);
+krl_err krl_graph_scan(krl_graph *g, krl_scanop op, int x, int axis,
+                       int reverse, int exclusive, int *out, krl_diag *d);
+krl_err krl_graph_flip(krl_graph *g, int x, int axis, int *out, krl_diag *d);
+krl_err krl_graph_gather(krl_graph *g, int x, int idx, int axis, int *out,
+                         krl_diag *d);
+/* dims are copied. */
+krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
+                       int *out, krl_diag *d);
+
 #endif

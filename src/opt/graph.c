@@ -1,0 +1,872 @@
+/*
+ * The op graph of the program optimizer (include/krl/opt.h): growing and
+ * freeing it, node builders that work out a result's symbolic dims (numpy
+ * broadcasting, reductions, views), dead-node removal, a one-line-per-node
+ * dump, and the plan-expression texts the graph is written in: printing an
+ * expression tree back to text, and parsing a text again to evaluate it at
+ * another shape set (with the language's own parser, so a text the graph
+ * holds is exactly what a candidate plan may say).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/lexer.h"
+#include "lang/plan.h"
+#include "opt/opt_int.h"
+
+/* ==== Strings ==== */
+
+char *krl_opt_strdup(const char *z)
+{
+	size_t n = strlen(z) + 1;
+	char *s = malloc(n);
+	if (s)
+		memcpy(s, z, n);
+	return s;
+}
+
+char *krl_opt_fmt(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+int krl_opt_text_atomic(const char *z)
+{
+	if (!*z)
+		return 0;
+	for (const char *p = z; *p; p++)
+		if (!(*p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
+		      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			return 0;
+	return 1;
+}
+
+/* z, parenthesised unless atomic; malloc'd. */
+static char *paren(const char *z)
+{
+	return krl_opt_text_atomic(z) ? krl_opt_strdup(z)
+	                              : krl_opt_fmt("(%s)", z);
+}
+
+char *krl_opt_text_binary(const char *a, char op, const char *b)
+{
+	if (op == '*' && strcmp(a, "1") == 0)
+		return krl_opt_strdup(b);
+	if ((op == '*' || op == '/') && strcmp(b, "1") == 0)
+		return krl_opt_strdup(a);
+	char *pa = paren(a), *pb = paren(b), *s = NULL;
+	if (pa && pb)
+		s = krl_opt_fmt("%s %c %s", pa, op, pb);
+	free(pa);
+	free(pb);
+	return s;
+}
+
+char *krl_opt_num_text(double v)
+{
+	char buf[64];
+	if (!isfinite(v))
+		return NULL;
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, fabs(v));
+		if (strtod(buf, NULL) == fabs(v))
+			break;
+	}
+	if (!strpbrk(buf, ".e"))
+		strcat(buf, ".0");
+	return v < 0 ? krl_opt_fmt("(-%s)", buf) : krl_opt_strdup(buf);
+}
+
+/* ==== Expression texts ==== */
+
+typedef struct sbuf {
+	char *p;
+	size_t n, cap;
+	int oom;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *z)
+{
+	size_t k = strlen(z);
+	if (b->oom)
+		return;
+	if (b->n + k + 1 > b->cap) {
+		size_t cap = (b->cap ? b->cap * 2 : 64) + k;
+		char *p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, z, k + 1);
+	b->n += k;
+}
+
+static int prec_of(const krl_expr *e)
+{
+	if (e->kind != KRL_EX_BINARY)
+		return 3;
+	return e->op == '+' || e->op == '-' ? 1 : 2;
+}
+
+static void print_expr(const krl_expr *e, sbuf *b);
+
+static void print_sub(const krl_expr *e, int parens, sbuf *b)
+{
+	if (parens)
+		sb_put(b, "(");
+	print_expr(e, b);
+	if (parens)
+		sb_put(b, ")");
+}
+
+static void print_expr(const krl_expr *e, sbuf *b)
+{
+	char num[64];
+	switch (e->kind) {
+	case KRL_EX_INT:
+		snprintf(num, sizeof num, "%lld", (long long)e->ival);
+		sb_put(b, num);
+		return;
+	case KRL_EX_FLOAT: {
+		char *z = krl_opt_num_text(e->fval);
+		if (!z)
+			b->oom = 1;
+		else
+			sb_put(b, z);
+		free(z);
+		return;
+	}
+	case KRL_EX_NAME:
+		sb_put(b, e->name);
+		return;
+	case KRL_EX_CALL:
+		sb_put(b, e->name);
+		sb_put(b, "(");
+		for (int i = 0; i < e->nargs; i++) {
+			if (i)
+				sb_put(b, ", ");
+			print_expr(e->args[i], b);
+		}
+		sb_put(b, ")");
+		return;
+	case KRL_EX_NEG:
+		sb_put(b, "-");
+		print_sub(e->lhs, e->lhs->kind == KRL_EX_BINARY ||
+		                  e->lhs->kind == KRL_EX_NEG, b);
+		return;
+	case KRL_EX_BINARY: {
+		int p = prec_of(e);
+		char op[4] = { ' ', e->op, ' ', 0 };
+		/* Left-associative: a right operand of equal precedence needs
+		 * parentheses (a - (b - c)), a left one does not. */
+		print_sub(e->lhs, prec_of(e->lhs) < p, b);
+		sb_put(b, op);
+		print_sub(e->rhs, prec_of(e->rhs) <= p, b);
+		return;
+	}
+	}
+}
+
+char *krl_opt_expr_text(const krl_expr *e)
+{
+	sbuf b = { 0 };
+	print_expr(e, &b);
+	if (b.oom || !b.p) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+krl_expr *krl_opt_expr_copy(const krl_expr *e)
+{
+	krl_expr *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *e;
+	c->name = NULL;
+	c->lhs = c->rhs = NULL;
+	c->args = NULL;
+	c->nargs = 0;
+	int ok = 1;
+	if (e->name)
+		ok = (c->name = krl_opt_strdup(e->name)) != NULL;
+	if (ok && e->lhs)
+		ok = (c->lhs = krl_opt_expr_copy(e->lhs)) != NULL;
+	if (ok && e->rhs)
+		ok = (c->rhs = krl_opt_expr_copy(e->rhs)) != NULL;
+	if (ok && e->nargs) {
+		ok = (c->args = calloc((size_t)e->nargs, sizeof *c->args)) != NULL;
+		for (int i = 0; ok && i < e->nargs; i++) {
+			c->nargs = i + 1;
+			ok = (c->args[i] = krl_opt_expr_copy(e->args[i])) != NULL;
+		}
+	}
+	if (!ok) {
+		krl_expr_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+int krl_opt_expr_literal(const krl_expr *e)
+{
+	switch (e->kind) {
+	case KRL_EX_INT:
+	case KRL_EX_FLOAT:
+		return 1;
+	case KRL_EX_NEG:
+		return krl_opt_expr_literal(e->lhs);
+	case KRL_EX_BINARY:
+		return krl_opt_expr_literal(e->lhs) &&
+		       krl_opt_expr_literal(e->rhs);
+	case KRL_EX_CALL:
+		for (int i = 0; i < e->nargs; i++)
+			if (!krl_opt_expr_literal(e->args[i]))
+				return 0;
+		return strcmp(e->name, "sqrt") == 0 ||
+		       strcmp(e->name, "min") == 0 ||
+		       strcmp(e->name, "max") == 0 ||
+		       strcmp(e->name, "cdiv") == 0;
+	default:
+		return 0;
+	}
+}
+
+krl_err krl_opt_eval_text(const char *text, const krl_scope *sc,
+                          krl_value *out, krl_diag *d)
+{
+	static const char file[] = "<graph expression>";
+	krl_pos pos = { file, 0, 0 };
+	krl_tok *toks = NULL;
+	int ntok = 0;
+	krl_expr *e = NULL;
+	krl_err r = krl_lex(file, text, strlen(text), 1, 1, &toks, &ntok, d);
+	if (r)
+		return r;
+	krl_parser p = { toks, ntok, 0, d };
+	if ((r = krl_parse_expr(&p, &e)) == KRL_OK) {
+		krl_tokkind k = krl_p_peek(&p)->kind;
+		if (k != KRL_T_EOF && k != KRL_T_NL)
+			r = krl_diag_set(d, KRL_ESYNTAX, pos,
+			                 "'%s' is more than one expression", text);
+	}
+	if (r == KRL_OK && (r = krl_expr_eval(e, sc, out, d)) != KRL_OK) {
+		char msg[sizeof d->msg];
+		snprintf(msg, sizeof msg, "%s", d ? d->msg : "");
+		krl_diag_set(d, r, pos, "evaluating '%s': %s", text, msg);
+	}
+	krl_expr_free(e);
+	krl_toks_free(toks, ntok);
+	return r;
+}
+
+/* ==== Scopes ==== */
+
+krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
+                           const char *set, krl_diag *d)
+{
+	krl_pos pos = { t->path, 0, 0 };
+	memset(s, 0, sizeof *s);
+	const krl_shapeset *ss = krl_task_shapeset(t, set);
+	if (!ss)
+		return krl_diag_set(d, KRL_ENOTFOUND, pos,
+		                    "no shape set '%s' in the task", set);
+	int cap = ss->n + t->nconsts + 1;
+	s->names = calloc((size_t)cap, sizeof *s->names);
+	s->values = calloc((size_t)cap, sizeof *s->values);
+	s->bufs = calloc((size_t)t->ndecls + 1, sizeof *s->bufs);
+	if (!s->names || !s->values || !s->bufs) {
+		krl_opt_scope_free(s);
+		return krl_diag_set(d, KRL_ENOMEM, pos, "out of memory");
+	}
+	s->scope.names = s->names;
+	s->scope.values = s->values;
+	s->scope.bufs = s->bufs;
+	for (int i = 0; i < ss->n; i++) {
+		s->names[i] = ss->keys[i];
+		s->values[i].i = ss->vals[i];
+		s->values[i].f = (double)ss->vals[i];
+		s->scope.n = i + 1;
+	}
+	for (int i = 0; i < t->nconsts; i++) {
+		krl_value v;
+		krl_err r = krl_expr_eval(t->const_vals[i], &s->scope, &v, d);
+		if (r) {
+			krl_opt_scope_free(s);
+			return r;
+		}
+		s->names[s->scope.n] = t->const_names[i];
+		s->values[s->scope.n++] = v;
+	}
+	s->names[s->scope.n] = "sm_count";
+	s->values[s->scope.n].i = krl_limits_sm90().sm_count;
+	s->values[s->scope.n].f = (double)s->values[s->scope.n].i;
+	s->scope.n++;
+	for (int i = 0; i < t->ndecls; i++) {
+		const krl_decl *dc = &t->decls[i];
+		krl_bufshape *b = &s->bufs[i];
+		b->name = dc->name;
+		b->dtype = dc->dtype;
+		b->ndim = dc->ndim;
+		for (int k = 0; k < dc->ndim; k++) {
+			krl_value v;
+			krl_err r = krl_expr_eval(dc->dim[k], &s->scope, &v, d);
+			if (r) {
+				krl_opt_scope_free(s);
+				return r;
+			}
+			b->dim[k] = v.is_float ? (int64_t)v.f : v.i;
+		}
+		s->scope.nbufs = i + 1;
+	}
+	return KRL_OK;
+}
+
+void krl_opt_scope_free(krl_opt_scope *s)
+{
+	free(s->names);
+	free(s->values);
+	free(s->bufs);
+	memset(s, 0, sizeof *s);
+}
+
+/* ==== Nodes ==== */
+
+void krl_gnode_clear(krl_gnode *n)
+{
+	for (int i = 0; i < KRL_MAX_DIM; i++)
+		free(n->dim[i].text);
+	free(n->cexpr);
+	for (int i = 0; i < n->nattrs; i++) {
+		free(n->attrs[i].key);
+		krl_expr_free(n->attrs[i].value);
+	}
+	free(n->attrs);
+	memset(n, 0, sizeof *n);
+}
+
+krl_err krl_opt_attrs_copy(const krl_attr *src, int n, krl_attr **out)
+{
+	*out = NULL;
+	if (!n)
+		return KRL_OK;
+	krl_attr *a = calloc((size_t)n, sizeof *a);
+	if (!a)
+		return KRL_ENOMEM;
+	for (int i = 0; i < n; i++) {
+		a[i].pos = src[i].pos;
+		a[i].key = krl_opt_strdup(src[i].key);
+		a[i].value = krl_opt_expr_copy(src[i].value);
+		if (!a[i].key || !a[i].value) {
+			for (int k = 0; k <= i; k++) {
+				free(a[k].key);
+				krl_expr_free(a[k].value);
+			}
+			free(a);
+			return KRL_ENOMEM;
+		}
+	}
+	*out = a;
+	return KRL_OK;
+}
+
+krl_err krl_gnode_copy(krl_gnode *dst, const krl_gnode *src)
+{
+	*dst = *src;
+	for (int i = 0; i < KRL_MAX_DIM; i++)
+		dst->dim[i].text = NULL;
+	dst->cexpr = NULL;
+	dst->attrs = NULL;
+	dst->nattrs = 0;
+	int ok = 1;
+	for (int i = 0; ok && i < src->ndim; i++)
+		ok = (dst->dim[i].text = krl_opt_strdup(src->dim[i].text)) != NULL;
+	if (ok && src->cexpr)
+		ok = (dst->cexpr = krl_opt_strdup(src->cexpr)) != NULL;
+	if (ok && src->nattrs) {
+		ok = krl_opt_attrs_copy(src->attrs, src->nattrs, &dst->attrs) ==
+		     KRL_OK;
+		if (ok)
+			dst->nattrs = src->nattrs;
+	}
+	if (!ok) {
+		krl_gnode_clear(dst);
+		return KRL_ENOMEM;
+	}
+	return KRL_OK;
+}
+
+int64_t krl_gnode_numel(const krl_gnode *n)
+{
+	int64_t k = 1;
+	for (int i = 0; i < n->ndim; i++)
+		k *= n->dim[i].val;
+	return k;
+}
+
+/* ==== The graph ==== */
+
+krl_graph *krl_graph_new(const krl_task *t)
+{
+	krl_graph *g = calloc(1, sizeof *g);
+	if (g)
+		g->task = t;
+	return g;
+}
+
+int krl_graph_add(krl_graph *g, const krl_gnode *n)
+{
+	if (g->nn == g->cap) {
+		int cap = g->cap ? 2 * g->cap : 32;
+		krl_gnode *p = realloc(g->n, (size_t)cap * sizeof *p);
+		if (!p) {
+			krl_gnode tmp = *n;
+			krl_gnode_clear(&tmp);
+			return -1;
+		}
+		g->n = p;
+		g->cap = cap;
+	}
+	g->n[g->nn] = *n;
+	return g->nn++;
+}
+
+void krl_graph_free(krl_graph *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->nn; i++)
+		krl_gnode_clear(&g->n[i]);
+	free(g->n);
+	free(g);
+}
+
+krl_graph *krl_graph_clone(const krl_graph *g)
+{
+	krl_graph *c = krl_graph_new(g->task);
+	if (!c)
+		return NULL;
+	for (int i = 0; i < g->nn; i++) {
+		krl_gnode n;
+		if (krl_gnode_copy(&n, &g->n[i]) || krl_graph_add(c, &n) < 0) {
+			krl_graph_free(c);
+			return NULL;
+		}
+	}
+	memcpy(c->out, g->out, sizeof c->out);
+	memcpy(c->outdecl, g->outdecl, sizeof c->outdecl);
+	c->nout = g->nout;
+	return c;
+}
+
+int krl_graph_users(const krl_graph *g, int i)
+{
+	int k = 0;
+	for (int j = i + 1; j < g->nn; j++)
+		for (int q = 0; q < g->n[j].nin; q++)
+			k += g->n[j].in[q] == i;
+	for (int q = 0; q < g->nout; q++)
+		k += g->out[q] == i;
+	return k;
+}
+
+int krl_graph_is_output(const krl_graph *g, int i)
+{
+	for (int q = 0; q < g->nout; q++)
+		if (g->out[q] == i)
+			return 1;
+	return 0;
+}
+
+krl_err krl_graph_compact(krl_graph *g, int *removed)
+{
+	int *map = calloc((size_t)g->nn + 1, sizeof *map);
+	if (removed)
+		*removed = 0;
+	if (!map)
+		return KRL_ENOMEM;
+	for (int q = 0; q < g->nout; q++)
+		map[g->out[q]] = 1;
+	for (int i = g->nn - 1; i >= 0; i--)
+		if (map[i])
+			for (int q = 0; q < g->n[i].nin; q++)
+				map[g->n[i].in[q]] = 1;
+	/* A library call writes all its outputs: each keeps its PROJ. */
+	for (int i = 0; i < g->nn; i++)
+		if (g->n[i].kind == KRL_GN_PROJ && map[g->n[i].in[0]])
+			map[i] = 1;
+	/* Task buffers stay (codegen and interp index them by decl) even
+	 * when nothing reads them. */
+	int j = 0;
+	for (int i = 0; i < g->nn; i++) {
+		if (!map[i] && g->n[i].kind != KRL_GN_BUF) {
+			krl_gnode_clear(&g->n[i]);
+			map[i] = -1;
+			continue;
+		}
+		krl_gnode *n = &g->n[i];
+		for (int q = 0; q < n->nin; q++)
+			n->in[q] = map[n->in[q]];
+		map[i] = j;
+		if (j != i)
+			g->n[j] = *n;
+		j++;
+	}
+	for (int q = 0; q < g->nout; q++)
+		g->out[q] = map[g->out[q]];
+	if (removed)
+		*removed = g->nn - j;
+	g->nn = j;
+	free(map);
+	return KRL_OK;
+}
+
+/* ==== Node builders ==== */
+
+static krl_err oom(krl_graph *g, krl_diag *d)
+{
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	return krl_diag_set(d, KRL_ENOMEM, pos, "out of memory");
+}
+
+/* Appends n (owning its strings) and sets *out. */
+static krl_err push(krl_graph *g, krl_gnode *n, int *out, krl_diag *d)
+{
+	int i = krl_graph_add(g, n);
+	if (i < 0)
+		return oom(g, d);
+	*out = i;
+	return KRL_OK;
+}
+
+static int set_dim(krl_gnode *n, int k, const char *text, int64_t val)
+{
+	n->dim[k].val = val;
+	return (n->dim[k].text = krl_opt_strdup(text)) != NULL;
+}
+
+/* Node x's dims as "[a, b]" into buf. */
+static const char *dims_str(const krl_gnode *x, char *buf, size_t cap)
+{
+	size_t k = (size_t)snprintf(buf, cap, "[");
+	for (int i = 0; i < x->ndim && k < cap; i++)
+		k += (size_t)snprintf(buf + k, cap - k, "%s%s=%lld", i ? ", " : "",
+		                      x->dim[i].text, (long long)x->dim[i].val);
+	if (k < cap)
+		snprintf(buf + k, cap - k, "]");
+	return buf;
+}
+
+krl_err krl_graph_const(krl_graph *g, const char *text, double val,
+                        int *out, krl_diag *d)
+{
+	krl_gnode n = { .kind = KRL_GN_CONST, .dtype = KRL_F32 };
+	n.cval = val;
+	if (!(n.cexpr = krl_opt_strdup(text)))
+		return oom(g, d);
+	return push(g, &n, out, d);
+}
+
+krl_err krl_graph_const_num(krl_graph *g, double val, int *out, krl_diag *d)
+{
+	char *z = krl_opt_num_text(val);
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	if (!z)
+		return isfinite(val) ? oom(g, d)
+		       : krl_diag_set(d, KRL_EINVAL, pos,
+		                      "constant %g is not finite", val);
+	krl_err r = krl_graph_const(g, z, val, out, d);
+	free(z);
+	return r;
+}
+
+krl_err krl_graph_pw(krl_graph *g, krl_pwop op, const int *in, int *out,
+                     krl_diag *d)
+{
+	const krl_pwinfo *pi = krl_pw_info(op);
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	krl_gnode n = { .kind = KRL_GN_PW, .dtype = KRL_F32, .pw = op };
+	n.nin = pi->nin;
+	for (int q = 0; q < n.nin; q++) {
+		n.in[q] = in[q];
+		if (g->n[in[q]].ndim > n.ndim)
+			n.ndim = g->n[in[q]].ndim;
+	}
+	/* numpy broadcasting, right-aligned: a dim of value 1 takes the
+	 * others'; between several of value 1, the first written other than
+	 * "1" is kept, so that a symbolic key stays symbolic. */
+	for (int k = 0; k < n.ndim; k++) {
+		const krl_gdim *best = NULL;
+		for (int q = 0; q < n.nin; q++) {
+			const krl_gnode *x = &g->n[in[q]];
+			int at = x->ndim - n.ndim + k;
+			if (at < 0)
+				continue;
+			const krl_gdim *dx = &x->dim[at];
+			if (!best || (best->val == 1 && dx->val != 1) ||
+			    (best->val == 1 && dx->val == 1 &&
+			     strcmp(best->text, "1") == 0)) {
+				best = dx;
+			} else if (dx->val != 1 && dx->val != best->val) {
+				char b1[256], b2[256];
+				krl_gnode_clear(&n);
+				return krl_diag_set(
+					d, KRL_EINVAL, pos, "%s: operand shapes %s and %s "
+					"do not broadcast", pi->name,
+					dims_str(&g->n[in[0]], b1, sizeof b1),
+					dims_str(x, b2, sizeof b2));
+			}
+		}
+		if (!set_dim(&n, k, best->text, best->val)) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+	}
+	return push(g, &n, out, d);
+}
+
+krl_err krl_graph_reduce(krl_graph *g, krl_redop op, int x, int axis,
+                         int naxes, int keep, int *out, krl_diag *d)
+{
+	const krl_gnode *xn = &g->n[x];
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	if (axis < 0 || naxes < 1 || axis + naxes > xn->ndim ||
+	    (naxes > 1 && (op == KRL_RED_ARGMAX || op == KRL_RED_ARGMIN)))
+		return krl_diag_set(d, KRL_EINVAL, pos, "reduction over axes "
+		                    "[%d, %d) of a tensor of rank %d", axis,
+		                    axis + naxes, xn->ndim);
+	krl_gnode n = { .kind = KRL_GN_REDUCE, .red = op, .nin = 1 };
+	n.in[0] = x;
+	n.axis = axis;
+	n.naxes = naxes;
+	n.keep = keep != 0;
+	n.dtype = op == KRL_RED_ARGMAX || op == KRL_RED_ARGMIN ? KRL_I64
+	                                                      : xn->dtype;
+	for (int k = 0; k < xn->ndim; k++) {
+		int inside = k >= axis && k < axis + naxes;
+		if (inside && !keep)
+			continue;
+		if (!(inside ? set_dim(&n, n.ndim, "1", 1)
+		             : set_dim(&n, n.ndim, xn->dim[k].text,
+		                       xn->dim[k].val))) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+		n.ndim++;
+	}
+	return push(g, &n, out, d);
+}
+
+/* A node shaped like x: scan and flip. */
+static krl_err like(krl_graph *g, krl_gnode *n, int x, int axis, int *out,
+                    krl_diag *d)
+{
+	const krl_gnode *xn = &g->n[x];
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	if (axis < 0 || axis >= xn->ndim)
+		return krl_diag_set(d, KRL_EINVAL, pos, "axis %d of a tensor of "
+		                    "rank %d", axis, xn->ndim);
+	n->nin = 1;
+	n->in[0] = x;
+	n->axis = axis;
+	n->dtype = xn->dtype;
+	n->ndim = xn->ndim;
+	for (int k = 0; k < xn->ndim; k++)
+		if (!set_dim(n, k, xn->dim[k].text, xn->dim[k].val)) {
+			krl_gnode_clear(n);
+			return oom(g, d);
+		}
+	return push(g, n, out, d);
+}
+
+krl_err krl_graph_scan(krl_graph *g, krl_scanop op, int x, int axis,
+                       int reverse, int exclusive, int *out, krl_diag *d)
+{
+	krl_gnode n = { .kind = KRL_GN_SCAN, .scan = op };
+	n.reverse = reverse != 0;
+	n.exclusive = exclusive != 0;
+	return like(g, &n, x, axis, out, d);
+}
+
+krl_err krl_graph_flip(krl_graph *g, int x, int axis, int *out, krl_diag *d)
+{
+	krl_gnode n = { .kind = KRL_GN_FLIP };
+	return like(g, &n, x, axis, out, d);
+}
+
+krl_err krl_graph_gather(krl_graph *g, int x, int idx, int axis, int *out,
+                         krl_diag *d)
+{
+	const krl_gnode *xn = &g->n[x], *in = &g->n[idx];
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	int ok = axis >= 0 && axis < xn->ndim && in->ndim == xn->ndim - 1;
+	for (int k = 0, j = 0; ok && k < xn->ndim; k++)
+		if (k != axis)
+			ok = in->dim[j++].val == xn->dim[k].val;
+	if (!ok) {
+		char b1[256], b2[256];
+		return krl_diag_set(d, KRL_EINVAL, pos, "gather along axis %d of "
+		                    "%s by indices %s", axis,
+		                    dims_str(xn, b1, sizeof b1),
+		                    dims_str(in, b2, sizeof b2));
+	}
+	krl_gnode n = { .kind = KRL_GN_GATHER, .dtype = xn->dtype, .nin = 2 };
+	n.in[0] = x;
+	n.in[1] = idx;
+	n.axis = axis;
+	for (int k = 0; k < xn->ndim; k++) {
+		if (k == axis)
+			continue;
+		if (!set_dim(&n, n.ndim++, xn->dim[k].text, xn->dim[k].val)) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+	}
+	return push(g, &n, out, d);
+}
+
+krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
+                       int *out, krl_diag *d)
+{
+	const krl_gnode *xn = &g->n[x];
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	krl_gnode n = { .kind = KRL_GN_VIEW, .dtype = xn->dtype, .nin = 1 };
+	n.in[0] = x;
+	n.ndim = ndim;
+	for (int k = 0; k < ndim; k++)
+		if (!set_dim(&n, k, dims[k].text, dims[k].val)) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+	if (krl_gnode_numel(&n) != krl_gnode_numel(xn)) {
+		char b1[256], b2[256];
+		krl_err r = krl_diag_set(d, KRL_EINVAL, pos, "a view of %s as %s "
+		                         "changes the element count",
+		                         dims_str(xn, b1, sizeof b1),
+		                         dims_str(&n, b2, sizeof b2));
+		krl_gnode_clear(&n);
+		return r;
+	}
+	return push(g, &n, out, d);
+}
+
+/* ==== Dump ==== */
+
+static const char *kind_name(krl_gkind k)
+{
+	static const char *const names[] = {
+		"buf", "const", "pw", "reduce", "scan", "gather", "flip", "lib",
+		"proj", "view",
+	};
+	return (int)k >= 0 && (size_t)k < sizeof names / sizeof names[0]
+	       ? names[k] : "?";
+}
+
+static const char *red_name(krl_redop r)
+{
+	static const char *const names[] = {
+		"sum", "prod", "max", "min", "argmax", "argmin",
+	};
+	return (int)r >= 0 && (size_t)r < sizeof names / sizeof names[0]
+	       ? names[r] : "?";
+}
+
+char *krl_graph_format(const krl_graph *g)
+{
+	sbuf b = { 0 };
+	char line[1024], dims[512];
+	for (int i = 0; i < g->nn; i++) {
+		const krl_gnode *n = &g->n[i];
+		size_t k = (size_t)snprintf(line, sizeof line, "%%%d = %s", i,
+		                            kind_name(n->kind));
+		switch (n->kind) {
+		case KRL_GN_BUF:
+			k += (size_t)snprintf(line + k, sizeof line - k, " %s",
+			                      g->task ? g->task->decls[n->buf].name
+			                              : "?");
+			break;
+		case KRL_GN_CONST:
+			k += (size_t)snprintf(line + k, sizeof line - k, " %s (%g)",
+			                      n->cexpr, n->cval);
+			break;
+		case KRL_GN_PW:
+			k += (size_t)snprintf(line + k, sizeof line - k, " %s",
+			                      krl_pw_info(n->pw)->name);
+			break;
+		case KRL_GN_REDUCE:
+			k += (size_t)snprintf(line + k, sizeof line - k,
+			                      " %s axes %d..%d%s", red_name(n->red),
+			                      n->axis, n->axis + n->naxes - 1,
+			                      n->keep ? " keep" : "");
+			break;
+		case KRL_GN_SCAN:
+			k += (size_t)snprintf(line + k, sizeof line - k,
+			                      " %s axis %d%s%s",
+			                      n->scan == KRL_SCAN_SUM ? "sum" : "prod",
+			                      n->axis, n->reverse ? " reverse" : "",
+			                      n->exclusive ? " exclusive" : "");
+			break;
+		case KRL_GN_GATHER:
+		case KRL_GN_FLIP:
+			k += (size_t)snprintf(line + k, sizeof line - k, " axis %d",
+			                      n->axis);
+			break;
+		case KRL_GN_LIB:
+			k += (size_t)snprintf(line + k, sizeof line - k, " %s",
+			                      n->op);
+			for (int a = 0; a < n->nattrs && k < sizeof line; a++) {
+				char *v = krl_opt_expr_text(n->attrs[a].value);
+				k += (size_t)snprintf(line + k, sizeof line - k,
+				                      " %s=%s", n->attrs[a].key,
+				                      v ? v : "?");
+				free(v);
+			}
+			break;
+		case KRL_GN_PROJ:
+			k += (size_t)snprintf(line + k, sizeof line - k, " #%d",
+			                      n->index);
+			break;
+		case KRL_GN_VIEW:
+			break;
+		}
+		for (int q = 0; q < n->nin && k < sizeof line; q++)
+			k += (size_t)snprintf(line + k, sizeof line - k, "%s%%%d",
+			                      q ? ", " : " (", n->in[q]);
+		if (n->nin && k < sizeof line)
+			k += (size_t)snprintf(line + k, sizeof line - k, ")");
+		if (k < sizeof line)
+			k += (size_t)snprintf(line + k, sizeof line - k, " %s %s",
+			                      krl_dtype_name(n->dtype),
+			                      dims_str(n, dims, sizeof dims));
+		for (int q = 0; q < g->nout && k < sizeof line; q++)
+			if (g->out[q] == i)
+				k += (size_t)snprintf(line + k, sizeof line - k,
+				                      " -> %s", g->task ?
+				                      g->task->decls[g->outdecl[q]].name
+				                      : "out");
+		sb_put(&b, line);
+		sb_put(&b, "\n");
+	}
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p ? b.p : krl_opt_strdup("");
+}

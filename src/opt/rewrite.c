@@ -1,0 +1,533 @@
+/*
+ * Rewrite rules of the op graph (include/krl/opt.h, docs/optimizer.md
+ * section 2). Each rule keeps the graph's meaning (up to fp32 rounding
+ * where it reassociates) and makes it smaller or cheaper.
+ *
+ * A rule runs as one rebuild: the nodes are copied in order into a new
+ * graph, inputs renumbered; before a node is copied the rule looks at it
+ * (its inputs already rewritten, so rewrites compose along a chain) and
+ * may give a replacement built in the new graph instead. Nodes nothing
+ * reads any more are dropped at the end; the order stays topological and
+ * g->out follows the replacements.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "krl/ops.h"
+#include "opt/opt_int.h"
+
+typedef struct rw {
+	const krl_graph *old;
+	krl_graph *g;            /* the graph being built */
+	int *map;                /* old node -> new node */
+	int applied;
+	krl_diag *d;
+} rw;
+
+/* One rule at one node: n is the old node with its inputs renumbered into
+ * the new graph. Sets *out to a new-graph node that replaces it, or
+ * leaves it -1. Errors: KRL_ENOMEM (or a builder's). */
+typedef krl_err (*rule_fn)(rw *R, const krl_gnode *n, int *out);
+
+static const krl_gnode *NN(const rw *R, int i)
+{
+	return &R->g->n[i];
+}
+
+const char *krl_rule_name(krl_rule r)
+{
+	switch (r) {
+	case KRL_RULE_FOLD: return "fold";
+	case KRL_RULE_DIAG_BCAST: return "diag_bcast";
+	case KRL_RULE_FLIP: return "flip";
+	case KRL_RULE_REDUCE_LINEAR: return "reduce_linear";
+	case KRL_RULE_CANCEL: return "cancel";
+	default: return "?";
+	}
+}
+
+/* ==== Helpers ==== */
+
+/* 1 when text is a plan expression without names: the same value in
+ * every shape set. */
+static int text_literal(const char *text)
+{
+	krl_scope empty = { 0 };
+	krl_value v;
+	return krl_opt_eval_text(text, &empty, &v, NULL) == KRL_OK;
+}
+
+/* Node i is a scalar CONST (of literal value v when want is not NaN). */
+static int is_const(const rw *R, int i, double want)
+{
+	const krl_gnode *n = NN(R, i);
+	if (n->kind != KRL_GN_CONST || n->ndim != 0)
+		return 0;
+	return isnan(want) || (n->cval == want && text_literal(n->cexpr));
+}
+
+static int same_dims(const krl_gnode *a, const krl_gnode *b)
+{
+	if (a->ndim != b->ndim)
+		return 0;
+	for (int k = 0; k < a->ndim; k++)
+		if (a->dim[k].val != b->dim[k].val)
+			return 0;
+	return 1;
+}
+
+/* A literal attribute of a LIB node: its value, or dflt when absent; 0
+ * when present but not a literal. */
+static int lib_literal(const krl_gnode *n, const char *key, double dflt,
+                       double *v)
+{
+	*v = dflt;
+	for (int i = 0; i < n->nattrs; i++) {
+		if (strcmp(n->attrs[i].key, key) != 0)
+			continue;
+		krl_scope empty = { 0 };
+		krl_value x;
+		if (!krl_opt_expr_literal(n->attrs[i].value) ||
+		    krl_expr_eval(n->attrs[i].value, &empty, &x, NULL))
+			return 0;
+		*v = x.is_float ? x.f : (double)x.i;
+	}
+	return 1;
+}
+
+static krl_err oom(rw *R)
+{
+	krl_pos pos = { R->old->task ? R->old->task->path : NULL, 0, 0 };
+	return krl_diag_set(R->d, KRL_ENOMEM, pos, "out of memory");
+}
+
+static krl_err pw2(rw *R, krl_pwop op, int a, int b, int *o)
+{
+	int in[2] = { a, b };
+	return krl_graph_pw(R->g, op, in, o, R->d);
+}
+
+/* ==== FOLD: constants, identities, scalar chains ==== */
+
+/* The text of op over constant texts t[], when the plan language can say
+ * it; NULL otherwise (or out of memory). */
+static char *fold_text(krl_pwop op, char *const *t)
+{
+	char *a = NULL, *s = NULL;
+	switch (op) {
+	case KRL_PW_ADD: return krl_opt_text_binary(t[0], '+', t[1]);
+	case KRL_PW_SUB: return krl_opt_text_binary(t[0], '-', t[1]);
+	case KRL_PW_MUL: return krl_opt_text_binary(t[0], '*', t[1]);
+	case KRL_PW_DIV:
+		/* 1.0 * a / b: a float division even between integer texts */
+		a = krl_opt_text_binary("1.0", '*', t[0]);
+		s = a ? krl_opt_text_binary(a, '/', t[1]) : NULL;
+		free(a);
+		return s;
+	case KRL_PW_NEG: return krl_opt_text_binary("0.0", '-', t[0]);
+	case KRL_PW_SQUARE: return krl_opt_text_binary(t[0], '*', t[0]);
+	case KRL_PW_RECIP: return krl_opt_text_binary("1.0", '/', t[0]);
+	case KRL_PW_SQRT: return krl_opt_fmt("sqrt(%s)", t[0]);
+	case KRL_PW_RSQRT: return krl_opt_fmt("1.0 / sqrt(%s)", t[0]);
+	case KRL_PW_MAX: return krl_opt_fmt("max(%s, %s)", t[0], t[1]);
+	case KRL_PW_MIN: return krl_opt_fmt("min(%s, %s)", t[0], t[1]);
+	default: return NULL;
+	}
+}
+
+/* A PW node of scalar constants is one constant: its value's literal
+ * text when every operand is literal, else a formula over their texts. */
+static krl_err fold_consts(rw *R, const krl_gnode *n, int *out)
+{
+	double a[3];
+	char *t[3];
+	int literal = 1;
+	for (int q = 0; q < n->nin; q++) {
+		if (!is_const(R, n->in[q], NAN))
+			return KRL_OK;
+		a[q] = NN(R, n->in[q])->cval;
+		t[q] = NN(R, n->in[q])->cexpr;
+		literal &= text_literal(t[q]);
+	}
+	double v = krl_pw_info(n->pw)->f(a);
+	if (!isfinite(v))
+		return KRL_OK;
+	char *z = literal ? krl_opt_num_text(v) : fold_text(n->pw, t);
+	if (!z)
+		return KRL_OK;   /* no text for it (or no memory): left as is */
+	krl_err r = krl_graph_const(R->g, z, v, out, R->d);
+	free(z);
+	return r;
+}
+
+/* x * 1, 1 * x, x / 1, x + 0, 0 + x, x - 0 are x (an f32 x of the
+ * result's shape). */
+static krl_err fold_identity(rw *R, const krl_gnode *n, int *out)
+{
+	int x = -1;
+	switch (n->pw) {
+	case KRL_PW_MUL:
+		x = is_const(R, n->in[1], 1) ? n->in[0] :
+		    is_const(R, n->in[0], 1) ? n->in[1] : -1;
+		break;
+	case KRL_PW_ADD:
+		x = is_const(R, n->in[1], 0) ? n->in[0] :
+		    is_const(R, n->in[0], 0) ? n->in[1] : -1;
+		break;
+	case KRL_PW_DIV:
+		x = is_const(R, n->in[1], 1) ? n->in[0] : -1;
+		break;
+	case KRL_PW_SUB:
+		x = is_const(R, n->in[1], 0) ? n->in[0] : -1;
+		break;
+	default:
+		break;
+	}
+	if (x >= 0 && NN(R, x)->dtype == KRL_F32 && same_dims(NN(R, x), n))
+		*out = x;
+	return KRL_OK;
+}
+
+/* n as "x * c" or "x / c" with c a scalar CONST: sets *x, *c, *div. */
+static int scaled(const rw *R, const krl_gnode *n, int *x, int *c, int *div)
+{
+	if (n->kind != KRL_GN_PW || (n->pw != KRL_PW_MUL && n->pw != KRL_PW_DIV))
+		return 0;
+	*div = n->pw == KRL_PW_DIV;
+	if (is_const(R, n->in[1], NAN) && !is_const(R, n->in[0], NAN)) {
+		*x = n->in[0];
+		*c = n->in[1];
+		return 1;
+	}
+	if (!*div && is_const(R, n->in[0], NAN) && !is_const(R, n->in[1], NAN)) {
+		*x = n->in[1];
+		*c = n->in[0];
+		return 1;
+	}
+	return 0;
+}
+
+/* (x op1 c1) op2 c2 with op in {*, /} is x * k, k one constant; so is
+ * -(x op1 c1). */
+static krl_err fold_chain(rw *R, const krl_gnode *n, int *out)
+{
+	int x, c1, c2 = -1, d1, d2 = 0, inner, k;
+	if (n->pw == KRL_PW_NEG) {
+		inner = n->in[0];
+	} else {
+		int y;
+		if (!scaled(R, n, &y, &c2, &d2))
+			return KRL_OK;
+		inner = y;
+	}
+	if (!scaled(R, NN(R, inner), &x, &c1, &d1) ||
+	    NN(R, x)->dtype != KRL_F32)
+		return KRL_OK;
+	/* k1 = c1 or 1 / c1; k = k1 * (c2 or 1 / c2), or -k1 */
+	const krl_gnode *n1 = NN(R, c1);
+	char *k1 = d1 ? krl_opt_text_binary("1.0", '/', n1->cexpr)
+	              : krl_opt_strdup(n1->cexpr);
+	double v = d1 ? 1.0 / n1->cval : n1->cval;
+	char *z = NULL;
+	if (k1 && c2 < 0) {
+		z = krl_opt_text_binary("0.0", '-', k1);
+		v = -v;
+	} else if (k1) {
+		const krl_gnode *n2 = NN(R, c2);
+		if (d2) {
+			char *a = krl_opt_text_binary("1.0", '*', k1);
+			z = a ? krl_opt_text_binary(a, '/', n2->cexpr) : NULL;
+			free(a);
+			v /= n2->cval;
+		} else {
+			z = krl_opt_text_binary(k1, '*', n2->cexpr);
+			v *= n2->cval;
+		}
+	}
+	free(k1);
+	if (!z)
+		return oom(R);
+	krl_err r = KRL_OK;
+	if (!isfinite(v)) {
+		free(z);
+		return KRL_OK;
+	}
+	if (text_literal(z)) {
+		free(z);
+		r = krl_graph_const_num(R->g, v, &k, R->d);
+	} else {
+		r = krl_graph_const(R->g, z, v, &k, R->d);
+		free(z);
+	}
+	return r ? r : pw2(R, KRL_PW_MUL, x, k, out);
+}
+
+static krl_err rule_fold(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_PW)
+		return KRL_OK;
+	krl_err r = fold_consts(R, n, out);
+	if (!r && *out < 0)
+		r = fold_identity(R, n, out);
+	if (!r && *out < 0)
+		r = fold_chain(R, n, out);
+	return r;
+}
+
+/* ==== DIAG_BCAST: diag(v) @ B = v[:, None] * B, B @ diag(v) = B * v ==== */
+
+/* Node i is diag(v) of a vector, main diagonal: sets *v. */
+static int is_diag(const rw *R, int i, int *v)
+{
+	const krl_gnode *n = NN(R, i);
+	double k;
+	if (n->kind != KRL_GN_LIB || strcmp(n->op, "diag") != 0 ||
+	    !lib_literal(n, "diagonal", 0, &k) || k != 0 ||
+	    NN(R, n->in[0])->ndim != 1)
+		return 0;
+	*v = n->in[0];
+	return 1;
+}
+
+static krl_err rule_diag(rw *R, const krl_gnode *n, int *out)
+{
+	double ta, tb, alpha;
+	int v;
+	if (n->kind != KRL_GN_LIB || strcmp(n->op, "gemm") != 0 ||
+	    n->ndim != 2 || !lib_literal(n, "ta", 0, &ta) ||
+	    !lib_literal(n, "tb", 0, &tb) || !lib_literal(n, "alpha", 1, &alpha) ||
+	    alpha != 1)
+		return KRL_OK;
+	const krl_gnode *a = NN(R, n->in[0]), *b = NN(R, n->in[1]);
+	int r0 = 0;
+	/* diag(v) is symmetric: its own transpose flag does not matter. */
+	if (is_diag(R, n->in[0], &v) && tb == 0 && b->ndim == 2) {
+		krl_gdim col[2] = { NN(R, v)->dim[0], { (char *)"1", 1 } };
+		int vc;
+		krl_err r = krl_graph_view(R->g, v, 2, col, &vc, R->d);
+		if (!r)
+			r = pw2(R, KRL_PW_MUL, vc, n->in[1], &r0);
+		if (r)
+			return r;
+	} else if (is_diag(R, n->in[1], &v) && ta == 0 && a->ndim == 2) {
+		krl_err r = pw2(R, KRL_PW_MUL, n->in[0], v, &r0);
+		if (r)
+			return r;
+	} else {
+		return KRL_OK;
+	}
+	*out = r0;
+	return KRL_OK;
+}
+
+/* ==== FLIP: flip flip = identity; flip scan flip = the reverse scan ==== */
+
+static krl_err rule_flip(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_FLIP)
+		return KRL_OK;
+	const krl_gnode *a = NN(R, n->in[0]);
+	if (a->kind == KRL_GN_FLIP && a->axis == n->axis) {
+		*out = a->in[0];
+		return KRL_OK;
+	}
+	if (a->kind == KRL_GN_SCAN && a->axis == n->axis) {
+		const krl_gnode *b = NN(R, a->in[0]);
+		if (b->kind == KRL_GN_FLIP && b->axis == n->axis)
+			return krl_graph_scan(R->g, a->scan, b->in[0], a->axis,
+			                      !a->reverse, a->exclusive, out, R->d);
+	}
+	return KRL_OK;
+}
+
+/* ==== CANCEL: idempotent and cancelling unary ops ==== */
+
+static krl_err rule_cancel(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_PW)
+		return KRL_OK;
+	const krl_gnode *a = NN(R, n->in[0]);
+	int ap = a->kind == KRL_GN_PW ? (int)a->pw : -1;
+	int x = -1, ain[1] = { a->in[0] };
+	switch (n->pw) {
+	case KRL_PW_RELU:   /* relu(relu x) = relu x; relu(abs x) = abs x */
+	case KRL_PW_ABS:    /* abs(abs x) = abs x; abs(relu x) = relu x */
+		if (ap == KRL_PW_RELU || ap == KRL_PW_ABS)
+			x = n->in[0];
+		else if (n->pw == KRL_PW_ABS && ap == KRL_PW_NEG)
+			/* abs(-x) = abs x */
+			return krl_graph_pw(R->g, KRL_PW_ABS, ain, out, R->d);
+		break;
+	case KRL_PW_NEG:    /* -(-x) = x */
+		if (ap == KRL_PW_NEG)
+			x = a->in[0];
+		break;
+	case KRL_PW_SQUARE: /* (-x)^2 = |x|^2 = x^2 */
+		if (ap == KRL_PW_NEG || ap == KRL_PW_ABS)
+			return krl_graph_pw(R->g, KRL_PW_SQUARE, ain, out, R->d);
+		break;
+	case KRL_PW_MAX:
+	case KRL_PW_MIN:    /* max(x, x) = x */
+		if (n->in[0] == n->in[1])
+			x = n->in[0];
+		break;
+	case KRL_PW_WHERE:  /* c ? x : x = x */
+		if (n->in[1] == n->in[2] &&
+		    same_dims(NN(R, n->in[1]), n))
+			x = n->in[1];
+		break;
+	default:
+		break;
+	}
+	if (x >= 0 && NN(R, x)->dtype == KRL_F32 && same_dims(NN(R, x), n))
+		*out = x;
+	return KRL_OK;
+}
+
+/* ==== REDUCE_LINEAR: sum_j (A @ B)[i, j] = (A @ rowsum(B))[i] ==== */
+
+/* A gemm with B's columns summed first: [..., M, 1] instead of
+ * [..., M, N], a GEMV's worth of work. The sum must be over the GEMM's
+ * last axis and the GEMM read by nothing else (the old graph says). */
+static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
+{
+	double tb;
+	if (n->kind != KRL_GN_REDUCE || n->red != KRL_RED_SUM || n->naxes != 1)
+		return KRL_OK;
+	const krl_gnode *m = NN(R, n->in[0]);
+	if (m->kind != KRL_GN_LIB || strcmp(m->op, "gemm") != 0 ||
+	    n->axis != m->ndim - 1 || m->ndim < 2 ||
+	    !lib_literal(m, "tb", 0, &tb))
+		return KRL_OK;
+	/* The GEMM must have no other reader: find it in the old graph. */
+	int old_m = -1;
+	for (int i = 0; i < R->old->nn && old_m < 0; i++)
+		if (R->map[i] == n->in[0])
+			old_m = i;
+	if (old_m < 0 || krl_graph_users(R->old, old_m) != 1)
+		return KRL_OK;
+	const krl_gnode *b = NN(R, m->in[1]);
+	/* B [..., K, N] summed over N (tb = 0), or [..., N, K] over N, kept
+	 * so that the GEMM sees [..., K, 1] or [..., 1, K]. */
+	int bs;
+	krl_err r = krl_graph_reduce(R->g, KRL_RED_SUM, m->in[1],
+	                             tb != 0 ? b->ndim - 2 : b->ndim - 1, 1, 1,
+	                             &bs, R->d);
+	if (r)
+		return r;
+	m = NN(R, n->in[0]);
+	krl_gnode g = { .kind = KRL_GN_LIB, .op = krl_op_find("gemm")->name };
+	g.dtype = m->dtype;
+	g.nin = 2;
+	g.nout = 1;
+	g.in[0] = m->in[0];
+	g.in[1] = bs;
+	g.ndim = m->ndim;
+	for (int k = 0; k < m->ndim; k++) {
+		int last = k == m->ndim - 1;
+		g.dim[k].val = last ? 1 : m->dim[k].val;
+		if (!(g.dim[k].text = krl_opt_strdup(last ? "1" : m->dim[k].text))) {
+			krl_gnode_clear(&g);
+			return oom(R);
+		}
+	}
+	if (krl_opt_attrs_copy(m->attrs, m->nattrs, &g.attrs)) {
+		krl_gnode_clear(&g);
+		return oom(R);
+	}
+	g.nattrs = m->nattrs;
+	int gi = krl_graph_add(R->g, &g);
+	if (gi < 0)
+		return oom(R);
+	if (n->keep) {
+		*out = gi;
+		return KRL_OK;
+	}
+	/* The sum dropped its axis: the [..., M, 1] product seen as [..., M]. */
+	return krl_graph_view(R->g, gi, n->ndim, n->dim, out, R->d);
+}
+
+/* ==== Driver ==== */
+
+static rule_fn rule_of(krl_rule r)
+{
+	switch (r) {
+	case KRL_RULE_FOLD: return rule_fold;
+	case KRL_RULE_DIAG_BCAST: return rule_diag;
+	case KRL_RULE_FLIP: return rule_flip;
+	case KRL_RULE_REDUCE_LINEAR: return rule_reduce_linear;
+	case KRL_RULE_CANCEL: return rule_cancel;
+	default: return NULL;
+	}
+}
+
+krl_err krl_rule_apply(krl_graph *g, krl_rule rule, int *applied, krl_diag *d)
+{
+	rw R = { .old = g, .d = d };
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	rule_fn fn = rule_of(rule);
+	krl_err r = KRL_OK;
+	if (applied)
+		*applied = 0;
+	if (!fn)
+		return krl_diag_set(d, KRL_EINVAL, pos, "unknown rule %d",
+		                    (int)rule);
+	R.g = krl_graph_new(g->task);
+	R.map = malloc(((size_t)g->nn + 1) * sizeof *R.map);
+	if (!R.g || !R.map) {
+		r = oom(&R);
+		goto done;
+	}
+	for (int i = 0; i < g->nn; i++) {
+		krl_gnode n = g->n[i];       /* shallow: inputs renumbered */
+		int out = -1;
+		for (int q = 0; q < n.nin; q++)
+			n.in[q] = R.map[n.in[q]];
+		if ((r = fn(&R, &n, &out)))
+			goto done;
+		if (out >= 0) {
+			R.map[i] = out;
+			R.applied++;
+			continue;
+		}
+		krl_gnode c;
+		if (krl_gnode_copy(&c, &n) || (R.map[i] = krl_graph_add(R.g, &c)) < 0) {
+			r = oom(&R);
+			goto done;
+		}
+	}
+	if (!R.applied)
+		goto done;
+	for (int q = 0; q < g->nout; q++)
+		R.g->out[q] = R.map[g->out[q]];
+	memcpy(R.g->outdecl, g->outdecl, sizeof g->outdecl);
+	R.g->nout = g->nout;
+	if ((r = krl_graph_compact(R.g, NULL))) {
+		r = oom(&R);
+		goto done;
+	}
+	/* Swap the rebuilt nodes in; the old ones go with R.g. */
+	krl_graph tmp = *g;
+	*g = *R.g;
+	*R.g = tmp;
+	if (applied)
+		*applied = R.applied;
+done:
+	krl_graph_free(R.g);
+	free(R.map);
+	return r;
+}
+
+int krl_rule_matches(const krl_graph *g, krl_rule r)
+{
+	krl_graph *c = krl_graph_clone(g);
+	int applied = 0;
+	if (!c)
+		return 0;
+	if (krl_rule_apply(c, r, &applied, NULL))
+		applied = 0;
+	krl_graph_free(c);
+	return applied > 0;
+}
