@@ -5,7 +5,8 @@
  *
  * This file holds the ops' table, their shape checks and their float64
  * golden versions: CPU code only, compiled into the fuzzers too. The GPU
- * drivers (cuDNN) are in run_conv.c.
+ * drivers (cuDNN, and depthwise.cu for depthwise convolutions) are in
+ * run_conv.c.
  *
  * Attributes name each spatial dim by a letter: the last is w, the one
  * before it h, the one before that d (1D: w; 2D: h, w; 3D: d, h, w).
@@ -448,7 +449,8 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
 	                                golden_##nm }
 
 CONV_OP(conv, 2, k_conv, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
-        "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed");
+        "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "
+        "(depthwise, groups = Cin: PyTorch's exact fp32 kernel)");
 CONV_OP(conv_bias, 3, k_conv, "y = conv(x, w) + b[channel], as conv");
 CONV_OP(conv_transpose, 2, k_conv_t, "y = conv_transpose(x, w) as "
         "torch.nn.ConvTransposeNd (w [Cin, Cout/groups, k...]; plus "

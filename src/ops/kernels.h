@@ -1,6 +1,7 @@
 /*
  * kernelrl: launch functions of the op library's own CUDA kernels
- * (elementwise.cu, reduce.cu, softmax.cu, layernorm.cu, scan.cu).
+ * (elementwise.cu, reduce.cu, softmax.cu, layernorm.cu, scan.cu,
+ * depthwise.cu).
  *
  * Each enqueues its kernel(s) on `stream` (a cudaStream_t) and returns the
  * cudaError_t of the launch (cudaGetLastError right after it) as an int, 0
@@ -65,6 +66,24 @@ int krl_k_layernorm(const float *x, const float *w, const float *b,
 int krl_k_cumsum(const float *x, float *y, int64_t outer, int64_t r,
                  int64_t inner, void *scratch, int64_t scratch_bytes,
                  void *stream);
+
+/* ==== Depthwise convolution (depthwise.cu) ==== */
+
+/* One depthwise convolution (groups == cin; PyTorch's conv_depthwise2d /
+ * conv_depthwise3d): x [n, cin, in...], w [cout, 1, k...] with cout a
+ * multiple of cin, y [n, cout, out...], all packed. The spatial arrays hold
+ * nsp (2 or 3) entries, (d,) h, w. x and y must have at most 2^31 - 1
+ * elements each (the kernels index in 32 bits; callers split the batch). */
+typedef struct krl_dwconv {
+	int nsp;
+	int n, cin, cout;
+	int in[3], out[3], k[3], stride[3], pad[3], dil[3];
+} krl_dwconv;
+
+/* y = depthwise_conv(x, w), plus b[channel] when b is not NULL. */
+int krl_k_conv_depthwise(const krl_dwconv *g, const float *x,
+                         const float *w, const float *b, float *y,
+                         void *stream);
 
 #ifdef __cplusplus
 }

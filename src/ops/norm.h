@@ -65,12 +65,20 @@ int krl_kn_broadcast(krl_kn_op op, const float *a, const float *b, float *y,
                      void *stream);
 
 /* Batch statistics of x viewed as [n, c, m] per channel, then
- * y = (x - mean) * rstd * w + b (w, b may be NULL: 1 and 0). stats is
- * device scratch of 2 * c floats. Instance norm is the n = 1 case with
- * c = N * C. */
+ * y = (x - mean) * rstd * w + b (w, b may be NULL: 1 and 0). scratch
+ * (scratch_bytes, device) holds the statistics and the per-block partials:
+ * at least KRL_BN_SCRATCH_FLOATS(c) floats; more lets a channel spread
+ * over more blocks. sm_count sizes the grid. Instance norm is the n = 1
+ * case with c = N * C. */
 int krl_kn_batchnorm(const float *x, const float *w, const float *b,
                      float *y, int64_t n, int64_t c, int64_t m, float eps,
-                     float *stats, void *stream);
+                     int sm_count, void *scratch, int64_t scratch_bytes,
+                     void *stream);
+
+/* Floats of scratch krl_kn_batchnorm needs for c channels: mean and
+ * inverse std (2 c, padded to 256 bytes) and one 16-byte partial per
+ * channel. */
+#define KRL_BN_SCRATCH_FLOATS(c) (2 * (c) + 64 + 4 * (c))
 
 /* Group norm of x [n, c, m] with g groups; scratch holds 2 * n * g +
  * 2 * n * c floats. */
@@ -85,7 +93,7 @@ int krl_kn_vector_norm(const float *x, float *y, int64_t rows, int64_t r,
                        void *stream);
 
 /* loss = -mean of logp[i * c + t[i]] over t[i] != KRL_NLL_IGNORE (NaN when
- * a target is out of range). */
+ * a target is out of range, or when no target counts). */
 int krl_kn_nll_loss(const float *logp, const int64_t *t, float *loss,
                     int64_t n, int64_t c, void *stream);
 

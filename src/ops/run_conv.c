@@ -1,29 +1,38 @@
 /*
- * kernelrl: the GPU drivers of the op family "conv" through cuDNN, as
- * PyTorch eager runs nn.ConvNd / ConvTransposeNd on float tensors with its
- * defaults (docs/ops-conv.md):
+ * kernelrl: the GPU drivers of the op family "conv", as PyTorch eager runs
+ * nn.ConvNd / ConvTransposeNd on float tensors with its defaults
+ * (cudnn.benchmark off, allow_tf32 on; docs/ops-conv.md):
  *
- * - conv is cudnnConvolutionForward, conv_transpose is
- *   cudnnConvolutionBackwardData (the gradient of a convolution with
+ * - depthwise convolutions (not transposed, groups == Cin > 1) do not go to
+ *   cuDNN: PyTorch's _select_conv_backend sends fp32 NCHW ones to its own
+ *   conv_depthwise2d / conv_depthwise3d kernels, ours in depthwise.cu;
+ * - everything else goes to cuDNN through its backend (graph) API, as
+ *   PyTorch's Conv_v8.cpp does by default: one operation graph holding a
+ *   convolution-forward operation (conv) or a backward-data operation with
+ *   x as dy and y as dx (conv_transpose: the gradient of a convolution with
  *   respect to its input is the transposed convolution; the filter keeps
- *   PyTorch's ConvTranspose layout [Cin, Cout / groups, k...]); the bias, if
- *   any, is added afterwards (cudnnAddTensor), as PyTorch adds it;
- * - NCHW / NCDHW packed tensors, 1D as 2D with a unit height;
- * - compute type float, math type CUDNN_DEFAULT_MATH (TF32 allowed:
- *   torch.backends.cudnn.allow_tf32 defaults to true), then the math type
- *   the chosen algorithm reports;
- * - the algorithm is the first one cuDNN's heuristics (the _v7 queries)
- *   rank whose status is success and whose workspace can be allocated, as
- *   PyTorch chooses without benchmark mode; the choice and descriptors are
- *   cached per problem;
- * - batches whose tensors exceed 2^31 - 1 elements run in chunks of at
- *   most 256 Mi elements per tensor, as PyTorch splits them.
+ *   PyTorch's ConvTranspose layout [Cin, Cout / groups, k...], the groups
+ *   implied by the channel counts); packed NCHW / NCDHW tensors, 1D as 2D
+ *   with a unit height; compute type float;
+ * - the engine is the first config of cuDNN's heuristics in mode INSTANT,
+ *   less those whose engine down-converts its inputs (TF32 tensor-core
+ *   engines stay: allow_tf32), that builds into a plan, gets its workspace
+ *   and runs; when none does, the same over the FALLBACK mode's configs
+ *   (PyTorch's get_configs_from_heuristics / try_configs). The whole batch
+ *   is one plan: with the backend API PyTorch leaves large tensors to cuDNN;
+ * - the bias, if any, is added afterwards (cudnnAddTensor), as PyTorch adds
+ *   it after the convolution;
+ * - KRL_CUDNN_V7=1 in the environment selects the legacy path instead
+ *   (PyTorch's TORCH_CUDNN_V8_API_DISABLED=1): cudnnConvolutionForward /
+ *   BackwardData with the first algorithm of the _v7 heuristics whose
+ *   workspace can be allocated, batches over 2^31 - 1 elements split into
+ *   chunks of 256 Mi elements per tensor.
  *
  * The op context (opctx.c) has no room for cuDNN state and is shared code,
  * so this file keeps its own side table: one entry per krl_opctx (found by
  * pointer and device, under a mutex) holding a cuDNN handle, a workspace
- * that grows to the largest size an algorithm asked for, and the plan
- * cache. Entries are never freed before the process exits: a freed and
+ * that grows to the largest size a plan asked for, and the plan cache.
+ * Entries are never freed before the process exits: a freed and
  * re-created opctx at the same address on the same device reuses the
  * entry (the handle and workspace belong to the device's primary context,
  * which outlives it). An opctx is used by one thread at a time, so an
@@ -31,6 +40,8 @@
  */
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +49,7 @@
 #include <cudnn.h>
 
 #include "ops/conv.h"
+#include "ops/kernels.h"
 
 static const krl_pos nopos = { 0, 0, 0 };
 
@@ -59,26 +71,46 @@ static krl_err cudnn_fail(cudnnStatus_t st, const char *expr,
 			                  __LINE__, (d));                  \
 	} while (0)
 
+/* The same inside a function that cleans up at its label `fail` with the
+ * result in `r`. */
+#define CUDNN_GO(call, d)                                                  \
+	do {                                                               \
+		cudnnStatus_t krl_st_ = (call);                            \
+		if (krl_st_ != CUDNN_STATUS_SUCCESS) {                     \
+			r = cudnn_fail(krl_st_, #call, __FILE__, __LINE__, \
+			               (d));                               \
+			goto fail;                                         \
+		}                                                          \
+	} while (0)
+
 /* ==== Plans and the per-context table ==== */
 
 #define CONV_CACHE 32
 
+enum { API_V7 = 0, API_V8 = 1 };
+
 /* The problem a plan solves, as cuDNN sees it (4 or 5 dims; batch is the
- * chunk's). Zeroed before filling so that memcmp compares it. */
+ * chunk's on the legacy path). Zeroed before filling so that memcmp
+ * compares it. */
 typedef struct conv_key {
-	int transposed, nd;
+	int api, transposed, nd;
 	int xdim[5], wdim[5], ydim[5];
 	int pad[3], stride[3], dil[3];
 	int groups;
+	int align[3];        /* backend path: byte alignment of x, w, y */
 } conv_key;
 
 typedef struct conv_plan {
 	int used;
 	conv_key key;
-	cudnnTensorDescriptor_t xd, yd, bd;   /* bd: [1, Cout, 1, ...] */
+	/* legacy path */
+	cudnnTensorDescriptor_t xd, yd;
 	cudnnFilterDescriptor_t wd;
 	cudnnConvolutionDescriptor_t cd;
 	int algo;            /* cudnnConvolutionFwdAlgo_t or BwdDataAlgo_t */
+	/* backend path: tensors x, w, y, the convolution, the operation, its
+	 * graph, the chosen engine config and the plan built from it */
+	cudnnBackendDescriptor_t bt[3], bconv, bop, bgraph, bcfg, bplan;
 	size_t ws_bytes;
 	uint64_t last;
 } conv_plan;
@@ -88,6 +120,7 @@ typedef struct conv_ctx {
 	const krl_opctx *owner;
 	int device;
 	cudnnHandle_t h;
+	cudnnTensorDescriptor_t bd, byd;   /* bias add: [1, C, 1...], y */
 	void *ws;                  /* device workspace, grown on demand */
 	size_t ws_bytes;
 	conv_plan plan[CONV_CACHE];
@@ -97,7 +130,37 @@ typedef struct conv_ctx {
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static conv_ctx *g_ctxs;
 
-/* The entry of opctx c, created (with its cuDNN handle) on first use. */
+static void ctx_destroy(conv_ctx *e)
+{
+	if (e->bd)
+		cudnnDestroyTensorDescriptor(e->bd);
+	if (e->byd)
+		cudnnDestroyTensorDescriptor(e->byd);
+	if (e->h)
+		cudnnDestroy(e->h);
+	free(e);
+}
+
+/* A new entry with its cuDNN handle and bias descriptors, or NULL. */
+static krl_err ctx_create(conv_ctx **out, krl_diag *d)
+{
+	krl_err r = KRL_OK;
+	conv_ctx *e = calloc(1, sizeof *e);
+	*out = NULL;
+	if (!e)
+		return krl_diag_set(d, KRL_ENOMEM, nopos,
+		                    "conv: out of host memory");
+	CUDNN_GO(cudnnCreate(&e->h), d);
+	CUDNN_GO(cudnnCreateTensorDescriptor(&e->bd), d);
+	CUDNN_GO(cudnnCreateTensorDescriptor(&e->byd), d);
+	*out = e;
+	return KRL_OK;
+fail:
+	ctx_destroy(e);
+	return r;
+}
+
+/* The entry of opctx c, created on first use. */
 static krl_err conv_ctx_get(krl_opctx *c, conv_ctx **out, krl_diag *d)
 {
 	krl_err r = KRL_OK;
@@ -105,30 +168,22 @@ static krl_err conv_ctx_get(krl_opctx *c, conv_ctx **out, krl_diag *d)
 	conv_ctx *e = g_ctxs;
 	while (e && !(e->owner == c && e->device == c->device))
 		e = e->next;
-	if (!e) {
-		e = calloc(1, sizeof *e);
-		if (!e) {
-			r = krl_diag_set(d, KRL_ENOMEM, nopos,
-			                 "conv: out of host memory");
-			goto done;
-		}
-		cudnnStatus_t st = cudnnCreate(&e->h);
-		if (st != CUDNN_STATUS_SUCCESS) {
-			free(e);
-			e = NULL;
-			r = cudnn_fail(st, "cudnnCreate(&e->h)", __FILE__,
-			               __LINE__, d);
-			goto done;
-		}
+	if (!e && (r = ctx_create(&e, d)) == KRL_OK) {
 		e->owner = c;
 		e->device = c->device;
 		e->next = g_ctxs;
 		g_ctxs = e;
 	}
-done:
 	pthread_mutex_unlock(&g_lock);
 	*out = e;
 	return r;
+}
+
+static void be_destroy(cudnnBackendDescriptor_t *b)
+{
+	if (*b)
+		cudnnBackendDestroyDescriptor(*b);
+	*b = NULL;
 }
 
 static void plan_free(conv_plan *p)
@@ -137,21 +192,27 @@ static void plan_free(conv_plan *p)
 		cudnnDestroyTensorDescriptor(p->xd);
 	if (p->yd)
 		cudnnDestroyTensorDescriptor(p->yd);
-	if (p->bd)
-		cudnnDestroyTensorDescriptor(p->bd);
 	if (p->wd)
 		cudnnDestroyFilterDescriptor(p->wd);
 	if (p->cd)
 		cudnnDestroyConvolutionDescriptor(p->cd);
+	be_destroy(&p->bplan);
+	be_destroy(&p->bcfg);
+	be_destroy(&p->bgraph);
+	be_destroy(&p->bop);
+	be_destroy(&p->bconv);
+	for (int i = 0; i < 3; i++)
+		be_destroy(&p->bt[i]);
 	memset(p, 0, sizeof *p);
 }
 
 /* Makes the workspace at least `bytes` long. Returns KRL_OK, KRL_ENOMEM
- * when the device has no room (the caller tries the next algorithm, as
- * PyTorch does when its workspace allocation fails), or KRL_ECUDA. Growing
- * frees the old buffer (cudaFree waits for the device, so work already
- * queued on it is finished) and is refused while the stream is being
- * captured into a graph. */
+ * when the device has no room (the caller tries the next engine or
+ * algorithm, as PyTorch does when its workspace allocation fails; the
+ * workspace is then empty and regrown by the next call that needs it), or
+ * KRL_ECUDA. Growing frees the old buffer (cudaFree waits for the device,
+ * so work already queued on it is finished) and is refused while the
+ * stream is being captured into a graph. */
 static krl_err ws_reserve(conv_ctx *e, krl_opctx *c, size_t bytes,
                           krl_diag *d)
 {
@@ -184,6 +245,384 @@ static void packed_strides(const int *dim, int nd, int *stride)
 	for (int i = nd - 2; i >= 0; i--)
 		stride[i] = stride[i + 1] * dim[i + 1];
 }
+
+/* PyTorch's getAlignment (Conv_v8.cpp): the largest power of two up to
+ * 32 that divides the address. Part of the key: an engine chosen for
+ * 16-byte-aligned tensors may use vector loads a less aligned one cannot. */
+static int ptr_align(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	int al = 1;
+	while (al < 32 && a % (uintptr_t)(2 * al) == 0)
+		al *= 2;
+	return al;
+}
+
+/* ==== Backend (graph) API path ==== */
+
+/* The unique ids of x, w and y in a plan's variant pack. */
+static const int64_t k_uid[3] = { 'x', 'w', 'y' };
+
+/* A finalized tensor descriptor: float, packed dims, id uid. */
+static krl_err be_tensor(cudnnBackendDescriptor_t *t, const int *dim,
+                         int nd, int64_t uid, int64_t align, krl_diag *d)
+{
+	int64_t dims[5], st[5];
+	cudnnDataType_t dt = CUDNN_DATA_FLOAT;
+	bool virt = false;
+	for (int i = 0; i < nd; i++)
+		dims[i] = dim[i];
+	st[nd - 1] = 1;
+	for (int i = nd - 2; i >= 0; i--)
+		st[i] = st[i + 1] * dims[i + 1];
+	CUDNN_TRY(cudnnBackendCreateDescriptor(CUDNN_BACKEND_TENSOR_DESCRIPTOR,
+	          t), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_DATA_TYPE,
+	          CUDNN_TYPE_DATA_TYPE, 1, &dt), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_DIMENSIONS,
+	          CUDNN_TYPE_INT64, nd, dims), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_STRIDES,
+	          CUDNN_TYPE_INT64, nd, st), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_UNIQUE_ID,
+	          CUDNN_TYPE_INT64, 1, &uid), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT,
+	          CUDNN_TYPE_INT64, 1, &align), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_IS_VIRTUAL,
+	          CUDNN_TYPE_BOOLEAN, 1, &virt), d);
+	CUDNN_TRY(cudnnBackendFinalize(*t), d);
+	return KRL_OK;
+}
+
+/* The plan's tensors, convolution, operation and operation graph. */
+static krl_err be_graph(cudnnHandle_t h, conv_plan *p, krl_diag *d)
+{
+	const conv_key *k = &p->key;
+	int64_t nsp = k->nd - 2, pad[3], str[3], dil[3];
+	for (int i = 0; i < nsp; i++) {
+		pad[i] = k->pad[i];
+		str[i] = k->stride[i];
+		dil[i] = k->dil[i];
+	}
+	krl_err r;
+	if ((r = be_tensor(&p->bt[0], k->xdim, k->nd, k_uid[0], k->align[0],
+	                   d)) ||
+	    (r = be_tensor(&p->bt[1], k->wdim, k->nd, k_uid[1], k->align[1],
+	                   d)) ||
+	    (r = be_tensor(&p->bt[2], k->ydim, k->nd, k_uid[2], k->align[2],
+	                   d)))
+		return r;
+
+	cudnnDataType_t ct = CUDNN_DATA_FLOAT;
+	cudnnConvolutionMode_t mode = CUDNN_CROSS_CORRELATION;
+	CUDNN_TRY(cudnnBackendCreateDescriptor(
+	          CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR, &p->bconv), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1,
+	          &ct), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE,
+	          1, &mode), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, CUDNN_TYPE_INT64, 1,
+	          &nsp), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, CUDNN_TYPE_INT64, nsp,
+	          pad), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, CUDNN_TYPE_INT64, nsp,
+	          pad), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, CUDNN_TYPE_INT64, nsp,
+	          str), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bconv,
+	          CUDNN_ATTR_CONVOLUTION_DILATIONS, CUDNN_TYPE_INT64, nsp, dil),
+	          d);
+	CUDNN_TRY(cudnnBackendFinalize(p->bconv), d);
+
+	float alpha = 1.f, beta = 0.f;
+	if (!k->transposed) {
+		CUDNN_TRY(cudnnBackendCreateDescriptor(
+		   CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+		   &p->bop), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[0]), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[1]), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[2]), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+		   CUDNN_TYPE_FLOAT, 1, &alpha), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
+		   CUDNN_TYPE_FLOAT, 1, &beta), d);
+	} else {
+		/* backward data of the conv mapping y to x: dy is our x, dx
+		 * is our y */
+		CUDNN_TRY(cudnnBackendCreateDescriptor(
+		   CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+		   &p->bop), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[0]), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[1]), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[2]), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+		   CUDNN_TYPE_FLOAT, 1, &alpha), d);
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
+		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA,
+		   CUDNN_TYPE_FLOAT, 1, &beta), d);
+	}
+	CUDNN_TRY(cudnnBackendFinalize(p->bop), d);
+
+	CUDNN_TRY(cudnnBackendCreateDescriptor(
+	          CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &p->bgraph), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bgraph,
+	          CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR,
+	          1, &p->bop), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bgraph,
+	          CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h),
+	          d);
+	CUDNN_TRY(cudnnBackendFinalize(p->bgraph), d);
+	return KRL_OK;
+}
+
+/* 1 when the engine of config cfg carries the numerical note "down-converts
+ * its inputs" (cudnn_frontend's hasNumericalNote: a config whose engine
+ * cannot be read counts as without it). */
+static int down_converts(cudnnBackendDescriptor_t cfg)
+{
+	cudnnBackendDescriptor_t eng = NULL;
+	cudnnBackendNumericalNote_t note[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
+	int64_t n = 0;
+	int found = 0;
+	if (cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR,
+	                                 &eng) != CUDNN_STATUS_SUCCESS)
+		return 0;
+	if (cudnnBackendGetAttribute(cfg, CUDNN_ATTR_ENGINECFG_ENGINE,
+	                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n,
+	                             &eng) == CUDNN_STATUS_SUCCESS &&
+	    cudnnBackendGetAttribute(eng, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE,
+	                             CUDNN_TYPE_NUMERICAL_NOTE,
+	                             CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &n,
+	                             note) == CUDNN_STATUS_SUCCESS)
+		for (int64_t i = 0; i < n && i < CUDNN_NUMERICAL_NOTE_TYPE_COUNT;
+		     i++)
+			if (note[i] == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS)
+				found = 1;
+	cudnnBackendDestroyDescriptor(eng);
+	return found;
+}
+
+/*
+ * The engine configs cuDNN's heuristics in `mode` give for graph gr, in
+ * their order, less those that down-convert their inputs: PyTorch's
+ * filterEngineConfigs with deterministic off and allow_tf32 on (TF32
+ * tensor-core engines stay). On success *out holds *n_out configs, each
+ * for the caller to destroy, in an array for it to free (NULL when none).
+ */
+static krl_err be_configs(cudnnBackendDescriptor_t gr,
+                          cudnnBackendHeurMode_t mode,
+                          cudnnBackendDescriptor_t **out, int *n_out,
+                          krl_diag *d)
+{
+	cudnnBackendDescriptor_t heur = NULL, *cfg = NULL;
+	int64_t count = 0, got = 0;
+	int n = 0;
+	krl_err r = KRL_OK;
+	*out = NULL;
+	*n_out = 0;
+	CUDNN_GO(cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR,
+	         &heur), d);
+	CUDNN_GO(cudnnBackendSetAttribute(heur,
+	         CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
+	         CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &gr), d);
+	CUDNN_GO(cudnnBackendSetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_MODE,
+	         CUDNN_TYPE_HEUR_MODE, 1, &mode), d);
+	CUDNN_GO(cudnnBackendFinalize(heur), d);
+	CUDNN_GO(cudnnBackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS,
+	         CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL), d);
+	if (count <= 0)
+		goto fail;
+	cfg = calloc((size_t)count, sizeof *cfg);
+	if (!cfg) {
+		r = krl_diag_set(d, KRL_ENOMEM, nopos,
+		                 "conv: out of host memory");
+		goto fail;
+	}
+	for (int64_t i = 0; i < count; i++)
+		CUDNN_GO(cudnnBackendCreateDescriptor(
+		         CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg[i]), d);
+	CUDNN_GO(cudnnBackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS,
+	         CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, cfg), d);
+	for (int64_t i = 0; i < count; i++) {
+		if (i < got && !down_converts(cfg[i]))
+			cfg[n++] = cfg[i];
+		else
+			cudnnBackendDestroyDescriptor(cfg[i]);
+	}
+	*out = cfg;
+	*n_out = n;
+	cfg = NULL;
+fail:
+	if (cfg) {
+		for (int64_t i = 0; i < count; i++)
+			if (cfg[i])
+				cudnnBackendDestroyDescriptor(cfg[i]);
+		free(cfg);
+	}
+	if (heur)
+		cudnnBackendDestroyDescriptor(heur);
+	return r;
+}
+
+/* An execution plan for engine config cfg and its workspace size; on
+ * failure (the engine does not take this problem) nothing is kept. */
+static cudnnStatus_t be_plan(cudnnHandle_t h, cudnnBackendDescriptor_t cfg,
+                             cudnnBackendDescriptor_t *out, int64_t *ws)
+{
+	cudnnBackendDescriptor_t plan = NULL;
+	int64_t got = 0;
+	*ws = 0;
+	cudnnStatus_t st = cudnnBackendCreateDescriptor(
+		CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendSetAttribute(plan,
+			CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1,
+			&h);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendSetAttribute(plan,
+			CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+			CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendFinalize(plan);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendGetAttribute(plan,
+			CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+			CUDNN_TYPE_INT64, 1, &got, ws);
+	if (st == CUDNN_STATUS_SUCCESS && *ws < 0)
+		st = CUDNN_STATUS_BAD_PARAM;
+	if (st != CUDNN_STATUS_SUCCESS && plan) {
+		cudnnBackendDestroyDescriptor(plan);
+		plan = NULL;
+	}
+	*out = plan;
+	return st;
+}
+
+/* Runs plan on x, w, y (ptr, in k_uid's order) with workspace ws. */
+static cudnnStatus_t be_execute(cudnnHandle_t h,
+                                cudnnBackendDescriptor_t plan, void *ws,
+                                void *const ptr[3])
+{
+	cudnnBackendDescriptor_t vp = NULL;
+	cudnnStatus_t st = cudnnBackendCreateDescriptor(
+		CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &vp);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendSetAttribute(vp,
+			CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, 3,
+			k_uid);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendSetAttribute(vp,
+			CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS,
+			CUDNN_TYPE_VOID_PTR, 3, ptr);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendSetAttribute(vp,
+			CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR,
+			1, &ws);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendFinalize(vp);
+	if (st == CUDNN_STATUS_SUCCESS)
+		st = cudnnBackendExecute(h, plan, vp);
+	if (vp)
+		cudnnBackendDestroyDescriptor(vp);
+	return st;
+}
+
+/* PyTorch's try_configs: the first of the n configs that builds into a
+ * plan, gets its workspace and runs on ptr becomes p's (*done = 1; the
+ * output is then computed); the others are skipped. The config taken is
+ * moved out of cfg. */
+static krl_err be_try(conv_ctx *e, krl_opctx *c, conv_plan *p,
+                      cudnnBackendDescriptor_t *cfg, int n,
+                      void *const ptr[3], int *done, krl_diag *d)
+{
+	*done = 0;
+	for (int i = 0; i < n; i++) {
+		cudnnBackendDescriptor_t plan = NULL;
+		int64_t ws = 0;
+		if (be_plan(e->h, cfg[i], &plan, &ws) != CUDNN_STATUS_SUCCESS)
+			continue;
+		krl_err r = ws_reserve(e, c, (size_t)ws, d);
+		if (r == KRL_OK &&
+		    be_execute(e->h, plan, e->ws, ptr) == CUDNN_STATUS_SUCCESS) {
+			p->bplan = plan;
+			p->bcfg = cfg[i];
+			cfg[i] = NULL;
+			p->ws_bytes = (size_t)ws;
+			*done = 1;
+			return KRL_OK;
+		}
+		cudnnBackendDestroyDescriptor(plan);
+		if (r != KRL_OK && r != KRL_ENOMEM)
+			return r;
+		/* a failed launch must not be reported by the next check */
+		(void)cudaGetLastError();
+	}
+	return KRL_OK;
+}
+
+/* Builds a backend plan for p->key, running it on ptr to choose it (so
+ * the call's convolution is done on success): heuristics mode INSTANT,
+ * then FALLBACK, as PyTorch's run_single_conv without benchmark mode. */
+static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
+                        void *const ptr[3], krl_diag *d)
+{
+	static const cudnnBackendHeurMode_t modes[2] = {
+		CUDNN_HEUR_MODE_INSTANT, CUDNN_HEUR_MODE_FALLBACK,
+	};
+	krl_err r = be_graph(e->h, p, d), first = KRL_OK;
+	if (r)
+		return r;
+	for (int m = 0; m < 2; m++) {
+		cudnnBackendDescriptor_t *cfg = NULL;
+		int n = 0, done = 0;
+		r = be_configs(p->bgraph, modes[m], &cfg, &n, d);
+		if (r == KRL_OK)
+			r = be_try(e, c, p, cfg, n, ptr, &done, d);
+		for (int i = 0; i < n; i++)
+			if (cfg[i])
+				cudnnBackendDestroyDescriptor(cfg[i]);
+		free(cfg);
+		if (done)
+			return KRL_OK;
+		if (r && !first)
+			first = r;
+	}
+	if (first)
+		return first;
+	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN has no engine "
+	                    "that runs this %s (heuristics modes instant and "
+	                    "fallback; none whose workspace fits in device "
+	                    "memory)", p->key.transposed ?
+	                    "transposed convolution" : "convolution");
+}
+
+/* ==== Legacy (_v7) path ==== */
 
 /* Chooses the algorithm of a plan whose descriptors are set: the first
  * result of the heuristics with status success whose workspace (the larger
@@ -257,15 +696,15 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	                                      : "convolution");
 }
 
-/* Sets a new plan's descriptors from its key and chooses its algorithm. */
-static krl_err plan_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
-                          krl_diag *d)
+/* Sets a new legacy plan's descriptors from its key and chooses its
+ * algorithm. */
+static krl_err v7_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
+                        krl_diag *d)
 {
 	const conv_key *k = &p->key;
 	int st[5];
 	CUDNN_TRY(cudnnCreateTensorDescriptor(&p->xd), d);
 	CUDNN_TRY(cudnnCreateTensorDescriptor(&p->yd), d);
-	CUDNN_TRY(cudnnCreateTensorDescriptor(&p->bd), d);
 	CUDNN_TRY(cudnnCreateFilterDescriptor(&p->wd), d);
 	CUDNN_TRY(cudnnCreateConvolutionDescriptor(&p->cd), d);
 	packed_strides(k->xdim, k->nd, st);
@@ -274,10 +713,6 @@ static krl_err plan_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	packed_strides(k->ydim, k->nd, st);
 	CUDNN_TRY(cudnnSetTensorNdDescriptor(p->yd, CUDNN_DATA_FLOAT, k->nd,
 	                                     k->ydim, st), d);
-	int bdim[5] = { 1, k->ydim[1], 1, 1, 1 };
-	packed_strides(bdim, k->nd, st);
-	CUDNN_TRY(cudnnSetTensorNdDescriptor(p->bd, CUDNN_DATA_FLOAT, k->nd,
-	                                     bdim, st), d);
 	CUDNN_TRY(cudnnSetFilterNdDescriptor(p->wd, CUDNN_DATA_FLOAT,
 	                                     CUDNN_TENSOR_NCHW, k->nd,
 	                                     k->wdim), d);
@@ -285,18 +720,25 @@ static krl_err plan_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	          k->stride, k->dil, CUDNN_CROSS_CORRELATION,
 	          CUDNN_DATA_FLOAT), d);
 	CUDNN_TRY(cudnnSetConvolutionGroupCount(p->cd, k->groups), d);
-	/* what PyTorch sets for float with allow_tf32 before asking the
-	 * heuristics; the chosen algorithm's math type replaces it */
+	/* what PyTorch's v7 path sets for float with allow_tf32 before
+	 * asking the heuristics; the chosen algorithm's math type replaces
+	 * it */
 	CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, CUDNN_DEFAULT_MATH), d);
 	return choose_algo(e, c, p, d);
 }
 
+/* ==== Plan cache ==== */
+
 /* The cached plan for key k, built on a miss (evicting the least recently
- * used). On failure nothing is cached. */
+ * used). A backend plan is chosen by running it on ptr (x, w, y): *ran
+ * says the convolution of this call is then done. On failure nothing is
+ * cached. */
 static krl_err plan_get(conv_ctx *e, krl_opctx *c, const conv_key *k,
-                        conv_plan **out, krl_diag *d)
+                        void *const ptr[3], conv_plan **out, int *ran,
+                        krl_diag *d)
 {
 	conv_plan *lru = &e->plan[0];
+	*ran = 0;
 	for (int i = 0; i < CONV_CACHE; i++) {
 		conv_plan *p = &e->plan[i];
 		if (p->used && memcmp(&p->key, k, sizeof *k) == 0) {
@@ -309,24 +751,58 @@ static krl_err plan_get(conv_ctx *e, krl_opctx *c, const conv_key *k,
 	}
 	plan_free(lru);
 	lru->key = *k;
-	krl_err r = plan_build(e, c, lru, d);
+	krl_err r = k->api == API_V8 ? be_build(e, c, lru, ptr, d)
+	                             : v7_build(e, c, lru, d);
 	if (r) {
 		plan_free(lru);
 		return r;
 	}
+	*ran = k->api == API_V8;
 	lru->used = 1;
 	lru->last = ++e->clock;
 	*out = lru;
 	return KRL_OK;
 }
 
+/* Runs a cached plan on ptr (x, w, y). */
+static krl_err run_plan(conv_ctx *e, krl_opctx *c, const conv_plan *p,
+                        void *const ptr[3], krl_diag *d)
+{
+	/* the workspace may have been emptied by a failed growth since */
+	krl_err r = ws_reserve(e, c, p->ws_bytes, d);
+	if (r == KRL_ENOMEM)
+		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: no device "
+		                    "memory for a %zu-byte cuDNN workspace",
+		                    p->ws_bytes);
+	if (r)
+		return r;
+	if (p->key.api == API_V8) {
+		CUDNN_TRY(be_execute(e->h, p->bplan, e->ws, ptr), d);
+		return KRL_OK;
+	}
+	const float one = 1.f, zero = 0.f;
+	if (!p->key.transposed)
+		CUDNN_TRY(cudnnConvolutionForward(e->h, &one, p->xd, ptr[0],
+		          p->wd, ptr[1], p->cd, (cudnnConvolutionFwdAlgo_t)p->algo,
+		          e->ws, p->ws_bytes, &zero, p->yd, ptr[2]), d);
+	else
+		CUDNN_TRY(cudnnConvolutionBackwardData(e->h, &one, p->wd,
+		          ptr[1], p->xd, ptr[0], p->cd,
+		          (cudnnConvolutionBwdDataAlgo_t)p->algo, e->ws,
+		          p->ws_bytes, &zero, p->yd, ptr[2]), d);
+	return KRL_OK;
+}
+
 /* ==== Driver ==== */
 
-/* The key of a chunk of `batch` samples of the call with geometry g. */
+/* The key of a chunk of `batch` samples of the call with geometry g whose
+ * x, w and y are at ptr. */
 static void make_key(const krl_conv_geom *g, const krl_tensor *w,
-                     int64_t batch, conv_key *k)
+                     int64_t batch, int api, void *const ptr[3],
+                     conv_key *k)
 {
 	memset(k, 0, sizeof *k);
+	k->api = api;
 	k->transposed = g->transposed;
 	/* 1D runs as 2D with a unit height, as PyTorch's view4d */
 	int nsp = g->nsp == 1 ? 2 : g->nsp, off = nsp - g->nsp;
@@ -350,65 +826,148 @@ static void make_key(const krl_conv_geom *g, const krl_tensor *w,
 		k->dil[off + i] = (int)g->dil[i];
 	}
 	k->groups = (int)g->groups;
+	if (api == API_V8)
+		for (int i = 0; i < 3; i++)
+			k->align[i] = ptr_align(ptr[i]);
 }
 
-/* Runs one chunk: y = conv(x, w) or conv_transpose(x, w), then + b. */
-static krl_err run_chunk(conv_ctx *e, krl_opctx *c, const conv_plan *p,
-                         const float *x, const float *w, const float *b,
-                         float *y, krl_diag *d)
+/* y[n, c, ...] += b[c] over n samples whose per-sample dims (C, s...) are
+ * k->ydim[1..nd), in chunks of at most 2^31 - 1 elements (the legacy
+ * descriptors' limit). */
+static krl_err bias_add(conv_ctx *e, const conv_key *k, int64_t n,
+                        const float *b, float *y, krl_diag *d)
 {
-	const float one = 1.f, zero = 0.f;
-	if (!p->key.transposed)
-		CUDNN_TRY(cudnnConvolutionForward(e->h, &one, p->xd, x, p->wd, w,
-		          p->cd, (cudnnConvolutionFwdAlgo_t)p->algo, e->ws,
-		          p->ws_bytes, &zero, p->yd, y), d);
-	else
-		CUDNN_TRY(cudnnConvolutionBackwardData(e->h, &one, p->wd, w,
-		          p->xd, x, p->cd,
-		          (cudnnConvolutionBwdDataAlgo_t)p->algo, e->ws,
-		          p->ws_bytes, &zero, p->yd, y), d);
-	if (b)
-		CUDNN_TRY(cudnnAddTensor(e->h, &one, p->bd, b, &one, p->yd, y),
-		          d);
+	const float one = 1.f;
+	int bdim[5] = { 1, k->ydim[1], 1, 1, 1 }, ydim[5], st[5];
+	packed_strides(bdim, k->nd, st);
+	CUDNN_TRY(cudnnSetTensorNdDescriptor(e->bd, CUDNN_DATA_FLOAT, k->nd,
+	                                     bdim, st), d);
+	int64_t per = 1;
+	for (int i = 1; i < k->nd; i++)
+		per *= k->ydim[i];
+	int64_t chunk = INT_MAX / per;
+	memcpy(ydim, k->ydim, sizeof ydim);
+	ydim[0] = 0;
+	for (int64_t n0 = 0; n0 < n; n0 += chunk) {
+		int64_t nb = n - n0 < chunk ? n - n0 : chunk;
+		if (ydim[0] != (int)nb) {
+			ydim[0] = (int)nb;
+			packed_strides(ydim, k->nd, st);
+			CUDNN_TRY(cudnnSetTensorNdDescriptor(e->byd,
+			          CUDNN_DATA_FLOAT, k->nd, ydim, st), d);
+		}
+		CUDNN_TRY(cudnnAddTensor(e->h, &one, e->bd, b, &one, e->byd,
+		                         y + n0 * per), d);
+	}
 	return KRL_OK;
 }
 
-/* The four ops: split the batch when a tensor exceeds 2^31 - 1 elements
- * (PyTorch's split_batch_dim_to_32bit_out with its 256 Mi work size),
- * then run each chunk through its cached plan. */
+/* KRL_CUDNN_V7=1: the legacy path (TORCH_CUDNN_V8_API_DISABLED=1's
+ * counterpart), read on every call so that a test can switch it. */
+static int use_v7(void)
+{
+	const char *z = getenv("KRL_CUDNN_V7");
+	return z && *z && strcmp(z, "0") != 0;
+}
+
+/* PyTorch's ConvParams::is_depthwise (Convolution.cpp): not transposed,
+ * groups == Cin > 1 (and Cout a multiple of Cin, which the check already
+ * requires). For fp32 NCHW tensors use_cudnn_depthwise is false, so these
+ * run conv_depthwise2d (1D and 2D: view4d comes before the backend choice)
+ * or conv_depthwise3d. */
+static int is_depthwise(const krl_conv_geom *g)
+{
+	return !g->transposed && g->groups > 1 && g->groups == g->cin;
+}
+
+/* A depthwise convolution through depthwise.cu, in batch chunks whose x
+ * and y fit in 32-bit indices (PyTorch refuses larger tensors there; one
+ * sample always fits, the check says so). */
+static krl_err run_depthwise(krl_opctx *c, const krl_conv_geom *g,
+                             const krl_tensor *in, const krl_tensor *out,
+                             int bias, krl_diag *d)
+{
+	krl_dwconv k;
+	memset(&k, 0, sizeof k);
+	k.nsp = g->nsp == 3 ? 3 : 2;
+	int off = k.nsp - g->nsp;
+	k.cin = (int)g->cin;
+	k.cout = (int)g->cout;
+	for (int i = 0; i < k.nsp; i++) {
+		k.in[i] = k.out[i] = k.k[i] = 1;
+		k.stride[i] = k.dil[i] = 1;
+	}
+	for (int i = 0; i < g->nsp; i++) {
+		k.in[off + i] = (int)g->in[i];
+		k.out[off + i] = (int)g->out[i];
+		k.k[off + i] = (int)g->k[i];
+		k.stride[off + i] = (int)g->stride[i];
+		k.pad[off + i] = (int)g->pad[i];
+		k.dil[off + i] = (int)g->dil[i];
+	}
+	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
+	int64_t yin = krl_ops_prod(&out[0], 1, out[0].ndim);
+	int64_t chunk = INT_MAX / (xin > yin ? xin : yin);
+	const float *x = in[0].data, *w = in[1].data;
+	const float *b = bias ? in[2].data : NULL;
+	float *y = out[0].data;
+	for (int64_t n0 = 0; n0 < g->n; n0 += chunk) {
+		k.n = (int)(g->n - n0 < chunk ? g->n - n0 : chunk);
+		KRL_CUDA_TRY(krl_k_conv_depthwise(&k, x + n0 * xin, w, b,
+		                                  y + n0 * yin, c->stream), d);
+	}
+	return KRL_OK;
+}
+
+/* The four ops. Depthwise convolutions run our kernels; the others run
+ * cuDNN, the whole batch as one backend plan, or (legacy path) in chunks
+ * when a tensor exceeds 2^31 - 1 elements (PyTorch's
+ * split_batch_dim_to_32bit_out with its 256 Mi work size); the bias is
+ * added once the convolution is done. */
 static krl_err run_conv_any(krl_opctx *c, int transposed, int bias,
                             const krl_tensor *in, const krl_tensor *out,
                             const krl_attrs *a, krl_diag *d)
 {
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
+	if (is_depthwise(&g))
+		return run_depthwise(c, &g, in, out, bias, d);
+	if (g.n > INT_MAX)
+		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: a batch of %lld "
+		                    "samples is more than cuDNN takes",
+		                    (long long)g.n);
 	conv_ctx *e = NULL;
 	krl_err r = conv_ctx_get(c, &e, d);
 	if (r)
 		return r;
 	CUDNN_TRY(cudnnSetStream(e->h, (cudaStream_t)c->stream), d);
+	int api = use_v7() ? API_V7 : API_V8;
 	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
 	int64_t yin = krl_ops_prod(&out[0], 1, out[0].ndim);
 	int64_t chunk = g.n;
-	if (g.n * xin > INT_MAX || g.n * yin > INT_MAX) {
+	if (api == API_V7 && (g.n * xin > INT_MAX || g.n * yin > INT_MAX)) {
 		int64_t inner = xin > yin ? xin : yin;
 		chunk = ((int64_t)256 << 20) / inner;
 		if (chunk < 1)
 			chunk = 1;
 	}
-	const float *x = in[0].data, *w = in[1].data;
-	const float *b = bias ? in[2].data : NULL;
+	const float *x = in[0].data;
 	float *y = out[0].data;
+	conv_key k;
+	memset(&k, 0, sizeof k);
 	for (int64_t n0 = 0; n0 < g.n; n0 += chunk) {
 		int64_t nb = g.n - n0 < chunk ? g.n - n0 : chunk;
-		conv_key k;
-		make_key(&g, &in[1], nb, &k);
+		void *const ptr[3] = { (void *)(x + n0 * xin), in[1].data,
+		                       y + n0 * yin };
+		make_key(&g, &in[1], nb, api, ptr, &k);
 		conv_plan *p = NULL;
-		if ((r = plan_get(e, c, &k, &p, d)) ||
-		    (r = run_chunk(e, c, p, x + n0 * xin, w, b, y + n0 * yin,
-		                   d)))
+		int ran = 0;
+		if ((r = plan_get(e, c, &k, ptr, &p, &ran, d)) ||
+		    (!ran && (r = run_plan(e, c, p, ptr, d))))
 			return r;
 	}
+	if (bias)
+		return bias_add(e, &k, g.n, in[2].data, y, d);
 	return KRL_OK;
 }
 

@@ -42,13 +42,14 @@ KRL_RUN(batchnorm)
 	const krl_tensor *x = &in[0];
 	int64_t n = x->dim[0], ch = x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
 	int64_t bytes;
-	krl_err r = need_scratch(c, "batchnorm", 2 * ch, d);
+	krl_err r = need_scratch(c, "batchnorm", KRL_BN_SCRATCH_FLOATS(ch), d);
 	if (r)
 		return r;
+	float *s = scratch(c, &bytes);
 	KRL_CUDA_TRY(krl_kn_batchnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
 	                              n, ch, m,
 	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              scratch(c, &bytes), c->stream), d);
+	                              c->sm_count, s, bytes, c->stream), d);
 	return KRL_OK;
 }
 
@@ -58,12 +59,14 @@ KRL_RUN(instancenorm)
 	const krl_tensor *x = &in[0];
 	int64_t nc = x->dim[0] * x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
 	int64_t bytes;
-	krl_err r = need_scratch(c, "instancenorm", 2 * nc, d);
+	krl_err r = need_scratch(c, "instancenorm", KRL_BN_SCRATCH_FLOATS(nc),
+	                         d);
 	if (r)
 		return r;
+	float *s = scratch(c, &bytes);
 	KRL_CUDA_TRY(krl_kn_batchnorm(F(x), NULL, NULL, F(&out[0]), 1, nc, m,
 	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              scratch(c, &bytes), c->stream), d);
+	                              c->sm_count, s, bytes, c->stream), d);
 	return KRL_OK;
 }
 

@@ -2,16 +2,20 @@
  * kernelrl: softmax and log_softmax along one dimension of x viewed as
  * [outer, r, inner].
  *
- * The dispatch is PyTorch's host_softmax (ATen SoftMax.cu):
- *   - inner == 1 and r <= 1024: the warp softmax (softmax_warp_forward):
+ * The dispatch is PyTorch's host_softmax (ATen SoftMax.cu, torch >= 2.7):
+ *   - inner == 1 and r <= 2048: the warp softmax (softmax_warp_forward):
  *     one row per warp (or per 2^k lanes for short rows), the row held in
  *     registers, max and sum by warp shuffles; 128 threads per block.
- *   - inner == 1, longer rows: one block per row (cunn_SoftMaxForward),
- *     block size min(r, 1024) rounded up to a warp. If the row fits in the
- *     48 KiB of static shared memory (and pointers and r allow 16-byte
- *     vectors) it is read once into shared memory (cunn_SoftMaxForwardSmem);
- *     otherwise the row is read from global memory three times: max, sum of
- *     exp, write.
+ *   - inner == 1, longer rows: one block per row, block size min(r, 1024)
+ *     rounded up to a warp, and then
+ *       - r <= 9 * block (PyTorch's potential_register_count < 10): the
+ *         row held in registers, REGS = ceil(r / block) coalesced scalar
+ *         loads per thread (cunn_SoftMaxForwardReg): one read, one write;
+ *       - else, if the row fits in the 48 KiB of shared memory (and
+ *         pointers and r allow 16-byte vectors), it is read once into
+ *         shared memory (cunn_SoftMaxForwardSmem);
+ *       - otherwise the row is read from global memory three times: max,
+ *         sum of exp, write (cunn_SoftMaxForward).
  *   - inner > 1: the spatial softmax (cunn_SpatialSoftMaxForward): a block
  *     of (width along inner, height along r) threads per group of columns,
  *     three passes combined over height through shared memory.
@@ -25,7 +29,11 @@
 
 #define SMEM_LIMIT (48 * 1024)
 
-/* ==== Warp softmax (rows up to 1024) ==== */
+/* Longest row of the warp softmax (PyTorch: dim_size <= 2048 and at most
+ * 8 KiB per row). */
+#define WARP_MAX_ROW 2048
+
+/* ==== Warp softmax (rows up to 2048) ==== */
 
 template <int LOG2, bool LOG>
 __global__ void __launch_bounds__(128)
@@ -102,6 +110,40 @@ __device__ float block_reduce(float val, float *buf)
 }
 
 /* ==== Block softmax (one block per row) ==== */
+
+/* The row in registers: thread t holds elements t + k * blockDim.x for
+ * k < REGS (REGS * blockDim.x >= r), loaded once and written once. */
+template <int REGS, bool LOG>
+__global__ void __launch_bounds__(1024)
+softmax_block_reg(const float *__restrict__ x, float *__restrict__ y, int r)
+{
+	__shared__ float buf[32];
+	const float *px = x + (int64_t)blockIdx.x * r;
+	float *py = y + (int64_t)blockIdx.x * r;
+	int t = threadIdx.x, nt = blockDim.x;
+	float v[REGS];
+	float mx = -INFINITY;
+#pragma unroll
+	for (int k = 0; k < REGS; k++) {
+		int j = t + k * nt;
+		v[k] = j < r ? px[j] : -INFINITY;
+		mx = fmaxf(mx, v[k]);
+	}
+	mx = block_reduce<true>(mx, buf);
+	float sum = 0.f;
+#pragma unroll
+	for (int k = 0; k < REGS; k++)
+		if (t + k * nt < r)
+			sum += expf(v[k] - mx);
+	sum = block_reduce<false>(sum, buf);
+	float ls = logf(sum);
+#pragma unroll
+	for (int k = 0; k < REGS; k++) {
+		int j = t + k * nt;
+		if (j < r)
+			py[j] = LOG ? v[k] - mx - ls : expf(v[k] - mx) / sum;
+	}
+}
 
 /* Three passes over global memory; 16-byte vectors when VEC. */
 template <bool LOG, bool VEC>
@@ -260,7 +302,7 @@ static int warp_launch(const float *x, float *y, int64_t rows, int r,
 #define WCASE(L) \
 	case L: softmax_warp<L, LOG><<<g, 128, 0, s>>>(x, y, rows, r); break;
 	WCASE(0) WCASE(1) WCASE(2) WCASE(3) WCASE(4) WCASE(5) WCASE(6)
-	WCASE(7) WCASE(8) WCASE(9) WCASE(10)
+	WCASE(7) WCASE(8) WCASE(9) WCASE(10) WCASE(11)
 #undef WCASE
 	default:
 		return (int)cudaErrorInvalidValue;
@@ -275,12 +317,28 @@ static int softmax_launch(const float *x, float *y, int64_t outer,
 	if (outer * r * inner == 0)
 		return 0;
 	if (inner == 1) {
-		if (r <= 1024)
+		if (r <= WARP_MAX_ROW)
 			return warp_launch<LOG>(x, y, outer, (int)r, s);
 		if (outer > 0x7fffffff)
 			return (int)cudaErrorInvalidConfiguration;
 		int block = r < 1024 ? (int)r : 1024;
 		block = (block + 31) / 32 * 32;
+		/* r > 2048, so the block is 1024 threads and regs >= 3 */
+		int64_t regs = (r + block - 1) / block;
+		if (regs < 10) {
+			dim3 g((unsigned)outer);
+			switch (regs) {
+#define RCASE(R) \
+	case R: softmax_block_reg<R, LOG><<<g, block, 0, s>>>(x, y, (int)r); \
+		break;
+			RCASE(3) RCASE(4) RCASE(5) RCASE(6) RCASE(7) RCASE(8)
+			RCASE(9)
+#undef RCASE
+			default:
+				return (int)cudaErrorInvalidValue;
+			}
+			return (int)cudaGetLastError();
+		}
 		bool aligned = ((uintptr_t)x & 15) == 0 &&
 		               ((uintptr_t)y & 15) == 0 && r % 4 == 0;
 		size_t smem = (size_t)r * sizeof(float);

@@ -320,9 +320,15 @@ static void test_softmax(void **state)
 		{ S(2, I(2), I(3)), 0 },
 		{ S(2, I(33), I(1000)), -1 },     /* warp softmax */
 		{ S(2, I(64), I(17)), 1 },        /* short rows */
-		{ S(2, I(8), I(5000)), 1 },       /* shared-memory row */
+		{ S(2, I(9), I(1500)), 1 },       /* warp, 64 per lane */
+		{ S(2, I(8), I(2048)), 1 },
+		{ S(2, I(16), I(4096)), 1 },      /* row in registers */
+		{ S(2, I(8), I(5000)), 1 },
+		{ S(2, I(3), I(9216)), 1 },       /* 9 registers */
+		{ S(2, I(8), I(10000)), 1 },      /* shared-memory row */
 		{ S(2, I(4), I(70000)), 1 },      /* three global passes */
-		{ S(2, I(3), I(4099)), 1 },       /* unaligned rows */
+		{ S(2, I(3), I(4099)), 1 },       /* odd rows */
+		{ S(2, I(3), I(12001)), 1 },      /* unaligned, global */
 		{ S(3, I(4), I(37), I(5)), 1 },   /* spatial */
 		{ S(3, I(2), I(1000), I(70)), 1 },
 	};

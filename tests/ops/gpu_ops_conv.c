@@ -1,9 +1,11 @@
 /*
  * GPU test of the op family "conv" (needs a GPU; skips with exit 77
  * without one): conv, conv_bias, conv_transpose and conv_transpose_bias
- * through cuDNN against the float64 golden versions, on tiny shapes and on
- * one mid-size shape per variant (1D/2D/3D, strided, padded, dilated,
- * grouped, depthwise, pointwise, output_padding, bias). Inputs are
+ * (cuDNN's backend API, and its legacy API under KRL_CUDNN_V7=1; depthwise
+ * convolutions through depthwise.cu) against the float64 golden versions,
+ * on tiny shapes and on one mid-size shape per variant (1D/2D/3D, strided,
+ * padded, dilated, grouped, depthwise with each kernel specialisation and
+ * a channel multiplier, pointwise, output_padding, bias). Inputs are
  * normal(0, 1) and weights normal(0, 1 / sqrt(fan_in)), as the tasks draw
  * them, so outputs are O(1); the tolerance allows TF32 (10-bit mantissa)
  * products, which cuDNN may use as PyTorch lets it.
@@ -253,6 +255,66 @@ static void test_conv_grouped(void **state)
 	         A(2, "groups", 4.0, "stride", 2.0));
 }
 
+/* Depthwise convolutions (groups == Cin) run depthwise.cu, PyTorch's
+ * conv_depthwise2d / conv_depthwise3d: one case per kernel specialisation
+ * and tap-range edge. */
+static void test_conv_depthwise(void **state)
+{
+	(void)state;
+	/* problem 83's kind: (3, 1) kernel (the generic 2D kernel), bias */
+	run_case("conv_bias", S(4, I(4), I(8), I(130), I(96)),
+	         S(4, I(8), I(1), I(3), I(1)),
+	         S(4, I(4), I(8), I(128), I(96)), A(1, "groups", 8.0));
+	/* generic, padded, strided, dilated:
+	 * h: (23 + 4 - 6 - 1) / 2 + 1 = 11; w: (19 + 2 - 1 - 1) / 2 + 1 = 10 */
+	run_case("conv", S(4, I(2), I(6), I(23), I(19)),
+	         S(4, I(6), I(1), I(3), I(2)),
+	         S(4, I(2), I(6), I(11), I(10)),
+	         A(5, "groups", 6.0, "stride", 2.0, "padding_h", 2.0,
+	           "padding_w", 1.0, "dilation_h", 3.0));
+	/* padding as wide as the kernel: the first and last outputs along w
+	 * have no tap inside the input (7 + 8 - 3 - 1 + 1 = 12) */
+	run_case("conv_bias", S(4, I(1), I(3), I(5), I(7)),
+	         S(4, I(3), I(1), I(1), I(4)),
+	         S(4, I(1), I(3), I(5), I(12)),
+	         A(2, "groups", 3.0, "padding_w", 4.0));
+	/* 3x3 with a channel multiplier of 2 and bias */
+	run_case("conv_bias", S(4, I(2), I(4), I(17), I(15)),
+	         S(4, I(8), I(1), I(3), I(3)),
+	         S(4, I(2), I(8), I(17), I(15)),
+	         A(2, "groups", 4.0, "padding", 1.0));
+	/* 5x5, stride 2, padded: (21 + 4 - 5) / 2 + 1 = 11, 19 / 2 + 1 = 10 */
+	run_case("conv", S(4, I(2), I(8), I(21), I(20)),
+	         S(4, I(8), I(1), I(5), I(5)),
+	         S(4, I(2), I(8), I(11), I(10)),
+	         A(3, "groups", 8.0, "stride", 2.0, "padding", 2.0));
+	/* 1x1 */
+	run_case("conv", S(4, I(2), I(5), I(7), I(9)),
+	         S(4, I(5), I(1), I(1), I(1)), S(4, I(2), I(5), I(7), I(9)),
+	         A(1, "groups", 5.0));
+	/* 1D (as 2D with a unit height): 50 + 2 - 4 - 1 + 1 = 48 */
+	run_case("conv", S(3, I(3), I(6), I(50)), S(3, I(6), I(1), I(3)),
+	         S(3, I(3), I(6), I(48)),
+	         A(3, "groups", 6.0, "padding", 1.0, "dilation", 2.0));
+	/* 3D 3x3x3, padded */
+	run_case("conv", S(5, I(2), I(4), I(7), I(9), I(8)),
+	         S(5, I(4), I(1), I(3), I(3), I(3)),
+	         S(5, I(2), I(4), I(7), I(9), I(8)),
+	         A(2, "groups", 4.0, "padding", 1.0));
+	/* 3D, unit dilation, other kernel */
+	run_case("conv", S(5, I(2), I(2), I(6), I(7), I(8)),
+	         S(5, I(2), I(1), I(2), I(3), I(1)),
+	         S(5, I(2), I(2), I(5), I(5), I(8)), A(1, "groups", 2.0));
+	/* 3D dilated, strided, padded, multiplier 2, bias:
+	 * d: 9 - 2 - 1 + 1 = 7; h: 8 + 2 - 4 - 1 + 1 = 6;
+	 * w: (10 - 2 - 1) / 2 + 1 = 4 */
+	run_case("conv_bias", S(5, I(1), I(3), I(9), I(8), I(10)),
+	         S(5, I(6), I(1), I(2), I(3), I(2)),
+	         S(5, I(1), I(6), I(7), I(6), I(4)),
+	         A(4, "groups", 3.0, "dilation", 2.0, "stride_w", 2.0,
+	           "padding_h", 1.0));
+}
+
 static void test_conv1d_3d(void **state)
 {
 	(void)state;
@@ -309,6 +371,12 @@ static void test_conv_transpose(void **state)
 	         S(5, I(2), I(4), I(12), I(16), I(20)),
 	         A(5, "stride", 2.0, "padding_d", 1.0, "padding_h", 2.0,
 	           "padding_w", 3.0, "output_padding", 1.0));
+	/* problem 73's kind: 3D, stride 2, padding 1, groups 4 (8 channels
+	 * per group): (6 - 1) * 2 - 2 + 3 = 11, 15, 19 */
+	run_case("conv_transpose", S(5, I(2), I(32), I(6), I(8), I(10)),
+	         S(5, I(32), I(8), I(3), I(3), I(3)),
+	         S(5, I(2), I(32), I(11), I(15), I(19)),
+	         A(3, "stride", 2.0, "padding", 1.0, "groups", 4.0));
 	/* (problem 72 uses groups=4 as well) */
 	run_case("conv_transpose", S(5, I(1), I(16), I(6), I(8), I(10)),
 	         S(5, I(16), I(4), I(3), I(5), I(7)),
@@ -325,6 +393,29 @@ static void test_conv_transpose(void **state)
 }
 
 
+/* The legacy cuDNN path (KRL_CUDNN_V7=1: _v7 heuristics, batch splitting)
+ * on one case of each kind it serves. */
+static void test_conv_legacy(void **state)
+{
+	(void)state;
+	setenv("KRL_CUDNN_V7", "1", 1);
+	run_case("conv_bias", S(4, I(2), I(3), I(67), I(67)),
+	         S(4, I(24), I(3), I(11), I(11)),
+	         S(4, I(2), I(24), I(16), I(16)),
+	         A(2, "stride", 4.0, "padding", 2.0));
+	run_case("conv", S(4, I(2), I(16), I(31), I(29)),
+	         S(4, I(24), I(4), I(3), I(3)),
+	         S(4, I(2), I(24), I(15), I(14)),
+	         A(2, "groups", 4.0, "stride", 2.0));
+	run_case("conv_transpose", S(5, I(2), I(32), I(6), I(8), I(10)),
+	         S(5, I(32), I(8), I(3), I(3), I(3)),
+	         S(5, I(2), I(32), I(11), I(15), I(19)),
+	         A(3, "stride", 2.0, "padding", 1.0, "groups", 4.0));
+	run_case("conv_transpose_bias", S(4, I(2), I(8), I(9), I(11)),
+	         S(4, I(8), I(6), I(3), I(3)),
+	         S(4, I(2), I(6), I(19), I(23)), A(1, "stride", 2.0));
+	unsetenv("KRL_CUDNN_V7");
+}
 
 int main(void)
 {
@@ -333,8 +424,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conv2d),
 		cmocka_unit_test(test_conv_grouped),
+		cmocka_unit_test(test_conv_depthwise),
 		cmocka_unit_test(test_conv1d_3d),
 		cmocka_unit_test(test_conv_transpose),
+		cmocka_unit_test(test_conv_legacy),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

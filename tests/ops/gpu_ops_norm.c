@@ -238,6 +238,23 @@ static void test_norms(void **state)
 	shape c3 = S(1, I(3));
 	shape in[3] = { nb, c3, c3 };
 	run_case("batchnorm", in, dn, 3, nb, A(0), 0, 1e-5, 1e-4);
+	/* many elements per channel, x centred off zero: the statistics
+	 * spread over many blocks per channel and combined in double;
+	 * float4 and scalar planes, and kb1's 2^24 elements per channel */
+	shape big[] = {
+		S(4, I(2), I(3), I(512), I(1000)),
+		S(3, I(2), I(3), I(999999)),
+		S(4, I(64), I(1), I(512), I(512)),
+	};
+	dist dw[3] = { D_WEIGHT, D_WEIGHT, D_NORMAL };
+	for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+		shape c = S(1, big[i].dim[1]);
+		shape bin[3] = { big[i], c, c };
+		run_case("batchnorm", bin, dw, 3, big[i], A(0), 0, 1e-5, 1e-4);
+	}
+	/* more channels than one wave of blocks: one block per channel */
+	one("instancenorm", S(4, I(20), I(30), I(8), I(8)), A(0), D_NORMAL,
+	    1e-5, 1e-4);
 }
 
 static void test_vector_norm(void **state)
@@ -315,8 +332,9 @@ static void test_nll_loss(void **state)
 {
 	(void)state;
 	dist d[2] = { D_NORMAL, D_CLASS };
+	/* 32, 256 and 1024 threads (nll_loss_threads); kb1's batch */
 	struct { int64_t n, c; } cs[] = { { 33, 70 }, { 4096, 10 },
-	                                  { 20000, 1000 } };
+	                                  { 20000, 1000 }, { 32768, 100 } };
 	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
 		shape in[2] = { S(2, cs[i].n, cs[i].c), S(1, cs[i].n) };
 		run_case("nll_loss", in, d, 2, S(0), A(0), cs[i].c, 1e-6, 1e-5);
