@@ -1,8 +1,9 @@
 /*
  * kernelrl: kernels of the "reduce" family (reduce2.h): pooling, the
- * product reduction, the cumulative product and the copies of the scan
- * decompositions. Each mirrors the launch structure of the CUDA kernel
- * PyTorch eager dispatches to (docs/ops-reduce.md), written from scratch:
+ * product reduction and the copies of the scan decompositions (the
+ * cumulative product shares scan.cu with cumsum). Each mirrors the launch
+ * structure and the index arithmetic of the CUDA kernel PyTorch eager
+ * dispatches to (docs/ops-reduce.md), written from scratch:
  *
  *   - max_pool2d_nchw: one thread per output, 256-thread blocks, window
  *     taps stepped by the dilation, value and int64 index written
@@ -16,15 +17,24 @@
  *   - prod_rows / prod_cols: Reduce.cuh's reduce_kernel shape, as reduce.cu
  *     does for sum (same block rule, 16-byte loads, split over blocks with
  *     semaphores);
- *   - cumprod: CUB InclusiveScan for one whole-tensor scan, else the
- *     innermost-dim Brent-Kung scan or the outer-dim serial scan
- *     (ScanUtils.cuh);
  *   - gather_dim (flip, narrow), fill, mul_mask: elementwise kernels of 128
- *     threads with 4 elements per thread (CUDALoops.cuh's unrolled kernel;
- *     fill with 16-byte stores, its vectorized kernel);
- *   - cat2: CatArrayBatchedCopy: 512-thread blocks, grid (2 x SMs, inputs).
+ *     threads with 4 elements per thread (CUDALoops.cuh's unrolled kernel
+ *     with its 32-bit OffsetCalculator; fill with 16-byte stores, its
+ *     vectorized kernel);
+ *   - cat2: CatArrayBatchedCopy (Shape.cu): 16-byte loads, 128-thread
+ *     blocks, up to 32 per SM when the inputs are aligned, else 512-thread
+ *     blocks, 2 per SM; blockIdx.y picks the input.
+ *
+ * Index arithmetic: PyTorch's pooling and copy kernels index in 32 bits
+ * whenever the tensors allow it, and per-element 64-bit arithmetic (a
+ * 64-bit multiply is several instructions, a 64-bit division a subroutine)
+ * makes a kernel of this kind instruction- or register-bound: the
+ * 1024-thread average pooling needed 56 registers in 64 bits, so one block
+ * per SM ran instead of two. So the pooling kernels and the copies are templates on
+ * their index type: 32 bits where every index fits (PyTorch's
+ * can_use_int32 / canUse32BitIndexMath), int64_t otherwise, so every size
+ * stays correct.
  */
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -33,6 +43,7 @@
 #include "ops/reduce2.h"
 
 #define MAX_GRID_YZ 65535
+#define MAX_I32 ((int64_t)0x7fffffff)
 
 static int64_t cdiv(int64_t a, int64_t b)
 {
@@ -49,12 +60,61 @@ static unsigned grid_for(int64_t n, int threads)
 	return (unsigned)(g < 1 ? 1 : g);
 }
 
-/* ==== Pooling, 2-d (and 1-d as H = 1) ==== */
+template <class I>
+__device__ __forceinline__ I lo(I a, I b)
+{
+	return a < b ? a : b;
+}
+
+template <class I>
+__device__ __forceinline__ I hi(I a, I b)
+{
+	return a > b ? a : b;
+}
+
+/* ==== Pooling geometry ==== */
 
 /* Window geometry of one spatial dim. */
 struct Dim {
 	int64_t in, out, k, s, p, d;
 };
+
+/* The same in a kernel's index type I (int or int64_t). */
+template <class I>
+struct Win {
+	I in, out, k, s, p, d;
+};
+
+template <class I>
+static Win<I> win(const Dim &a)
+{
+	Win<I> w = { (I)a.in, (I)a.out, (I)a.k, (I)a.s, (I)a.p, (I)a.d };
+	return w;
+}
+
+/* True when a pooling kernel may index in int: the output count (with a
+ * block's worth of margin: threads past the end compute their coordinates
+ * before they return) and one plane of x below 2^31 (the plane's offset in
+ * x is taken in 64 bits), and in each of the nd dims every window bound
+ * below 2^31: a window starts at o * s - p <= in + 2p + s and ends
+ * (k - 1) * d + 1 later; an average window holds at most k^nd taps. */
+static bool fits32(int64_t count, int64_t plane, const Dim *d, int nd)
+{
+	if (count > MAX_I32 - 1024 || plane > MAX_I32)
+		return false;
+	int64_t taps = 1;
+	for (int i = 0; i < nd; i++) {
+		if (d[i].k > MAX_I32 || d[i].d > MAX_I32 ||
+		    d[i].in + 2 * d[i].p + d[i].s + d[i].k * d[i].d > MAX_I32)
+			return false;
+		taps *= d[i].k;
+		if (taps > MAX_I32)
+			return false;
+	}
+	return true;
+}
+
+/* ==== Pooling, 2-d (and 1-d as H = 1) ==== */
 
 /* The H and W dims of a 1-d or 2-d pool: a 1-d pool has H = 1 with a
  * window of 1 (stride 1, no padding). */
@@ -76,107 +136,133 @@ static void dims2(const krl_pool *g, Dim *h, Dim *w)
 	}
 }
 
+/* One output per thread (the loop counter is int64, the output's
+ * coordinates and in-plane offsets are I, as CUDA_KERNEL_LOOP_TYPE). */
+template <class I>
 __global__ void __launch_bounds__(256)
 max_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
-                int64_t *__restrict__ idx, int64_t count, Dim h, Dim w)
+                int64_t *__restrict__ idx, int64_t count, Win<I> h,
+                Win<I> w)
 {
-	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	     i < count; i += (int64_t)gridDim.x * blockDim.x) {
-		int64_t ow = i % w.out;
-		int64_t oh = (i / w.out) % h.out;
-		int64_t pl = i / w.out / h.out;
-		int64_t h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-		int64_t h1 = min(h0 + (h.k - 1) * h.d + 1, h.in);
-		int64_t w1 = min(w0 + (w.k - 1) * w.d + 1, w.in);
+	for (int64_t n = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     n < count; n += (int64_t)gridDim.x * blockDim.x) {
+		I i = (I)n;
+		I ow = i % w.out;
+		I oh = (i / w.out) % h.out;
+		I pl = i / w.out / h.out;
+		I h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
+		I h1 = lo(h0 + (h.k - 1) * h.d + 1, h.in);
+		I w1 = lo(w0 + (w.k - 1) * w.d + 1, w.in);
 		while (h0 < 0)
 			h0 += h.d;
 		while (w0 < 0)
 			w0 += w.d;
-		const float *px = x + pl * h.in * w.in;
+		const float *px = x + (int64_t)pl * h.in * w.in;
 		float m = -INFINITY;
-		int64_t mi = h0 * w.in + w0;
-		for (int64_t a = h0; a < h1; a += h.d)
-			for (int64_t b = w0; b < w1; b += w.d) {
+		I mi = h0 * w.in + w0;
+		for (I a = h0; a < h1; a += h.d)
+			for (I b = w0; b < w1; b += w.d) {
 				float v = px[a * w.in + b];
 				if (v > m || isnan(v)) {
 					m = v;
 					mi = a * w.in + b;
 				}
 			}
-		y[i] = m;
-		idx[i] = mi;
+		y[n] = m;
+		idx[n] = (int64_t)mi;
 	}
 }
 
-template <bool DIVISOR>
+template <class I, bool DIVISOR>
 __global__ void __launch_bounds__(1024)
 avg_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
-                int64_t count, Dim h, Dim w, int include_pad,
+                int64_t count, Win<I> h, Win<I> w, int include_pad,
                 int64_t divisor)
 {
-	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	     i < count; i += (int64_t)gridDim.x * blockDim.x) {
-		int64_t ow = i % w.out;
-		int64_t oh = (i / w.out) % h.out;
-		int64_t pl = i / w.out / h.out;
-		int64_t h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-		int64_t h1 = min(h0 + h.k, h.in + h.p);
-		int64_t w1 = min(w0 + w.k, w.in + w.p);
-		int64_t span = (h1 - h0) * (w1 - w0);
-		h0 = max(h0, (int64_t)0);
-		w0 = max(w0, (int64_t)0);
-		h1 = min(h1, h.in);
-		w1 = min(w1, w.in);
+	for (int64_t n = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     n < count; n += (int64_t)gridDim.x * blockDim.x) {
+		I i = (I)n;
+		I ow = i % w.out;
+		I oh = (i / w.out) % h.out;
+		I pl = i / w.out / h.out;
+		I h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
+		I h1 = lo(h0 + h.k, h.in + h.p);
+		I w1 = lo(w0 + w.k, w.in + w.p);
+		I span = (h1 - h0) * (w1 - w0);
+		h0 = hi(h0, (I)0);
+		w0 = hi(w0, (I)0);
+		h1 = lo(h1, h.in);
+		w1 = lo(w1, w.in);
 		if (h0 >= h1 || w0 >= w1) {
-			y[i] = 0.f;
+			y[n] = 0.f;
 			continue;
 		}
-		const float *px = x + pl * h.in * w.in;
+		const float *px = x + (int64_t)pl * h.in * w.in;
 		float s = 0.f;
-		for (int64_t a = h0; a < h1; a++)
-			for (int64_t b = w0; b < w1; b++)
+		for (I a = h0; a < h1; a++)
+			for (I b = w0; b < w1; b++)
 				s += px[a * w.in + b];
-		int64_t div = DIVISOR ? divisor
-		            : include_pad ? span : (h1 - h0) * (w1 - w0);
-		y[i] = s / (float)div;
+		float div = DIVISOR ? (float)divisor
+		          : (float)(include_pad ? span : (h1 - h0) * (w1 - w0));
+		y[n] = s / div;
 	}
 }
 
 extern "C" int krl_k_max_pool2d(const float *x, float *y, int64_t *idx,
                                 const krl_pool *g, void *stream)
 {
-	Dim h, w;
-	dims2(g, &h, &w);
-	int64_t count = g->planes * h.out * w.out;
+	Dim d[2];
+	dims2(g, &d[0], &d[1]);
+	int64_t count = g->planes * d[0].out * d[1].out;
 	if (count == 0)
 		return 0;
-	max_pool2d_nchw<<<grid_for(count, 256), 256, 0,
-	                  (cudaStream_t)stream>>>(x, y, idx, count, h, w);
+	cudaStream_t s = (cudaStream_t)stream;
+	unsigned grid = grid_for(count, 256);
+	if (fits32(count, d[0].in * d[1].in, d, 2))
+		max_pool2d_nchw<int><<<grid, 256, 0, s>>>(
+			x, y, idx, count, win<int>(d[0]), win<int>(d[1]));
+	else
+		max_pool2d_nchw<int64_t><<<grid, 256, 0, s>>>(
+			x, y, idx, count, win<int64_t>(d[0]), win<int64_t>(d[1]));
 	return (int)cudaGetLastError();
+}
+
+template <class I>
+static void avg_pool2d_launch(const float *x, float *y, int64_t count,
+                              const Dim *d, const krl_pool *g,
+                              cudaStream_t s)
+{
+	unsigned grid = grid_for(count, 1024);
+	Win<I> h = win<I>(d[0]), w = win<I>(d[1]);
+	int inc = g->count_include_pad;
+	if (g->divisor)
+		avg_pool2d_nchw<I, true><<<grid, 1024, 0, s>>>(x, y, count, h, w,
+		                                               inc, g->divisor);
+	else
+		avg_pool2d_nchw<I, false><<<grid, 1024, 0, s>>>(x, y, count, h,
+		                                                w, inc, 0);
 }
 
 extern "C" int krl_k_avg_pool2d(const float *x, float *y, const krl_pool *g,
                                 void *stream)
 {
-	Dim h, w;
-	dims2(g, &h, &w);
-	int64_t count = g->planes * h.out * w.out;
+	Dim d[2];
+	dims2(g, &d[0], &d[1]);
+	int64_t count = g->planes * d[0].out * d[1].out;
 	if (count == 0)
 		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
-	if (g->divisor)
-		avg_pool2d_nchw<true><<<grid_for(count, 1024), 1024, 0, s>>>(
-			x, y, count, h, w, g->count_include_pad, g->divisor);
+	if (fits32(count, d[0].in * d[1].in, d, 2))
+		avg_pool2d_launch<int>(x, y, count, d, g, s);
 	else
-		avg_pool2d_nchw<false><<<grid_for(count, 1024), 1024, 0, s>>>(
-			x, y, count, h, w, g->count_include_pad, 0);
+		avg_pool2d_launch<int64_t>(x, y, count, d, g, s);
 	return (int)cudaGetLastError();
 }
 
 /* ==== Pooling, 3-d ==== */
 
 /* The output's (plane, t) of block z + zoff, and (h, w) of the thread;
- * false when the thread is past the output. */
+ * false when the thread is past the output (avg_pool3d_k). */
 __device__ bool out3(const Dim &t, const Dim &h, const Dim &w, int64_t zoff,
                      int64_t *pl, int64_t *ot, int64_t *oh, int64_t *ow)
 {
@@ -188,43 +274,53 @@ __device__ bool out3(const Dim &t, const Dim &h, const Dim &w, int64_t zoff,
 	return *oh < h.out && *ow < w.out;
 }
 
+/* In-plane offsets and the output's coordinates in I, the plane's offset
+ * in x in 64 bits (max_pool3d_with_indices_single_out_frame). */
+template <class I>
 __global__ void __launch_bounds__(256)
 max_pool3d_k(const float *__restrict__ x, float *__restrict__ y,
-             int64_t *__restrict__ idx, Dim t, Dim h, Dim w, int64_t zoff)
+             int64_t *__restrict__ idx, Win<I> t, Win<I> h, Win<I> w,
+             I zoff)
 {
-	int64_t pl, ot, oh, ow;
-	if (!out3(t, h, w, zoff, &pl, &ot, &oh, &ow))
+	I ow = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x;
+	I oh = (I)blockIdx.y * (I)blockDim.y + (I)threadIdx.y;
+	I z = (I)blockIdx.z + zoff;
+	I ot = z % t.out, pl = z / t.out;
+	if (oh >= h.out || ow >= w.out)
 		return;
-	int64_t t0 = ot * t.s - t.p, h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-	int64_t t1 = min(t0 + (t.k - 1) * t.d + 1, t.in);
-	int64_t h1 = min(h0 + (h.k - 1) * h.d + 1, h.in);
-	int64_t w1 = min(w0 + (w.k - 1) * w.d + 1, w.in);
+	I t0 = ot * t.s - t.p, h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
+	I t1 = lo(t0 + (t.k - 1) * t.d + 1, t.in);
+	I h1 = lo(h0 + (h.k - 1) * h.d + 1, h.in);
+	I w1 = lo(w0 + (w.k - 1) * w.d + 1, w.in);
 	while (t0 < 0)
 		t0 += t.d;
 	while (h0 < 0)
 		h0 += h.d;
 	while (w0 < 0)
 		w0 += w.d;
-	const float *px = x + pl * t.in * h.in * w.in;
+	const float *px = x + (int64_t)pl * t.in * h.in * w.in;
 	float m = -INFINITY;
-	int64_t mi = (t0 * h.in + h0) * w.in + w0;
-	for (int64_t a = t0; a < t1; a += t.d)
-		for (int64_t b = h0; b < h1; b += h.d)
-			for (int64_t c = w0; c < w1; c += w.d) {
-				int64_t q = (a * h.in + b) * w.in + c;
+	I mi = (t0 * h.in + h0) * w.in + w0;
+	for (I a = t0; a < t1; a += t.d)
+		for (I b = h0; b < h1; b += h.d)
+			for (I c = w0; c < w1; c += w.d) {
+				I q = (a * h.in + b) * w.in + c;
 				float v = px[q];
 				if (v > m || isnan(v)) {
 					m = v;
 					mi = q;
 				}
 			}
-	int64_t o = ((pl * t.out + ot) * h.out + oh) * w.out + ow;
+	I o = ((pl * t.out + ot) * h.out + oh) * w.out + ow;
 	y[o] = m;
-	idx[o] = mi;
+	idx[o] = (int64_t)mi;
 }
 
 /* KW > 0: the window width known at compile time (inner loop unrolled, as
- * PyTorch's avg_pool3d_cuda_update_output<KERNEL_WIDTH>); 0: any width. */
+ * PyTorch's avg_pool3d_cuda_update_output<KERNEL_WIDTH>); 0: any width.
+ * Indexes in 64 bits throughout: at KernelBench's kb1 size it already
+ * runs faster than PyTorch's kernel (5.9 vs 8.6 ms on an H200), so it is
+ * left as it was rather than made faster still. */
 template <int KW>
 __global__ void __launch_bounds__(256)
 avg_pool3d_k(const float *__restrict__ x, float *__restrict__ y, Dim t,
@@ -301,14 +397,27 @@ static int over_z(const Dim &t, const Dim &h, const Dim &w, int64_t planes,
 	return 0;
 }
 
+
 extern "C" int krl_k_max_pool3d(const float *x, float *y, int64_t *idx,
                                 const krl_pool *g, void *stream)
 {
-	Dim t, h, w;
-	dims3(g, &t, &h, &w);
+	Dim d[3];
+	dims3(g, &d[0], &d[1], &d[2]);
+	const Dim &t = d[0], &h = d[1], &w = d[2];
 	cudaStream_t s = (cudaStream_t)stream;
+	int64_t count = g->planes * t.out * h.out * w.out;
+	if (fits32(count, t.in * h.in * w.in, d, 3)) {
+		Win<int> t32 = win<int>(t), h32 = win<int>(h), w32 = win<int>(w);
+		return over_z(t, h, w, g->planes, [&](dim3 grid, int64_t z) {
+			max_pool3d_k<int><<<grid, dim3(32, 8), 0, s>>>(
+				x, y, idx, t32, h32, w32, (int)z);
+		});
+	}
+	Win<int64_t> t64 = win<int64_t>(t), h64 = win<int64_t>(h);
+	Win<int64_t> w64 = win<int64_t>(w);
 	return over_z(t, h, w, g->planes, [&](dim3 grid, int64_t z) {
-		max_pool3d_k<<<grid, dim3(32, 8), 0, s>>>(x, y, idx, t, h, w, z);
+		max_pool3d_k<int64_t><<<grid, dim3(32, 8), 0, s>>>(
+			x, y, idx, t64, h64, w64, z);
 	});
 }
 
@@ -619,158 +728,99 @@ extern "C" int krl_k_prod(const float *x, float *y, int64_t outer, int64_t r,
 	return (int)cudaGetLastError();
 }
 
-/* ==== Cumulative product ==== */
-
-#define SCAN_NX 16
-#define SCAN_NY 32
-
-/* 16 x 32 threads, one row per threadIdx.y, chunks of 32 elements scanned
- * Brent-Kung in shared memory, each chunk's product carried on. */
-__global__ void __launch_bounds__(SCAN_NX * SCAN_NY)
-cumprod_innermost(const float *__restrict__ x, float *__restrict__ y,
-                  int64_t rows, int64_t r)
-{
-	__shared__ float sbuf[SCAN_NY][2 * SCAN_NX];
-	float *buf = sbuf[threadIdx.y];
-	int tx = threadIdx.x;
-	for (int64_t row0 = (int64_t)blockIdx.x * SCAN_NY; row0 < rows;
-	     row0 += (int64_t)gridDim.x * SCAN_NY) {
-		int64_t row = row0 + threadIdx.y;
-		bool live = row < rows;
-		const float *px = x + (live ? row : 0) * r;
-		float *py = y + (live ? row : 0) * r;
-		float carry = 1.f;
-		for (int64_t c = 0; c < r; c += 2 * SCAN_NX) {
-			int64_t i1 = c + tx, i2 = c + SCAN_NX + tx;
-			buf[tx] = live && i1 < r ? px[i1] : 1.f;
-			buf[SCAN_NX + tx] = live && i2 < r ? px[i2] : 1.f;
-			if (tx == 0)
-				buf[0] *= carry;
-			__syncthreads();
-			for (int s = SCAN_NX, d = 1; s >= 1; s >>= 1, d <<= 1) {
-				if (tx < s) {
-					int off = (2 * tx + 1) * d - 1;
-					buf[off + d] *= buf[off];
-				}
-				__syncthreads();
-			}
-			for (int s = 2, d = SCAN_NX / 2; d >= 1; s <<= 1, d >>= 1) {
-				if (tx < s - 1) {
-					int off = 2 * (tx + 1) * d - 1;
-					buf[off + d] *= buf[off];
-				}
-				__syncthreads();
-			}
-			if (live && i1 < r)
-				py[i1] = buf[tx];
-			if (live && i2 < r)
-				py[i2] = buf[SCAN_NX + tx];
-			carry = buf[2 * SCAN_NX - 1];
-			__syncthreads();
-		}
-	}
-}
-
-/* One thread per column (outer, i) walking r. */
-__global__ void __launch_bounds__(512)
-cumprod_outer(const float *__restrict__ x, float *__restrict__ y,
-              int64_t outer, int64_t r, int64_t inner)
-{
-	for (int64_t o = blockIdx.x; o < outer; o += gridDim.x)
-		for (int64_t i = (int64_t)blockIdx.y * blockDim.x + threadIdx.x;
-		     i < inner; i += (int64_t)gridDim.y * blockDim.x) {
-			const float *px = x + o * r * inner + i;
-			float *py = y + o * r * inner + i;
-			float acc = 1.f;
-			for (int64_t j = 0; j < r; j++) {
-				acc *= px[j * inner];
-				py[j * inner] = acc;
-			}
-		}
-}
-
-struct MulOp {
-	__host__ __device__ float operator()(float a, float b) const
-	{
-		return a * b;
-	}
-};
-
-/* One whole-tensor scan of n <= 2^30 with CUB; cudaErrorMemoryAllocation,
- * with nothing launched, when scratch is too small. */
-static int cub_cumprod(const float *x, float *y, int64_t n, void *scratch,
-                       int64_t scratch_bytes, cudaStream_t s)
-{
-	size_t need = 0;
-	cudaError_t e = cub::DeviceScan::InclusiveScan(nullptr, need, x, y,
-	                                               MulOp(), (int)n, s);
-	if (e != cudaSuccess)
-		return (int)e;
-	if ((int64_t)need > scratch_bytes)
-		return (int)cudaErrorMemoryAllocation;
-	e = cub::DeviceScan::InclusiveScan(scratch, need, x, y, MulOp(), (int)n,
-	                                   s);
-	if (e != cudaSuccess)
-		return (int)e;
-	return (int)cudaGetLastError();
-}
-
-extern "C" int krl_k_cumprod(const float *x, float *y, int64_t outer,
-                             int64_t r, int64_t inner, void *scratch,
-                             int64_t scratch_bytes, void *stream)
-{
-	cudaStream_t s = (cudaStream_t)stream;
-	if (outer * r * inner == 0)
-		return 0;
-	if (outer == 1 && inner == 1 && r <= ((int64_t)1 << 30)) {
-		int e = cub_cumprod(x, y, r, scratch, scratch_bytes, s);
-		if (e != (int)cudaErrorMemoryAllocation)
-			return e;
-	}
-	if (inner == 1) {
-		int64_t grid = cdiv(outer, SCAN_NY);
-		if (grid > MAX_GRID_YZ)
-			grid = MAX_GRID_YZ;
-		cumprod_innermost<<<(unsigned)grid, dim3(SCAN_NX, SCAN_NY), 0,
-		                    s>>>(x, y, outer, r);
-		return (int)cudaGetLastError();
-	}
-	int threads = inner < 512 ? (int)inner : 512;
-	int64_t gx = outer < MAX_GRID_YZ ? outer : MAX_GRID_YZ;
-	int64_t gy = cdiv(inner, threads);
-	if (gy > MAX_GRID_YZ)
-		gy = MAX_GRID_YZ;
-	cumprod_outer<<<dim3((unsigned)gx, (unsigned)gy), threads, 0, s>>>(
-		x, y, outer, r, inner);
-	return (int)cudaGetLastError();
-}
-
 /* ==== Copies: gather along a dim, cat, fill, mul_mask ==== */
 
 #define EW_THREADS 128
 #define EW_WORK 4
 
-/* Each block covers 512 consecutive outputs, thread tx the elements
- * tx, tx + 128, tx + 256, tx + 384 of them (CUDALoops.cuh's unrolled
- * layout). */
-template <class T>
-__global__ void __launch_bounds__(EW_THREADS)
-gather_dim_k(const T *__restrict__ x, T *__restrict__ y, int64_t n,
-             int64_t rx, int64_t ry, int64_t inner, int64_t start,
-             int64_t step)
+/* n / d in 32 bits (1 <= d <= 2^31, n < 2^31) by a multiply-high, an add
+ * and a shift instead of a division, as PyTorch's IntDivider in the
+ * OffsetCalculator of its elementwise kernels: with l = ceil(log2(d)) and
+ * m = floor(2^32 (2^l - d) / d) + 1, n / d = (umulhi(n, m) + n) >> l
+ * (Granlund and Montgomery, "Division by invariant integers using
+ * multiplication", 1994). umulhi(n, m) <= n, so the sum stays below 2^32. */
+struct Div32 {
+	uint32_t d, m, l;
+	__device__ __forceinline__ uint32_t div(uint32_t n) const
+	{
+		return (__umulhi(n, m) + n) >> l;
+	}
+};
+
+static Div32 div32(int64_t d)
 {
-	for (int64_t base = (int64_t)blockIdx.x * EW_THREADS * EW_WORK; base < n;
-	     base += (int64_t)gridDim.x * EW_THREADS * EW_WORK) {
+	Div32 v;
+	v.d = (uint32_t)d;
+	v.l = 0;
+	while (((uint64_t)1 << v.l) < (uint64_t)d)
+		v.l++;
+	uint64_t m = (((uint64_t)1 << 32) * (((uint64_t)1 << v.l) - v.d)) / v.d;
+	v.m = (uint32_t)(m + 1);
+	return v;
+}
+
+/* The same interface in 64 bits, for tensors of 2^31 elements or more. */
+struct Div64 {
+	int64_t d;
+	__device__ __forceinline__ int64_t div(int64_t n) const
+	{
+		return n / d;
+	}
+};
+
+/* Each block covers 512 consecutive outputs, thread tx the elements tx,
+ * tx + 128, tx + 256, tx + 384 of them, all four loaded before any is
+ * stored (CUDALoops.cuh's unrolled layout). Output k is (o, j, i) of
+ * [outer, ry, inner] and copies x at (o, start + j, i), or (o, start - j,
+ * i) when rev. I and D: uint32_t with Div32, or int64_t with Div64. At
+ * most 32 registers (16 blocks per SM), so that a full SM of threads keeps
+ * its loads in flight (without the bound ptxas takes 34-38 and only 3/4
+ * of an SM's threads fit). */
+template <class T, class I, class D>
+__global__ void __launch_bounds__(EW_THREADS, 16)
+gather_dim_k(const T *__restrict__ x, T *__restrict__ y, I n, I rx,
+             I start, bool rev, D inner, D ry)
+{
+	for (I base = (I)blockIdx.x * (EW_THREADS * EW_WORK); base < n;
+	     base += (I)gridDim.x * (EW_THREADS * EW_WORK)) {
+		T v[EW_WORK];
 #pragma unroll
 		for (int u = 0; u < EW_WORK; u++) {
-			int64_t k = base + u * EW_THREADS + threadIdx.x;
-			if (k >= n)
-				break;
-			int64_t i = k % inner;
-			int64_t j = (k / inner) % ry;
-			int64_t o = k / inner / ry;
-			y[k] = x[(o * rx + start + step * j) * inner + i];
+			I k = base + (I)(u * EW_THREADS + threadIdx.x);
+			v[u] = T(0);
+			if (k < n) {
+				I q = inner.div(k), i = k - q * (I)inner.d;
+				I o = ry.div(q), j = q - o * (I)ry.d;
+				I r = rev ? start - j : start + j;
+				v[u] = x[(o * rx + r) * (I)inner.d + i];
+			}
 		}
+#pragma unroll
+		for (int u = 0; u < EW_WORK; u++) {
+			I k = base + (I)(u * EW_THREADS + threadIdx.x);
+			if (k < n)
+				y[k] = v[u];
+		}
+	}
+}
+
+/* 32-bit indices where x and y have fewer than 2^31 elements (PyTorch
+ * splits larger copies into 32-bit pieces; we index those in 64 bits). */
+template <class T>
+static void gather_launch(const void *x, void *y, int64_t outer, int64_t rx,
+                          int64_t ry, int64_t inner, int64_t start,
+                          bool rev, cudaStream_t s)
+{
+	int64_t n = outer * ry * inner;
+	unsigned g = grid_for(n, EW_THREADS * EW_WORK);
+	if (n <= MAX_I32 && outer * rx * inner <= MAX_I32) {
+		gather_dim_k<T, uint32_t, Div32><<<g, EW_THREADS, 0, s>>>(
+			(const T *)x, (T *)y, (uint32_t)n, (uint32_t)rx,
+			(uint32_t)start, rev, div32(inner), div32(ry));
+	} else {
+		Div64 di = { inner }, dr = { ry };
+		gather_dim_k<T, int64_t, Div64><<<g, EW_THREADS, 0, s>>>(
+			(const T *)x, (T *)y, n, rx, start, rev, di, dr);
 	}
 }
 
@@ -780,46 +830,99 @@ extern "C" int krl_k_gather_dim(const void *x, void *y, int64_t outer,
                                 void *stream)
 {
 	cudaStream_t s = (cudaStream_t)stream;
-	int64_t n = outer * ry * inner;
-	if (n == 0)
+	if (outer * ry * inner == 0)
 		return 0;
-	unsigned g = grid_for(n, EW_THREADS * EW_WORK);
+	bool rev = step < 0;
 	switch (esize) {
 	case 1:
-		gather_dim_k<<<g, EW_THREADS, 0, s>>>((const uint8_t *)x,
-			(uint8_t *)y, n, rx, ry, inner, start, step);
+		gather_launch<uint8_t>(x, y, outer, rx, ry, inner, start, rev, s);
 		break;
 	case 2:
-		gather_dim_k<<<g, EW_THREADS, 0, s>>>((const uint16_t *)x,
-			(uint16_t *)y, n, rx, ry, inner, start, step);
+		gather_launch<uint16_t>(x, y, outer, rx, ry, inner, start, rev, s);
 		break;
 	case 8:
-		gather_dim_k<<<g, EW_THREADS, 0, s>>>((const uint64_t *)x,
-			(uint64_t *)y, n, rx, ry, inner, start, step);
+		gather_launch<uint64_t>(x, y, outer, rx, ry, inner, start, rev, s);
 		break;
 	default:
-		gather_dim_k<<<g, EW_THREADS, 0, s>>>((const uint32_t *)x,
-			(uint32_t *)y, n, rx, ry, inner, start, step);
+		gather_launch<uint32_t>(x, y, outer, rx, ry, inner, start, rev, s);
 		break;
 	}
 	return (int)cudaGetLastError();
 }
 
-/* blockIdx.y picks the input; its elements are strided over grid.x. */
-template <class T>
+/* V elements of T moved by one load instruction. */
+template <class T, int V>
+struct alignas(sizeof(T) * V) Vec {
+	T v[V];
+};
+
+/* y [outer, ra + rb, inner] = a then b along the middle dim. blockIdx.y
+ * picks the input, whose elements are strided over the grid, V per thread
+ * per step: one V-wide load (V = 1: scalar), then V scalar stores, each
+ * at an offset found by one division (CatArrIndexToOffset); a thread whose
+ * V elements would pass the end copies the last n % V one by one. */
+template <class T, class I, int V>
 __global__ void __launch_bounds__(512)
 cat2_k(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ y,
-       int64_t outer, int64_t ra, int64_t rb, int64_t inner)
+       I outer, I ra, I rb, I inner)
 {
 	const T *src = blockIdx.y == 0 ? a : b;
-	int64_t rs = blockIdx.y == 0 ? ra : rb;
-	int64_t off = blockIdx.y == 0 ? 0 : ra;
-	int64_t ry = ra + rb;
-	int64_t n = outer * rs * inner;
-	for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
-	     k += (int64_t)gridDim.x * blockDim.x) {
-		int64_t o = k / (rs * inner), rem = k % (rs * inner);
-		y[o * ry * inner + off * inner + rem] = src[k];
+	I slab = (blockIdx.y == 0 ? ra : rb) * inner;  /* per outer index */
+	I off = blockIdx.y == 0 ? 0 : ra * inner;
+	I yslab = (ra + rb) * inner;
+	I n = outer * slab;
+	I k = ((I)blockIdx.x * blockDim.x + threadIdx.x) * V;
+	I step = (I)gridDim.x * blockDim.x * V;
+	for (; k + V <= n; k += step) {
+		Vec<T, V> v = *reinterpret_cast<const Vec<T, V> *>(src + k);
+#pragma unroll
+		for (int u = 0; u < V; u++) {
+			I e = k + u, o = e / slab;
+			y[o * yslab + off + (e - o * slab)] = v.v[u];
+		}
+	}
+	for (; V > 1 && k < n; k++) {
+		I o = k / slab;
+		y[o * yslab + off + (k - o * slab)] = src[k];
+	}
+}
+
+/* PyTorch's parallel_cat for two contiguous inputs: 32-bit indices when y
+ * has fewer than 2^31 elements; then, with both inputs aligned to a
+ * vector, CatArrayBatchedCopy_alignedK_contig's shape (16-byte loads, 8
+ * for 2-byte types; 128 threads; at most 32 blocks per SM, enough for the
+ * larger input), else CatArrayBatchedCopy_contig's (scalar, 512 threads,
+ * 2 blocks per SM). Larger tensors (PyTorch: one copy_ per input) run the
+ * scalar kernel in 64 bits. */
+template <class T>
+static void cat2_launch(const void *a, const void *b, void *y, int64_t outer,
+                        int64_t ra, int64_t rb, int64_t inner, int sm,
+                        cudaStream_t s)
+{
+	const T *pa = (const T *)a, *pb = (const T *)b;
+	T *py = (T *)y;
+	int64_t na = outer * ra * inner, nb = outer * rb * inner;
+	dim3 g2(2 * (unsigned)sm, 2);
+	if (na + nb > MAX_I32) {
+		cat2_k<T, int64_t, 1><<<g2, 512, 0, s>>>(pa, pb, py, outer, ra,
+		                                         rb, inner);
+		return;
+	}
+	const int V = sizeof(T) >= 4 ? 16 / (int)sizeof(T)
+	            : sizeof(T) == 2 ? 4 : 1;
+	const uintptr_t vb = sizeof(T) * V;
+	uint32_t o32 = (uint32_t)outer, a32 = (uint32_t)ra, b32 = (uint32_t)rb;
+	uint32_t i32 = (uint32_t)inner;
+	if (V > 1 && (uintptr_t)a % vb == 0 && (uintptr_t)b % vb == 0) {
+		int64_t nmax = na > nb ? na : nb;
+		int64_t g = cdiv(cdiv(nmax, V), 128);
+		if (g > 32 * (int64_t)sm)
+			g = 32 * (int64_t)sm;
+		cat2_k<T, uint32_t, V><<<dim3((unsigned)(g < 1 ? 1 : g), 2), 128,
+		                         0, s>>>(pa, pb, py, o32, a32, b32, i32);
+	} else {
+		cat2_k<T, uint32_t, 1><<<g2, 512, 0, s>>>(pa, pb, py, o32, a32,
+		                                          b32, i32);
 	}
 }
 
@@ -831,23 +934,19 @@ extern "C" int krl_k_cat2(const void *a, const void *b, void *y,
 	cudaStream_t s = (cudaStream_t)stream;
 	if (outer * (ra + rb) * inner == 0)
 		return 0;
-	dim3 g((unsigned)(2 * (sm_count > 0 ? sm_count : 1)), 2);
+	int sm = sm_count > 0 ? sm_count : 1;
 	switch (esize) {
 	case 1:
-		cat2_k<<<g, 512, 0, s>>>((const uint8_t *)a, (const uint8_t *)b,
-			(uint8_t *)y, outer, ra, rb, inner);
+		cat2_launch<uint8_t>(a, b, y, outer, ra, rb, inner, sm, s);
 		break;
 	case 2:
-		cat2_k<<<g, 512, 0, s>>>((const uint16_t *)a,
-			(const uint16_t *)b, (uint16_t *)y, outer, ra, rb, inner);
+		cat2_launch<uint16_t>(a, b, y, outer, ra, rb, inner, sm, s);
 		break;
 	case 8:
-		cat2_k<<<g, 512, 0, s>>>((const uint64_t *)a,
-			(const uint64_t *)b, (uint64_t *)y, outer, ra, rb, inner);
+		cat2_launch<uint64_t>(a, b, y, outer, ra, rb, inner, sm, s);
 		break;
 	default:
-		cat2_k<<<g, 512, 0, s>>>((const uint32_t *)a,
-			(const uint32_t *)b, (uint32_t *)y, outer, ra, rb, inner);
+		cat2_launch<uint32_t>(a, b, y, outer, ra, rb, inner, sm, s);
 		break;
 	}
 	return (int)cudaGetLastError();

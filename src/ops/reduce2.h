@@ -1,6 +1,7 @@
 /*
  * kernelrl: private declarations of the "reduce" op family beyond the
- * first set (family_reduce.c, run_reduce.c, reduce2.cu): pooling, product
+ * first set (family_reduce.c, run_reduce.c, reduce2.cu; the cumulative
+ * product's kernels are cumsum's, in scan.cu): pooling, product
  * reduction, cumulative product, and the copies the scan decompositions of
  * KernelBench need (flip, narrow, cat, fill, mul_mask).
  *
@@ -44,7 +45,7 @@ struct krl_attrs;
 void krl_pool_geom(const struct krl_attrs *a, const int64_t *xdim, int ndim,
                    int rank, int avg, krl_pool *g);
 
-/* ==== Kernels (reduce2.cu) ==== */
+/* ==== Kernels (reduce2.cu; krl_k_cumprod in scan.cu) ==== */
 
 /* Max pooling of [planes, H, W] (1-d pooling is H = 1 with a 1 x k
  * window): one thread per output, values to y and the flat in-plane index
@@ -67,8 +68,9 @@ int krl_k_prod(const float *x, float *y, int64_t outer, int64_t r,
                int64_t inner, void *scratch, int64_t scratch_bytes,
                int sm_count, void *stream);
 
-/* Inclusive cumulative product along r; scratch holds CUB's temporaries
- * when the whole tensor is one scan. */
+/* Inclusive cumulative product along r (scan.cu, cumsum's kernels with a
+ * product); scratch holds CUB's temporaries when the whole tensor is one
+ * scan. */
 int krl_k_cumprod(const float *x, float *y, int64_t outer, int64_t r,
                   int64_t inner, void *scratch, int64_t scratch_bytes,
                   void *stream);

@@ -4,8 +4,11 @@
  * compared with its float64 golden version, on tiny shapes and on one
  * mid-size shape per op that takes the kernels' main paths (padding,
  * dilation, ceil_mode and clipped windows; 1-, 2- and 3-d pooling; the
- * rows/cols and split product reductions; CUB, Brent-Kung and outer-dim
- * scans). Needs a GPU: skips (exit 77) without one.
+ * rows/cols and split product reductions; CUB, innermost (each thread
+ * shape PyTorch's rule picks: 16, 128 and 512 threads along a row) and
+ * outer-dim scans, for cumsum and cumprod; flip, narrow and cat of 4- and
+ * 1-byte elements, cat with its vector and scalar paths). Needs a GPU:
+ * skips (exit 77) without one.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -319,6 +322,33 @@ static void test_cumprod(void **state)
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 0.0), 1e-6, 1e-3);
 	x = S(KRL_F32, D_NEAR1_TIGHT, 3, I(3), I(700), I(45));  /* outer dim */
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
+	x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(2048), I(1000)); /* 16 x 32 */
+	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
+	x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(4096), I(3));    /* 512 x 1 */
+	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", -1.0), 1e-6, 2e-4);
+}
+
+/* cumsum's kernels (scan.cu) at the thread shapes PyTorch's rule picks:
+ * rows about as many as their length give 16 x 32 threads (KernelBench's
+ * 32768 x 32768), long rows 512 x 1, a row length 2^10 times shorter than
+ * the row count also 512 x 1 (its unsigned arithmetic wraps), in between
+ * 128 x 4. */
+static void test_cumsum(void **state)
+{
+	(void)state;
+	struct { int64_t rows, n; double atol; } c[] = {
+		{ 2048, 1000, 2e-3 },   /* 16 x 32, rows in 32 chunks */
+		{ 2048, 999, 2e-3 },    /* the last chunk partial */
+		{ 4096, 2, 1e-5 },      /* 512 x 1 by the wrap */
+		{ 64, 3000, 5e-3 },     /* 128 x 4 */
+		{ 5, 9001, 5e-3 },      /* 512 x 1 */
+		{ 1000, 1, 1e-6 },      /* rows of one element */
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		ten x = S(KRL_F32, D_NORMAL, 2, c[i].rows, c[i].n);
+		run_case("cumsum", &x, 1, &x, 1, A(1, "dim", 1.0), c[i].atol,
+		         1e-4);
+	}
 }
 
 /* ==== Copies ==== */
@@ -349,6 +379,25 @@ static void test_copies(void **state)
 
 	ten mm[2] = { x, S(KRL_BOOL, D_BOOL, 2, I(5), I(9001)) };
 	run_case("mul_mask", mm, 2, &x, 1, A(0), 0, 0);
+
+	/* 91/92's copies at a mid size: flip and narrow of rows of 4096, cat
+	 * of a column and [rows, 4095] (cat's 16-byte loads; 63 rows leave a
+	 * tail of 3 elements in the column and 1 in the other input) */
+	ten r = S(KRL_F32, D_NORMAL, 2, I(63), I(4096));
+	ten rs = S(KRL_F32, D_NORMAL, 2, I(63), I(4095));
+	run_case("flip", &r, 1, &r, 1, A(1, "dim", 1.0), 0, 0);
+	run_case("narrow", &r, 1, &rs, 1, A(2, "dim", 1.0, "start", 0.0), 0, 0);
+	ten rc[2] = { S(KRL_F32, D_NORMAL, 2, I(63), I(1)), rs };
+	run_case("cat", rc, 2, &r, 1, A(1, "dim", 1.0), 0, 0);
+	/* 1-byte elements: the scalar cat kernel */
+	ten b = S(KRL_BOOL, D_BOOL, 3, I(4), I(33), I(5));
+	ten bs = S(KRL_BOOL, D_BOOL, 3, I(4), I(30), I(5));
+	ten by = S(KRL_BOOL, D_BOOL, 3, I(4), I(63), I(5));
+	run_case("flip", &b, 1, &b, 1, A(1, "dim", 1.0), 0, 0);
+	run_case("narrow", &b, 1, &bs, 1, A(2, "dim", 1.0, "start", 2.0), 0,
+	         0);
+	ten bc[2] = { b, bs };
+	run_case("cat", bc, 2, &by, 1, A(1, "dim", 1.0), 0, 0);
 }
 
 
@@ -361,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_prod),
 		cmocka_unit_test(test_cumprod),
+		cmocka_unit_test(test_cumsum),
 		cmocka_unit_test(test_copies),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
