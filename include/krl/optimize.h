@@ -5,7 +5,9 @@
  * stored; group-relative advantages are stored for export to an RL
  * trainer. A run is addressed by name in the store and resumes where it
  * stopped (kill -9 included) without losing or repeating a committed
- * evaluation.
+ * evaluation. Two policies drive it: an LLM behind an OpenAI-compatible
+ * server (krl_optimize_llm), and the builtin program optimizer with its
+ * learned preferences (krl_optimize_builtin, docs/optimizer.md).
  */
 #ifndef KRL_OPTIMIZE_H
 #define KRL_OPTIMIZE_H
@@ -17,6 +19,8 @@
 #include "krl/error.h"
 #include "krl/lang.h"
 #include "krl/llm.h"
+#include "krl/opt.h"
+#include "krl/policy.h"
 #include "krl/rl.h"
 #include "krl/store.h"
 
@@ -71,6 +75,82 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
                          const krl_evaluator *ev, krl_store *st,
                          const krl_optimize_opts *o, json_t **summary,
                          krl_diag *d);
+
+/* ==== The builtin policy's search (docs/optimizer.md, section 5) ==== */
+
+/* Anything that names a task's decisions and writes the candidate of a
+ * choice: the program optimizer (krl_opt_generator), or in CPU tests a
+ * small stand-in space. The candidate text must hold the line
+ * krl_choice_format writes, so that a stored candidate says which choice
+ * made it. */
+typedef struct krl_generator {
+	void *ctx;
+	const krl_space *space;  /* borrowed; lives as long as ctx */
+	krl_features features;   /* the task's features for the policy */
+	/* *text: the candidate file; *what: one line saying what it does;
+	 * both malloc'd, the caller frees. An error means this choice makes no
+	 * candidate (it is recorded as "no_candidate" and penalised), except
+	 * KRL_ENOMEM, which stops the search. */
+	krl_err (*generate)(void *ctx, const krl_choice *c, char **text,
+	                    char **what, krl_diag *d);
+	const char *name;        /* for reports: "opt", "stand-in space" */
+} krl_generator;
+
+/* The program optimizer o (borrowed, must outlive the generator). */
+krl_generator krl_opt_generator(const krl_opt *o);
+
+typedef struct krl_builtin_opts {
+	const char *run_name;    /* NULL: "<task>/builtin/<shapes>/b<budget>/<w>"
+	                            with w the policy's fingerprint (8 digits) */
+	int budget;              /* evaluations in all, round 0 included; 0: 32 */
+	int group;               /* proposals per round after round 0 (G); 0: 4 */
+	int mutate;              /* decisions redrawn per proposal; 0: 2 */
+	int tries;               /* draws per proposal to find one not evaluated
+	                            yet in the run; 0: 48 */
+	krl_exemplar_opts exemplars;
+	int run_exemplars;       /* 1: exemplars from this run only (a fair
+	                            comparison of policies in one store); 0: the
+	                            task's correct candidates of every run */
+	krl_reward_opts reward;
+	int learn;               /* update the policy after each group */
+	double lr;               /* learning rate; 0: 0.1 */
+	double max_norm;         /* L2 clip of one group's update; 0: 1 */
+	const char *shapes;      /* the shape set optimized for, recorded;
+	                            NULL: "kb1" */
+	const char *work_dir;    /* candidate files; NULL: "krl-candidates" */
+	uint64_t seed;           /* proposals and exemplar draws; 0: 1 */
+	int progress;            /* live status line on stderr */
+} krl_builtin_opts;
+
+/*
+ * Runs (or resumes) the builtin policy's search on task t: round 0
+ * evaluates the default choice (every option 0) and, when the space offers
+ * it, "fuse=none" (the reference's own structure); each later round draws
+ * exemplars from the task's correct candidates in the store (bucketed by
+ * speedup, sampled with a temperature), reads their choices back from
+ * their text, and makes G proposals, each an exemplar's choice with
+ * o->mutate decisions redrawn from the policy. A proposal already
+ * evaluated in the run (the same choice, or the same candidate text apart
+ * from its krl-choice line: knobs the candidate does not use) is drawn
+ * again without spending budget; after o->tries draws the search stops
+ * early ("exhausted": the space is used up). Every evaluation is committed to st
+ * before the next; with o->learn the policy takes a gradient step (GRPO
+ * advantages, docs/rl.md) after each group, and a resumed run replays the
+ * committed steps, so pol ends as if nothing had stopped. pol is updated
+ * in place (the caller saves it when it wants the learning kept).
+ *
+ * *summary (caller decrefs): run, task, shapes, policy, weights, ref_ms,
+ * best_ms, speedup, ci_low, ci_high, roofline, verdict, evaluations,
+ * correct, best_candidate (file), best_hash, what, verdicts, resumed,
+ * exhausted; ref_ms, best_ms, speedup, ci_low, ci_high and roofline are
+ * null when no candidate was correct, and verdict is then the most
+ * frequent one. Returns an error only when the search itself cannot go
+ * on (store, evaluator or generator out of memory).
+ */
+krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
+                             krl_policy *pol, const krl_evaluator *ev,
+                             krl_store *st, const krl_builtin_opts *o,
+                             json_t **summary, krl_diag *d);
 
 /* Writes the supervised fine-tuning set: one JSON line (task, prompt,
  * completion, candidate source, speedup, policy) per distinct correct

@@ -3,8 +3,12 @@
 #define KRL_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "krl/judge.h"
+#include "krl/optimize.h"
+#include "krl/policy.h"
+#include "krl/suite.h"
 
 int krl_cmd_tasks(int argc, char **argv);
 int krl_cmd_show(int argc, char **argv);
@@ -15,6 +19,7 @@ int krl_cmd_export_rollouts(int argc, char **argv);
 int krl_cmd_export_sft(int argc, char **argv);
 int krl_cmd_audit_tasks(int argc, char **argv);
 int krl_cmd_time_ref(int argc, char **argv);
+int krl_cmd_train(int argc, char **argv);
 
 /* Consumes the judge option s (with its value v, which may be NULL) into o:
  * returns how many arguments it used (1 or 2), 0 when s is not a judge
@@ -23,6 +28,36 @@ int krl_cmd_time_ref(int argc, char **argv);
 int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
                          char *sets_buf, size_t cap);
 extern const char krl_cli_judge_usage[];
+/* Prints krl_cli_judge_usage with n options renamed: rename[2i] is an
+ * option ("--budget"), rename[2i + 1] the text shown for it instead
+ * ("--time-budget SECONDS"), or NULL to leave its line out. */
+void krl_cli_print_judge_usage(FILE *f, const char *const *rename, int n);
+
+/* ==== The builtin search (src/cli/search.c) ==== */
+
+/* Optimizes task ref (an id or a .task path) with the builtin search: the
+ * program optimizer for shape set o->shapes, judged by j, stored in st,
+ * with policy pol (updated when o->learn). *summary as
+ * krl_optimize_builtin gives it (caller decrefs). A task the optimizer
+ * cannot lower is KRL_EUNSUPPORTED with the op named in d. */
+krl_err krl_cli_search(const krl_suite *s, const char *ref, krl_judge *j,
+                       krl_store *st, krl_policy *pol,
+                       const krl_builtin_opts *o, json_t **summary,
+                       krl_diag *d);
+/* The results table: one row per problem; sum NULL prints error. */
+void krl_cli_table_header(FILE *f);
+void krl_cli_table_row(FILE *f, const char *problem, const json_t *sum,
+                       const char *error);
+/* Appends one JSON line to path: problem, shapes, ref_ms, best_ms,
+ * speedup, ci_low, ci_high, roofline, verdict, evaluations, commit, date
+ * (sum NULL: nulls, 0 evaluations, and error as the verdict). */
+krl_err krl_cli_results_line(const char *path, const char *problem,
+                             const char *shapes, const json_t *sum,
+                             const char *error, krl_diag *d);
+/* `git rev-parse HEAD` in the current folder, or "unknown" (static). */
+const char *krl_cli_commit(void);
+/* The current UTC time, ISO 8601 ("2026-11-29T18:04:05Z"). */
+void krl_cli_date(char buf[32]);
 
 /* Exit codes. */
 enum { KRL_EXIT_OK = 0, KRL_EXIT_VERDICT = 1, KRL_EXIT_USAGE = 2,

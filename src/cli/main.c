@@ -18,14 +18,17 @@ static const char usage[] =
 	"  time-ref TASK... [opts]     time the eager reference alone (GPU)\n"
 	"  eval TASK CANDIDATE [opts]  judge a candidate: compile, check, time (see krl eval --help)\n"
 	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [VERDICT [REASON]]' of FILE\n"
-	"  optimize TASK --policy llm  CUDA-L1's contrastive RL loop with an LLM (resumable)\n"
+	"  optimize TASK... [opts]     make tasks faster: the builtin policy's search, a table of\n"
+	"                              speedups (resumable; --policy llm: CUDA-L1's loop with an LLM)\n"
+	"  train [opts]                learn the builtin policy's weights; --eval: vs uniform choice\n"
 	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
 	"  export-sft [opts]           correct candidates as an SFT set (data augmentation)\n"
 	"  help                        this text\n"
 	"\n"
 	"TASK is an id (level1/19_relu), an unambiguous prefix (level1/19) or a .task path.\n"
 	"Environment: KRL_TASKS (tasks folder), KRL_CACHE_DIR (NVRTC cache and device ceilings),\n"
-	"KRL_LLM_BASE_URL, KRL_LLM_MODEL, KRL_LLM_API_KEY, KRL_TEMPLATES, CUDA_VISIBLE_DEVICES.\n";
+	"KRL_LLM_BASE_URL, KRL_LLM_MODEL, KRL_LLM_API_KEY, KRL_TEMPLATES, KRL_WEIGHTS,\n"
+	"CUDA_VISIBLE_DEVICES.\n";
 
 int main(int argc, char **argv)
 {
@@ -50,6 +53,8 @@ int main(int argc, char **argv)
 		return krl_cmd_batch(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "optimize"))
 		return krl_cmd_optimize(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "train"))
+		return krl_cmd_train(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-rollouts"))
 		return krl_cmd_export_rollouts(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-sft"))

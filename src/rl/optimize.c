@@ -11,16 +11,15 @@
  * rows in order, and a round already begun reuses its stored prompt, so
  * nothing is lost, repeated or changed.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "krl/judge.h"
 #include "krl/optimize.h"
+#include "rl/loop_int.h"
 
 #define MAX_GROUP 64
 
@@ -113,43 +112,6 @@ static void view_free(runview *v)
 
 /* ==== Helpers ==== */
 
-static int mkdirs(const char *path)
-{
-	char buf[4096];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static krl_err write_file(const char *path, const char *text, krl_diag *d)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f || fputs(text, f) < 0) {
-		if (f)
-			fclose(f);
-		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot write %s: %s",
-		                    path, strerror(errno));
-	}
-	if (fclose(f) != 0)
-		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot write %s: %s",
-		                    path, strerror(errno));
-	return KRL_OK;
-}
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
 /* The prompt of round r: exemplars drawn from the store's correct
  * candidates of the task (deterministic for (seed, r)). */
 static krl_err round_prompt(const krl_task *t, const char *task_text,
@@ -178,7 +140,7 @@ static krl_err round_prompt(const krl_task *t, const char *task_text,
 			scores[i] = ex[i].score;
 		krl_exemplar_opts eo = o->exemplars;
 		eo.n = want < MAX_GROUP ? want : MAX_GROUP;
-		krl_rng rng = {mix(o->seed ^ mix((uint64_t)r + 1))};
+		krl_rng rng = {krl_loop_mix(o->seed ^ krl_loop_mix((uint64_t)r + 1))};
 		np = krl_exemplar_select(scores, nex, &eo, &rng, picked);
 		free(scores);
 		/* Show them best first: the model compares versions by speed. */
@@ -223,14 +185,8 @@ static void progress(const krl_optimize_opts *o, const char *run, int r,
                      int rounds, const runview *v, int64_t total,
                      const char *last)
 {
-	if (!o->progress)
-		return;
-	int tty = isatty(STDERR_FILENO);
-	fprintf(stderr, "%s[%s] round %d/%d  evaluations %lld/%lld  correct %d  "
-	                "best %.3fx  last: %s%s",
-	        tty ? "\r\033[K" : "", run, r + 1, rounds, (long long)v->n,
-	        (long long)total, v->nok, v->best, last, tty ? "" : "\n");
-	fflush(stderr);
+	if (o->progress)
+		krl_loop_progress(run, r, rounds, v->n, total, v->nok, v->best, last);
 }
 
 /* ==== One proposal ==== */
@@ -266,29 +222,13 @@ static krl_err propose(const krl_task *t, const krl_evaluator *ev,
 		                xd.msg);
 	} else {
 		char path[4200];
-		const char *dir = o->work_dir ? o->work_dir : "krl-candidates";
-		if ((e = krl_store_put_candidate(st, source, strlen(source),
-		                                 row.cand_hash, d)) != KRL_OK)
-			goto out;
-		if (mkdirs(dir) != 0) {
-			e = krl_diag_set(d, KRL_EIO, (krl_pos){0},
-			                 "cannot create %s: %s", dir, strerror(errno));
-			goto out;
-		}
-		snprintf(path, sizeof path, "%s/%s.cu", dir, row.cand_hash);
-		if ((e = write_file(path, source, d)) != KRL_OK)
+		if ((e = krl_loop_put_candidate(st, o->work_dir, source,
+		                                row.cand_hash, path, sizeof path,
+		                                d)) != KRL_OK)
 			goto out;
 		if ((e = ev->eval(ev->ctx, t, path, &rec, d)) != KRL_OK)
 			goto out;
-		const char *vn = json_string_value(json_object_get(rec, "verdict"));
-		snprintf(row.verdict, sizeof row.verdict, "%s", vn ? vn : "unknown");
-		if (!strcmp(row.verdict, "ok")) {
-			json_t *sp = json_object_get(json_object_get(rec, "timing"),
-			                             "speedup");
-			row.speedup = json_number_value(json_object_get(sp, "median"));
-			row.ci_low = json_number_value(json_object_get(sp, "ci_low"));
-			row.ci_high = json_number_value(json_object_get(sp, "ci_high"));
-		}
+		krl_loop_read_record(rec, &row);
 	}
 	int ok = !strcmp(row.verdict, "ok");
 	row.reward = krl_reward_norm_push(
@@ -363,7 +303,7 @@ static int tally_row(const krl_eval_row *row, void *ctx)
 		return 0;
 	char path[4200];
 	snprintf(path, sizeof path, "%s/%s.cu",
-	         x->work_dir ? x->work_dir : "krl-candidates", row->cand_hash);
+	         x->work_dir ? x->work_dir : KRL_LOOP_WORK_DIR, row->cand_hash);
 	json_t *e = json_pack("{s:s, s:f, s:f, s:f, s:s}", "slot", row->slot,
 	                      "speedup", row->speedup, "ci_low", row->ci_low,
 	                      "ci_high", row->ci_high, "file", path);

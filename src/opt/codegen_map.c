@@ -1,0 +1,156 @@
+/*
+ * Map kernels (codegen.h): pointwise chains over one iteration space, one
+ * or more outputs of that shape. Each thread takes `ept` vector steps of
+ * `vec` consecutive elements per pass of a grid-stride loop (a grid of
+ * cdiv(n, block * vec * ept) blocks, or a persistent sm_count * k); a
+ * scalar loop does the last n % vec elements, and all of them when a
+ * broadcast input's layout does not allow the vector path for these sizes
+ * (a run-time check, so every shape set is served).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen.h"
+
+/* Evaluates every output of K at the lanes of one step and stores them.
+ * lin0 is the linear index of lane 0; vec lanes follow it. */
+static void map_step(cg_em *em, const char *lin0, int vec, int ind)
+{
+	cg_gen *G = em->G;
+	cg_kern *K = em->K;
+	const krl_graph *g = G->g;
+	cg_val v[CG_MAX_KNODES][4];
+	em->vlin = lin0;
+	for (int q = 0; q < vec; q++) {
+		cg_point p;
+		memset(&p, 0, sizeof p);
+		p.space = K->space;
+		p.lin = q ? cg_fmt(G, "(%s + %d)", lin0, q) : lin0;
+		p.main = 1;
+		p.lane = q;
+		for (int o = 0; o < K->nout; o++) {
+			v[o][q] = cg_ev(em, K->out[o], &p);
+			if (!v[o][q].e)
+				return;
+		}
+	}
+	for (int o = 0; o < K->nout; o++) {
+		int n = K->out[o];
+		if (vec > 1 && g->n[n].dtype == KRL_F32 &&
+		    cg_out_decl(g, n, 1) < 0) {
+			const char *ptr = cg_arg_buf(G, K, n, 1);
+			const char *vt = vec == 4 ? "float4" : "float2";
+			cg_sb args = { 0 };
+			for (int q = 0; q < vec; q++)
+				cg_sb_printf(&args, "%s%s", q ? ", " : "",
+				             cg_f(em, v[o][q]));
+			cg_line(em->buf[2], ind,
+			        "*reinterpret_cast<%s *>(%s + %s) = make_%s(%s);", vt,
+			        ptr, lin0, vt, args.s ? args.s : "");
+			if (args.oom)
+				G->oom = 1;
+			cg_sb_free(&args);
+			continue;
+		}
+		for (int q = 0; q < vec; q++)
+			cg_store(em, 2, n, q ? cg_fmt(G, "%s + %d", lin0, q) : lin0,
+			         v[o][q]);
+	}
+}
+
+krl_err cg_emit_map(cg_gen *G, cg_kern *K)
+{
+	const krl_graph *g = G->g;
+	const krl_sched *s = &G->s;
+	const int blk = s->map_block, ept = s->map_ept;
+	int vec = s->map_vec;
+	const krl_gnode *sp = &g->n[K->space];
+	const char *name = cg_fmt(G, "k%d_map", K->id);
+	const char *ntext = cg_prod(G, K->space, 0, sp->ndim);
+	cg_em em;
+	cg_sb l0 = { 0 }, step = { 0 }, tail = { 0 }, body = { 0 };
+	cg_em_init(&em, G, K);
+	const char *n = cg_arg_long(G, K, ntext);
+
+	/* the vector (or, with vec 1, the only) loop's step */
+	em.vec = vec;
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	em.buf[1] = em.buf[2] = &step;
+	em.ind[1] = em.ind[2] = 4;
+	map_step(&em, vec > 1 ? "i" : "s", vec, 4);
+	const char *guard = cg_guard_cond(&em);
+
+	/* the scalar tail */
+	if (vec > 1) {
+		cg_em_forget(&em, 1);
+		em.vec = 1;
+		em.buf[1] = em.buf[2] = &tail;
+		em.ind[1] = em.ind[2] = 2;
+		map_step(&em, "i", 1, 2);
+	}
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+
+	cg_line(&body, 0, "{");
+	if (l0.s)
+		cg_sb_puts(&body, l0.s);
+	cg_line(&body, 1, "const int tid = threadIdx.x;");
+	if (vec > 1)
+		cg_line(&body, 1, "const long nv = (%s) ? %s / %d : 0;", guard, n,
+		        vec);
+	else
+		cg_line(&body, 1, "const long nv = %s;", n);
+	cg_line(&body, 1, "for (long base = (long)blockIdx.x * %d; base < nv;",
+	        blk * ept);
+	cg_line(&body, 1, "     base += (long)gridDim.x * %d) {", blk * ept);
+	if (ept > 1) {
+		cg_line(&body, 2, "#pragma unroll");
+		cg_line(&body, 2, "for (int e = 0; e < %d; e++) {", ept);
+		cg_line(&body, 3, "const long s = base + e * %d + tid;", blk);
+	} else {
+		cg_line(&body, 2, "{");
+		cg_line(&body, 3, "const long s = base + tid;");
+	}
+	cg_line(&body, 3, "if (s < nv) {");
+	if (vec > 1)
+		cg_line(&body, 4, "const long i = s * %d;", vec);
+	if (step.s)
+		cg_sb_puts(&body, step.s);
+	cg_line(&body, 3, "}");
+	cg_line(&body, 2, "}");
+	cg_line(&body, 1, "}");
+	if (vec > 1) {
+		cg_line(&body, 1, "/* the tail, and everything when the vector "
+		        "path does not apply */");
+		cg_line(&body, 1, "for (long i = nv * %d + (long)blockIdx.x * %d + "
+		        "tid; i < %s;", vec, blk, n);
+		cg_line(&body, 1, "     i += (long)gridDim.x * %d) {", blk);
+		if (tail.s)
+			cg_sb_puts(&body, tail.s);
+		cg_line(&body, 1, "}");
+	}
+	cg_line(&body, 0, "}");
+
+	cg_kernel_comment(G, K, cg_fmt(G, "map: %d threads, %d-wide vectors, "
+	                  "%d per thread, %s grid", blk, vec, ept,
+	                  s->map_grid ? "persistent" : "cdiv"));
+	cg_kernel_sig(G, K, name, blk);
+	cg_sb_puts(&G->dev, body.s ? body.s : "");
+	{
+		const char *cd = cg_fmt(G, "cdiv(%s, %d)", ntext, blk * vec * ept);
+		const char *grid = s->map_grid ?
+		                   cg_fmt(G, "min(sm_count * %d, %s)", s->map_grid, cd) :
+		                   cd;
+		cg_plan_launch(G, K, name, grid, cg_fmt(G, "%d", blk));
+	}
+done:
+	if (l0.oom || step.oom || tail.oom || body.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&step);
+	cg_sb_free(&tail);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+	return KRL_OK;
+}

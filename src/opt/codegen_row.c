@@ -1,0 +1,1123 @@
+/*
+ * Row kernels (codegen.h): one or more reductions over the same axes of
+ * tensors of one shape, viewed as [outer, R, inner], with the pointwise
+ * nodes before them (inline), between them (a reduction may use an earlier
+ * one: softmax's sum uses its max) and after them (outputs of the full
+ * shape, e.g. softmax's quotient, and of the row shape, e.g. a norm).
+ *
+ * The row program runs in passes: pass p computes the reductions that
+ * need only those of earlier passes; then the full-shape outputs are
+ * written, then the row-shape ones. Strategies for inner == 1:
+ * - warp: a warp per row, warp-shuffle reductions (short rows);
+ * - block: a block per row, block reductions;
+ * - multi: several blocks per row (long rows, few rows): one kernel per
+ *   pass writes per-block partials (in double) that the next kernel's
+ *   blocks combine; the last kernel writes the outputs.
+ * Warp and block keep the row's elements in registers between passes when
+ * the row fits (a run-time check against the cache's capacity; otherwise
+ * each pass re-reads global memory). Rows whose length is a multiple of 4
+ * take float4 paths; others a scalar path. For inner > 1 a block of 32 x
+ * (block / 32) threads owns 32 neighbouring columns (coalesced over inner)
+ * and its rows of threads split R, combining through shared memory.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen.h"
+
+#define MULTI_CHUNK_VECS 8 /* float4s per thread per chunk of multi */
+
+typedef struct rinfo {
+	int nred;
+	int red[CG_MAX_KNODES];
+	int pass[CG_MAX_KNODES];
+	int slot[CG_MAX_KNODES];
+	int online[CG_MAX_KNODES]; /* a sum of exp(x - max) computed with that
+	                              max (the index of its reduce), or -1 */
+	int var[CG_MAX_KNODES];  /* a sum of (x - mean)^2 computed with the sum
+	                            of x the mean is (its index), or -1 */
+	int varc[CG_MAX_KNODES]; /* that mean's constant factor (a node) */
+	int npass, nslot;
+	int full[CG_MAX_KNODES], nfull;
+	int rowo[CG_MAX_KNODES], nrowo;
+	int cache[4], ncache;
+	int inner1;
+	int strategy;
+	int blk;
+	const char *otext, *rtext, *itext;
+} rinfo;
+
+/* In-kernel reduces reachable from node m through inline nodes. */
+static void reach(cg_gen *G, cg_kern *K, int m, unsigned long long *found,
+                  int depth)
+{
+	int s = cg_see(G, m, K->id);
+	if (s == SEE_IN) {
+		for (int j = 0; j < K->nanchor; j++)
+			if (K->anchor[j] == m && j < 64)
+				*found |= 1ull << j;
+		return;
+	}
+	if (s != SEE_INLINE || depth > 512)
+		return;
+	const krl_gnode *x = &G->g->n[m];
+	for (int i = 0; i < x->nin; i++)
+		reach(G, K, x->in[i], found, depth + 1);
+}
+
+static int pass_of(cg_gen *G, cg_kern *K, const int *online, int j,
+                   int *memo, int depth)
+{
+	if (memo[j])
+		return memo[j];
+	if (depth > CG_MAX_KNODES)
+		return 1;
+	if (online[j] >= 0)
+		return memo[j] = pass_of(G, K, online, online[j], memo, depth + 1);
+	if (online[j + CG_MAX_KNODES] >= 0)
+		return memo[j] = pass_of(G, K, online,
+		                         online[j + CG_MAX_KNODES], memo, depth + 1);
+	unsigned long long f = 0;
+	reach(G, K, G->g->n[K->anchor[j]].in[0], &f, 0);
+	int p = 1;
+	for (int i = 0; i < K->nanchor; i++)
+		if (f & (1ull << i)) {
+			int q = pass_of(G, K, online, i, memo, depth + 1) + 1;
+			if (q > p)
+				p = q;
+		}
+	return memo[j] = p;
+}
+
+/* f32 leaves whose element at a main point is at the point's linear
+ * index (the space's shape, or seen through a view of it), read through
+ * pointwise nodes: candidates for the register cache. */
+static void find_cache(cg_gen *G, cg_kern *K, int m, rinfo *ri, int viewed,
+                       int depth)
+{
+	const krl_graph *g = G->g;
+	int s = cg_see(G, m, K->id);
+	const krl_gnode *x = &g->n[m];
+	if (s == SEE_LEAF) {
+		if (x->dtype != KRL_F32)
+			return;
+		if (!viewed && (!cg_same_shape(g, m, K->space) ||
+		                x->ndim != g->n[K->space].ndim))
+			return;
+		for (int i = 0; i < ri->ncache; i++)
+			if (ri->cache[i] == m)
+				return;
+		if (ri->ncache < 4)
+			ri->cache[ri->ncache++] = m;
+		return;
+	}
+	if (s != SEE_INLINE || depth > 512)
+		return;
+	if (x->kind == KRL_GN_VIEW && !viewed &&
+	    cg_same_shape(g, m, K->space) && x->ndim == g->n[K->space].ndim) {
+		const krl_gnode *b = &g->n[x->in[0]];
+		if (b->kind != KRL_GN_VIEW)
+			find_cache(G, K, x->in[0], ri, 1, depth + 1);
+		return;
+	}
+	if (x->kind != KRL_GN_PW || viewed)
+		return;
+	for (int i = 0; i < x->nin; i++)
+		find_cache(G, K, x->in[i], ri, 0, depth + 1);
+}
+
+static int64_t prod_val(const krl_gnode *x, int from, int to)
+{
+	int64_t v = 1;
+	for (int i = from; i < to; i++)
+		v *= x->dim[i].val > 0 ? x->dim[i].val : 1;
+	return v;
+}
+
+/* The online softmax: reduce j a sum of exp(E - M) with M an in-kernel max
+ * of E (softmax, log_softmax, cross entropy). Returns M's index, or -1. */
+static int online_pair(cg_gen *G, cg_kern *K, int j)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[K->anchor[j]];
+	if (x->red != KRL_RED_SUM)
+		return -1;
+	int e = x->in[0];
+	if (g->n[e].kind != KRL_GN_PW || g->n[e].pw != KRL_PW_EXP ||
+	    cg_see(G, e, K->id) != SEE_INLINE)
+		return -1;
+	int d = g->n[e].in[0];
+	if (g->n[d].kind != KRL_GN_PW || g->n[d].pw != KRL_PW_SUB ||
+	    cg_see(G, d, K->id) != SEE_INLINE)
+		return -1;
+	for (int i = 0; i < K->nanchor; i++) {
+		const krl_gnode *m = &g->n[K->anchor[i]];
+		if (i != j && m->red == KRL_RED_MAX &&
+		    K->anchor[i] == g->n[d].in[1] && m->in[0] == g->n[d].in[0])
+			return i;
+	}
+	return -1;
+}
+
+/* The one-pass variance: reduce j a sum of (E - mean)^2 with mean = S * c,
+ * S an in-kernel sum of E and c a constant (layer, instance and group
+ * norms). Returns S's index (and c in *cn), or -1. */
+static int var_pair(cg_gen *G, cg_kern *K, int j, int *cn)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[K->anchor[j]];
+	if (x->red != KRL_RED_SUM)
+		return -1;
+	int q = x->in[0];
+	if (g->n[q].kind != KRL_GN_PW || cg_see(G, q, K->id) != SEE_INLINE)
+		return -1;
+	int d;
+	if (g->n[q].pw == KRL_PW_SQUARE)
+		d = g->n[q].in[0];
+	else if (g->n[q].pw == KRL_PW_MUL && g->n[q].in[0] == g->n[q].in[1])
+		d = g->n[q].in[0];
+	else
+		return -1;
+	if (g->n[d].kind != KRL_GN_PW || g->n[d].pw != KRL_PW_SUB ||
+	    cg_see(G, d, K->id) != SEE_INLINE)
+		return -1;
+	int e = g->n[d].in[0], mean = g->n[d].in[1];
+	const krl_gnode *mn = &g->n[mean];
+	if (mn->kind != KRL_GN_PW || mn->pw != KRL_PW_MUL ||
+	    cg_see(G, mean, K->id) != SEE_INLINE)
+		return -1;
+	for (int side = 0; side < 2; side++) {
+		int sn = mn->in[side], c = mn->in[1 - side];
+		if (g->n[c].kind != KRL_GN_CONST)
+			continue;
+		for (int i = 0; i < K->nanchor; i++)
+			if (i != j && K->anchor[i] == sn &&
+			    g->n[sn].red == KRL_RED_SUM && g->n[sn].in[0] == e) {
+				*cn = c;
+				return i;
+			}
+	}
+	return -1;
+}
+
+static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *sp = &g->n[K->space];
+	memset(ri, 0, sizeof *ri);
+	int memo[CG_MAX_KNODES] = { 0 };
+	ri->nred = K->nanchor;
+	/* the strategy first: the online softmax is written for the warp and
+	 * block ones */
+	ri->strategy = G->s.row_strategy;
+	if (ri->strategy == CG_ROW_AUTO) {
+		int64_t rows = prod_val(sp, 0, K->ax0);
+		int64_t R = prod_val(sp, K->ax0, K->ax1);
+		if (R <= 1024 && rows >= 256)
+			ri->strategy = CG_ROW_WARP;
+		else if (rows < 264 && R >= 8192)
+			ri->strategy = CG_ROW_MULTI;
+		else
+			ri->strategy = CG_ROW_BLOCK;
+	}
+	int inner1 = !strcmp(cg_prod(G, K->space, K->ax1, sp->ndim), "1");
+	/* online[] then var[]: pass_of reads both */
+	int links[2 * CG_MAX_KNODES];
+	for (int j = 0; j < K->nanchor; j++) {
+		ri->online[j] = inner1 && ri->strategy != CG_ROW_MULTI ?
+		                online_pair(G, K, j) : -1;
+		ri->var[j] = ri->online[j] < 0 ? var_pair(G, K, j, &ri->varc[j]) : -1;
+		links[j] = ri->online[j];
+		links[j + CG_MAX_KNODES] = ri->var[j];
+	}
+	for (int j = 0; j < K->nanchor; j++) {
+		ri->red[j] = K->anchor[j];
+		ri->pass[j] = pass_of(G, K, links, j, memo, 0);
+		if (ri->pass[j] > ri->npass)
+			ri->npass = ri->pass[j];
+		ri->slot[j] = ri->nslot;
+		ri->nslot += cg_red_is_arg(g->n[K->anchor[j]].red) ? 2 : 1;
+	}
+	for (int o = 0; o < K->nout; o++) {
+		int n = K->out[o];
+		if (cg_is_rowshape(G, K, n)) {
+			ri->rowo[ri->nrowo++] = n;
+		} else if (cg_same_shape(g, n, K->space)) {
+			ri->full[ri->nfull++] = n;
+		} else {
+			snprintf(G->err, sizeof G->err, "node %d is neither of the "
+			         "row kernel's full shape nor its row shape", n);
+			return -1;
+		}
+	}
+	ri->otext = cg_prod(G, K->space, 0, K->ax0);
+	ri->rtext = cg_prod(G, K->space, K->ax0, K->ax1);
+	ri->itext = cg_prod(G, K->space, K->ax1, sp->ndim);
+	ri->inner1 = !strcmp(ri->itext, "1");
+	for (int j = 0; j < ri->nred; j++)
+		find_cache(G, K, g->n[ri->red[j]].in[0], ri, 0, 0);
+	for (int o = 0; o < ri->nfull; o++)
+		find_cache(G, K, ri->full[o], ri, 0, 0);
+	ri->blk = G->s.row_block;
+	return 0;
+}
+
+/* ==== Loops over a row ==== */
+
+enum { LV_CACHED, LV_VEC, LV_SCALAR, LV_COL };
+
+typedef struct rloop {
+	int variant;
+	const char *lid, *nl;    /* lane id and count over the row */
+	const char *r0, *r1;     /* the part of the row */
+	int caps;                /* cached: float4s per thread */
+	int ty;                  /* column kernels: rows of threads */
+} rloop;
+
+static const char *lin_of(cg_em *em, const rinfo *ri, const char *r)
+{
+	return ri->inner1 ? cg_fmt(em->G, "(%s + %s)", em->rb, r) :
+	       cg_fmt(em->G, "(%s + %s * %s)", em->rb, r, em->rinner);
+}
+
+/* Reductions of one pass computed together: kind[k] 1 when node k is a
+ * sum of exp(E - M) kept online with max with[k]; 2 when it is a sum of
+ * (E - mean)^2 kept as shifted sums with sum with[k] (shift[with[k]], the
+ * row's first E, the shift). */
+typedef struct rpair {
+	int kind[CG_MAX_KNODES];
+	int with[CG_MAX_KNODES];
+	const char *shift[CG_MAX_KNODES];
+} rpair;
+
+/* Whether node k is the partner of a pair (its step is the pair's). */
+static int partner(const rpair *pr, int nn, int k)
+{
+	for (int q = 0; pr && q < nn; q++)
+		if (pr->kind[q] && pr->with[q] == k)
+			return 1;
+	return 0;
+}
+
+/* The online step of a sum of exp(E - M) with its max M: lanes v of E. */
+static void online_step(cg_em *em, const char *accm, const char *accs,
+                        const char *const *v, int vec, int ind)
+{
+	cg_gen *G = em->G;
+	cg_sb *b = em->buf[2];
+	const char *mx = v[0];
+	if (vec == 2)
+		mx = cg_fmt(G, "krl_maxf(%s, %s)", v[0], v[1]);
+	else if (vec == 4)
+		mx = cg_fmt(G, "krl_maxf(krl_maxf(%s, %s), krl_maxf(%s, %s))", v[0],
+		            v[1], v[2], v[3]);
+	cg_line(b, ind, "{");
+	cg_line(b, ind + 1, "/* online: the running sum follows the running "
+	        "max */");
+	cg_line(b, ind + 1, "const float mn = krl_maxf(%s, %s);", accm, mx);
+	cg_line(b, ind + 1, "if (mn != %s) {", accm);
+	cg_line(b, ind + 2, "%s *= (double)expf(%s - mn);", accs, accm);
+	cg_line(b, ind + 2, "%s = mn;", accm);
+	cg_line(b, ind + 1, "}");
+	cg_line(b, ind + 1, "if (%s != -INFINITY)", accm);
+	if (vec == 1)
+		cg_line(b, ind + 2, "%s += (double)expf(%s - %s);", accs, v[0], accm);
+	else if (vec == 2)
+		cg_line(b, ind + 2, "%s += (double)(expf(%s - %s) + expf(%s - %s));",
+		        accs, v[0], accm, v[1], accm);
+	else
+		cg_line(b, ind + 2, "%s += (double)((expf(%s - %s) + expf(%s - %s)) + "
+		        "(expf(%s - %s) + expf(%s - %s)));", accs, v[0], accm, v[1],
+		        accm, v[2], accm, v[3], accm);
+	cg_line(b, ind, "}");
+}
+
+/* The shifted sums of E (into accp) and of its squares (into accq). */
+static void var_step(cg_em *em, const char *accp, const char *accq,
+                     const char *sh, const char *const *v, int vec, int ind)
+{
+	cg_sb *b = em->buf[2];
+	cg_line(b, ind, "{");
+	cg_line(b, ind + 1, "/* shifted by the row's first value: no "
+	        "cancellation in the variance */");
+	for (int q = 0; q < vec; q++)
+		cg_line(b, ind + 1, "const float d%d = %s - %s;", q, v[q], sh);
+	if (vec == 1) {
+		cg_line(b, ind + 1, "%s += (double)d0;", accp);
+		cg_line(b, ind + 1, "%s += (double)(d0 * d0);", accq);
+	} else if (vec == 2) {
+		cg_line(b, ind + 1, "%s += (double)(d0 + d1);", accp);
+		cg_line(b, ind + 1, "%s += (double)(d0 * d0 + d1 * d1);", accq);
+	} else {
+		cg_line(b, ind + 1, "%s += (double)((d0 + d1) + (d2 + d3));", accp);
+		cg_line(b, ind + 1, "%s += (double)((d0 * d0 + d1 * d1) + (d2 * d2 "
+		        "+ d3 * d3));", accq);
+	}
+	cg_line(b, ind, "}");
+}
+
+/* One step: nodes at the lanes of r (reduce inputs accumulated into acc,
+ * or outputs stored). */
+static void row_step(cg_em *em, const rinfo *ri, const char *r, int vec,
+                     const int *nodes, int nn, int isred,
+                     const char *const *acc, const rpair *pr, int ind)
+{
+	cg_gen *G = em->G;
+	const krl_graph *g = G->g;
+	cg_em_forget(em, 2);
+	em->vec = vec;
+	em->vr = r;
+	em->vlin = lin_of(em, ri, r);
+	em->ind[2] = ind;
+	const char *vals[CG_MAX_KNODES][4], *idx[CG_MAX_KNODES][4];
+	cg_val ov[CG_MAX_KNODES][4];
+	for (int q = 0; q < vec; q++) {
+		const char *rq = q ? cg_fmt(G, "(%s + %d)", r, q) : r;
+		cg_point p = cg_row_point(em, q ? lin_of(em, ri, rq) : em->vlin, rq,
+		                          q);
+		for (int k = 0; k < nn; k++) {
+			if (isred && pr && pr->kind[k])
+				continue; /* its lanes are its partner's */
+			int n = isred ? g->n[nodes[k]].in[0] : nodes[k];
+			cg_val v = cg_ev(em, n, &p);
+			if (!v.e)
+				return;
+			ov[k][q] = v;
+			vals[k][q] = cg_f(em, v);
+			idx[k][q] = rq;
+		}
+	}
+	for (int k = 0; k < nn; k++) {
+		if (isred) {
+			if (pr && pr->kind[k] == 1)
+				online_step(em, acc[pr->with[k]], acc[k],
+				            vals[pr->with[k]], vec, ind);
+			else if (pr && pr->kind[k] == 2)
+				var_step(em, acc[pr->with[k]], acc[k],
+				         pr->shift[pr->with[k]], vals[pr->with[k]], vec,
+				         ind);
+			else if (!partner(pr, nn, k))
+				cg_acc_step(em->buf[2], ind, g->n[nodes[k]].red, acc[k],
+				            vals[k], idx[k], vec);
+			continue;
+		}
+		int n = nodes[k];
+		if (vec > 1 && g->n[n].dtype == KRL_F32 && cg_out_decl(g, n, 1) < 0) {
+			const char *ptr = cg_arg_buf(G, em->K, n, 1);
+			cg_line(em->buf[2], ind, "*reinterpret_cast<float4 *>(%s + %s) = "
+			        "make_float4(%s, %s, %s, %s);", ptr, em->vlin, vals[k][0],
+			        vals[k][1], vals[k][2], vals[k][3]);
+			continue;
+		}
+		for (int q = 0; q < vec; q++)
+			cg_store(em, 2, n, q ? lin_of(em, ri, cg_fmt(G, "(%s + %d)", r, q))
+			                     : em->vlin, ov[k][q]);
+	}
+}
+
+/* A loop variant over the row into b. */
+static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
+                     const int *nodes, int nn, int isred,
+                     const char *const *acc, const rpair *pair, cg_sb *b,
+                     int ind)
+{
+	cg_gen *G = em->G;
+	em->buf[2] = b;
+	em->ck = NULL;
+	switch (L->variant) {
+	case LV_CACHED:
+		em->ck = "k";
+		cg_line(b, ind, "#pragma unroll");
+		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", L->caps);
+		cg_line(b, ind + 1, "const long r = ((long)k * %s + %s) * 4;", L->nl,
+		        L->lid);
+		cg_line(b, ind + 1, "if (r < %s) {", em->rlen);
+		row_step(em, ri, "r", 4, nodes, nn, isred, acc, pair, ind + 2);
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind, "}");
+		em->ck = NULL;
+		break;
+	case LV_VEC:
+		if (isred)
+			cg_line(b, ind, "#pragma unroll 4");
+		cg_line(b, ind, "for (long r = %s(long)%s * 4; r < %s; r += (long)%s "
+		        "* 4) {", strcmp(L->r0, "0") ? cg_fmt(G, "%s + ", L->r0) : "",
+		        L->lid, L->r1, L->nl);
+		row_step(em, ri, "r", 4, nodes, nn, isred, acc, pair, ind + 1);
+		cg_line(b, ind, "}");
+		break;
+	case LV_SCALAR:
+		if (isred)
+			cg_line(b, ind, "#pragma unroll 4");
+		cg_line(b, ind, "for (long r = %s%s; r < %s; r += %s) {",
+		        strcmp(L->r0, "0") ? cg_fmt(G, "%s + ", L->r0) : "", L->lid,
+		        L->r1, L->nl);
+		row_step(em, ri, "r", 1, nodes, nn, isred, acc, pair, ind + 1);
+		cg_line(b, ind, "}");
+		break;
+	case LV_COL:
+		cg_line(b, ind, "{");
+		cg_line(b, ind + 1, "long r = ty;");
+		if (isred) {
+			/* four rows in flight per thread */
+			cg_line(b, ind + 1, "for (; r + %d < %s; r += %d) {", 3 * L->ty,
+			        em->rlen, 4 * L->ty);
+			for (int u = 0; u < 4; u++)
+				row_step(em, ri, u ? cg_fmt(G, "(r + %d)", u * L->ty) : "r",
+				         1, nodes, nn, isred, acc, pair, ind + 2);
+			cg_line(b, ind + 1, "}");
+		}
+		cg_line(b, ind + 1, "for (; r < %s; r += %d) {", em->rlen, L->ty);
+		if (!isred)
+			cg_line(b, ind + 2, "if (!valid)");
+		if (!isred)
+			cg_line(b, ind + 3, "break;");
+		row_step(em, ri, "r", 1, nodes, nn, isred, acc, pair, ind + 2);
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind, "}");
+		break;
+	}
+}
+
+/* The column kernel's combine of acc across its rows of threads (shared
+ * memory); every thread gets the value. */
+static cg_val col_finish(cg_em *em, cg_sb *b, int ind, krl_redop op,
+                         const char *acc, int ty)
+{
+	cg_gen *G = em->G;
+	const char *name = cg_name(G, "r");
+	cg_val v = { name, 'f' };
+	G->need |= CG_NEED_RED;
+	cg_line(b, ind, "__syncthreads(); /* the slots may still be read */");
+	switch (op) {
+	case KRL_RED_SUM:
+	case KRL_RED_PROD:
+		cg_line(b, ind, "krl_cd[ty][tx] = %s;", acc);
+		cg_line(b, ind, "__syncthreads();");
+		cg_line(b, ind, "%s = krl_cd[0][tx];", acc);
+		cg_line(b, ind, "for (int k = 1; k < %d; k++)", ty);
+		cg_line(b, ind + 1, "%s %s= krl_cd[k][tx];", acc,
+		        op == KRL_RED_SUM ? "+" : "*");
+		cg_line(b, ind, "const float %s = (float)%s;", name, acc);
+		break;
+	case KRL_RED_MAX:
+	case KRL_RED_MIN:
+		cg_line(b, ind, "krl_cf[ty][tx] = %s;", acc);
+		cg_line(b, ind, "__syncthreads();");
+		cg_line(b, ind, "%s = krl_cf[0][tx];", acc);
+		cg_line(b, ind, "for (int k = 1; k < %d; k++)", ty);
+		cg_line(b, ind + 1, "%s = %s(%s, krl_cf[k][tx]);", acc,
+		        op == KRL_RED_MAX ? "krl_maxf" : "krl_minf", acc);
+		cg_line(b, ind, "const float %s = %s;", name, acc);
+		break;
+	case KRL_RED_ARGMAX:
+	case KRL_RED_ARGMIN:
+		G->need |= CG_NEED_ARG;
+		cg_line(b, ind, "krl_cf[ty][tx] = %s;", acc);
+		cg_line(b, ind, "krl_cl[ty][tx] = %s_i;", acc);
+		cg_line(b, ind, "__syncthreads();");
+		cg_line(b, ind, "%s = krl_cf[0][tx];", acc);
+		cg_line(b, ind, "%s_i = krl_cl[0][tx];", acc);
+		cg_line(b, ind, "for (int k = 1; k < %d; k++) {", ty);
+		cg_line(b, ind + 1, "if (%s(krl_cf[k][tx], krl_cl[k][tx], %s, %s_i)) {",
+		        op == KRL_RED_ARGMAX ? "krl_amax_better" : "krl_amin_better",
+		        acc, acc);
+		cg_line(b, ind + 2, "%s = krl_cf[k][tx];", acc);
+		cg_line(b, ind + 2, "%s_i = krl_cl[k][tx];", acc);
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind, "}");
+		cg_line(b, ind, "const long long %s = %s_i;", name, acc);
+		v.t = 'l';
+		break;
+	}
+	return v;
+}
+
+/* The row's sum S and sum of squared deviations V from the shifted sums
+ * accp, accq (row totals, double) and the shift sh: S = P + n sh and
+ * V = Q - 2 d P + n d^2 with d = mean - sh, mean = S * c as the graph
+ * computes it. Sets both reduce values in em. */
+static void var_finish(cg_em *em, cg_sb *b, int ind, int snode, int vnode,
+                       int cnode, const char *accp, const char *accq,
+                       const char *sh)
+{
+	cg_gen *G = em->G;
+	cg_point pc;
+	memset(&pc, 0, sizeof pc);
+	pc.space = cnode;
+	pc.lin = "0";
+	cg_val c = cg_ev(em, cnode, &pc);
+	if (!c.e)
+		return;
+	const char *rs = cg_name(G, "r"), *rv = cg_name(G, "r");
+	const char *mn = cg_name(G, "m"), *dv = cg_name(G, "dm");
+	cg_line(b, ind, "const float %s = (float)(%s + (double)%s * (double)%s);",
+	        rs, accp, em->rlen, sh);
+	cg_line(b, ind, "const float %s = %s * %s;", mn, rs, c.e);
+	cg_line(b, ind, "const double %s = (double)%s - (double)%s;", dv, mn, sh);
+	cg_line(b, ind, "const float %s = (float)fmax(%s - 2.0 * %s * %s + "
+	        "(double)%s * %s * %s, 0.0);", rv, accq, dv, accp, em->rlen, dv, dv);
+	cg_val vs = { rs, 'f' }, vv = { rv, 'f' };
+	cg_em_set_reduce(em, snode, vs);
+	cg_em_set_reduce(em, vnode, vv);
+}
+
+/* The shift of a variance pair: E (sum node's input) at the row's first
+ * element, a row-level value. */
+static const char *var_shift(cg_em *em, const rinfo *ri, int snode)
+{
+	cg_gen *G = em->G;
+	cg_point p0 = cg_row_point(em, lin_of(em, ri, "0"), "0", 0);
+	p0.main = 0;
+	p0.rowlevel = 1;
+	cg_val v = cg_ev(em, G->g->n[snode].in[0], &p0);
+	return v.e ? cg_f(em, v) : "0.f";
+}
+
+/* ==== The program of one row ==== */
+
+typedef struct rprog {
+	int variants[3];         /* loop variants, tried in this order */
+	const char *conds[3];    /* the condition of each (NULL: else) */
+	int nvar;
+	rloop L[3];
+	int finish;              /* 0 warp, 1 block, 2 column, 3 partials */
+	const char *part, *pslot; /* partials: buffer, index of slot 0 */
+	int first, last;         /* passes to compute */
+	int outputs;             /* write the outputs after the last pass */
+	const char *rowguard;    /* who stores row outputs */
+} rprog;
+
+static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
+                          cg_sb *b, int ind)
+{
+	cg_gen *G = em->G;
+	const krl_graph *g = G->g;
+	for (int pass = P->first; pass <= P->last + (P->outputs ? 1 : 0);
+	     pass++) {
+		int isred = pass <= P->last;
+		int nodes[CG_MAX_KNODES], nn = 0, js[CG_MAX_KNODES];
+		rpair pr;
+		const char *acc[CG_MAX_KNODES];
+		memset(&pr, 0, sizeof pr);
+		if (isred) {
+			for (int j = 0; j < ri->nred; j++)
+				if (ri->pass[j] == pass) {
+					js[nn] = j;
+					nodes[nn++] = ri->red[j];
+				}
+			for (int k = 0; k < nn; k++)
+				for (int q = 0; q < nn; q++) {
+					if (ri->online[js[k]] == js[q]) {
+						pr.kind[k] = 1;
+						pr.with[k] = q;
+					}
+					if (ri->var[js[k]] == js[q]) {
+						pr.kind[k] = 2;
+						pr.with[k] = q;
+					}
+				}
+		} else {
+			for (int o = 0; o < ri->nfull; o++)
+				nodes[nn++] = ri->full[o];
+		}
+		cg_sb sec = { 0 }, loops = { 0 };
+		em->buf[1] = &sec;
+		em->ind[1] = ind;
+		for (int k = 0; k < nn; k++)
+			if (isred && pr.kind[k] == 2)
+				pr.shift[pr.with[k]] = var_shift(em, ri, nodes[pr.with[k]]);
+		if (isred) {
+			cg_line(&loops, ind, "/* pass %d */", pass);
+			for (int k = 0; k < nn; k++) {
+				acc[k] = cg_name(G, "acc");
+				cg_acc_decl(&loops, ind, g->n[nodes[k]].red, acc[k]);
+			}
+		} else if (nn) {
+			cg_line(&loops, ind, "/* the outputs of the full shape */");
+		}
+		for (int v = 0; v < P->nvar && nn; v++) {
+			if (P->conds[v])
+				cg_line(&loops, ind, "%sif (%s) {", v ? "} else " : "",
+				        P->conds[v]);
+			else if (v)
+				cg_line(&loops, ind, "} else {");
+			int in = ind + (P->conds[v] || v ? 1 : 0);
+			row_loop(em, ri, &P->L[v], nodes, nn, isred, acc,
+			         isred ? &pr : NULL, &loops, in);
+			if (v == P->nvar - 1 && (P->conds[v] || v))
+				cg_line(&loops, ind, "}");
+		}
+		if (isred) {
+			/* maxes first: an online sum is rescaled to its row max */
+			cg_val fin[CG_MAX_KNODES];
+			for (int k = 0; k < nn; k++)
+				fin[k].e = NULL;
+			for (int k = 0; k < nn && P->finish != 3; k++) {
+				if (pr.kind[k] != 1)
+					continue;
+				int m = pr.with[k];
+				fin[m] = cg_acc_finish(em, &loops, ind, KRL_RED_MAX, acc[m],
+				                       P->finish == 1);
+				cg_line(&loops, ind, "%s = %s == -INFINITY ? 0.0 : %s * "
+				        "(double)expf(%s - %s);", acc[k], acc[m], acc[k],
+				        acc[m], fin[m].e);
+				cg_em_set_reduce(em, nodes[m], fin[m]);
+			}
+			/* variance pairs: both shifted sums over the row, in place */
+			for (int k = 0; k < nn && P->finish != 3; k++) {
+				if (pr.kind[k] != 2)
+					continue;
+				int sk = pr.with[k];
+				for (int h = 0; h < 2; h++) {
+					const char *a = h ? acc[k] : acc[sk];
+					if (P->finish == 2) {
+						col_finish(em, &loops, ind, KRL_RED_SUM, a, P->L[0].ty);
+					} else {
+						G->need |= CG_NEED_WARP | CG_NEED_RED |
+						           (P->finish == 1 ? CG_NEED_BLOCK : 0);
+						cg_line(&loops, ind, "%s = %s_sum(%s);", a,
+						        P->finish == 1 ? "krl_block" : "krl_warp", a);
+					}
+				}
+				var_finish(em, &loops, ind, nodes[sk], nodes[k],
+				           ri->varc[js[k]], acc[sk], acc[k], pr.shift[sk]);
+				fin[k].e = fin[sk].e = "";
+			}
+			for (int k = 0; k < nn; k++) {
+				if (fin[k].e)
+					continue;
+				krl_redop op = g->n[nodes[k]].red;
+				cg_val r = { NULL, 'f' };
+				switch (P->finish) {
+				case 0:
+				case 1:
+					r = cg_acc_finish(em, &loops, ind, op, acc[k],
+					                  P->finish == 1);
+					break;
+				case 2:
+					r = col_finish(em, &loops, ind, op, acc[k], P->L[0].ty);
+					break;
+				default:
+					cg_acc_block_store(em, &loops, ind, op, acc[k], P->part,
+					                   cg_fmt(G, "%s + %d", P->pslot,
+					                          ri->slot[js[k]]));
+					break;
+				}
+				if (r.e)
+					cg_em_set_reduce(em, nodes[k], r);
+			}
+		}
+		cg_sb_puts(b, sec.s ? sec.s : "");
+		cg_sb_puts(b, loops.s ? loops.s : "");
+		if (sec.oom || loops.oom)
+			G->oom = 1;
+		cg_sb_free(&sec);
+		cg_sb_free(&loops);
+	}
+	if (P->outputs && ri->nrowo) {
+		cg_sb sec = { 0 }, st = { 0 };
+		em->buf[1] = &sec;
+		em->ind[1] = ind;
+		em->buf[2] = &st;
+		em->ind[2] = ind + 1;
+		cg_line(&sec, ind, "/* the outputs of the row shape */");
+		for (int o = 0; o < ri->nrowo; o++) {
+			int n = ri->rowo[o];
+			cg_point p;
+			memset(&p, 0, sizeof p);
+			p.space = n;
+			p.lin = ri->inner1 ? em->ro :
+			        cg_fmt(G, "(%s * %s + %s)", em->ro, em->rinner, em->rc);
+			p.inrow = 1;
+			p.rowlevel = 1;
+			cg_val v = cg_ev(em, n, &p);
+			if (!v.e)
+				break;
+			cg_store(em, 2, n, p.lin, v);
+		}
+		cg_sb_puts(b, sec.s ? sec.s : "");
+		cg_line(b, ind, "if (%s) {", P->rowguard);
+		cg_sb_puts(b, st.s ? st.s : "");
+		cg_line(b, ind, "}");
+		if (sec.oom || st.oom)
+			G->oom = 1;
+		cg_sb_free(&sec);
+		cg_sb_free(&st);
+	}
+}
+
+/* ==== Kernels ==== */
+
+/* Declares the kernel's shape arguments and row names in em. */
+static void row_names(cg_em *em, const rinfo *ri, const char **O,
+                      const char **I)
+{
+	cg_gen *G = em->G;
+	*O = cg_arg_long(G, em->K, ri->otext);
+	em->rlen = cg_arg_long(G, em->K, ri->rtext);
+	*I = ri->inner1 ? "1" : cg_arg_long(G, em->K, ri->itext);
+	em->rinner = *I;
+	em->ro = "o";
+	em->rc = ri->inner1 ? NULL : "c";
+	em->rb = "rb";
+}
+
+static void finish_kernel(cg_gen *G, cg_kern *K, const char *name,
+                          const char *how, int block, cg_sb *body,
+                          const char *grid, const char *blockdims)
+{
+	cg_kernel_comment(G, K, how);
+	cg_kernel_sig(G, K, name, block);
+	cg_sb_puts(&G->dev, body->s ? body->s : "");
+	cg_plan_launch(G, K, name, grid, blockdims);
+}
+
+/* Warp or block strategy (inner == 1): one kernel. */
+static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
+{
+	int warp = ri->strategy == CG_ROW_WARP;
+	int blk = ri->blk;
+	const char *name = cg_fmt(G, "k%d_row", K->id);
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb l0 = { 0 }, rowb = { 0 }, body = { 0 };
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	const char *O, *I;
+	row_names(&em, ri, &O, &I);
+	const char *nl = warp ? "32" : cg_fmt(G, "%d", blk);
+	int caps = 8 / (ri->ncache ? ri->ncache : 1);
+	if (caps < 1)
+		caps = 1;
+	int cap = (warp ? 32 : blk) * caps * 4;
+	/* registers pay only when the row is read more than once */
+	int cache = G->s.row_cache && ri->ncache > 0 &&
+	            ri->npass + (ri->nfull > 0) > 1;
+	rprog P;
+	memset(&P, 0, sizeof P);
+	int v = 0;
+	if (cache) {
+		P.variants[v] = LV_CACHED;
+		P.conds[v] = "cached";
+		P.L[v].variant = LV_CACHED;
+		P.L[v].caps = caps;
+		v++;
+	}
+	P.variants[v] = LV_VEC;
+	P.conds[v] = "vec";
+	P.L[v].variant = LV_VEC;
+	v++;
+	P.variants[v] = LV_SCALAR;
+	P.L[v].variant = LV_SCALAR;
+	v++;
+	P.nvar = v;
+	for (int k = 0; k < v; k++) {
+		P.L[k].lid = "lid";
+		P.L[k].nl = nl;
+		P.L[k].r0 = "0";
+		P.L[k].r1 = em.rlen;
+	}
+	P.finish = warp ? 0 : 1;
+	P.first = 1;
+	P.last = ri->npass;
+	P.outputs = 1;
+	P.rowguard = "lid == 0";
+	/* the cache lives for the whole row */
+	em.ncache = cache ? ri->ncache : 0;
+	for (int i = 0; i < em.ncache; i++) {
+		em.cnode[i] = ri->cache[i];
+		em.cvar[i] = cg_fmt(G, "cch%d", i);
+	}
+	emit_sections(&em, ri, &P, &rowb, 2);
+	em.vec = 4;
+	cg_guard_add(&em, em.rlen);
+	const char *guard = cg_guard_cond(&em);
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+
+	cg_line(&body, 0, "{");
+	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_line(&body, 1, "const int tid = threadIdx.x;");
+	if (warp) {
+		cg_line(&body, 1, "const int lid = tid & 31;");
+		cg_line(&body, 1, "const long wpb = %d; /* warps (rows) per block */",
+		        blk / 32);
+	} else {
+		cg_line(&body, 1, "const int lid = tid;");
+	}
+	cg_line(&body, 1, "/* float4 paths when rows start 16-byte aligned */");
+	cg_line(&body, 1, "const bool vec = %s;", guard);
+	if (cache)
+		cg_line(&body, 1, "const bool cached = vec && %s <= %d;", em.rlen, cap);
+	if (warp)
+		cg_line(&body, 1, "for (long o = (long)blockIdx.x * wpb + (tid >> 5); "
+		        "o < %s; o += (long)gridDim.x * wpb) {", O);
+	else
+		cg_line(&body, 1, "for (long o = blockIdx.x; o < %s; o += gridDim.x) {",
+		        O);
+	cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
+	if (cache) {
+		cg_line(&body, 2, "/* the row in registers when it fits */");
+		for (int i = 0; i < ri->ncache; i++)
+			cg_line(&body, 2, "float4 cch%d[%d];", i, caps);
+		cg_line(&body, 2, "if (cached) {");
+		cg_line(&body, 3, "#pragma unroll");
+		cg_line(&body, 3, "for (int k = 0; k < %d; k++) {", caps);
+		cg_line(&body, 4, "const long r = ((long)k * %s + lid) * 4;", nl);
+		cg_line(&body, 4, "if (r < %s) {", em.rlen);
+		for (int i = 0; i < ri->ncache; i++)
+			cg_line(&body, 5, "cch%d[k] = *reinterpret_cast<const float4 *>"
+			        "(%s + rb + r);", i, cg_arg_buf(G, K, ri->cache[i], 0));
+		cg_line(&body, 4, "}");
+		cg_line(&body, 3, "}");
+		cg_line(&body, 2, "}");
+	}
+	cg_sb_puts(&body, rowb.s ? rowb.s : "");
+	cg_line(&body, 1, "}");
+	cg_line(&body, 0, "}");
+	{
+		const char *grid = warp ?
+		    cg_fmt(G, "min(cdiv(%s, %d), sm_count * 32)", ri->otext, blk / 32) :
+		    cg_fmt(G, "min(%s, sm_count * 32)", ri->otext);
+		finish_kernel(G, K, name,
+		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s",
+		                     warp ? "a warp" : "a block", blk,
+		                     cache ? "rows in registers when they fit" :
+		                     "rows re-read", ri->npass,
+		                     ri->npass == 1 ? "" : "es"),
+		              blk, &body, grid, cg_fmt(G, "%d", blk));
+	}
+done:
+	if (l0.oom || rowb.oom || body.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&rowb);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+}
+
+/* Multi strategy (inner == 1): a kernel per pass and one for the outputs;
+ * blocks own chunks of rows and pass partials through scratch. */
+static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
+{
+	int blk = ri->blk;
+	int chunk = blk * 4 * MULTI_CHUNK_VECS;
+	const char *part = cg_fmt(G, "k%d_part", K->id);
+	cg_sb_printf(&G->bufs, "buffer %s f64 [%s, cdiv(%s, %d), %d]\n", part,
+	             ri->otext, ri->rtext, chunk, ri->nslot);
+	const char *grid = cg_fmt(G, "(%s) * cdiv(%s, %d)", ri->otext, ri->rtext,
+	                          chunk);
+	for (int pass = 1; pass <= ri->npass + 1; pass++) {
+		int out = pass == ri->npass + 1;
+		const char *name = out ? cg_fmt(G, "k%d_out", K->id) :
+		                   cg_fmt(G, "k%d_pass%d", K->id, pass);
+		cg_args_reset(K);
+		cg_em em;
+		cg_em_init(&em, G, K);
+		cg_sb l0 = { 0 }, comb = { 0 }, rowb = { 0 }, body = { 0 };
+		em.buf[0] = &l0;
+		em.ind[0] = 1;
+		const char *O, *I;
+		row_names(&em, ri, &O, &I);
+		const char *pp = cg_arg_named(G, K, part, out || pass == 1 ?
+		                              (out ? "const double *__restrict__" :
+		                               "double *__restrict__") :
+		                              "double *__restrict__");
+		/* combine the partials of the earlier passes */
+		em.buf[1] = &comb;
+		em.ind[1] = 1;
+		for (int j = 0; j < ri->nred; j++) {
+			if (ri->pass[j] >= pass)
+				continue;
+			int isvs = 0;
+			for (int v = 0; v < ri->nred; v++)
+				if (ri->var[v] == j)
+					isvs = 1;
+			if (isvs)
+				continue; /* with its variance, below */
+			if (ri->var[j] >= 0) {
+				int js = ri->var[j];
+				const char *ap = cg_name(G, "acc"), *aq = cg_name(G, "acc");
+				cg_line(&comb, 1, "double %s = 0.0, %s = 0.0;", ap, aq);
+				cg_line(&comb, 1, "for (long q = tid; q < nch; q += %d) {", blk);
+				cg_line(&comb, 2, "%s += %s[(o * nch + q) * %d + %d];", ap, pp,
+				        ri->nslot, ri->slot[js]);
+				cg_line(&comb, 2, "%s += %s[(o * nch + q) * %d + %d];", aq, pp,
+				        ri->nslot, ri->slot[j]);
+				cg_line(&comb, 1, "}");
+				G->need |= CG_NEED_BLOCK | CG_NEED_WARP | CG_NEED_RED;
+				cg_line(&comb, 1, "%s = krl_block_sum(%s);", ap, ap);
+				cg_line(&comb, 1, "%s = krl_block_sum(%s);", aq, aq);
+				var_finish(&em, &comb, 1, ri->red[js], ri->red[j], ri->varc[j],
+				           ap, aq, var_shift(&em, ri, ri->red[js]));
+				continue;
+			}
+			krl_redop op = G->g->n[ri->red[j]].red;
+			const char *acc = cg_name(G, "acc");
+			cg_acc_decl(&comb, 1, op, acc);
+			cg_line(&comb, 1, "for (long q = tid; q < nch; q += %d)", blk);
+			cg_acc_part(&comb, 2, op, acc, pp,
+			            cg_fmt(G, "(o * nch + q) * %d + %d", ri->nslot,
+			                   ri->slot[j]));
+			cg_em_set_reduce(&em, ri->red[j],
+			                 cg_acc_finish(&em, &comb, 1, op, acc, 1));
+		}
+		rprog P;
+		memset(&P, 0, sizeof P);
+		P.nvar = 2;
+		P.conds[0] = "vec";
+		P.L[0].variant = LV_VEC;
+		P.L[1].variant = LV_SCALAR;
+		for (int k = 0; k < 2; k++) {
+			P.L[k].lid = "tid";
+			P.L[k].nl = cg_fmt(G, "%d", blk);
+			P.L[k].r0 = "r0";
+			P.L[k].r1 = "r1";
+		}
+		P.finish = 3;
+		P.part = pp;
+		P.pslot = cg_fmt(G, "(o * nch + ch) * %d", ri->nslot);
+		P.first = out ? ri->npass + 1 : pass;
+		P.last = out ? ri->npass : pass;
+		P.outputs = out;
+		P.rowguard = "ch == 0 && tid == 0";
+		emit_sections(&em, ri, &P, &rowb, 1);
+		em.vec = 4;
+		cg_guard_add(&em, em.rlen);
+		const char *guard = cg_guard_cond(&em);
+		if (G->fail >= 0 || G->err[0] || G->oom) {
+			cg_sb_free(&l0);
+			cg_sb_free(&comb);
+			cg_sb_free(&rowb);
+			cg_sb_free(&body);
+			cg_em_free(&em);
+			return;
+		}
+		cg_line(&body, 0, "{");
+		cg_line(&body, 1, "const int tid = threadIdx.x;");
+		cg_line(&body, 1, "const long nch = (%s + %d) / %d;", em.rlen,
+		        chunk - 1, chunk);
+		cg_line(&body, 1, "/* blocks numbered chunk-major; every other pass "
+		        "walks them backwards, so it first reads what the previous "
+		        "one read last (still in L2) */");
+		cg_line(&body, 1, "const long blk = %s;", pass % 2 ? "blockIdx.x" :
+		        "(long)gridDim.x - 1 - blockIdx.x");
+		cg_line(&body, 1, "const long ch = blk / %s, o = blk %% %s;", O, O);
+		if (out && !ri->nfull) {
+			cg_line(&body, 1, "if (ch != 0)");
+			cg_line(&body, 2, "return; /* only row-shape outputs */");
+		}
+		cg_line(&body, 1, "const long rb = o * %s;", em.rlen);
+		cg_line(&body, 1, "const long r0 = ch * %d;", chunk);
+		cg_line(&body, 1, "const long r1 = min(%s, r0 + %d);", em.rlen, chunk);
+		cg_line(&body, 1, "const bool vec = %s;", guard);
+		cg_sb_puts(&body, l0.s ? l0.s : "");
+		cg_sb_puts(&body, comb.s ? comb.s : "");
+		cg_sb_puts(&body, rowb.s ? rowb.s : "");
+		cg_line(&body, 0, "}");
+		finish_kernel(G, K, name,
+		              out ? cg_fmt(G, "row, several blocks per row (chunks "
+		                           "of %d): the outputs", chunk) :
+		                    cg_fmt(G, "row, several blocks per row (chunks "
+		                           "of %d): pass %d of %d, partials to %s",
+		                           chunk, pass, ri->npass, part),
+		              blk, &body, grid, cg_fmt(G, "%d", blk));
+		if (l0.oom || comb.oom || rowb.oom || body.oom)
+			G->oom = 1;
+		cg_sb_free(&l0);
+		cg_sb_free(&comb);
+		cg_sb_free(&rowb);
+		cg_sb_free(&body);
+		cg_em_free(&em);
+	}
+}
+
+/* inner > 1: 32 columns per block, rows of threads split R. */
+static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
+{
+	int blk = ri->blk;
+	int ty = blk / 32;
+	const char *name = cg_fmt(G, "k%d_col", K->id);
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb l0 = { 0 }, rowb = { 0 }, body = { 0 };
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	const char *O, *I;
+	row_names(&em, ri, &O, &I);
+	rprog P;
+	memset(&P, 0, sizeof P);
+	P.nvar = 1;
+	P.L[0].variant = LV_COL;
+	P.L[0].ty = ty;
+	P.finish = 2;
+	P.first = 1;
+	P.last = ri->npass;
+	P.outputs = 1;
+	P.rowguard = "valid && ty == 0";
+	emit_sections(&em, ri, &P, &rowb, 2);
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+	int nd = 0, nf = 0, nl = 0;
+	for (int j = 0; j < ri->nred; j++) {
+		krl_redop op = G->g->n[ri->red[j]].red;
+		if (op == KRL_RED_SUM || op == KRL_RED_PROD)
+			nd = 1;
+		else
+			nf = 1;
+		if (cg_red_is_arg(op))
+			nl = 1;
+	}
+	cg_line(&body, 0, "{");
+	if (nd)
+		cg_line(&body, 1, "__shared__ double krl_cd[%d][33];", ty);
+	if (nf)
+		cg_line(&body, 1, "__shared__ float krl_cf[%d][33];", ty);
+	if (nl)
+		cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
+	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
+	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", I);
+	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
+	        "gridDim.x) {", O);
+	cg_line(&body, 2, "const long o = blk / ncb;");
+	cg_line(&body, 2, "const long cc = (blk %% ncb) * 32 + tx;");
+	cg_line(&body, 2, "const bool valid = cc < %s;", I);
+	cg_line(&body, 2, "/* past the last column: compute the last one's "
+	        "values (in bounds), store nothing */");
+	cg_line(&body, 2, "const long c = valid ? cc : %s - 1;", I);
+	cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
+	cg_sb_puts(&body, rowb.s ? rowb.s : "");
+	cg_line(&body, 1, "}");
+	cg_line(&body, 0, "}");
+	finish_kernel(G, K, name,
+	              cg_fmt(G, "row over a middle axis: 32 columns x %d rows of "
+	                     "threads per block, %d pass%s", ty, ri->npass,
+	                     ri->npass == 1 ? "" : "es"),
+	              blk, &body,
+	              cg_fmt(G, "min((%s) * cdiv(%s, 32), sm_count * 32)",
+	                     ri->otext, ri->itext),
+	              cg_fmt(G, "32, %d", ty));
+done:
+	if (l0.oom || rowb.oom || body.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&rowb);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+}
+
+krl_err cg_emit_row(cg_gen *G, cg_kern *K)
+{
+	rinfo ri;
+	if (analyse(G, K, &ri))
+		return KRL_OK;
+	if (!ri.inner1)
+		emit_cols(G, K, &ri);
+	else if (ri.strategy == CG_ROW_MULTI)
+		emit_multi(G, K, &ri);
+	else
+		emit_rows(G, K, &ri);
+	return KRL_OK;
+}

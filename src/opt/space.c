@@ -1,0 +1,453 @@
+/*
+ * The decisions a task offers a policy, its features, and the candidate of
+ * one choice (include/krl/opt.h, docs/optimizer.md section 4).
+ *
+ * krl_opt_create lowers the task once, notes which rewrite rules match and
+ * which kernel kinds the default grouping makes (with the rules applied
+ * and without), and names the decisions: "rule.<name>" for each matching
+ * rule, the schedule knobs of the kinds present, and "fuse". Names and
+ * option texts are the same on every task, and option 0 of each is the
+ * default (what is expected to be best without more knowledge), so a
+ * policy with no weights that always takes option 0 gets a sound
+ * candidate.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+struct krl_opt {
+	const krl_task *task;
+	char *set;
+	krl_graph *g;
+	krl_space space;
+	int matches[KRL_RULE_COUNT];
+	krl_cginfo info;         /* of the default choice */
+	int nfeat;
+	const char *fname[KRL_MAX_FEATURES];
+	double fval[KRL_MAX_FEATURES];
+};
+
+/* ==== Decisions ==== */
+
+static void add_decision(krl_space *s, const char *name, int nopt,
+                         const char *const *opts)
+{
+	if (s->ndec == KRL_MAX_DECISIONS)
+		return;
+	krl_decision *d = &s->dec[s->ndec++];
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->nopt = nopt < KRL_MAX_OPTIONS ? nopt : KRL_MAX_OPTIONS;
+	for (int j = 0; j < d->nopt; j++)
+		snprintf(d->opt[j], sizeof d->opt[j], "%s", opts[j]);
+}
+
+static const char *const ONOFF[] = { "on", "off" };
+static const char *const MAP_BLOCK[] = { "256", "128", "512", "1024" };
+static const char *const MAP_VEC[] = { "4", "2", "1" };
+static const char *const MAP_EPT[] = { "1", "2", "4" };
+static const char *const MAP_GRID[] = { "cdiv", "persist2", "persist4",
+	                                    "persist8" };
+static const char *const ROW_STRATEGY[] = { "auto", "warp", "block", "multi" };
+static const char *const ROW_BLOCK[] = { "256", "128", "512", "1024" };
+static const char *const ROW_CACHE[] = { "regs", "reread" };
+static const char *const TOTAL_BLOCKS[] = { "8x", "4x", "2x", "1x" };
+static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
+static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
+static const char *const FUSE[] = { "full", "none" };
+static const char *const GEMM_TC[] = { "3xtf32", "lib" };
+static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
+
+#define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* The option chosen for decision `name` in c, or NULL when s lacks it. */
+static const char *chosen(const krl_space *s, const krl_choice *c,
+                          const char *name)
+{
+	for (int k = 0; k < s->ndec; k++)
+		if (!strcmp(s->dec[k].name, name)) {
+			int j = c->opt[k];
+			if (j < 0 || j >= s->dec[k].nopt)
+				j = 0;
+			return s->dec[k].opt[j];
+		}
+	return NULL;
+}
+
+/* The schedule of choice c (defaults for knobs s does not offer). */
+static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
+{
+	const char *z;
+	krl_sched_default(k);
+	if ((z = chosen(s, c, "fuse")))
+		k->fuse = strcmp(z, "none") != 0;
+	if ((z = chosen(s, c, "map.block")))
+		k->map_block = atoi(z);
+	if ((z = chosen(s, c, "map.vec")))
+		k->map_vec = atoi(z);
+	if ((z = chosen(s, c, "map.ept")))
+		k->map_ept = atoi(z);
+	if ((z = chosen(s, c, "map.grid")))
+		k->map_grid = strncmp(z, "persist", 7) ? 0 : atoi(z + 7);
+	if ((z = chosen(s, c, "row.strategy")))
+		k->row_strategy = !strcmp(z, "warp") ? CG_ROW_WARP :
+		                  !strcmp(z, "block") ? CG_ROW_BLOCK :
+		                  !strcmp(z, "multi") ? CG_ROW_MULTI : CG_ROW_AUTO;
+	if ((z = chosen(s, c, "row.block")))
+		k->row_block = atoi(z);
+	if ((z = chosen(s, c, "row.cache")))
+		k->row_cache = strcmp(z, "reread") != 0;
+	if ((z = chosen(s, c, "total.blocks")))
+		k->total_blocks = atoi(z);
+	if ((z = chosen(s, c, "total.block")))
+		k->total_block = atoi(z);
+	if ((z = chosen(s, c, "scan.block")))
+		k->scan_block = atoi(z);
+	if ((z = chosen(s, c, "gemm.impl")))
+		k->gemm_impl = !strcmp(z, "3xtf32");
+}
+
+/* Whether o's GEMMs are ones the 3xTF32 kernel (128 x 128 tiles, no
+ * split over K) is expected to run faster than cuBLASLt's fp32: enough
+ * tiles to fill the GPU, and no thin operand (a matrix-vector product is
+ * memory-bound, cuBLAS's GEMV does it better). Counts them in *n. */
+static int gemm_tiles_pay(const krl_graph *g, int *n)
+{
+	int pay = 1;
+	*n = 0;
+	for (int i = 0; i < g->nn; i++) {
+		const krl_gnode *x = &g->n[i];
+		if (x->kind != KRL_GN_LIB || strcmp(x->op, "gemm") || x->nin != 2)
+			continue;
+		(*n)++;
+		const krl_gnode *a = &g->n[x->in[0]];
+		if (a->ndim < 2 || x->ndim < 2) {
+			pay = 0;
+			continue;
+		}
+		double m = (double)x->dim[x->ndim - 2].val;
+		double nn = (double)x->dim[x->ndim - 1].val;
+		double batch = 1;
+		for (int k = 0; k < x->ndim - 2; k++)
+			batch *= (double)x->dim[k].val;
+		double tiles = ceil(m / 128) * ceil(nn / 128) * batch;
+		if (tiles < 132 || m < 64 || nn < 64)
+			pay = 0;
+	}
+	return pay;
+}
+
+/* Rules in the order they are applied: the structural ones first, then
+ * constant folding tidies what they leave. */
+static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
+	KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP, KRL_RULE_REDUCE_LINEAR,
+	KRL_RULE_CANCEL, KRL_RULE_FOLD,
+};
+
+/* A copy of o's graph with the rules `on` in c applied; *applied lists
+ * them ("diag_bcast x1, fold x2"). Caller frees both. */
+static krl_err rewritten(const krl_opt *o, const krl_choice *c, int all,
+                         krl_graph **out, char *applied, size_t cap,
+                         krl_diag *d)
+{
+	krl_graph *g = krl_graph_clone(o->g);
+	size_t n = 0;
+	if (applied && cap)
+		applied[0] = 0;
+	if (!g)
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	for (int i = 0; i < KRL_RULE_COUNT; i++) {
+		krl_rule r = RULE_ORDER[i];
+		if (!o->matches[r])
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "rule.%s", krl_rule_name(r));
+		const char *z = c ? chosen(&o->space, c, name) : NULL;
+		if (!all && (!z || strcmp(z, "on")))
+			continue;
+		int sites = 0;
+		krl_err e = krl_rule_apply(g, r, &sites, d);
+		if (e) {
+			krl_graph_free(g);
+			return e;
+		}
+		if (sites && applied && n < cap)
+			n += (size_t)snprintf(applied + n, cap - n, "%s%s x%d",
+			                      n ? ", " : "", krl_rule_name(r), sites);
+	}
+	*out = g;
+	return KRL_OK;
+}
+
+/* ==== Features ==== */
+
+static double log2_pos(double v)
+{
+	return v > 1 ? log2(v) : 0;
+}
+
+static void features(krl_opt *o)
+{
+	const krl_graph *g = o->g;
+	double maxbytes = 0, rowlen = 0, rows = 0;
+	int gemm = 0, conv = 0, pool = 0, red = 0, scan = 0, total = 0, bcast = 0;
+	int other = 0, cols = 0, pw_only = 1;
+	for (int i = 0; i < g->nn; i++) {
+		const krl_gnode *x = &g->n[i];
+		double numel = 1;
+		for (int k = 0; k < x->ndim; k++)
+			numel *= x->dim[k].val > 0 ? (double)x->dim[k].val : 1;
+		double bytes = numel * (double)krl_dtype_size(x->dtype);
+		if (bytes > maxbytes)
+			maxbytes = bytes;
+		switch (x->kind) {
+		case KRL_GN_BUF:
+		case KRL_GN_CONST:
+		case KRL_GN_VIEW:
+			break;
+		case KRL_GN_PW:
+			for (int k = 0; k < x->nin; k++) {
+				const krl_gnode *a = &g->n[x->in[k]];
+				double an = 1;
+				for (int q = 0; q < a->ndim; q++)
+					an *= a->dim[q].val > 0 ? (double)a->dim[q].val : 1;
+				if (an > 1 && an < numel)
+					bcast = 1;
+			}
+			break;
+		case KRL_GN_REDUCE: {
+			const krl_gnode *a = &g->n[x->in[0]];
+			double o_ = 1, r = 1, in = 1;
+			for (int k = 0; k < a->ndim; k++) {
+				double v = a->dim[k].val > 0 ? (double)a->dim[k].val : 1;
+				if (k < x->axis)
+					o_ *= v;
+				else if (k < x->axis + x->naxes)
+					r *= v;
+				else
+					in *= v;
+			}
+			red = 1;
+			pw_only = 0;
+			if (o_ * in <= 1)
+				total = 1;
+			else if (r > rowlen) {
+				rowlen = r;
+				rows = o_ * in;
+			}
+			if (in > 1 && o_ * in > 1)
+				cols = 1;
+			break;
+		}
+		case KRL_GN_SCAN:
+			scan = 1;
+			pw_only = 0;
+			break;
+		case KRL_GN_LIB:
+			pw_only = 0;
+			if (!strcmp(x->op, "gemm"))
+				gemm = 1;
+			else if (!strncmp(x->op, "conv", 4))
+				conv = 1;
+			else if (strstr(x->op, "pool"))
+				pool = 1;
+			else
+				other = 1;
+			break;
+		default:
+			pw_only = 0;
+			break;
+		}
+	}
+	int n = 0;
+#define F(name, v) do { o->fname[n] = name; o->fval[n] = (v); n++; } while (0)
+	F("bias", 1);
+	F("log2_bytes", log2_pos(maxbytes) / 32);
+	F("row_len", log2_pos(rowlen) / 24);
+	F("log2_rows", log2_pos(rows) / 24);
+	F("has_gemm", gemm);
+	F("has_conv", conv);
+	F("has_pool", pool);
+	F("has_reduce", red);
+	F("has_scan", scan);
+	F("has_total", total);
+	F("pw_only", pw_only);
+	F("n_nodes", g->nn / 32.0);
+	F("n_kernels", o->info.nk / 8.0);
+	F("has_bcast", bcast);
+	F("has_cols", cols);
+	F("has_lib_other", other);
+#undef F
+	o->nfeat = n;
+}
+
+/* ==== The optimizer ==== */
+
+krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
+                       krl_diag *d)
+{
+	*out = NULL;
+	krl_opt *o = calloc(1, sizeof *o);
+	krl_err r;
+	if (!o || !(o->set = malloc(strlen(set) + 1))) {
+		free(o);
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	}
+	strcpy(o->set, set);
+	o->task = t;
+	if ((r = krl_graph_lower(t, set, &o->g, d)))
+		goto fail;
+	for (int i = 0; i < KRL_RULE_COUNT; i++)
+		o->matches[i] = krl_rule_matches(o->g, (krl_rule)i);
+
+	/* the kernel kinds, with every matching rule applied and with none */
+	krl_sched s;
+	krl_sched_default(&s);
+	krl_cginfo with = { 0 }, without = { 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		krl_graph *g = NULL;
+		if ((r = rewritten(o, NULL, pass == 0, &g, NULL, 0, d)))
+			goto fail;
+		char *text = NULL;
+		r = krl_codegen(g, &s, "", &text, NULL, pass == 0 ? &with : &without,
+		                d);
+		free(text);
+		krl_graph_free(g);
+		if (r)
+			goto fail;
+	}
+	o->info = with;
+
+	krl_space *sp = &o->space;
+	for (int i = 0; i < KRL_RULE_COUNT; i++) {
+		if (!o->matches[i])
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "rule.%s", krl_rule_name((krl_rule)i));
+		add_decision(sp, name, 2, ONOFF);
+	}
+	int map = with.count[CK_MAP] || without.count[CK_MAP];
+	int rowk = with.count[CK_ROW] || without.count[CK_ROW];
+	int rows1 = with.rows_inner1 || without.rows_inner1;
+	int total = with.count[CK_TOTAL] || without.count[CK_TOTAL];
+	int scan = with.count[CK_SCAN] || without.count[CK_SCAN];
+	/* splitting one kernel per op adds map kernels */
+	int gen = map || rowk || total || scan;
+	if (map || rowk || total || scan) {
+		add_decision(sp, "map.block", NOPT(MAP_BLOCK), MAP_BLOCK);
+		add_decision(sp, "map.vec", NOPT(MAP_VEC), MAP_VEC);
+		add_decision(sp, "map.ept", NOPT(MAP_EPT), MAP_EPT);
+		add_decision(sp, "map.grid", NOPT(MAP_GRID), MAP_GRID);
+	}
+	if (rowk) {
+		if (rows1)
+			add_decision(sp, "row.strategy", NOPT(ROW_STRATEGY),
+			             ROW_STRATEGY);
+		add_decision(sp, "row.block", NOPT(ROW_BLOCK), ROW_BLOCK);
+		if (rows1)
+			add_decision(sp, "row.cache", NOPT(ROW_CACHE), ROW_CACHE);
+	}
+	if (total) {
+		add_decision(sp, "total.blocks", NOPT(TOTAL_BLOCKS), TOTAL_BLOCKS);
+		add_decision(sp, "total.block", NOPT(TOTAL_BLOCK), TOTAL_BLOCK);
+	}
+	if (scan)
+		add_decision(sp, "scan.block", NOPT(SCAN_BLOCK), SCAN_BLOCK);
+	if (gen)
+		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
+	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm);
+	if (ngemm)
+		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
+	features(o);
+	*out = o;
+	return KRL_OK;
+fail:
+	krl_opt_free(o);
+	return r;
+}
+
+void krl_opt_free(krl_opt *o)
+{
+	if (!o)
+		return;
+	krl_graph_free(o->g);
+	free(o->set);
+	free(o);
+}
+
+const krl_space *krl_opt_space(const krl_opt *o)
+{
+	return &o->space;
+}
+
+int krl_opt_features(const krl_opt *o, const char **names, double *vals,
+                     int cap)
+{
+	for (int i = 0; i < o->nfeat && i < cap; i++) {
+		if (names)
+			names[i] = o->fname[i];
+		if (vals)
+			vals[i] = o->fval[i];
+	}
+	return o->nfeat;
+}
+
+krl_err krl_opt_generate(const krl_opt *o, const krl_choice *c, char **text,
+                         char **what, krl_diag *d)
+{
+	*text = NULL;
+	if (what)
+		*what = NULL;
+	krl_choice def;
+	if (!c) {
+		memset(&def, 0, sizeof def);
+		c = &def;
+	}
+	char applied[256];
+	krl_graph *g = NULL;
+	krl_err r = rewritten(o, c, 0, &g, applied, sizeof applied, d);
+	if (r)
+		return r;
+	krl_sched s;
+	sched_of(&o->space, c, &s);
+	int len = krl_choice_format(&o->space, c, NULL, 0);
+	char *line = malloc((size_t)(len > 0 ? len : 0) + 1);
+	char *summary = NULL, *header = NULL;
+	if (!line) {
+		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+		goto done;
+	}
+	krl_choice_format(&o->space, c, line, (size_t)len + 1);
+	header = malloc(strlen(line) + strlen(o->task->id ? o->task->id :
+	                o->task->name) + strlen(o->set) + 128);
+	if (!header) {
+		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+		goto done;
+	}
+	sprintf(header, "%s\nTask %s, generated at shape set %s; it serves "
+	        "every shape set.", line, o->task->id ? o->task->id :
+	        o->task->name, o->set);
+	if ((r = krl_codegen(g, &s, header, text, &summary, NULL, d)))
+		goto done;
+	if (what) {
+		size_t n = strlen(summary) + strlen(applied) + 16;
+		*what = malloc(n);
+		if (!*what) {
+			free(*text);
+			*text = NULL;
+			r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+			goto done;
+		}
+		snprintf(*what, n, "%s%s%s", summary, applied[0] ? "; rules " : "",
+		         applied);
+	}
+done:
+	free(line);
+	free(header);
+	free(summary);
+	krl_graph_free(g);
+	return r;
+}

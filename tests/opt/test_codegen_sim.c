@@ -1,0 +1,440 @@
+/*
+ * Generated candidates computed on the CPU: each level-1 task's candidate
+ * (the default choice and random ones) is compiled with the host C++
+ * compiler against tests/opt/cudasim.h, a stand-in for the CUDA execution
+ * model (threads as coroutines, barriers and warp shuffles, shared memory),
+ * run on the task's tiny shapes (and a hidden-like draw) with a small
+ * sm_count, library calls done by the float64 golden ops, and its outputs
+ * compared with the golden reference within the task's tolerance. Every
+ * buffer ends at an unmapped page, so reading or writing past its end
+ * crashes the test; scratch and outputs start poisoned (NaN).
+ *
+ * Needs a C++ compiler (g++, or $CXX); without one the test skips.
+ * KRL_SIM_CHOICES=n runs n random choices per task (default 1);
+ * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
+ * others at their defaults;
+ * KRL_SIM_ONLY=substr runs the matching tasks only.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "graphtest.h"
+#include "krl/ops.h"
+#include "krl/suite.h"
+
+/* ==== Buffers ending at a guard page ==== */
+
+typedef struct gbuf {
+	void *map;
+	size_t maplen;
+	void *data;
+} gbuf;
+
+static void *guarded(gbuf *g, size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (bytes + page - 1) / page * page;
+	if (!len)
+		len = page;
+	g->maplen = len + page;
+	g->map = mmap(NULL, g->maplen, PROT_READ | PROT_WRITE,
+	              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(g->map != MAP_FAILED);
+	assert_int_equal(mprotect((char *)g->map + len, page, PROT_NONE), 0);
+	/* 16-byte aligned like device buffers (256 there); the end is within
+	 * 15 bytes of the guard */
+	size_t off = (len - bytes) & ~(size_t)15;
+	g->data = (char *)g->map + off;
+	return g->data;
+}
+
+static double get(const void *p, krl_dtype t, int64_t i)
+{
+	switch (t) {
+	case KRL_F32: return ((const float *)p)[i];
+	case KRL_F64: return ((const double *)p)[i];
+	case KRL_I32: return ((const int32_t *)p)[i];
+	case KRL_I64: return (double)((const int64_t *)p)[i];
+	case KRL_BOOL: return ((const uint8_t *)p)[i];
+	default: return NAN;
+	}
+}
+
+static void put(void *p, krl_dtype t, int64_t i, double v)
+{
+	switch (t) {
+	case KRL_F32: ((float *)p)[i] = (float)v; break;
+	case KRL_F64: ((double *)p)[i] = v; break;
+	case KRL_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+	case KRL_I64: ((int64_t *)p)[i] = (int64_t)v; break;
+	case KRL_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+	default: break;
+	}
+}
+
+/* ==== Compiling a candidate against the stand-in ==== */
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static const char *cxx(void)
+{
+	const char *c = getenv("CXX");
+	return c && *c ? c : "g++";
+}
+
+static int have_cxx(void)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "%s --version > /dev/null 2>&1", cxx());
+	return system(cmd) == 0;
+}
+
+/* Compiles text into a shared object under dir; returns its handle. */
+static void *build_so(const char *dir, const char *text,
+                      const krl_candidate *c)
+{
+	char path[512], cmd[2048];
+	snprintf(path, sizeof path, "%s/gen.cu", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/launch.cpp", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#include \"cudasim.h\"\n#include \"gen.cu\"\n");
+	for (int k = 0; k < c->nkernels; k++)
+		fprintf(f, "extern \"C\" void krl_launch_%s(const unsigned *g, "
+		        "const unsigned *b, void **a)\n{\n\tsim::launch(g[0], g[1], "
+		        "g[2], b[0], b[1], b[2], [&] { sim::call(%s, a); });\n}\n",
+		        c->kernels[k].name, c->kernels[k].name);
+	fclose(f);
+	char cwd[512];
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	snprintf(cmd, sizeof cmd, "%s -std=c++17 -O1 -w -shared -fPIC -I%s/tests/opt "
+	         "-I%s -o %s/k.so %s/launch.cpp > %s/cc.log 2>&1", cxx(), cwd, dir,
+	         dir, dir, dir);
+	if (system(cmd) != 0) {
+		snprintf(cmd, sizeof cmd, "head -c 3000 %s/cc.log", dir);
+		if (system(cmd)) {
+		}
+		return NULL;
+	}
+	snprintf(path, sizeof path, "%s/k.so", dir);
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		printf("dlopen: %s\n", dlerror());
+	return h;
+}
+
+typedef void (*launch_fn)(const unsigned *, const unsigned *, void **);
+
+/* Runs candidate text for task t at shape set ss; compares with the
+ * golden outputs of the same inputs. Returns the number of bad elements
+ * (printing the first few), or -1 when it could not run. */
+static int64_t run(const krl_task *t, const char *id, const char *text,
+                   const krl_shapeset *ss, uint64_t seed, const char *dir)
+{
+	krl_diag d = { 0 };
+	char buf[1400];
+	krl_candidate *c = NULL;
+	if (krl_candidate_parse(id, text, strlen(text), &c, &d)) {
+		printf("%s: %s\n", id, krl_diag_format(&d, buf, sizeof buf));
+		return -1;
+	}
+	krl_limits lim = krl_limits_sm90();
+	lim.sm_count = 3; /* grid-stride loops go round more than once */
+	krl_program *p = NULL, *ref = NULL;
+	if (krl_program_build_shapes(t, c, ss, &lim, &p, &d) ||
+	    krl_program_build_shapes(t, NULL, ss, &lim, &ref, &d)) {
+		printf("%s: %s\n", id, krl_diag_format(&d, buf, sizeof buf));
+		krl_program_free(p);
+		krl_candidate_free(c);
+		return -1;
+	}
+	/* the golden reference on drawn inputs */
+	double **gold = calloc((size_t)ref->nbufs, sizeof *gold);
+	assert_non_null(gold);
+	for (int i = 0; i < ref->nbufs; i++) {
+		int64_t n = ref->bufs[i].numel ? ref->bufs[i].numel : 1;
+		gold[i] = calloc((size_t)n, sizeof **gold);
+		assert_non_null(gold[i]);
+	}
+	krl_judge_draw_host(ref, gold, KRL_ROLE_PARAM, seed);
+	krl_judge_draw_host(ref, gold, KRL_ROLE_INPUT, seed + 1);
+	/* inputs as the device sees them (f32 rounding) */
+	for (int i = 0; i < ref->ntask; i++)
+		if (ref->bufs[i].role != KRL_ROLE_OUTPUT &&
+		    ref->bufs[i].dtype == KRL_F32)
+			for (int64_t k = 0; k < ref->bufs[i].numel; k++)
+				gold[i][k] = (double)(float)gold[i][k];
+	KRL_ASSERT_OK(krl_exec_golden(ref, gold, &d), &d);
+
+	void *so = build_so(dir, text, c);
+	if (!so) {
+		printf("%s: does not compile for the CPU stand-in\n", id);
+		for (int i = 0; i < ref->nbufs; i++)
+			free(gold[i]);
+		free(gold);
+		krl_program_free(ref);
+		krl_program_free(p);
+		krl_candidate_free(c);
+		return -1;
+	}
+	gbuf *gb = calloc((size_t)p->nbufs, sizeof *gb);
+	assert_non_null(gb);
+	for (int i = 0; i < p->nbufs; i++) {
+		const krl_buf *b = &p->bufs[i];
+		void *data = guarded(&gb[i], b->bytes ? b->bytes : 1);
+		if (i < p->ntask && b->role != KRL_ROLE_OUTPUT)
+			for (int64_t k = 0; k < b->numel; k++)
+				put(data, b->dtype, k, gold[i][k]);
+		else
+			memset(data, 0xff, b->bytes); /* NaN, -1 */
+	}
+	int64_t bad = 0;
+	for (int s = 0; s < p->nbody && bad >= 0; s++) {
+		const krl_step *st = &p->body[s];
+		if (st->kind == KRL_ST_LAUNCH) {
+			const char *name = c->kernels[st->kernel].name;
+			char sym[256];
+			snprintf(sym, sizeof sym, "krl_launch_%s", name);
+			launch_fn fn = (launch_fn)(uintptr_t)dlsym(so, sym);
+			assert_non_null(fn);
+			void *args[128];
+			uint64_t vals[128];
+			void *ptrs[128];
+			assert_true(st->nargs <= 128);
+			for (int a = 0; a < st->nargs; a++) {
+				const krl_karg *ka = &st->args[a];
+				if (ka->buf >= 0) {
+					ptrs[a] = gb[ka->buf].data;
+					args[a] = &ptrs[a];
+				} else {
+					vals[a] = 0;
+					memcpy(&vals[a], ka->bytes, ka->size);
+					args[a] = &vals[a];
+				}
+			}
+			fn(st->grid, st->block, args);
+		} else {
+			/* a library call: the golden op on doubles */
+			krl_tensor in[8], out[4];
+			double *din[8], *dout[4];
+			for (int k = 0; k < st->nin; k++) {
+				const krl_buf *b = &p->bufs[st->in[k]];
+				memset(&in[k], 0, sizeof in[k]);
+				in[k].dtype = b->dtype;
+				in[k].ndim = b->ndim;
+				memcpy(in[k].dim, b->dim, sizeof in[k].dim);
+				din[k] = calloc((size_t)(b->numel ? b->numel : 1), 8);
+				for (int64_t q = 0; q < b->numel; q++)
+					din[k][q] = get(gb[st->in[k]].data, b->dtype, q);
+				in[k].data = din[k];
+			}
+			for (int k = 0; k < st->nout; k++) {
+				const krl_buf *b = &p->bufs[st->out[k]];
+				memset(&out[k], 0, sizeof out[k]);
+				out[k].dtype = b->dtype;
+				out[k].ndim = b->ndim;
+				memcpy(out[k].dim, b->dim, sizeof out[k].dim);
+				dout[k] = calloc((size_t)(b->numel ? b->numel : 1), 8);
+				out[k].data = dout[k];
+			}
+			krl_err r = st->op->golden(in, out, &st->attrs);
+			if (r) {
+				printf("%s: golden %s failed\n", id, st->op->name);
+				bad = -1;
+			}
+			for (int k = 0; k < st->nout; k++) {
+				const krl_buf *b = &p->bufs[st->out[k]];
+				for (int64_t q = 0; q < b->numel; q++)
+					put(gb[st->out[k]].data, b->dtype, q, dout[k][q]);
+				free(dout[k]);
+			}
+			for (int k = 0; k < st->nin; k++)
+				free(din[k]);
+		}
+	}
+	for (int i = 0; i < p->ntask && bad >= 0; i++) {
+		const krl_buf *b = &p->bufs[i];
+		if (b->role != KRL_ROLE_OUTPUT)
+			continue;
+		int isint = b->dtype == KRL_I32 || b->dtype == KRL_I64 ||
+		            b->dtype == KRL_BOOL;
+		for (int64_t k = 0; k < b->numel; k++) {
+			double v = get(gb[i].data, b->dtype, k), r = gold[i][k];
+			int okv = isint ? v == r :
+			          (fabs(v - r) <= t->atol + t->rtol * fabs(r)) ||
+			          (isnan(v) && isnan(r)) || (v == r);
+			if (!okv) {
+				if (bad < 5)
+					printf("%s: %s[%lld] = %.9g, golden %.9g\n", id, b->name,
+					       (long long)k, v, r);
+				bad++;
+			}
+		}
+	}
+	for (int i = 0; i < p->nbufs; i++)
+		munmap(gb[i].map, gb[i].maplen);
+	free(gb);
+	dlclose(so);
+	for (int i = 0; i < ref->nbufs; i++)
+		free(gold[i]);
+	free(gold);
+	krl_program_free(ref);
+	krl_program_free(p);
+	krl_candidate_free(c);
+	return bad;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Skips library-only candidates: their meaning is the golden op's. */
+static int has_kernel(const char *text)
+{
+	return strstr(text, "launch ") != NULL;
+}
+
+static void level1_candidates_compute_golden(void **state)
+{
+	(void)state;
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-sim-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	char buf[1400];
+	const char *only = getenv("KRL_SIM_ONLY");
+	const char *nc = getenv("KRL_SIM_CHOICES");
+	int nchoice = nc && *nc ? atoi(nc) : 1;
+	int tasks = 0, runs = 0, wrong = 0;
+	uint64_t rng = 0xc0ffee;
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	for (int i = 0; i < s->n; i++) {
+		if (strncmp(s->ids[i], "level1/", 7) != 0)
+			continue;
+		if (only && *only && !strstr(s->ids[i], only))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		if (krl_opt_create(t, "kb1", &o, &d)) {
+			krl_task_free(t);
+			continue;
+		}
+		const krl_space *sp = krl_opt_space(o);
+		const krl_shapeset *tiny = krl_task_shapeset(t, "tiny");
+		assert_non_null(tiny);
+		/* a hidden-like set too: tiny's keys drawn anew */
+		krl_shapeset hid = { 0 };
+		uint64_t hs = 1234 + (uint64_t)i;
+		krl_limits lim = krl_limits_sm90();
+		int have_hidden = krl_task_draw_hidden(t, &hs, &lim, &hid, NULL) ==
+		                  KRL_OK;
+		int counted = 0;
+		int sweep = getenv("KRL_SIM_SWEEP") && *getenv("KRL_SIM_SWEEP") == '1';
+		int nrun = nchoice;
+		if (sweep) {
+			nrun = 0;
+			for (int j = 0; j < sp->ndec; j++)
+				nrun += sp->dec[j].nopt - 1;
+		}
+		for (int k = 0; k <= nrun; k++) {
+			krl_choice ch;
+			memset(&ch, 0, sizeof ch);
+			if (sweep) {
+				int left = k - 1;
+				for (int j = 0; k && j < sp->ndec; j++) {
+					if (left >= 0 && left < sp->dec[j].nopt - 1)
+						ch.opt[j] = left + 1;
+					left -= sp->dec[j].nopt - 1;
+				}
+			}
+			for (int j = 0; k && !sweep && j < sp->ndec; j++)
+				ch.opt[j] = (int)(splitmix(&rng) %
+				                  (uint64_t)sp->dec[j].nopt);
+			/* the 3xTF32 GEMM is tensor-core PTX: the GPU tests judge it;
+			 * here GEMMs are library calls (the golden op) */
+			for (int j = 0; j < sp->ndec; j++)
+				if (!strcmp(sp->dec[j].name, "gemm.impl"))
+					ch.opt[j] = strcmp(sp->dec[j].opt[0], "lib") ? 1 : 0;
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
+
+			if (!has_kernel(text)) {
+				free(text);
+				free(what);
+				break;
+			}
+			counted = 1;
+			const krl_shapeset *sets[2] = { tiny, have_hidden ? &hid : NULL };
+			for (int q = 0; q < 2; q++) {
+				if (!sets[q])
+					continue;
+				int64_t bad = run(t, s->ids[i], text, sets[q], 7 + (uint64_t)k,
+				                  dir);
+				runs++;
+				if (bad) {
+					char path[600];
+					snprintf(path, sizeof path, "%s/fail-%s-%d.cu", dir,
+					         strrchr(s->ids[i], '/') + 1, k);
+					FILE *f = fopen(path, "w");
+					if (f) {
+						fputs(text, f);
+						fclose(f);
+					}
+					printf("%s: choice %d (%s) at %s: %s (kept as %s)\n",
+					       s->ids[i], k, what, q ? "a hidden set" : "tiny",
+					       bad < 0 ? "did not run" : "wrong values", path);
+					wrong++;
+				}
+			}
+			free(text);
+			free(what);
+		}
+		tasks += counted;
+		free(hid.vals);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	(void)buf;
+	printf("level 1 on the CPU stand-in: %d tasks with kernels, %d runs, %d "
+	       "wrong\n", tasks, runs, wrong);
+	krl_suite_free(s);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(level1_candidates_compute_golden),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

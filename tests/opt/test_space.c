@@ -1,0 +1,272 @@
+/*
+ * The decision space of the program optimizer (src/opt/space.c): names
+ * and options are stable and known, option 0 is the default, features are
+ * named and bounded, a choice written into a candidate reads back, and the
+ * same choice always writes the same file.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "krl/opt.h"
+#include "krl/suite.h"
+#include "testutil.h"
+
+static krl_task *load(const char *ref)
+{
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	krl_task *t = NULL;
+	KRL_ASSERT_OK(krl_suite_load_task(s, ref, &t, &d), &d);
+	krl_suite_free(s);
+	return t;
+}
+
+static const krl_decision *find(const krl_space *s, const char *name)
+{
+	for (int k = 0; k < s->ndec; k++)
+		if (!strcmp(s->dec[k].name, name))
+			return &s->dec[k];
+	return NULL;
+}
+
+/* Every decision name and option text a space may hold. */
+static const char *const KNOWN[] = {
+	"rule.fold", "rule.diag_bcast", "rule.flip", "rule.reduce_linear",
+	"rule.cancel", "map.block", "map.vec", "map.ept", "map.grid",
+	"row.strategy", "row.block", "row.cache", "total.blocks",
+	"total.block", "scan.block", "fuse", "gemm.impl", NULL,
+};
+
+static int known(const char *name)
+{
+	for (int i = 0; KNOWN[i]; i++)
+		if (!strcmp(KNOWN[i], name))
+			return 1;
+	return 0;
+}
+
+/* Softmax: a row kernel; its knobs are offered, with fixed option lists
+ * whose first entry is the default. */
+static void softmax_space(void **state)
+{
+	(void)state;
+	krl_task *t = load("level1/23_softmax");
+	krl_opt *o = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	assert_true(s->ndec > 0 && s->ndec <= KRL_MAX_DECISIONS);
+	const krl_decision *st = find(s, "row.strategy");
+	assert_non_null(st);
+	assert_int_equal(st->nopt, 4);
+	assert_string_equal(st->opt[0], "auto");
+	assert_string_equal(st->opt[1], "warp");
+	assert_string_equal(st->opt[2], "block");
+	assert_string_equal(st->opt[3], "multi");
+	const krl_decision *rb = find(s, "row.block");
+	assert_non_null(rb);
+	assert_string_equal(rb->opt[0], "256");
+	const krl_decision *rc = find(s, "row.cache");
+	assert_non_null(rc);
+	assert_string_equal(rc->opt[0], "regs");
+	assert_string_equal(rc->opt[1], "reread");
+	const krl_decision *fu = find(s, "fuse");
+	assert_non_null(fu);
+	assert_string_equal(fu->opt[0], "full");
+	assert_string_equal(fu->opt[1], "none");
+	/* no scan or total kernel in softmax */
+	assert_null(find(s, "scan.block"));
+	assert_null(find(s, "total.blocks"));
+	for (int k = 0; k < s->ndec; k++) {
+		assert_true(known(s->dec[k].name));
+		assert_true(s->dec[k].nopt >= 2 &&
+		            s->dec[k].nopt <= KRL_MAX_OPTIONS);
+		for (int j = 0; j < s->dec[k].nopt; j++)
+			assert_true(s->dec[k].opt[j][0] != 0);
+	}
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
+/* A rule that matches is offered, "on" first; one that does not is not. */
+static void rules_offered_when_they_match(void **state)
+{
+	(void)state;
+	krl_task *t = load("level1/12kb0_diag_matmul");
+	krl_opt *o = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_opt_create(t, "kb0", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	const krl_decision *r = find(s, "rule.diag_bcast");
+	assert_non_null(r);
+	assert_string_equal(r->opt[0], "on");
+	assert_string_equal(r->opt[1], "off");
+	assert_null(find(s, "rule.flip"));
+	/* with the rule the GEMM is a broadcast multiply: a map kernel */
+	krl_choice c = { { 0 } };
+	char *text = NULL, *what = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(what, "diag_bcast"));
+	assert_non_null(strstr(text, "_map"));
+	assert_null(strstr(text, "call gemm"));
+	free(text);
+	free(what);
+	/* without it the library calls stay */
+	for (int k = 0; k < s->ndec; k++)
+		if (!strcmp(s->dec[k].name, "rule.diag_bcast"))
+			c.opt[k] = 1;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(text, "call diag"));
+	free(text);
+	free(what);
+	krl_opt_free(o);
+
+	krl_task *u = load("level1/91_cumsum_reverse");
+	KRL_ASSERT_OK(krl_opt_create(u, "kb1", &o, &d), &d);
+	s = krl_opt_space(o);
+	assert_non_null(find(s, "rule.flip"));
+	assert_non_null(find(s, "scan.block"));
+	krl_opt_free(o);
+	krl_task_free(u);
+	krl_task_free(t);
+}
+
+/* Features: named, finite, the same on every call, "bias" first. */
+static void features_are_stable(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = { "level1/19_relu", "level1/23_softmax",
+		"level1/94_mse_loss", "level1/1_square_matmul", "level1/89_cumsum" };
+	const char *first[KRL_MAX_FEATURES];
+	int nfirst = -1;
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		krl_task *t = load(tasks[i]);
+		krl_opt *o = NULL;
+		krl_diag d = { 0 };
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const char *names[KRL_MAX_FEATURES], *names2[KRL_MAX_FEATURES];
+		double v[KRL_MAX_FEATURES], v2[KRL_MAX_FEATURES];
+		int n = krl_opt_features(o, names, v, KRL_MAX_FEATURES);
+		int n2 = krl_opt_features(o, names2, v2, KRL_MAX_FEATURES);
+		assert_true(n > 4 && n <= KRL_MAX_FEATURES);
+		assert_int_equal(n, n2);
+		assert_string_equal(names[0], "bias");
+		assert_true(v[0] == 1.0);
+		for (int k = 0; k < n; k++) {
+			assert_string_equal(names[k], names2[k]);
+			assert_true(v[k] == v2[k]);
+			assert_true(isfinite(v[k]) && v[k] >= 0 && v[k] <= 4);
+		}
+		/* the same names, in the same order, on every task */
+		if (nfirst < 0) {
+			nfirst = n;
+			for (int k = 0; k < n; k++)
+				first[k] = names[k];
+		} else {
+			assert_int_equal(n, nfirst);
+			for (int k = 0; k < n; k++)
+				assert_string_equal(names[k], first[k]);
+		}
+		int gemm = -1, scan = -1;
+		for (int k = 0; k < n; k++) {
+			if (!strcmp(names[k], "has_gemm"))
+				gemm = k;
+			if (!strcmp(names[k], "has_scan"))
+				scan = k;
+		}
+		assert_true(gemm > 0 && scan > 0);
+		assert_true((v[gemm] == 1) == (strstr(tasks[i], "matmul") != NULL));
+		assert_true((v[scan] == 1) == (strstr(tasks[i], "cumsum") != NULL));
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
+/* A choice formats into the file and parses back to itself; the same
+ * choice writes the same file. */
+static void choice_round_trip(void **state)
+{
+	(void)state;
+	krl_task *t = load("level1/95_cross_entropy");
+	krl_opt *o = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	krl_choice c = { { 0 } };
+	for (int k = 0; k < s->ndec; k++)
+		c.opt[k] = (k * 7 + 3) % s->dec[k].nopt;
+	char line[2048];
+	int len = krl_choice_format(s, &c, line, sizeof line);
+	assert_true(len > 0 && (size_t)len < sizeof line);
+	assert_int_equal(strncmp(line, "krl-choice:", 11), 0);
+	char *a = NULL, *b = NULL, *wa = NULL, *wb = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &a, &wa, &d), &d);
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &b, &wb, &d), &d);
+	assert_string_equal(a, b);
+	assert_string_equal(wa, wb);
+	assert_null(strchr(wa, '\n'));
+	/* the line is in the file's first comment */
+	const char *end = strstr(a, "*/");
+	const char *at = strstr(a, line);
+	assert_non_null(at);
+	assert_true(at < end);
+	krl_choice back;
+	KRL_ASSERT_OK(krl_choice_parse(s, a, &back, &d), &d);
+	for (int k = 0; k < s->ndec; k++)
+		assert_int_equal(back.opt[k], c.opt[k]);
+	/* the default choice is option 0 everywhere, and a file without the
+	 * line is not found */
+	krl_choice z = { { 0 } };
+	char *def = NULL, *wd = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &z, &def, &wd, &d), &d);
+	KRL_ASSERT_OK(krl_choice_parse(s, def, &back, &d), &d);
+	for (int k = 0; k < s->ndec; k++)
+		assert_int_equal(back.opt[k], 0);
+	assert_int_equal(krl_choice_parse(s, "no line here", &back, &d),
+	                 KRL_ENOTFOUND);
+	free(a);
+	free(b);
+	free(wa);
+	free(wb);
+	free(def);
+	free(wd);
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
+/* Library-only tasks offer no schedule knobs for kernels they lack. */
+static void library_tasks(void **state)
+{
+	(void)state;
+	krl_task *t = load("level1/54_conv3d");
+	krl_opt *o = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	assert_null(find(s, "row.strategy"));
+	assert_null(find(s, "map.vec"));
+	assert_null(find(s, "fuse"));
+	krl_choice c = { { 0 } };
+	char *text = NULL, *what = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(text, "call conv("));
+	free(text);
+	free(what);
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(softmax_space),
+		cmocka_unit_test(rules_offered_when_they_match),
+		cmocka_unit_test(features_are_stable),
+		cmocka_unit_test(choice_round_trip),
+		cmocka_unit_test(library_tasks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

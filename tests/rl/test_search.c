@@ -1,0 +1,780 @@
+/*
+ * The builtin policy's search end to end on the CPU (src/rl/search.c).
+ *
+ * Two stand-ins, both deterministic: a STAND-IN SPACE (the decisions a
+ * task's program optimizer would offer: fuse, map.vec, map.block, ...)
+ * whose generator writes a small candidate text holding its krl-choice
+ * line, and a JUDGE STAND-IN that reads the choice back from the file and
+ * scores it by a known function of its options: speedup
+ * (1 + 0.5 [map.vec = 4]) (1 + 0.2 [map.block = 128]) (1.05 [map.grid =
+ * persistent]) (0.8 [fuse = none]), and a wrong output for map.block =
+ * 512 (rule.fold changes nothing: two choices differing only there write
+ * the same candidate body, which is judged once). The loop, the policy, the store, rewards, advantages, learning,
+ * duplicate skipping and resume after kill -9 are all the real code, and
+ * real_optimizer runs the loop over the real program optimizer too. With
+ * the real judge the same loop runs as `krl optimize`.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "krl/optimize.h"
+#include "krl/suite.h"
+#include "testutil.h"
+
+/* ==== The stand-in space ==== */
+
+enum { D_FUSE, D_VEC, D_BLOCK, D_GRID, D_FOLD, D_ONLY, ND };
+
+static krl_space make_space(int small)
+{
+	static const char *const names[ND] = {"fuse", "map.vec", "map.block",
+	                                      "map.grid", "rule.fold", "only"};
+	static const char *const opts[ND][4] = {{"all", "none"},
+	                                        {"1", "2", "4"},
+	                                        {"256", "128", "512", "1024"},
+	                                        {"cdiv", "persistent"},
+	                                        {"off", "on"},
+	                                        {"x"}};
+	static const int nopt[ND] = {2, 3, 4, 2, 2, 1};
+	krl_space s;
+	memset(&s, 0, sizeof s);
+	for (int k = 0; k < ND; k++) {
+		if (small && k != D_VEC && k != D_BLOCK)
+			continue;
+		krl_decision *dk = &s.dec[s.ndec++];
+		snprintf(dk->name, sizeof dk->name, "%s", names[k]);
+		/* The small space: map.vec x map.block in {256, 1024}. */
+		for (int j = 0; j < nopt[k]; j++)
+			if (!small || k != D_BLOCK || j == 0 || j == 3)
+				snprintf(dk->opt[dk->nopt++], sizeof dk->opt[0], "%s",
+				         opts[k][j]);
+	}
+	return s;
+}
+
+/* The option name of decision `name` in c, or "" when s lacks it. */
+static const char *opt_of(const krl_space *s, const krl_choice *c,
+                          const char *name)
+{
+	for (int k = 0; k < s->ndec; k++)
+		if (!strcmp(s->dec[k].name, name))
+			return s->dec[k].opt[c->opt[k]];
+	return "";
+}
+
+typedef struct standin {
+	krl_space space;
+	int calls;
+} standin;
+
+static char *dupf(const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+	char *z = malloc(n);
+	snprintf(z, n, fmt, a, b);
+	return z;
+}
+
+/* Writes the candidate of c; refuses map.vec = 4 with map.block = 1024
+ * (as the optimizer refuses a schedule it cannot write). */
+static krl_err standin_generate(void *ctx, const krl_choice *c, char **text,
+                                char **what, krl_diag *d)
+{
+	standin *g = ctx;
+	const krl_space *s = &g->space;
+	char line[1024];
+	g->calls++;
+	if (!strcmp(opt_of(s, c, "map.vec"), "4") &&
+	    !strcmp(opt_of(s, c, "map.block"), "1024"))
+		return krl_diag_set(d, KRL_EUNSUPPORTED, (krl_pos){0},
+		                    "vector width 4 with 1024 threads is not written");
+	krl_choice_format(s, c, line, sizeof line);
+	/* rule.fold changes nothing the candidate does: choices that differ
+	 * only there write the same body. */
+	char body[256];
+	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s",
+	         opt_of(s, c, "fuse"), opt_of(s, c, "map.vec"),
+	         opt_of(s, c, "map.block"), opt_of(s, c, "map.grid"));
+	*text = dupf("// %s\n// stand-in candidate: %s\n", line, body);
+	*what = dupf("map kernel: vec %s, block %s", opt_of(s, c, "map.vec"),
+	             opt_of(s, c, "map.block"));
+	return KRL_OK;
+}
+
+static krl_generator generator(standin *g, double log2_bytes)
+{
+	krl_generator gen = {.ctx = g, .space = &g->space,
+	                     .generate = standin_generate,
+	                     .name = "stand-in space"};
+	gen.features.n = 2;
+	gen.features.name[0] = "log2_bytes";
+	gen.features.val[0] = log2_bytes;
+	gen.features.name[1] = "has_gemm";
+	gen.features.val[1] = 0;
+	return gen;
+}
+
+/* ==== The judge stand-in ==== */
+
+typedef struct judge {
+	const krl_space *space;
+	int calls;
+	int delay_ms;
+	char bodies[128][128];   /* what each call judged, but the choice line */
+} judge;
+
+static double score(const krl_space *s, const krl_choice *c)
+{
+	double x = 1;
+	if (!strcmp(opt_of(s, c, "map.vec"), "4"))
+		x *= 1.5;
+	if (!strcmp(opt_of(s, c, "map.block"), "128"))
+		x *= 1.2;
+	if (!strcmp(opt_of(s, c, "map.grid"), "persistent"))
+		x *= 1.05;
+	if (!strcmp(opt_of(s, c, "fuse"), "none"))
+		x *= 0.8;
+	return x;
+}
+
+static krl_err judge_eval(void *ctx, const krl_task *t, const char *path,
+                          json_t **rec, krl_diag *d)
+{
+	judge *j = ctx;
+	char *src = krl_test_read(path, NULL);
+	krl_choice c;
+	assert_non_null(src);
+	KRL_ASSERT_OK(krl_choice_parse(j->space, src, &c, d), d);
+	/* The same candidate body is never judged twice in a run. */
+	const char *body = strchr(src, '\n');
+	assert_non_null(body);
+	for (int i = 0; i < j->calls && i < 128; i++)
+		assert_string_not_equal(j->bodies[i], body + 1);
+	if (j->calls < 128)
+		snprintf(j->bodies[j->calls], sizeof j->bodies[0], "%s", body + 1);
+	free(src);
+	j->calls++;
+	if (j->delay_ms) {
+		struct timespec ts = {0, j->delay_ms * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	if (!strcmp(opt_of(j->space, &c, "map.block"), "512")) {
+		*rec = json_pack("{s:s, s:s}", "verdict", "wrong_output", "message",
+		                 "stand-in: block 512 is wrong");
+		return KRL_OK;
+	}
+	double x = score(j->space, &c);
+	*rec = json_pack("{s:s, s:{s:s, s:{s:f, s:f, s:f}, s:{s:f}, s:{s:f}}, "
+	                 "s:{s:f, s:s}}",
+	                 "verdict", "ok", "timing", "set", "kb1", "speedup",
+	                 "median", x, "ci_low", 0.98 * x, "ci_high", 1.02 * x,
+	                 "ref_ms", "median", 1.0, "cand_ms", "median", 1.0 / x,
+	                 "roofline", "fraction", 0.4 * x, "bound", "memory");
+	return KRL_OK;
+}
+
+/* ==== Helpers ==== */
+
+typedef struct world {
+	char dir[64], db[128], db2[128], work[128];
+	krl_suite *suite;
+	krl_task *task;
+} world;
+
+static void world_open(world *w)
+{
+	krl_diag d = {0};
+	snprintf(w->dir, sizeof w->dir, "/tmp/krl-search-XXXXXX");
+	assert_non_null(mkdtemp(w->dir));
+	snprintf(w->db, sizeof w->db, "%s/krl.db", w->dir);
+	snprintf(w->db2, sizeof w->db2, "%s/other.db", w->dir);
+	snprintf(w->work, sizeof w->work, "%s/cands", w->dir);
+	KRL_ASSERT_OK(krl_suite_load("tasks", &w->suite, &d), &d);
+	KRL_ASSERT_OK(krl_suite_load_task(w->suite, "level1/19_relu", &w->task, &d),
+	              &d);
+}
+
+static void world_close(world *w)
+{
+	char cmd[128];
+	krl_task_free(w->task);
+	krl_suite_free(w->suite);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", w->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+typedef struct rows {
+	int n;
+	krl_eval_row r[128];
+} rows;
+
+static int grab(const krl_eval_row *row, void *ctx)
+{
+	rows *x = ctx;
+	if (x->n < 128) {
+		krl_eval_row *c = &x->r[x->n++];
+		*c = *row;
+		c->record = row->record ? strdup(row->record) : NULL;
+		c->prompt = row->prompt ? strdup(row->prompt) : NULL;
+		c->completion = row->completion ? strdup(row->completion) : NULL;
+		c->policy = row->policy ? strdup(row->policy) : NULL;
+	}
+	return 0;
+}
+
+static void rows_free(rows *x)
+{
+	for (int i = 0; i < x->n; i++)
+		krl_eval_row_clear(&x->r[i]);
+	x->n = 0;
+}
+
+static krl_builtin_opts opts(const world *w, int budget, uint64_t seed)
+{
+	krl_builtin_opts o = {0};
+	o.budget = budget;
+	o.group = 4;
+	o.work_dir = w->work;
+	o.seed = seed;
+	o.learn = 1;
+	o.run_name = "search";
+	return o;
+}
+
+/* Runs the search on a fresh zero policy; returns the summary. */
+static json_t *run_search(const world *w, const char *db, standin *g,
+                          judge *j, krl_policy *pol, const krl_builtin_opts *o)
+{
+	krl_store *st = NULL;
+	krl_diag d = {0};
+	json_t *sum = NULL;
+	krl_generator gen = generator(g, 0.625);
+	krl_evaluator ev = {.ctx = j, .eval = judge_eval,
+	                    .name = "judge stand-in (scores the choice)"};
+	KRL_ASSERT_OK(krl_store_open(db, &st, &d), &d);
+	KRL_ASSERT_OK(krl_optimize_builtin(w->task, &gen, pol, &ev, st, o, &sum,
+	                                   &d), &d);
+	krl_store_close(st);
+	return sum;
+}
+
+static void read_rows(const char *db, rows *x)
+{
+	krl_store *st = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_store_open(db, &st, &d), &d);
+	KRL_ASSERT_OK(krl_store_foreach_eval(st, 0, grab, x, &d), &d);
+	krl_store_close(st);
+}
+
+/* ==== Tests ==== */
+
+static void search_improves(void **state)
+{
+	world w;
+	world_open(&w);
+	standin g = {.space = make_space(0)};
+	judge j = {.space = &g.space};
+	krl_policy *pol = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	krl_builtin_opts o = opts(&w, 24, 5);
+	o.progress = 1;
+	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
+
+	/* Every evaluation is a distinct candidate: duplicates were drawn
+	 * again without spending budget. */
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 24);
+	assert_true(g.calls >= 24);
+	assert_false(json_is_true(json_object_get(sum, "exhausted")));
+	rows x = {0};
+	read_rows(w.db, &x);
+	assert_int_equal(x.n, 24);
+	int refused = 0;
+	for (int a = 0; a < x.n; a++) {
+		refused += !strcmp(x.r[a].verdict, "no_candidate");
+		for (int b = a + 1; b < x.n; b++) {
+			/* The choice line is the completion's first line. */
+			size_t la = strcspn(x.r[a].completion, "\n");
+			assert_false(la == strcspn(x.r[b].completion, "\n") &&
+			             !memcmp(x.r[a].completion, x.r[b].completion, la));
+			if (x.r[a].cand_hash[0])
+				assert_string_not_equal(x.r[a].cand_hash, x.r[b].cand_hash);
+			assert_string_not_equal(x.r[a].slot, x.r[b].slot);
+		}
+	}
+	/* The judge saw each candidate once; refused choices never reach it. */
+	assert_int_equal(j.calls, 24 - refused);
+
+	/* Round 0: the default choice, then the reference's structure. */
+	assert_string_equal(x.r[0].slot, "r0/k0");
+	assert_non_null(strstr(x.r[0].completion, "krl-choice: fuse=all "
+	                                          "map.vec=1 map.block=256"));
+	assert_non_null(strstr(x.r[0].completion, "base: default"));
+	assert_string_equal(x.r[1].slot, "r0/k1");
+	assert_non_null(strstr(x.r[1].completion, "fuse=none"));
+	assert_string_equal(x.r[2].slot, "r1/k0");
+	assert_string_equal(x.r[23].slot, "r6/k1"); /* 2 + 4 * 5 + 2 */
+
+	/* Later rounds mutate exemplars: correct candidates of earlier rounds
+	 * named, with their speedups, in the round's prompt. */
+	krl_reward_opts ro = {0};
+	krl_reward_norm z;
+	assert_int_equal(krl_reward_norm_init(&z, &ro), 0);
+	double best_r0 = 0, best = 0, prev_best = 0;
+	for (int i = 0; i < x.n; i++) {
+		const krl_eval_row *r = &x.r[i];
+		int ok = !strcmp(r->verdict, "ok");
+		double want = krl_reward_norm_push(&z, krl_reward_raw(ok, r->speedup,
+		                                                      &ro));
+		assert_true(fabs(r->reward - want) < 1e-12);
+		assert_true(r->has_advantage);
+		assert_string_equal(r->policy, "builtin");
+		if (ok && r->speedup > best)
+			best = r->speedup;
+		if (r->round == 0)
+			best_r0 = best;
+		/* The running best never falls (it is the best so far). */
+		assert_true(best >= prev_best);
+		prev_best = best;
+		if (r->round == 0)
+			continue;
+		assert_non_null(strstr(r->completion, "sampled:"));
+		const char *bp = strstr(r->completion, "base: exemplar ");
+		if (bp) {
+			char h[65];
+			assert_int_equal(sscanf(bp + 15, "%64s", h), 1);
+			assert_non_null(strstr(r->prompt, h));
+			int found = 0;
+			for (int k = 0; k < i; k++)
+				found |= x.r[k].round < r->round &&
+				         !strcmp(x.r[k].cand_hash, h) &&
+				         !strcmp(x.r[k].verdict, "ok");
+			assert_true(found);
+		}
+	}
+	krl_reward_norm_free(&z);
+	print_message("best after round 0: %.3f, at the end: %.3f\n", best_r0,
+	              best);
+	assert_true(best_r0 == 1.0);
+	assert_true(best >= 1.5);
+	/* Advantages are group-relative: zero mean in every round. */
+	for (int r = 0; r <= 6; r++) {
+		double s = 0;
+		for (int i = 0; i < x.n; i++)
+			if (x.r[i].round == r)
+				s += x.r[i].advantage;
+		assert_true(fabs(s) < 1e-9);
+	}
+
+	/* The summary: the best candidate's record, file and what line. */
+	double sp = json_number_value(json_object_get(sum, "speedup"));
+	assert_true(sp == best);
+	assert_true(fabs(json_number_value(json_object_get(sum, "ref_ms")) - 1.0) <
+	            1e-12);
+	assert_true(fabs(json_number_value(json_object_get(sum, "best_ms")) -
+	                 1.0 / sp) < 1e-12);
+	assert_true(fabs(json_number_value(json_object_get(sum, "ci_low")) -
+	                 0.98 * sp) < 1e-12);
+	assert_true(fabs(json_number_value(json_object_get(sum, "roofline")) -
+	                 0.4 * sp) < 1e-12);
+	assert_string_equal(json_string_value(json_object_get(sum, "verdict")),
+	                    "ok");
+	assert_string_equal(json_string_value(json_object_get(sum, "shapes")),
+	                    "kb1");
+	assert_non_null(strstr(json_string_value(json_object_get(sum, "what")),
+	                       "vec 4"));
+	char *best_src = krl_test_read(
+		json_string_value(json_object_get(sum, "best_candidate")), NULL);
+	assert_non_null(best_src);
+	assert_non_null(strstr(best_src, "map.vec=4"));
+	free(best_src);
+	json_decref(sum);
+	rows_free(&x);
+	krl_policy_free(pol);
+	world_close(&w);
+}
+
+/* kill -9 in the middle of a learning run, then the same run again: what
+ * was committed stays, nothing committed is evaluated again, and the run
+ * ends exactly as an uninterrupted run with the same options does (same
+ * candidate in every slot, same rewards and advantages, same learned
+ * weights). */
+static void resume_after_kill(void **state)
+{
+	world w;
+	world_open(&w);
+	krl_builtin_opts o = opts(&w, 24, 11);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		standin g = {.space = make_space(0)};
+		judge j = {.space = &g.space, .delay_ms = 40};
+		krl_policy *pol = NULL;
+		krl_store *st = NULL;
+		krl_diag d = {0};
+		json_t *sum = NULL;
+		krl_generator gen = generator(&g, 0.625);
+		krl_evaluator ev = {.ctx = &j, .eval = judge_eval, .name = "stand-in"};
+		if (krl_policy_create(&pol) == KRL_OK &&
+		    krl_store_open(w.db, &st, &d) == KRL_OK)
+			krl_optimize_builtin(w.task, &gen, pol, &ev, st, &o, &sum, &d);
+		_exit(0);
+	}
+	krl_store *st = NULL;
+	krl_diag d = {0};
+	int64_t run_id = 0, n = 0;
+	for (int i = 0; i < 1000 && n < 9; i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		if (!st && krl_store_open(w.db, &st, &d) != KRL_OK)
+			continue;
+		if (!run_id && krl_store_run_find(st, "search", &run_id, &d) != KRL_OK)
+			continue;
+		krl_store_count_evals(st, run_id, &n, &d);
+	}
+	assert_true(n >= 9);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	krl_store_close(st);
+	rows before = {0};
+	read_rows(w.db, &before);
+	print_message("killed after %d committed evaluations\n", before.n);
+	assert_true(before.n >= 9 && before.n < 24);
+
+	/* Resume in a fresh process state: a fresh zero policy, which the
+	 * replay brings to where the killed run had it. */
+	standin g = {.space = make_space(0)};
+	judge j = {.space = &g.space};
+	krl_policy *pol = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
+	assert_true(json_is_true(json_object_get(sum, "resumed")));
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 24);
+	json_decref(sum);
+	/* Only the missing slots were judged. */
+	assert_int_equal(j.calls, 24 - before.n);
+	rows after = {0};
+	read_rows(w.db, &after);
+	assert_int_equal(after.n, 24);
+	for (int i = 0; i < before.n; i++) {
+		assert_int_equal(after.r[i].id, before.r[i].id);
+		assert_string_equal(after.r[i].slot, before.r[i].slot);
+		assert_string_equal(after.r[i].cand_hash, before.r[i].cand_hash);
+		assert_true(after.r[i].reward == before.r[i].reward);
+	}
+
+	/* The uninterrupted run, in another store. */
+	standin g2 = {.space = make_space(0)};
+	judge j2 = {.space = &g2.space};
+	krl_policy *pol2 = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol2), NULL);
+	sum = run_search(&w, w.db2, &g2, &j2, pol2, &o);
+	json_decref(sum);
+	rows ref = {0};
+	read_rows(w.db2, &ref);
+	assert_int_equal(ref.n, 24);
+	for (int i = 0; i < 24; i++) {
+		assert_string_equal(after.r[i].slot, ref.r[i].slot);
+		assert_string_equal(after.r[i].cand_hash, ref.r[i].cand_hash);
+		assert_string_equal(after.r[i].completion, ref.r[i].completion);
+		assert_true(after.r[i].reward == ref.r[i].reward);
+		assert_true(after.r[i].advantage == ref.r[i].advantage);
+	}
+	char f1[17], f2[17];
+	krl_policy_fingerprint(pol, f1);
+	krl_policy_fingerprint(pol2, f2);
+	assert_string_equal(f1, f2);
+	assert_true(krl_policy_size(pol) > 0);
+
+	/* Running it once more changes nothing and judges nothing. */
+	judge j3 = {.space = &g.space};
+	krl_policy *pol3 = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol3), NULL);
+	sum = run_search(&w, w.db, &g, &j3, pol3, &o);
+	json_decref(sum);
+	assert_int_equal(j3.calls, 0);
+	krl_policy_fingerprint(pol3, f2);
+	assert_string_equal(f1, f2);
+
+	/* Other options under the same run name are refused, saying why. */
+	krl_builtin_opts o2 = o;
+	o2.budget = 30;
+	krl_generator gen = generator(&g, 0.625);
+	krl_evaluator ev = {.ctx = &j3, .eval = judge_eval, .name = "stand-in"};
+	KRL_ASSERT_OK(krl_store_open(w.db, &st, &d), &d);
+	assert_int_equal(krl_optimize_builtin(w.task, &gen, pol3, &ev, st, &o2,
+	                                      &sum, &d), KRL_EINVAL);
+	assert_non_null(strstr(d.msg, "other options"));
+	krl_store_close(st);
+
+	rows_free(&before);
+	rows_free(&after);
+	rows_free(&ref);
+	krl_policy_free(pol);
+	krl_policy_free(pol2);
+	krl_policy_free(pol3);
+	world_close(&w);
+}
+
+/* Training: six runs with learning on, over two "tasks" (different
+ * features), carrying the weights from run to run as krl train does, move
+ * the policy towards the option that pays (map.vec = 4) and away from the
+ * one that fails (map.block = 512); the weights survive a save and load; a
+ * uniform policy learns nothing. */
+static void training_learns(void **state)
+{
+	world w;
+	world_open(&w);
+	standin g = {.space = make_space(0)};
+	judge j = {.space = &g.space};
+	krl_policy *pol = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	krl_features x0 = generator(&g, 0.625).features;
+	double before[4], after[4];
+	int kvec = D_VEC, kblock = D_BLOCK;
+	krl_policy_probs(pol, &g.space, &x0, kvec, before);
+	assert_true(fabs(before[2] - 1.0 / 3) < 1e-15);
+	for (int task = 0; task < 6; task++) {
+		krl_store *st = NULL;
+		krl_diag d = {0};
+		json_t *sum = NULL;
+		krl_generator gen = generator(&g, task % 2 ? 0.75 : 0.5);
+		judge jt = {.space = &g.space}; /* one per run: runs do repeat */
+		krl_evaluator ev = {.ctx = &jt, .eval = judge_eval,
+		                    .name = "stand-in"};
+		krl_builtin_opts o = opts(&w, 32, 100 + (uint64_t)task);
+		char run[32];
+		snprintf(run, sizeof run, "train/%d", task);
+		o.run_name = run;
+		o.run_exemplars = 1;
+		o.lr = 0.2;
+		KRL_ASSERT_OK(krl_store_open(w.db, &st, &d), &d);
+		KRL_ASSERT_OK(krl_optimize_builtin(w.task, &gen, pol, &ev, st, &o,
+		                                   &sum, &d), &d);
+		json_decref(sum);
+		krl_store_close(st);
+	}
+	krl_policy_probs(pol, &g.space, &x0, kvec, after);
+	print_message("P(map.vec=4): %.3f -> %.3f\n", before[2], after[2]);
+	assert_true(after[2] > before[2] + 0.1);
+	krl_policy_probs(pol, &g.space, &x0, kblock, after);
+	print_message("P(map.block=512): %.3f -> %.3f\n", 0.25, after[2]);
+	assert_true(after[2] < 0.25 - 0.05);
+
+	char path[128], f1[17], f2[17];
+	krl_diag d = {0};
+	krl_policy *back = NULL;
+	snprintf(path, sizeof path, "%s/trained.weights", w.dir);
+	KRL_ASSERT_OK(krl_policy_save(pol, path, &d), &d);
+	KRL_ASSERT_OK(krl_policy_load(path, &back, &d), &d);
+	krl_policy_fingerprint(pol, f1);
+	krl_policy_fingerprint(back, f2);
+	assert_string_equal(f1, f2);
+
+	/* Uniform mode: same search, no learning, recorded as such. */
+	krl_policy_set_uniform(back, 1);
+	krl_policy_fingerprint(back, f1);
+	krl_builtin_opts o = opts(&w, 12, 3);
+	o.run_name = "uniform";
+	json_t *sum = run_search(&w, w.db, &g, &j, back, &o);
+	assert_string_equal(json_string_value(json_object_get(sum, "policy")),
+	                    "builtin:uniform");
+	json_decref(sum);
+	krl_policy_fingerprint(back, f2);
+	assert_string_equal(f1, f2);
+	krl_policy_free(back);
+	krl_policy_free(pol);
+	world_close(&w);
+}
+
+/* A space smaller than the budget: every distinct candidate is judged
+ * once, the choice the generator refuses is recorded as no_candidate (and
+ * penalised), and the search stops early instead of repeating. */
+static void exhausted_and_refused(void **state)
+{
+	world w;
+	world_open(&w);
+	standin g = {.space = make_space(1)};
+	judge j = {.space = &g.space};
+	krl_policy *pol = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	krl_builtin_opts o = opts(&w, 12, 9);
+	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
+	assert_true(json_is_true(json_object_get(sum, "exhausted")));
+	/* 3 x 2 choices, one refused. */
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 6);
+	assert_int_equal(j.calls, 5);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_object_get(sum, "verdicts"), "no_candidate")), 1);
+	json_decref(sum);
+	rows x = {0};
+	read_rows(w.db, &x);
+	assert_int_equal(x.n, 6);
+	int refused = 0;
+	for (int i = 0; i < x.n; i++)
+		if (!strcmp(x.r[i].verdict, "no_candidate")) {
+			refused++;
+			assert_string_equal(x.r[i].cand_hash, "");
+			assert_non_null(strstr(x.r[i].record, "not written"));
+			assert_non_null(strstr(x.r[i].completion,
+			                       "map.vec=4 map.block=1024"));
+		}
+	assert_int_equal(refused, 1);
+	rows_free(&x);
+
+	/* Resuming the exhausted run judges nothing more. */
+	judge j2 = {.space = &g.space};
+	krl_policy *pol2 = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol2), NULL);
+	sum = run_search(&w, w.db, &g, &j2, pol2, &o);
+	assert_int_equal(j2.calls, 0);
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 6);
+	json_decref(sum);
+	krl_policy_free(pol);
+	krl_policy_free(pol2);
+	world_close(&w);
+}
+
+/* The same loop over the real program optimizer (krl_opt_generator) on
+ * level1/19_relu at kb1, with the judge stand-in scoring the real space's
+ * options: (1 + 0.5 [map.ept = 4]) (1 + 0.2 [map.block = 512]) (0.8
+ * [fuse = none]). The default (ept 1, block 256) scores 1; the search has
+ * to find ept 4 by mutation. The candidates are the generator's real files. */
+static double relu_score(const krl_space *s, const krl_choice *c)
+{
+	double x = 1;
+	if (!strcmp(opt_of(s, c, "map.ept"), "4"))
+		x *= 1.5;
+	if (!strcmp(opt_of(s, c, "map.block"), "512"))
+		x *= 1.2;
+	if (!strcmp(opt_of(s, c, "fuse"), "none"))
+		x *= 0.8;
+	return x;
+}
+
+static krl_err relu_eval(void *ctx, const krl_task *t, const char *path,
+                         json_t **rec, krl_diag *d)
+{
+	judge *j = ctx;
+	char *src = krl_test_read(path, NULL);
+	krl_choice c;
+	assert_non_null(src);
+	KRL_ASSERT_OK(krl_choice_parse(j->space, src, &c, d), d);
+	assert_non_null(strstr(src, "__global__"));
+	free(src);
+	j->calls++;
+	double x = relu_score(j->space, &c);
+	*rec = json_pack("{s:s, s:{s:{s:f, s:f, s:f}, s:{s:f}, s:{s:f}}, s:{s:f}}",
+	                 "verdict", "ok", "timing", "speedup", "median", x,
+	                 "ci_low", x, "ci_high", x, "ref_ms", "median", 2.0,
+	                 "cand_ms", "median", 2.0 / x, "roofline", "fraction",
+	                 0.3 * x);
+	return KRL_OK;
+}
+
+static void real_optimizer(void **state)
+{
+	world w;
+	world_open(&w);
+	krl_opt *opt = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_opt_create(w.task, "kb1", &opt, &d), &d);
+	krl_generator gen = krl_opt_generator(opt);
+	assert_true(gen.space->ndec >= 2);
+	assert_true(gen.features.n >= 1);
+	judge j = {.space = gen.space};
+	krl_evaluator ev = {.ctx = &j, .eval = relu_eval, .name = "stand-in"};
+	krl_policy *pol = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	krl_builtin_opts o = opts(&w, 16, 2);
+	krl_store *st = NULL;
+	json_t *sum = NULL;
+	KRL_ASSERT_OK(krl_store_open(w.db, &st, &d), &d);
+	KRL_ASSERT_OK(krl_optimize_builtin(w.task, &gen, pol, &ev, st, &o, &sum,
+	                                   &d), &d);
+	krl_store_close(st);
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 16);
+	assert_int_equal(j.calls, 16);
+	double best = json_number_value(json_object_get(sum, "speedup"));
+	print_message("relu: best %.3f, what: %s\n", best,
+	              json_string_value(json_object_get(sum, "what")));
+	/* Found: ept 4 (1.5, or 1.2 with fuse=none). */
+	assert_true(best >= 1.5 * 0.8);
+	assert_non_null(strstr(json_string_value(json_object_get(sum, "choice")),
+	                       "map.ept=4"));
+	assert_non_null(strstr(json_string_value(json_object_get(sum, "what")),
+	                       "ept 4"));
+	assert_true(fabs(json_number_value(json_object_get(sum, "best_ms")) -
+	                 2.0 / best) < 1e-12);
+	rows x = {0};
+	read_rows(w.db, &x);
+	assert_non_null(strstr(x.r[1].completion, "fuse=none"));
+	rows_free(&x);
+	json_decref(sum);
+	krl_policy_free(pol);
+	krl_opt_free(opt);
+	world_close(&w);
+}
+
+/* The training split (tasks/splits/level1.txt, read by krl train): every
+ * level-1 task of the suite exactly once, as train or heldout, about 30%
+ * held out. */
+static void split_covers_level1(void **state)
+{
+	krl_suite *s = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	FILE *f = fopen("tasks/splits/level1.txt", "r");
+	assert_non_null(f);
+	int *seen = calloc((size_t)s->n, sizeof *seen), held = 0, n = 0;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char task[256], part[32];
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		assert_int_equal(sscanf(line, "%255s %31s", task, part), 2);
+		assert_true(!strcmp(part, "train") || !strcmp(part, "heldout"));
+		int i = krl_suite_find(s, task, &d);
+		assert_true(i >= 0);
+		assert_string_equal(s->ids[i], task);
+		seen[i]++;
+		held += !strcmp(part, "heldout");
+		n++;
+	}
+	fclose(f);
+	int level1 = 0;
+	for (int i = 0; i < s->n; i++)
+		if (!strncmp(s->ids[i], "level1/", 7)) {
+			level1++;
+			assert_int_equal(seen[i], 1);
+		}
+	assert_int_equal(n, level1);
+	assert_true(held >= n / 4 && held <= n * 7 / 20);
+	free(seen);
+	krl_suite_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(search_improves),
+		cmocka_unit_test(resume_after_kill),
+		cmocka_unit_test(training_learns),
+		cmocka_unit_test(exhausted_and_refused),
+		cmocka_unit_test(real_optimizer),
+		cmocka_unit_test(split_covers_level1),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
