@@ -19,7 +19,7 @@ static const char builtin_usage[] =
 	"task's reference plan: it fuses ops into generated kernels and picks their\n"
 	"schedules and library algorithms, choosing with weights learned across tasks\n"
 	"(krl train). Round 0 judges the default choice and, where offered, the\n"
-	"reference's own structure (fuse=none); each later round takes earlier correct\n"
+	"reference plan itself (fuse=ref); each later round takes earlier correct\n"
 	"candidates, drawn by measured speedup, and judges G variations of their\n"
 	"choices (see krl eval). Every evaluation is stored: kill it at any moment and\n"
 	"run the same command again; it resumes without losing or repeating one.\n"

@@ -57,7 +57,7 @@ static const char *const ROW_CACHE[] = { "regs", "reread" };
 static const char *const TOTAL_BLOCKS[] = { "8x", "4x", "2x", "1x" };
 static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
 static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
-static const char *const FUSE[] = { "full", "none" };
+static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 
@@ -395,6 +395,53 @@ int krl_opt_features(const krl_opt *o, const char **names, double *vals,
 	return o->nfeat;
 }
 
+/* The candidate of "fuse=ref": the task's reference plan, its `plan` ...
+ * `end` lines copied as they are (the two languages share their
+ * statements), so a search always holds a candidate as fast as the
+ * reference, measured like any other. */
+static krl_err reference_text(const krl_opt *o, const char *header,
+                              char **text, krl_diag *d)
+{
+	FILE *f = o->task->path ? fopen(o->task->path, "r") : NULL;
+	if (!f)
+		return krl_diag_set(d, KRL_EIO, (krl_pos){0},
+		                    "fuse=ref: cannot read the task file %s",
+		                    o->task->path ? o->task->path : "(none)");
+	char *buf = NULL;
+	size_t cap = 0;
+	FILE *m = open_memstream(&buf, &cap);
+	if (!m) {
+		fclose(f);
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	}
+	fprintf(m, "/*\n * %s\n * The reference plan of the task, unchanged.\n"
+	        " */\n/*@plan\n", header);
+	char line[4096];
+	int in = 0;
+	while (fgets(line, sizeof line, f)) {
+		const char *z = line + strspn(line, " \t");
+		if (!in && !strncmp(z, "plan", 4) && strspn(z + 4, " \t\r\n") ==
+		    strlen(z + 4)) {
+			in = 1;
+			continue;
+		}
+		if (in && !strncmp(z, "end", 3) && strspn(z + 3, " \t\r\n") ==
+		    strlen(z + 3))
+			break;
+		if (in && *z != '#')
+			fputs(z, m);
+	}
+	fputs("@*/\n", m);
+	fclose(f);
+	if (fclose(m) || !in) {
+		free(buf);
+		return krl_diag_set(d, in ? KRL_ENOMEM : KRL_ESYNTAX, (krl_pos){0},
+		                    "fuse=ref: no plan in %s", o->task->path);
+	}
+	*text = buf;
+	return KRL_OK;
+}
+
 krl_err krl_opt_generate(const krl_opt *o, const krl_choice *c, char **text,
                          char **what, krl_diag *d)
 {
@@ -430,7 +477,19 @@ krl_err krl_opt_generate(const krl_opt *o, const krl_choice *c, char **text,
 	sprintf(header, "%s\nTask %s, generated at shape set %s; it serves "
 	        "every shape set.", line, o->task->id ? o->task->id :
 	        o->task->name, o->set);
-	if ((r = krl_codegen(g, &s, header, text, &summary, NULL, d)))
+	const char *fz = chosen(&o->space, c, "fuse");
+	if (fz && !strcmp(fz, "ref")) {
+		if ((r = reference_text(o, header, text, d)))
+			goto done;
+		summary = strdup("the reference plan, unchanged");
+		if (!summary) {
+			free(*text);
+			*text = NULL;
+			r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+			goto done;
+		}
+		applied[0] = 0;
+	} else if ((r = krl_codegen(g, &s, header, text, &summary, NULL, d)))
 		goto done;
 	if (what) {
 		size_t n = strlen(summary) + strlen(applied) + 16;

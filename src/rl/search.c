@@ -5,7 +5,7 @@
  * from.
  *
  * Layout of a run of budget B: round 0 holds the fixed choices (the
- * default; "fuse=none" when offered), slots "r0/k0", "r0/k1"; every later
+ * default; "fuse=ref", the reference plan, when offered), slots "r0/k0", "r0/k1"; every later
  * round r holds G slots "r<r>/k<k>" (the last one fewer, so that there are
  * B in all). Each slot is proposed, evaluated and committed in order, so
  * the committed slots of a run are always a prefix of the layout.
@@ -738,7 +738,9 @@ static krl_err resolve(search *S, const krl_builtin_opts *o, krl_diag *d)
 	return KRL_OK;
 }
 
-/* Round 0: the default choice, and "fuse=none" when the space offers it. */
+/* Round 0: the default choice, and "fuse=ref" (the reference plan itself,
+ * so that every search holds a measured candidate as fast as the
+ * reference) when the space offers it. */
 static void fixed_choices(search *S)
 {
 	const krl_space *s = S->gen->space;
@@ -748,9 +750,9 @@ static void fixed_choices(search *S)
 	for (int k = 0; k < s->ndec; k++)
 		if (!strcmp(s->dec[k].name, "fuse"))
 			for (int j = 1; j < s->dec[k].nopt; j++)
-				if (!strcmp(s->dec[k].opt[j], "none")) {
+				if (!strcmp(s->dec[k].opt[j], "ref")) {
 					S->fixed[1].opt[k] = j;
-					S->fixed_name[1] = "fuse=none (the reference's structure)";
+					S->fixed_name[1] = "fuse=ref (the reference plan)";
 					S->n0 = 2;
 				}
 	if (S->n0 > S->o.budget)
