@@ -9,6 +9,7 @@ set -uo pipefail
 out=$1 budget=$2 shapes=$3
 shift 3
 mkdir -p "$out/work"
+export KRL_COMMIT=${KRL_COMMIT:-$(cat .commit 2>/dev/null)}
 if [ $# -eq 0 ]; then
 	set -- $(cd tasks && ls level1/*.task | sed 's/\.task$//')
 fi

@@ -19,6 +19,7 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$PWD/.devlibs:${LD_LIBRARY_PATH:-}
 export KRL_CACHE_DIR=${KRL_CACHE_DIR:-/tmp/krl-cache}
 export KRL_BIN=$PWD/build/krl
+export KRL_COMMIT=${KRL_COMMIT:-$(cat .commit 2>/dev/null)}
 S=$OUT/summary.txt
 tmp=$(mktemp -d)
 phases=${*:-tests nvrtc examples stability adversarial faults optimize}

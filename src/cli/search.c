@@ -74,11 +74,20 @@ void krl_cli_table_row(FILE *f, const char *problem, const json_t *sum,
 
 /* ==== Results lines ==== */
 
+/* The commit results are recorded against: $KRL_COMMIT when set (a GPU
+ * machine runs a copied working tree whose git state may be older than
+ * the binaries: bench/run_gpu.sh sets it from .commit), else `git
+ * rev-parse HEAD`, else "unknown". */
 const char *krl_cli_commit(void)
 {
 	static char rev[128];
 	if (rev[0])
 		return rev;
+	const char *env = getenv("KRL_COMMIT");
+	if (env && *env && strlen(env) < sizeof rev) {
+		snprintf(rev, sizeof rev, "%s", env);
+		return rev;
+	}
 	snprintf(rev, sizeof rev, "unknown");
 	FILE *p = popen("git rev-parse HEAD 2>/dev/null", "r");
 	if (!p)
