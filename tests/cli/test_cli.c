@@ -79,6 +79,22 @@ static void usage_errors(void **state)
 	free(out);
 	assert_int_equal(run("help", &out), 0);
 	assert_non_null(strstr(out, "commands:"));
+	assert_non_null(strstr(out, "train"));
+	free(out);
+	/* The builtin policy's commands: true help, usage errors. */
+	assert_int_equal(run("optimize --help", &out), 0);
+	assert_non_null(strstr(out, "the builtin policy (default)"));
+	assert_non_null(strstr(out, "--budget N"));
+	free(out);
+	assert_int_equal(run("train --help", &out), 0);
+	assert_non_null(strstr(out, "usage: krl train"));
+	assert_non_null(strstr(out, "--eval"));
+	free(out);
+	assert_int_equal(run("train --bogus", &out), 2);
+	assert_non_null(strstr(out, "'--bogus'"));
+	free(out);
+	assert_int_equal(run("optimize", &out), 2);
+	assert_non_null(strstr(out, "usage: krl optimize"));
 	free(out);
 }
 
