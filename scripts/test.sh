@@ -14,9 +14,13 @@ ctest --test-dir build --output-on-failure
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKRL_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
+# opt_test_codegen_sim is left out here: it runs generated kernels that it
+# compiles at run time with the host compiler into a shared object outside
+# the sanitizers' view (LeakSanitizer reports that object's arenas); the
+# Release pass above runs it.
 ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	ctest --test-dir build-asan -L cpu --output-on-failure
+	ctest --test-dir build-asan -L cpu -E '^opt_test_codegen_sim$' --output-on-failure
 
 # Fuzz each parser target for a short fixed time (docs/fuzzing.md).
 bash scripts/fuzz.sh "${KRL_FUZZ_SECONDS:-30}"
