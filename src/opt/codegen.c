@@ -1178,7 +1178,6 @@ static void gen_free(cg_gen *G)
 	cg_sb_free(&G->dev);
 	cg_sb_free(&G->plan);
 	cg_sb_free(&G->bufs);
-	cg_sb_free(&G->notes);
 }
 
 /* Emits every kernel for the current grouping: KRL_OK, or KRL_EAGAIN-like
@@ -1213,7 +1212,6 @@ static void reset_output(cg_gen *G)
 	cg_sb_free(&G->dev);
 	cg_sb_free(&G->plan);
 	cg_sb_free(&G->bufs);
-	cg_sb_free(&G->notes);
 	G->need = 0;
 	G->counter = 0;
 	G->fail = -1;

@@ -4,9 +4,9 @@
  * one point of a kernel's iteration space, and the per-kind kernel writers.
  *
  * The model (docs/optimizer.md, section 3):
- * - A node is either *inline* (a pointwise node, gather or flip, recomputed
- *   wherever it is used), or *materialised*: written to memory by the one
- *   kernel that is its *home*, and loaded by kernels after it.
+ * - A node is either *inline* (a pointwise node, gather, flip or view,
+ *   recomputed wherever it is used), or *materialised*: written to memory
+ *   by the one kernel that is its *home*, and loaded by kernels after it.
  * - Anchors are the nodes that shape a kernel: reductions (row or total
  *   kernels), scans and library calls. Materialised pointwise nodes without
  *   an anchor among their inline inputs get map kernels.
@@ -16,7 +16,14 @@
  *   memory, something is materialised (the highest node on the way that
  *   the other kernel can write, else the anchor itself) and the grouping
  *   starts again; the set of materialised nodes only grows, so this ends,
- *   at worst with every node materialised (one kernel per op).
+ *   at worst with every node materialised (one kernel per op). The
+ *   emitter may ask for more (a gather or flip that leaves the row a
+ *   kernel computes): the same loop handles it.
+ * - Row kernels run a row program in passes; two patterns are fused into
+ *   one pass: softmax's max and sum of exp (online rescaling) and a norm's
+ *   mean and variance (sums shifted by the row's first value).
+ * - A GEMM may be written as the 3xTF32 kernel of src/opt/gemm.c, with a
+ *   triu/tril that is its only reader in its epilogue.
  */
 #ifndef KRL_OPT_CODEGEN_H
 #define KRL_OPT_CODEGEN_H
@@ -119,7 +126,6 @@ typedef struct cg_gen {
 	cg_sb dev;               /* device code */
 	cg_sb plan;              /* plan statements */
 	cg_sb bufs;              /* plan buffer declarations */
-	cg_sb notes;             /* one line per kernel for the header */
 	char **strs;             /* every string cg_fmt made, freed at the end */
 	int nstrs, capstrs;
 	int oom;
@@ -132,7 +138,7 @@ typedef struct cg_gen {
 } cg_gen;
 
 enum {
-	CG_NEED_DIV = 1, CG_NEED_RED = 2, CG_NEED_ARG = 4, CG_NEED_INF = 8,
+	CG_NEED_DIV = 1, CG_NEED_RED = 2, CG_NEED_ARG = 4,
 	CG_NEED_WARP = 16, CG_NEED_BLOCK = 32, CG_NEED_HALF = 64
 };
 
@@ -211,7 +217,6 @@ typedef struct cg_em {
 	int rev;                 /* lanes go backwards (reverse scans) */
 	const char *vlin;        /* linear index of lane 0 (rev: lane vec-1) */
 	const char *vr;          /* rowed: r of that lane */
-	const char *step;        /* unique key of the current vector step */
 	/* register cache of row kernels: for nodes in cnode, element k of
 	 * cvar[i] holds the vector step ck */
 	int cnode[8];

@@ -21,6 +21,7 @@
  * and its rows of threads split R, combining through shared memory.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen.h"
@@ -44,6 +45,7 @@ typedef struct rinfo {
 	int inner1;
 	int strategy;
 	int blk;
+	int64_t rval;            /* the row length at the set generated for */
 	const char *otext, *rtext, *itext;
 } rinfo;
 
@@ -259,12 +261,13 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 	for (int o = 0; o < ri->nfull; o++)
 		find_cache(G, K, ri->full[o], ri, 0, 0);
 	ri->blk = G->s.row_block;
+	ri->rval = prod_val(sp, K->ax0, K->ax1);
 	return 0;
 }
 
 /* ==== Loops over a row ==== */
 
-enum { LV_CACHED, LV_VEC, LV_SCALAR, LV_COL };
+enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL };
 
 typedef struct rloop {
 	int variant;
@@ -356,25 +359,27 @@ static void var_step(cg_em *em, const char *accp, const char *accq,
 	cg_line(b, ind, "}");
 }
 
-/* One step: nodes at the lanes of r (reduce inputs accumulated into acc,
- * or outputs stored). */
-static void row_step(cg_em *em, const rinfo *ri, const char *r, int vec,
-                     const int *nodes, int nn, int isred,
+/* One step: nodes at lanes (reduce inputs accumulated into acc, or
+ * outputs stored). Lane q is at rs[q]; with vec > 1 the lanes are the vec
+ * consecutive elements from rs[0] (loaded as one vector), otherwise nl
+ * independent positions (nl loads in flight, one double add per step). */
+static void row_step(cg_em *em, const rinfo *ri, const char *const *rs,
+                     int nl, int vec, const int *nodes, int nn, int isred,
                      const char *const *acc, const rpair *pr, int ind)
 {
 	cg_gen *G = em->G;
 	const krl_graph *g = G->g;
 	cg_em_forget(em, 2);
 	em->vec = vec;
-	em->vr = r;
-	em->vlin = lin_of(em, ri, r);
+	em->vr = rs[0];
+	em->vlin = lin_of(em, ri, rs[0]);
 	em->ind[2] = ind;
 	const char *vals[CG_MAX_KNODES][4], *idx[CG_MAX_KNODES][4];
+	const char *lins[4];
 	cg_val ov[CG_MAX_KNODES][4];
-	for (int q = 0; q < vec; q++) {
-		const char *rq = q ? cg_fmt(G, "(%s + %d)", r, q) : r;
-		cg_point p = cg_row_point(em, q ? lin_of(em, ri, rq) : em->vlin, rq,
-		                          q);
+	for (int q = 0; q < nl; q++) {
+		lins[q] = q ? lin_of(em, ri, rs[q]) : em->vlin;
+		cg_point p = cg_row_point(em, lins[q], rs[q], vec > 1 ? q : 0);
 		for (int k = 0; k < nn; k++) {
 			if (isred && pr && pr->kind[k])
 				continue; /* its lanes are its partner's */
@@ -384,35 +389,42 @@ static void row_step(cg_em *em, const rinfo *ri, const char *r, int vec,
 				return;
 			ov[k][q] = v;
 			vals[k][q] = cg_f(em, v);
-			idx[k][q] = rq;
+			idx[k][q] = rs[q];
 		}
 	}
 	for (int k = 0; k < nn; k++) {
 		if (isred) {
 			if (pr && pr->kind[k] == 1)
 				online_step(em, acc[pr->with[k]], acc[k],
-				            vals[pr->with[k]], vec, ind);
+				            vals[pr->with[k]], nl, ind);
 			else if (pr && pr->kind[k] == 2)
 				var_step(em, acc[pr->with[k]], acc[k],
-				         pr->shift[pr->with[k]], vals[pr->with[k]], vec,
+				         pr->shift[pr->with[k]], vals[pr->with[k]], nl,
 				         ind);
 			else if (!partner(pr, nn, k))
 				cg_acc_step(em->buf[2], ind, g->n[nodes[k]].red, acc[k],
-				            vals[k], idx[k], vec);
+				            vals[k], idx[k], nl);
 			continue;
 		}
 		int n = nodes[k];
-		if (vec > 1 && g->n[n].dtype == KRL_F32 && cg_out_decl(g, n, 1) < 0) {
+		if (vec == 4 && g->n[n].dtype == KRL_F32 && cg_out_decl(g, n, 1) < 0) {
 			const char *ptr = cg_arg_buf(G, em->K, n, 1);
 			cg_line(em->buf[2], ind, "*reinterpret_cast<float4 *>(%s + %s) = "
 			        "make_float4(%s, %s, %s, %s);", ptr, em->vlin, vals[k][0],
 			        vals[k][1], vals[k][2], vals[k][3]);
 			continue;
 		}
-		for (int q = 0; q < vec; q++)
-			cg_store(em, 2, n, q ? lin_of(em, ri, cg_fmt(G, "(%s + %d)", r, q))
-			                     : em->vlin, ov[k][q]);
+		for (int q = 0; q < nl; q++)
+			cg_store(em, 2, n, lins[q], ov[k][q]);
 	}
+}
+
+/* The lanes of a step: consecutive ("r", "(r + 1)", ...) or strided
+ * ("r", "(r + s)", ...). */
+static void lanes(cg_gen *G, const char **rs, int n, int stride)
+{
+	for (int q = 0; q < n; q++)
+		rs[q] = q ? cg_fmt(G, "(r + %d)", q * stride) : "r";
 }
 
 /* A loop variant over the row into b. */
@@ -422,8 +434,11 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
                      int ind)
 {
 	cg_gen *G = em->G;
+	const char *rs[4];
 	em->buf[2] = b;
 	em->ck = NULL;
+	const char *r0 = L->r0 && strcmp(L->r0, "0") ?
+	                 cg_fmt(G, "%s + ", L->r0) : "";
 	switch (L->variant) {
 	case LV_CACHED:
 		em->ck = "k";
@@ -432,7 +447,8 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		cg_line(b, ind + 1, "const long r = ((long)k * %s + %s) * 4;", L->nl,
 		        L->lid);
 		cg_line(b, ind + 1, "if (r < %s) {", em->rlen);
-		row_step(em, ri, "r", 4, nodes, nn, isred, acc, pair, ind + 2);
+		lanes(G, rs, 4, 1);
+		row_step(em, ri, rs, 4, 4, nodes, nn, isred, acc, pair, ind + 2);
 		cg_line(b, ind + 1, "}");
 		cg_line(b, ind, "}");
 		em->ck = NULL;
@@ -441,41 +457,67 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		if (isred)
 			cg_line(b, ind, "#pragma unroll 4");
 		cg_line(b, ind, "for (long r = %s(long)%s * 4; r < %s; r += (long)%s "
-		        "* 4) {", strcmp(L->r0, "0") ? cg_fmt(G, "%s + ", L->r0) : "",
-		        L->lid, L->r1, L->nl);
-		row_step(em, ri, "r", 4, nodes, nn, isred, acc, pair, ind + 1);
+		        "* 4) {", r0, L->lid, L->r1, L->nl);
+		lanes(G, rs, 4, 1);
+		row_step(em, ri, rs, 4, 4, nodes, nn, isred, acc, pair, ind + 1);
 		cg_line(b, ind, "}");
 		break;
-	case LV_SCALAR:
-		if (isred)
-			cg_line(b, ind, "#pragma unroll 4");
-		cg_line(b, ind, "for (long r = %s%s; r < %s; r += %s) {",
-		        strcmp(L->r0, "0") ? cg_fmt(G, "%s + ", L->r0) : "", L->lid,
-		        L->r1, L->nl);
-		row_step(em, ri, "r", 1, nodes, nn, isred, acc, pair, ind + 1);
-		cg_line(b, ind, "}");
-		break;
-	case LV_COL:
+	case LV_PEEL: {
+		/* rows not 16-byte aligned: one element per lane up to a 16-byte
+		 * boundary, float4s, then the last 0..3 elements */
+		const char *a = L->r0 ? L->r0 : "0";
 		cg_line(b, ind, "{");
-		cg_line(b, ind + 1, "long r = ty;");
-		if (isred) {
-			/* four rows in flight per thread */
-			cg_line(b, ind + 1, "for (; r + %d < %s; r += %d) {", 3 * L->ty,
-			        em->rlen, 4 * L->ty);
-			for (int u = 0; u < 4; u++)
-				row_step(em, ri, u ? cg_fmt(G, "(r + %d)", u * L->ty) : "r",
-				         1, nodes, nn, isred, acc, pair, ind + 2);
+		cg_line(b, ind + 1, "const long h = min((long)((4 - ((%s + %s) & 3)) & "
+		        "3), %s - %s);", em->rb, a, L->r1, a);
+		cg_line(b, ind + 1, "const long t = (%s - %s - h) & 3;", L->r1, a);
+		for (int part = 0; part < 2; part++) {
+			cg_line(b, ind + 1, "if (%s < %s) {", L->lid, part ? "t" : "h");
+			cg_line(b, ind + 2, "const long r = %s;", part ?
+			        cg_fmt(G, "%s - t + %s", L->r1, L->lid) :
+			        cg_fmt(G, "%s + %s", a, L->lid));
+			rs[0] = "r";
+			row_step(em, ri, rs, 1, 1, nodes, nn, isred, acc, pair, ind + 2);
 			cg_line(b, ind + 1, "}");
 		}
-		cg_line(b, ind + 1, "for (; r < %s; r += %d) {", em->rlen, L->ty);
-		if (!isred)
-			cg_line(b, ind + 2, "if (!valid)");
-		if (!isred)
-			cg_line(b, ind + 3, "break;");
-		row_step(em, ri, "r", 1, nodes, nn, isred, acc, pair, ind + 2);
+		if (isred)
+			cg_line(b, ind + 1, "#pragma unroll 4");
+		cg_line(b, ind + 1, "for (long r = %sh + (long)%s * 4; r < %s - t; "
+		        "r += (long)%s * 4) {", r0, L->lid, L->r1, L->nl);
+		lanes(G, rs, 4, 1);
+		row_step(em, ri, rs, 4, 4, nodes, nn, isred, acc, pair, ind + 2);
 		cg_line(b, ind + 1, "}");
 		cg_line(b, ind, "}");
 		break;
+	}
+	case LV_SCALAR:
+	case LV_COL: {
+		/* strided lanes: four positions in flight per thread, then one
+		 * at a time */
+		int col = L->variant == LV_COL;
+		const char *start = col ? "ty" : cg_fmt(G, "%s%s", r0, L->lid);
+		const char *end = col ? em->rlen : L->r1;
+		int stride = col ? L->ty : atoi(L->nl);
+		cg_line(b, ind, "{");
+		cg_line(b, ind + 1, "long r = %s;", start);
+		if (isred) {
+			cg_line(b, ind + 1, "for (; r + %d < %s; r += %d) {", 3 * stride,
+			        end, 4 * stride);
+			for (int q = 0; q < 4; q++)
+				rs[q] = q ? cg_fmt(G, "(r + %d)", q * stride) : "r";
+			row_step(em, ri, rs, 4, 1, nodes, nn, isred, acc, pair, ind + 2);
+			cg_line(b, ind + 1, "}");
+		}
+		cg_line(b, ind + 1, "for (; r < %s; r += %d) {", end, stride);
+		if (col && !isred) {
+			cg_line(b, ind + 2, "if (!valid)");
+			cg_line(b, ind + 3, "break;");
+		}
+		rs[0] = "r";
+		row_step(em, ri, rs, 1, 1, nodes, nn, isred, acc, pair, ind + 2);
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind, "}");
+		break;
+	}
 	}
 }
 
@@ -577,10 +619,10 @@ static const char *var_shift(cg_em *em, const rinfo *ri, int snode)
 /* ==== The program of one row ==== */
 
 typedef struct rprog {
-	int variants[3];         /* loop variants, tried in this order */
-	const char *conds[3];    /* the condition of each (NULL: else) */
+	const char *conds[4];    /* loop variants' conditions, tried in order
+	                            (NULL: else) */
 	int nvar;
-	rloop L[3];
+	rloop L[4];
 	int finish;              /* 0 warp, 1 block, 2 column, 3 partials */
 	const char *part, *pslot; /* partials: buffer, index of slot 0 */
 	int first, last;         /* passes to compute */
@@ -791,24 +833,26 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	if (caps < 1)
 		caps = 1;
 	int cap = (warp ? 32 : blk) * caps * 4;
-	/* registers pay only when the row is read more than once */
+	/* registers pay only when the row is read more than once, and when it
+	 * fits at the shape set the candidate is generated for: the array
+	 * takes registers (so occupancy) whether or not a row uses it */
 	int cache = G->s.row_cache && ri->ncache > 0 &&
-	            ri->npass + (ri->nfull > 0) > 1;
+	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
 	rprog P;
 	memset(&P, 0, sizeof P);
 	int v = 0;
 	if (cache) {
-		P.variants[v] = LV_CACHED;
 		P.conds[v] = "cached";
 		P.L[v].variant = LV_CACHED;
 		P.L[v].caps = caps;
 		v++;
 	}
-	P.variants[v] = LV_VEC;
 	P.conds[v] = "vec";
 	P.L[v].variant = LV_VEC;
 	v++;
-	P.variants[v] = LV_SCALAR;
+	P.conds[v] = "peel";
+	P.L[v].variant = LV_PEEL;
+	v++;
 	P.L[v].variant = LV_SCALAR;
 	v++;
 	P.nvar = v;
@@ -831,6 +875,9 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 	emit_sections(&em, ri, &P, &rowb, 2);
 	em.vec = 4;
+	/* broadcast extents that allow float4 lanes allow them in the peeled
+	 * path too; the row length only in the aligned one */
+	const char *others = cg_guard_cond(&em);
 	cg_guard_add(&em, em.rlen);
 	const char *guard = cg_guard_cond(&em);
 	if (G->fail >= 0 || G->err[0] || G->oom)
@@ -846,8 +893,10 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	} else {
 		cg_line(&body, 1, "const int lid = tid;");
 	}
-	cg_line(&body, 1, "/* float4 paths when rows start 16-byte aligned */");
+	cg_line(&body, 1, "/* float4 paths when rows start 16-byte aligned, or "
+	        "after a peeled head */");
 	cg_line(&body, 1, "const bool vec = %s;", guard);
+	cg_line(&body, 1, "const bool peel = %s;", others);
 	if (cache)
 		cg_line(&body, 1, "const bool cached = vec && %s <= %d;", em.rlen, cap);
 	if (warp)
@@ -965,11 +1014,13 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 		}
 		rprog P;
 		memset(&P, 0, sizeof P);
-		P.nvar = 2;
+		P.nvar = 3;
 		P.conds[0] = "vec";
 		P.L[0].variant = LV_VEC;
-		P.L[1].variant = LV_SCALAR;
-		for (int k = 0; k < 2; k++) {
+		P.conds[1] = "peel";
+		P.L[1].variant = LV_PEEL;
+		P.L[2].variant = LV_SCALAR;
+		for (int k = 0; k < 3; k++) {
 			P.L[k].lid = "tid";
 			P.L[k].nl = cg_fmt(G, "%d", blk);
 			P.L[k].r0 = "r0";
@@ -984,6 +1035,7 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 		P.rowguard = "ch == 0 && tid == 0";
 		emit_sections(&em, ri, &P, &rowb, 1);
 		em.vec = 4;
+		const char *others = cg_guard_cond(&em);
 		cg_guard_add(&em, em.rlen);
 		const char *guard = cg_guard_cond(&em);
 		if (G->fail >= 0 || G->err[0] || G->oom) {
@@ -1012,6 +1064,7 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 1, "const long r0 = ch * %d;", chunk);
 		cg_line(&body, 1, "const long r1 = min(%s, r0 + %d);", em.rlen, chunk);
 		cg_line(&body, 1, "const bool vec = %s;", guard);
+		cg_line(&body, 1, "const bool peel = %s;", others);
 		cg_sb_puts(&body, l0.s ? l0.s : "");
 		cg_sb_puts(&body, comb.s ? comb.s : "");
 		cg_sb_puts(&body, rowb.s ? rowb.s : "");

@@ -334,9 +334,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	int rows1 = with.rows_inner1 || without.rows_inner1;
 	int total = with.count[CK_TOTAL] || without.count[CK_TOTAL];
 	int scan = with.count[CK_SCAN] || without.count[CK_SCAN];
-	/* splitting one kernel per op adds map kernels */
 	int gen = map || rowk || total || scan;
-	if (map || rowk || total || scan) {
+	/* map knobs where the default grouping has map kernels (fuse=none
+	 * makes more, with the default knobs) */
+	if (map) {
 		add_decision(sp, "map.block", NOPT(MAP_BLOCK), MAP_BLOCK);
 		add_decision(sp, "map.vec", NOPT(MAP_VEC), MAP_VEC);
 		add_decision(sp, "map.ept", NOPT(MAP_EPT), MAP_EPT);

@@ -17,7 +17,7 @@ static krl_task *load(const char *ref)
 {
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
 	krl_task *t = NULL;
 	KRL_ASSERT_OK(krl_suite_load_task(s, ref, &t, &d), &d);
 	krl_suite_free(s);
