@@ -108,7 +108,7 @@ static int have_cxx(void)
 static void *build_so(const char *dir, const char *text,
                       const krl_candidate *c)
 {
-	char path[512], cmd[2048];
+	char path[1200], cmd[4096];
 	snprintf(path, sizeof path, "%s/gen.cu", dir);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
