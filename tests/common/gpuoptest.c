@@ -1,7 +1,8 @@
 /* Helpers shared by the GPU op tests (tests/ops/gpu_ops*.c): the stream
- * and op context every case runs on, and the host random numbers inputs
- * are drawn from. */
+ * and op context every case runs on, the host random numbers inputs are
+ * drawn from, and the shape and attribute builders. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,4 +49,40 @@ int gpuop_teardown(void **state)
 	krl_opctx_free(g_ctx);
 	cudaStreamDestroy(g_stream);
 	return 0;
+}
+
+shape S(int ndim, ...)
+{
+	shape s;
+	memset(&s, 0, sizeof s);
+	s.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		s.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return s;
+}
+
+int64_t numel(const shape *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->ndim; i++)
+		n *= s->dim[i];
+	return n;
+}
+
+krl_attrs A(int n, ...)
+{
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		a.key[i] = va_arg(ap, const char *);
+		a.val[i] = va_arg(ap, double);
+	}
+	va_end(ap);
+	a.n = n;
+	return a;
 }

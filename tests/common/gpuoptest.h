@@ -1,6 +1,7 @@
 /* Helpers shared by the GPU op tests: one stream and op context per test
- * executable (cmocka group setup/teardown) and xorshift host random
- * numbers. Each test sets g_rng to its own seed before running. */
+ * executable (cmocka group setup/teardown), xorshift host random numbers,
+ * shape and attribute builders, and a CUDA-call check. Each test sets
+ * g_rng to its own seed before running. */
 #ifndef KRL_GPUOPTEST_H
 #define KRL_GPUOPTEST_H
 
@@ -21,5 +22,29 @@ double gpuop_nrand(void);
 /* cmocka group hooks: create / free g_stream and g_ctx. */
 int gpuop_setup(void **state);
 int gpuop_teardown(void **state);
+
+/* A test case's shape: S(ndim, dims...) with every dim an int64_t (I(x)). */
+typedef struct shape {
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+} shape;
+
+shape S(int ndim, ...);
+#define I(x) ((int64_t)(x))
+int64_t numel(const shape *s);
+
+/* Op attributes: A(n, key0, (double)val0, key1, (double)val1, ...). */
+krl_attrs A(int n, ...);
+
+/* A CUDA runtime call that must succeed; fails the cmocka test otherwise. */
+#define CK(call)                                                            \
+	do {                                                                \
+		cudaError_t e_ = (call);                                    \
+		if (e_ != cudaSuccess) {                                    \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
+			        __LINE__, #call, cudaGetErrorString(e_));   \
+			fail();                                             \
+		}                                                           \
+	} while (0)
 
 #endif

@@ -8,7 +8,6 @@
  * (exit 77) without one.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,68 +18,11 @@
 #include "gpuoptest.h"
 #include "testutil.h"
 
-
 /* ==== Random inputs ==== */
-
-
-
 
 typedef enum { D_NORMAL, D_AWAY, D_SMALLINT } dist;
 
 /* ==== One case ==== */
-
-typedef struct shape {
-	int ndim;
-	int64_t dim[KRL_MAX_DIM];
-} shape;
-
-static shape S(int ndim, ...)
-{
-	shape s;
-	memset(&s, 0, sizeof s);
-	s.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		s.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return s;
-}
-
-#define I(x) ((int64_t)(x))
-
-static krl_attrs A(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
-
-static int64_t numel(const shape *s)
-{
-	int64_t n = 1;
-	for (int i = 0; i < s->ndim; i++)
-		n *= s->dim[i];
-	return n;
-}
-
-#define CK(call)                                                            \
-	do {                                                                \
-		cudaError_t e_ = (call);                                    \
-		if (e_ != cudaSuccess) {                                    \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
-			        __LINE__, #call, cudaGetErrorString(e_));   \
-			fail();                                             \
-		}                                                           \
-	} while (0)
 
 /*
  * Runs op `name` on the GPU and in golden float64 on the same inputs
@@ -381,8 +323,6 @@ static void test_cumsum(void **state)
 		         A(1, "dim", (double)c[i].dim), D_NORMAL, c[i].atol,
 		         1e-4);
 }
-
-
 
 int main(void)
 {

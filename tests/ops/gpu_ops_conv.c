@@ -11,7 +11,6 @@
  * products, which cuDNN may use as PyTorch lets it.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,6 @@
 #include "gpuoptest.h"
 #include "testutil.h"
 
-
 /* TF32 tier: a TF32 product errs by ~4e-4 relative (rms), so an O(1)
  * output errs by ~4e-4 rms; 1e-2 leaves room for cuDNN's transform
  * algorithms (Winograd, FFT) and still fails a zero or misplaced output. */
@@ -30,62 +28,6 @@
 #define RTOL 1e-2
 
 /* ==== Random inputs ==== */
-
-
-
-
-typedef struct shape {
-	int ndim;
-	int64_t dim[KRL_MAX_DIM];
-} shape;
-
-static shape S(int ndim, ...)
-{
-	shape s;
-	memset(&s, 0, sizeof s);
-	s.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		s.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return s;
-}
-
-#define I(x) ((int64_t)(x))
-
-static krl_attrs A(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
-
-static int64_t numel(const shape *s)
-{
-	int64_t n = 1;
-	for (int i = 0; i < s->ndim; i++)
-		n *= s->dim[i];
-	return n;
-}
-
-#define CK(call)                                                            \
-	do {                                                                \
-		cudaError_t e_ = (call);                                    \
-		if (e_ != cudaSuccess) {                                    \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
-			        __LINE__, #call, cudaGetErrorString(e_));   \
-			fail();                                             \
-		}                                                           \
-	} while (0)
 
 /* ==== One case ==== */
 
@@ -391,7 +333,6 @@ static void test_conv_transpose(void **state)
 	         S(4, I(8), I(6), I(3), I(3)),
 	         S(4, I(2), I(6), I(19), I(23)), A(1, "stride", 2.0));
 }
-
 
 /* The legacy cuDNN path (KRL_CUDNN_V7=1: _v7 heuristics, batch splitting)
  * on one case of each kind it serves. */

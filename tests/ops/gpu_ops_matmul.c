@@ -9,7 +9,6 @@
  * fails. Needs a GPU: skips (exit 77) without one.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,39 +19,7 @@
 #include "gpuoptest.h"
 #include "testutil.h"
 
-
 /* ==== Helpers ==== */
-
-
-
-
-typedef struct shape {
-	int ndim;
-	int64_t dim[KRL_MAX_DIM];
-} shape;
-
-static shape S(int ndim, ...)
-{
-	shape s;
-	memset(&s, 0, sizeof s);
-	s.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		s.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return s;
-}
-
-#define I(x) ((int64_t)(x))
-
-static int64_t numel(const shape *s)
-{
-	int64_t n = 1;
-	for (int i = 0; i < s->ndim; i++)
-		n *= s->dim[i];
-	return n;
-}
 
 static krl_tensor tensor(void *data, const shape *s)
 {
@@ -64,16 +31,6 @@ static krl_tensor tensor(void *data, const shape *s)
 	memcpy(t.dim, s->dim, sizeof s->dim);
 	return t;
 }
-
-#define CK(call)                                                            \
-	do {                                                                \
-		cudaError_t e_ = (call);                                    \
-		if (e_ != cudaSuccess) {                                    \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
-			        __LINE__, #call, cudaGetErrorString(e_));   \
-			fail();                                             \
-		}                                                           \
-	} while (0)
 
 /*
  * Runs op `name` (one f32 input, one f32 output) on the GPU and in golden
@@ -272,8 +229,6 @@ static void test_diag_then_gemm(void **state)
 	free(hb);
 	free(hc);
 }
-
-
 
 int main(void)
 {

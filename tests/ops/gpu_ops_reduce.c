@@ -22,11 +22,7 @@
 #include "gpuoptest.h"
 #include "testutil.h"
 
-
 /* ==== Random inputs ==== */
-
-
-
 
 /* How an input is drawn: normal(0, 1), uniform(0.9, 1.1) (products),
  * uniform(0.99, 1.01) (long cumulative products), bernoulli(0.5). */
@@ -41,7 +37,7 @@ typedef struct ten {
 	dist dd;
 } ten;
 
-static ten S(krl_dtype dt, dist dd, int ndim, ...)
+static ten T(krl_dtype dt, dist dd, int ndim, ...)
 {
 	ten s;
 	memset(&s, 0, sizeof s);
@@ -56,24 +52,7 @@ static ten S(krl_dtype dt, dist dd, int ndim, ...)
 	return s;
 }
 
-#define I(x) ((int64_t)(x))
-
-static krl_attrs A(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
-
-static int64_t numel(const ten *s)
+static int64_t ten_numel(const ten *s)
 {
 	int64_t n = 1;
 	for (int i = 0; i < s->ndim; i++)
@@ -85,16 +64,6 @@ static size_t esize(krl_dtype t)
 {
 	return t == KRL_I64 ? 8 : t == KRL_BOOL ? 1 : 4;
 }
-
-#define CK(call)                                                            \
-	do {                                                                \
-		cudaError_t e_ = (call);                                    \
-		if (e_ != cudaSuccess) {                                    \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,        \
-			        __LINE__, #call, cudaGetErrorString(e_));   \
-			fail();                                             \
-		}                                                           \
-	} while (0)
 
 static krl_tensor host_tensor(const ten *s, void *data)
 {
@@ -132,7 +101,7 @@ static void run_case(const char *name, const ten *ins, int nin,
 	krl_tensor hin[4], din[4], hout[4], dout[4];
 	void *raw[4];
 	for (int i = 0; i < nin; i++) {
-		int64_t n = numel(&ins[i]);
+		int64_t n = ten_numel(&ins[i]);
 		size_t es = esize(ins[i].dt);
 		double *h = malloc((size_t)(n ? n : 1) * sizeof(double));
 		raw[i] = malloc((size_t)(n ? n : 1) * es);
@@ -165,7 +134,7 @@ static void run_case(const char *name, const ten *ins, int nin,
 		din[i].data = dp;
 	}
 	for (int i = 0; i < nout; i++) {
-		int64_t n = numel(&outs[i]);
+		int64_t n = ten_numel(&outs[i]);
 		hout[i] = host_tensor(&outs[i],
 		                      calloc((size_t)(n ? n : 1), sizeof(double)));
 		dout[i] = hout[i];
@@ -189,7 +158,7 @@ static void run_case(const char *name, const ten *ins, int nin,
 	CK(cudaStreamSynchronize(g_stream));
 	int64_t bad = 0;
 	for (int i = 0; i < nout; i++) {
-		int64_t n = numel(&outs[i]);
+		int64_t n = ten_numel(&outs[i]);
 		size_t es = esize(outs[i].dt);
 		void *got = malloc((size_t)(n ? n : 1) * es);
 		assert_non_null(got);
@@ -246,7 +215,7 @@ static void pool_case(const char *name, int rank, const int64_t *sp,
                       int64_t d, int ceil_mode, int inc_pad)
 {
 	int avg = name[0] == 'a';
-	ten x = S(KRL_F32, D_NORMAL, 2, n, c);
+	ten x = T(KRL_F32, D_NORMAL, 2, n, c);
 	ten y = x;
 	x.ndim = y.ndim = 2 + rank;
 	for (int i = 0; i < rank; i++) {
@@ -303,8 +272,8 @@ static void test_prod(void **state)
 		{ 2, 65536, 1 },    /* rows, split over blocks */
 	};
 	for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
-		ten x = S(KRL_F32, D_NEAR1, 3, sh[i][0], sh[i][1], sh[i][2]);
-		ten y = S(KRL_F32, D_NORMAL, 2, sh[i][0], sh[i][2]);
+		ten x = T(KRL_F32, D_NEAR1, 3, sh[i][0], sh[i][1], sh[i][2]);
+		ten y = T(KRL_F32, D_NORMAL, 2, sh[i][0], sh[i][2]);
 		dist dd = sh[i][1] > 4096 ? D_NEAR1_TIGHT : D_NEAR1;
 		x.dd = dd;
 		run_case("prod", &x, 1, &y, 1, A(1, "dim", 1.0), 1e-7, 2e-4);
@@ -314,17 +283,17 @@ static void test_prod(void **state)
 static void test_cumprod(void **state)
 {
 	(void)state;
-	ten x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(5), I(9001));
+	ten x = T(KRL_F32, D_NEAR1_TIGHT, 2, I(5), I(9001));
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
-	x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(128), I(4000));
+	x = T(KRL_F32, D_NEAR1_TIGHT, 2, I(128), I(4000));
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
-	x = S(KRL_F32, D_NEAR1_TIGHT, 1, I(100003));   /* CUB */
+	x = T(KRL_F32, D_NEAR1_TIGHT, 1, I(100003));   /* CUB */
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 0.0), 1e-6, 1e-3);
-	x = S(KRL_F32, D_NEAR1_TIGHT, 3, I(3), I(700), I(45));  /* outer dim */
+	x = T(KRL_F32, D_NEAR1_TIGHT, 3, I(3), I(700), I(45));  /* outer dim */
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
-	x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(2048), I(1000)); /* 16 x 32 */
+	x = T(KRL_F32, D_NEAR1_TIGHT, 2, I(2048), I(1000)); /* 16 x 32 */
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", 1.0), 1e-6, 2e-4);
-	x = S(KRL_F32, D_NEAR1_TIGHT, 2, I(4096), I(3));    /* 512 x 1 */
+	x = T(KRL_F32, D_NEAR1_TIGHT, 2, I(4096), I(3));    /* 512 x 1 */
 	run_case("cumprod", &x, 1, &x, 1, A(1, "dim", -1.0), 1e-6, 2e-4);
 }
 
@@ -345,7 +314,7 @@ static void test_cumsum(void **state)
 		{ 1000, 1, 1e-6 },      /* rows of one element */
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		ten x = S(KRL_F32, D_NORMAL, 2, c[i].rows, c[i].n);
+		ten x = T(KRL_F32, D_NORMAL, 2, c[i].rows, c[i].n);
 		run_case("cumsum", &x, 1, &x, 1, A(1, "dim", 1.0), c[i].atol,
 		         1e-4);
 	}
@@ -356,51 +325,49 @@ static void test_cumsum(void **state)
 static void test_copies(void **state)
 {
 	(void)state;
-	ten x = S(KRL_F32, D_NORMAL, 2, I(5), I(9001));
+	ten x = T(KRL_F32, D_NORMAL, 2, I(5), I(9001));
 	run_case("flip", &x, 1, &x, 1, A(1, "dim", 1.0), 0, 0);
-	ten x3 = S(KRL_F32, D_NORMAL, 3, I(3), I(70), I(47));
+	ten x3 = T(KRL_F32, D_NORMAL, 3, I(3), I(70), I(47));
 	run_case("flip", &x3, 1, &x3, 1, A(1, "dim", 1.0), 0, 0);
 	run_case("flip", &x3, 1, &x3, 1, A(1, "dim", 0.0), 0, 0);
 
-	ten xs = S(KRL_F32, D_NORMAL, 2, I(5), I(9000));
+	ten xs = T(KRL_F32, D_NORMAL, 2, I(5), I(9000));
 	run_case("narrow", &x, 1, &xs, 1, A(2, "dim", 1.0, "start", 0.0), 0, 0);
 	run_case("narrow", &x, 1, &xs, 1, A(2, "dim", 1.0, "start", 1.0), 0, 0);
 
-	ten cin[2] = { S(KRL_F32, D_NORMAL, 2, I(5), I(1)), xs };
+	ten cin[2] = { T(KRL_F32, D_NORMAL, 2, I(5), I(1)), xs };
 	run_case("cat", cin, 2, &x, 1, A(1, "dim", 1.0), 0, 0);
-	ten c3[2] = { S(KRL_F32, D_NORMAL, 3, I(3), I(7), I(47)), x3 };
-	ten y3 = S(KRL_F32, D_NORMAL, 3, I(3), I(77), I(47));
+	ten c3[2] = { T(KRL_F32, D_NORMAL, 3, I(3), I(7), I(47)), x3 };
+	ten y3 = T(KRL_F32, D_NORMAL, 3, I(3), I(77), I(47));
 	run_case("cat", c3, 2, &y3, 1, A(1, "dim", 1.0), 0, 0);
 
-	ten z = S(KRL_F32, D_NORMAL, 2, I(5), I(1));
+	ten z = T(KRL_F32, D_NORMAL, 2, I(5), I(1));
 	run_case("fill", NULL, 0, &z, 1, A(1, "value", 0.0), 0, 0);
-	ten big = S(KRL_F32, D_NORMAL, 2, I(37), I(1001));
+	ten big = T(KRL_F32, D_NORMAL, 2, I(37), I(1001));
 	run_case("fill", NULL, 0, &big, 1, A(1, "value", -1.5), 0, 0);
 
-	ten mm[2] = { x, S(KRL_BOOL, D_BOOL, 2, I(5), I(9001)) };
+	ten mm[2] = { x, T(KRL_BOOL, D_BOOL, 2, I(5), I(9001)) };
 	run_case("mul_mask", mm, 2, &x, 1, A(0), 0, 0);
 
 	/* 91/92's copies at a mid size: flip and narrow of rows of 4096, cat
 	 * of a column and [rows, 4095] (cat's 16-byte loads; 63 rows leave a
 	 * tail of 3 elements in the column and 1 in the other input) */
-	ten r = S(KRL_F32, D_NORMAL, 2, I(63), I(4096));
-	ten rs = S(KRL_F32, D_NORMAL, 2, I(63), I(4095));
+	ten r = T(KRL_F32, D_NORMAL, 2, I(63), I(4096));
+	ten rs = T(KRL_F32, D_NORMAL, 2, I(63), I(4095));
 	run_case("flip", &r, 1, &r, 1, A(1, "dim", 1.0), 0, 0);
 	run_case("narrow", &r, 1, &rs, 1, A(2, "dim", 1.0, "start", 0.0), 0, 0);
-	ten rc[2] = { S(KRL_F32, D_NORMAL, 2, I(63), I(1)), rs };
+	ten rc[2] = { T(KRL_F32, D_NORMAL, 2, I(63), I(1)), rs };
 	run_case("cat", rc, 2, &r, 1, A(1, "dim", 1.0), 0, 0);
 	/* 1-byte elements: the scalar cat kernel */
-	ten b = S(KRL_BOOL, D_BOOL, 3, I(4), I(33), I(5));
-	ten bs = S(KRL_BOOL, D_BOOL, 3, I(4), I(30), I(5));
-	ten by = S(KRL_BOOL, D_BOOL, 3, I(4), I(63), I(5));
+	ten b = T(KRL_BOOL, D_BOOL, 3, I(4), I(33), I(5));
+	ten bs = T(KRL_BOOL, D_BOOL, 3, I(4), I(30), I(5));
+	ten by = T(KRL_BOOL, D_BOOL, 3, I(4), I(63), I(5));
 	run_case("flip", &b, 1, &b, 1, A(1, "dim", 1.0), 0, 0);
 	run_case("narrow", &b, 1, &bs, 1, A(2, "dim", 1.0, "start", 2.0), 0,
 	         0);
 	ten bc[2] = { b, bs };
 	run_case("cat", bc, 2, &by, 1, A(1, "dim", 1.0), 0, 0);
 }
-
-
 
 int main(void)
 {
