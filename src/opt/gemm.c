@@ -4,10 +4,7 @@
  * __global__ wrapper per GEMM, and its plan launch. docs/optimizer.md,
  * "library choices", says when the optimizer offers it.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "opt/opt_int.h"
 
@@ -22,26 +19,11 @@ static unsigned gemm_smem(int ta, int tb)
 	return 3 * (a + b) * 4;
 }
 
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	int n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-	if (!s)
-		return NULL;
-	va_start(ap, f);
-	vsnprintf(s, (size_t)n + 1, f, ap);
-	va_end(ap);
-	return s;
-}
-
 char *krl_gemm_body(int ta, int tb)
 {
 	/* The body's layout macros change with (ta, tb); the others are the
 	 * same for every layout, so only these four are undefined first. */
-	return fmt("\n/* ==== 3xTF32 GEMM body, A %s, B %s ==== */\n"
+	return krl_opt_fmt("\n/* ==== 3xTF32 GEMM body, A %s, B %s ==== */\n"
 	           "#undef A_KCONTIG\n#undef B_KCONTIG\n"
 	           "#undef A_LD\n#undef A_STAGE\n#undef B_LD\n#undef B_STAGE\n"
 	           "#undef SMEM_BYTES\n"
@@ -62,18 +44,18 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	const char *lda = s->ta ? "M" : "K", *ldb = s->tb ? "K" : "N";
 	const char *epi = s->tri == 1 ? "triu(alpha * " :
 	                  s->tri == 2 ? "tril(alpha * " : "alpha * ";
-	char *strideb = s->b_shared ? fmt("0") :
-	                fmt("(%s) * (%s)", s->k, s->n);
+	char *strideb = s->b_shared ? krl_opt_fmt("0") :
+	                krl_opt_fmt("(%s) * (%s)", s->k, s->n);
 	/* Constants stay literal so that the inlined body folds them away
 	 * (a runtime alpha and triangle test cost 12% at 4096^3). */
 	char *body = s->batch ?
-	    fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
+	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
 	        "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * "
 	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s, e);\n",
 	        s->ta, s->tb, lda, ldb) :
-	    fmt("\tgemm_t%d%d::gemm_entry(A, B, C, M, N, K, %s, %s, e);\n",
+	    krl_opt_fmt("\tgemm_t%d%d::gemm_entry(A, B, C, M, N, K, %s, %s, e);\n",
 	        s->ta, s->tb, lda, ldb);
-	*device = !body ? NULL : fmt(
+	*device = !body ? NULL : krl_opt_fmt(
 	    "\n/* %s: C[z] = %s%s @ %s%s for each matrix z of the batch "
 	    "(3xTF32). */\n"
 	    "extern \"C\" __global__ void %s(const float *__restrict__ A, "
@@ -85,7 +67,7 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	    s->tri ? ")" : "", s->kernel, s->ta, s->tb,
 	    s->alpha ? "alpha" : "1.f", s->tri, body);
 	free(body);
-	*launch = !strideb ? NULL : fmt(
+	*launch = !strideb ? NULL : krl_opt_fmt(
 	    "launch %s grid=(cdiv(%s, 128) * cdiv(%s, 128), min(%s, 65535)) "
 	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, %s, %s, "
 	    "%s, %d, %s)\n",
