@@ -76,6 +76,14 @@ void krl_judge_free(krl_judge *j);
 krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
                        json_t **record, krl_diag *d);
 
+/* Compiles the device code of n candidate files (their texts; NULL
+ * entries skipped) with NVRTC on up to `threads` CPU threads at once
+ * (0: one fewer than the cores), into the judge's compile cache, so that
+ * their evaluations find the cubin there. Compile errors are left for the
+ * evaluation to report. Returns how many compiled. */
+int krl_judge_precompile(krl_judge *j, const char *const *texts, int n,
+                         int threads);
+
 /* Times the task's eager reference alone on shape set `set` with the
  * judge's protocol (fresh inputs and a flushed L2 before each of `reps`
  * timed calls, events on the stream, 3 warm-up calls): a record {task,

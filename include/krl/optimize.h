@@ -36,6 +36,10 @@ typedef struct krl_evaluator {
 	krl_err (*eval)(void *ctx, const krl_task *t, const char *cand_path,
 	                json_t **record, krl_diag *d);
 	const char *name;        /* for reports: "judge", "replay stand-in" */
+	/* Optional (NULL: none): told the texts of candidates about to be
+	 * evaluated, so it can prepare them together (the judge compiles
+	 * them in parallel). Must not change any verdict. */
+	void (*prefetch)(void *ctx, const char *const *texts, int n);
 } krl_evaluator;
 
 struct krl_judge;

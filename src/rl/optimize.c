@@ -31,9 +31,15 @@ static krl_err judge_eval(void *ctx, const krl_task *t, const char *path,
 	return krl_judge_eval((krl_judge *)ctx, t, path, rec, d);
 }
 
+static void judge_prefetch(void *ctx, const char *const *texts, int n)
+{
+	krl_judge_precompile((krl_judge *)ctx, texts, n, 0);
+}
+
 krl_evaluator krl_judge_evaluator(krl_judge *j)
 {
-	krl_evaluator e = {.ctx = j, .eval = judge_eval, .name = "judge"};
+	krl_evaluator e = {.ctx = j, .eval = judge_eval, .name = "judge",
+	                   .prefetch = judge_prefetch};
 	return e;
 }
 

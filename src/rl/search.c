@@ -489,6 +489,51 @@ out:
 	return e;
 }
 
+/* A round's members as drawn ahead of their evaluation (propose with a
+ * pending list): their choices and bodies for the duplicate checks of the
+ * members after them, and their texts for the evaluator's prefetch. */
+typedef struct pending {
+	int n;
+	char *ctext[MAX_GROUP];
+	char body[MAX_GROUP][17];
+	char *text[MAX_GROUP];   /* NULL where the generator refused */
+} pending;
+
+static int pend_seen(const pending *P, const char *ctext, const char *body)
+{
+	for (int i = 0; P && i < P->n; i++) {
+		if (ctext && !strcmp(ctext, P->ctext[i]))
+			return 1;
+		if (body && P->body[i][0] && !strcmp(body, P->body[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Takes ctext and text. */
+static krl_err pend_add(pending *P, char *ctext, const char *body, char *text)
+{
+	if (P->n == MAX_GROUP) {
+		free(ctext);
+		free(text);
+		return KRL_OK;
+	}
+	P->ctext[P->n] = ctext;
+	snprintf(P->body[P->n], sizeof P->body[P->n], "%s", body);
+	P->text[P->n] = text;
+	P->n++;
+	return KRL_OK;
+}
+
+static void pend_free(pending *P)
+{
+	for (int i = 0; i < P->n; i++) {
+		free(P->ctext[i]);
+		free(P->text[i]);
+	}
+	P->n = 0;
+}
+
 /* The decisions with a choice to make, as a mask. */
 static uint32_t eligible(const krl_space *s)
 {
@@ -509,7 +554,7 @@ static uint32_t eligible(const krl_space *s)
  */
 static krl_err propose(search *S, int r, int k, const krl_choice *bases,
                        char (*base_hash)[65], int nb, const char *prompt,
-                       int *made, char *last, krl_diag *d)
+                       int *made, char *last, pending *P, krl_diag *d)
 {
 	const krl_space *s = S->gen->space;
 	const krl_features *x = &S->gen->features;
@@ -547,18 +592,37 @@ static krl_err propose(search *S, int r, int k, const krl_choice *bases,
 		char *ctext = choice_text(s, &c);
 		if (!ctext)
 			return KRL_ENOMEM;
-		int dup = seen(S, idx, ctext, NULL);
-		free(ctext);
-		if (dup)
+		int dup = seen(S, idx, ctext, NULL) || pend_seen(P, ctext, NULL);
+		if (dup) {
+			free(ctext);
 			continue;
+		}
 		char *text = NULL, *what = NULL;
 		krl_diag gd = {0};
 		krl_err e = S->gen->generate(S->gen->ctx, &c, &text, &what, &gd);
 		if (e == KRL_ENOMEM) {
+			free(ctext);
 			free(text);
 			free(what);
 			return e;
 		}
+		if (P) {
+			/* Looking ahead: note what this member will be, so the
+			 * next members skip it as the committed run would. */
+			char body[17] = "";
+			if (e == KRL_OK)
+				body_key(text, body);
+			free(what);
+			if (e == KRL_OK && (seen(S, idx, NULL, body) ||
+			                    pend_seen(P, NULL, body))) {
+				free(ctext);
+				free(text);
+				continue;
+			}
+			*made = 1;
+			return pend_add(P, ctext, body, e == KRL_OK ? text : NULL);
+		}
+		free(ctext);
 		if (e != KRL_OK) {
 			/* The optimizer cannot write this choice: a failed
 			 * proposal, penalised like any other. */
@@ -587,6 +651,34 @@ static krl_err propose(search *S, int r, int k, const krl_choice *bases,
 			return e;
 	}
 	return KRL_OK;
+}
+
+/* Draws the round's missing members ahead (the same draws the
+ * evaluations will make, as nothing they depend on changes within a
+ * round) and hands their texts to the evaluator's prefetch, so that the
+ * judge compiles them all at once on the CPU cores. */
+static krl_err prefetch_round(search *S, int r, const krl_choice *bases,
+                              char (*base_hash)[65], int nb,
+                              const char *prompt, krl_diag *d)
+{
+	pending P;
+	krl_err e = KRL_OK;
+	const slotinfo *m = &S->m[first(S, r)];
+	P.n = 0;
+	for (int k = 0; k < round_size(S, r) && e == KRL_OK; k++) {
+		int made = 0;
+		char last[64] = "";
+		if (m[k].present)
+			continue;
+		e = propose(S, r, k, bases, base_hash, nb, prompt, &made, last, &P,
+		            d);
+		if (!made)
+			break;
+	}
+	if (e == KRL_OK)
+		S->ev->prefetch(S->ev->ctx, (const char *const *)P.text, P.n);
+	pend_free(&P);
+	return e;
 }
 
 /* ==== Learning ==== */
@@ -855,13 +947,15 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 				e = KRL_ENOMEM;
 				goto out;
 			}
+			if (S.ev->prefetch && missing >= 2)
+				e = prefetch_round(&S, r, bases, base_hash, nb, prompt, d);
 			for (int k = 0; k < size && e == KRL_OK; k++) {
 				int made = 0;
 				char last[64] = "";
 				if (m[k].present)
 					continue;
 				e = propose(&S, r, k, bases, base_hash, nb, prompt, &made,
-				            last, d);
+				            last, NULL, d);
 				if (e == KRL_OK && !made) {
 					S.exhausted = 1;
 					break;

@@ -100,8 +100,19 @@ fill_random_kernel(void *dst, int64_t n, krl_dist_kind kind,
                    double a, double b, uint64_t seed)
 {
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
-	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += stride)
+	int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (kind == KRL_DIST_NORMAL) {
+		/* A thread per pair: one Box-Muller transform fills both. */
+		for (int64_t p = tid; 2 * p < n; p += stride) {
+			float z0, z1;
+			krl_normal_pair(seed, (uint64_t)p, &z0, &z1);
+			store<T>(dst, 2 * p, fma(b, (double)z0, a));
+			if (2 * p + 1 < n)
+				store<T>(dst, 2 * p + 1, fma(b, (double)z1, a));
+		}
+		return;
+	}
+	for (int64_t i = tid; i < n; i += stride)
 		store<T>(dst, i, krl_draw_raw(kind, a, b, seed, i));
 }
 

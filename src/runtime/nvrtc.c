@@ -9,8 +9,12 @@
  * No fast-math, no debug or line info: precision is a contract (VISION.md),
  * and NVRTC's defaults (IEEE division and sqrt, fmad on) match nvcc's.
  *
- * The key is the SHA-256 of a length-prefixed serialisation of the source,
- * the options, the architecture and the NVRTC version. An entry is the file
+ * The key is the SHA-256 of a length-prefixed serialisation of the source
+ * with comments and whitespace runs made canonical (code_only: what the
+ * compiler sees, so that candidates differing only in comments -- the
+ * optimizer's choice line, the plan -- or layout share one entry), the
+ * options, the architecture and the
+ * NVRTC version. An entry is the file
  * <cache_dir>/nvrtc/<2 hex>/<62 hex>.cubin, written to a temp file in the
  * same directory and renamed into place, so a reader sees a whole entry or
  * none. An entry that does not look like a complete ELF file is ignored and
@@ -213,13 +217,75 @@ static int hash_field(EVP_MD_CTX *ctx, const void *p, size_t n)
 	return hash_u64(ctx, n) && (n == 0 || EVP_DigestUpdate(ctx, p, n));
 }
 
+/*
+ * The source as the compiler sees it, for the key: every comment is one
+ * space (as in translation phase 3: a block comment over several lines
+ * too, and a line comment continued by backslash-newline), then every run
+ * of whitespace outside string and character literals is one newline if
+ * it holds one (directives end at newlines) and one space otherwise.
+ * Literals, with their escapes, are kept whole. Returns NULL (the caller
+ * keys the whole source) when out of memory or when the source holds a
+ * raw string literal, which this scanner does not parse.
+ */
+static char *code_only(const char *src, size_t len, size_t *outlen)
+{
+	for (size_t i = 0; i + 1 < len; i++)
+		if (src[i] == 'R' && src[i + 1] == '"')
+			return NULL;
+	char *o = malloc(len + 1);
+	size_t n = 0, i = 0;
+	int ws = 0; /* pending whitespace: 0 none, 1 a space, 2 a newline */
+	if (!o)
+		return NULL;
+	while (i < len) {
+		char c = src[i];
+		if (c == '/' && i + 1 < len && src[i + 1] == '/') {
+			for (i += 2; i < len && src[i] != '\n'; i++)
+				if (src[i] == '\\' && i + 1 < len && src[i + 1] == '\n')
+					i++;
+			ws = ws > 1 ? ws : 1;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && src[i + 1] == '*') {
+			for (i += 2; i < len && !(src[i] == '*' && i + 1 < len &&
+			                          src[i + 1] == '/');
+			     i++)
+				;
+			i = i < len ? i + 2 : len;
+			ws = ws > 1 ? ws : 1;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' ||
+		    c == '\n') {
+			ws = c == '\n' ? 2 : ws > 1 ? ws : 1;
+			i++;
+			continue;
+		}
+		if (ws && n > 0)
+			o[n++] = ws == 2 ? '\n' : ' ';
+		ws = 0;
+		o[n++] = src[i++];
+		if (c == '"' || c == '\'') {
+			while (i < len && src[i] != c && src[i] != '\n') {
+				if (src[i] == '\\' && i + 1 < len)
+					o[n++] = src[i++];
+				o[n++] = src[i++];
+			}
+			if (i < len && src[i] == c)
+				o[n++] = src[i++];
+		}
+	}
+	*outlen = n;
+	return o;
+}
+
 /* Writes the hex SHA-256 key into key[65]. Returns 0, or -1 when OpenSSL
  * fails. Every field is length-prefixed (8 bytes, little-endian), so no
  * two different inputs serialise to the same bytes. */
 static int cache_key(const char *src, size_t len, const char *const *opts,
                      int nopt, const char *arch, char key[65])
 {
-	static const char tag[] = "krl-nvrtc-cache-v1";
+	static const char tag[] = "krl-nvrtc-cache-v2";
 	unsigned char md[32];
 	unsigned int mdlen = 0;
 	int ok = 0;
@@ -236,8 +302,12 @@ static int cache_key(const char *src, size_t len, const char *const *opts,
 	for (int i = 0; i < nopt; i++)
 		if (!hash_field(ctx, opts[i], strlen(opts[i])))
 			goto out;
-	if (!hash_field(ctx, src, len) || !EVP_DigestFinal_ex(ctx, md, &mdlen) ||
-	    mdlen != sizeof md)
+	size_t clen = 0;
+	char *code = code_only(src, len, &clen);
+	int hashed = code ? hash_u64(ctx, 1) && hash_field(ctx, code, clen)
+	                  : hash_u64(ctx, 0) && hash_field(ctx, src, len);
+	free(code);
+	if (!hashed || !EVP_DigestFinal_ex(ctx, md, &mdlen) || mdlen != sizeof md)
 		goto out;
 	for (int i = 0; i < 32; i++)
 		snprintf(key + 2 * i, 3, "%02x", md[i]);

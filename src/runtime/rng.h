@@ -4,8 +4,9 @@
  * must agree bit for bit.
  *
  * The value of element i under seed s depends on (s, i) alone: a splitmix64
- * output at counter position 2i (and 2i + 1 for the second Box-Muller
- * uniform) of a stream keyed by a hash of s.
+ * output at counter position 2i of a stream keyed by a hash of s (normal
+ * values: at position i / 2, the two outputs of one Box-Muller transform
+ * going to elements 2p and 2p + 1).
  *
  * Bit-exactness rules, because nvcc contracts a*b + c into an FMA by default
  * and gcc may do so on FMA-capable targets:
@@ -13,8 +14,11 @@
  *   - no plain product feeds a plain addition unless the product is exact
  *     (a power-of-two scaling);
  *   - only correctly rounded operations: + - * / sqrt fma floor and
- *     conversions; log and cos are evaluated here by polynomials instead of
- *     calling the (differently rounded) host and device libraries;
+ *     conversions, in double or in float (normal values are computed in
+ *     float: nvcc's default -prec-div and -prec-sqrt make float / and sqrtf
+ *     correctly rounded, as on the host); log, cos and sin are evaluated
+ *     here by polynomials instead of calling the (differently rounded) host
+ *     and device libraries;
  *   - conversion to f16/bf16 is integer code (round to nearest even).
  */
 #ifndef KRL_RNG_H
@@ -81,75 +85,94 @@ KRL_HD double krl_u01(uint64_t h)
 
 /* ==== Elementary functions (bit-reproducible) ==== */
 
-/* Natural log of u in (0, 1] (normal numbers only): u = m * 2^e with m in
- * [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <
- * 0.172, by its series to s^23 (error < 1e-17 relative). */
-KRL_HD double krl_log01(double u)
+/* Natural log of u in (0, 1] (a normal float), in float arithmetic: u = m
+ * * 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) /
+ * (m + 1), |s| < 0.172, by its series to s^11 (relative error ~1e-7,
+ * float's own). */
+KRL_HD float krl_log01f(float u)
 {
-	uint64_t b = krl_dbits(u);
-	int e = (int)((b >> 52) & 0x7ff) - 1023;
-	double m = krl_bitsd((b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
-	if (m > 1.4142135623730951) {
-		m = m * 0.5; /* exact */
+	uint32_t b;
+#ifdef __CUDA_ARCH__
+	b = (uint32_t)__float_as_uint(u);
+#else
+	memcpy(&b, &u, sizeof b);
+#endif
+	int e = (int)((b >> 23) & 0xff) - 127;
+	uint32_t mb = (b & 0x007fffffu) | 0x3f800000u;
+	float m;
+#ifdef __CUDA_ARCH__
+	m = __uint_as_float(mb);
+#else
+	memcpy(&m, &mb, sizeof m);
+#endif
+	if (m > 1.41421356f) {
+		m = m * 0.5f; /* exact */
 		e++;
 	}
-	double s = (m - 1.0) / (m + 1.0);
-	double s2 = s * s;
-	double p = 1.0 / 23;
-	p = fma(p, s2, 1.0 / 21);
-	p = fma(p, s2, 1.0 / 19);
-	p = fma(p, s2, 1.0 / 17);
-	p = fma(p, s2, 1.0 / 15);
-	p = fma(p, s2, 1.0 / 13);
-	p = fma(p, s2, 1.0 / 11);
-	p = fma(p, s2, 1.0 / 9);
-	p = fma(p, s2, 1.0 / 7);
-	p = fma(p, s2, 1.0 / 5);
-	p = fma(p, s2, 1.0 / 3);
-	double t = s + s; /* exact */
-	double logm = fma(t, s2 * p, t);
-	return fma((double)e, 0.69314718055994530942, logm);
+	float s = (m - 1.0f) / (m + 1.0f);
+	float s2 = s * s;
+	float p = 1.0f / 11;
+	p = fmaf(p, s2, 1.0f / 9);
+	p = fmaf(p, s2, 1.0f / 7);
+	p = fmaf(p, s2, 1.0f / 5);
+	p = fmaf(p, s2, 1.0f / 3);
+	float t = s + s; /* exact */
+	float logm = fmaf(t, s2 * p, t);
+	return fmaf((float)e, 0.693147182f, logm);
 }
 
-/* cos(2 pi u) for u in [0, 1): u = (q + t) / 4 with integer q and t in
- * [-1/2, 1/2] (both exact), x = t pi/2, then cos or sin of x by Taylor
- * series to degree 16/17 (|x| <= pi/4). */
-KRL_HD double krl_cos2pi(double u)
+/* cos(2 pi u) and sin(2 pi u) for u in [0, 1), in float arithmetic: u =
+ * (q + t) / 4 with integer q and t in [-1/2, 1/2] (both exact for u a
+ * multiple of 2^-24), x = t pi/2, then cos and sin of x by Taylor series
+ * to degree 10/11 (|x| <= pi/4), and the quadrant q. */
+KRL_HD void krl_sincos2pif(float u, float *cs, float *sn)
 {
-	double v = u * 4.0; /* exact */
-	double q = floor(v + 0.5);
-	double t = v - q; /* exact: |t| <= 1/2 */
+	float v = u * 4.0f; /* exact */
+	float q = floorf(v + 0.5f);
+	float t = v - q; /* exact: |t| <= 1/2 */
 	int quad = (int)q & 3;
-	double x = t * 1.5707963267948966;
-	double x2 = x * x;
-	double c = 1.0 / 20922789888000.0; /* 1/16! */
-	c = fma(c, x2, -1.0 / 87178291200.0);
-	c = fma(c, x2, 1.0 / 479001600.0);
-	c = fma(c, x2, -1.0 / 3628800.0);
-	c = fma(c, x2, 1.0 / 40320.0);
-	c = fma(c, x2, -1.0 / 720.0);
-	c = fma(c, x2, 1.0 / 24.0);
-	c = fma(c, x2, -0.5);
-	c = fma(c, x2, 1.0);
-	double s = 1.0 / 355687428096000.0; /* 1/17! */
-	s = fma(s, x2, -1.0 / 1307674368000.0);
-	s = fma(s, x2, 1.0 / 6227020800.0);
-	s = fma(s, x2, -1.0 / 39916800.0);
-	s = fma(s, x2, 1.0 / 362880.0);
-	s = fma(s, x2, -1.0 / 5040.0);
-	s = fma(s, x2, 1.0 / 120.0);
-	s = fma(s, x2, -1.0 / 6.0);
-	s = fma(x * x2, s, x);
-	/* cos(pi/2 (q + t)) */
+	float x = t * 1.57079637f;
+	float x2 = x * x;
+	float c = -1.0f / 3628800;
+	c = fmaf(c, x2, 1.0f / 40320);
+	c = fmaf(c, x2, -1.0f / 720);
+	c = fmaf(c, x2, 1.0f / 24);
+	c = fmaf(c, x2, -0.5f);
+	c = fmaf(c, x2, 1.0f);
+	float s = -1.0f / 39916800;
+	s = fmaf(s, x2, 1.0f / 362880);
+	s = fmaf(s, x2, -1.0f / 5040);
+	s = fmaf(s, x2, 1.0f / 120);
+	s = fmaf(s, x2, -1.0f / 6);
+	s = fmaf(x * x2, s, x);
+	/* cos and sin of pi/2 (q + t) */
 	switch (quad) {
-	case 0: return c;
-	case 1: return -s;
-	case 2: return -c;
-	default: return s;
+	case 0: *cs = c; *sn = s; break;
+	case 1: *cs = -s; *sn = c; break;
+	case 2: *cs = -c; *sn = -s; break;
+	default: *cs = s; *sn = -c; break;
 	}
 }
 
 /* ==== Distributions ==== */
+
+/* Standard normal values of elements 2p and 2p + 1 under seed: the two
+ * outputs of one Box-Muller transform, from one 64-bit word at counter
+ * position p (bits 63..40 give u1 in (0, 1], bits 39..16 give u2 in
+ * [0, 1), both multiples of 2^-24), in float arithmetic. A pair shares the
+ * log, the square root and the hash: drawing a large tensor costs little
+ * more than writing it. |z| < 5.8 (u1 >= 2^-24). */
+KRL_HD void krl_normal_pair(uint64_t seed, uint64_t p, float *z0, float *z1)
+{
+	uint64_t h = krl_hash(seed, p);
+	float u1 = 1.0f - (float)(uint32_t)(h >> 40) * 5.96046448e-08f; /* 2^-24, exact */
+	float u2 = (float)(uint32_t)((h >> 16) & 0xffffffu) * 5.96046448e-08f;
+	float r = sqrtf(-2.0f * krl_log01f(u1));
+	float c, s;
+	krl_sincos2pif(u2, &c, &s);
+	*z0 = r * c;
+	*z1 = r * s;
+}
 
 /* The value (before rounding to a dtype) of element `index` under seed. */
 KRL_HD double krl_draw_raw(krl_dist_kind kind, double a, double b,
@@ -158,11 +181,9 @@ KRL_HD double krl_draw_raw(krl_dist_kind kind, double a, double b,
 	uint64_t c = (uint64_t)index * 2;
 	switch (kind) {
 	case KRL_DIST_NORMAL: {
-		/* Box-Muller, cosine branch: u1 in (0, 1], u2 in [0, 1) */
-		double u1 = 1.0 - krl_u01(krl_hash(seed, c)); /* exact */
-		double u2 = krl_u01(krl_hash(seed, c + 1));
-		double r = sqrt(-2.0 * krl_log01(u1));
-		return fma(b, r * krl_cos2pi(u2), a);
+		float z0, z1;
+		krl_normal_pair(seed, (uint64_t)index >> 1, &z0, &z1);
+		return fma(b, (double)(index & 1 ? z1 : z0), a);
 	}
 	case KRL_DIST_UNIFORM:
 		return fma(b - a, krl_u01(krl_hash(seed, c)), a);

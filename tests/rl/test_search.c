@@ -128,7 +128,34 @@ typedef struct judge {
 	int calls;
 	int delay_ms;
 	char bodies[128][128];   /* what each call judged, but the choice line */
+	uint64_t pre[256];       /* hashes of the texts prefetched, in order */
+	int npre, pos;           /* how many; how many of them judged since */
 } judge;
+
+static uint64_t fnv(const char *z)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *z; z++)
+		h = (h ^ (unsigned char)*z) * 1099511628211ull;
+	return h;
+}
+
+/* The evaluator's prefetch: records what it is told. Each evaluation
+ * then checks it judges exactly the next text prefetched, so the search's
+ * look-ahead must draw what the round then evaluates. */
+static void judge_prefetch(void *ctx, const char *const *texts, int n)
+{
+	judge *j = ctx;
+	assert_int_equal(j->pos, j->npre); /* the last round's were all judged */
+	for (int i = 0; i < n; i++) {
+		if (!texts[i])
+			continue; /* the generator refused: nothing to judge */
+		if (j->npre < 256)
+			j->pre[j->npre++] = fnv(texts[i]);
+	}
+}
+
+
 
 static double score(const krl_space *s, const krl_choice *c)
 {
@@ -152,6 +179,8 @@ static krl_err judge_eval(void *ctx, const krl_task *t, const char *path,
 	krl_choice c;
 	assert_non_null(src);
 	KRL_ASSERT_OK(krl_choice_parse(j->space, src, &c, d), d);
+	if (j->pos < j->npre)
+		assert_true(fnv(src) == j->pre[j->pos++]);
 	/* The same candidate body is never judged twice in a run. */
 	const char *body = strchr(src, '\n');
 	assert_non_null(body);
@@ -257,7 +286,8 @@ static json_t *run_search(const world *w, const char *db, standin *g,
 	json_t *sum = NULL;
 	krl_generator gen = generator(g, 0.625);
 	krl_evaluator ev = {.ctx = j, .eval = judge_eval,
-	                    .name = "judge stand-in (scores the choice)"};
+	                    .name = "judge stand-in (scores the choice)",
+	                    .prefetch = judge_prefetch};
 	KRL_ASSERT_OK(krl_store_open(db, &st, &d), &d);
 	KRL_ASSERT_OK(krl_optimize_builtin(w->task, &gen, pol, &ev, st, o, &sum,
 	                                   &d), &d);
@@ -312,6 +342,10 @@ static void search_improves(void **state)
 	}
 	/* The judge saw each candidate once; refused choices never reach it. */
 	assert_int_equal(j.calls, 24 - refused);
+	/* Every one was prefetched before its round was judged, and judged
+	 * in the order prefetched (judge_eval checks each text). */
+	assert_int_equal(j.npre, 24 - refused);
+	assert_int_equal(j.pos, j.npre);
 
 	/* Round 0: the default choice, then the reference's structure. */
 	assert_string_equal(x.r[0].slot, "r0/k0");

@@ -120,9 +120,10 @@ static void test_key_depends_on_inputs(void **state)
 	assert_string_not_equal(a->key, b->key);
 	assert_int_equal(b->from_cache, 0);
 
-	/* one byte more of source */
+	/* one byte more of code (an empty declaration; whitespace and
+	 * comments alone do not count: test_key_ignores_comments) */
 	char src[sizeof k_add + 1];
-	snprintf(src, sizeof src, "%s\n", k_add);
+	snprintf(src, sizeof src, "%s;", k_add);
 	krl_cubin *c = compile(src, "add.cu", "sm_90a", dir);
 	assert_string_not_equal(a->key, c->key);
 	assert_int_equal(c->from_cache, 0);
@@ -132,6 +133,50 @@ static void test_key_depends_on_inputs(void **state)
 	assert_string_equal(a->key, e->key);
 	assert_int_equal(e->from_cache, 1);
 
+	krl_cubin_free(a);
+	krl_cubin_free(b);
+	krl_cubin_free(c);
+	krl_cubin_free(e);
+}
+
+/* Comments are not code: sources differing only in comments share an
+ * entry; comment markers inside string and character literals are code. */
+static void test_key_ignores_comments(void **state)
+{
+	const char *dir = *state;
+	static const char base[] =
+		"__device__ const char *msg = \"a//b /* c */\";\n"
+		"__device__ char q = '\"';\n"
+		"extern \"C\" __global__ void f(float *y) { y[0] = 2.0f; }\n";
+	static const char commented[] =
+		"// krl-choice: fuse=full map.vec=4\n"
+		"__device__ const char *msg = \"a//b /* c */\"; /* a note\n"
+		"   over two lines */\n"
+		"__device__ char q = '\"'; // a \"quote\" \\\n"
+		"   continued line comment\n"
+		"extern \"C\" __global__ void f(float *y) { y[0] = 2.0f; }\n"
+		"/*@plan\nlaunch f grid=(1) block=(1) args(y)\n@*/\n";
+	static const char in_string[] =
+		"__device__ const char *msg = \"a//b /* d */\";\n"
+		"__device__ char q = '\"';\n"
+		"extern \"C\" __global__ void f(float *y) { y[0] = 2.0f; }\n";
+	static const char code_changed[] =
+		"// krl-choice: fuse=full map.vec=4\n"
+		"__device__ const char *msg = \"a//b /* c */\"; /* a note\n"
+		"   over two lines */\n"
+		"__device__ char q = '\"'; // a \"quote\" \\\n"
+		"   continued line comment\n"
+		"extern \"C\" __global__ void f(float *y) { y[0] = 3.0f; }\n";
+	krl_cubin *a = compile(base, "a.cu", "sm_90a", dir);
+	krl_cubin *b = compile(commented, "b.cu", "sm_90a", dir);
+	assert_string_equal(a->key, b->key);
+	assert_int_equal(b->from_cache, 1);
+	krl_cubin *c = compile(in_string, "c.cu", "sm_90a", dir);
+	assert_string_not_equal(a->key, c->key);
+	assert_int_equal(c->from_cache, 0);
+	krl_cubin *e = compile(code_changed, "e.cu", "sm_90a", dir);
+	assert_string_not_equal(a->key, e->key);
+	assert_int_equal(e->from_cache, 0);
 	krl_cubin_free(a);
 	krl_cubin_free(b);
 	krl_cubin_free(c);
@@ -328,6 +373,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_dir),
 		cmocka_unit_test_setup_teardown(test_compile_and_cache, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_key_ignores_comments, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_key_depends_on_inputs,
 		                                setup, teardown),

@@ -175,29 +175,65 @@ static void test_deterministic(void **state)
 	assert_true(fabs(sxy / DRAWS) < 0.02);
 }
 
-/* The reproducible log and cos agree with the C library to ~1e-15. */
+/* The reproducible log, cos and sin agree with the C library to float's
+ * precision. */
 static void test_elementary_accuracy(void **state)
 {
 	(void)state;
-	double worst_log = 0, worst_cos = 0;
+	double worst_log = 0, worst_cos = 0, worst_sin = 0;
 	for (int64_t i = 0; i < DRAWS; i++) {
-		double u = 1.0 - krl_u01(krl_hash(11, (uint64_t)i));
-		double l = krl_log01(u), ref = log(u);
+		uint64_t h = krl_hash(11, (uint64_t)i);
+		float u = 1.0f - (float)(uint32_t)(h >> 40) * 0x1p-24f;
+		double l = krl_log01f(u), ref = log((double)u);
 		double el = ref != 0 ? fabs(l - ref) / fabs(ref) : fabs(l);
 		worst_log = el > worst_log ? el : worst_log;
-		double w = krl_u01(krl_hash(12, (uint64_t)i));
-		double ec = fabs(krl_cos2pi(w) - cos(2 * M_PI * w));
+		float w = (float)(uint32_t)((h >> 16) & 0xffffff) * 0x1p-24f;
+		float c, s;
+		krl_sincos2pif(w, &c, &s);
+		double ec = fabs(c - cos(2 * M_PI * (double)w));
+		double es = fabs(s - sin(2 * M_PI * (double)w));
 		worst_cos = ec > worst_cos ? ec : worst_cos;
+		worst_sin = es > worst_sin ? es : worst_sin;
 	}
-	print_message("worst log rel error %.3g, cos abs error %.3g\n",
-	              worst_log, worst_cos);
-	assert_true(worst_log < 1e-14);
-	assert_true(worst_cos < 1e-15);
-	assert_true(krl_log01(1.0) == 0);
-	assert_true(fabs(krl_log01(0x1p-53) - log(0x1p-53)) < 1e-13);
-	assert_true(fabs(krl_cos2pi(0.25)) < 1e-16);
-	assert_true(krl_cos2pi(0) == 1);
-	assert_true(krl_cos2pi(0.5) == -1);
+	print_message("worst log rel error %.3g, cos abs error %.3g, sin %.3g\n",
+	              worst_log, worst_cos, worst_sin);
+	assert_true(worst_log < 1e-6);
+	assert_true(worst_cos < 3e-7);
+	assert_true(worst_sin < 3e-7);
+	assert_true(krl_log01f(1.0f) == 0);
+	assert_true(fabs(krl_log01f(0x1p-24f) - log(0x1p-24)) < 1e-5);
+	float c, s;
+	krl_sincos2pif(0.25f, &c, &s);
+	assert_true(fabs(c) < 1e-7 && s == 1);
+	krl_sincos2pif(0, &c, &s);
+	assert_true(c == 1 && s == 0);
+	krl_sincos2pif(0.5f, &c, &s);
+	assert_true(c == -1 && fabs(s) < 1e-7);
+}
+
+/* The two values of a Box-Muller pair are uncorrelated, also in their
+ * squares (as independent normals are), and within 5.8 sigma. */
+static void test_normal_pairs(void **state)
+{
+	(void)state;
+	double sxy = 0, sx2y2 = 0, biggest = 0;
+	for (uint64_t p = 0; p < DRAWS; p++) {
+		float z0, z1;
+		krl_normal_pair(9, p, &z0, &z1);
+		sxy += (double)z0 * z1;
+		sx2y2 += ((double)z0 * z0 - 1) * ((double)z1 * z1 - 1);
+		biggest = fmax(biggest, fmax(fabs(z0), fabs(z1)));
+		/* krl_draw_raw reads the same pair */
+		assert_true(krl_draw_raw(KRL_DIST_NORMAL, 0, 1, 9,
+		                         (int64_t)(2 * p)) == z0);
+		assert_true(krl_draw_raw(KRL_DIST_NORMAL, 0, 1, 9,
+		                         (int64_t)(2 * p + 1)) == z1);
+	}
+	print_message("pairs: E[z0 z1] %.4f, cov of squares %.4f, max |z| %.3f\n",
+	              sxy / DRAWS, sx2y2 / DRAWS, biggest);
+	assert_true(fabs(sxy / DRAWS) < 0.02);
+	assert_true(fabs(sx2y2 / DRAWS) < 0.05);
+	assert_true(biggest > 4 && biggest < 5.8);
 }
 
 /* Round-to-nearest-even conversion to f16 and bf16. */
@@ -286,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_bernoulli_const),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_elementary_accuracy),
+		cmocka_unit_test(test_normal_pairs),
 		cmocka_unit_test(test_small_formats),
 		cmocka_unit_test(test_dtype_rounding),
 	};
