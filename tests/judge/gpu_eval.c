@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "krl/judge.h"
 #include "krl/suite.h"
@@ -25,7 +26,16 @@ static int setup(void **state)
 	o.no_timing = 1;
 	o.call_timeout_s = 5;
 	o.seed = 12345;
+	/* The runner is the krl binary: ctest sets KRL_BIN. Without it the
+	 * judge would start this test program as its runner (its default is
+	 * /proc/self/exe), which runs the tests again, and again. */
 	o.runner_path = getenv("KRL_BIN");
+	if (!o.runner_path)
+		o.runner_path = "build/krl";
+	if (access(o.runner_path, X_OK) != 0) {
+		print_error("no krl binary at %s: set KRL_BIN\n", o.runner_path);
+		return -1;
+	}
 	KRL_ASSERT_OK(krl_suite_load("tasks", &suite, &d), &d);
 	KRL_ASSERT_OK(krl_judge_create(&o, &judge, &d), &d);
 	return 0;
