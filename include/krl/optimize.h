@@ -123,6 +123,11 @@ typedef struct krl_builtin_opts {
 	                            NULL: "kb1" */
 	const char *work_dir;    /* candidate files; NULL: "krl-candidates" */
 	uint64_t seed;           /* proposals and exemplar draws; 0: 1 */
+	int patience;            /* stop ("converged") after a round r >= patience
+	                            when the best speedup of rounds 0..r is not
+	                            above (1 + min_gain) times that of rounds
+	                            0..r - patience; 0: never (use the budget) */
+	double min_gain;         /* relative; 0: 0.01 */
 	int progress;            /* live status line on stderr */
 } krl_builtin_opts;
 
@@ -137,7 +142,9 @@ typedef struct krl_builtin_opts {
  * evaluated in the run (the same choice, or the same candidate text apart
  * from its krl-choice line: knobs the candidate does not use) is drawn
  * again without spending budget; after o->tries draws the search stops
- * early ("exhausted": the space is used up). Every evaluation is committed to st
+ * early ("exhausted": the space is used up); with o->patience it also stops
+ * when the best speedup has not grown for that many rounds ("converged").
+ * Every evaluation is committed to st
  * before the next; with o->learn the policy takes a gradient step (GRPO
  * advantages, docs/rl.md) after each group, and a resumed run replays the
  * committed steps, so pol ends as if nothing had stopped. pol is updated

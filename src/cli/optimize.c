@@ -38,6 +38,10 @@ static const char builtin_usage[] =
 	"  --exemplars N       earlier candidates varied per round (default 2)\n"
 	"  --tau T             exemplar sampling temperature (default 1)\n"
 	"  --search-seed N     seed of the proposals (default 1)\n"
+	"  --patience R        stop a problem's search when R rounds in a row raised\n"
+	"                      its best speedup by at most --min-gain (default 0: use\n"
+	"                      the whole budget)\n"
+	"  --min-gain X        relative gain that counts as progress (default 0.01)\n"
 	"  --results FILE      append one JSON line per problem: problem, shapes, ref_ms,\n"
 	"                      best_ms, speedup, ci_low, ci_high, roofline, verdict,\n"
 	"                      evaluations, commit ($KRL_COMMIT, else git rev-parse\n"
@@ -370,6 +374,22 @@ static int optimize_builtin(int argc, char **argv)
 			bo.exemplars.tau = atof(v);
 		else if (!strcmp(a, "--search-seed"))
 			bo.seed = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--patience") || !strcmp(a, "--min-gain")) {
+			char *end = NULL;
+			double x = strtod(v, &end);
+			int is_p = !strcmp(a, "--patience");
+			if (!end || *end || !(x >= 0) || x > (is_p ? 1000 : 10) ||
+			    (is_p && x != (int)x)) {
+				fprintf(stderr, "krl optimize: %s needs %s\n", a,
+				        is_p ? "a whole number of rounds from 0 to 1000"
+				             : "a number from 0 to 10");
+				return KRL_EXIT_USAGE;
+			}
+			if (is_p)
+				bo.patience = (int)x;
+			else
+				bo.min_gain = x;
+		}
 		else if (!strcmp(a, "--results"))
 			results = v;
 		else if (!strcmp(a, "--run"))

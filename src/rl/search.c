@@ -69,7 +69,7 @@ typedef struct search {
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */
 	krl_reward_norm norm;
 	int64_t n;               /* committed evaluations */
-	int nok, best, exhausted;
+	int nok, best, exhausted, converged;
 } search;
 
 static int first(const search *S, int r)
@@ -751,6 +751,7 @@ static json_t *summarize(const search *S, int resumed, const char *fp)
 		"task", S->task, "shapes", S->o.shapes, "policy", S->policy_name,
 		"evaluations", (json_int_t)S->n, "correct", S->nok, "verdicts",
 		tally, "resumed", resumed, "exhausted", S->exhausted);
+	json_object_set_new(sum, "converged", json_boolean(S->converged));
 	json_t *rec = NULL;
 	const slotinfo *b = S->best >= 0 ? &S->m[S->best] : NULL;
 	if (b && b->record)
@@ -785,6 +786,28 @@ static json_t *summarize(const search *S, int resumed, const char *fp)
 	return sum;
 }
 
+/* The best speedup among the correct candidates of rounds 0..r (0 when
+ * none). */
+static double best_upto(const search *S, int r)
+{
+	double b = 0;
+	int end = first(S, r) + round_size(S, r);
+	for (int i = 0; i < end && i < S->o.budget; i++)
+		if (S->m[i].present && S->m[i].ok && S->m[i].speedup > b)
+			b = S->m[i].speedup;
+	return b;
+}
+
+/* The patience rule (krl_builtin_opts.patience), after round r: it reads
+ * committed rows only, so a resumed run stops where the first one did. */
+static int converged_after(const search *S, int r)
+{
+	if (S->o.patience <= 0 || r < S->o.patience)
+		return 0;
+	return best_upto(S, r) <=
+	       best_upto(S, r - S->o.patience) * (1 + S->o.min_gain);
+}
+
 /* ==== The search ==== */
 
 static void space_fingerprint(const krl_space *s, char out[17])
@@ -804,10 +827,11 @@ static void space_fingerprint(const krl_space *s, char out[17])
 static krl_err resolve(search *S, const krl_builtin_opts *o, krl_diag *d)
 {
 	S->o = *o;
-	if (S->o.budget < 0 || S->o.group < 0 || S->o.mutate < 0 || S->o.tries < 0)
+	if (S->o.budget < 0 || S->o.group < 0 || S->o.mutate < 0 ||
+	    S->o.tries < 0 || S->o.patience < 0 || S->o.min_gain < 0)
 		return krl_diag_set(d, KRL_EINVAL, (krl_pos){0},
-		                    "budget, group, mutate and tries must not be "
-		                    "negative");
+		                    "budget, group, mutate, tries, patience and "
+		                    "min_gain must not be negative");
 	if (!S->o.budget)
 		S->o.budget = 32;
 	if (!S->o.group)
@@ -827,6 +851,8 @@ static krl_err resolve(search *S, const krl_builtin_opts *o, krl_diag *d)
 		S->o.shapes = "kb1";
 	if (!S->o.seed)
 		S->o.seed = 1;
+	if (!(S->o.min_gain > 0))
+		S->o.min_gain = 0.01;
 	return KRL_OK;
 }
 
@@ -901,6 +927,12 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 		"clip", S.o.reward.clip, "window", S.o.reward.window, "learn",
 		S.o.learn, "lr", S.o.lr, "max_norm", S.o.max_norm, "shapes",
 		S.o.shapes, "seed", (json_int_t)S.o.seed);
+	/* Only when on, so that the runs made before the rule existed keep
+	 * their identity. */
+	if (cfg && S.o.patience > 0) {
+		json_object_set_new(cfg, "patience", json_integer(S.o.patience));
+		json_object_set_new(cfg, "min_gain", json_real(S.o.min_gain));
+	}
 	config = cfg ? json_dumps(cfg, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(cfg);
 	if (!config) {
@@ -972,9 +1004,17 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 		}
 		if ((e = end_round(&S, r, d)) != KRL_OK)
 			goto out;
+		if (r + 1 < S.rounds && converged_after(&S, r)) {
+			S.converged = 1;
+			break;
+		}
 	}
 	if (S.o.progress && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
+	if (S.converged && S.o.progress)
+		fprintf(stderr, "[%s] the best speedup grew by at most %.1f%% in the "
+		                "last %d rounds: stopping after %lld evaluations\n",
+		        S.run, 100 * S.o.min_gain, S.o.patience, (long long)S.n);
 	if (S.exhausted && S.o.progress)
 		fprintf(stderr, "[%s] every choice the policy drew was evaluated "
 		                "already: stopping after %lld evaluations\n",

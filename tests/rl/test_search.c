@@ -802,6 +802,69 @@ static void split_covers_level1(void **state)
 	krl_suite_free(s);
 }
 
+/* The patience rule: the search stops after the first round r >= R whose
+ * best (rounds 0..r) is not above (1 + min_gain) times the best of rounds
+ * 0..r - R, computed here from the stored rows; a rerun replays it and
+ * judges nothing. */
+static void patience_stops(void **state)
+{
+	(void)state;
+	for (int R = 1; R <= 2; R++) {
+		world w;
+		world_open(&w);
+		standin g = {.space = make_space(0)};
+		judge j = {.space = &g.space};
+		krl_policy *pol = NULL;
+		KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+		krl_builtin_opts o = opts(&w, 30, 3);
+		o.patience = R;
+		o.min_gain = 0.05;
+		json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
+		int n = (int)json_integer_value(json_object_get(sum, "evaluations"));
+		rows x = {0};
+		read_rows(w.db, &x);
+		assert_int_equal(x.n, n);
+		/* best[r]: the best speedup of rounds 0..r */
+		double best[16] = {0};
+		int last = 0;
+		for (int i = 0; i < x.n; i++) {
+			int r = x.r[i].round;
+			assert_true(r < 16);
+			last = r > last ? r : last;
+			if (!strcmp(x.r[i].verdict, "ok") && x.r[i].speedup > best[r])
+				best[r] = x.r[i].speedup;
+		}
+		for (int r = 1; r <= last; r++)
+			best[r] = fmax(best[r], best[r - 1]);
+		int expect = -1; /* the first round the rule holds after */
+		for (int r = R; r <= last && expect < 0; r++)
+			if (best[r] <= best[r - R] * 1.05)
+				expect = r;
+		print_message("patience %d: %d evaluations, %d rounds, converged %d\n",
+		              R, n, last + 1,
+		              json_is_true(json_object_get(sum, "converged")));
+		assert_true(expect >= 0);
+		assert_int_equal(last, expect);
+		assert_true(n < 30);
+		assert_true(json_is_true(json_object_get(sum, "converged")));
+		json_decref(sum);
+
+		judge j2 = {.space = &g.space};
+		krl_policy *pol2 = NULL;
+		KRL_ASSERT_OK(krl_policy_create(&pol2), NULL);
+		sum = run_search(&w, w.db, &g, &j2, pol2, &o);
+		assert_int_equal(j2.calls, 0);
+		assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+		                 n);
+		assert_true(json_is_true(json_object_get(sum, "converged")));
+		json_decref(sum);
+		rows_free(&x);
+		krl_policy_free(pol);
+		krl_policy_free(pol2);
+		world_close(&w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -810,6 +873,7 @@ int main(void)
 		cmocka_unit_test(training_learns),
 		cmocka_unit_test(exhausted_and_refused),
 		cmocka_unit_test(real_optimizer),
+		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(split_covers_level1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
