@@ -32,6 +32,17 @@ typedef struct krl_conv_geom {
 int krl_conv_geom_get(int transposed, const krl_tensor *in,
                       const krl_attrs *a, krl_conv_geom *g);
 
+/* PyTorch's ConvParams::is_depthwise (Convolution.cpp): not transposed,
+ * groups == Cin > 1 (and Cout a multiple of Cin, which the check already
+ * requires). For fp32 NCHW tensors use_cudnn_depthwise is false, so these
+ * run conv_depthwise2d (1D and 2D: view4d comes before the backend choice)
+ * or conv_depthwise3d: kernelrl's depthwise.cu, whose one algorithm runs
+ * whatever the `algo` attribute says. */
+static inline int krl_conv_is_depthwise(const krl_conv_geom *g)
+{
+	return !g->transposed && g->groups > 1 && g->groups == g->cin;
+}
+
 /* GPU drivers (run_conv.c): y = conv(x, w) [+ b] through cuDNN. */
 KRL_RUN(conv); KRL_RUN(conv_bias); KRL_RUN(conv_transpose);
 KRL_RUN(conv_transpose_bias);

@@ -94,7 +94,7 @@ static const char *const k_conv[] = {
 	"stride", "stride_d", "stride_h", "stride_w",
 	"padding", "padding_d", "padding_h", "padding_w",
 	"dilation", "dilation_d", "dilation_h", "dilation_w",
-	"groups", NULL,
+	"groups", "algo", NULL,
 };
 
 static const char *const k_conv_t[] = {
@@ -102,7 +102,7 @@ static const char *const k_conv_t[] = {
 	"padding", "padding_d", "padding_h", "padding_w",
 	"dilation", "dilation_d", "dilation_h", "dilation_w",
 	"output_padding", "output_padding_d", "output_padding_h",
-	"output_padding_w", "groups", NULL,
+	"output_padding_w", "groups", "algo", NULL,
 };
 
 /* The smallest value attribute `key` may take (its base name decides), or
@@ -150,6 +150,12 @@ static krl_err check_attrs(const char *op, const char *const *names,
 			            "(allowed: %s)", op, key, list);
 		}
 		int axis = 0;
+		if (strcmp(key, "algo") == 0) {
+			krl_err r = krl_ops_need_algo(op, a, msg, cap);
+			if (r)
+				return r;
+			continue;
+		}
 		int64_t lo = strcmp(key, "groups") == 0 ? 1 : key_min(key,
 		                                                   &axis);
 		double v = a->val[i];

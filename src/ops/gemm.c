@@ -9,7 +9,9 @@
  * when a is not transposed that batch is folded into the rows of one GEMM
  * (as torch.matmul does for a batched tensor @ matrix). The heuristic's
  * choice and the descriptors are cached per problem in the context (LRU), so
- * repeated calls only run cublasLtMatmul.
+ * repeated calls only run cublasLtMatmul. The `algo` attribute K takes the
+ * heuristic's K-th result instead of its first (a choice the optimizer
+ * searches over; the eager reference never sets it).
  */
 #include <string.h>
 
@@ -51,6 +53,7 @@ typedef struct gemm_key {
 	int64_t m, n, k, batch;
 	int b_batched;
 	unsigned align_a, align_b, align_c;
+	int algo;                /* which heuristic result (the attribute) */
 } gemm_key;
 
 /* Largest power of two (at most 256) dividing the address and, for batches,
@@ -81,7 +84,7 @@ static krl_err layout(cublasLtMatrixLayout_t *l, uint64_t rows,
 	return KRL_OK;
 }
 
-/* Fills p for key k: descriptors, layouts and the heuristic's first
+/* Fills p for key k: descriptors, layouts and the heuristic's k->algo-th
  * algorithm. On failure p is left for plan_free. */
 static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
                          krl_diag *d)
@@ -134,12 +137,12 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 	if (!st)
 		st = cublasLtMatmulPreferenceSetAttribute(pref,
 			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &ac, sizeof ac);
-	cublasLtMatmulHeuristicResult_t res;
+	cublasLtMatmulHeuristicResult_t res[KRL_OPS_MAX_ALGO + 1];
 	int nres = 0;
 	if (!st)
 		st = cublasLtMatmulAlgoGetHeuristic((cublasLtHandle_t)c->lt, desc,
-		                                    la, lb, lc, lc, pref, 1, &res,
-		                                    &nres);
+		                                    la, lb, lc, lc, pref,
+		                                    k->algo + 1, res, &nres);
 	cublasLtMatmulPreferenceDestroy(pref);
 	if (st)
 		return krl_ops_cublas_fail(st, "cublasLtMatmulAlgoGetHeuristic",
@@ -149,7 +152,15 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 		                    "fp32 algorithm for m=%lld n=%lld k=%lld "
 		                    "batch=%lld", (long long)m, (long long)n,
 		                    (long long)kk, (long long)k->batch);
-	memcpy(p->algo, &res.algo, sizeof res.algo);
+	if (nres <= k->algo)
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "gemm: algo=%d, but "
+		                    "cuBLASLt's heuristic offers %d fp32 "
+		                    "algorithm%s for m=%lld n=%lld k=%lld batch=%lld "
+		                    "(algo counts from 0)", k->algo, nres,
+		                    nres == 1 ? "" : "s", (long long)m, (long long)n,
+		                    (long long)kk, (long long)k->batch);
+	memcpy(p->algo, &res[k->algo].algo, sizeof res[k->algo].algo);
+	p->algo_index = k->algo;
 	p->has_algo = 1;
 	p->ta = k->ta;
 	p->tb = k->tb;
@@ -170,7 +181,8 @@ static int plan_matches(const krl_gemm_plan *p, const gemm_key *k)
 	return p->used && p->ta == k->ta && p->tb == k->tb && p->m == k->m &&
 	       p->n == k->n && p->k == k->k && p->batch == k->batch &&
 	       p->b_batched == k->b_batched && p->align[0] == k->align_a &&
-	       p->align[1] == k->align_b && p->align[2] == k->align_c;
+	       p->align[1] == k->align_b && p->align[2] == k->align_c &&
+	       p->algo_index == k->algo;
 }
 
 /* The cached plan for k, made (evicting the least recently used) when
@@ -209,6 +221,7 @@ KRL_RUN(gemm)
 	memset(&k, 0, sizeof k);
 	k.ta = krl_attrs_get(a, "ta", 0) != 0;
 	k.tb = krl_attrs_get(a, "tb", 0) != 0;
+	k.algo = (int)krl_attrs_get(a, "algo", 0);
 	float alpha = (float)krl_attrs_get(a, "alpha", 1);
 	float beta = 0.f;
 	int na = ta_->ndim, nb = tb_->ndim;

@@ -157,6 +157,17 @@ krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
 	return KRL_OK;
 }
 
+krl_err krl_ops_need_algo(const char *op, const krl_attrs *a, char *msg,
+                          size_t cap)
+{
+	double v = krl_attrs_get(a, "algo", 0);
+	if (!(v >= 0 && v <= KRL_OPS_MAX_ALGO) || v != floor(v))
+		return krl_ops_fail(msg, cap, "%s: algo=%g must be an integer from 0 "
+		            "to %d (which of the library's usable algorithms, in "
+		            "its heuristic's order)", op, v, KRL_OPS_MAX_ALGO);
+	return KRL_OK;
+}
+
 krl_err krl_ops_need_finite(const char *op, const krl_attrs *a,
                            const char *key, char *msg, size_t cap)
 {
@@ -188,7 +199,7 @@ krl_err krl_ops_need_dim(const char *op, const krl_tensor *x,
 /* ==== Checks ==== */
 
 static const char *const k_none[] = { NULL };
-static const char *const k_gemm[] = { "ta", "tb", "alpha", NULL };
+static const char *const k_gemm[] = { "ta", "tb", "alpha", "algo", NULL };
 static const char *const k_gelu[] = { "tanh", NULL };
 static const char *const k_scale[] = { "alpha", NULL };
 static const char *const k_dim[] = { "dim", NULL };
@@ -205,6 +216,7 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 	    (r = krl_ops_need_flag(op, at, "ta", msg, cap)) ||
 	    (r = krl_ops_need_flag(op, at, "tb", msg, cap)) ||
 	    (r = krl_ops_need_finite(op, at, "alpha", msg, cap)) ||
+	    (r = krl_ops_need_algo(op, at, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "a", a, KRL_F32, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "c", c, KRL_F32, msg, cap)))

@@ -57,6 +57,13 @@ krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
 /* An optional attribute that must be finite (default 0). */
 krl_err krl_ops_need_finite(const char *op, const krl_attrs *a,
                             const char *key, char *msg, size_t cap);
+/* The optional `algo` attribute of the library-backed ops (gemm, conv):
+ * which of the library's usable configurations, in its heuristic's order,
+ * to run; 0 (the default) is the first, the eager reference's choice. An
+ * integer from 0 to KRL_OPS_MAX_ALGO. */
+#define KRL_OPS_MAX_ALGO 7
+krl_err krl_ops_need_algo(const char *op, const krl_attrs *a, char *msg,
+                          size_t cap);
 /* The required `dim` attribute: an integer in [-ndim, ndim) of x. */
 krl_err krl_ops_need_dim(const char *op, const krl_tensor *x,
                          const krl_attrs *a, char *msg, size_t cap);
@@ -78,6 +85,7 @@ typedef struct krl_gemm_plan {
 	int64_t m, n, k, batch;
 	int b_batched;
 	unsigned align[3];        /* of a, b, c: part of the problem */
+	int algo_index;           /* the `algo` attribute: which heuristic result */
 	void *op_desc;            /* cublasLtMatmulDesc_t */
 	void *la, *lb, *lc;       /* cublasLtMatrixLayout_t */
 	unsigned char algo[64];   /* cublasLtMatmulAlgo_t (64 bytes) */

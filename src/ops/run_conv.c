@@ -18,7 +18,12 @@
  *   less those whose engine down-converts its inputs (TF32 tensor-core
  *   engines stay: allow_tf32), that builds into a plan, gets its workspace
  *   and runs; when none does, the same over the FALLBACK mode's configs
- *   (PyTorch's get_configs_from_heuristics / try_configs). The whole batch
+ *   (PyTorch's get_configs_from_heuristics / try_configs). The `algo`
+ *   attribute K (the optimizer's choice; the eager reference never sets
+ *   it) takes the K-th such usable config instead, counting from 0 over
+ *   INSTANT's list then FALLBACK's; on the legacy path, the K-th usable
+ *   algorithm of the _v7 heuristics. A depthwise convolution (own kernel,
+ *   one algorithm) ignores it. The whole batch
  *   is one plan: with the backend API PyTorch leaves large tensors to cuDNN;
  * - the bias, if any, is added afterwards (cudnnAddTensor), as PyTorch adds
  *   it after the convolution;
@@ -98,6 +103,7 @@ typedef struct conv_key {
 	int pad[3], stride[3], dil[3];
 	int groups;
 	int align[3];        /* backend path: byte alignment of x, w, y */
+	int algo;            /* the `algo` attribute: usable configs skipped */
 } conv_key;
 
 typedef struct conv_plan {
@@ -559,7 +565,7 @@ static cudnnStatus_t be_execute(cudnnHandle_t h,
  * moved out of cfg. */
 static krl_err be_try(conv_ctx *e, krl_opctx *c, conv_plan *p,
                       cudnnBackendDescriptor_t *cfg, int n,
-                      void *const ptr[3], int *done, krl_diag *d)
+                      void *const ptr[3], int *skip, int *done, krl_diag *d)
 {
 	*done = 0;
 	for (int i = 0; i < n; i++) {
@@ -568,8 +574,16 @@ static krl_err be_try(conv_ctx *e, krl_opctx *c, conv_plan *p,
 		if (be_plan(e->h, cfg[i], &plan, &ws) != CUDNN_STATUS_SUCCESS)
 			continue;
 		krl_err r = ws_reserve(e, c, (size_t)ws, d);
-		if (r == KRL_OK &&
-		    be_execute(e->h, plan, e->ws, ptr) == CUDNN_STATUS_SUCCESS) {
+		int ran = r == KRL_OK &&
+		          be_execute(e->h, plan, e->ws, ptr) == CUDNN_STATUS_SUCCESS;
+		if (ran && *skip > 0) {
+			/* usable, but `algo` asks for a later one (its output
+			 * is overwritten by the one taken) */
+			(*skip)--;
+			cudnnBackendDestroyDescriptor(plan);
+			continue;
+		}
+		if (ran) {
 			p->bplan = plan;
 			p->bcfg = cfg[i];
 			cfg[i] = NULL;
@@ -596,6 +610,7 @@ static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 		CUDNN_HEUR_MODE_INSTANT, CUDNN_HEUR_MODE_FALLBACK,
 	};
 	krl_err r = be_graph(e->h, p, d), first = KRL_OK;
+	int skip = p->key.algo;
 	if (r)
 		return r;
 	for (int m = 0; m < 2; m++) {
@@ -603,7 +618,7 @@ static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 		int n = 0, done = 0;
 		r = be_configs(p->bgraph, modes[m], &cfg, &n, d);
 		if (r == KRL_OK)
-			r = be_try(e, c, p, cfg, n, ptr, &done, d);
+			r = be_try(e, c, p, cfg, n, ptr, &skip, &done, d);
 		for (int i = 0; i < n; i++)
 			if (cfg[i])
 				cudnnBackendDestroyDescriptor(cfg[i]);
@@ -615,6 +630,13 @@ static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	}
 	if (first)
 		return first;
+	if (p->key.algo > 0)
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
+		                    "cuDNN has %d usable engine config%s for this "
+		                    "%s (algo counts from 0)", p->key.algo,
+		                    p->key.algo - skip, p->key.algo - skip == 1 ?
+		                    "" : "s", p->key.transposed ?
+		                    "transposed convolution" : "convolution");
 	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN has no engine "
 	                    "that runs this %s (heuristics modes instant and "
 	                    "fallback; none whose workspace fits in device "
@@ -631,6 +653,7 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
                            krl_diag *d)
 {
 	cudnnHandle_t h = e->h;
+	int skip = p->key.algo;
 	if (!p->key.transposed) {
 		cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
 		int got = 0;
@@ -654,6 +677,10 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 				continue;
 			if (r)
 				return r;
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
 			p->algo = (int)perf[i].algo;
 			p->ws_bytes = sz;
 			return KRL_OK;
@@ -684,11 +711,23 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 				continue;
 			if (r)
 				return r;
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
 			p->algo = (int)perf[i].algo;
 			p->ws_bytes = sz;
 			return KRL_OK;
 		}
 	}
+	if (p->key.algo > 0)
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
+		                    "cuDNN's _v7 heuristics offer %d usable "
+		                    "algorithm%s for this %s (algo counts from 0)",
+		                    p->key.algo, p->key.algo - skip,
+		                    p->key.algo - skip == 1 ? "" : "s",
+		                    p->key.transposed ? "transposed convolution"
+		                                      : "convolution");
 	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN offers no "
 	                    "algorithm for this %s (or none whose workspace "
 	                    "fits in device memory)",
@@ -798,11 +837,12 @@ static krl_err run_plan(conv_ctx *e, krl_opctx *c, const conv_plan *p,
 /* The key of a chunk of `batch` samples of the call with geometry g whose
  * x, w and y are at ptr. */
 static void make_key(const krl_conv_geom *g, const krl_tensor *w,
-                     int64_t batch, int api, void *const ptr[3],
+                     int64_t batch, int api, int algo, void *const ptr[3],
                      conv_key *k)
 {
 	memset(k, 0, sizeof *k);
 	k->api = api;
+	k->algo = algo;
 	k->transposed = g->transposed;
 	/* 1D runs as 2D with a unit height, as PyTorch's view4d */
 	int nsp = g->nsp == 1 ? 2 : g->nsp, off = nsp - g->nsp;
@@ -870,16 +910,6 @@ static int use_v7(void)
 	return z && *z && strcmp(z, "0") != 0;
 }
 
-/* PyTorch's ConvParams::is_depthwise (Convolution.cpp): not transposed,
- * groups == Cin > 1 (and Cout a multiple of Cin, which the check already
- * requires). For fp32 NCHW tensors use_cudnn_depthwise is false, so these
- * run conv_depthwise2d (1D and 2D: view4d comes before the backend choice)
- * or conv_depthwise3d. */
-static int is_depthwise(const krl_conv_geom *g)
-{
-	return !g->transposed && g->groups > 1 && g->groups == g->cin;
-}
-
 /* A depthwise convolution through depthwise.cu, in batch chunks whose x
  * and y fit in 32-bit indices (PyTorch refuses larger tensors there; one
  * sample always fits, the check says so). */
@@ -930,7 +960,7 @@ static krl_err run_conv_any(krl_opctx *c, int transposed, int bias,
 {
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
-	if (is_depthwise(&g))
+	if (krl_conv_is_depthwise(&g))
 		return run_depthwise(c, &g, in, out, bias, d);
 	if (g.n > INT_MAX)
 		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: a batch of %lld "
@@ -959,7 +989,8 @@ static krl_err run_conv_any(krl_opctx *c, int transposed, int bias,
 		int64_t nb = g.n - n0 < chunk ? g.n - n0 : chunk;
 		void *const ptr[3] = { (void *)(x + n0 * xin), in[1].data,
 		                       y + n0 * yin };
-		make_key(&g, &in[1], nb, api, ptr, &k);
+		make_key(&g, &in[1], nb, api, (int)krl_attrs_get(a, "algo", 0), ptr,
+		         &k);
 		conv_plan *p = NULL;
 		int ran = 0;
 		if ((r = plan_get(e, c, &k, ptr, &p, &ran, d)) ||

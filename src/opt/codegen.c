@@ -961,8 +961,14 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&G->plan, "%s%s", j ? ", " : "", cg_bufname(G, p));
 	}
 	for (int a = 0; a < x->nattrs; a++) {
+		if (!strcmp(x->attrs[a].key, "algo"))
+			continue; /* the schedule's, below */
 		cg_sb_printf(&G->plan, " %s=", x->attrs[a].key);
 		expr_text(&G->plan, x->attrs[a].value);
+	}
+	if (G->s.lib_algo > 0 && krl_opt_lib_takes_algo(g, n)) {
+		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
+		G->nalgo++;
 	}
 	cg_sb_puts(&G->plan, "\n");
 	return KRL_OK;
@@ -1361,6 +1367,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " (block %d)", s->scan_block);
 				break;
 			default:
+				if (G.nalgo)
+					cg_sb_printf(&sm, " (algo %d)", s->lib_algo);
 				break;
 			}
 		}

@@ -98,6 +98,9 @@ typedef struct krl_sched {
 	int scan_block;
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
 	                            (src/opt/gemm.c) where it applies */
+	int lib_algo;            /* `algo=` of library calls that take it
+	                            (krl_opt_lib_has_algo); 0: the library's
+	                            first choice, as the reference */
 } krl_sched;
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
@@ -118,6 +121,7 @@ typedef struct cg_gen {
 	unsigned gemm_bodies;    /* 3xTF32 layouts already written (bit 2ta+tb) */
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
 	int nfused_lib;          /* library calls fused into those */
+	int nalgo;               /* library calls written with algo= */
 	int *home;               /* kernel of each anchor and materialised
 	                            node, else -1 */
 	cg_kern *k;

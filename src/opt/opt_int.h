@@ -112,6 +112,12 @@ int krl_opt_expr_literal(const krl_expr *e);
 /* Copies n attributes (keys and expression trees). KRL_ENOMEM. */
 krl_err krl_opt_attrs_copy(const krl_attr *src, int n, krl_attr **out);
 
+/* Whether library node i takes the `algo` attribute (which of the
+ * library's usable algorithms): gemm (cuBLASLt) and the convolutions
+ * (cuDNN; a depthwise one runs kernelrl's own kernel and ignores it). The
+ * code generator writes the schedule's lib_algo on these calls. */
+int krl_opt_lib_takes_algo(const krl_graph *g, int i);
+
 /* The names of one shape set of a task: its keys, consts and sm_count
  * (132), and the task decls' shapes for numel()/dim(). Free with
  * krl_opt_scope_free (also after a failed init). */

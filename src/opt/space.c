@@ -60,6 +60,7 @@ static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
+static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -108,6 +109,40 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->scan_block = atoi(z);
 	if ((z = chosen(s, c, "gemm.impl")))
 		k->gemm_impl = !strcmp(z, "3xtf32");
+	if ((z = chosen(s, c, "lib.algo")))
+		k->lib_algo = atoi(z);
+}
+
+int krl_opt_lib_takes_algo(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	return x->kind == KRL_GN_LIB &&
+	       (!strcmp(x->op, "gemm") || !strncmp(x->op, "conv", 4));
+}
+
+/* Whether the `algo` of library node i can change what runs in o's shape
+ * set: it takes one, and it is not a depthwise convolution (not
+ * transposed, groups = Cin > 1, src/ops/conv.h), whose one kernel ignores
+ * it. A groups that does not evaluate counts as not depthwise. */
+static int algo_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
+{
+	const krl_gnode *x = &o->g->n[i];
+	if (!krl_opt_lib_takes_algo(o->g, i))
+		return 0;
+	if (!strcmp(x->op, "gemm") || !strncmp(x->op, "conv_transpose", 14) ||
+	    x->nin < 2)
+		return 1;
+	const krl_gnode *in = &o->g->n[x->in[0]];
+	for (int a = 0; a < x->nattrs; a++) {
+		krl_value v;
+		if (strcmp(x->attrs[a].key, "groups") || !sc ||
+		    krl_expr_eval(x->attrs[a].value, &sc->scope, &v, NULL))
+			continue;
+		double groups = v.is_float ? v.f : (double)v.i;
+		return !(groups > 1 && in->ndim >= 2 &&
+		         groups == (double)in->dim[1].val);
+	}
+	return 1;
 }
 
 /* Whether o's GEMMs are ones the 3xTF32 kernel (128 x 128 tiles, no
@@ -359,9 +394,19 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "scan.block", NOPT(SCAN_BLOCK), SCAN_BLOCK);
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
-	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm);
+	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
+	{
+		krl_opt_scope sc;
+		krl_diag sd = {0};
+		int have = krl_opt_scope_init(&sc, t, set, &sd) == KRL_OK;
+		for (int i = 0; i < o->g->nn; i++)
+			nalgo += algo_matters(o, have ? &sc : NULL, i);
+		krl_opt_scope_free(&sc);
+	}
+	if (nalgo)
+		add_decision(sp, "lib.algo", NOPT(LIB_ALGO), LIB_ALGO);
 	features(o);
 	*out = o;
 	return KRL_OK;

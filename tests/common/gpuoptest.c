@@ -4,9 +4,11 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpuoptest.h"
+#include "testutil.h"
 
 cudaStream_t g_stream;
 krl_opctx *g_ctx;
@@ -85,4 +87,63 @@ krl_attrs A(int n, ...)
 	va_end(ap);
 	a.n = n;
 	return a;
+}
+
+int gpuop_algo_sweep(const char *op, const krl_tensor *in, krl_tensor *out,
+                     int64_t n_out, krl_attrs base, double rel)
+{
+	const krl_op *o = krl_op_find(op);
+	float *ref = malloc((size_t)n_out * sizeof(float));
+	float *got = malloc((size_t)n_out * sizeof(float));
+	int ran = 0, over = 0;
+	assert_non_null(o);
+	assert_non_null(ref);
+	assert_non_null(got);
+	assert_true(base.n < KRL_MAX_ATTR);
+	double scale = 0;
+	for (int k = 0; k <= 7; k++) {
+		krl_attrs a = base;
+		a.key[a.n] = "algo";
+		a.val[a.n] = k;
+		a.n++;
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		char msg[512] = "";
+		assert_int_equal(o->check(in, out, &a, msg, sizeof msg), KRL_OK);
+		CK(cudaMemsetAsync(out->data, 0xff, (size_t)n_out * sizeof(float),
+		                   g_stream));
+		krl_err r = o->run(g_ctx, in, out, &a, &d);
+		if (k == 0)
+			KRL_ASSERT_OK(r, &d);
+		if (r == KRL_EUNSUPPORTED) {
+			printf("%s algo=%d: %s\n", op, k, d.msg);
+			assert_non_null(strstr(d.msg, "algo counts from 0"));
+			over = 1;
+			continue;
+		}
+		KRL_ASSERT_OK(r, &d);
+		assert_false(over); /* usable ones come first */
+		CK(cudaStreamSynchronize(g_stream));
+		CK(cudaMemcpy(k ? got : ref, out->data,
+		              (size_t)n_out * sizeof(float),
+		              cudaMemcpyDeviceToHost));
+		ran++;
+		if (k == 0) {
+			for (int64_t i = 0; i < n_out; i++)
+				scale = fmax(scale, fabs(ref[i]));
+			assert_true(scale > 0 && isfinite(scale));
+			continue;
+		}
+		double worst = 0;
+		for (int64_t i = 0; i < n_out; i++) {
+			double e = fabs((double)got[i] - ref[i]);
+			worst = isnan(e) ? INFINITY : fmax(worst, e);
+		}
+		printf("%s algo=%d: max |difference from algo 0| %.3g (output max "
+		       "%.3g)\n", op, k, worst, scale);
+		assert_true(worst <= rel * scale);
+	}
+	free(ref);
+	free(got);
+	return ran;
 }

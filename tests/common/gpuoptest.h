@@ -36,6 +36,17 @@ int64_t numel(const shape *s);
 /* Op attributes: A(n, key0, (double)val0, key1, (double)val1, ...). */
 krl_attrs A(int n, ...);
 
+/*
+ * Runs op on in -> out (f32, n_out elements, device memory) with attrs
+ * `base` plus algo = 0, 1, ..., 7 and checks the library's algorithm
+ * choice: algo 0 runs; every other K either runs and agrees with algo 0
+ * within rel * max |algo 0's output| everywhere, or fails with
+ * KRL_EUNSUPPORTED naming how many the library offers, and then so does
+ * every larger K. Returns how many ran.
+ */
+int gpuop_algo_sweep(const char *op, const krl_tensor *in, krl_tensor *out,
+                     int64_t n_out, krl_attrs base, double rel);
+
 /* A CUDA runtime call that must succeed; fails the cmocka test otherwise. */
 #define CK(call)                                                            \
 	do {                                                                \

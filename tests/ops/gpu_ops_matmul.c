@@ -230,6 +230,42 @@ static void test_diag_then_gemm(void **state)
 	free(hc);
 }
 
+/* The `algo` attribute: each of cuBLASLt's heuristic results agrees with
+ * the first (true fp32: only the summation order differs); a K beyond
+ * them says how many there are. */
+static void test_gemm_algo(void **state)
+{
+	(void)state;
+	const int64_t m = 256, k = 384, n = 320;
+	float *h = malloc((size_t)(k * n) * sizeof(float));
+	float *da = NULL, *db = NULL, *dc = NULL;
+	assert_non_null(h);
+	CK(cudaMalloc((void **)&da, (size_t)(m * k) * sizeof(float)));
+	CK(cudaMalloc((void **)&db, (size_t)(k * n) * sizeof(float)));
+	CK(cudaMalloc((void **)&dc, (size_t)(m * n) * sizeof(float)));
+	for (int64_t i = 0; i < m * k; i++)
+		h[i] = (float)gpuop_nrand();
+	CK(cudaMemcpy(da, h, (size_t)(m * k) * sizeof(float),
+	              cudaMemcpyHostToDevice));
+	for (int64_t i = 0; i < k * n; i++)
+		h[i] = (float)gpuop_nrand();
+	CK(cudaMemcpy(db, h, (size_t)(k * n) * sizeof(float),
+	              cudaMemcpyHostToDevice));
+	shape sa = S(2, m, k), sb = S(2, k, n), sc = S(2, m, n);
+	krl_tensor in[2] = { tensor(da, &sa), tensor(db, &sb) };
+	krl_tensor c = tensor(dc, &sc);
+	krl_attrs none;
+	memset(&none, 0, sizeof none);
+	int ran = gpuop_algo_sweep("gemm", in, &c, m * n, none, 1e-5);
+	printf("gemm %lldx%lldx%lld: %d usable algorithms\n", (long long)m,
+	       (long long)k, (long long)n, ran);
+	assert_true(ran >= 1);
+	cudaFree(da);
+	cudaFree(db);
+	cudaFree(dc);
+	free(h);
+}
+
 int main(void)
 {
 	g_rng = 0x2545f4914f6cdd1dull;
@@ -238,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_diag),
 		cmocka_unit_test(test_tri),
 		cmocka_unit_test(test_diag_then_gemm),
+		cmocka_unit_test(test_gemm_algo),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

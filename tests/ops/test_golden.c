@@ -154,7 +154,17 @@ static void test_gemm_check(void **state)
 	optest_rejects("gemm", in, &out, &bad, "gemm: ta must be 0 or 1");
 	krl_attrs unk = optest_attrs(1, "beta", 1.0);
 	optest_rejects("gemm", in, &out, &unk, "gemm: unknown attribute 'beta' "
-	        "(allowed: ta, tb, alpha)");
+	        "(allowed: ta, tb, alpha, algo)");
+	/* algo: which of cuBLASLt's heuristic results, 0 to 7 */
+	krl_attrs al = optest_attrs(1, "algo", 3.0);
+	char amsg[512] = "";
+	assert_int_equal(krl_op_find("gemm")->check(in, &out, &al, amsg,
+	                                            sizeof amsg), KRL_OK);
+	krl_attrs al8 = optest_attrs(1, "algo", 8.0);
+	optest_rejects("gemm", in, &out, &al8, "gemm: algo=8 must be an integer "
+	        "from 0 to 7");
+	krl_attrs alh = optest_attrs(1, "algo", 0.5);
+	optest_rejects("gemm", in, &out, &alh, "gemm: algo=0.5 must be an integer");
 	in[0].dtype = KRL_F16;
 	optest_rejects("gemm", in, &out, NULL, "gemm: a must be f32, not f16");
 	in[0].dtype = KRL_F32;

@@ -309,6 +309,27 @@ static void test_conv_check(void **state)
 	        ">= 1");
 	krl_attrs sf = optest_attrs(2, "groups", 2.0, "padding", 0.5);
 	optest_rejects("conv", in, &out, &sf, "padding=0.5 must be an integer >= 0");
+	/* algo: which usable cuDNN engine config, 0 to 7; a depthwise
+	 * convolution (groups = Cin) runs kernelrl's kernel, which ignores it */
+	krl_attrs al = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
+	                            1.0, "algo", 5.0);
+	assert_int_equal(krl_op_find("conv")->check(in, &out, &al, msg,
+	                                            sizeof msg), KRL_OK);
+	krl_attrs al9 = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
+	                             1.0, "algo", 9.0);
+	optest_rejects("conv", in, &out, &al9, "conv: algo=9 must be an integer "
+	        "from 0 to 7");
+	{
+		krl_tensor dw[2] = { optest_tensor(NULL, 4, I(8), I(6), I(32), I(30)),
+		                     optest_tensor(NULL, 4, I(6), I(1), I(3), I(5)) };
+		krl_tensor dy = optest_tensor(NULL, 4, I(8), I(6), I(30), I(26));
+		krl_attrs d0 = optest_attrs(2, "groups", 6.0, "algo", 0.0);
+		assert_int_equal(krl_op_find("conv")->check(dw, &dy, &d0, msg,
+		                                            sizeof msg), KRL_OK);
+		krl_attrs d3 = optest_attrs(2, "groups", 6.0, "algo", 3.0);
+		assert_int_equal(krl_op_find("conv")->check(dw, &dy, &d3, msg,
+		                                            sizeof msg), KRL_OK);
+	}
 	krl_attrs op1 = optest_attrs(2, "groups", 2.0, "output_padding", 1.0);
 	optest_rejects("conv", in, &out, &op1, "conv: unknown attribute "
 	        "'output_padding' (allowed: stride, ");

@@ -37,7 +37,7 @@ static const char *const KNOWN[] = {
 	"rule.fold", "rule.diag_bcast", "rule.flip", "rule.reduce_linear",
 	"rule.cancel", "map.block", "map.vec", "map.ept", "map.grid",
 	"row.strategy", "row.block", "row.cache", "total.blocks",
-	"total.block", "scan.block", "fuse", "gemm.impl", NULL,
+	"total.block", "scan.block", "fuse", "gemm.impl", "lib.algo", NULL,
 };
 
 static int known(const char *name)
@@ -237,7 +237,8 @@ static void choice_round_trip(void **state)
 	krl_task_free(t);
 }
 
-/* Library-only tasks offer no schedule knobs for kernels they lack. */
+/* Library-only tasks offer no schedule knobs for kernels they lack, and
+ * the library's algorithm where it has a choice. */
 static void library_tasks(void **state)
 {
 	(void)state;
@@ -253,6 +254,49 @@ static void library_tasks(void **state)
 	char *text = NULL, *what = NULL;
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
 	assert_non_null(strstr(text, "call conv("));
+	assert_null(strstr(text, " algo=")); /* the choice line has lib.algo=0 */
+	free(text);
+	free(what);
+
+	/* The library's algorithm: option 0 is its first choice (the
+	 * reference's, no attribute written), K > 0 writes algo=K. */
+	const krl_decision *al = find(s, "lib.algo");
+	assert_non_null(al);
+	assert_int_equal(al->nopt, 4);
+	assert_string_equal(al->opt[0], "0");
+	c.opt[al - s->dec] = 2;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(text, "call conv("));
+	assert_non_null(strstr(text, " algo=2\n"));
+	assert_non_null(strstr(what, "(algo 2)"));
+	free(text);
+	free(what);
+	krl_opt_free(o);
+	krl_task_free(t);
+
+	/* A depthwise convolution runs kernelrl's one kernel: no choice. */
+	t = load("level1/82_conv_depthwise2d");
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	assert_null(find(krl_opt_space(o), "lib.algo"));
+	krl_opt_free(o);
+	krl_task_free(t);
+
+	/* A GEMM: the heuristic index applies to the cuBLASLt call. */
+	t = load("level1/1_square_matmul");
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	s = krl_opt_space(o);
+	const krl_decision *impl = find(s, "gemm.impl");
+	al = find(s, "lib.algo");
+	assert_non_null(impl);
+	assert_non_null(al);
+	memset(&c, 0, sizeof c);
+	for (int j = 0; j < impl->nopt; j++)
+		if (!strcmp(impl->opt[j], "lib"))
+			c.opt[impl - s->dec] = j;
+	c.opt[al - s->dec] = 3;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(text, "call gemm("));
+	assert_non_null(strstr(text, " algo=3\n"));
 	free(text);
 	free(what);
 	krl_opt_free(o);
