@@ -94,6 +94,21 @@ static __device__ __forceinline__ void store(void *dst, int64_t i, double v)
 		((uint8_t *)dst)[i] = v != 0;
 }
 
+/* Stores normal value a + b z. For f32 normal(0, 1), the usual case, it
+ * skips the round trip through double: fma(1, z, 0) rounded to float is
+ * z + 0.0f (a -0 becomes +0 in both), and the conversions were most of
+ * the draw's time. */
+template <krl_dtype T>
+static __device__ __forceinline__ void store_normal(void *dst, int64_t i,
+                                                    float z, double a,
+                                                    double b)
+{
+	if (T == KRL_F32 && a == 0.0 && b == 1.0)
+		((float *)dst)[i] = z + 0.0f;
+	else
+		store<T>(dst, i, fma(b, (double)z, a));
+}
+
 template <krl_dtype T>
 static __global__ void
 fill_random_kernel(void *dst, int64_t n, krl_dist_kind kind,
@@ -101,28 +116,14 @@ fill_random_kernel(void *dst, int64_t n, krl_dist_kind kind,
 {
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (kind == KRL_DIST_NORMAL && T == KRL_F32 && a == 0.0 && b == 1.0) {
-		/* The common case without the round trip through double:
-		 * fma(1, z, 0) rounded to float is z + 0.0f (a -0 becomes +0 in
-		 * both), and the conversions were most of the draw's time. */
-		float *f = (float *)dst;
-		for (int64_t p = tid; 2 * p < n; p += stride) {
-			float z0, z1;
-			krl_normal_pair(seed, (uint64_t)p, &z0, &z1);
-			f[2 * p] = z0 + 0.0f;
-			if (2 * p + 1 < n)
-				f[2 * p + 1] = z1 + 0.0f;
-		}
-		return;
-	}
 	if (kind == KRL_DIST_NORMAL) {
 		/* A thread per pair: one Box-Muller transform fills both. */
 		for (int64_t p = tid; 2 * p < n; p += stride) {
 			float z0, z1;
 			krl_normal_pair(seed, (uint64_t)p, &z0, &z1);
-			store<T>(dst, 2 * p, fma(b, (double)z0, a));
+			store_normal<T>(dst, 2 * p, z0, a, b);
 			if (2 * p + 1 < n)
-				store<T>(dst, 2 * p + 1, fma(b, (double)z1, a));
+				store_normal<T>(dst, 2 * p + 1, z1, a, b);
 		}
 		return;
 	}
