@@ -74,21 +74,6 @@ int64_t numel(const shape *s)
 	return n;
 }
 
-krl_attrs A(int n, ...)
-{
-	krl_attrs a;
-	memset(&a, 0, sizeof a);
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		a.key[i] = va_arg(ap, const char *);
-		a.val[i] = va_arg(ap, double);
-	}
-	va_end(ap);
-	a.n = n;
-	return a;
-}
-
 int gpuop_algo_sweep(const char *op, const krl_tensor *in, krl_tensor *out,
                      int64_t n_out, krl_attrs base, double rel)
 {

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/ops.h"
+#include "optest.h"
 
 extern cudaStream_t g_stream;
 extern krl_opctx *g_ctx;
@@ -30,11 +31,11 @@ typedef struct shape {
 } shape;
 
 shape S(int ndim, ...);
-#define I(x) ((int64_t)(x))
 int64_t numel(const shape *s);
 
-/* Op attributes: A(n, key0, (double)val0, key1, (double)val1, ...). */
-krl_attrs A(int n, ...);
+/* Op attributes: A(n, key0, (double)val0, key1, (double)val1, ...), the
+ * CPU op tests' builder. */
+#define A(...) optest_attrs(__VA_ARGS__)
 
 /*
  * Runs op on in -> out (f32, n_out elements, device memory) with attrs
