@@ -17,7 +17,7 @@ jobs=$(nproc)
 fuzz=tests/fuzz
 
 command -v clang >/dev/null 2>&1 ||
-	{ echo "fuzz.sh: clang is required (scripts/deps.sh installs it)" >&2; exit 1; }
+	{ echo "fuzz.sh: clang is required (scripts/deps.sh --test installs it)" >&2; exit 1; }
 
 # tests/fuzz is a CMake project of its own (it needs neither CUDA nor the
 # other libraries); a build-fuzz/ configured from elsewhere is started over.

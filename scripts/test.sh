@@ -4,7 +4,7 @@
 # more under AddressSanitizer and UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh
+bash scripts/deps.sh --test
 export PATH=/usr/local/cuda/bin:$PATH
 jobs=$(nproc)
 
