@@ -63,6 +63,14 @@ const krl_op *const *krl_op_all(int *n);
 /* An attribute's value, or dflt when absent. */
 double krl_attrs_get(const krl_attrs *a, const char *key, double dflt);
 
+/* Attributes whose value is a word from a fixed list, not a number
+ * (`layout=nhwc`): the plan writes a bare word, which names nothing (a
+ * shape key or const of the same name does not count), and the op sees the
+ * word's index in the list as the attribute's value. Returns the list of
+ * attribute `key` (NULL-terminated; index 0 is the default), or NULL when
+ * key takes a number. The same list for every op that takes key. */
+const char *const *krl_attr_words(const char *key);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,8 +2,8 @@
  * kernelrl: the builtin policy's program optimizer (docs/optimizer.md).
  *
  * A task's reference plan is lowered to an op graph (krl_graph) whose nodes
- * are pointwise operations, reductions, scans, gathers and library calls
- * kept as they are (GEMM, convolution, pooling). Rewrite rules change the
+ * are pointwise operations, reductions, scans, gathers, window pooling and
+ * library calls kept as they are (GEMM, convolution). Rewrite rules change the
  * graph without changing its meaning; the code generator groups nodes into
  * fused kernels and writes a readable candidate file (CUDA C device code
  * and a plan) for a schedule. krl_opt wraps the three for a policy: it
@@ -43,8 +43,11 @@ typedef enum krl_gkind {
 	KRL_GN_FLIP,     /* in[0] reversed along .axis */
 	KRL_GN_LIB,      /* a library op call kept as is: .op, .attrs */
 	KRL_GN_PROJ,     /* output .index of the KRL_GN_LIB node in[0] */
-	KRL_GN_VIEW      /* in[0]'s elements, row-major, seen with this
+	KRL_GN_VIEW,     /* in[0]'s elements, row-major, seen with this
 	                    node's dims (same count): a reshape, no copy */
+	KRL_GN_POOL      /* .pool over windows of the last .naxes dims of
+	                    in[0] (nn.MaxPoolNd / AvgPoolNd): the geometry is
+	                    in .attrs, as the library op takes it */
 } krl_gkind;
 
 typedef enum krl_pwop {
@@ -68,6 +71,13 @@ typedef enum krl_redop {
 
 typedef enum krl_scanop { KRL_SCAN_SUM, KRL_SCAN_PROD } krl_scanop;
 
+/* Window pooling: max_pool's two outputs are two nodes (the values, f32,
+ * and the flat in-plane index of each maximum, i64), so an index nobody
+ * reads is never computed. */
+typedef enum krl_poolop {
+	KRL_POOL_MAX, KRL_POOL_ARGMAX, KRL_POOL_AVG
+} krl_poolop;
+
 /* A symbolic dimension: plan-expression text and its value in the shape
  * set the graph was lowered for. */
 typedef struct krl_gdim {
@@ -88,10 +98,15 @@ typedef struct krl_gnode {
 	krl_pwop pw;             /* KRL_GN_PW */
 	krl_redop red;           /* KRL_GN_REDUCE */
 	krl_scanop scan;         /* KRL_GN_SCAN */
-	int axis, naxes, keep;   /* REDUCE, SCAN, GATHER, FLIP */
+	krl_poolop pool;         /* KRL_GN_POOL */
+	int axis, naxes, keep;   /* REDUCE, SCAN, GATHER, FLIP; POOL: the
+	                            pooled dims are [axis, axis + naxes), the
+	                            last ones */
 	int reverse, exclusive;  /* SCAN */
-	const char *op;          /* KRL_GN_LIB: registry name (static string) */
-	krl_attr *attrs;         /* KRL_GN_LIB: copies of the reference's */
+	const char *op;          /* KRL_GN_LIB, KRL_GN_POOL: registry name
+	                            (static string) */
+	krl_attr *attrs;         /* KRL_GN_LIB, KRL_GN_POOL: copies of the
+	                            reference's */
 	int nattrs;
 	int nout;                /* KRL_GN_LIB: outputs (PROJ nodes read them) */
 	int index;               /* KRL_GN_PROJ */
@@ -111,7 +126,8 @@ typedef struct krl_graph {
  * limits; the graph itself is symbolic). Library ops with a pointwise,
  * reduction or scan meaning are decomposed (softmax into max, sub, exp,
  * sum, div; layernorm into means and a normalisation; losses into their
- * formulas); GEMM, convolution and pooling stay KRL_GN_LIB. A reference
+ * formulas); pooling becomes KRL_GN_POOL nodes; GEMM and convolution stay
+ * KRL_GN_LIB. A reference
  * that uses an op the lowering does not know is KRL_EUNSUPPORTED with the
  * op named.
  */

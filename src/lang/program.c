@@ -451,6 +451,37 @@ static void to_tensor(const krl_buf *kb, krl_tensor *t)
 	memcpy(t->dim, kb->dim, sizeof t->dim);
 }
 
+/* The value of word-valued attribute a of op (krl_attr_words): its word's
+ * index in the list. The value must be a bare word of the list; anything
+ * else is an error at the value that names the op, the attribute and the
+ * words allowed. */
+static krl_err eval_word(build *b, const krl_op *op, const krl_attr *a,
+                         krl_value *v)
+{
+	const char *const *words = krl_attr_words(a->key);
+	char list[128] = "";
+	size_t n = 0;
+	for (int k = 0; words[k]; k++) {
+		if (a->value->kind == KRL_EX_NAME &&
+		    strcmp(a->value->name, words[k]) == 0) {
+			memset(v, 0, sizeof *v);
+			v->i = k;
+			return KRL_OK;
+		}
+		if (n < sizeof list)
+			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+			                      k ? ", " : "", words[k]);
+	}
+	if (a->value->kind == KRL_EX_NAME)
+		return krl_diag_set(b->d, KRL_EINVAL, a->value->pos,
+		                    "op '%s': %s=%s is not one of its values "
+		                    "(allowed: %s)", op->name, a->key,
+		                    a->value->name, list);
+	return krl_diag_set(b->d, KRL_EINVAL, a->value->pos,
+	                    "op '%s': %s takes a word, not a number or an "
+	                    "expression (allowed: %s)", op->name, a->key, list);
+}
+
 /* Resolves a call: the op, its buffers and attributes, and the op's own
  * shape check. */
 static krl_err resolve_call(build *b, const krl_stmt *s, int in_init,
@@ -525,7 +556,8 @@ static krl_err resolve_call(build *b, const krl_stmt *s, int in_init,
 			                    "it takes none", list);
 		}
 		krl_value v;
-		if ((r = eval(b, a->value, &v)))
+		if ((r = krl_attr_words(a->key) ? eval_word(b, op, a, &v)
+		                                : eval(b, a->value, &v)))
 			return r;
 		st->attrs.key[st->attrs.n] = a->key;
 		st->attrs.val[st->attrs.n++] = v.is_float ? v.f : (double)v.i;

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "ops/conv_layout.h"
 #include "ops/ops_int.h"
 
 /* The geometry of one convolution call, spatial dims in order (1D: w; 2D:
@@ -37,7 +38,7 @@ int krl_conv_geom_get(int transposed, const krl_tensor *in,
  * requires). For fp32 NCHW tensors use_cudnn_depthwise is false, so these
  * run conv_depthwise2d (1D and 2D: view4d comes before the backend choice)
  * or conv_depthwise3d: kernelrl's depthwise.cu, whose one algorithm runs
- * whatever the `algo` attribute says. */
+ * on the NCHW tensors whatever the `algo` and `layout` attributes say. */
 static inline int krl_conv_is_depthwise(const krl_conv_geom *g)
 {
 	return !g->transposed && g->groups > 1 && g->groups == g->cin;

@@ -12,6 +12,9 @@
  * before it h, the one before that d (1D: w; 2D: h, w; 3D: d, h, w).
  * `stride=2` sets every spatial dim, `stride_h=2` one of them (and wins
  * over the shorthand); the same for padding, dilation and output_padding.
+ * Two attributes choose how the call runs, not what it computes: `algo`
+ * (which usable cuDNN engine) and `layout` (nchw, or nhwc: cuDNN on
+ * channels-last copies; a word in a plan, its index for the op).
  */
 #include <limits.h>
 #include <math.h>
@@ -94,7 +97,7 @@ static const char *const k_conv[] = {
 	"stride", "stride_d", "stride_h", "stride_w",
 	"padding", "padding_d", "padding_h", "padding_w",
 	"dilation", "dilation_d", "dilation_h", "dilation_w",
-	"groups", "algo", NULL,
+	"groups", "algo", "layout", NULL,
 };
 
 static const char *const k_conv_t[] = {
@@ -102,7 +105,7 @@ static const char *const k_conv_t[] = {
 	"padding", "padding_d", "padding_h", "padding_w",
 	"dilation", "dilation_d", "dilation_h", "dilation_w",
 	"output_padding", "output_padding_d", "output_padding_h",
-	"output_padding_w", "groups", "algo", NULL,
+	"output_padding_w", "groups", "algo", "layout", NULL,
 };
 
 /* The smallest value attribute `key` may take (its base name decides), or
@@ -155,6 +158,18 @@ static krl_err check_attrs(const char *op, const char *const *names,
 			if (r)
 				return r;
 			continue;
+		}
+		if (strcmp(key, "layout") == 0) {
+			/* a plan writes a word (the program builder maps it,
+			 * krl_attr_words); a caller of the op its index */
+			double v = a->val[i];
+			if (v == KRL_LAYOUT_NCHW || v == KRL_LAYOUT_NHWC)
+				continue;
+			const char *const *w = krl_attr_words("layout");
+			return krl_ops_fail(msg, cap, "%s: layout=%g is not one of its "
+			            "values (allowed: %d = %s, %d = %s)", op, v,
+			            KRL_LAYOUT_NCHW, w[KRL_LAYOUT_NCHW],
+			            KRL_LAYOUT_NHWC, w[KRL_LAYOUT_NHWC]);
 		}
 		int64_t lo = strcmp(key, "groups") == 0 ? 1 : key_min(key,
 		                                                   &axis);

@@ -214,23 +214,19 @@ static win pool_win(const krl_pool *g, int i, int64_t o, int avg)
 	return w;
 }
 
-/* Golden pooling over [planes, (T,) (H,) W] with the missing leading
- * spatial dims of size 1 (a 1-d pool is a 3-d pool of 1 x 1 x k). */
-static krl_err golden_pool(const krl_tensor *in, const krl_tensor *out,
-                           const krl_attrs *a, int rank, int avg)
+/* Pooling of x [planes, (T,) (H,) W] with the missing leading spatial
+ * dims of size 1 (a 1-d pool is a 3-d pool of 1 x 1 x k): reduce2.h. */
+void krl_pool_golden(const krl_pool *g, int avg, const double *x, double *y,
+                     double *ix)
 {
-	krl_pool g;
-	krl_pool_geom(a, in[0].dim, in[0].ndim, rank, avg, &g);
+	const int rank = g->rank;
 	int64_t I3[3] = { 1, 1, 1 }, O3[3] = { 1, 1, 1 };
 	for (int i = 0; i < rank; i++) {
-		I3[3 - rank + i] = g.in[i];
-		O3[3 - rank + i] = g.out[i];
+		I3[3 - rank + i] = g->in[i];
+		O3[3 - rank + i] = g->out[i];
 	}
-	const double *x = D(&in[0]);
-	double *y = D(&out[0]);
-	double *ix = avg ? NULL : D(&out[1]);
 	int64_t isz = I3[0] * I3[1] * I3[2], osz = O3[0] * O3[1] * O3[2];
-	for (int64_t pl = 0; pl < g.planes; pl++)
+	for (int64_t pl = 0; pl < g->planes; pl++)
 	for (int64_t ot = 0; ot < O3[0]; ot++)
 	for (int64_t oh = 0; oh < O3[1]; oh++)
 	for (int64_t ow = 0; ow < O3[2]; ow++) {
@@ -243,12 +239,12 @@ static krl_err golden_pool(const krl_tensor *in, const krl_tensor *out,
 				w[j].hi = 1;
 				w[j].span = 1;
 			} else {
-				w[j] = pool_win(&g, i, oc[j], avg);
+				w[j] = pool_win(g, i, oc[j], avg);
 			}
 		}
 		const double *px = x + pl * isz;
 		int64_t o = pl * osz + (ot * O3[1] + oh) * O3[2] + ow;
-		int64_t step = avg ? 1 : g.d;
+		int64_t step = avg ? 1 : g->d;
 		/* unit steps in the padding dims of a 1-d or 2-d pool */
 		int64_t st[3];
 		for (int j = 0; j < 3; j++)
@@ -261,17 +257,19 @@ static krl_err golden_pool(const krl_tensor *in, const krl_tensor *out,
 				span *= w[j].span;
 			}
 			if (n == 0) {
-				y[o] = 0;
+				if (y)
+					y[o] = 0;
 				continue;
 			}
 			for (int64_t t = w[0].lo; t < w[0].hi; t++)
 				for (int64_t h = w[1].lo; h < w[1].hi; h++)
 					for (int64_t v = w[2].lo; v < w[2].hi; v++)
 						s += px[(t * I3[1] + h) * I3[2] + v];
-			double div = g.divisor ? (double)g.divisor
-			           : g.count_include_pad ? (double)span
+			double div = g->divisor ? (double)g->divisor
+			           : g->count_include_pad ? (double)span
 			           : (double)n;
-			y[o] = s / div;
+			if (y)
+				y[o] = s / div;
 			continue;
 		}
 		double m = -INFINITY;
@@ -285,9 +283,20 @@ static krl_err golden_pool(const krl_tensor *in, const krl_tensor *out,
 						mi = q;
 					}
 				}
-		y[o] = m;
-		ix[o] = (double)mi;
+		if (y)
+			y[o] = m;
+		if (ix)
+			ix[o] = (double)mi;
 	}
+}
+
+static krl_err golden_pool(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a, int rank, int avg)
+{
+	krl_pool g;
+	krl_pool_geom(a, in[0].dim, in[0].ndim, rank, avg, &g);
+	krl_pool_golden(&g, avg, D(&in[0]), D(&out[0]),
+	                avg ? NULL : D(&out[1]));
 	return KRL_OK;
 }
 

@@ -1,7 +1,7 @@
 /*
  * kernelrl: launch functions of the op library's own CUDA kernels
  * (elementwise.cu, reduce.cu, softmax.cu, layernorm.cu, scan.cu,
- * depthwise.cu).
+ * depthwise.cu, conv_layout.cu).
  *
  * Each enqueues its kernel(s) on `stream` (a cudaStream_t) and returns the
  * cudaError_t of the launch (cudaGetLastError right after it) as an int, 0
@@ -84,6 +84,16 @@ typedef struct krl_dwconv {
 int krl_k_conv_depthwise(const krl_dwconv *g, const float *x,
                          const float *w, const float *b, float *y,
                          void *stream);
+
+/* ==== Layout changes of the convolutions (conv_layout.cu) ==== */
+
+/* out[b, q, r] = in[b, r, q] (+ add[q] when add is not NULL) for in
+ * [nb, nr, nq] and out [nb, nq, nr], both packed: a batch of matrix
+ * transposes (conv_layout.h says which ones the convolutions make). Each
+ * matrix must have fewer than 2^31 * 1024 elements (its 32 x 32 tiles are
+ * counted in an int). */
+int krl_k_transpose(const float *in, float *out, int64_t nb, int64_t nr,
+                    int64_t nq, const float *add, void *stream);
 
 #ifdef __cplusplus
 }

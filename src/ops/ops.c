@@ -65,6 +65,17 @@ double krl_attrs_get(const krl_attrs *a, const char *key, double dflt)
 	return dflt;
 }
 
+/* The word-valued attributes: `layout` of the cuDNN convolutions
+ * (docs/ops-conv.md): which memory layout cuDNN runs on. */
+static const char *const k_layout_words[] = { "nchw", "nhwc", NULL };
+
+const char *const *krl_attr_words(const char *key)
+{
+	if (key && strcmp(key, "layout") == 0)
+		return k_layout_words;
+	return NULL;
+}
+
 static int attr_has(const krl_attrs *a, const char *key)
 {
 	return !isnan(krl_attrs_get(a, key, NAN));

@@ -45,6 +45,16 @@ struct krl_attrs;
 void krl_pool_geom(const struct krl_attrs *a, const int64_t *xdim, int ndim,
                    int rank, int avg, krl_pool *g);
 
+/* The float64 golden pooling of x [g->planes, *g->in] into
+ * [g->planes, *g->out] (row-major doubles), as PyTorch's kernels compute
+ * it: max pooling writes each window's maximum to y and its flat in-plane
+ * index to idx (NaN wins: the window's last NaN); average pooling writes
+ * the mean to y (idx unused; a window with no tap inside the input gives
+ * 0). y or idx may be NULL when not wanted. The golden ops and the
+ * optimizer's graph interpreter (src/opt/interp.c) both run this. */
+void krl_pool_golden(const krl_pool *g, int avg, const double *x, double *y,
+                     double *idx);
+
 /* ==== Kernels (reduce2.cu; krl_k_cumprod in scan.cu) ==== */
 
 /* Max pooling of [planes, H, W] (1-d pooling is H = 1 with a 1 x k

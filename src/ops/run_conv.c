@@ -27,6 +27,16 @@
  *   is one plan: with the backend API PyTorch leaves large tensors to cuDNN;
  * - the bias, if any, is added afterwards (cudnnAddTensor), as PyTorch adds
  *   it after the convolution;
+ * - `layout=nhwc` (the optimizer's choice; never the reference's) runs the
+ *   same cuDNN call on channels-last tensors: x is transposed to
+ *   [N, s..., C] and w to cuDNN's NHWC filter format [K, k..., C/g] in a
+ *   second buffer of the entry (conv_layout.cu; w on every call, since
+ *   params may change between calls), cuDNN runs with NHWC strides (legacy
+ *   path: NHWC strides and the NHWC filter format) into a channels-last y,
+ *   which is transposed back with the bias added on the way. `algo` then
+ *   counts the engines of the NHWC problem. A problem cuDNN cannot run in
+ *   NHWC is KRL_EUNSUPPORTED naming the op. Depthwise convolutions ignore
+ *   the layout (their kernel reads NCHW);
  * - KRL_CUDNN_V7=1 in the environment selects the legacy path instead
  *   (PyTorch's TORCH_CUDNN_V8_API_DISABLED=1): cudnnConvolutionForward /
  *   BackwardData with the first algorithm of the _v7 heuristics whose
@@ -36,7 +46,9 @@
  * The op context (opctx.c) has no room for cuDNN state and is shared code,
  * so this file keeps its own side table: one entry per krl_opctx (found by
  * pointer and device, under a mutex) holding a cuDNN handle, a workspace
- * that grows to the largest size a plan asked for, and the plan cache.
+ * that grows to the largest size a plan asked for, a buffer for the
+ * channels-last copies that grows to the largest call made with
+ * layout=nhwc, and the plan cache.
  * Entries are never freed before the process exits: a freed and
  * re-created opctx at the same address on the same device reuses the
  * entry (the handle and workspace belong to the device's primary context,
@@ -47,6 +59,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +101,9 @@ static krl_err cudnn_fail(cudnnStatus_t st, const char *expr,
 		}                                                          \
 	} while (0)
 
+/* d's message, for a new message that quotes it (d may be NULL). */
+#define DMSG(d) ((d) ? (d)->msg : "")
+
 /* ==== Plans and the per-context table ==== */
 
 #define CONV_CACHE 32
@@ -104,6 +120,8 @@ typedef struct conv_key {
 	int groups;
 	int align[3];        /* backend path: byte alignment of x, w, y */
 	int algo;            /* the `algo` attribute: usable configs skipped */
+	int layout;          /* the `layout` attribute: KRL_LAYOUT_NCHW or
+	                        KRL_LAYOUT_NHWC (x, w and y all in it) */
 } conv_key;
 
 typedef struct conv_plan {
@@ -129,6 +147,9 @@ typedef struct conv_ctx {
 	cudnnTensorDescriptor_t bd, byd;   /* bias add: [1, C, 1...], y */
 	void *ws;                  /* device workspace, grown on demand */
 	size_t ws_bytes;
+	void *lay;                 /* layout=nhwc: the channels-last x, w and
+	                              y, grown on demand */
+	size_t lay_bytes;
 	conv_plan plan[CONV_CACHE];
 	uint64_t clock;
 } conv_ctx;
@@ -212,37 +233,46 @@ static void plan_free(conv_plan *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* Makes the workspace at least `bytes` long. Returns KRL_OK, KRL_ENOMEM
- * when the device has no room (the caller tries the next engine or
- * algorithm, as PyTorch does when its workspace allocation fails; the
- * workspace is then empty and regrown by the next call that needs it), or
- * KRL_ECUDA. Growing frees the old buffer (cudaFree waits for the device,
- * so work already queued on it is finished) and is refused while the
- * stream is being captured into a graph. */
-static krl_err ws_reserve(conv_ctx *e, krl_opctx *c, size_t bytes,
-                          krl_diag *d)
+/* Makes device buffer *buf (of *have bytes; `what` names it in messages)
+ * at least `bytes` long. Returns KRL_OK, KRL_ENOMEM when the device has no
+ * room (the buffer is then empty and regrown by the next call that needs
+ * it), or KRL_ECUDA. Growing frees the old buffer (cudaFree waits for the
+ * device, so work already queued on it is finished) and is refused while
+ * the stream is being captured into a graph. */
+static krl_err dev_reserve(void **buf, size_t *have, krl_opctx *c,
+                           size_t bytes, const char *what, krl_diag *d)
 {
-	if (bytes <= e->ws_bytes)
+	if (bytes <= *have)
 		return KRL_OK;
 	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
 	KRL_CUDA_TRY(cudaStreamIsCapturing((cudaStream_t)c->stream, &cs), d);
 	if (cs != cudaStreamCaptureStatusNone)
-		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: the cuDNN "
-		                    "workspace must grow to %zu bytes during a "
-		                    "graph capture; run the plan once before "
-		                    "capturing it", bytes);
-	KRL_CUDA_TRY(cudaFree(e->ws), d);
-	e->ws = NULL;
-	e->ws_bytes = 0;
-	cudaError_t ce = cudaMalloc(&e->ws, bytes);
+		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: the %s must "
+		                    "grow to %zu bytes during a graph capture; "
+		                    "run the plan once before capturing it", what,
+		                    bytes);
+	KRL_CUDA_TRY(cudaFree(*buf), d);
+	*buf = NULL;
+	*have = 0;
+	cudaError_t ce = cudaMalloc(buf, bytes);
 	if (ce == cudaErrorMemoryAllocation) {
 		(void)cudaGetLastError();
-		e->ws = NULL;
+		*buf = NULL;
 		return KRL_ENOMEM;
 	}
 	KRL_CUDA_TRY(ce, d);
-	e->ws_bytes = bytes;
+	*have = bytes;
 	return KRL_OK;
+}
+
+/* The cuDNN workspace, at least `bytes` long (dev_reserve). On KRL_ENOMEM
+ * the caller tries the next engine or algorithm, as PyTorch does when its
+ * workspace allocation fails. */
+static krl_err ws_reserve(conv_ctx *e, krl_opctx *c, size_t bytes,
+                          krl_diag *d)
+{
+	return dev_reserve(&e->ws, &e->ws_bytes, c, bytes, "cuDNN workspace",
+	                   d);
 }
 
 static void packed_strides(const int *dim, int nd, int *stride)
@@ -250,6 +280,25 @@ static void packed_strides(const int *dim, int nd, int *stride)
 	stride[nd - 1] = 1;
 	for (int i = nd - 2; i >= 0; i--)
 		stride[i] = stride[i + 1] * dim[i + 1];
+}
+
+/* "convolution" or "transposed convolution", for messages. */
+static const char *conv_kind(const conv_key *k)
+{
+	return k->transposed ? "transposed convolution" : "convolution";
+}
+
+/* The error of a problem cuDNN does not run on channels-last tensors:
+ * KRL_EUNSUPPORTED naming op and why (a candidate that asks for it fails;
+ * the optimizer learns to avoid it). `why` may be d's own message. */
+static krl_err nhwc_unsupported(const char *op, const conv_key *k,
+                                const char *why, krl_diag *d)
+{
+	char buf[sizeof d->msg];
+	snprintf(buf, sizeof buf, "%s", why);
+	return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: layout=nhwc: "
+	                    "cuDNN does not run this %s on channels-last "
+	                    "tensors: %s", op, conv_kind(k), buf);
 }
 
 /* PyTorch's getAlignment (Conv_v8.cpp): the largest power of two up to
@@ -269,18 +318,18 @@ static int ptr_align(const void *p)
 /* The unique ids of x, w and y in a plan's variant pack. */
 static const int64_t k_uid[3] = { 'x', 'w', 'y' };
 
-/* A finalized tensor descriptor: float, packed dims, id uid. */
+/* A finalized tensor descriptor: float, dims stored in `layout`
+ * (KRL_LAYOUT_NHWC: channels last, by strides), id uid. */
 static krl_err be_tensor(cudnnBackendDescriptor_t *t, const int *dim,
-                         int nd, int64_t uid, int64_t align, krl_diag *d)
+                         int nd, int layout, int64_t uid, int64_t align,
+                         krl_diag *d)
 {
 	int64_t dims[5], st[5];
 	cudnnDataType_t dt = CUDNN_DATA_FLOAT;
 	bool virt = false;
 	for (int i = 0; i < nd; i++)
 		dims[i] = dim[i];
-	st[nd - 1] = 1;
-	for (int i = nd - 2; i >= 0; i--)
-		st[i] = st[i + 1] * dims[i + 1];
+	krl_layout_strides(dim, nd, layout, st);
 	CUDNN_TRY(cudnnBackendCreateDescriptor(CUDNN_BACKEND_TENSOR_DESCRIPTOR,
 	          t), d);
 	CUDNN_TRY(cudnnBackendSetAttribute(*t, CUDNN_ATTR_TENSOR_DATA_TYPE,
@@ -310,12 +359,12 @@ static krl_err be_graph(cudnnHandle_t h, conv_plan *p, krl_diag *d)
 		dil[i] = k->dil[i];
 	}
 	krl_err r;
-	if ((r = be_tensor(&p->bt[0], k->xdim, k->nd, k_uid[0], k->align[0],
-	                   d)) ||
-	    (r = be_tensor(&p->bt[1], k->wdim, k->nd, k_uid[1], k->align[1],
-	                   d)) ||
-	    (r = be_tensor(&p->bt[2], k->ydim, k->nd, k_uid[2], k->align[2],
-	                   d)))
+	if ((r = be_tensor(&p->bt[0], k->xdim, k->nd, k->layout, k_uid[0],
+	                   k->align[0], d)) ||
+	    (r = be_tensor(&p->bt[1], k->wdim, k->nd, k->layout, k_uid[1],
+	                   k->align[1], d)) ||
+	    (r = be_tensor(&p->bt[2], k->ydim, k->nd, k->layout, k_uid[2],
+	                   k->align[2], d)))
 		return r;
 
 	cudnnDataType_t ct = CUDNN_DATA_FLOAT;
@@ -602,21 +651,27 @@ static krl_err be_try(conv_ctx *e, krl_opctx *c, conv_plan *p,
 
 /* Builds a backend plan for p->key, running it on ptr to choose it (so
  * the call's convolution is done on success): heuristics mode INSTANT,
- * then FALLBACK, as PyTorch's run_single_conv without benchmark mode. */
+ * then FALLBACK, as PyTorch's run_single_conv without benchmark mode. op
+ * names the op in messages. */
 static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
-                        void *const ptr[3], krl_diag *d)
+                        void *const ptr[3], const char *op, krl_diag *d)
 {
 	static const cudnnBackendHeurMode_t modes[2] = {
 		CUDNN_HEUR_MODE_INSTANT, CUDNN_HEUR_MODE_FALLBACK,
 	};
+	int nhwc = p->key.layout == KRL_LAYOUT_NHWC;
 	krl_err r = be_graph(e->h, p, d), first = KRL_OK;
 	int skip = p->key.algo;
+	if (r == KRL_ECUDA && nhwc)
+		return nhwc_unsupported(op, &p->key, DMSG(d), d);
 	if (r)
 		return r;
 	for (int m = 0; m < 2; m++) {
 		cudnnBackendDescriptor_t *cfg = NULL;
 		int n = 0, done = 0;
 		r = be_configs(p->bgraph, modes[m], &cfg, &n, d);
+		if (r == KRL_ECUDA && nhwc)
+			r = nhwc_unsupported(op, &p->key, DMSG(d), d);
 		if (r == KRL_OK)
 			r = be_try(e, c, p, cfg, n, ptr, &skip, &done, d);
 		for (int i = 0; i < n; i++)
@@ -630,36 +685,56 @@ static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	}
 	if (first)
 		return first;
+	if (nhwc && skip == p->key.algo)
+		return nhwc_unsupported(op, &p->key, "no engine config of "
+		                        "heuristics modes instant and fallback "
+		                        "builds, gets its workspace and runs",
+		                        d);
 	if (p->key.algo > 0)
 		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
 		                    "cuDNN has %d usable engine config%s for this "
-		                    "%s (algo counts from 0)", p->key.algo,
+		                    "%s%s (algo counts from 0)", p->key.algo,
 		                    p->key.algo - skip, p->key.algo - skip == 1 ?
-		                    "" : "s", p->key.transposed ?
-		                    "transposed convolution" : "convolution");
+		                    "" : "s", conv_kind(&p->key), nhwc ?
+		                    " with layout=nhwc" : "");
 	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN has no engine "
 	                    "that runs this %s (heuristics modes instant and "
 	                    "fallback; none whose workspace fits in device "
-	                    "memory)", p->key.transposed ?
-	                    "transposed convolution" : "convolution");
+	                    "memory)", conv_kind(&p->key));
 }
 
 /* ==== Legacy (_v7) path ==== */
 
+/* A failed _v7 heuristics query (status st of call `what`): cuDNN's error,
+ * or under layout=nhwc the op's KRL_EUNSUPPORTED quoting it. */
+static krl_err v7_query_fail(cudnnStatus_t st, const char *what,
+                             const char *op, const conv_plan *p,
+                             krl_diag *d)
+{
+	krl_err r = cudnn_fail(st, what, __FILE__, __LINE__, d);
+	if (p->key.layout == KRL_LAYOUT_NHWC)
+		return nhwc_unsupported(op, &p->key, DMSG(d), d);
+	return r;
+}
+
 /* Chooses the algorithm of a plan whose descriptors are set: the first
  * result of the heuristics with status success whose workspace (the larger
- * of the reported and the queried size) can be allocated. */
+ * of the reported and the queried size) can be allocated. op names the op
+ * in messages. */
 static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
-                           krl_diag *d)
+                           const char *op, krl_diag *d)
 {
 	cudnnHandle_t h = e->h;
 	int skip = p->key.algo;
 	if (!p->key.transposed) {
 		cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
 		int got = 0;
-		CUDNN_TRY(cudnnGetConvolutionForwardAlgorithm_v7(h, p->xd, p->wd,
-		          p->cd, p->yd, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got,
-		          perf), d);
+		cudnnStatus_t st = cudnnGetConvolutionForwardAlgorithm_v7(h,
+			p->xd, p->wd, p->cd, p->yd,
+			CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return v7_query_fail(st, "cudnnGetConvolutionForward"
+			                     "Algorithm_v7", op, p, d);
 		for (int i = 0; i < got; i++) {
 			if (perf[i].status != CUDNN_STATUS_SUCCESS)
 				continue;
@@ -691,9 +766,12 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 		int got = 0;
 		/* backward data of the conv mapping y to x: dy is our x, dx
 		 * is our y */
-		CUDNN_TRY(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p->wd,
-		          p->xd, p->cd, p->yd,
-		          CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &got, perf), d);
+		cudnnStatus_t st = cudnnGetConvolutionBackwardDataAlgorithm_v7(
+			h, p->wd, p->xd, p->cd, p->yd,
+			CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &got, perf);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return v7_query_fail(st, "cudnnGetConvolutionBackwardData"
+			                     "Algorithm_v7", op, p, d);
 		for (int i = 0; i < got; i++) {
 			if (perf[i].status != CUDNN_STATUS_SUCCESS)
 				continue;
@@ -720,25 +798,39 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 			return KRL_OK;
 		}
 	}
+	int nhwc = p->key.layout == KRL_LAYOUT_NHWC;
+	if (nhwc && skip == p->key.algo)
+		return nhwc_unsupported(op, &p->key, "no algorithm of the _v7 "
+		                        "heuristics has status success and a "
+		                        "workspace that fits in device memory",
+		                        d);
 	if (p->key.algo > 0)
 		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
 		                    "cuDNN's _v7 heuristics offer %d usable "
-		                    "algorithm%s for this %s (algo counts from 0)",
-		                    p->key.algo, p->key.algo - skip,
+		                    "algorithm%s for this %s%s (algo counts from "
+		                    "0)", p->key.algo, p->key.algo - skip,
 		                    p->key.algo - skip == 1 ? "" : "s",
-		                    p->key.transposed ? "transposed convolution"
-		                                      : "convolution");
+		                    conv_kind(&p->key), nhwc ?
+		                    " with layout=nhwc" : "");
 	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN offers no "
 	                    "algorithm for this %s (or none whose workspace "
-	                    "fits in device memory)",
-	                    p->key.transposed ? "transposed convolution"
-	                                      : "convolution");
+	                    "fits in device memory)", conv_kind(&p->key));
 }
 
-/* Sets a new legacy plan's descriptors from its key and chooses its
- * algorithm. */
-static krl_err v7_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
-                        krl_diag *d)
+/* The strides of a legacy tensor descriptor of dims dim in `layout`
+ * (within int: one chunk has at most 2^31 - 1 elements). */
+static void v7_strides(const int *dim, int nd, int layout, int *st)
+{
+	int64_t st64[5];
+	krl_layout_strides(dim, nd, layout, st64);
+	for (int i = 0; i < nd; i++)
+		st[i] = (int)st64[i];
+}
+
+/* Sets a new legacy plan's descriptors from its key: x and y by strides
+ * (channels last under layout=nhwc), w in the filter format of the
+ * layout. */
+static krl_err v7_describe(conv_plan *p, krl_diag *d)
 {
 	const conv_key *k = &p->key;
 	int st[5];
@@ -746,15 +838,18 @@ static krl_err v7_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	CUDNN_TRY(cudnnCreateTensorDescriptor(&p->yd), d);
 	CUDNN_TRY(cudnnCreateFilterDescriptor(&p->wd), d);
 	CUDNN_TRY(cudnnCreateConvolutionDescriptor(&p->cd), d);
-	packed_strides(k->xdim, k->nd, st);
+	v7_strides(k->xdim, k->nd, k->layout, st);
 	CUDNN_TRY(cudnnSetTensorNdDescriptor(p->xd, CUDNN_DATA_FLOAT, k->nd,
 	                                     k->xdim, st), d);
-	packed_strides(k->ydim, k->nd, st);
+	v7_strides(k->ydim, k->nd, k->layout, st);
 	CUDNN_TRY(cudnnSetTensorNdDescriptor(p->yd, CUDNN_DATA_FLOAT, k->nd,
 	                                     k->ydim, st), d);
+	/* dims in the order K, C, k... whatever the format; NHWC stores
+	 * them as K, k..., C */
 	CUDNN_TRY(cudnnSetFilterNdDescriptor(p->wd, CUDNN_DATA_FLOAT,
-	                                     CUDNN_TENSOR_NCHW, k->nd,
-	                                     k->wdim), d);
+	          k->layout == KRL_LAYOUT_NHWC ? CUDNN_TENSOR_NHWC
+	                                       : CUDNN_TENSOR_NCHW,
+	          k->nd, k->wdim), d);
 	CUDNN_TRY(cudnnSetConvolutionNdDescriptor(p->cd, k->nd - 2, k->pad,
 	          k->stride, k->dil, CUDNN_CROSS_CORRELATION,
 	          CUDNN_DATA_FLOAT), d);
@@ -763,7 +858,19 @@ static krl_err v7_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	 * asking the heuristics; the chosen algorithm's math type replaces
 	 * it */
 	CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, CUDNN_DEFAULT_MATH), d);
-	return choose_algo(e, c, p, d);
+	return KRL_OK;
+}
+
+/* Sets a new legacy plan's descriptors and chooses its algorithm. */
+static krl_err v7_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
+                        const char *op, krl_diag *d)
+{
+	krl_err r = v7_describe(p, d);
+	if (r == KRL_ECUDA && p->key.layout == KRL_LAYOUT_NHWC)
+		return nhwc_unsupported(op, &p->key, DMSG(d), d);
+	if (r)
+		return r;
+	return choose_algo(e, c, p, op, d);
 }
 
 /* ==== Plan cache ==== */
@@ -771,10 +878,10 @@ static krl_err v7_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 /* The cached plan for key k, built on a miss (evicting the least recently
  * used). A backend plan is chosen by running it on ptr (x, w, y): *ran
  * says the convolution of this call is then done. On failure nothing is
- * cached. */
+ * cached. op names the op in messages. */
 static krl_err plan_get(conv_ctx *e, krl_opctx *c, const conv_key *k,
-                        void *const ptr[3], conv_plan **out, int *ran,
-                        krl_diag *d)
+                        void *const ptr[3], const char *op,
+                        conv_plan **out, int *ran, krl_diag *d)
 {
 	conv_plan *lru = &e->plan[0];
 	*ran = 0;
@@ -790,8 +897,8 @@ static krl_err plan_get(conv_ctx *e, krl_opctx *c, const conv_key *k,
 	}
 	plan_free(lru);
 	lru->key = *k;
-	krl_err r = k->api == API_V8 ? be_build(e, c, lru, ptr, d)
-	                             : v7_build(e, c, lru, d);
+	krl_err r = k->api == API_V8 ? be_build(e, c, lru, ptr, op, d)
+	                             : v7_build(e, c, lru, op, d);
 	if (r) {
 		plan_free(lru);
 		return r;
@@ -832,17 +939,72 @@ static krl_err run_plan(conv_ctx *e, krl_opctx *c, const conv_plan *p,
 	return KRL_OK;
 }
 
+/* ==== Channels-last copies (layout=nhwc) ==== */
+
+/* Bytes from the start of a copy to the next one: a multiple of 256, so
+ * every copy is as aligned as cudaMalloc's memory (the plan's key holds
+ * the alignments). */
+static size_t lay_span(int64_t elems)
+{
+	return ((size_t)elems * sizeof(float) + 255) / 256 * 256;
+}
+
+/* Reserves the entry's channels-last buffer for the call (x, w, y) and
+ * transposes x and w into it (w on every call: a param may change between
+ * calls, so a converted copy cannot be kept); *xt, *wt, *yt are set to the
+ * copies. The transposes run on the context's stream, before cuDNN. */
+static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
+                       const krl_tensor *in, const krl_tensor *out,
+                       float **xt, float **wt, float **yt, krl_diag *d)
+{
+	size_t xs = lay_span(krl_tensor_numel(&in[0]));
+	size_t ws = lay_span(krl_tensor_numel(&in[1]));
+	size_t need = xs + ws + lay_span(krl_tensor_numel(&out[0]));
+	krl_err r = dev_reserve(&e->lay, &e->lay_bytes, c, need,
+	                        "buffer of the channels-last copies", d);
+	if (r == KRL_ENOMEM)
+		return krl_diag_set(d, KRL_ECUDA, nopos, "%s: layout=nhwc: no "
+		                    "device memory for the channels-last copies "
+		                    "of x, w and y (%zu bytes)", op, need);
+	if (r)
+		return r;
+	char *base = e->lay;
+	*xt = (float *)base;
+	*wt = (float *)(base + xs);
+	*yt = (float *)(base + xs + ws);
+	int64_t nb, nr, nq;
+	for (int i = 0; i < 2; i++) {
+		krl_tr_channels_last(in[i].dim, in[i].ndim, &nb, &nr, &nq);
+		KRL_CUDA_TRY(krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
+		                             NULL, c->stream), d);
+	}
+	return KRL_OK;
+}
+
+/* y = the channels-last yt transposed back, plus b[channel] when b is not
+ * NULL. */
+static krl_err nhwc_out(krl_opctx *c, const float *yt, const krl_tensor *y,
+                        const float *b, krl_diag *d)
+{
+	int64_t nb, nr, nq;
+	krl_tr_channels_last(y->dim, y->ndim, &nb, &nr, &nq);
+	/* yt is [nb, nq, nr]: transpose its last two dims */
+	KRL_CUDA_TRY(krl_k_transpose(yt, y->data, nb, nq, nr, b, c->stream), d);
+	return KRL_OK;
+}
+
 /* ==== Driver ==== */
 
 /* The key of a chunk of `batch` samples of the call with geometry g whose
- * x, w and y are at ptr. */
+ * x, w and y are at ptr, stored in `layout`. */
 static void make_key(const krl_conv_geom *g, const krl_tensor *w,
-                     int64_t batch, int api, int algo, void *const ptr[3],
-                     conv_key *k)
+                     int64_t batch, int api, int algo, int layout,
+                     void *const ptr[3], conv_key *k)
 {
 	memset(k, 0, sizeof *k);
 	k->api = api;
 	k->algo = algo;
+	k->layout = layout;
 	k->transposed = g->transposed;
 	/* 1D runs as 2D with a unit height, as PyTorch's view4d */
 	int nsp = g->nsp == 1 ? 2 : g->nsp, off = nsp - g->nsp;
@@ -953,10 +1115,13 @@ static krl_err run_depthwise(krl_opctx *c, const krl_conv_geom *g,
  * cuDNN, the whole batch as one backend plan, or (legacy path) in chunks
  * when a tensor exceeds 2^31 - 1 elements (PyTorch's
  * split_batch_dim_to_32bit_out with its 256 Mi work size); the bias is
- * added once the convolution is done. */
-static krl_err run_conv_any(krl_opctx *c, int transposed, int bias,
-                            const krl_tensor *in, const krl_tensor *out,
-                            const krl_attrs *a, krl_diag *d)
+ * added once the convolution is done. With layout=nhwc cuDNN runs on
+ * channels-last copies of x, w and y (nhwc_in, nhwc_out), the bias added
+ * as y is transposed back. */
+static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
+                            int bias, const krl_tensor *in,
+                            const krl_tensor *out, const krl_attrs *a,
+                            krl_diag *d)
 {
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
@@ -972,6 +1137,8 @@ static krl_err run_conv_any(krl_opctx *c, int transposed, int bias,
 		return r;
 	CUDNN_TRY(cudnnSetStream(e->h, (cudaStream_t)c->stream), d);
 	int api = use_v7() ? API_V7 : API_V8;
+	int layout = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) ==
+	             KRL_LAYOUT_NHWC ? KRL_LAYOUT_NHWC : KRL_LAYOUT_NCHW;
 	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
 	int64_t yin = krl_ops_prod(&out[0], 1, out[0].ndim);
 	int64_t chunk = g.n;
@@ -981,31 +1148,42 @@ static krl_err run_conv_any(krl_opctx *c, int transposed, int bias,
 		if (chunk < 1)
 			chunk = 1;
 	}
-	const float *x = in[0].data;
-	float *y = out[0].data;
+	float *x = in[0].data, *w = in[1].data, *y = out[0].data;
+	if (layout == KRL_LAYOUT_NHWC &&
+	    (r = nhwc_in(e, c, op, in, out, &x, &w, &y, d)))
+		return r;
 	conv_key k;
 	memset(&k, 0, sizeof k);
 	for (int64_t n0 = 0; n0 < g.n; n0 += chunk) {
 		int64_t nb = g.n - n0 < chunk ? g.n - n0 : chunk;
-		void *const ptr[3] = { (void *)(x + n0 * xin), in[1].data,
-		                       y + n0 * yin };
-		make_key(&g, &in[1], nb, api, (int)krl_attrs_get(a, "algo", 0), ptr,
-		         &k);
+		/* channels-last keeps the batch outermost: a chunk of samples
+		 * is contiguous in either layout */
+		void *const ptr[3] = { x + n0 * xin, w, y + n0 * yin };
+		make_key(&g, &in[1], nb, api, (int)krl_attrs_get(a, "algo", 0),
+		         layout, ptr, &k);
 		conv_plan *p = NULL;
 		int ran = 0;
-		if ((r = plan_get(e, c, &k, ptr, &p, &ran, d)) ||
+		if ((r = plan_get(e, c, &k, ptr, op, &p, &ran, d)) ||
 		    (!ran && (r = run_plan(e, c, p, ptr, d))))
 			return r;
 	}
+	if (layout == KRL_LAYOUT_NHWC)
+		return nhwc_out(c, y, &out[0], bias ? in[2].data : NULL, d);
 	if (bias)
 		return bias_add(e, &k, g.n, in[2].data, y, d);
 	return KRL_OK;
 }
 
-KRL_RUN(conv) { return run_conv_any(c, 0, 0, in, out, a, d); }
-KRL_RUN(conv_bias) { return run_conv_any(c, 0, 1, in, out, a, d); }
-KRL_RUN(conv_transpose) { return run_conv_any(c, 1, 0, in, out, a, d); }
+KRL_RUN(conv) { return run_conv_any(c, "conv", 0, 0, in, out, a, d); }
+KRL_RUN(conv_bias)
+{
+	return run_conv_any(c, "conv_bias", 0, 1, in, out, a, d);
+}
+KRL_RUN(conv_transpose)
+{
+	return run_conv_any(c, "conv_transpose", 1, 0, in, out, a, d);
+}
 KRL_RUN(conv_transpose_bias)
 {
-	return run_conv_any(c, 1, 1, in, out, a, d);
+	return run_conv_any(c, "conv_transpose_bias", 1, 1, in, out, a, d);
 }

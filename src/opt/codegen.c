@@ -3,8 +3,9 @@
  * (docs/optimizer.md, section 3). This file groups the graph's nodes into
  * kernels (see codegen.h for the model), keeps the kernels' arguments, and
  * assembles the file: a header comment, helper device functions, the
- * kernels (codegen_map.c, codegen_row.c, codegen_total.c, codegen_scan.c)
- * and the plan, with library calls kept as `call` statements.
+ * kernels (codegen_map.c, codegen_row.c, codegen_total.c, codegen_scan.c,
+ * codegen_pool.c) and the plan, with library calls kept as `call`
+ * statements.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -323,6 +324,7 @@ int cg_see(const cg_gen *G, int m, int kid)
 		return SEE_INLINE;
 	case KRL_GN_REDUCE:
 	case KRL_GN_SCAN:
+	case KRL_GN_POOL:
 		if (G->mat[m] && G->home[m] != kid)
 			return SEE_LEAF;
 		return G->home[m] == kid ? SEE_IN : SEE_OUT;
@@ -494,6 +496,7 @@ static int homeable(const cg_gen *G, int n, const cg_kern *K, int small)
 	case CK_TOTAL:
 		return is_scalar(G, n);
 	case CK_SCAN:
+	case CK_POOL:
 		return !small && cg_same_shape(G->g, n, K->space) && !nd.gf;
 	default:
 		return 0;
@@ -533,6 +536,36 @@ static int sig_match(const cg_gen *G, const cg_kern *K, int n)
 	       G->g->n[K->space].ndim == G->g->n[r->in[0]].ndim &&
 	       cg_same_shape(G->g, K->space, r->in[0]) &&
 	       G->g->n[K->space].ndim == G->g->n[r->in[0]].ndim;
+}
+
+/* Whether pool nodes a and b read the same windows of the same input, so
+ * that one kernel's loop over them computes both: the same op family
+ * (max pooling's values and indices together), dims and attributes. */
+static int pool_same_windows(const krl_graph *g, int a, int b)
+{
+	const krl_gnode *x = &g->n[a], *y = &g->n[b];
+	if (x->in[0] != y->in[0] || x->naxes != y->naxes ||
+	    x->ndim != y->ndim || x->nattrs != y->nattrs ||
+	    (x->pool == KRL_POOL_AVG) != (y->pool == KRL_POOL_AVG))
+		return 0;
+	for (int k = 0; k < x->ndim; k++)
+		if (!cg_dim_eq(x->dim[k].text, y->dim[k].text))
+			return 0;
+	for (int i = 0; i < x->nattrs; i++) {
+		int found = 0;
+		char *tx = krl_opt_expr_text(x->attrs[i].value);
+		for (int j = 0; j < y->nattrs && !found && tx; j++) {
+			if (strcmp(x->attrs[i].key, y->attrs[j].key))
+				continue;
+			char *ty = krl_opt_expr_text(y->attrs[j].value);
+			found = ty && !strcmp(tx, ty);
+			free(ty);
+		}
+		free(tx);
+		if (!found)
+			return 0;
+	}
+	return 1;
 }
 
 /* One grouping of the graph under the current materialised set: 0 done,
@@ -590,6 +623,21 @@ static int form(cg_gen *G)
 				return -1;
 			continue;
 		}
+		case KRL_GN_POOL:
+			for (int k = G->nk - 1; G->s.fuse && k >= 0 && !K; k--) {
+				cg_kern *J = &G->k[k];
+				if (J->kind == CK_POOL &&
+				    pool_same_windows(g, J->anchor[0], n))
+					K = J;
+			}
+			if (!K && !(K = new_kernel(G, CK_POOL, n)))
+				return -1;
+			if (kadd(G, K->anchor, &K->nanchor, n))
+				return -1;
+			G->home[n] = K->id;
+			if (G->mat[n] && kadd(G, K->out, &K->nout, n))
+				return -1;
+			continue;
 		case KRL_GN_SCAN:
 			if (!(K = new_kernel(G, CK_SCAN, x->in[0])))
 				return -1;
@@ -719,6 +767,11 @@ void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how)
 			break;
 		case KRL_GN_GATHER: what = "gather"; break;
 		case KRL_GN_FLIP: what = "flip"; break;
+		case KRL_GN_POOL:
+			what = x->pool == KRL_POOL_AVG ? "avg_pool" :
+			       x->pool == KRL_POOL_MAX ? "max_pool" :
+			       "max_pool_index";
+			break;
 		case KRL_GN_BUF: what = "copy"; break;
 		case KRL_GN_CONST: what = "fill"; break;
 		default: break;
@@ -961,7 +1014,8 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&G->plan, "%s%s", j ? ", " : "", cg_bufname(G, p));
 	}
 	for (int a = 0; a < x->nattrs; a++) {
-		if (!strcmp(x->attrs[a].key, "algo"))
+		if (!strcmp(x->attrs[a].key, "algo") ||
+		    !strcmp(x->attrs[a].key, "layout"))
 			continue; /* the schedule's, below */
 		cg_sb_printf(&G->plan, " %s=", x->attrs[a].key);
 		expr_text(&G->plan, x->attrs[a].value);
@@ -969,6 +1023,10 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	if (G->s.lib_algo > 0 && krl_opt_lib_takes_algo(g, n)) {
 		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
 		G->nalgo++;
+	}
+	if (G->s.lib_layout && krl_opt_lib_takes_layout(g, n)) {
+		cg_sb_puts(&G->plan, " layout=nhwc");
+		G->nlayout++;
 	}
 	cg_sb_puts(&G->plan, "\n");
 	return KRL_OK;
@@ -998,6 +1056,18 @@ static void emit_helpers(cg_gen *G, cg_sb *o)
 	"{\n"
 	"\treturn ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?\n"
 	"\t       (long)((unsigned)a % (unsigned)b) : a % b;\n"
+	"}\n");
+	if (need & CG_NEED_MINMAX)
+		cg_sb_puts(o,
+	"\n/* min and max of 64-bit indices */\n"
+	"static __device__ __forceinline__ long krl_minl(long a, long b)\n"
+	"{\n"
+	"\treturn a < b ? a : b;\n"
+	"}\n"
+	"\n"
+	"static __device__ __forceinline__ long krl_maxl(long a, long b)\n"
+	"{\n"
+	"\treturn a > b ? a : b;\n"
 	"}\n");
 	if (need & (CG_NEED_RED | CG_NEED_ARG))
 		cg_sb_puts(o,
@@ -1157,6 +1227,8 @@ void krl_sched_default(krl_sched *s)
 	s->total_blocks = 8;
 	s->total_block = 256;
 	s->scan_block = 256;
+	s->pool_block = 256;
+	s->pool_ept = 1;
 }
 
 static const char *kind_name(cg_kkind k)
@@ -1166,6 +1238,7 @@ static const char *kind_name(cg_kkind k)
 	case CK_ROW: return "row";
 	case CK_TOTAL: return "total";
 	case CK_SCAN: return "scan";
+	case CK_POOL: return "pool";
 	default: return "library";
 	}
 }
@@ -1199,7 +1272,9 @@ static int emit_all(cg_gen *G)
 		case CK_ROW: r = cg_emit_row(G, K); break;
 		case CK_TOTAL: r = cg_emit_total(G, K); break;
 		case CK_SCAN: r = cg_emit_scan(G, K); break;
+		case CK_POOL: r = cg_emit_pool(G, K); break;
 		case CK_LIB: r = emit_lib(G, K); break;
+		default: break;
 		}
 		if (G->fail >= 0)
 			return 1;
@@ -1324,7 +1399,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	/* one line saying what the candidate does */
 	cg_sb sm = { 0 };
 	{
-		int counts[5] = { 0 }, ops = 0, first = 1;
+		int counts[CG_NKINDS] = { 0 }, ops = 0, first = 1;
 		for (int k = 0; k < G.nk; k++)
 			counts[G.k[k].kind]++;
 		counts[CK_LIB] -= G.ngemm_tc + G.nfused_lib;
@@ -1343,7 +1418,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			             G.nfused_lib ? ", triangle fused" : "");
 			first = 0;
 		}
-		for (int k = 0; k < 5; k++) {
+		for (int k = 0; k < CG_NKINDS; k++) {
 			if (!counts[k])
 				continue;
 			cg_sb_printf(&sm, "%s %d %s", first ? "" : ",", counts[k],
@@ -1366,9 +1441,18 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			case CK_SCAN:
 				cg_sb_printf(&sm, " (block %d)", s->scan_block);
 				break;
+			case CK_POOL:
+				cg_sb_printf(&sm, " (block %d, ept %d)", s->pool_block,
+				             s->pool_ept);
+				break;
 			default:
-				if (G.nalgo)
+				if (G.nalgo && G.nlayout)
+					cg_sb_printf(&sm, " (algo %d, layout nhwc)",
+					             s->lib_algo);
+				else if (G.nalgo)
 					cg_sb_printf(&sm, " (algo %d)", s->lib_algo);
+				else if (G.nlayout)
+					cg_sb_puts(&sm, " (layout nhwc)");
 				break;
 			}
 		}

@@ -8,8 +8,10 @@
  *   recomputed wherever it is used), or *materialised*: written to memory
  *   by the one kernel that is its *home*, and loaded by kernels after it.
  * - Anchors are the nodes that shape a kernel: reductions (row or total
- *   kernels), scans and library calls. Materialised pointwise nodes without
- *   an anchor among their inline inputs get map kernels.
+ *   kernels), scans, pools (over the same windows of one input: max pool's
+ *   values and indices share a kernel) and library calls. Materialised
+ *   pointwise nodes without an anchor among their inline inputs get map
+ *   kernels.
  * - Kernels are formed in topological order; a node joins an earlier kernel
  *   only when everything it needs is produced before that kernel.
  * - When a kernel would need an anchor of another kernel that is not in
@@ -54,7 +56,9 @@ void cg_sb_free(cg_sb *b);
 
 /* ==== Kernels ==== */
 
-typedef enum cg_kkind { CK_MAP, CK_ROW, CK_TOTAL, CK_SCAN, CK_LIB } cg_kkind;
+typedef enum cg_kkind {
+	CK_MAP, CK_ROW, CK_TOTAL, CK_SCAN, CK_POOL, CK_LIB, CG_NKINDS
+} cg_kkind;
 
 /* A kernel argument: a pointer to a buffer, or a long or double value
  * given by a plan expression. */
@@ -71,13 +75,15 @@ typedef struct cg_arg {
 typedef struct cg_kern {
 	cg_kkind kind;
 	int id;
-	int anchor[CG_MAX_KNODES];  /* reduces (row, total), the scan, the lib */
+	int anchor[CG_MAX_KNODES];  /* reduces (row, total), the scan, the
+	                               pools, the lib */
 	int nanchor;
 	int out[CG_MAX_KNODES];     /* materialised nodes whose home it is */
 	int nout;
 	int space;               /* node whose dims are the iteration space:
 	                            map: the first output; row, total, scan: the
-	                            anchor's input */
+	                            anchor's input; pool: the first anchor (the
+	                            output's dims) */
 	int ax0, ax1;            /* row, scan: the reduced/scanned axes */
 	/* Emission state: arguments of the kernel being written. */
 	cg_arg args[CG_MAX_ARGS];
@@ -96,11 +102,16 @@ typedef struct krl_sched {
 	int total_blocks;        /* blocks per SM */
 	int total_block;
 	int scan_block;
+	int pool_block;          /* threads per block of pool kernels */
+	int pool_ept;            /* outputs per thread along the last dim */
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
 	                            (src/opt/gemm.c) where it applies */
 	int lib_algo;            /* `algo=` of library calls that take it
 	                            (krl_opt_lib_has_algo); 0: the library's
 	                            first choice, as the reference */
+	int lib_layout;          /* 1: `layout=nhwc` on the library calls that
+	                            take it (krl_opt_lib_takes_layout); 0:
+	                            none, NCHW as the reference */
 } krl_sched;
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
@@ -122,6 +133,7 @@ typedef struct cg_gen {
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */
+	int nlayout;             /* library calls written with layout=nhwc */
 	int *home;               /* kernel of each anchor and materialised
 	                            node, else -1 */
 	cg_kern *k;
@@ -143,7 +155,8 @@ typedef struct cg_gen {
 
 enum {
 	CG_NEED_DIV = 1, CG_NEED_RED = 2, CG_NEED_ARG = 4,
-	CG_NEED_WARP = 16, CG_NEED_BLOCK = 32, CG_NEED_HALF = 64
+	CG_NEED_WARP = 16, CG_NEED_BLOCK = 32, CG_NEED_HALF = 64,
+	CG_NEED_MINMAX = 128
 };
 
 /* A string owned by G (freed with it); NULL when out of memory. */
@@ -188,7 +201,9 @@ typedef struct cg_point {
 	int rowed, ax0, ax1;
 	const char *o, *r, *c;
 	int inrow;               /* in the kernel's current row: its reduce
-	                            values (registers) are valid here */
+	                            values (registers) are valid here (pool
+	                            kernels: the output point, where the
+	                            window's values are) */
 	int rowlevel;            /* the point varies only with the row */
 	int main;                /* the kernel's own iteration point */
 	int lane;                /* lane within a vector step (main points) */
@@ -311,6 +326,7 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K);
 krl_err cg_emit_row(cg_gen *G, cg_kern *K);
 krl_err cg_emit_total(cg_gen *G, cg_kern *K);
 krl_err cg_emit_scan(cg_gen *G, cg_kern *K);
+krl_err cg_emit_pool(cg_gen *G, cg_kern *K);
 
 /* Writes the kernel's header comment (what it fuses) into G->dev. */
 void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how);
@@ -342,7 +358,7 @@ int cg_is_rowshape(const cg_gen *G, const cg_kern *K, int n);
 /* What a generation made (for the decision space and the summary). */
 typedef struct krl_cginfo {
 	int nk;                  /* kernels */
-	int count[5];            /* per cg_kkind */
+	int count[CG_NKINDS];    /* per cg_kkind */
 	int rows_inner1;         /* row kernels with inner == 1 */
 	int rows_cols;           /* row kernels with inner > 1 */
 	int nlib_gemm;           /* library calls of gemm */

@@ -767,13 +767,43 @@ krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
 	return push(g, &n, out, d);
 }
 
+krl_err krl_graph_pool(krl_graph *g, krl_poolop op, const char *name,
+                       int x, int rank, const krl_attr *attrs, int nattrs,
+                       const krl_gdim *out, int *res, krl_diag *d)
+{
+	const krl_gnode *xn = &g->n[x];
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	if (rank < 1 || rank > 3 || xn->ndim < rank + 1)
+		return krl_diag_set(d, KRL_EINVAL, pos, "%s: a %d-d pool of a "
+		                    "tensor of rank %d", name, rank, xn->ndim);
+	krl_gnode n = { .kind = KRL_GN_POOL, .pool = op, .op = name, .nin = 1 };
+	n.in[0] = x;
+	n.ndim = xn->ndim;
+	n.axis = xn->ndim - rank;
+	n.naxes = rank;
+	n.dtype = op == KRL_POOL_ARGMAX ? KRL_I64 : xn->dtype;
+	for (int k = 0; k < xn->ndim; k++) {
+		const krl_gdim *dk = k < n.axis ? &xn->dim[k] : &out[k - n.axis];
+		if (!set_dim(&n, k, dk->text, dk->val)) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+	}
+	if (krl_opt_attrs_copy(attrs, nattrs, &n.attrs)) {
+		krl_gnode_clear(&n);
+		return oom(g, d);
+	}
+	n.nattrs = nattrs;
+	return push(g, &n, res, d);
+}
+
 /* ==== Dump ==== */
 
 static const char *kind_name(krl_gkind k)
 {
 	static const char *const names[] = {
 		"buf", "const", "pw", "reduce", "scan", "gather", "flip", "lib",
-		"proj", "view",
+		"proj", "view", "pool",
 	};
 	return (int)k >= 0 && (size_t)k < sizeof names / sizeof names[0]
 	       ? names[k] : "?";
@@ -828,9 +858,15 @@ char *krl_graph_format(const krl_graph *g)
 			k += (size_t)snprintf(line + k, sizeof line - k, " axis %d",
 			                      n->axis);
 			break;
+		case KRL_GN_POOL:
 		case KRL_GN_LIB:
 			k += (size_t)snprintf(line + k, sizeof line - k, " %s",
 			                      n->op);
+			if (n->kind == KRL_GN_POOL && k < sizeof line)
+				k += (size_t)snprintf(line + k, sizeof line - k, " %s",
+				                      n->pool == KRL_POOL_MAX ? "max" :
+				                      n->pool == KRL_POOL_ARGMAX ?
+				                      "argmax" : "avg");
 			for (int a = 0; a < n->nattrs && k < sizeof line; a++) {
 				char *v = krl_opt_expr_text(n->attrs[a].value);
 				k += (size_t)snprintf(line + k, sizeof line - k,

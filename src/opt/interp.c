@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "krl/ops.h"
+#include "ops/reduce2.h"
 #include "opt/opt_int.h"
 
 typedef struct interp {
@@ -178,6 +179,62 @@ static void tensor_of(const interp *I, int x, krl_tensor *t)
 	memcpy(t->dim, I->dims[x], sizeof t->dim);
 }
 
+/* The attributes of library or pool node n at the set. */
+static krl_err eval_attrs(interp *I, const krl_gnode *n, krl_attrs *at)
+{
+	memset(at, 0, sizeof *at);
+	if (n->nattrs > KRL_MAX_ATTR)
+		return krl_diag_set(I->d, KRL_EUNSUPPORTED, I->pos, "'%s': more "
+		                    "than %d attributes", n->op ? n->op : "?",
+		                    KRL_MAX_ATTR);
+	for (int a = 0; a < n->nattrs; a++) {
+		krl_value v;
+		krl_err r = krl_expr_eval(n->attrs[a].value, &I->sc.scope, &v,
+		                          I->d);
+		if (r)
+			return r;
+		at->key[at->n] = n->attrs[a].key;
+		at->val[at->n++] = v.is_float ? v.f : (double)v.i;
+	}
+	return KRL_OK;
+}
+
+/* A pool node: the library op's shape and attribute checks (as its call
+ * would face them), then the golden pooling (family_reduce.c) into this
+ * node's array, the values or the indices. */
+static krl_err run_pool(interp *I, int i)
+{
+	const krl_gnode *n = &I->g->n[i];
+	const krl_op *op = n->op ? krl_op_find(n->op) : NULL;
+	int avg = n->pool == KRL_POOL_AVG;
+	krl_attrs at;
+	krl_err r;
+	if (!op || !op->check)
+		return krl_diag_set(I->d, KRL_EUNSUPPORTED, I->pos, "node %d: "
+		                    "pool op '%s' is not in the registry", i,
+		                    n->op ? n->op : "?");
+	if ((r = eval_attrs(I, n, &at)))
+		return r;
+	/* check() reads shapes and dtypes only */
+	krl_tensor in, out[2];
+	tensor_of(I, n->in[0], &in);
+	tensor_of(I, i, &out[0]);
+	out[0].dtype = KRL_F32;
+	out[1] = out[0];
+	out[1].dtype = KRL_I64;
+	char msg[512] = "";
+	if (op->check(&in, out, &at, msg, sizeof msg))
+		return krl_diag_set(I->d, KRL_EINVAL, I->pos, "node %d: %s", i,
+		                    msg);
+	krl_pool geom;
+	krl_pool_geom(&at, in.dim, in.ndim, n->naxes, avg, &geom);
+	double *v = I->val[i];
+	krl_pool_golden(&geom, avg, I->val[n->in[0]],
+	                n->pool == KRL_POOL_ARGMAX ? NULL : v,
+	                n->pool == KRL_POOL_ARGMAX ? v : NULL);
+	return KRL_OK;
+}
+
 /* Runs the op's golden version: outputs into this node's array (one
  * output) or into its PROJ nodes' arrays, allocated here. */
 static krl_err run_lib(interp *I, int i)
@@ -186,8 +243,8 @@ static krl_err run_lib(interp *I, int i)
 	const krl_gnode *n = &g->n[i];
 	const krl_op *op = krl_op_find(n->op);
 	krl_tensor in[4], out[4];
-	krl_attrs at = { 0 };
-	if (!op || !op->golden || n->nattrs > KRL_MAX_ATTR)
+	krl_attrs at;
+	if (!op || !op->golden)
 		return krl_diag_set(I->d, KRL_EUNSUPPORTED, I->pos, "node %d: op "
 		                    "'%s' has no golden version", i,
 		                    n->op ? n->op : "?");
@@ -210,15 +267,9 @@ static krl_err run_lib(interp *I, int i)
 			                    "not every output has a PROJ node", i,
 			                    n->op);
 	}
-	for (int a = 0; a < n->nattrs; a++) {
-		krl_value v;
-		krl_err r = krl_expr_eval(n->attrs[a].value, &I->sc.scope, &v,
-		                          I->d);
-		if (r)
-			return r;
-		at.key[at.n] = n->attrs[a].key;
-		at.val[at.n++] = v.is_float ? v.f : (double)v.i;
-	}
+	krl_err r = eval_attrs(I, n, &at);
+	if (r)
+		return r;
 	char msg[512] = "";
 	if (op->check && op->check(in, out, &at, msg, sizeof msg))
 		return krl_diag_set(I->d, KRL_EINVAL, I->pos, "node %d: %s", i,
@@ -308,6 +359,8 @@ static krl_err run_node(interp *I, int i, double *const *bufs)
 	case KRL_GN_FLIP:
 		run_flip(I, i);
 		return KRL_OK;
+	case KRL_GN_POOL:
+		return run_pool(I, i);
 	case KRL_GN_LIB:
 		/* Outputs read through PROJ nodes need their arrays first. */
 		for (int j = i + 1; n->nout > 1 && j < I->g->nn; j++) {

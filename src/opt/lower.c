@@ -7,8 +7,9 @@
  * texts come from the task file (its dim and attribute expressions printed
  * back). Each call becomes nodes: ops with a pointwise, reduction or scan
  * meaning are written as PW, REDUCE, SCAN, GATHER, FLIP and VIEW nodes with
- * the golden version's exact formula and branch structure; GEMM,
- * convolution, pooling and the matrix-shaping ops stay KRL_GN_LIB. Plan
+ * the golden version's exact formula and branch structure; pooling is
+ * POOL nodes; GEMM, convolution and the matrix-shaping ops stay
+ * KRL_GN_LIB. Plan
  * buffers are values, not storage: a buffer written twice (88's t_a, t_b)
  * names a new node each time.
  */
@@ -750,6 +751,41 @@ static krl_err lo_flip(lower *L, const int *in, int *out)
 	return r ? r : krl_graph_flip(L->g, in[0], axis, out, L->d);
 }
 
+/* ==== Pooling ==== */
+
+/* max_poolNd -> a MAX node for y and an ARGMAX node for idx (when the
+ * plan names it: compaction drops it when nothing reads it); avg_poolNd
+ * -> an AVG node. The pooled sizes are the texts of the call's output
+ * buffer. */
+static krl_err lo_pool(lower *L, const int *in, int *out)
+{
+	const char *name = L->st->op->name;
+	int avg = !strncmp(name, "avg_", 4);
+	int rank = name[strlen(name) - 2] - '0';
+	const krl_stmt *s = L->s;
+	if (rank < 1 || rank > 3)
+		return krl_diag_set(L->d, KRL_EUNSUPPORTED, s->pos, "%s: not a "
+		                    "1-d, 2-d or 3-d pool", name);
+	for (int k = 0; k < L->st->nout && k < (avg ? 1 : 2); k++) {
+		krl_gnode tmp = { 0 };
+		krl_err r = dims_of_buf(L, L->st->out[k], &tmp);
+		if (!r && tmp.ndim != N(L, in[0])->ndim)
+			r = krl_diag_set(L->d, KRL_EINVAL, s->pos, "%s: output '%s' has "
+			                 "rank %d, x %d", name, s->outs[k], tmp.ndim,
+			                 N(L, in[0])->ndim);
+		krl_poolop op = avg ? KRL_POOL_AVG : k ? KRL_POOL_ARGMAX :
+		                KRL_POOL_MAX;
+		if (!r)
+			r = krl_graph_pool(L->g, op, name, in[0], rank, s->attrs,
+			                   s->nattrs, &tmp.dim[tmp.ndim - rank], &out[k],
+			                   L->d);
+		krl_gnode_clear(&tmp);
+		if (r)
+			return r;
+	}
+	return KRL_OK;
+}
+
 /* ==== Library calls kept whole ==== */
 
 static krl_err lo_lib(lower *L, const int *in, int *out)
@@ -888,9 +924,10 @@ static const struct {
 	{ "fill", lo_lib },
 	{ "conv", lo_lib }, { "conv_bias", lo_lib },
 	{ "conv_transpose", lo_lib }, { "conv_transpose_bias", lo_lib },
-	{ "max_pool1d", lo_lib }, { "max_pool2d", lo_lib },
-	{ "max_pool3d", lo_lib }, { "avg_pool1d", lo_lib },
-	{ "avg_pool2d", lo_lib }, { "avg_pool3d", lo_lib },
+	/* window nodes */
+	{ "max_pool1d", lo_pool }, { "max_pool2d", lo_pool },
+	{ "max_pool3d", lo_pool }, { "avg_pool1d", lo_pool },
+	{ "avg_pool2d", lo_pool }, { "avg_pool3d", lo_pool },
 };
 
 /* ==== Driver ==== */

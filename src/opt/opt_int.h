@@ -85,6 +85,13 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
  *   through a PROJ node (.index) carrying that output's dims and dtype.
  * - VIEW: in[0]'s elements in row-major order with new dims (equal
  *   count): element i of the view is element i of in[0].
+ * - POOL over the last .naxes dims of in[0] (1 to 3), the others kept:
+ *   .op names the library op it stands for ("max_pool2d") and .attrs are
+ *   that call's (kernel_size, stride, padding, dilation, ceil_mode,
+ *   count_include_pad, divisor_override, each absent meaning the op's
+ *   default); the pooled dims are the call's output dims. MAX is f32,
+ *   ARGMAX (max pooling's index output: the flat index within the input
+ *   plane) i64, AVG f32.
  * - Task buffers: one BUF node per task decl (inputs, params and outputs
  *   alike, in decl order, first); g->out[i] is the node whose value task
  *   output g->outdecl[i] must hold (it may be a BUF node of an input).
@@ -117,6 +124,12 @@ krl_err krl_opt_attrs_copy(const krl_attr *src, int n, krl_attr **out);
  * (cuDNN; a depthwise one runs kernelrl's own kernel and ignores it). The
  * code generator writes the schedule's lib_algo on these calls. */
 int krl_opt_lib_takes_algo(const krl_graph *g, int i);
+
+/* Whether library node i takes the `layout` attribute (the memory layout
+ * cuDNN runs on): the convolutions (a depthwise one runs kernelrl's NCHW
+ * kernel and ignores it). The code generator writes `layout=nhwc` on
+ * these calls when the schedule's lib_layout says so. */
+int krl_opt_lib_takes_layout(const krl_graph *g, int i);
 
 /* The names of one shape set of a task: its keys, consts and sm_count
  * (132), and the task decls' shapes for numel()/dim(). Free with
@@ -174,6 +187,12 @@ krl_err krl_graph_scan(krl_graph *g, krl_scanop op, int x, int axis,
 krl_err krl_graph_flip(krl_graph *g, int x, int axis, int *out, krl_diag *d);
 krl_err krl_graph_gather(krl_graph *g, int x, int idx, int axis, int *out,
                          krl_diag *d);
+/* A pool (op) of x over its last `rank` dims, the op's registry name
+ * (static) and attributes (copied) as the library call has them; out[]
+ * holds the rank pooled sizes (copied). */
+krl_err krl_graph_pool(krl_graph *g, krl_poolop op, const char *name,
+                       int x, int rank, const krl_attr *attrs, int nattrs,
+                       const krl_gdim *out, int *res, krl_diag *d);
 /* dims are copied. */
 krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
                        int *out, krl_diag *d);

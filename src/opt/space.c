@@ -57,10 +57,13 @@ static const char *const ROW_CACHE[] = { "regs", "reread" };
 static const char *const TOTAL_BLOCKS[] = { "8x", "4x", "2x", "1x" };
 static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
 static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
+static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
+static const char *const POOL_EPT[] = { "1", "2", "4" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
+static const char *const LIB_LAYOUT[] = { "nchw", "nhwc" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -107,10 +110,16 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->total_block = atoi(z);
 	if ((z = chosen(s, c, "scan.block")))
 		k->scan_block = atoi(z);
+	if ((z = chosen(s, c, "pool.block")))
+		k->pool_block = atoi(z);
+	if ((z = chosen(s, c, "pool.ept")))
+		k->pool_ept = atoi(z);
 	if ((z = chosen(s, c, "gemm.impl")))
 		k->gemm_impl = !strcmp(z, "3xtf32");
 	if ((z = chosen(s, c, "lib.algo")))
 		k->lib_algo = atoi(z);
+	if ((z = chosen(s, c, "lib.layout")))
+		k->lib_layout = !strcmp(z, "nhwc");
 }
 
 int krl_opt_lib_takes_algo(const krl_graph *g, int i)
@@ -118,6 +127,12 @@ int krl_opt_lib_takes_algo(const krl_graph *g, int i)
 	const krl_gnode *x = &g->n[i];
 	return x->kind == KRL_GN_LIB &&
 	       (!strcmp(x->op, "gemm") || !strncmp(x->op, "conv", 4));
+}
+
+int krl_opt_lib_takes_layout(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	return x->kind == KRL_GN_LIB && !strncmp(x->op, "conv", 4);
 }
 
 /* Whether the `algo` of library node i can change what runs in o's shape
@@ -143,6 +158,14 @@ static int algo_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 		         groups == (double)in->dim[1].val);
 	}
 	return 1;
+}
+
+/* Whether the `layout` of library node i can change what runs in o's
+ * shape set: a convolution that reaches cuDNN (algo_matters' test; a
+ * depthwise one runs kernelrl's NCHW kernel). */
+static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
+{
+	return krl_opt_lib_takes_layout(o->g, i) && algo_matters(o, sc, i);
 }
 
 /* Whether o's GEMMs are ones the 3xTF32 kernel (128 x 128 tiles, no
@@ -281,6 +304,10 @@ static void features(krl_opt *o)
 			scan = 1;
 			pw_only = 0;
 			break;
+		case KRL_GN_POOL:
+			pool = 1;
+			pw_only = 0;
+			break;
 		case KRL_GN_LIB:
 			pw_only = 0;
 			if (!strcmp(x->op, "gemm"))
@@ -369,7 +396,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	int rows1 = with.rows_inner1 || without.rows_inner1;
 	int total = with.count[CK_TOTAL] || without.count[CK_TOTAL];
 	int scan = with.count[CK_SCAN] || without.count[CK_SCAN];
-	int gen = map || rowk || total || scan;
+	int pool = with.count[CK_POOL] || without.count[CK_POOL];
+	int gen = map || rowk || total || scan || pool;
 	/* map knobs where the default grouping has map kernels (fuse=none
 	 * makes more, with the default knobs) */
 	if (map) {
@@ -392,21 +420,30 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	}
 	if (scan)
 		add_decision(sp, "scan.block", NOPT(SCAN_BLOCK), SCAN_BLOCK);
+	if (pool) {
+		add_decision(sp, "pool.block", NOPT(POOL_BLOCK), POOL_BLOCK);
+		add_decision(sp, "pool.ept", NOPT(POOL_EPT), POOL_EPT);
+	}
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
+	int nlayout = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
 		krl_opt_scope sc;
 		krl_diag sd = {0};
 		int have = krl_opt_scope_init(&sc, t, set, &sd) == KRL_OK;
-		for (int i = 0; i < o->g->nn; i++)
+		for (int i = 0; i < o->g->nn; i++) {
 			nalgo += algo_matters(o, have ? &sc : NULL, i);
+			nlayout += layout_matters(o, have ? &sc : NULL, i);
+		}
 		krl_opt_scope_free(&sc);
 	}
 	if (nalgo)
 		add_decision(sp, "lib.algo", NOPT(LIB_ALGO), LIB_ALGO);
+	if (nlayout)
+		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT), LIB_LAYOUT);
 	features(o);
 	*out = o;
 	return KRL_OK;

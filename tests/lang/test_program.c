@@ -263,6 +263,28 @@ static void test_calls_and_init(void **state)
 	assert_int_equal(p->body[0].args[0].buf, 3);
 	krl_program_free(p);
 	krl_candidate_free(c);
+
+	/* A word-valued attribute (krl_attr_words): the op sees the word's
+	 * index; a const or shape key of the same name would not count. */
+	static const char conv[] =
+		"buffer xc f32 [batch, 10, 100]\n"
+		"buffer wc f32 [10, 10, 10]\n"
+		"buffer yc f32 [batch, 10, 91]\n"
+		"call copy(x) -> xc\n"
+		"call copy(w) -> wc\n"
+		"call conv(xc, wc) -> yc layout=%s algo=1\n"
+		"call relu(x) -> y";
+	const char *words[2] = { "nchw", "nhwc" };
+	for (int k = 0; k < 2; k++) {
+		char plan[512];
+		snprintf(plan, sizeof plan, conv, words[k]);
+		KRL_ASSERT_OK(build(plan, "tiny", &c, &p, &d), &d);
+		assert_ptr_equal(p->body[2].op, krl_op_find("conv"));
+		assert_true(krl_attrs_get(&p->body[2].attrs, "layout", -1) == k);
+		assert_true(krl_attrs_get(&p->body[2].attrs, "algo", -1) == 1);
+		krl_program_free(p);
+		krl_candidate_free(c);
+	}
 }
 
 /* Builds prelude + plan for tiny and expects r at line:col (the plan's
@@ -386,6 +408,18 @@ static void test_call_and_buffer_errors(void **state)
 	            "softmax: dim=2 is out of range");
 	build_fails("call scale(x) -> y alpha=1/0", KRL_EINVAL, 5, 27,
 	            "division by zero");
+	/* word-valued attributes: the value is a word of the list */
+	build_fails("call conv(x, w) -> y layout=nhcw", KRL_EINVAL, 5, 29,
+	            "op 'conv': layout=nhcw is not one of its values (allowed: "
+	            "nchw, nhwc)");
+	build_fails("call conv_transpose(x, w) -> y layout=batch", KRL_EINVAL, 5,
+	            39, "op 'conv_transpose': layout=batch is not one of its "
+	            "values (allowed: nchw, nhwc)");
+	build_fails("call conv(x, w) -> y layout=1", KRL_EINVAL, 5, 29,
+	            "op 'conv': layout takes a word, not a number or an "
+	            "expression (allowed: nchw, nhwc)");
+	build_fails("call relu(x) -> y layout=nhwc", KRL_EINVAL, 5, 19,
+	            "op 'relu' has no attribute 'layout' (it takes none)");
 	build_fails("derived w2 f32 [dim]\n"
 	            "init\n"
 	            "  call relu(x) -> w2\n"

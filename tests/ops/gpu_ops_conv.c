@@ -5,10 +5,13 @@
  * convolutions through depthwise.cu) against the float64 golden versions,
  * on tiny shapes and on one mid-size shape per variant (1D/2D/3D, strided,
  * padded, dilated, grouped, depthwise with each kernel specialisation and
- * a channel multiplier, pointwise, output_padding, bias). Inputs are
- * normal(0, 1) and weights normal(0, 1 / sqrt(fan_in)), as the tasks draw
- * them, so outputs are O(1); the tolerance allows TF32 (10-bit mantissa)
- * products, which cuDNN may use as PyTorch lets it.
+ * a channel multiplier, pointwise, output_padding, bias). Every case runs
+ * twice over: as the reference runs it (NCHW) and with layout=nhwc (cuDNN
+ * on channels-last copies; a depthwise convolution ignores it), each
+ * checked against the golden. Inputs are normal(0, 1) and weights
+ * normal(0, 1 / sqrt(fan_in)), as the tasks draw them, so outputs are
+ * O(1); the tolerance allows TF32 (10-bit mantissa) products, which cuDNN
+ * may use as PyTorch lets it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,14 +33,56 @@
 /* ==== One case ==== */
 
 /* When >= 0, run_case also sweeps the `algo` attribute over the case's
- * tensors (gpuop_algo_sweep) with this relative tolerance against algo 0. */
+ * tensors (gpuop_algo_sweep) with this relative tolerance against algo 0,
+ * in each layout. */
 static double g_algo_rel = -1;
+
+/* Set while the legacy path runs: its _v7 algorithms may lack NHWC
+ * support for a case, and the op must then say so (KRL_EUNSUPPORTED
+ * naming the op and layout=nhwc) instead of running it. On the backend
+ * path every case must run in NHWC. */
+static int g_nhwc_may_fail;
+
+/* Compares got with the golden ref (no elements of y) as abs(g - r) <=
+ * ATOL + RTOL * abs(r), prints one line, and returns how many fail. */
+static int64_t compare(const char *name, const char *layout,
+                       const float *got, const double *ref, int64_t no,
+                       shape y)
+{
+	int64_t bad = 0, worst = -1;
+	double max_abs = 0, worst_ex = 0, scale = 0;
+	for (int64_t j = 0; j < no; j++) {
+		double e = fabs((double)got[j] - ref[j]);
+		double lim = ATOL + RTOL * fabs(ref[j]);
+		if (!(e <= lim)) {
+			bad++;
+			if (worst < 0 || e - lim > worst_ex) {
+				worst = j;
+				worst_ex = e - lim;
+			}
+		}
+		if (e > max_abs)
+			max_abs = e;
+		scale += ref[j] * ref[j];
+	}
+	printf("%-20s %s y [%lld, %lld, ...] (%lld elements) rms %.3g max_abs "
+	       "%.3g%s\n", name, layout, (long long)y.dim[0],
+	       (long long)y.dim[1], (long long)no, sqrt(scale / (double)no),
+	       max_abs, bad ? "  FAIL" : "");
+	if (bad)
+		fprintf(stderr, "%s %s: %lld of %lld elements outside atol=%g "
+		        "rtol=%g; worst at %lld: gpu %.9g, golden %.9g\n", name,
+		        layout, (long long)bad, (long long)no, ATOL, RTOL,
+		        (long long)worst, (double)got[worst], ref[worst]);
+	return bad;
+}
 
 /*
  * Runs op `name` (x, w[, b] -> y: the output shape is found by trying the
- * check, so each case states only its inputs) on the GPU twice (the second
- * run takes the cached plan) and in golden float64, and checks every
- * output element against abs(g - r) <= ATOL + RTOL * abs(r).
+ * check, so each case states only its inputs) on the GPU in each layout,
+ * twice (the second run takes the cached plan), and in golden float64,
+ * and checks every output element of each layout against abs(g - r) <=
+ * ATOL + RTOL * abs(r).
  */
 static void run_case(const char *name, shape x, shape w, shape y,
                      krl_attrs a)
@@ -86,7 +131,6 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	dout = hout;
 	void *dp = NULL;
 	CK(cudaMalloc(&dp, (size_t)no * 4));
-	CK(cudaMemset(dp, 0xff, (size_t)no * 4));   /* NaN: unwritten shows */
 	dout.data = dp;
 
 	char msg[512] = "";
@@ -95,46 +139,45 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		fprintf(stderr, "%s: check: %s\n", name, msg);
 	assert_int_equal(r, KRL_OK);
 	assert_int_equal(op->golden(hin, &hout, &a), KRL_OK);
-	for (int rep = 0; rep < 2; rep++) {
-		krl_diag d;
-		memset(&d, 0, sizeof d);
-		r = op->run(g_ctx, din, &dout, &a, &d);
-		KRL_ASSERT_OK(r, &d);
-	}
-	CK(cudaStreamSynchronize(g_stream));
 	float *got = malloc((size_t)no * sizeof(float));
-	CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
-
-	const double *ref = hout.data;
-	int64_t bad = 0, worst = -1;
-	double max_abs = 0, worst_ex = 0, scale = 0;
-	for (int64_t j = 0; j < no; j++) {
-		double e = fabs((double)got[j] - ref[j]);
-		double lim = ATOL + RTOL * fabs(ref[j]);
-		if (!(e <= lim)) {
-			bad++;
-			if (worst < 0 || e - lim > worst_ex) {
-				worst = j;
-				worst_ex = e - lim;
-			}
+	assert_non_null(got);
+	int64_t bad = 0;
+	static const char *const layouts[2] = { "nchw", "nhwc" };
+	for (int lay = 0; lay < 2; lay++) {
+		krl_attrs al = a;
+		if (lay) {
+			assert_true(al.n < KRL_MAX_ATTR);
+			al.key[al.n] = "layout";
+			al.val[al.n++] = 1;
+			assert_int_equal(op->check(hin, &hout, &al, msg, sizeof msg),
+			                 KRL_OK);
 		}
-		if (e > max_abs)
-			max_abs = e;
-		scale += ref[j] * ref[j];
-	}
-	printf("%-20s y [%lld, %lld, ...] (%lld elements) rms %.3g max_abs "
-	       "%.3g%s\n", name, (long long)y.dim[0], (long long)y.dim[1],
-	       (long long)no, sqrt(scale / (double)no), max_abs,
-	       bad ? "  FAIL" : "");
-	if (bad)
-		fprintf(stderr, "%s: %lld of %lld elements outside atol=%g "
-		        "rtol=%g; worst at %lld: gpu %.9g, golden %.9g\n", name,
-		        (long long)bad, (long long)no, ATOL, RTOL,
-		        (long long)worst, (double)got[worst], ref[worst]);
-	if (g_algo_rel >= 0) {
-		int ran = gpuop_algo_sweep(name, din, &dout, no, a, g_algo_rel);
-		printf("%s: %d usable algorithm%s\n", name, ran,
-		       ran == 1 ? "" : "s");
+		/* NaN: unwritten shows */
+		CK(cudaMemset(dp, 0xff, (size_t)no * 4));
+		krl_err rr = KRL_OK;
+		for (int rep = 0; rep < 2 && !rr; rep++) {
+			krl_diag d;
+			memset(&d, 0, sizeof d);
+			rr = op->run(g_ctx, din, &dout, &al, &d);
+			if (rr == KRL_EUNSUPPORTED && lay && g_nhwc_may_fail) {
+				printf("%-20s nhwc unsupported: %s\n", name, d.msg);
+				assert_non_null(strstr(d.msg, name));
+				assert_non_null(strstr(d.msg, "layout=nhwc"));
+				break;
+			}
+			KRL_ASSERT_OK(rr, &d);
+		}
+		if (rr)
+			continue;
+		CK(cudaStreamSynchronize(g_stream));
+		CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
+		bad += compare(name, layouts[lay], got, hout.data, no, y);
+		if (g_algo_rel >= 0) {
+			int ran = gpuop_algo_sweep(name, din, &dout, no, al,
+			                           g_algo_rel);
+			printf("%s %s: %d usable algorithm%s\n", name, layouts[lay],
+			       ran, ran == 1 ? "" : "s");
+		}
 	}
 	for (int i = 0; i < nin; i++) {
 		cudaFree(din[i].data);
@@ -347,6 +390,7 @@ static void test_conv_legacy(void **state)
 {
 	(void)state;
 	setenv("KRL_CUDNN_V7", "1", 1);
+	g_nhwc_may_fail = 1;
 	run_case("conv_bias", S(4, I(2), I(3), I(67), I(67)),
 	         S(4, I(24), I(3), I(11), I(11)),
 	         S(4, I(2), I(24), I(16), I(16)),
@@ -363,11 +407,13 @@ static void test_conv_legacy(void **state)
 	         S(4, I(8), I(6), I(3), I(3)),
 	         S(4, I(2), I(6), I(19), I(23)), A(1, "stride", 2.0));
 	unsetenv("KRL_CUDNN_V7");
+	g_nhwc_may_fail = 0;
 }
 
 /* The `algo` attribute: each usable cuDNN engine config agrees with the
  * first (TF32 engines are allowed, as PyTorch allows them), on both paths,
- * for a convolution and a transposed one; a depthwise one ignores it (the
+ * for a convolution and a transposed one, in each layout (layout=nhwc:
+ * the K-th engine of the NHWC problem); a depthwise one ignores it (the
  * same kernel runs: the same bits). Each case is also checked against
  * the golden, as every case is. */
 static void test_conv_algo(void **state)
@@ -376,6 +422,7 @@ static void test_conv_algo(void **state)
 	for (int v7 = 0; v7 < 2; v7++) {
 		if (v7)
 			setenv("KRL_CUDNN_V7", "1", 1);
+		g_nhwc_may_fail = v7;
 		g_algo_rel = 5e-3;
 		run_case("conv", S(4, I(4), I(16), I(32), I(32)),
 		         S(4, I(32), I(16), I(3), I(3)),
@@ -389,6 +436,7 @@ static void test_conv_algo(void **state)
 		         S(4, I(8), I(1), I(3), I(3)),
 		         S(4, I(2), I(8), I(15), I(17)), A(1, "groups", 8.0));
 		g_algo_rel = -1;
+		g_nhwc_may_fail = 0;
 		unsetenv("KRL_CUDNN_V7");
 	}
 }

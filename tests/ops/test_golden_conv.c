@@ -4,7 +4,9 @@
  * (stride, padding, dilation, groups, 1D/2D/3D, bias, output_padding), the
  * transposed convolution against its definition as the adjoint of conv on
  * random data, and the checks accepting good calls and rejecting bad ones
- * with a clear sentence.
+ * with a clear sentence; the index math of the layout=nhwc transposes
+ * (ops/conv_layout.h, run here thread by thread as the GPU kernel runs
+ * it) and the strides cuDNN is told.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "krl/ops.h"
+#include "ops/conv_layout.h"
 #include "optest.h"
 #include "testutil.h"
 
@@ -329,6 +332,36 @@ static void test_conv_check(void **state)
 		krl_attrs d3 = optest_attrs(2, "groups", 6.0, "algo", 3.0);
 		assert_int_equal(krl_op_find("conv")->check(dw, &dy, &d3, msg,
 		                                            sizeof msg), KRL_OK);
+		/* and layout=nhwc, which it ignores too (its kernel reads
+		 * NCHW) */
+		krl_attrs d1 = optest_attrs(2, "groups", 6.0, "layout", 1.0);
+		assert_int_equal(krl_op_find("conv")->check(dw, &dy, &d1, msg,
+		                                            sizeof msg), KRL_OK);
+	}
+	/* layout: 0 (nchw) or 1 (nhwc), what a plan's word resolves to
+	 * (krl_attr_words); with algo, which then counts NHWC engines */
+	krl_attrs l1 = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
+	                            1.0, "layout", 1.0);
+	assert_int_equal(krl_op_find("conv")->check(in, &out, &l1, msg,
+	                                            sizeof msg), KRL_OK);
+	krl_attrs l0 = optest_attrs(5, "groups", 2.0, "stride", 2.0, "padding_w",
+	                            1.0, "layout", 0.0, "algo", 2.0);
+	assert_int_equal(krl_op_find("conv_bias")->check(in, &out, &l0, msg,
+	                                                 sizeof msg), KRL_OK);
+	krl_attrs l2 = optest_attrs(2, "groups", 2.0, "layout", 2.0);
+	optest_rejects("conv", in, &out, &l2, "conv: layout=2 is not one of its "
+	        "values (allowed: 0 = nchw, 1 = nhwc)");
+	krl_attrs lh = optest_attrs(2, "groups", 2.0, "layout", 0.5);
+	optest_rejects("conv", in, &out, &lh, "conv: layout=0.5 is not one of its "
+	        "values");
+	{
+		const char *const *w = krl_attr_words("layout");
+		assert_non_null(w);
+		assert_string_equal(w[KRL_LAYOUT_NCHW], "nchw");
+		assert_string_equal(w[KRL_LAYOUT_NHWC], "nhwc");
+		assert_null(w[2]);
+		assert_null(krl_attr_words("algo"));
+		assert_null(krl_attr_words("groups"));
 	}
 	krl_attrs op1 = optest_attrs(2, "groups", 2.0, "output_padding", 1.0);
 	optest_rejects("conv", in, &out, &op1, "conv: unknown attribute "
@@ -378,6 +411,132 @@ static void test_conv_transpose_check(void **state)
 	krl_tensor o2 = optest_tensor(NULL, 4, I(2), I(3), I(1), I(1));
 	optest_rejects("conv_transpose", in, &o2, &pad, "padding_h=9 leaves no "
 	        "output along h");
+	krl_attrs l1 = optest_attrs(4, "groups", 2.0, "stride", 2.0,
+	                            "output_padding_h", 1.0, "layout", 1.0);
+	assert_int_equal(op->check(in, &out, &l1, msg, sizeof msg), KRL_OK);
+	krl_attrs l7 = optest_attrs(2, "groups", 2.0, "layout", -1.0);
+	optest_rejects("conv_transpose", in, &out, &l7, "conv_transpose: "
+	        "layout=-1 is not one of its values");
+}
+
+/* ==== Layout (layout=nhwc) ==== */
+
+/* transpose_kernel of conv_layout.cu on the host: for each block (tile t,
+ * matrix b), every thread's load step, then (the barrier) every thread's
+ * store step, through conv_layout.h's very functions. */
+static void host_transpose(const float *in, float *out, int64_t nb,
+                           int64_t nr, int64_t nq, const float *add)
+{
+	float tile[KRL_TR_TILE][KRL_TR_TILE + 1];
+	for (int64_t t = 0; t < krl_tr_tiles(nr, nq); t++) {
+		int64_t r0, q0;
+		krl_tr_tile(t, nq, &r0, &q0);
+		for (int64_t b = 0; b < nb; b++) {
+			for (int ty = 0; ty < KRL_TR_ROWS; ty++)
+				for (int tx = 0; tx < KRL_TR_TILE; tx++)
+					krl_tr_load(in, tile, b, r0, q0, tx, ty, nr,
+					            nq);
+			for (int ty = 0; ty < KRL_TR_ROWS; ty++)
+				for (int tx = 0; tx < KRL_TR_TILE; tx++)
+					krl_tr_store(out, tile, add, b, r0, q0, tx, ty,
+					             nr, nq);
+		}
+	}
+}
+
+/* The offset of (i0, i1, s...) under strides st. */
+static int64_t at(const int64_t *idx, const int64_t *st, int nd)
+{
+	int64_t o = 0;
+	for (int i = 0; i < nd; i++)
+		o += idx[i] * st[i];
+	return o;
+}
+
+/*
+ * One tensor [d0, d1, s...] (nd dims; 1D convolutions reach cuDNN as 2D,
+ * so a unit dim among s is a real case) through the round trip the
+ * driver makes: channels last as x and w are (every element moved, and
+ * to where cuDNN's NHWC strides say it is, and where the layout's
+ * definition puts it: d0, s..., d1), then back as y is, with a bias per
+ * d1 (each element exactly v + bias).
+ */
+static void layout_round_trip(int nd, const int *dim)
+{
+	int64_t dim64[5], n = 1;
+	for (int i = 0; i < nd; i++) {
+		dim64[i] = dim[i];
+		n *= dim[i];
+	}
+	float *x = malloc((size_t)n * sizeof *x);
+	float *t = malloc((size_t)n * sizeof *t);
+	float *back = malloc((size_t)n * sizeof *back);
+	float *bias = malloc((size_t)dim[1] * sizeof *bias);
+	assert_true(x && t && back && bias);
+	for (int64_t i = 0; i < n; i++) {
+		x[i] = (float)i;
+		t[i] = back[i] = NAN;
+	}
+	for (int c = 0; c < dim[1]; c++)
+		bias[c] = 0.5f + (float)c * 1024;
+
+	int64_t nb, nr, nq;
+	krl_tr_channels_last(dim64, nd, &nb, &nr, &nq);
+	assert_int_equal(nb * nr * nq, n);
+	host_transpose(x, t, nb, nr, nq, NULL);
+
+	int64_t cf[5], cl[5];
+	krl_layout_strides(dim, nd, KRL_LAYOUT_NCHW, cf);
+	krl_layout_strides(dim, nd, KRL_LAYOUT_NHWC, cl);
+	int64_t idx[5] = { 0 };
+	for (int64_t i = 0; i < n; i++) {
+		/* idx: the multi-index of packed offset i */
+		int64_t rest = i;
+		for (int k = nd - 1; k >= 0; k--) {
+			idx[k] = rest % dim[k];
+			rest /= dim[k];
+		}
+		assert_int_equal(at(idx, cf, nd), i);
+		/* channels last by definition: d0, s..., d1 */
+		int64_t want = idx[0];
+		for (int k = 2; k < nd; k++)
+			want = want * dim[k] + idx[k];
+		want = want * dim[1] + idx[1];
+		assert_int_equal(at(idx, cl, nd), want);
+		assert_true(t[want] == x[i]);
+	}
+	/* back, as y is, with the bias added on the way */
+	host_transpose(t, back, nb, nq, nr, bias);
+	for (int64_t i = 0; i < n; i++) {
+		int64_t c = i / nq % nr;
+		assert_true(back[i] == x[i] + bias[c]);
+	}
+	free(x);
+	free(t);
+	free(back);
+	free(bias);
+}
+
+static void test_layout_transpose(void **state)
+{
+	(void)state;
+	/* x of a 2D conv: more than one tile both ways, partial tiles */
+	layout_round_trip(4, (const int[]){ 3, 37, 5, 13 });
+	/* few channels (a first layer's RGB), many spatial points */
+	layout_round_trip(4, (const int[]){ 2, 3, 40, 41 });
+	/* 1D as cuDNN sees it ([N, C, 1, w]) and 3D */
+	layout_round_trip(4, (const int[]){ 2, 70, 1, 33 });
+	layout_round_trip(5, (const int[]){ 2, 5, 3, 7, 11 });
+	/* w of a grouped 3x5 conv, [K, C/g, kh, kw]: cuDNN's NHWC filter
+	 * format is [K, kh, kw, C/g] */
+	layout_round_trip(4, (const int[]){ 64, 33, 3, 5 });
+	/* exact tiles, one channel, one element */
+	layout_round_trip(4, (const int[]){ 1, 32, 8, 8 });
+	layout_round_trip(4, (const int[]){ 4, 1, 9, 7 });
+	layout_round_trip(4, (const int[]){ 1, 1, 1, 1 });
+	/* rank 3 (the layout of a tensor the driver never passes, kept
+	 * consistent: [N, C, w] -> [N, w, C]) */
+	layout_round_trip(3, (const int[]){ 2, 40, 35 });
 }
 
 int main(void)
@@ -390,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_conv_transpose_adjoint),
 		cmocka_unit_test(test_conv_check),
 		cmocka_unit_test(test_conv_transpose_check),
+		cmocka_unit_test(test_layout_transpose),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

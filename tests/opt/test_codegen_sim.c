@@ -14,6 +14,12 @@
  * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
  * others at their defaults;
  * KRL_SIM_ONLY=substr runs the matching tasks only.
+ *
+ * A second test runs the pooling geometries of tests/data/pool/ (ceil
+ * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
+ * each divisor rule, a fused pool) with every option of the pool kernel's
+ * knobs, at all three of their shape sets, and max pooling again with
+ * NaNs in the input.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -152,9 +158,11 @@ typedef void (*launch_fn)(const unsigned *, const unsigned *, void **);
 
 /* Runs candidate text for task t at shape set ss; compares with the
  * golden outputs of the same inputs. Returns the number of bad elements
- * (printing the first few), or -1 when it could not run. */
+ * (printing the first few), or -1 when it could not run. nan_every > 0
+ * makes every nan_every-th element of each f32 input NaN. */
 static int64_t run(const krl_task *t, const char *id, const char *text,
-                   const krl_shapeset *ss, uint64_t seed, const char *dir)
+                   const krl_shapeset *ss, uint64_t seed, const char *dir,
+                   int nan_every)
 {
 	krl_diag d = { 0 };
 	char buf[1400];
@@ -183,6 +191,11 @@ static int64_t run(const krl_task *t, const char *id, const char *text,
 	}
 	krl_judge_draw_host(ref, gold, KRL_ROLE_PARAM, seed);
 	krl_judge_draw_host(ref, gold, KRL_ROLE_INPUT, seed + 1);
+	for (int i = 0; nan_every > 0 && i < ref->ntask; i++)
+		if (ref->bufs[i].role == KRL_ROLE_INPUT &&
+		    ref->bufs[i].dtype == KRL_F32)
+			for (int64_t k = 2; k < ref->bufs[i].numel; k += nan_every)
+				gold[i][k] = NAN;
 	/* inputs as the device sees them (f32 rounding) */
 	for (int i = 0; i < ref->ntask; i++)
 		if (ref->bufs[i].role != KRL_ROLE_OUTPUT &&
@@ -403,7 +416,7 @@ static void level1_candidates_compute_golden(void **state)
 				if (!sets[q])
 					continue;
 				int64_t bad = run(t, s->ids[i], text, sets[q], 7 + (uint64_t)k,
-				                  dir);
+				                  dir, 0);
 				runs++;
 				if (bad) {
 					char path[600];
@@ -437,10 +450,93 @@ static void level1_candidates_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Every pooling geometry of tests/data/pool/, generated at kb1 with the
+ * default choice, every option of the pool knobs and fuse=none, run at
+ * tiny, kb0 and kb1 (each with its own geometry) and, for max pooling,
+ * once more with NaNs in the input. */
+static void pool_geometries_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/pool/max1d.task", "tests/data/pool/max2d.task",
+		"tests/data/pool/max3d.task", "tests/data/pool/max2d_chw.task",
+		"tests/data/pool/avg1d.task", "tests/data/pool/avg2d.task",
+		"tests/data/pool/avg3d.task", "tests/data/pool/fused.task",
+	};
+	static const char *const sets[] = { "tiny", "kb0", "kb1" };
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simpool-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0;
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *sp = krl_opt_space(o);
+		int max = strstr(tasks[i], "/max") != NULL;
+		/* the default; every pool.ept and pool.block option (paired, so
+		 * that each is run once); fuse=none where it splits kernels */
+		krl_choice ch[8];
+		int nch = 1;
+		memset(ch, 0, sizeof ch);
+		int je = -1, jb = -1, jf = -1;
+		for (int j = 0; j < sp->ndec; j++) {
+			if (!strcmp(sp->dec[j].name, "pool.ept"))
+				je = j;
+			if (!strcmp(sp->dec[j].name, "pool.block"))
+				jb = j;
+			if (!strcmp(sp->dec[j].name, "fuse"))
+				jf = j;
+		}
+		assert_true(je >= 0 && jb >= 0 && jf >= 0);
+		assert_string_equal(sp->dec[jf].opt[1], "none");
+		for (int k = 1; k < sp->dec[jb].nopt; k++, nch++) {
+			ch[nch].opt[jb] = k;
+			ch[nch].opt[je] = k % sp->dec[je].nopt;
+		}
+		if (max || strstr(tasks[i], "fused"))
+			ch[nch++].opt[jf] = 1;
+		for (int c = 0; c < nch; c++) {
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &ch[c], &text, &what, &d), &d);
+			assert_true(has_kernel(text));
+			for (int q = 0; q < 3; q++)
+				for (int nan = 0; nan <= (max ? 7 : 0); nan += 7) {
+					const krl_shapeset *ss = krl_task_shapeset(t, sets[q]);
+					assert_non_null(ss);
+					int64_t bad = run(t, tasks[i], text, ss,
+					                  11 + (uint64_t)(c + q), dir, nan);
+					runs++;
+					if (bad) {
+						printf("%s: choice %d (%s) at %s%s: %s\n", tasks[i], c,
+						       what, sets[q], nan ? " with NaNs" : "",
+						       bad < 0 ? "did not run" : "wrong values");
+						wrong++;
+					}
+				}
+			free(text);
+			free(what);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("pooling geometries on the CPU stand-in: %d runs, %d wrong\n",
+	       runs, wrong);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level1_candidates_compute_golden),
+		cmocka_unit_test(pool_geometries_compute_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,8 @@ static const char *const KNOWN[] = {
 	"rule.fold", "rule.diag_bcast", "rule.flip", "rule.reduce_linear",
 	"rule.cancel", "map.block", "map.vec", "map.ept", "map.grid",
 	"row.strategy", "row.block", "row.cache", "total.blocks",
-	"total.block", "scan.block", "fuse", "gemm.impl", "lib.algo", NULL,
+	"total.block", "scan.block", "pool.block", "pool.ept", "fuse",
+	"gemm.impl", "lib.algo", "lib.layout", NULL,
 };
 
 static int known(const char *name)
@@ -271,6 +272,35 @@ static void library_tasks(void **state)
 	assert_non_null(strstr(what, "(algo 2)"));
 	free(text);
 	free(what);
+
+	/* The layout cuDNN runs on: option 0 (nchw) writes nothing, as the
+	 * reference; nhwc writes layout=nhwc, with algo when both are
+	 * chosen. */
+	const krl_decision *lay = find(s, "lib.layout");
+	assert_non_null(lay);
+	assert_int_equal(lay->nopt, 2);
+	assert_string_equal(lay->opt[0], "nchw");
+	assert_string_equal(lay->opt[1], "nhwc");
+	c.opt[lay - s->dec] = 1;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(text, " algo=2 layout=nhwc\n"));
+	assert_non_null(strstr(what, "(algo 2, layout nhwc)"));
+	free(text);
+	free(what);
+	c.opt[al - s->dec] = 0;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_null(strstr(text, " algo="));
+	assert_non_null(strstr(text, " layout=nhwc\n"));
+	assert_non_null(strstr(what, "(layout nhwc)"));
+	free(text);
+	free(what);
+	krl_opt_free(o);
+	krl_task_free(t);
+
+	/* Transposed convolutions go to cuDNN too. */
+	t = load("level1/57_conv_transpose2d");
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	assert_non_null(find(krl_opt_space(o), "lib.layout"));
 	krl_opt_free(o);
 	krl_task_free(t);
 
@@ -278,6 +308,7 @@ static void library_tasks(void **state)
 	t = load("level1/82_conv_depthwise2d");
 	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
 	assert_null(find(krl_opt_space(o), "lib.algo"));
+	assert_null(find(krl_opt_space(o), "lib.layout"));
 	krl_opt_free(o);
 	krl_task_free(t);
 
@@ -294,6 +325,8 @@ static void library_tasks(void **state)
 		if (!strcmp(impl->opt[j], "lib"))
 			c.opt[impl - s->dec] = j;
 	c.opt[al - s->dec] = 3;
+	/* cuBLASLt has no layout choice */
+	assert_null(find(s, "lib.layout"));
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
 	assert_non_null(strstr(text, "call gemm("));
 	assert_non_null(strstr(text, " algo=3\n"));

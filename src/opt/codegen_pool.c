@@ -1,0 +1,436 @@
+/*
+ * Pool kernels (codegen.h): max and average pooling over windows of the
+ * last 1, 2 or 3 dims of a tensor (nn.MaxPoolNd, nn.AvgPoolNd), with the
+ * pointwise nodes before the pool evaluated at every window tap (a pool
+ * of relu(x)) and those after it at every output (relu of a pool). Max
+ * pooling's values and indices are anchors of one kernel; an index
+ * nobody reads is not computed.
+ *
+ * Output-parallel. The output is seen as [rows, OW] (rows: the leading
+ * dims and the outer pooled ones). A warp owns 32 * ept consecutive
+ * outputs of a row, lane l taking outputs l, l + 32, ..., so every step of
+ * a warp loads and stores neighbouring elements; the outer window bounds
+ * are worked out once per thread. Each output walks its window from
+ * global memory: the windows of neighbouring outputs overlap and L1
+ * serves the repeats.
+ *
+ * The window arithmetic is PyTorch's (and the golden's, krl_pool_golden
+ * in src/ops/family_reduce.c): max pooling takes the taps start, start +
+ * d, ... inside the input (the first moved past the left padding in
+ * steps of the dilation), keeps the first strict maximum or the window's
+ * last NaN, and its index is the tap's flat position in the input plane;
+ * average pooling sums the window clipped to the input and divides by the
+ * window clipped to the padded input (count_include_pad), by the taps
+ * inside (count_include_pad=0) or by divisor_override; a window with no
+ * tap inside gives 0. Every size and the geometry (kernel size, stride,
+ * padding, dilation) are run-time arguments, so the candidate serves
+ * every shape set; indices are 64-bit (krl_div divides in 32 bits when
+ * the operands fit).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+static const char *const DIMS[3] = { "T", "H", "W" };
+static const char *const COORD[3] = { "t", "h", "w" };
+
+typedef struct pinfo {
+	int rank;                /* pooled dims, 1 to 3 */
+	int avg;
+	int mx, amx, av;         /* the anchors: max, its index, mean; or -1 */
+	int x;                   /* the pooled input */
+	const char *cip, *dov;   /* avg: count_include_pad, divisor_override:
+	                            C text (a literal or an argument) */
+	int cip_lit, dov_lit;    /* ... written as literals: their values */
+	long cip_v, dov_v;
+} pinfo;
+
+/* The plan text of attribute key of pool node x, or dflt when absent. */
+static const char *attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
+                             const char *dflt)
+{
+	for (int i = 0; i < x->nattrs; i++) {
+		if (strcmp(x->attrs[i].key, key))
+			continue;
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		if (!z) {
+			G->oom = 1;
+			return dflt;
+		}
+		const char *r = cg_fmt(G, "%s", z);
+		free(z);
+		return r;
+	}
+	return dflt;
+}
+
+/* Whether attribute key of x is the same integer in every shape set
+ * (absent: dflt); its value in *v. */
+static int attr_int_literal(const krl_gnode *x, const char *key, long dflt,
+                            long *v)
+{
+	*v = dflt;
+	for (int i = 0; i < x->nattrs; i++) {
+		if (strcmp(x->attrs[i].key, key))
+			continue;
+		krl_scope none = { 0 };
+		krl_value val;
+		if (!krl_opt_expr_literal(x->attrs[i].value) ||
+		    krl_expr_eval(x->attrs[i].value, &none, &val, NULL) ||
+		    val.is_float)
+			return 0;
+		*v = (long)val.i;
+	}
+	return 1;
+}
+
+/* A run-time long of K, or the literal when the attribute is one. */
+static const char *attr_long(cg_gen *G, cg_kern *K, const krl_gnode *x,
+                             const char *key, long dflt, int *lit, long *v)
+{
+	if ((*lit = attr_int_literal(x, key, dflt, v)))
+		return cg_fmt(G, "%ld", *v);
+	return cg_arg_long(G, K, cg_fmt(G, "(%s)",
+	                                attr_plan(G, x, key, cg_fmt(G, "%ld",
+	                                                            dflt))));
+}
+
+/* The window of output coordinate o<d> along pooled dim j, in the
+ * kernel's names (ksize, stride, pad, dil; I<D> the input's size):
+ * [<d>lo, <d>hi) holds the taps inside the input, and for average
+ * pooling [<d>s, <d>p) is the window clipped to the padded input. */
+static void window(cg_sb *b, int ind, const pinfo *pi, int j)
+{
+	const char *D = DIMS[3 - pi->rank + j], *d = COORD[3 - pi->rank + j];
+	cg_line(b, ind, "const long %ss = o%s * stride - pad; /* window start */",
+	        d, d);
+	if (pi->avg) {
+		cg_line(b, ind, "const long %sp = krl_minl(%ss + ksize, I%s + pad); "
+		        "/* end in the padded input */", d, d, D);
+		cg_line(b, ind, "const long %slo = krl_maxl(%ss, 0), %shi = "
+		        "krl_minl(%sp, I%s);", d, d, d, d, D);
+		return;
+	}
+	cg_line(b, ind, "const long %shi = krl_minl(%ss + (ksize - 1) * dil + 1, "
+	        "I%s);", d, d, D);
+	cg_line(b, ind, "long %slo = %ss; /* the first tap inside the input */",
+	        d, d);
+	cg_line(b, ind, "while (%slo < 0)", d);
+	cg_line(b, ind + 1, "%slo += dil;", d);
+}
+
+/* The flat index, within the input plane's first `upto` pooled dims, of
+ * the point whose coordinates are named pre<d>post ("ih", "hlo"):
+ * "(it * IH + ih) * IW + iw" for three. */
+static const char *plane_index(cg_gen *G, const pinfo *pi, int upto,
+                               const char *pre, const char *post)
+{
+	const char *z = NULL;
+	for (int j = 0; j < upto; j++) {
+		const char *d = COORD[3 - pi->rank + j];
+		const char *c = cg_fmt(G, "%s%s%s", pre, d, post);
+		if (!z)
+			z = c;
+		else
+			z = cg_fmt(G, "%s * I%s + %s", j > 1 ?
+			           cg_fmt(G, "(%s)", z) : z, DIMS[3 - pi->rank + j],
+			           c);
+	}
+	return z ? z : "0";
+}
+
+krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
+{
+	const krl_graph *g = G->g;
+	const int blk = G->s.pool_block, ept = G->s.pool_ept;
+	const krl_gnode *a0 = &g->n[K->anchor[0]];
+	pinfo pi;
+	memset(&pi, 0, sizeof pi);
+	pi.mx = pi.amx = pi.av = -1;
+	pi.rank = a0->naxes;
+	pi.avg = a0->pool == KRL_POOL_AVG;
+	pi.x = a0->in[0];
+	for (int j = 0; j < K->nanchor; j++) {
+		const krl_gnode *a = &g->n[K->anchor[j]];
+		if (a->pool == KRL_POOL_MAX)
+			pi.mx = K->anchor[j];
+		else if (a->pool == KRL_POOL_ARGMAX)
+			pi.amx = K->anchor[j];
+		else
+			pi.av = K->anchor[j];
+	}
+	const krl_gnode *xn = &g->n[pi.x];
+	const int nd = a0->ndim, r = pi.rank;
+	if (r < 1 || r > 3 || nd < r + 1 || xn->ndim != nd ||
+	    a0->axis != nd - r) {
+		snprintf(G->err, sizeof G->err, "pool node %d: pooled dims "
+		         "[%d, %d) of a rank-%d tensor", K->anchor[0], a0->axis,
+		         a0->axis + r, xn->ndim);
+		return KRL_OK;
+	}
+	for (int o = 0; o < K->nout; o++)
+		if (!cg_same_shape(g, K->out[o], K->space)) {
+			snprintf(G->err, sizeof G->err, "pool kernel k%d: output node "
+			         "%d has another shape", K->id, K->out[o]);
+			return KRL_OK;
+		}
+	G->need |= CG_NEED_DIV | CG_NEED_MINMAX;
+	const char *name = cg_fmt(G, "k%d_pool", K->id);
+	const char *rows_t = cg_prod(G, K->space, 0, nd - 1);
+	const char *ow_t = cg_fmt(G, "(%s)", a0->dim[nd - 1].text);
+	const int grp = 32 * ept;
+
+	/* the arguments, named in the kernel */
+	cg_sb geo = { 0 };
+	const char *rows = cg_arg_long(G, K, rows_t);
+	cg_line(&geo, 1, "/* x is [.., %s%s%s] and the output [.., %s%s%s], seen "
+	        "as [rows, OW] */", r > 2 ? "IT, " : "", r > 1 ? "IH, " : "",
+	        "IW", r > 2 ? "OT, " : "", r > 1 ? "OH, " : "", "OW");
+	cg_sb_printf(&geo, "\tconst long rows = %s", rows);
+	/* (one argument at a time: their order is the signature's) */
+	for (int j = 0; j < r; j++) {
+		const char *D = DIMS[3 - r + j];
+		const char *ia = cg_arg_long(G, K, cg_fmt(G, "(%s)",
+		                             xn->dim[nd - r + j].text));
+		cg_sb_printf(&geo, ", I%s = %s", D, ia);
+	}
+	for (int j = 0; j < r; j++) {
+		const char *D = DIMS[3 - r + j];
+		const char *oa = cg_arg_long(G, K, cg_fmt(G, "(%s)",
+		                             a0->dim[nd - r + j].text));
+		cg_sb_printf(&geo, ", O%s = %s", D, oa);
+	}
+	cg_sb_puts(&geo, ";\n");
+	/* a literal attribute (or an absent one) is written as its value */
+	int lit;
+	long lv;
+	const char *ka = attr_long(G, K, a0, "kernel_size", 1, &lit, &lv);
+	const char *sa = ka;
+	for (int i = 0; i < a0->nattrs; i++)
+		if (!strcmp(a0->attrs[i].key, "stride"))
+			sa = attr_long(G, K, a0, "stride", 1, &lit, &lv);
+	const char *pa = attr_long(G, K, a0, "padding", 0, &lit, &lv);
+	cg_sb_printf(&geo, "\tconst long ksize = %s, stride = %s, pad = %s", ka,
+	             sa, pa);
+	if (!pi.avg) {
+		const char *da = attr_long(G, K, a0, "dilation", 1, &lit, &lv);
+		cg_sb_printf(&geo, ", dil = %s", da);
+	}
+	cg_sb_puts(&geo, ";\n");
+	if (pi.avg) {
+		pi.cip = attr_long(G, K, a0, "count_include_pad", 1, &pi.cip_lit,
+		                   &pi.cip_v);
+		pi.dov = attr_long(G, K, a0, "divisor_override", 0, &pi.dov_lit,
+		                   &pi.dov_v);
+		if (!pi.cip_lit || !pi.dov_lit) {
+			cg_line(&geo, 1, "const long count_include_pad = %s, "
+			        "divisor_override = %s;", pi.cip, pi.dov);
+			pi.cip = "count_include_pad";
+			pi.dov = "divisor_override";
+		}
+	}
+
+	/* ---- the taps: the input (and its prologue) at index xi ---- */
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb l0 = { 0 }, tap = { 0 }, epi = { 0 }, body = { 0 };
+	const int base = ept > 1 ? 3 : 2;   /* indent of the per-output code */
+	const int tind = base + r;          /* indent of the tap body */
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	em.buf[1] = em.buf[2] = &tap;
+	em.ind[1] = em.ind[2] = tind;
+	cg_point p;
+	memset(&p, 0, sizeof p);
+	p.space = pi.x;
+	p.lin = "xi";
+	cg_val v = cg_ev(&em, pi.x, &p);
+	if (v.e) {
+		/* a name: the emitter declares every value it computes */
+		const char *f = cg_f(&em, v);
+		if (pi.avg) {
+			cg_line(&tap, tind, "sum += %s;", f);
+		} else {
+			cg_line(&tap, tind, "if (%s > m || %s != %s)%s /* NaN wins */",
+			        f, f, f, pi.amx >= 0 ? " {" : "");
+			cg_line(&tap, tind + 1, "m = %s;", f);
+			if (pi.amx >= 0) {
+				cg_line(&tap, tind + 1, "mi = xi - xb;");
+				cg_line(&tap, tind, "}");
+			}
+		}
+	}
+
+	/* ---- the outputs at index o ---- */
+	cg_em_forget(&em, 1);
+	em.buf[1] = em.buf[2] = &epi;
+	em.ind[1] = em.ind[2] = base;
+	cg_val val;
+	if (pi.mx >= 0) {
+		val.e = "m";
+		val.t = 'f';
+		cg_em_set_reduce(&em, pi.mx, val);
+	}
+	if (pi.amx >= 0) {
+		val.e = "mi";
+		val.t = 'l';
+		cg_em_set_reduce(&em, pi.amx, val);
+	}
+	if (pi.av >= 0) {
+		val.e = "mean";
+		val.t = 'f';
+		cg_em_set_reduce(&em, pi.av, val);
+	}
+	memset(&p, 0, sizeof p);
+	p.space = K->space;
+	p.lin = "o";
+	p.main = 1;
+	p.inrow = 1;
+	for (int o = 0; o < K->nout && !(G->fail >= 0 || G->err[0]); o++) {
+		cg_val w = cg_ev(&em, K->out[o], &p);
+		if (!w.e)
+			break;
+		cg_store(&em, 2, K->out[o], "o", w);
+	}
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+
+	/* ---- the kernel ---- */
+	cg_line(&body, 0, "{");
+	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_sb_puts(&body, geo.s ? geo.s : "");
+	if (r > 1)
+		cg_line(&body, 1, "const long plane = %s; /* elements of an input "
+		        "plane */", r > 2 ? "IT * IH * IW" : "IH * IW");
+	cg_line(&body, 1, "/* a warp takes %d consecutive outputs of a row, lane "
+	        "l the outputs l, l + 32, ... */", grp);
+	cg_line(&body, 1, "const long groups = (OW + %d) / %d; /* per row */",
+	        grp - 1, grp);
+	cg_line(&body, 1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
+	        "rows * groups * 32;", blk);
+	cg_line(&body, 1, "     t += (long)gridDim.x * %d) {", blk);
+	cg_line(&body, 2, "const long row = krl_div(t >> 5, groups);");
+	cg_line(&body, 2, "const long ow0 = ((t >> 5) - row * groups) * %d + (t & "
+	        "31);", grp);
+	/* the row's coordinates, innermost first */
+	const char *q = "row";
+	for (int j = r - 2; j >= 0; j--) {
+		const char *D = DIMS[3 - r + j], *d = COORD[3 - r + j];
+		cg_line(&body, 2, "const long o%s = krl_mod(%s, O%s);", d, q, D);
+		const char *nq = j ? cg_fmt(G, "r%s", d) : "pl";
+		cg_line(&body, 2, "const long %s = krl_div(%s, O%s);%s", nq, q, D,
+		        j ? "" : " /* the plane */");
+		q = nq;
+	}
+	cg_line(&body, 2, "const long xb = %s * %s; /* where the plane starts in "
+	        "x */", r > 1 ? q : "row", r > 1 ? "plane" : "IW");
+	for (int j = 0; j < r - 1; j++)
+		window(&body, 2, &pi, j);
+	int ind = 2;
+	if (ept > 1) {
+		cg_line(&body, 2, "#pragma unroll");
+		cg_line(&body, 2, "for (int e = 0; e < %d; e++) {", ept);
+		cg_line(&body, 3, "const long ow = ow0 + e * 32;");
+		cg_line(&body, 3, "if (ow >= OW)");
+		cg_line(&body, 4, "break;");
+		ind = 3;
+	} else {
+		cg_line(&body, 2, "const long ow = ow0;");
+		cg_line(&body, 2, "if (ow >= OW)");
+		cg_line(&body, 3, "continue;");
+	}
+	window(&body, ind, &pi, r - 1);
+	if (pi.avg) {
+		cg_line(&body, ind, "float sum = 0.f;");
+	} else {
+		cg_line(&body, ind, "float m = -INFINITY;");
+		if (pi.amx >= 0)
+			cg_line(&body, ind, "long long mi = %s; /* the first tap */",
+			        plane_index(G, &pi, r, "", "lo"));
+	}
+	/* the tap loops */
+	for (int j = 0; j < r; j++) {
+		const char *d = COORD[3 - r + j];
+		cg_line(&body, ind + j, "for (long i%s = %slo; i%s < %shi; i%s%s) {",
+		        d, d, d, d, d, pi.avg ? "++" : " += dil");
+		if (j == r - 1) {
+			cg_line(&body, ind + j + 1, "const long xi = %s;",
+			        r > 1 ? "xr + iw" : "xb + iw");
+		} else if (j == r - 2) {
+			const char *pr = plane_index(G, &pi, r - 1, "i", "");
+			cg_line(&body, ind + j + 1, "const long xr = xb + %s * IW;",
+			        r > 2 ? cg_fmt(G, "(%s)", pr) : pr);
+		}
+	}
+	cg_sb_puts(&body, tap.s ? tap.s : "");
+	for (int j = r - 1; j >= 0; j--)
+		cg_line(&body, ind + j, "}");
+	if (pi.avg) {
+		cg_sb t = { 0 }, n = { 0 }, ne = { 0 };
+		for (int j = 0; j < r; j++) {
+			const char *d = COORD[3 - r + j];
+			cg_sb_printf(&t, "%s(%sp - %ss)", j ? " * " : "", d, d);
+			cg_sb_printf(&n, "%s(%shi - %slo)", j ? " * " : "", d, d);
+			cg_sb_printf(&ne, "%s%slo < %shi", j ? " && " : "", d, d);
+		}
+		/* one dim: its parentheses are the product's */
+		const char *ts = r > 1 ? cg_fmt(G, "(%s)", t.s) : t.s;
+		const char *ns = r > 1 ? cg_fmt(G, "(%s)", n.s) : n.s;
+		const char *div, *why;
+		if (pi.dov_lit && pi.dov_v > 0) {
+			div = cg_fmt(G, "%ld.f", pi.dov_v);
+			why = "divisor_override";
+		} else if (pi.dov_lit && pi.cip_lit) {
+			div = cg_fmt(G, "(float)%s", pi.cip_v ? ts : ns);
+			why = pi.cip_v ? "the window in the padded input "
+			      "(count_include_pad)" : "the taps inside the input";
+		} else {
+			/* the second line under the first's value */
+			div = cg_fmt(G, "%s > 0 ? (float)%s :\n%.*s%18s%s ? (float)%s : "
+			             "(float)%s", pi.dov, pi.dov, ind, "\t\t\t\t\t\t", "",
+			             pi.cip, ts, ns);
+			why = "divisor_override, else as count_include_pad says";
+		}
+		cg_line(&body, ind, "/* the divisor: %s */", why);
+		cg_line(&body, ind, "const float div = %s;", div);
+		cg_line(&body, ind, "const float mean = %s ? sum / div : 0.f;", ne.s);
+		if (t.oom || n.oom || ne.oom)
+			G->oom = 1;
+		cg_sb_free(&t);
+		cg_sb_free(&n);
+		cg_sb_free(&ne);
+	}
+	cg_line(&body, ind, "const long o = row * OW + ow;");
+	cg_sb_puts(&body, epi.s ? epi.s : "");
+	if (ept > 1)
+		cg_line(&body, 2, "}");
+	cg_line(&body, 1, "}");
+	cg_line(&body, 0, "}");
+
+	cg_kernel_comment(G, K, cg_fmt(G, "pool: %d-d %s over windows of %s, "
+	                  "%d output%s per thread along the last dim, %d threads",
+	                  r, pi.avg ? "mean" : pi.amx >= 0 && pi.mx >= 0 ?
+	                  "max and its index" : pi.amx >= 0 ? "index of the max" :
+	                  "max", cg_inline_in(G, pi.x, K) ? "its input (computed "
+	                  "at every tap)" : cg_bufname(G, pi.x), ept,
+	                  ept > 1 ? "s" : "",
+	                  blk));
+	cg_kernel_sig(G, K, name, blk);
+	cg_sb_puts(&G->dev, body.s ? body.s : "");
+	cg_plan_launch(G, K, name,
+	               cg_fmt(G, "min(cdiv(%s * cdiv(%s, %d) * 32, %d), "
+	                      "sm_count * 1024)", rows_t, ow_t, grp, blk),
+	               cg_fmt(G, "%d", blk));
+done:
+	if (geo.oom || l0.oom || tap.oom || epi.oom || body.oom)
+		G->oom = 1;
+	cg_sb_free(&geo);
+	cg_sb_free(&l0);
+	cg_sb_free(&tap);
+	cg_sb_free(&epi);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+	return KRL_OK;
+}
