@@ -103,7 +103,7 @@ static void init_once(void)
 	if (env && *env)
 		add_includes(env, ";:");
 	else
-		add_includes(KRL_CUDA_INCLUDE, ";");
+		add_includes(KRL_CUDA_INCLUDE, ";:");
 }
 
 const char *krl_nvrtc_version(void)
