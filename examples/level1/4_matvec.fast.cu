@@ -40,6 +40,12 @@
  *   (the previous version, with the same bytes in flight per SM, measured
  *   1.89 ms).
  *
+ * Measured on the H200 (2026-11-29, four evaluations each): kb0
+ *   42.6-43.3 us against 43.0-44.0 us, 1.011-1.037x (the CI touched 1
+ *   twice): the read stays at ~3.1 TB/s in this 43 us window, whatever
+ *   the cluster size (2, 4 and 8 measured the same; 1 was 0.82x), so the
+ *   model above is off at kb0. kb1: 1.97 ms against 2.33 ms, 1.17-1.19x.
+ *
  * When K is not a multiple of 4 (tiny and hidden sets) rows of A are not
  * 16-byte aligned: the same structure runs with scalar, still coalesced,
  * loads. Rows past M in the last group re-read row M - 1 and are not
