@@ -729,6 +729,8 @@ static cg_val ev_pw(cg_em *em, int n, const cg_point *p, int lvl)
 		         (int)x->pw);
 		return bad;
 	}
+	if (strstr(pi->cuda, "krl_maxf") || strstr(pi->cuda, "krl_minf"))
+		G->need |= CG_NEED_RED; /* the NaN-keeping max and min */
 	const char *a[4] = { 0 };
 	for (int i = 0; i < x->nin && i < 4; i++) {
 		cg_val v = cg_ev(em, x->in[i], p);

@@ -14,7 +14,7 @@ typedef struct krl_pwinfo {
 	int nin;                 /* 1, 2 or 3 */
 	/* CUDA C for fp32 operands: "%0", "%1", "%2" stand for the operands
 	 * (each an fp32 expression, parenthesised by the generator), e.g.
-	 * "fmaxf(%0, 0.f)", "(%0 + %1)". */
+	 * "krl_maxf(%0, 0.f)", "(%0 + %1)". */
 	const char *cuda;
 	double (*f)(const double *a);   /* the float64 meaning */
 } krl_pwinfo;

@@ -23,7 +23,12 @@ static double f_square(const double *a) { return a[0] * a[0]; }
 static double f_tanh(const double *a) { return tanh(a[0]); }
 static double f_erf(const double *a) { return erf(a[0]); }
 static double f_sigmoid(const double *a) { return 1.0 / (1.0 + exp(-a[0])); }
-static double f_relu(const double *a) { return a[0] > 0.0 ? a[0] : 0.0; }
+/* relu, max and min keep NaN, as torch.relu, torch.maximum, torch.minimum
+ * and torch.clamp do (C's fmax and fmin drop it). */
+static double f_relu(const double *a)
+{
+	return isnan(a[0]) || a[0] > 0.0 ? a[0] : 0.0;
+}
 static double f_sign(const double *a)
 {
 	return a[0] > 0.0 ? 1.0 : a[0] < 0.0 ? -1.0 : 0.0;
@@ -32,8 +37,14 @@ static double f_add(const double *a) { return a[0] + a[1]; }
 static double f_sub(const double *a) { return a[0] - a[1]; }
 static double f_mul(const double *a) { return a[0] * a[1]; }
 static double f_div(const double *a) { return a[0] / a[1]; }
-static double f_max(const double *a) { return fmax(a[0], a[1]); }
-static double f_min(const double *a) { return fmin(a[0], a[1]); }
+static double f_max(const double *a)
+{
+	return isnan(a[0]) || a[0] > a[1] ? a[0] : a[1];
+}
+static double f_min(const double *a)
+{
+	return isnan(a[0]) || a[0] < a[1] ? a[0] : a[1];
+}
 static double f_pow(const double *a) { return pow(a[0], a[1]); }
 /* torch.xlogy: 0 where x == 0 (even for y == 0 or inf), NaN if y is. */
 static double f_xlogy(const double *a)
@@ -65,15 +76,15 @@ static const krl_pwinfo TABLE[KRL_PW_COUNT] = {
 	[KRL_PW_ERF] = {"erf", 1, "erff(%0)", f_erf},
 	[KRL_PW_SIGMOID] = {"sigmoid", 1, "(1.f / (1.f + expf(-(%0))))",
 	                    f_sigmoid},
-	[KRL_PW_RELU] = {"relu", 1, "fmaxf(%0, 0.f)", f_relu},
+	[KRL_PW_RELU] = {"relu", 1, "krl_maxf(%0, 0.f)", f_relu},
 	[KRL_PW_SIGN] = {"sign", 1,
 	                 "((float)((%0) > 0.f) - (float)((%0) < 0.f))", f_sign},
 	[KRL_PW_ADD] = {"add", 2, "((%0) + (%1))", f_add},
 	[KRL_PW_SUB] = {"sub", 2, "((%0) - (%1))", f_sub},
 	[KRL_PW_MUL] = {"mul", 2, "((%0) * (%1))", f_mul},
 	[KRL_PW_DIV] = {"div", 2, "((%0) / (%1))", f_div},
-	[KRL_PW_MAX] = {"max", 2, "fmaxf(%0, %1)", f_max},
-	[KRL_PW_MIN] = {"min", 2, "fminf(%0, %1)", f_min},
+	[KRL_PW_MAX] = {"max", 2, "krl_maxf(%0, %1)", f_max},
+	[KRL_PW_MIN] = {"min", 2, "krl_minf(%0, %1)", f_min},
 	[KRL_PW_POW] = {"pow", 2, "powf(%0, %1)", f_pow},
 	[KRL_PW_XLOGY] = {"xlogy", 2,
 	                  "(isnan(%1) ? (%1) : (%0) == 0.f ? 0.f : "

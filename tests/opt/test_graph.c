@@ -59,7 +59,7 @@ static void pw_meanings(void **state)
 	assert_true(f(KRL_PW_GT, 1, 1, 0) == 0);
 	assert_true(fabs(f(KRL_PW_SIGMOID, 0, 0, 0) - 0.5) < 1e-15);
 	assert_true(f(KRL_PW_RSQRT, 4, 0, 0) == 0.5);
-	assert_string_equal(krl_pw_info(KRL_PW_RELU)->cuda, "fmaxf(%0, 0.f)");
+	assert_string_equal(krl_pw_info(KRL_PW_RELU)->cuda, "krl_maxf(%0, 0.f)");
 }
 
 /* ==== Texts ==== */
