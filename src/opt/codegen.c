@@ -1229,6 +1229,7 @@ void krl_sched_default(krl_sched *s)
 	s->scan_block = 256;
 	s->pool_block = 256;
 	s->pool_ept = 1;
+	s->pool_taps = 0;
 }
 
 static const char *kind_name(cg_kkind k)
@@ -1442,8 +1443,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " (block %d)", s->scan_block);
 				break;
 			case CK_POOL:
-				cg_sb_printf(&sm, " (block %d, ept %d)", s->pool_block,
-				             s->pool_ept);
+				cg_sb_printf(&sm, " (block %d, ept %d, %s taps)",
+				             s->pool_block, s->pool_ept,
+				             s->pool_taps ? "mul" : "inc");
 				break;
 			default:
 				if (G.nalgo && G.nlayout)

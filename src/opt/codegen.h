@@ -104,6 +104,9 @@ typedef struct krl_sched {
 	int scan_block;
 	int pool_block;          /* threads per block of pool kernels */
 	int pool_ept;            /* outputs per thread along the last dim */
+	int pool_taps;           /* 0: in-plane offsets of the plane's type,
+	                            stepped; 1: 64-bit indices multiplied at
+	                            every tap (the first pool kernel) */
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
 	                            (src/opt/gemm.c) where it applies */
 	int lib_algo;            /* `algo=` of library calls that take it

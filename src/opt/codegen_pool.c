@@ -24,8 +24,12 @@
  * inside (count_include_pad=0) or by divisor_override; a window with no
  * tap inside gives 0. Every size and the geometry (kernel size, stride,
  * padding, dilation) are run-time arguments, so the candidate serves
- * every shape set; indices are 64-bit (krl_div divides in 32 bits when
- * the operands fit).
+ * every shape set. pool.taps=inc (the default) computes offsets within
+ * an input plane as int (long for a plane too big for one: the kernel's
+ * work is a template over that type), finds a window's first tap without
+ * a loop and steps the offsets from tap to tap; pool.taps=mul, the first
+ * kernel, multiplies 64-bit indices out at every tap. krl_div divides in
+ * 32 bits when the operands fit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,11 +125,35 @@ static void window(cg_sb *b, int ind, const pinfo *pi, int j)
 	cg_line(b, ind + 1, "%slo += dil;", d);
 }
 
+/* window()'s bounds for pool.taps=inc, of the in-plane type I and
+ * without a loop: o<d> and the geometry are I (st, pd, dl; kx the
+ * window's extent, n<D> the input's size). */
+static void window_inc(cg_sb *b, int ind, const pinfo *pi, int j)
+{
+	const char *D = DIMS[3 - pi->rank + j], *d = COORD[3 - pi->rank + j];
+	cg_line(b, ind, "const I %ss = %so%s * st - pd; /* window start */", d,
+	        j == pi->rank - 1 ? "(I)" : "", d);
+	if (pi->avg) {
+		cg_line(b, ind, "const I %sp = %ss + kx < n%s + pd ? %ss + kx : n%s + "
+		        "pd; /* end in the padded input */", d, d, D, d, D);
+		cg_line(b, ind, "const I %slo = %ss > 0 ? %ss : 0, %shi = %sp < n%s ? "
+		        "%sp : n%s;", d, d, d, d, d, D, d, D);
+		return;
+	}
+	cg_line(b, ind, "/* the taps inside the input: the first past the "
+	        "padding, in steps of dl */");
+	cg_line(b, ind, "const I %slo = %ss >= 0 ? %ss : %ss + (dl - 1 - %ss) / dl "
+	        "* dl;", d, d, d, d, d);
+	cg_line(b, ind, "const I %shi = %ss + kx < n%s ? %ss + kx : n%s;", d, d, D,
+	        d, D);
+}
+
 /* The flat index, within the input plane's first `upto` pooled dims, of
  * the point whose coordinates are named pre<d>post ("ih", "hlo"):
- * "(it * IH + ih) * IW + iw" for three. */
+ * "(it * IH + ih) * IW + iw" for three (the sizes named dn<D>). */
 static const char *plane_index(cg_gen *G, const pinfo *pi, int upto,
-                               const char *pre, const char *post)
+                               const char *pre, const char *post,
+                               const char *dn)
 {
 	const char *z = NULL;
 	for (int j = 0; j < upto; j++) {
@@ -134,8 +162,8 @@ static const char *plane_index(cg_gen *G, const pinfo *pi, int upto,
 		if (!z)
 			z = c;
 		else
-			z = cg_fmt(G, "%s * I%s + %s", j > 1 ?
-			           cg_fmt(G, "(%s)", z) : z, DIMS[3 - pi->rank + j],
+			z = cg_fmt(G, "%s * %s%s + %s", j > 1 ?
+			           cg_fmt(G, "(%s)", z) : z, dn, DIMS[3 - pi->rank + j],
 			           c);
 	}
 	return z ? z : "0";
@@ -145,6 +173,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
 	const int blk = G->s.pool_block, ept = G->s.pool_ept;
+	const int inc = !G->s.pool_taps;   /* in-plane offsets, stepped */
 	const krl_gnode *a0 = &g->n[K->anchor[0]];
 	pinfo pi;
 	memset(&pi, 0, sizeof pi);
@@ -236,6 +265,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_em em;
 	cg_em_init(&em, G, K);
 	cg_sb l0 = { 0 }, tap = { 0 }, epi = { 0 }, body = { 0 };
+	cg_sb args = { 0 };   /* inc: the kernel's arguments, passed on */
 	const int base = ept > 1 ? 3 : 2;   /* indent of the per-output code */
 	const int tind = base + r;          /* indent of the tap body */
 	em.buf[0] = &l0;
@@ -257,7 +287,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			        f, f, f, pi.amx >= 0 ? " {" : "");
 			cg_line(&tap, tind + 1, "m = %s;", f);
 			if (pi.amx >= 0) {
-				cg_line(&tap, tind + 1, "mi = xi - xb;");
+				cg_line(&tap, tind + 1, inc ? "mi = xw;" : "mi = xi - xb;");
 				cg_line(&tap, tind, "}");
 			}
 		}
@@ -308,58 +338,125 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	        "l the outputs l, l + 32, ... */", grp);
 	cg_line(&body, 1, "const long groups = (OW + %d) / %d; /* per row */",
 	        grp - 1, grp);
-	cg_line(&body, 1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
+	const int k1 = 1;   /* indent of the grid loop */
+	const char *walk = cg_fmt(G, "%s_walk", name);
+	for (int i = 0; i < K->nargs; i++)
+		cg_sb_printf(&args, "%s%s", i ? ", " : "", K->args[i].cname);
+	if (inc) {
+		static const char *const NS[3] = { "nT", "nH", "nW" };
+		const char *const *ns = NS + 3 - r;
+		cg_line(&body, 1, "/* how far a window reaches past the input */");
+		cg_line(&body, 1, "const long reach = 2 * pad + stride + ksize%s;",
+		        pi.avg ? "" : " * dil");
+		cg_line(&body, 1, "if constexpr (sizeof(I) < sizeof(long)) {");
+		cg_line(&body, 2, "if (%s >= 0x80000000l) {", r > 2 ?
+		        "(IT + reach) * (IH + reach) * (IW + reach)" : r > 1 ?
+		        "(IH + reach) * (IW + reach)" : "IW + reach");
+		cg_line(&body, 3, "/* a huge plane */");
+		cg_line(&body, 3, "%s<long>(%s);", walk, args.s ? args.s : "");
+		cg_line(&body, 3, "return;");
+		cg_line(&body, 2, "}");
+		cg_line(&body, 1, "}");
+		cg_sb_printf(&body, "\tconst I ");
+		for (int j = 0; j < r; j++)
+			cg_sb_printf(&body, "%s%s = I%s", j ? ", " : "", ns[j],
+			             DIMS[3 - r + j]);
+		cg_sb_printf(&body, "; /* the input's size%s */\n", r > 1 ?
+		             "s" : "");
+		cg_line(&body, 1, "const I st = stride, pd = pad%s;",
+		        pi.avg ? "" : ", dl = dil");
+		cg_line(&body, 1, "const I kx = %s; /* a window's extent */",
+		        pi.avg ? "ksize" : "(ksize - 1) * dil + 1");
+		/* the step of each outer dim's tap loop */
+		for (int j = 0; j < r - 1; j++) {
+			const char *d = COORD[3 - r + j];
+			cg_sb sz = { 0 };
+			for (int k = j + 1; k < r; k++)
+				cg_sb_printf(&sz, "%s%s", k > j + 1 ? " * " : "", ns[k]);
+			cg_line(&body, 1, "const I %sstep = %s%s; /* from a tap %s to "
+			        "the next */", d, pi.avg ? "" : "dl * ", sz.s,
+			        j == r - 2 ? "row" : "plane");
+			if (sz.oom)
+				G->oom = 1;
+			cg_sb_free(&sz);
+		}
+	}
+	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);
-	cg_line(&body, 1, "     t += (long)gridDim.x * %d) {", blk);
-	cg_line(&body, 2, "const long row = krl_div(t >> 5, groups);");
-	cg_line(&body, 2, "const long ow0 = ((t >> 5) - row * groups) * %d + (t & "
-	        "31);", grp);
+	cg_line(&body, k1, "     t += (long)gridDim.x * %d) {", blk);
+	cg_line(&body, k1 + 1, "const long row = krl_div(t >> 5, groups);");
+	cg_line(&body, k1 + 1, "const long ow0 = ((t >> 5) - row * groups) * %d + "
+	        "(t & 31);", grp);
 	/* the row's coordinates, innermost first */
 	const char *q = "row";
 	for (int j = r - 2; j >= 0; j--) {
 		const char *D = DIMS[3 - r + j], *d = COORD[3 - r + j];
-		cg_line(&body, 2, "const long o%s = krl_mod(%s, O%s);", d, q, D);
 		const char *nq = j ? cg_fmt(G, "r%s", d) : "pl";
-		cg_line(&body, 2, "const long %s = krl_div(%s, O%s);%s", nq, q, D,
-		        j ? "" : " /* the plane */");
+		if (inc) {
+			/* one division: the remainder is what is left */
+			cg_line(&body, k1 + 1, "const long %s = krl_div(%s, O%s);%s", nq,
+			        q, D, j ? "" : " /* the plane */");
+			cg_line(&body, k1 + 1, "const I o%s = %s - %s * O%s;", d, q, nq,
+			        D);
+		} else {
+			cg_line(&body, k1 + 1, "const long o%s = krl_mod(%s, O%s);", d,
+			        q, D);
+			cg_line(&body, k1 + 1, "const long %s = krl_div(%s, O%s);%s", nq,
+			        q, D, j ? "" : " /* the plane */");
+		}
 		q = nq;
 	}
-	cg_line(&body, 2, "const long xb = %s * %s; /* where the plane starts in "
-	        "x */", r > 1 ? q : "row", r > 1 ? "plane" : "IW");
+	cg_line(&body, k1 + 1, "const long xb = %s * %s; /* where the plane "
+	        "starts in x */", r > 1 ? q : "row", r > 1 ? "plane" : "IW");
 	for (int j = 0; j < r - 1; j++)
-		window(&body, 2, &pi, j);
-	int ind = 2;
+		(inc ? window_inc : window)(&body, k1 + 1, &pi, j);
+	int ind = k1 + 1;
 	if (ept > 1) {
-		cg_line(&body, 2, "#pragma unroll");
-		cg_line(&body, 2, "for (int e = 0; e < %d; e++) {", ept);
-		cg_line(&body, 3, "const long ow = ow0 + e * 32;");
-		cg_line(&body, 3, "if (ow >= OW)");
-		cg_line(&body, 4, "break;");
-		ind = 3;
+		cg_line(&body, k1 + 1, "#pragma unroll");
+		cg_line(&body, k1 + 1, "for (int e = 0; e < %d; e++) {", ept);
+		cg_line(&body, k1 + 2, "const long ow = ow0 + e * 32;");
+		cg_line(&body, k1 + 2, "if (ow >= OW)");
+		cg_line(&body, k1 + 3, "break;");
+		ind = k1 + 2;
 	} else {
-		cg_line(&body, 2, "const long ow = ow0;");
-		cg_line(&body, 2, "if (ow >= OW)");
-		cg_line(&body, 3, "continue;");
+		cg_line(&body, k1 + 1, "const long ow = ow0;");
+		cg_line(&body, k1 + 1, "if (ow >= OW)");
+		cg_line(&body, k1 + 2, "continue;");
 	}
-	window(&body, ind, &pi, r - 1);
+	(inc ? window_inc : window)(&body, ind, &pi, r - 1);
 	if (pi.avg) {
 		cg_line(&body, ind, "float sum = 0.f;");
 	} else {
 		cg_line(&body, ind, "float m = -INFINITY;");
 		if (pi.amx >= 0)
 			cg_line(&body, ind, "long long mi = %s; /* the first tap */",
-			        plane_index(G, &pi, r, "", "lo"));
+			        plane_index(G, &pi, r, "", "lo", inc ? "n" : "I"));
 	}
 	/* the tap loops */
 	for (int j = 0; j < r; j++) {
 		const char *d = COORD[3 - r + j];
+		if (inc) {
+			/* x<d>: the offset in the plane of the tap's point in dims
+			 * up to d, stepped */
+			const char *prev = j ? cg_fmt(G, "x%s + ", COORD[3 - r + j - 1]) :
+			                   "";
+			const char *sz = j == r - 1 ? "" : j == r - 2 ? " * nW" :
+			                 " * (nH * nW)";
+			const char *step = j < r - 1 ? cg_fmt(G, " += %sstep", d) :
+			                   pi.avg ? "++" : " += dl";
+			cg_line(&body, ind + j, "for (I x%s = %s%slo%s; x%s < %s%shi%s; "
+			        "x%s%s) {", d, prev, d, sz, d, prev, d, sz, d, step);
+			if (j == r - 1)
+				cg_line(&body, ind + j + 1, "const long xi = xb + xw;");
+			continue;
+		}
 		cg_line(&body, ind + j, "for (long i%s = %slo; i%s < %shi; i%s%s) {",
 		        d, d, d, d, d, pi.avg ? "++" : " += dil");
 		if (j == r - 1) {
 			cg_line(&body, ind + j + 1, "const long xi = %s;",
 			        r > 1 ? "xr + iw" : "xb + iw");
 		} else if (j == r - 2) {
-			const char *pr = plane_index(G, &pi, r - 1, "i", "");
+			const char *pr = plane_index(G, &pi, r - 1, "i", "", "I");
 			cg_line(&body, ind + j + 1, "const long xr = xb + %s * IW;",
 			        r > 2 ? cg_fmt(G, "(%s)", pr) : pr);
 		}
@@ -405,27 +502,47 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_line(&body, ind, "const long o = row * OW + ow;");
 	cg_sb_puts(&body, epi.s ? epi.s : "");
 	if (ept > 1)
-		cg_line(&body, 2, "}");
-	cg_line(&body, 1, "}");
+		cg_line(&body, k1 + 1, "}");
+	cg_line(&body, k1, "}");
 	cg_line(&body, 0, "}");
 
-	cg_kernel_comment(G, K, cg_fmt(G, "pool: %d-d %s over windows of %s, "
+	const char *how = cg_fmt(G, "pool: %d-d %s over windows of %s, "
 	                  "%d output%s per thread along the last dim, %d threads",
 	                  r, pi.avg ? "mean" : pi.amx >= 0 && pi.mx >= 0 ?
 	                  "max and its index" : pi.amx >= 0 ? "index of the max" :
 	                  "max", cg_inline_in(G, pi.x, K) ? "its input (computed "
 	                  "at every tap)" : cg_bufname(G, pi.x), ept,
 	                  ept > 1 ? "s" : "",
-	                  blk));
+	                  blk);
+	if (inc) {
+		/* the kernel's work as a template over the in-plane type */
+		cg_sb_printf(&G->dev, "/* %s's outputs, with offsets and "
+		             "coordinates in a plane of type I:\n * int when the "
+		             "plane, widened by a window's reach, fits (the usual "
+		             "case),\n * else long */\ntemplate <typename I>\n"
+		             "static __device__ __forceinline__ void\n%s(", name,
+		             walk);
+		for (int i = 0; i < K->nargs; i++)
+			cg_sb_printf(&G->dev, "%s%s %s", i ? ",\n\t" : "",
+			             K->args[i].ctype, K->args[i].cname);
+		cg_sb_puts(&G->dev, ")\n");
+		cg_sb_puts(&G->dev, body.s ? body.s : "");
+	}
+	cg_kernel_comment(G, K, how);
 	cg_kernel_sig(G, K, name, blk);
-	cg_sb_puts(&G->dev, body.s ? body.s : "");
+	if (inc)
+		cg_sb_printf(&G->dev, "{\n\t%s<int>(%s);\n}\n", walk,
+		             args.s ? args.s : "");
+	else
+		cg_sb_puts(&G->dev, body.s ? body.s : "");
 	cg_plan_launch(G, K, name,
 	               cg_fmt(G, "min(cdiv(%s * cdiv(%s, %d) * 32, %d), "
 	                      "sm_count * 1024)", rows_t, ow_t, grp, blk),
 	               cg_fmt(G, "%d", blk));
 done:
-	if (geo.oom || l0.oom || tap.oom || epi.oom || body.oom)
+	if (geo.oom || l0.oom || tap.oom || epi.oom || body.oom || args.oom)
 		G->oom = 1;
+	cg_sb_free(&args);
 	cg_sb_free(&geo);
 	cg_sb_free(&l0);
 	cg_sb_free(&tap);

@@ -59,6 +59,7 @@ static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
 static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
 static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const POOL_EPT[] = { "1", "2", "4" };
+static const char *const POOL_TAPS[] = { "inc", "mul" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
@@ -114,6 +115,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->pool_block = atoi(z);
 	if ((z = chosen(s, c, "pool.ept")))
 		k->pool_ept = atoi(z);
+	if ((z = chosen(s, c, "pool.taps")))
+		k->pool_taps = strcmp(z, "mul") == 0;
 	if ((z = chosen(s, c, "gemm.impl")))
 		k->gemm_impl = !strcmp(z, "3xtf32");
 	if ((z = chosen(s, c, "lib.algo")))
@@ -423,6 +426,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (pool) {
 		add_decision(sp, "pool.block", NOPT(POOL_BLOCK), POOL_BLOCK);
 		add_decision(sp, "pool.ept", NOPT(POOL_EPT), POOL_EPT);
+		add_decision(sp, "pool.taps", NOPT(POOL_TAPS), POOL_TAPS);
 	}
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);

@@ -303,15 +303,29 @@ static void max_pool2d_text(void **state)
 	gen x;
 	generate(t, NULL, &x);
 	assert_non_null(strstr(x.what, "1 op into 1 kernel: 1 pool (block 256, "
-	                       "ept 1)"));
+	                       "ept 1, inc taps)"));
 	assert_non_null(strstr(x.text, "__launch_bounds__(256)\nk0_pool("));
 	assert_non_null(strstr(x.text, "launch k0_pool grid="));
 	assert_non_null(strstr(x.text, "(kernel_size),\n    (stride),\n    "
 	                       "(padding),\n    (dilation),\n    x,\n    y)"));
 	assert_non_null(strstr(x.text, "NaN wins"));
-	assert_non_null(strstr(x.text, "hlo += dil;"));
-	assert_non_null(strstr(x.text, "for (long iw = wlo; iw < whi; iw += "
-	                       "dil) {"));
+	/* in-plane offsets of type I (int unless the plane is huge), the
+	 * first tap without a loop, the taps stepped */
+	assert_non_null(strstr(x.text, "template <typename I>\nstatic __device__ "
+	                       "__forceinline__ void\nk0_pool_walk(long a0,"));
+	assert_non_null(strstr(x.text, "if ((IH + reach) * (IW + reach) >= "
+	                       "0x80000000l) {"));
+	assert_non_null(strstr(x.text, "k0_pool_walk<long>(a0, a1, a2, a3, a4, a5, "
+	                       "a6, a7, a8, p_x, p_y);"));
+	assert_non_null(strstr(x.text, "{\n\tk0_pool_walk<int>(a0, a1, a2, a3, "
+	                       "a4, a5, a6, a7, a8, p_x, p_y);\n}\n"));
+	assert_non_null(strstr(x.text, "const I hlo = hs >= 0 ? hs : hs + (dl - 1 "
+	                       "- hs) / dl * dl;"));
+	assert_null(strstr(x.text, "while"));
+	assert_non_null(strstr(x.text, "for (I xh = hlo * nW; xh < hhi * nW; xh "
+	                       "+= hstep) {"));
+	assert_non_null(strstr(x.text, "for (I xw = xh + wlo; xw < xh + whi; xw "
+	                       "+= dl) {"));
 	assert_null(strstr(x.text, "call max_pool2d"));
 	assert_null(strstr(x.text, "idx"));
 	assert_null(strstr(x.text, "buffer "));
@@ -322,11 +336,23 @@ static void max_pool2d_text(void **state)
 	static const char *const knobs[] = { "pool.ept", "4", "pool.block", "128",
 		NULL };
 	generate(t, knobs, &x);
-	assert_non_null(strstr(x.what, "1 pool (block 128, ept 4)"));
+	assert_non_null(strstr(x.what, "1 pool (block 128, ept 4, inc taps)"));
 	assert_non_null(strstr(x.text, "__launch_bounds__(128)"));
 	assert_non_null(strstr(x.text, "for (int e = 0; e < 4; e++) {"));
 	assert_non_null(strstr(x.text, "const long ow = ow0 + e * 32;"));
 	assert_non_null(strstr(x.text, "cdiv((ow), 128) * 32, 128)"));
+	gen_free(&x);
+
+	/* pool.taps=mul: the first pool kernel, 64-bit indices multiplied at
+	 * every tap */
+	static const char *const mul[] = { "pool.taps", "mul", NULL };
+	generate(t, mul, &x);
+	assert_non_null(strstr(x.what, "1 pool (block 256, ept 1, mul taps)"));
+	assert_non_null(strstr(x.text, "hlo += dil;"));
+	assert_non_null(strstr(x.text, "const long oh = krl_mod(row, OH);"));
+	assert_non_null(strstr(x.text, "for (long iw = wlo; iw < whi; iw += "
+	                       "dil) {"));
+	assert_null(strstr(x.text, "_walk"));
 	gen_free(&x);
 
 	/* fuse=ref: the reference plan, the library call */
@@ -349,9 +375,13 @@ static void max_pool_with_index_text(void **state)
 	assert_non_null(strstr(x.what, "1 pool"));
 	assert_non_null(strstr(x.text, "3-d max and its index over windows of "
 	                       "x"));
-	assert_non_null(strstr(x.text, "long long mi = (tlo * IH + hlo) * IW + "
+	assert_non_null(strstr(x.text, "long long mi = (tlo * nH + hlo) * nW + "
 	                       "wlo; /* the first tap */"));
-	assert_non_null(strstr(x.text, "mi = xi - xb;"));
+	assert_non_null(strstr(x.text, "mi = xw;"));
+	assert_non_null(strstr(x.text, "for (I xt = tlo * (nH * nW); xt < thi * "
+	                       "(nH * nW); xt += tstep) {"));
+	assert_non_null(strstr(x.text, "if ((IT + reach) * (IH + reach) * (IW + "
+	                       "reach) >= 0x80000000l) {"));
 	assert_non_null(strstr(x.text, "p_idx[o] = mi;"));
 	assert_non_null(strstr(x.text, "p_y[o] = m;"));
 	assert_null(strstr(x.text, "k1_pool"));
@@ -361,6 +391,14 @@ static void max_pool_with_index_text(void **state)
 	generate(t, none, &x);
 	assert_non_null(strstr(x.what, "split 2 ops into 2 kernels: 2 pool"));
 	assert_int_equal(count_str(x.text, "launch k"), 2);
+	gen_free(&x);
+
+	/* pool.taps=mul: the index from 64-bit coordinates */
+	static const char *const mul[] = { "pool.taps", "mul", NULL };
+	generate(t, mul, &x);
+	assert_non_null(strstr(x.text, "long long mi = (tlo * IH + hlo) * IW + "
+	                       "wlo; /* the first tap */"));
+	assert_non_null(strstr(x.text, "mi = xi - xb;"));
 	gen_free(&x);
 	krl_task_free(t);
 }
@@ -385,6 +423,10 @@ static void avg_pool_divisor_text(void **state)
 	                       "(wp - ws));"));
 	assert_non_null(strstr(x.text, "const float mean = hlo < hhi && wlo < "
 	                       "whi ? sum / div : 0.f;"));
+	assert_non_null(strstr(x.text, "const I hp = hs + kx < nH + pd ? hs + kx "
+	                       ": nH + pd; /* end in the padded input */"));
+	assert_non_null(strstr(x.text, "for (I xw = xh + wlo; xw < xh + whi; "
+	                       "xw++) {"));
 	gen_free(&x);
 	krl_task_free(t);
 
@@ -416,7 +458,7 @@ static void fused_prologue_and_epilogue(void **state)
 	assert_null(strstr(x.text, "buffer "));
 	assert_int_equal(count_str(x.text, "launch k"), 1);
 	/* the relu is in the tap loop, the scale after it */
-	const char *loop = strstr(x.text, "for (long iw");
+	const char *loop = strstr(x.text, "for (I xw");
 	const char *relu = loop ? strstr(loop, "krl_maxf(") : NULL;
 	const char *store = strstr(x.text, "p_y[o] = ");
 	assert_non_null(loop);
@@ -452,13 +494,19 @@ static void level1_pools_offer_decisions(void **state)
 				assert_string_equal(dc->opt[0], "1");
 				assert_string_equal(dc->opt[2], "4");
 				seen |= 2;
+			} else if (!strcmp(dc->name, "pool.taps")) {
+				/* today's kernel stays reachable: mul */
+				assert_int_equal(dc->nopt, 2);
+				assert_string_equal(dc->opt[0], "inc");
+				assert_string_equal(dc->opt[1], "mul");
+				seen |= 8;
 			} else if (!strcmp(dc->name, "fuse")) {
 				assert_string_equal(dc->opt[0], "full");
 				assert_string_equal(dc->opt[2], "ref");
 				seen |= 4;
 			}
 		}
-		assert_int_equal(seen, 7);
+		assert_int_equal(seen, 15);
 		const char *names[KRL_MAX_FEATURES];
 		double v[KRL_MAX_FEATURES];
 		int n = krl_opt_features(o, names, v, KRL_MAX_FEATURES);

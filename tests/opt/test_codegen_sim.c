@@ -451,7 +451,8 @@ static void level1_candidates_compute_golden(void **state)
 }
 
 /* Every pooling geometry of tests/data/pool/, generated at kb1 with the
- * default choice, every option of the pool knobs and fuse=none, run at
+ * default choice, every option of the pool knobs (pool.taps=mul with
+ * each of the others) and fuse=none, run at
  * tiny, kb0 and kb1 (each with its own geometry) and, for max pooling
  * and the fused relu -> max pool -> scale, once more with NaNs in the
  * input (relu keeps NaN, as torch's does). */
@@ -481,25 +482,31 @@ static void pool_geometries_compute_golden(void **state)
 		const krl_space *sp = krl_opt_space(o);
 		int max = strstr(tasks[i], "/max") != NULL;
 		/* the default; every pool.ept and pool.block option (paired, so
-		 * that each is run once); fuse=none where it splits kernels */
-		krl_choice ch[8];
+		 * that each is run once), with pool.taps inc and again with mul
+		 * (today's kernel); fuse=none where it splits kernels */
+		krl_choice ch[12];
 		int nch = 1;
 		memset(ch, 0, sizeof ch);
-		int je = -1, jb = -1, jf = -1;
+		int je = -1, jb = -1, jt = -1, jf = -1;
 		for (int j = 0; j < sp->ndec; j++) {
 			if (!strcmp(sp->dec[j].name, "pool.ept"))
 				je = j;
 			if (!strcmp(sp->dec[j].name, "pool.block"))
 				jb = j;
+			if (!strcmp(sp->dec[j].name, "pool.taps"))
+				jt = j;
 			if (!strcmp(sp->dec[j].name, "fuse"))
 				jf = j;
 		}
-		assert_true(je >= 0 && jb >= 0 && jf >= 0);
+		assert_true(je >= 0 && jb >= 0 && jt >= 0 && jf >= 0);
 		assert_string_equal(sp->dec[jf].opt[1], "none");
-		for (int k = 1; k < sp->dec[jb].nopt; k++, nch++) {
-			ch[nch].opt[jb] = k;
-			ch[nch].opt[je] = k % sp->dec[je].nopt;
-		}
+		assert_string_equal(sp->dec[jt].opt[1], "mul");
+		for (int tp = 0; tp < sp->dec[jt].nopt; tp++)
+			for (int k = tp ? 0 : 1; k < sp->dec[jb].nopt; k++, nch++) {
+				ch[nch].opt[jb] = k;
+				ch[nch].opt[je] = k % sp->dec[je].nopt;
+				ch[nch].opt[jt] = tp;
+			}
 		if (max || strstr(tasks[i], "fused"))
 			ch[nch++].opt[jf] = 1;
 		for (int c = 0; c < nch; c++) {

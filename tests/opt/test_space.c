@@ -37,8 +37,8 @@ static const char *const KNOWN[] = {
 	"rule.fold", "rule.diag_bcast", "rule.flip", "rule.reduce_linear",
 	"rule.cancel", "map.block", "map.vec", "map.ept", "map.grid",
 	"row.strategy", "row.block", "row.cache", "total.blocks",
-	"total.block", "scan.block", "pool.block", "pool.ept", "fuse",
-	"gemm.impl", "lib.algo", "lib.layout", NULL,
+	"total.block", "scan.block", "pool.block", "pool.ept", "pool.taps",
+	"fuse", "gemm.impl", "lib.algo", "lib.layout", NULL,
 };
 
 static int known(const char *name)
