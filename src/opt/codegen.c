@@ -480,6 +480,16 @@ static int kadd(cg_gen *G, int *arr, int *n, int v)
 	return 0;
 }
 
+/* Makes node n an anchor of kernel K (a reduction or pool it computes),
+ * homed there, and one of K's outputs when n is materialised. */
+static int place_anchor(cg_gen *G, cg_kern *K, int n)
+{
+	if (kadd(G, K->anchor, &K->nanchor, n))
+		return -1;
+	G->home[n] = K->id;
+	return G->mat[n] ? kadd(G, K->out, &K->nout, n) : 0;
+}
+
 /* Whether node n (materialised) may be written by kernel K: its shape is
  * one K writes and everything it loads comes before K. */
 static int homeable(const cg_gen *G, int n, const cg_kern *K, int small)
@@ -616,10 +626,7 @@ static int form(cg_gen *G)
 				K->ax0 = x->axis;
 				K->ax1 = x->axis + x->naxes;
 			}
-			if (kadd(G, K->anchor, &K->nanchor, n))
-				return -1;
-			G->home[n] = K->id;
-			if (G->mat[n] && kadd(G, K->out, &K->nout, n))
+			if (place_anchor(G, K, n))
 				return -1;
 			continue;
 		}
@@ -632,10 +639,7 @@ static int form(cg_gen *G)
 			}
 			if (!K && !(K = new_kernel(G, CK_POOL, n)))
 				return -1;
-			if (kadd(G, K->anchor, &K->nanchor, n))
-				return -1;
-			G->home[n] = K->id;
-			if (G->mat[n] && kadd(G, K->out, &K->nout, n))
+			if (place_anchor(G, K, n))
 				return -1;
 			continue;
 		case KRL_GN_SCAN:
