@@ -301,6 +301,27 @@ static krl_err nhwc_unsupported(const char *op, const conv_key *k,
 	                    "tensors: %s", op, conv_kind(k), buf);
 }
 
+/* When algo=K found fewer than K + 1 usable engine configs or algorithms
+ * (`usable` of them, as `offers` cuDNN's list of `noun`s): with
+ * layout=nhwc and none usable at all, that cuDNN does not run this on
+ * channels-last tensors (nhwc_why); with K > 0, how many there are.
+ * KRL_OK otherwise: the caller says that none runs at all. */
+static krl_err none_usable(const char *op, const conv_key *k, int usable,
+                           const char *offers, const char *noun,
+                           const char *nhwc_why, krl_diag *d)
+{
+	int nhwc = k->layout == KRL_LAYOUT_NHWC;
+	if (nhwc && usable == 0)
+		return nhwc_unsupported(op, k, nhwc_why, d);
+	if (k->algo > 0)
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
+		                    "%s %d usable %s%s for this %s%s (algo counts "
+		                    "from 0)", k->algo, offers, usable, noun,
+		                    usable == 1 ? "" : "s", conv_kind(k),
+		                    nhwc ? " with layout=nhwc" : "");
+	return KRL_OK;
+}
+
 /* PyTorch's getAlignment (Conv_v8.cpp): the largest power of two up to
  * 32 that divides the address. Part of the key: an engine chosen for
  * 16-byte-aligned tensors may use vector loads a less aligned one cannot. */
@@ -685,18 +706,11 @@ static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	}
 	if (first)
 		return first;
-	if (nhwc && skip == p->key.algo)
-		return nhwc_unsupported(op, &p->key, "no engine config of "
-		                        "heuristics modes instant and fallback "
-		                        "builds, gets its workspace and runs",
-		                        d);
-	if (p->key.algo > 0)
-		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
-		                    "cuDNN has %d usable engine config%s for this "
-		                    "%s%s (algo counts from 0)", p->key.algo,
-		                    p->key.algo - skip, p->key.algo - skip == 1 ?
-		                    "" : "s", conv_kind(&p->key), nhwc ?
-		                    " with layout=nhwc" : "");
+	if ((r = none_usable(op, &p->key, p->key.algo - skip, "cuDNN has",
+	                     "engine config", "no engine config of heuristics "
+	                     "modes instant and fallback builds, gets its "
+	                     "workspace and runs", d)) != KRL_OK)
+		return r;
 	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN has no engine "
 	                    "that runs this %s (heuristics modes instant and "
 	                    "fallback; none whose workspace fits in device "
@@ -798,20 +812,13 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 			return KRL_OK;
 		}
 	}
-	int nhwc = p->key.layout == KRL_LAYOUT_NHWC;
-	if (nhwc && skip == p->key.algo)
-		return nhwc_unsupported(op, &p->key, "no algorithm of the _v7 "
-		                        "heuristics has status success and a "
-		                        "workspace that fits in device memory",
-		                        d);
-	if (p->key.algo > 0)
-		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "conv: algo=%d, but "
-		                    "cuDNN's _v7 heuristics offer %d usable "
-		                    "algorithm%s for this %s%s (algo counts from "
-		                    "0)", p->key.algo, p->key.algo - skip,
-		                    p->key.algo - skip == 1 ? "" : "s",
-		                    conv_kind(&p->key), nhwc ?
-		                    " with layout=nhwc" : "");
+	krl_err r = none_usable(op, &p->key, p->key.algo - skip,
+	                        "cuDNN's _v7 heuristics offer", "algorithm",
+	                        "no algorithm of the _v7 heuristics has status "
+	                        "success and a workspace that fits in device "
+	                        "memory", d);
+	if (r != KRL_OK)
+		return r;
 	return krl_diag_set(d, KRL_ECUDA, nopos, "conv: cuDNN offers no "
 	                    "algorithm for this %s (or none whose workspace "
 	                    "fits in device memory)", conv_kind(&p->key));
