@@ -523,15 +523,26 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 {
 	krl_err r;
 	float t = 0;
-	if (timed && (r = krl_flush_l2(j->flush, j->flush_bytes, j->stream, d)) !=
-	                     KRL_OK)
+	int gated = timed && j->gate;
+	if (gated && (r = krl_gate_close(j->gate, j->stream, d)) != KRL_OK)
 		return r;
+	if (timed && (r = krl_flush_l2(j->flush, j->flush_bytes, j->stream, d)) !=
+	                     KRL_OK) {
+		if (gated)
+			krl_gate_open(j->gate);
+		return r;
+	}
 	cudaEventRecord(j->ev0, j->stream);
 	r = krl_exec(S->rp, S->rp->body, S->rp->nbody, S->rptr, NULL, j->ops,
 	             j->stream, d);
+	if (r == KRL_OK)
+		cudaEventRecord(j->ev1, j->stream);
+	/* the end event is enqueued before the gate opens: recorded after,
+	 * it could land after a short call ended and time the host */
+	if (gated)
+		krl_gate_open(j->gate);
 	if (r != KRL_OK)
 		return r;
-	cudaEventRecord(j->ev1, j->stream);
 	cudaError_t e = cudaEventSynchronize(j->ev1);
 	if (e != cudaSuccess)
 		return krl_diag_set(d, KRL_ECUDA, (krl_pos){0},

@@ -166,6 +166,21 @@ krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
 
 /* ==== Create / free ==== */
 
+krl_gate *krl_judge_gate_from_env(void)
+{
+	const char *v = getenv("KRL_TIME_GATE");
+	krl_gate *g = NULL;
+	krl_diag d = { 0 };
+	if (!v || !*v || !strcmp(v, "0"))
+		return NULL;
+	/* 2 s: far above any host enqueue, far below the call timeout */
+	if (krl_gate_create(2000.0, &g, &d) != KRL_OK) {
+		fprintf(stderr, "krl: KRL_TIME_GATE ignored: %s\n", d.msg);
+		return NULL;
+	}
+	return g;
+}
+
 static void default_runner_path(krl_judge *j)
 {
 	const char *env = getenv("KRL_RUNNER");
@@ -257,6 +272,7 @@ krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out, krl_diag *d)
 		                 "cannot allocate the L2 flush buffer");
 		goto fail;
 	}
+	j->gate = krl_judge_gate_from_env();
 	r = krl_judge_ceilings(j, d);
 	if (r != KRL_OK)
 		goto fail;
@@ -279,6 +295,7 @@ void krl_judge_free(krl_judge *j)
 		runner_reap(j, how, sizeof how);
 	}
 	krl_opctx_free(j->ops);
+	krl_gate_destroy(j->gate);
 	if (j->flush)
 		cudaFree(j->flush);
 	if (j->ev0)

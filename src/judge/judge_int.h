@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "krl/gate.h"
 #include "krl/judge.h"
 #include "krl/ops.h"
 #include "krl/runtime.h"
@@ -21,6 +22,7 @@ struct krl_judge {
 	krl_rng rng;
 	void *flush;
 	size_t flush_bytes;
+	krl_gate *gate;          /* timing gate (KRL_TIME_GATE), NULL: none */
 	double bw_gbs;           /* measured device copy bandwidth, GB/s (read+write) */
 	double fp32_tflops;      /* measured fp32 GEMM rate (no TF32) */
 	char runner_path[PATH_MAX];
@@ -29,6 +31,10 @@ struct krl_judge {
 	int fd;                  /* socket to the runner */
 	int runner_starts;       /* how many runners this judge started */
 };
+
+/* The timing gate both processes hold when $KRL_TIME_GATE is set and not
+ * "0" (include/krl/gate.h); NULL otherwise. */
+krl_gate *krl_judge_gate_from_env(void);
 
 /* Starts a runner if none is alive. */
 krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d);

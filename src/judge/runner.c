@@ -32,6 +32,7 @@ typedef struct runner {
 	krl_opctx *ops;
 	void *flush;
 	size_t flush_bytes;
+	krl_gate *gate; /* timing gate, as the judge's (NULL: none) */
 	/* the loaded evaluation */
 	krl_task *task;
 	krl_candidate *cand;
@@ -279,9 +280,15 @@ static int do_exec(runner *R, json_t *m, int init)
 			             cudaGetErrorString(cudaGetLastError()));
 			return reply_err(R, "internal", &d);
 		}
-		if (timed && (r = krl_flush_l2(R->flush, R->flush_bytes, R->stream,
-		                               &d)) != KRL_OK)
+		if (timed && R->gate &&
+		    (r = krl_gate_close(R->gate, R->stream, &d)) != KRL_OK)
 			return reply_err(R, "internal", &d);
+		if (timed && (r = krl_flush_l2(R->flush, R->flush_bytes, R->stream,
+		                               &d)) != KRL_OK) {
+			if (R->gate)
+				krl_gate_open(R->gate);
+			return reply_err(R, "internal", &d);
+		}
 		cudaEventRecord(R->ev0, R->stream);
 	}
 	r = krl_exec(R->prog, init ? R->prog->init : R->prog->body,
@@ -289,6 +296,9 @@ static int do_exec(runner *R, json_t *m, int init)
 	             R->ops, R->stream, &d);
 	if (!init)
 		cudaEventRecord(R->ev1, R->stream);
+	/* after the end event is enqueued (see run_reference in eval.c) */
+	if (timed && R->gate)
+		krl_gate_open(R->gate);
 	if (r == KRL_OK)
 		r = sync_stream(R, &d);
 	if (r != KRL_OK) {
@@ -341,6 +351,7 @@ int krl_runner_main(int fd)
 		reply_err(&R, "internal", &d);
 		return 1;
 	}
+	R.gate = krl_judge_gate_from_env();
 	reply_ok(&R, json_pack("{s:i, s:s}", "pid", (int)getpid(), "device",
 	                       R.dev.name));
 	for (;;) {
@@ -390,5 +401,6 @@ int krl_runner_main(int fd)
 	unload(&R);
 	krl_opctx_free(R.ops);
 	cudaFree(R.flush);
+	krl_gate_destroy(R.gate);
 	return status;
 }

@@ -277,6 +277,24 @@ int cg_out_decl(const krl_graph *g, int n, int which)
 	return -1;
 }
 
+const char *cg_attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
+                         const char *dflt)
+{
+	for (int i = 0; i < x->nattrs; i++) {
+		if (strcmp(x->attrs[i].key, key))
+			continue;
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		if (!z) {
+			G->oom = 1;
+			return dflt;
+		}
+		const char *r = cg_fmt(G, "%s", z);
+		free(z);
+		return r;
+	}
+	return dflt;
+}
+
 const char *cg_bufname(cg_gen *G, int n)
 {
 	const krl_graph *g = G->g;
@@ -993,6 +1011,9 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		return KRL_OK;
 	if (G->s.gemm_impl == 1 && !strcmp(x->op, "gemm") && emit_gemm(G, K))
 		return KRL_OK;
+	cg_tconv tc;
+	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
+		return cg_emit_tconv(G, K, &tc);
 	cg_sb_printf(&G->plan, "# k%d: library call (node %d)\n", K->id, n);
 	cg_sb_printf(&G->plan, "call %s(", x->op);
 	for (int i = 0; i < x->nin; i++)
@@ -1262,6 +1283,7 @@ static void gen_free(cg_gen *G)
 	cg_sb_free(&G->dev);
 	cg_sb_free(&G->plan);
 	cg_sb_free(&G->bufs);
+	cg_sb_free(&G->init);
 }
 
 /* Emits every kernel for the current grouping: KRL_OK, or KRL_EAGAIN-like
@@ -1298,12 +1320,14 @@ static void reset_output(cg_gen *G)
 	cg_sb_free(&G->dev);
 	cg_sb_free(&G->plan);
 	cg_sb_free(&G->bufs);
+	cg_sb_free(&G->init);
 	G->need = 0;
 	G->counter = 0;
 	G->fail = -1;
 	G->failforce = 0;
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = 0;
+	G->nalgo = G->nlayout = G->ntconv = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
 
@@ -1452,6 +1476,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				             s->pool_taps ? "mul" : "inc");
 				break;
 			default:
+				if (G.ntconv)
+					cg_sb_printf(&sm, " (%d transposed conv as "
+					             "forward)", G.ntconv);
 				if (G.nalgo && G.nlayout)
 					cg_sb_printf(&sm, " (algo %d, layout nhwc)",
 					             s->lib_algo);
@@ -1496,10 +1523,16 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	cg_sb_puts(&out, "\n/*@plan\n");
 	if (G.bufs.s)
 		cg_sb_puts(&out, G.bufs.s);
+	if (G.init.s) {
+		cg_sb_puts(&out, "init\n");
+		cg_sb_puts(&out, G.init.s);
+		cg_sb_puts(&out, "end\n");
+	}
 	if (G.plan.s)
 		cg_sb_puts(&out, G.plan.s);
 	cg_sb_puts(&out, "@*/\n");
-	if (out.oom || G.dev.oom || G.plan.oom || G.bufs.oom || G.oom || sm.oom) {
+	if (out.oom || G.dev.oom || G.plan.oom || G.bufs.oom || G.init.oom ||
+	    G.oom || sm.oom) {
 		cg_sb_free(&out);
 		cg_sb_free(&sm);
 		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");

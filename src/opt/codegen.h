@@ -115,6 +115,9 @@ typedef struct krl_sched {
 	int lib_layout;          /* 1: `layout=nhwc` on the library calls that
 	                            take it (krl_opt_lib_takes_layout); 0:
 	                            none, NCHW as the reference */
+	int lib_tconv;           /* 1: transposed convolutions that allow it
+	                            as a forward one (codegen_tconv.c); 0: the
+	                            library's transposed call */
 } krl_sched;
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
@@ -137,6 +140,7 @@ typedef struct cg_gen {
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */
 	int nlayout;             /* library calls written with layout=nhwc */
+	int ntconv;              /* transposed convolutions written as forward */
 	int *home;               /* kernel of each anchor and materialised
 	                            node, else -1 */
 	cg_kern *k;
@@ -145,6 +149,7 @@ typedef struct cg_gen {
 	cg_sb dev;               /* device code */
 	cg_sb plan;              /* plan statements */
 	cg_sb bufs;              /* plan buffer declarations */
+	cg_sb init;              /* statements of the plan's init block */
 	char **strs;             /* every string cg_fmt made, freed at the end */
 	int nstrs, capstrs;
 	int oom;
@@ -189,6 +194,10 @@ const char *cg_arg_buf(cg_gen *G, cg_kern *K, int n, int write);
 /* As cg_arg_buf for a plan buffer by name (partials). */
 const char *cg_arg_named(cg_gen *G, cg_kern *K, const char *name,
                          const char *ctype);
+/* The plan text of attribute key of node x (LIB, POOL), or dflt when
+ * absent. */
+const char *cg_attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
+                         const char *dflt);
 /* The C type of an element of dtype t ("float", "long long", ...). */
 const char *cg_ctype(krl_dtype t);
 /* The plan name of node n's buffer (task decl or scratch "tN"). */
@@ -330,6 +339,24 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K);
 krl_err cg_emit_total(cg_gen *G, cg_kern *K);
 krl_err cg_emit_scan(cg_gen *G, cg_kern *K);
 krl_err cg_emit_pool(cg_gen *G, cg_kern *K);
+
+/* A transposed convolution as a forward one (codegen_tconv.c): per
+ * spatial dim the stride, the first output its taps reach (r0), the
+ * forward call's padding and dilation, and how much longer than the input
+ * the forward output is; scatter when some stride is above 1. */
+typedef struct cg_tconv {
+	int nsp, bias, scatter;
+	int64_t groups;
+	int64_t s[3], r0[3], fpad[3], fdil[3], mgrow[3];
+} cg_tconv;
+
+/* 1 and *t filled when LIB node n of g is an f32 transposed convolution
+ * whose every dim has stride 1 or a dilation that is a multiple of it
+ * (and the forward call's padding is not negative); else 0. */
+int cg_tconv_geom(const krl_graph *g, int n, cg_tconv *t);
+/* Writes K's transposed convolution as the weight flip (init), the
+ * forward call and, when needed, the scatter kernel. */
+krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t);
 
 /* Writes the kernel's header comment (what it fuses) into G->dev. */
 void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how);

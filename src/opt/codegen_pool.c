@@ -51,25 +51,6 @@ typedef struct pinfo {
 	long cip_v, dov_v;
 } pinfo;
 
-/* The plan text of attribute key of pool node x, or dflt when absent. */
-static const char *attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
-                             const char *dflt)
-{
-	for (int i = 0; i < x->nattrs; i++) {
-		if (strcmp(x->attrs[i].key, key))
-			continue;
-		char *z = krl_opt_expr_text(x->attrs[i].value);
-		if (!z) {
-			G->oom = 1;
-			return dflt;
-		}
-		const char *r = cg_fmt(G, "%s", z);
-		free(z);
-		return r;
-	}
-	return dflt;
-}
-
 /* Whether attribute key of x is the same integer in every shape set
  * (absent: dflt); its value in *v. */
 static int attr_int_literal(const krl_gnode *x, const char *key, long dflt,
@@ -97,7 +78,7 @@ static const char *attr_long(cg_gen *G, cg_kern *K, const krl_gnode *x,
 	if ((*lit = attr_int_literal(x, key, dflt, v)))
 		return cg_fmt(G, "%ld", *v);
 	return cg_arg_long(G, K, cg_fmt(G, "(%s)",
-	                                attr_plan(G, x, key, cg_fmt(G, "%ld",
+	                                cg_attr_plan(G, x, key, cg_fmt(G, "%ld",
 	                                                            dflt))));
 }
 

@@ -806,6 +806,12 @@ static krl_err lo_lib(lower *L, const int *in, int *out)
 		return r ? r : oom(L);
 	}
 	n.nattrs = s->nattrs;
+	for (int a = 0; a < n.nattrs && a < KRL_MAX_ATTR; a++) {
+		krl_value v;
+		n.aval[a] = krl_expr_eval(n.attrs[a].value, &L->sc.scope, &v,
+		                          NULL) ? NAN :
+		            v.is_float ? v.f : (double)v.i;
+	}
 	int lib = krl_graph_add(L->g, &n);
 	if (lib < 0)
 		return oom(L);

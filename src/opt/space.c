@@ -65,6 +65,7 @@ static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
 static const char *const LIB_LAYOUT[] = { "nchw", "nhwc" };
+static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -123,6 +124,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_algo = atoi(z);
 	if ((z = chosen(s, c, "lib.layout")))
 		k->lib_layout = !strcmp(z, "nhwc");
+	if ((z = chosen(s, c, "lib.tconv")))
+		k->lib_tconv = !strcmp(z, "fwd");
 }
 
 int krl_opt_lib_takes_algo(const krl_graph *g, int i)
@@ -431,7 +434,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
-	int nlayout = 0;
+	int nlayout = 0, ntconv = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -441,6 +444,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		for (int i = 0; i < o->g->nn; i++) {
 			nalgo += algo_matters(o, have ? &sc : NULL, i);
 			nlayout += layout_matters(o, have ? &sc : NULL, i);
+			cg_tconv tc;
+			ntconv += cg_tconv_geom(o->g, i, &tc);
 		}
 		krl_opt_scope_free(&sc);
 	}
@@ -448,6 +453,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "lib.algo", NOPT(LIB_ALGO), LIB_ALGO);
 	if (nlayout)
 		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT), LIB_LAYOUT);
+	if (ntconv)
+		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
 	features(o);
 	*out = o;
 	return KRL_OK;

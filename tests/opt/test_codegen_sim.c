@@ -13,7 +13,10 @@
  * KRL_SIM_CHOICES=n runs n random choices per task (default 1);
  * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
  * others at their defaults;
- * KRL_SIM_ONLY=substr runs the matching tasks only.
+ * KRL_SIM_ONLY=substr runs the matching tasks only. A task whose default
+ * choice is a library call alone runs its random choices (and, for a
+ * transposed convolution, the forward form of section 3b of
+ * docs/optimizer.md: an init, a forward call and a scatter kernel).
  *
  * A second test runs the pooling geometries of tests/data/pool/ (ceil
  * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
@@ -156,6 +159,80 @@ static void *build_so(const char *dir, const char *text,
 
 typedef void (*launch_fn)(const unsigned *, const unsigned *, void **);
 
+/* Runs steps (init or body) of program p on the buffers gb: kernels from
+ * the compiled so, library calls as the golden op on doubles. 0, or -1
+ * when a golden op fails. */
+static int64_t run_steps(const krl_program *p, const krl_candidate *c,
+                         void *so, gbuf *gb, const krl_step *steps,
+                         int nsteps, const char *id)
+{
+	int64_t bad = 0;
+	for (int s = 0; s < nsteps && bad >= 0; s++) {
+		const krl_step *st = &steps[s];
+		if (st->kind == KRL_ST_LAUNCH) {
+			const char *name = c->kernels[st->kernel].name;
+			char sym[256];
+			snprintf(sym, sizeof sym, "krl_launch_%s", name);
+			launch_fn fn = (launch_fn)(uintptr_t)dlsym(so, sym);
+			assert_non_null(fn);
+			void *args[128];
+			uint64_t vals[128];
+			void *ptrs[128];
+			assert_true(st->nargs <= 128);
+			for (int a = 0; a < st->nargs; a++) {
+				const krl_karg *ka = &st->args[a];
+				if (ka->buf >= 0) {
+					ptrs[a] = gb[ka->buf].data;
+					args[a] = &ptrs[a];
+				} else {
+					vals[a] = 0;
+					memcpy(&vals[a], ka->bytes, ka->size);
+					args[a] = &vals[a];
+				}
+			}
+			fn(st->grid, st->block, args);
+		} else {
+			/* a library call: the golden op on doubles */
+			krl_tensor in[8], out[4];
+			double *din[8], *dout[4];
+			for (int k = 0; k < st->nin; k++) {
+				const krl_buf *b = &p->bufs[st->in[k]];
+				memset(&in[k], 0, sizeof in[k]);
+				in[k].dtype = b->dtype;
+				in[k].ndim = b->ndim;
+				memcpy(in[k].dim, b->dim, sizeof in[k].dim);
+				din[k] = calloc((size_t)(b->numel ? b->numel : 1), 8);
+				for (int64_t q = 0; q < b->numel; q++)
+					din[k][q] = get(gb[st->in[k]].data, b->dtype, q);
+				in[k].data = din[k];
+			}
+			for (int k = 0; k < st->nout; k++) {
+				const krl_buf *b = &p->bufs[st->out[k]];
+				memset(&out[k], 0, sizeof out[k]);
+				out[k].dtype = b->dtype;
+				out[k].ndim = b->ndim;
+				memcpy(out[k].dim, b->dim, sizeof out[k].dim);
+				dout[k] = calloc((size_t)(b->numel ? b->numel : 1), 8);
+				out[k].data = dout[k];
+			}
+			krl_err r = st->op->golden(in, out, &st->attrs);
+			if (r) {
+				printf("%s: golden %s failed\n", id, st->op->name);
+				bad = -1;
+			}
+			for (int k = 0; k < st->nout; k++) {
+				const krl_buf *b = &p->bufs[st->out[k]];
+				for (int64_t q = 0; q < b->numel; q++)
+					put(gb[st->out[k]].data, b->dtype, q, dout[k][q]);
+				free(dout[k]);
+			}
+			for (int k = 0; k < st->nin; k++)
+				free(din[k]);
+		}
+	}
+	return bad;
+}
+
 /* Runs candidate text for task t at shape set ss; compares with the
  * golden outputs of the same inputs. Returns the number of bad elements
  * (printing the first few), or -1 when it could not run. nan_every > 0
@@ -226,70 +303,9 @@ static int64_t run(const krl_task *t, const char *id, const char *text,
 		else
 			memset(data, 0xff, b->bytes); /* NaN, -1 */
 	}
-	int64_t bad = 0;
-	for (int s = 0; s < p->nbody && bad >= 0; s++) {
-		const krl_step *st = &p->body[s];
-		if (st->kind == KRL_ST_LAUNCH) {
-			const char *name = c->kernels[st->kernel].name;
-			char sym[256];
-			snprintf(sym, sizeof sym, "krl_launch_%s", name);
-			launch_fn fn = (launch_fn)(uintptr_t)dlsym(so, sym);
-			assert_non_null(fn);
-			void *args[128];
-			uint64_t vals[128];
-			void *ptrs[128];
-			assert_true(st->nargs <= 128);
-			for (int a = 0; a < st->nargs; a++) {
-				const krl_karg *ka = &st->args[a];
-				if (ka->buf >= 0) {
-					ptrs[a] = gb[ka->buf].data;
-					args[a] = &ptrs[a];
-				} else {
-					vals[a] = 0;
-					memcpy(&vals[a], ka->bytes, ka->size);
-					args[a] = &vals[a];
-				}
-			}
-			fn(st->grid, st->block, args);
-		} else {
-			/* a library call: the golden op on doubles */
-			krl_tensor in[8], out[4];
-			double *din[8], *dout[4];
-			for (int k = 0; k < st->nin; k++) {
-				const krl_buf *b = &p->bufs[st->in[k]];
-				memset(&in[k], 0, sizeof in[k]);
-				in[k].dtype = b->dtype;
-				in[k].ndim = b->ndim;
-				memcpy(in[k].dim, b->dim, sizeof in[k].dim);
-				din[k] = calloc((size_t)(b->numel ? b->numel : 1), 8);
-				for (int64_t q = 0; q < b->numel; q++)
-					din[k][q] = get(gb[st->in[k]].data, b->dtype, q);
-				in[k].data = din[k];
-			}
-			for (int k = 0; k < st->nout; k++) {
-				const krl_buf *b = &p->bufs[st->out[k]];
-				memset(&out[k], 0, sizeof out[k]);
-				out[k].dtype = b->dtype;
-				out[k].ndim = b->ndim;
-				memcpy(out[k].dim, b->dim, sizeof out[k].dim);
-				dout[k] = calloc((size_t)(b->numel ? b->numel : 1), 8);
-				out[k].data = dout[k];
-			}
-			krl_err r = st->op->golden(in, out, &st->attrs);
-			if (r) {
-				printf("%s: golden %s failed\n", id, st->op->name);
-				bad = -1;
-			}
-			for (int k = 0; k < st->nout; k++) {
-				const krl_buf *b = &p->bufs[st->out[k]];
-				for (int64_t q = 0; q < b->numel; q++)
-					put(gb[st->out[k]].data, b->dtype, q, dout[k][q]);
-				free(dout[k]);
-			}
-			for (int k = 0; k < st->nin; k++)
-				free(din[k]);
-		}
-	}
+	int64_t bad = run_steps(p, c, so, gb, p->init, p->ninit, id);
+	if (bad >= 0)
+		bad = run_steps(p, c, so, gb, p->body, p->nbody, id);
 	for (int i = 0; i < p->ntask && bad >= 0; i++) {
 		const krl_buf *b = &p->bufs[i];
 		if (b->role != KRL_ROLE_OUTPUT)
@@ -397,6 +413,12 @@ static void level1_candidates_compute_golden(void **state)
 			for (int j = 0; k && !sweep && j < sp->ndec; j++)
 				ch.opt[j] = (int)(splitmix(&rng) %
 				                  (uint64_t)sp->dec[j].nopt);
+			/* the default of a transposed convolution is the library
+			 * call alone: run its forward form instead (kernels and
+			 * an init) on every such task */
+			for (int j = 0; !k && j < sp->ndec; j++)
+				if (!strcmp(sp->dec[j].name, "lib.tconv"))
+					ch.opt[j] = 1;
 			/* the 3xTF32 GEMM is tensor-core PTX: the GPU tests judge it;
 			 * here GEMMs are library calls (the golden op) */
 			for (int j = 0; j < sp->ndec; j++)
@@ -406,9 +428,11 @@ static void level1_candidates_compute_golden(void **state)
 			KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
 
 			if (!has_kernel(text)) {
+				/* library calls only (a convolution's choices
+				 * may write kernels, the default does not) */
 				free(text);
 				free(what);
-				break;
+				continue;
 			}
 			counted = 1;
 			const krl_shapeset *sets[2] = { tiny, have_hidden ? &hid : NULL };

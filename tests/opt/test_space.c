@@ -38,7 +38,7 @@ static const char *const KNOWN[] = {
 	"rule.cancel", "map.block", "map.vec", "map.ept", "map.grid",
 	"row.strategy", "row.block", "row.cache", "total.blocks",
 	"total.block", "scan.block", "pool.block", "pool.ept", "pool.taps",
-	"fuse", "gemm.impl", "lib.algo", "lib.layout", NULL,
+	"fuse", "gemm.impl", "lib.algo", "lib.layout", "lib.tconv", NULL,
 };
 
 static int known(const char *name)
@@ -336,6 +336,83 @@ static void library_tasks(void **state)
 	krl_task_free(t);
 }
 
+/* lib.tconv: offered exactly for the transposed convolutions whose every
+ * spatial dim has stride 1 or a dilation that is a multiple of it, with no
+ * groups in the way (the forward weight is per group); fwd writes the
+ * flipped weight in init and a forward call, plus a scatter kernel when a
+ * stride is above 1. (Their values: the CPU stand-in test.) */
+static void transposed_conv_as_forward(void **state)
+{
+	(void)state;
+	static const char *const yes[] = {
+		"level1/57_conv_transpose2d", "level1/58_conv_transpose3d_asym",
+		"level1/61_conv_transpose3d", "level1/64_conv_transpose1d",
+		"level1/65_conv_transpose2d_asym_kernel",
+		"level1/68_conv_transpose3d_asym_kernel",
+		"level1/69_conv_transpose2d_asym",
+		"level1/70_conv_transpose3d_asym_input",
+		"level1/71_conv_transpose2d_asym_input",
+		"level1/74_conv_transpose1d_dilated",
+		"level1/77_conv_transpose3d_padded_dilated_strided",
+		"level1/78_conv_transpose2d_padded",
+		"level1/79_conv_transpose1d_padded_strided_dilated", NULL,
+	};
+	/* stride 2 with dilation 1 (72, 73), stride 3 along w with
+	 * dilation 1 (75), stride 5 with dilation 2 (81): several
+	 * sub-kernels; and a forward convolution */
+	static const char *const no[] = {
+		"level1/72_conv_transpose3d_strided_grouped",
+		"level1/73_conv_transpose3d_strided_padded_grouped",
+		"level1/75_conv_transpose2d_strided_grouped_dilated",
+		"level1/81_conv_transpose2d_dilated_padded_strided",
+		"level1/54_conv3d", NULL,
+	};
+	krl_diag d = { 0 };
+	for (int i = 0; yes[i]; i++) {
+		krl_task *t = load(yes[i]);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *tc = find(s, "lib.tconv");
+		assert_non_null(tc);
+		assert_int_equal(tc->nopt, 2);
+		assert_string_equal(tc->opt[0], "dgrad");
+		assert_string_equal(tc->opt[1], "fwd");
+		krl_choice c = { { 0 } };
+		char *text = NULL, *what = NULL;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		assert_non_null(strstr(text, "call conv_transpose("));
+		assert_null(strstr(text, "init\n"));
+		free(text);
+		free(what);
+		c.opt[tc - s->dec] = 1;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		assert_null(strstr(text, "call conv_transpose("));
+		assert_non_null(strstr(text, "derived k0_wf f32 ["));
+		assert_non_null(strstr(text, "init\n  # k0"));
+		assert_non_null(strstr(text, "launch k0_wflip "));
+		assert_non_null(strstr(text, "call conv(x, k0_wf) -> "));
+		assert_non_null(strstr(what, "(1 transposed conv as forward)"));
+		/* a scatter exactly where a stride is above 1 (77, 79) */
+		int strided = strstr(yes[i], "strided") != NULL;
+		assert_int_equal(strstr(text, "launch k0_scatter ") != NULL,
+		                 strided);
+		assert_int_equal(strstr(text, "-> k0_t ") != NULL, strided);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	for (int i = 0; no[i]; i++) {
+		krl_task *t = load(no[i]);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		assert_null(find(krl_opt_space(o), "lib.tconv"));
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +421,7 @@ int main(void)
 		cmocka_unit_test(features_are_stable),
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
+		cmocka_unit_test(transposed_conv_as_forward),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
