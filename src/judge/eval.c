@@ -548,6 +548,10 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 		return krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
 		                    "reference execution failed: %s",
 		                    cudaGetErrorString(e));
+	if (gated && krl_gate_gave_way(j->gate))
+		fprintf(stderr, "krl: the timing gate gave way before the "
+		        "reference's call was enqueued: that call's time may "
+		        "include the host's\n");
 	cudaEventElapsedTime(&t, j->ev0, j->ev1);
 	if (ms)
 		*ms = t;

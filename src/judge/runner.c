@@ -301,6 +301,9 @@ static int do_exec(runner *R, json_t *m, int init)
 		krl_gate_open(R->gate);
 	if (r == KRL_OK)
 		r = sync_stream(R, &d);
+	if (r == KRL_OK && timed && R->gate && krl_gate_gave_way(R->gate))
+		fprintf(stderr, "krl runner: the timing gate gave way before the "
+		        "call was enqueued: its time may include the host's\n");
 	if (r != KRL_OK) {
 		reply_err(R, "launch_error", &d);
 		return -1; /* the context may be broken: exit */
