@@ -2,47 +2,50 @@
  * Level 1 problem 19 (ReLU), fast candidate.
  *
  * Pure streaming: x is read once and y written once (12.9 GB at kb1), so
- * the kernel can at best reach the ~4.2 TB/s copy roofline, ~3.0 ms. Measured
- * on an H200 (harness, L2 flushed): one 16-byte load and store per thread in
- * a plain, non-persistent grid of 256-thread blocks ran at 3.02 ms, PyTorch's
- * relu at 3.04 ms; persistent grid-stride variants with 4-8 float4s per
- * thread were slower (3.1-3.4 ms: each block's addresses are spread over the
- * whole tensor), and __ldcs/__stcs streaming hints cost another ~5%. So this
- * is the simplest shape that keeps every DRAM page busy: consecutive blocks
- * cover consecutive 4 KiB.
- * Expected: ~1.0x against an eager reference that is already at the
- * roofline; more if the reference is not.
+ * the kernel can at best reach the ~4.2 TB/s copy roofline, ~3.0 ms. The
+ * shape is PyTorch's vectorized elementwise kernel, which the eager
+ * reference also uses: 128-thread blocks, one 16-byte load and store per
+ * thread, one block per 512 consecutive elements, the last partial block
+ * scalar. Measured on an H200 (harness, L2 flushed,
+ * bench/results/2026-11-30-h200-checks): 0.9995 [0.9991, 1.0006] at kb1,
+ * where 256-thread blocks read 0.998 [0.996, 0.998]; persistent grid-stride
+ * variants with 4-8 float4s per thread were slower (3.1-3.4 ms: each
+ * block's addresses are spread over the whole tensor), and __ldcs/__stcs
+ * streaming hints cost another ~5%. At kb0 (1 MB, one ~4.4 us launch) every
+ * variant, and the reference judged against itself, lands in 0.94-1.05.
+ * Expected: ~1.0x against a reference already at the roofline.
  *
- * Tail: cudaMalloc'd buffers are 256-byte aligned, so the n / 4 float4s are
- * aligned; the thread right after them does the last n % 4 elements.
- * 64-bit indices (n = 1.6e9 at kb1).
+ * max(x, 0) keeps NaN, as torch.relu does. 64-bit offsets (n = 1.6e9 at
+ * kb1); cudaMalloc'd buffers are 256-byte aligned, so the float4s of full
+ * blocks are aligned.
  */
 
-static __device__ __forceinline__ float4 relu4(float4 v)
+static __device__ __forceinline__ float relu1(float v)
 {
-	v.x = fmaxf(v.x, 0.f);
-	v.y = fmaxf(v.y, 0.f);
-	v.z = fmaxf(v.z, 0.f);
-	v.w = fmaxf(v.w, 0.f);
-	return v;
+	return v != v ? v : (v > 0.f ? v : 0.f);
 }
 
 extern "C" __global__ void relu_stream(const float *__restrict__ x,
                                        float *__restrict__ y, long n)
 {
-	const long n4 = n / 4;
-	const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n4) {
-		reinterpret_cast<float4 *>(y)[i] =
-			relu4(reinterpret_cast<const float4 *>(x)[i]);
-	} else if (i == n4) {
-		/* The scalar tail: at most 3 elements, one thread. */
-		for (long t = 4 * n4; t < n; t++)
-			y[t] = fmaxf(x[t], 0.f);
+	const long base = (long)blockIdx.x * blockDim.x * 4;
+	const long rem = n - base;
+	if (rem >= (long)blockDim.x * 4) {
+		const long i = base + threadIdx.x * 4;
+		float4 v = *reinterpret_cast<const float4 *>(x + i);
+		v.x = relu1(v.x);
+		v.y = relu1(v.y);
+		v.z = relu1(v.z);
+		v.w = relu1(v.w);
+		*reinterpret_cast<float4 *>(y + i) = v;
+		return;
 	}
+	/* the last, partial block: strided scalars */
+	for (long t = threadIdx.x; t < rem; t += blockDim.x)
+		y[base + t] = relu1(x[base + t]);
 }
 
 /*@plan
-# One float4 per thread; cdiv(n, 4) threads cover the tail's thread too.
-launch relu_stream grid=(cdiv(cdiv(numel(x), 4), 256)) block=(256) args(x, y, numel(x))
+# 128 threads, 4 elements each: one block per 512 elements.
+launch relu_stream grid=(cdiv(numel(x), 512)) block=(128) args(x, y, numel(x))
 @*/
