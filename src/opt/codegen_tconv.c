@@ -133,12 +133,15 @@ static void emit_wflip(cg_gen *G, int id)
 
 static void emit_scatter(cg_gen *G, int id, int bias, int nsp)
 {
+	/* the forward call has no bias here: the scatter adds it to the
+	 * outputs taps reach and writes it alone everywhere else */
 	const char *none = bias ? "b[krl_mod(row, C)]" : "0.f";
+	const char *plus = bias ? " + none" : "";
 	G->need |= CG_NEED_DIV;
 	cg_sb_printf(&G->dev,
 	"\n/*\n"
 	" * k%d_scatter: y[r, o0, o1, o2] = t[r, m0, m1, m2] where every o = s m + r0\n"
-	" * with m < M, else %s (spatial dims padded to three with size-1\n"
+	" * with m < M%s, else %s (spatial dims padded to three with size-1\n"
 	" * leading ones). Along a line (r, o0, o1), thread u writes the s2\n"
 	" * outputs from s2 u + r2 on: t's element u, then what no tap reaches.\n"
 	" * No division per element.%s\n"
@@ -147,7 +150,7 @@ static void emit_scatter(cg_gen *G, int id, int bias, int nsp)
 	"k%d_scatter(const float *__restrict__ t,%s float *__restrict__ y,\n"
 	"           long rows, long C, long O0, long O1, long O2, long M0, long M1,\n"
 	"           long M2, long s0, long s1, long s2, long r0, long r1, long r2)\n"
-	"{\n", id, bias ? "the bias b[r % C]" : "0",
+	"{\n", id, bias ? ", plus the bias b[r % C]" : "", bias ? "the bias" : "0",
 	nsp == 1 ? " One line (a row: 1-d) per blockIdx.y\n * (striding)."
 	         : " A block is 8 lines of 32 lanes, each lane\n"
 	           " * taking 4 values of u 32 apart; the line's coordinates and "
@@ -161,12 +164,12 @@ static void emit_scatter(cg_gen *G, int id, int bias, int nsp)
 		"\t\tconst float none = %s;\n"
 		"\t\tfloat *yl = y + row * O2;\n"
 		"\t\tif (o >= 0 && o < O2)\n"
-		"\t\t\tyl[o] = u < M2 ? t[row * M2 + u] : none;\n"
+		"\t\t\tyl[o] = u < M2 ? t[row * M2 + u]%s : none;\n"
 		"\t\tfor (long j = 1; j < s2 && o + j < O2; j++)\n"
 		"\t\t\tif (o + j >= 0)\n"
 		"\t\t\t\tyl[o + j] = none;\n"
 		"\t}\n"
-		"}\n", none);
+		"}\n", none, plus);
 		return;
 	}
 	cg_sb_printf(&G->dev,
@@ -190,13 +193,13 @@ static void emit_scatter(cg_gen *G, int id, int bias, int nsp)
 	"\t\t\tif (o >= O2)\n"
 	"\t\t\t\tbreak;\n"
 	"\t\t\tif (o >= 0)\n"
-	"\t\t\t\tyl[o] = tap && u < M2 ? tl[u] : none;\n"
+	"\t\t\t\tyl[o] = tap && u < M2 ? tl[u]%s : none;\n"
 	"\t\t\tfor (long j = 1; j < s2 && o + j < O2; j++)\n"
 	"\t\t\t\tif (o + j >= 0)\n"
 	"\t\t\t\t\tyl[o + j] = none;\n"
 	"\t\t}\n"
 	"\t}\n"
-	"}\n", SC_E, none, SC_E);
+	"}\n", SC_E, none, SC_E, plus);
 }
 
 /* Whether plan text z is the integer literal v. */

@@ -18,6 +18,9 @@
  * transposed convolution, the forward form of section 3b of
  * docs/optimizer.md: an init, a forward call and a scatter kernel).
  *
+ * A third runs the transposed-convolution geometries of tests/data/tconv/
+ * in their forward form (lib.tconv=fwd) at all three of their sets.
+ *
  * A second test runs the pooling geometries of tests/data/pool/ (ceil
  * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
  * each divisor rule, a fused pool) with every option of the pool kernel's
@@ -36,6 +39,7 @@
 #include <unistd.h>
 
 #include "graphtest.h"
+#include "krl/nvrtc.h"
 #include "krl/ops.h"
 #include "krl/suite.h"
 
@@ -566,11 +570,85 @@ static void pool_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Transposed convolutions written as forward ones (lib.tconv=fwd) on the
+ * geometries of tests/data/tconv/: a bias with and without the scatter,
+ * groups, output padding, per-dim strides, dilations and paddings, each
+ * set with other values (the plan's expressions must follow them). */
+static void tconv_geometries_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/tconv/bias1d.task", "tests/data/tconv/bias2d.task",
+		"tests/data/tconv/strided3d.task",
+	};
+	static const char *const sets[] = { "tiny", "kb0", "kb1" };
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simtconv-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0;
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *sp = krl_opt_space(o);
+		krl_choice ch;
+		memset(&ch, 0, sizeof ch);
+		int jt = -1;
+		for (int j = 0; j < sp->ndec; j++)
+			if (!strcmp(sp->dec[j].name, "lib.tconv"))
+				jt = j;
+		assert_true(jt >= 0);
+		ch.opt[jt] = 1;
+		char *text = NULL, *what = NULL;
+		KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
+		assert_non_null(strstr(text, "launch k0_wflip "));
+		/* strided: a scatter (with the bias); stride 1: conv_bias */
+		int strided = strstr(tasks[i], "bias2d") == NULL;
+		assert_int_equal(strstr(text, "launch k0_scatter ") != NULL,
+		                 strided);
+		if (strstr(tasks[i], "bias"))
+			assert_non_null(strstr(text, strided ? "k0_t, b, y," :
+			                       "call conv_bias(x, k0_wf, b) -> y"));
+		/* and NVRTC compiles it for the GPU */
+		krl_cubin *cu = NULL;
+		KRL_ASSERT_OK(krl_nvrtc_compile(text, strlen(text), tasks[i],
+		                                "sm_90a", NULL, &cu, &d), &d);
+		krl_cubin_free(cu);
+		for (int q = 0; q < 3; q++) {
+			const krl_shapeset *ss = krl_task_shapeset(t, sets[q]);
+			assert_non_null(ss);
+			int64_t bad = run(t, tasks[i], text, ss, 21 + (uint64_t)q, dir,
+			                  0);
+			runs++;
+			if (bad) {
+				printf("%s (%s) at %s: %s\n", tasks[i], what, sets[q],
+				       bad < 0 ? "did not run" : "wrong values");
+				wrong++;
+			}
+		}
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("transposed-convolution geometries on the CPU stand-in: %d "
+	       "runs, %d wrong\n", runs, wrong);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level1_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
+		cmocka_unit_test(tconv_geometries_compute_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
