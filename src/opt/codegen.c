@@ -1002,6 +1002,19 @@ static int emit_gemm(cg_gen *G, cg_kern *K)
 	return 1;
 }
 
+void cg_lib_choices(cg_gen *G, int algo, int layout)
+{
+	if (algo && G->s.lib_algo > 0) {
+		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
+		G->nalgo++;
+	}
+	if (layout && G->s.lib_layout) {
+		cg_sb_puts(&G->plan, " layout=nhwc");
+		G->nlayout++;
+	}
+	cg_sb_puts(&G->plan, "\n");
+}
+
 static krl_err emit_lib(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -1045,15 +1058,8 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&G->plan, " %s=", x->attrs[a].key);
 		expr_text(&G->plan, x->attrs[a].value);
 	}
-	if (G->s.lib_algo > 0 && krl_opt_lib_takes_algo(g, n)) {
-		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
-		G->nalgo++;
-	}
-	if (G->s.lib_layout && krl_opt_lib_takes_layout(g, n)) {
-		cg_sb_puts(&G->plan, " layout=nhwc");
-		G->nlayout++;
-	}
-	cg_sb_puts(&G->plan, "\n");
+	cg_lib_choices(G, krl_opt_lib_takes_algo(g, n),
+	               krl_opt_lib_takes_layout(g, n));
 	return KRL_OK;
 }
 

@@ -340,14 +340,18 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K);
 krl_err cg_emit_scan(cg_gen *G, cg_kern *K);
 krl_err cg_emit_pool(cg_gen *G, cg_kern *K);
 
-/* A transposed convolution as a forward one (codegen_tconv.c): per
- * spatial dim the stride, the first output its taps reach (r0), the
- * forward call's padding and dilation, and how much longer than the input
- * the forward output is; scatter when some stride is above 1. */
+/* Ends the library call being written in G->plan: the schedule's algo=
+ * and layout=nhwc where the call takes them (algo, layout nonzero),
+ * counted for the what-line, then the newline. */
+void cg_lib_choices(cg_gen *G, int algo, int layout);
+
+/* A transposed convolution as a forward one (codegen_tconv.c): its
+ * spatial dims, whether it adds a bias, whether some stride is above 1
+ * (the forward output is then scattered), its groups. The plan's sizes
+ * are expressions, written by the emitter. */
 typedef struct cg_tconv {
 	int nsp, bias, scatter;
 	int64_t groups;
-	int64_t s[3], r0[3], fpad[3], fdil[3], mgrow[3];
 } cg_tconv;
 
 /* 1 and *t filled when LIB node n of g is an f32 transposed convolution

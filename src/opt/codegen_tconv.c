@@ -304,15 +304,7 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 	}
 	if (grouped)
 		cg_sb_printf(&G->plan, " groups=%s", groups);
-	if (G->s.lib_algo > 0) {
-		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
-		G->nalgo++;
-	}
-	if (G->s.lib_layout) {
-		cg_sb_puts(&G->plan, " layout=nhwc");
-		G->nlayout++;
-	}
-	cg_sb_puts(&G->plan, "\n");
+	cg_lib_choices(G, 1, 1); /* the forward call takes both */
 	G->ntconv++;
 	if (!t->scatter)
 		return KRL_OK;

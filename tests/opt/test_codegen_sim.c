@@ -420,9 +420,10 @@ static void level1_candidates_compute_golden(void **state)
 			/* the default of a transposed convolution is the library
 			 * call alone: run its forward form instead (kernels and
 			 * an init) on every such task */
-			for (int j = 0; !k && j < sp->ndec; j++)
-				if (!strcmp(sp->dec[j].name, "lib.tconv"))
-					ch.opt[j] = 1;
+			if (!k)
+				KRL_ASSERT_OK(krl_choice_parse(sp, "krl-choice: "
+				                               "lib.tconv=fwd", &ch, &d),
+				              &d);
 			/* the 3xTF32 GEMM is tensor-core PTX: the GPU tests judge it;
 			 * here GEMMs are library calls (the golden op) */
 			for (int j = 0; j < sp->ndec; j++)
@@ -595,17 +596,13 @@ static void tconv_geometries_compute_golden(void **state)
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		const krl_space *sp = krl_opt_space(o);
 		krl_choice ch;
-		memset(&ch, 0, sizeof ch);
-		int jt = -1;
-		for (int j = 0; j < sp->ndec; j++)
-			if (!strcmp(sp->dec[j].name, "lib.tconv"))
-				jt = j;
-		assert_true(jt >= 0);
-		ch.opt[jt] = 1;
+		KRL_ASSERT_OK(krl_choice_parse(krl_opt_space(o), "krl-choice: "
+		                               "lib.tconv=fwd", &ch, &d), &d);
 		char *text = NULL, *what = NULL;
 		KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
+		/* offered and taken: the candidate's choice line says so */
+		assert_non_null(strstr(text, " lib.tconv=fwd"));
 		assert_non_null(strstr(text, "launch k0_wflip "));
 		/* strided: a scatter (with the bias); stride 1: conv_bias */
 		int strided = strstr(tasks[i], "bias2d") == NULL;
