@@ -4,63 +4,84 @@
  *
  * The reduced dimension is the middle one, so the outputs of one batch are
  * a contiguous row of dim2 and consecutive columns are consecutive in
- * memory. One kernel, no scratch: a block of 32 x 16 threads owns 32
- * neighbouring columns of one batch; threadIdx.y = r reads rows r, r + 16,
- * r + 32, ... four at a time (4 independent coalesced 128-byte loads per
- * warp in flight, so a block reads 64 rows x 128 bytes per step), keeps a
- * per-thread sum, and the 16 row lanes are added through shared memory.
- * 16384 blocks at kb1 (4 waves of full occupancy), 128 at kb0.
+ * memory. One kernel, no scratch, no atomics. A block of 32 x 16 threads
+ * owns 128 neighbouring columns of one batch: lane t reads columns t,
+ * t + 32, t + 64 and t + 96, so a warp reads 512 contiguous bytes of a row
+ * per step (four coalesced 128-byte loads); warp w reads rows w, w + 16,
+ * w + 32, ..., sixteen rows at a time, so each thread has 64 loads in
+ * flight. The 16 warps' partial sums are added through shared memory.
+ * 4096 blocks of 512 threads at kb1, 32 at kb0.
  *
- * Measured on an H200 at kb1 (L2 flushed): 2.04 ms, against 2.06 ms for
- * PyTorch's sum; that is the ~4.2 TB/s copy roofline for the 8.6 GB read.
- * Other layouts were slower: one column per thread with a long row loop
- * (2.1-2.25 ms), a block streaming whole 16 KiB rows (2.7 ms). Expected:
- * ~1.0x against a reference already at the roofline, more against an eager
- * kernel with less memory parallelism.
+ * Measured on an H200 at kb1 (harness, L2 flushed,
+ * bench/results/2026-11-30-h200-issue2): 1.941 ms against the reference's
+ * 2.092 ms, 1.077x [1.076, 1.082]; the 8.6 GB read runs at 4.4 TB/s, above
+ * the 4.2 TB/s that a device-to-device copy (read plus write) reaches. The
+ * previous layout (32 columns per block, 4 rows in flight per thread) read
+ * 1.000x: 128 bytes per row per warp, rows 16 KB apart. 41 layouts were
+ * measured (columns per warp 32-512, 4-32 warps, 1-16 rows in flight, the
+ * rows split over 1-32 blocks with atomic adds): 0.84-1.09x at kb1; this
+ * one is within 1% of the best there and the best at kb0 (2.91x).
  * dim2 = 4095 is odd, so rows are not 16-byte aligned: scalar loads, still
  * fully coalesced. 64-bit offsets (x has 2.1e9 elements at kb1).
  */
 
-#define SD_TX 32 /* columns per block; the plan's cdiv(dim2, 32) */
-#define SD_TY 16 /* row lanes */
-#define SD_UNROLL 4
+#define SD_W 4       /* columns per lane: a block owns 32 * SD_W columns */
+#define SD_WARPS 16  /* row lanes */
+#define SD_ROWS 16   /* rows in flight per lane */
 
-extern "C" __global__ void __launch_bounds__(SD_TX * SD_TY)
+extern "C" __global__ void __launch_bounds__(32 * SD_WARPS)
 sum_dim1(const float *__restrict__ x, float *__restrict__ y, long dim1,
          long dim2)
 {
-	__shared__ float red[SD_TY][SD_TX + 1];
-	const long col = (long)blockIdx.x * SD_TX + threadIdx.x;
-	const long b = blockIdx.y;
-	float acc = 0.f;
+	__shared__ float red[SD_WARPS][32 * SD_W + 1];
+	const long c0 = (long)blockIdx.x * (32 * SD_W) + threadIdx.x;
+	const float *p = x + (long)blockIdx.y * dim1 * dim2;
+	float acc[SD_W];
+	long i = threadIdx.y;
 
-	if (col < dim2) {
-		const float *p = x + b * dim1 * dim2 + col;
-		long i = threadIdx.y;
-		for (; i + (SD_UNROLL - 1) * SD_TY < dim1; i += SD_UNROLL * SD_TY) {
-			float v[SD_UNROLL];
 #pragma unroll
-			for (int k = 0; k < SD_UNROLL; k++)
-				v[k] = p[(i + k * SD_TY) * dim2];
+	for (int w = 0; w < SD_W; w++)
+		acc[w] = 0.f;
+	for (; i + (SD_ROWS - 1) * SD_WARPS < dim1; i += SD_ROWS * SD_WARPS) {
+		float v[SD_ROWS][SD_W];
 #pragma unroll
-			for (int k = 0; k < SD_UNROLL; k++)
-				acc += v[k];
-		}
-		for (; i < dim1; i += SD_TY)
-			acc += p[i * dim2];
+		for (int k = 0; k < SD_ROWS; k++)
+#pragma unroll
+			for (int w = 0; w < SD_W; w++) {
+				long c = c0 + 32 * w;
+				v[k][w] = c < dim2 ? p[(i + k * SD_WARPS) * dim2 + c]
+				                   : 0.f;
+			}
+#pragma unroll
+		for (int k = 0; k < SD_ROWS; k++)
+#pragma unroll
+			for (int w = 0; w < SD_W; w++)
+				acc[w] += v[k][w];
 	}
-	red[threadIdx.y][threadIdx.x] = acc;
+	for (; i < dim1; i += SD_WARPS)
+#pragma unroll
+		for (int w = 0; w < SD_W; w++) {
+			long c = c0 + 32 * w;
+			if (c < dim2)
+				acc[w] += p[i * dim2 + c];
+		}
+#pragma unroll
+	for (int w = 0; w < SD_W; w++)
+		red[threadIdx.y][threadIdx.x + 32 * w] = acc[w];
 	__syncthreads();
-	if (threadIdx.y == 0 && col < dim2) {
+	/* the first 128 threads add the 16 row lanes of one column each */
+	const int t = threadIdx.y * 32 + threadIdx.x;
+	const long c = (long)blockIdx.x * (32 * SD_W) + t;
+	if (t < 32 * SD_W && c < dim2) {
 		float s = 0.f;
 #pragma unroll
-		for (int k = 0; k < SD_TY; k++)
-			s += red[k][threadIdx.x];
-		y[b * dim2 + col] = s;
+		for (int k = 0; k < SD_WARPS; k++)
+			s += red[k][t];
+		y[(long)blockIdx.y * dim2 + c] = s;
 	}
 }
 
 /*@plan
-launch sum_dim1 grid=(cdiv(dim(x, 2), 32), dim(x, 0)) block=(32, 16) \
+launch sum_dim1 grid=(cdiv(dim(x, 2), 128), dim(x, 0)) block=(32, 16) \
     args(x, y, dim(x, 1), dim(x, 2))
 @*/

@@ -220,10 +220,19 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		                    (int)json_array_size(handles), S->rp->ntask);
 		return -1;
 	}
-	for (int i = 0; i < S->rp->ntask && r == KRL_OK; i++)
-		r = krl_gbuf_import(&S->sh[i],
-		                    json_string_value(json_array_get(handles, (size_t)i)),
-		                    S->rp->bufs[i].bytes, d);
+	for (int i = 0; i < S->rp->ntask && r == KRL_OK; i++) {
+		json_t *h = json_array_get(handles, (size_t)i);
+		const char *hex = json_string_value(json_object_get(h, "ipc"));
+		json_t *off = json_object_get(h, "offset");
+		if (!hex || !json_is_integer(off) || json_integer_value(off) < 0)
+			r = krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
+			                 "runner sent a malformed handle for buffer %d",
+			                 i);
+		else
+			r = krl_gbuf_import(&S->sh[i], hex,
+			                    (size_t)json_integer_value(off),
+			                    S->rp->bufs[i].bytes, d);
+	}
 	json_decref(rep);
 	if (r != KRL_OK) {
 		*err = r;
