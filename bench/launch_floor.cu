@@ -13,7 +13,9 @@
  * with x and y placed at chosen offsets in one 2 MiB-aligned arena (each
  * in its own 2 MiB page, both in one page, each across a page boundary,
  * ...), in interleaved rounds: does where a buffer lies change the time of
- * the same kernel?
+ * the same kernel? Last, the same with what a judge cannot choose: x and y
+ * from six separate page-aligned allocations (the physical pages differ),
+ * and one x, y flushed through four separate flush buffers.
  *
  * usage: launch_floor [N floats, default 262144 = kb0's 16 x 16384] [reps]
  * Output: one JSON object per line.
@@ -156,6 +158,51 @@ static void placements(long n, void *fl, size_t fl_bytes, int reps,
 	CHECK(cudaFree(arena));
 }
 
+/* A page-aligned buffer of n floats inside a fresh allocation (*mem). */
+static float *page_buffer(long n, void **mem)
+{
+	size_t bytes = (size_t)n * sizeof(float);
+	size_t alloc = (bytes + 2 * MIB - 1) / (2 * MIB) * (2 * MIB) + 2 * MIB;
+	CHECK(cudaMalloc(mem, alloc));
+	CHECK(cudaMemset(*mem, 0x3f, alloc));
+	return (float *)(((size_t)*mem + 2 * MIB - 1) & ~(2 * MIB - 1));
+}
+
+#define NALLOC 6
+#define NFLUSH 4
+
+static void allocations(long n, size_t fl_bytes, int reps, cudaStream_t s,
+                        cudaEvent_t e0, cudaEvent_t e1, float *t)
+{
+	void *mx[NALLOC], *my[NALLOC], *fl[NFLUSH];
+	float *x[NALLOC], *y[NALLOC];
+	char name[64];
+	for (int k = 0; k < NALLOC; k++) {
+		x[k] = page_buffer(n, &mx[k]);
+		y[k] = page_buffer(n, &my[k]);
+	}
+	for (int f = 0; f < NFLUSH; f++)
+		CHECK(cudaMalloc(&fl[f], fl_bytes));
+	for (int round = 0; round < 2; round++) {
+		for (int k = 0; k < NALLOC; k++) {
+			snprintf(name, sizeof name, "allocation %d of x and y", k);
+			measure_q(RELU, 1, x[k], y[k], n, fl[0], fl_bytes, reps, s,
+			          e0, e1, t, name);
+		}
+		for (int f = 0; f < NFLUSH; f++) {
+			snprintf(name, sizeof name, "flush buffer %d", f);
+			measure_q(RELU, 1, x[0], y[0], n, fl[f], fl_bytes, reps, s,
+			          e0, e1, t, name);
+		}
+	}
+	for (int k = 0; k < NALLOC; k++) {
+		CHECK(cudaFree(mx[k]));
+		CHECK(cudaFree(my[k]));
+	}
+	for (int f = 0; f < NFLUSH; f++)
+		CHECK(cudaFree(fl[f]));
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 262144;
@@ -187,8 +234,10 @@ int main(int argc, char **argv)
 	measure(RELU, 1, x, y, n, fl, fl_bytes, reps, s, e0, e1, t);
 	measure(RELU, 0, x, y, n, fl, fl_bytes, reps, s, e0, e1, t);
 	measure(COPY, 1, x, y, n, fl, fl_bytes, reps, s, e0, e1, t);
-	if ((size_t)n * sizeof(float) <= MIB)
+	if ((size_t)n * sizeof(float) <= MIB) {
 		placements(n, fl, fl_bytes, reps, s, e0, e1, t);
+		allocations(n, fl_bytes, reps, s, e0, e1, t);
+	}
 	free(t);
 	return 0;
 }

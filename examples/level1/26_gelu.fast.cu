@@ -12,8 +12,12 @@
  * which the eager reference also uses): 128-thread blocks, one float4 per
  * thread, one block per 512 elements, the last partial block scalar.
  * Measured on an H200 (harness, L2 flushed,
- * bench/results/2026-11-30-h200-checks): 1.0000 [0.9997, 1.0002] at kb1,
- * where 256-thread blocks read 0.987 [0.987, 0.995]. Expected: ~1.0x
+ * bench/results/2026-11-30-h200-issue2): 1.0014-1.0019 at kb1 over three
+ * evaluations, each interval above 1 by 0.1%, and 1.007-1.015 at kb0 (one
+ * ~4.5 us call). Every other shape measured was slower at kb1 (2 float4s
+ * per thread 0.995, 256 threads x 2 0.963, L2 prefetch hints 0.970, bulk
+ * copies through shared memory 0.895) and none was reliably faster at
+ * kb0: 512 x 2 read 0.88-1.015, 1024 x 1 1.007-1.038. Expected: ~1.0x
  * against a reference already at the roofline (PyTorch's gelu measured
  * 3.04 ms at kb1).
  */
