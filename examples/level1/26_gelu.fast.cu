@@ -13,11 +13,12 @@
  * thread, one block per 512 elements, the last partial block scalar.
  * Measured on an H200 (harness, L2 flushed,
  * bench/results/2026-11-30-h200-issue2): 1.0014-1.0019 at kb1 over three
- * evaluations, each interval above 1 by 0.1%, and 1.007-1.015 at kb0 (one
- * ~4.5 us call). Every other shape measured was slower at kb1 (2 float4s
- * per thread 0.995, 256 threads x 2 0.963, L2 prefetch hints 0.970, bulk
- * copies through shared memory 0.895) and none was reliably faster at
- * kb0: 512 x 2 read 0.88-1.015, 1024 x 1 1.007-1.038. Expected: ~1.0x
+ * evaluations, each interval above 1 by 0.1%, and 0.9997-1.0003 in three
+ * more; at kb0 (one ~4.5 us call) 0.957-1.096 over 15 evaluations. Every other shape measured was slower at
+ * kb1 (2 float4s per thread 0.995, 256 threads x 2 0.963, L2 prefetch hints
+ * 0.970, bulk copies through shared memory 0.895) and none was reliably
+ * faster at kb0 (512 x 2 0.88-1.07, 1024 x 1 0.98-1.06), where the
+ * reference judged against itself reads 0.96-1.05. Expected: ~1.0x
  * against a reference already at the roofline (PyTorch's gelu measured
  * 3.04 ms at kb1).
  */

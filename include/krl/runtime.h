@@ -47,17 +47,8 @@ krl_err krl_device_open(int ordinal, krl_device *dev, krl_diag *d);
 
 /* Every device buffer kernelrl hands to a plan sits between two guard
  * regions of KRL_GUARD_BYTES filled with KRL_GUARD_PATTERN; writes past
- * either end are found by krl_gbuf_check_guards.
- *
- * Every buffer also starts a 2 MiB page of its own (the GPU's large page),
- * in the judge and in the runner alike. Where a buffer lies changes the
- * time of the same kernel: ReLU over 1 MiB took 4.19 us with x and y each
- * starting its own page and 4.35 us with both in one page or each across
- * a page boundary, every round (bench/results/2026-11-30-h200-issue2),
- * which made a copy of the reference read 0.96-1.04 against itself at
- * kb0 depending on where each process's allocator put its buffers. */
+ * either end are found by krl_gbuf_check_guards. */
 #define KRL_GUARD_BYTES (64u << 10)
-#define KRL_BUF_PAGE ((size_t)2 << 20)
 #define KRL_GUARD_PATTERN 0xA5C3F00Du
 /* Outputs and scratch are filled with this before every call: a quiet
  * NaN as f32, and a recognisable pattern for other dtypes. */
@@ -65,19 +56,13 @@ krl_err krl_device_open(int ordinal, krl_device *dev, krl_diag *d);
 
 typedef struct krl_gbuf {
 	void *base;              /* the allocation (owned unless `opened`) */
-	void *ptr;               /* the buffer: base + offset, page-aligned
-	                          * in the allocating process */
-	size_t offset;           /* ptr - base; the guards are the
-	                          * KRL_GUARD_BYTES before ptr and from
-	                          * ptr + bytes to the 256-byte rounded end
-	                          * plus KRL_GUARD_BYTES */
+	void *ptr;               /* base + KRL_GUARD_BYTES: the buffer */
 	size_t bytes;            /* usable bytes */
 	size_t alloc;            /* total bytes of the allocation */
 	int opened;              /* mapped from another process (IPC) */
 } krl_gbuf;
 
-/* Allocates bytes (rounded up to 256) at the start of a 2 MiB page, with
- * guards filled. */
+/* Allocates bytes (rounded up to 256) with guards filled. */
 krl_err krl_gbuf_alloc(krl_gbuf *b, size_t bytes, void *stream, krl_diag *d);
 /* Frees (or, for an IPC mapping, closes) b; zeroes it. NULL-safe. */
 void krl_gbuf_free(krl_gbuf *b);
@@ -87,13 +72,11 @@ krl_err krl_gbuf_reset_guards(krl_gbuf *b, void *stream, krl_diag *d);
  * the first (negative: before the buffer). Synchronous. */
 krl_err krl_gbuf_check_guards(const krl_gbuf *b, int64_t *bad, int64_t *where,
                               void *stream, krl_diag *d);
-/* IPC: the 64-byte handle of b's allocation, as 128 hex chars + NUL; the
- * importer also needs b->offset. */
+/* IPC: the 64-byte handle of b's allocation, as 128 hex chars + NUL. */
 krl_err krl_gbuf_export(const krl_gbuf *b, char hex[129], krl_diag *d);
-/* Maps an allocation exported by another process; the buffer is `offset`
- * bytes into it (the exporter's b->offset). */
-krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t offset,
-                        size_t bytes, krl_diag *d);
+/* Maps an allocation exported by another process. */
+krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t bytes,
+                        krl_diag *d);
 
 /* ==== Modules ==== */
 

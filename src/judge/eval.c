@@ -51,9 +51,7 @@ typedef struct setbufs {
 	krl_program *rp;     /* reference program */
 	krl_gbuf *sh;        /* [ntask] the runner's task buffers, mapped here */
 	krl_gbuf *pv;        /* [rp->nbufs] private: task copies + ref scratch */
-	void **rptr;         /* pv's pointers */
-	void **tptr;         /* the timed reference's: sh for inputs and
-	                      * outputs, pv for params and scratch */
+	void **rptr;
 	int loaded;          /* the runner holds this set */
 } setbufs;
 
@@ -103,9 +101,8 @@ static void set_free(setbufs *S)
 	free(S->sh);
 	free(S->pv);
 	free(S->rptr);
-	free(S->tptr);
 	S->sh = S->pv = NULL;
-	S->rptr = S->tptr = NULL;
+	S->rptr = NULL;
 }
 
 static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
@@ -115,12 +112,11 @@ static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 	S->sh = calloc((size_t)p->ntask, sizeof *S->sh);
 	S->pv = calloc((size_t)p->nbufs, sizeof *S->pv);
 	S->rptr = calloc((size_t)p->nbufs, sizeof *S->rptr);
-	S->tptr = calloc((size_t)p->nbufs, sizeof *S->tptr);
-	if (!S->sh || !S->pv || !S->rptr || !S->tptr)
+	if (!S->sh || !S->pv || !S->rptr)
 		return KRL_ENOMEM;
 	for (int i = 0; i < p->nbufs && r == KRL_OK; i++) {
 		r = krl_gbuf_alloc(&S->pv[i], p->bufs[i].bytes, j->stream, d);
-		S->rptr[i] = S->tptr[i] = S->pv[i].ptr;
+		S->rptr[i] = S->pv[i].ptr;
 	}
 	return r;
 }
@@ -224,23 +220,10 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		                    (int)json_array_size(handles), S->rp->ntask);
 		return -1;
 	}
-	for (int i = 0; i < S->rp->ntask && r == KRL_OK; i++) {
-		json_t *h = json_array_get(handles, (size_t)i);
-		krl_role role = S->rp->bufs[i].role;
-		const char *hex = json_string_value(json_object_get(h, "ipc"));
-		json_t *off = json_object_get(h, "offset");
-		if (!hex || !json_is_integer(off) || json_integer_value(off) < 0)
-			r = krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
-			                 "runner sent a malformed handle for buffer %d",
-			                 i);
-		else
-			r = krl_gbuf_import(&S->sh[i], hex,
-			                    (size_t)json_integer_value(off),
-			                    S->rp->bufs[i].bytes, d);
-		if (r == KRL_OK)
-			S->tptr[i] = role == KRL_ROLE_INPUT || role == KRL_ROLE_OUTPUT
-			                     ? S->sh[i].ptr : S->pv[i].ptr;
-	}
+	for (int i = 0; i < S->rp->ntask && r == KRL_OK; i++)
+		r = krl_gbuf_import(&S->sh[i],
+		                    json_string_value(json_array_get(handles, (size_t)i)),
+		                    S->rp->bufs[i].bytes, d);
 	json_decref(rep);
 	if (r != KRL_OK) {
 		*err = r;
@@ -533,10 +516,10 @@ static int check_outputs(evalctx *E, setbufs *S, const char *phase,
 	return 0;
 }
 
-/* Runs the reference on ptrs (S->rptr or S->tptr), optionally timed (L2
- * flushed first). */
-static krl_err run_reference(krl_judge *j, setbufs *S, void **ptrs, int timed,
-                             double *ms, krl_diag *d)
+/* Runs the reference on the private buffers, optionally timed (L2 flushed
+ * first). */
+static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
+                             krl_diag *d)
 {
 	krl_err r;
 	float t = 0;
@@ -550,7 +533,7 @@ static krl_err run_reference(krl_judge *j, setbufs *S, void **ptrs, int timed,
 		return r;
 	}
 	cudaEventRecord(j->ev0, j->stream);
-	r = krl_exec(S->rp, S->rp->body, S->rp->nbody, ptrs, NULL, j->ops,
+	r = krl_exec(S->rp, S->rp->body, S->rp->nbody, S->rptr, NULL, j->ops,
 	             j->stream, d);
 	if (r == KRL_OK)
 		cudaEventRecord(j->ev1, j->stream);
@@ -606,7 +589,7 @@ static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
 		json_decref(oob);
 		if (rc)
 			return rc;
-		if ((r = run_reference(j, S, S->rptr, 0, NULL, d)) != KRL_OK) {
+		if ((r = run_reference(j, S, 0, NULL, d)) != KRL_OK) {
 			*err = r;
 			return -1;
 		}
@@ -615,32 +598,6 @@ static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
 			return rc;
 	}
 	return 0;
-}
-
-/* Checks the candidate's last call (inputs drawn from seed): its guards,
- * its inputs unchanged and its outputs against the reference run on the
- * private buffers, untimed. Returns 0, STOP or -1. */
-static int verify_call(evalctx *E, setbufs *S, int64_t seed, krl_err *err,
-                       krl_diag *d)
-{
-	krl_judge *j = E->j;
-	json_t *oob = NULL;
-	krl_err r;
-	int rc;
-	if ((r = draw_private(j, S, KRL_ROLE_INPUT, (uint64_t)seed, d)) !=
-	            KRL_OK ||
-	    (r = run_reference(j, S, S->rptr, 0, NULL, d)) != KRL_OK) {
-		*err = r;
-		return -1;
-	}
-	rc = runner_simple(E, json_pack("{s:s}", "cmd", "guards"), NULL, &oob,
-	                   err, d);
-	if (!rc)
-		rc = check_integrity(E, S, oob, "timing", err, d);
-	json_decref(oob);
-	if (!rc)
-		rc = check_outputs(E, S, "timing", seed, NULL, err, d);
-	return rc;
 }
 
 static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
@@ -681,65 +638,49 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 					goto out;
 				w_cand += 1e3 * (now_s() - ts);
 				w_prep += E->prep_ms;
-				/* Chosen after the call, so a candidate cannot know
-				 * which of its calls will be checked; checked before
-				 * the reference's timed call, which writes the same
-				 * output buffers. */
-				if (w == 0 || krl_rng_uniform(&j->rng) < 0.25) {
-					double tv = now_s();
-					if ((rc = verify_call(E, S, (int64_t)seed, err,
-					                      d)) != 0)
-						goto out;
-					w_verify += 1e3 * (now_s() - tv);
-					if (w >= 0)
-						verified++;
-				}
 			} else {
-				/*
-				 * The reference's timed call reads and writes the
-				 * runner's input and output buffers (mapped here):
-				 * the same physical memory as the candidate's call.
-				 * Where a buffer lies changes the time of one kernel
-				 * by up to 4% at 1 MiB (bench/launch_floor), so
-				 * buffers of their own made a copy of the reference
-				 * read 0.96-1.08 against itself at kb0, a different
-				 * value in each evaluation. Its params and scratch
-				 * stay the judge's own, out of the candidate's reach.
-				 * The same preparation as the runner's before a
+				/* The same preparation as the runner's before a
 				 * candidate call (draw, poison outputs and scratch),
 				 * so that neither side's timed call follows more
 				 * work than the other's: a candidate identical to
 				 * the reference measured 0.4% slower on sigmoid and
-				 * gelu at kb1 when only its outputs were poisoned.
-				 */
-				if ((r = krl_judge_draw(S->rp, S->tptr, KRL_ROLE_INPUT,
-				                        seed, j->stream, d)) != KRL_OK ||
-				    (r = krl_judge_poison(S->rp, S->tptr, KRL_ROLE_OUTPUT,
+				 * gelu at kb1 when only its outputs were poisoned. */
+				if ((r = draw_private(j, S, KRL_ROLE_INPUT, seed, d)) !=
+				            KRL_OK ||
+				    (r = krl_judge_poison(S->rp, S->rptr, KRL_ROLE_OUTPUT,
 				                          j->stream, d)) != KRL_OK ||
-				    (r = krl_judge_poison(S->rp, S->tptr, KRL_ROLE_SCRATCH,
+				    (r = krl_judge_poison(S->rp, S->rptr, KRL_ROLE_SCRATCH,
 				                          j->stream, d)) != KRL_OK)
 					goto judge_fail;
 				cudaStreamSynchronize(j->stream); /* errors: at the call */
 				double td = now_s();
 				w_draw += 1e3 * (td - ts);
-				if ((r = run_reference(j, S, S->tptr, 1, &ms_r, d)) !=
-				    KRL_OK)
+				if ((r = run_reference(j, S, 1, &ms_r, d)) != KRL_OK)
 					goto judge_fail;
 				w_ref += 1e3 * (now_s() - td);
-				/* No reference output stays in the runner's memory
-				 * once the judge hands the floor back. */
-				r = krl_judge_poison(S->rp, S->tptr, KRL_ROLE_OUTPUT,
-				                     j->stream, d);
-				if (r == KRL_OK &&
-				    cudaStreamSynchronize(j->stream) != cudaSuccess)
-					r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-					                 "poisoning the outputs after the "
-					                 "reference's timed call failed");
-				if (r != KRL_OK)
-					goto judge_fail;
 			}
 		}
 		calls++;
+		/* Chosen after both calls, so a candidate cannot know which of
+		 * its calls will be checked. */
+		int verify = w == 0 || krl_rng_uniform(&j->rng) < 0.25;
+		if (verify) {
+			double tv = now_s();
+			json_t *oob = NULL;
+			rc = runner_simple(E, json_pack("{s:s}", "cmd", "guards"), NULL,
+			                   &oob, err, d);
+			if (!rc)
+				rc = check_integrity(E, S, oob, "timing", err, d);
+			json_decref(oob);
+			if (!rc)
+				rc = check_outputs(E, S, "timing", (int64_t)seed, NULL,
+				                   err, d);
+			if (rc)
+				goto out;
+			w_verify += 1e3 * (now_s() - tv);
+			if (w >= 0)
+				verified++;
+		}
 		if (w < 0)
 			continue;
 		tr[n] = ms_r;
@@ -1031,7 +972,7 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 		double t_ms = 0;
 		if ((r = draw_private(j, &S, KRL_ROLE_INPUT, 100 + (uint64_t)(i + 3),
 		                      d)) != KRL_OK ||
-		    (r = run_reference(j, &S, S.rptr, 1, &t_ms, d)) != KRL_OK)
+		    (r = run_reference(j, &S, 1, &t_ms, d)) != KRL_OK)
 			goto out;
 		if (i >= 0)
 			ms[i] = t_ms;

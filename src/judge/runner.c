@@ -103,8 +103,7 @@ static int hexbytes(const char *hex, unsigned char **out, size_t *n)
 }
 
 /* load {task, cand, set, cubin (hex)}: allocates every buffer here and
- * answers with the IPC handles of the task's buffers, each with the
- * buffer's offset in its allocation ({"ipc": hex, "offset": n}). */
+ * answers with the IPC handles of the task's buffers. */
 static int do_load(runner *R, json_t *m)
 {
 	krl_diag d = {0};
@@ -173,9 +172,7 @@ static int do_load(runner *R, json_t *m)
 		r = krl_gbuf_alloc(&R->bufs[i], R->prog->bufs[i].bytes, R->stream, &d);
 		if (r == KRL_OK && i < R->prog->ntask &&
 		    (r = krl_gbuf_export(&R->bufs[i], hex, &d)) == KRL_OK)
-			json_array_append_new(handles, json_pack(
-				"{s:s, s:I}", "ipc", hex, "offset",
-				(json_int_t)R->bufs[i].offset));
+			json_array_append_new(handles, json_string(hex));
 		if (r != KRL_OK) {
 			/* Most often the plan asks for more device memory than
 			 * there is: the candidate's fault, so a verdict. */

@@ -2,11 +2,7 @@
  * Guarded device buffers: [guard | buffer | guard] in one allocation, so a
  * write past either end of a buffer is found after the call, and so one IPC
  * handle shares the buffer with its guards between the judge and a runner.
- * The buffer starts a 2 MiB page (include/krl/runtime.h says why): the
- * allocation has a page of slack, and the head guard ends where the page
- * starts.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,16 +15,11 @@ krl_err krl_gbuf_alloc(krl_gbuf *b, size_t bytes, void *stream, krl_diag *d)
 	krl_err r = KRL_OK;
 	memset(b, 0, sizeof *b);
 	size_t rounded = (bytes + 255) & ~(size_t)255;
-	size_t need = rounded + 2 * (size_t)KRL_GUARD_BYTES;
-	size_t alloc = (need + KRL_BUF_PAGE - 1) / KRL_BUF_PAGE * KRL_BUF_PAGE +
-	               KRL_BUF_PAGE;
+	size_t alloc = rounded + 2 * (size_t)KRL_GUARD_BYTES;
 	void *p = NULL;
 	CUDA_CHECK(d, cudaMalloc(&p, alloc));
-	uintptr_t start = ((uintptr_t)p + KRL_GUARD_BYTES + KRL_BUF_PAGE - 1) &
-	                  ~(uintptr_t)(KRL_BUF_PAGE - 1);
 	b->base = p;
-	b->ptr = (void *)start;
-	b->offset = start - (uintptr_t)p;
+	b->ptr = (char *)p + KRL_GUARD_BYTES;
 	b->bytes = bytes;
 	b->alloc = alloc;
 	r = krl_gbuf_reset_guards(b, stream, d);
@@ -51,37 +42,29 @@ void krl_gbuf_free(krl_gbuf *b)
 
 /* The tail guard starts right at ptr + bytes (not at the 256-byte rounded
  * end), so even a one-element overrun is caught. */
-static char *head_guard(const krl_gbuf *b)
-{
-	return (char *)b->ptr - KRL_GUARD_BYTES;
-}
-
-static size_t tail_guard_bytes(const krl_gbuf *b)
-{
-	size_t rounded = (b->bytes + 255) & ~(size_t)255;
-	return rounded - b->bytes + KRL_GUARD_BYTES;
-}
-
 krl_err krl_gbuf_reset_guards(krl_gbuf *b, void *stream, krl_diag *d)
 {
-	krl_err r = krl_fill_pattern(head_guard(b), KRL_GUARD_BYTES,
-	                             KRL_GUARD_PATTERN, stream, d);
+	krl_err r = krl_fill_pattern(b->base, KRL_GUARD_BYTES, KRL_GUARD_PATTERN,
+	                             stream, d);
 	if (r != KRL_OK)
 		return r;
-	return krl_fill_pattern((char *)b->ptr + b->bytes, tail_guard_bytes(b),
-	                        KRL_GUARD_PATTERN, stream, d);
+	char *tail = (char *)b->ptr + b->bytes;
+	size_t tail_bytes = b->alloc - (size_t)(tail - (char *)b->base);
+	return krl_fill_pattern(tail, tail_bytes, KRL_GUARD_PATTERN, stream, d);
 }
 
 krl_err krl_gbuf_check_guards(const krl_gbuf *b, int64_t *bad, int64_t *where,
                               void *stream, krl_diag *d)
 {
 	int64_t n1 = 0, f1 = -1, n2 = 0, f2 = -1;
-	krl_err r = krl_check_pattern(head_guard(b), KRL_GUARD_BYTES,
-	                              KRL_GUARD_PATTERN, &n1, &f1, stream, d);
+	krl_err r = krl_check_pattern(b->base, KRL_GUARD_BYTES, KRL_GUARD_PATTERN,
+	                              &n1, &f1, stream, d);
 	if (r != KRL_OK)
 		return r;
-	r = krl_check_pattern((char *)b->ptr + b->bytes, tail_guard_bytes(b),
-	                      KRL_GUARD_PATTERN, &n2, &f2, stream, d);
+	char *tail = (char *)b->ptr + b->bytes;
+	size_t tail_bytes = b->alloc - (size_t)(tail - (char *)b->base);
+	r = krl_check_pattern(tail, tail_bytes, KRL_GUARD_PATTERN, &n2, &f2,
+	                      stream, d);
 	if (r != KRL_OK)
 		return r;
 	*bad = n1 + n2;
@@ -115,8 +98,8 @@ static int hexval(char c)
 	return -1;
 }
 
-krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t offset,
-                        size_t bytes, krl_diag *d)
+krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t bytes,
+                        krl_diag *d)
 {
 	krl_err r = KRL_OK;
 	cudaIpcMemHandle_t h;
@@ -135,21 +118,13 @@ krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t offset,
 		}
 		h.reserved[i] = (char)(hi * 16 + lo);
 	}
-	if (offset < KRL_GUARD_BYTES || offset >= KRL_GUARD_BYTES + KRL_BUF_PAGE) {
-		krl_pos none = {0};
-		return krl_diag_set(d, KRL_EINVAL, none,
-		                    "IPC buffer offset %zu is outside [%u, %zu)",
-		                    offset, KRL_GUARD_BYTES,
-		                    KRL_GUARD_BYTES + KRL_BUF_PAGE);
-	}
 	void *p = NULL;
 	CUDA_CHECK(d, cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
 	size_t rounded = (bytes + 255) & ~(size_t)255;
 	b->base = p;
-	b->ptr = (char *)p + offset;
-	b->offset = offset;
+	b->ptr = (char *)p + KRL_GUARD_BYTES;
 	b->bytes = bytes;
-	b->alloc = offset + rounded + KRL_GUARD_BYTES;
+	b->alloc = rounded + 2 * (size_t)KRL_GUARD_BYTES;
 	b->opened = 1;
 out:
 	return r;
