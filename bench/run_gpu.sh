@@ -4,12 +4,15 @@
 #   cmake --build build -j2
 #   ../shared/device/bundle .devlibs build/krl build/tests/*_gpu_* build/bench/*
 #   device run: bash bench/run_gpu.sh [PHASE...]   (carry: build, .devlibs)
-# Phases (default: all but refs and torch): tests nvrtc examples stability
-# adversarial faults optimize; refs (every task's reference timed at kb0
+# Phases (default: tests nvrtc examples stability adversarial faults
+# optimize): those, and refs (every task's reference timed at kb0
 # and kb1: refs_kb0.jsonl, refs_kb1.jsonl); torch (bench/ref_vs_torch.py at
 # kb1, needs KernelBench's level1/*.py under $KB/kb1, default .kb/kb1:
 # ref_vs_torch_kb1.jsonl); gen (candidates under $GEN, default .gen, named
-# after their level-1 task, judged at tiny,kb1: gen.jsonl). Other files under $OUT (default bench/out):
+# after their level-1 task, judged at tiny,kb1: gen.jsonl); floor
+# (bench/launch_floor: the timing floor of a 1 MiB call under the judge's
+# protocol, and how buffer placement moves it: launch_floor.jsonl).
+# Other files under $OUT (default bench/out):
 # summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl,
 # adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (the stability
 # records are summarised as a table in summary.txt).
@@ -36,6 +39,10 @@ if has tests; then
 		timeout 600 "$t" >> "$OUT/gpu_tests.log" 2>&1
 		echo "$(basename "$t"): exit $?" | tee -a "$S"
 	done
+fi
+if has floor; then
+	./build/bench/launch_floor > "$OUT/launch_floor.jsonl" 2>> "$S"
+	echo "launch_floor: exit $?, $(wc -l < "$OUT/launch_floor.jsonl") rows" | tee -a "$S"
 fi
 if has nvrtc; then
 	./build/bench/eval_speed --no-evals --reps 5 --json "$OUT/nvrtc.json" 2>&1 | tee -a "$S"
