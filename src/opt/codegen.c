@@ -1255,6 +1255,7 @@ void krl_sched_default(krl_sched *s)
 	s->row_strategy = CG_ROW_AUTO;
 	s->row_block = 256;
 	s->row_cache = 1;
+	s->row_cols = 1;
 	s->total_blocks = 8;
 	s->total_block = 256;
 	s->scan_block = 256;
@@ -1466,8 +1467,12 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				             s->map_grid ? "persistent" : "cdiv");
 				break;
 			case CK_ROW:
-				cg_sb_printf(&sm, " (block %d, %s)", s->row_block,
-				             s->row_cache ? "regs" : "reread");
+				if (s->row_cols > 1 && G.cols_wide)
+					cg_sb_printf(&sm, " (4 columns per lane, block "
+					             "512)");
+				else
+					cg_sb_printf(&sm, " (block %d, %s)", s->row_block,
+					             s->row_cache ? "regs" : "reread");
 				break;
 			case CK_TOTAL:
 				cg_sb_printf(&sm, " (%dx%d per SM)", s->total_blocks,
@@ -1551,6 +1556,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		cg_sb_free(&sm);
 	if (info) {
 		info->nk = G.nk;
+		info->cols_wide = G.cols_wide;
 		for (int k = 0; k < G.nk; k++) {
 			const cg_kern *K = &G.k[k];
 			info->count[K->kind]++;

@@ -99,6 +99,8 @@ typedef struct krl_sched {
 	int row_strategy;        /* CG_ROW_AUTO, ... */
 	int row_block;
 	int row_cache;           /* 1: rows in registers when they fit */
+	int row_cols;            /* column kernels: columns per lane (1, or 4
+	                            where the wide layout applies) */
 	int total_blocks;        /* blocks per SM */
 	int total_block;
 	int scan_block;
@@ -158,6 +160,7 @@ typedef struct cg_gen {
 	char err[256];           /* why generation cannot proceed */
 	/* helpers the device code needs (emitted once, before the kernels) */
 	unsigned need;
+	int cols_wide;           /* column kernels the wide layout applies to */
 	int counter;             /* fresh C names */
 } cg_gen;
 
@@ -395,6 +398,7 @@ typedef struct krl_cginfo {
 	int count[CG_NKINDS];    /* per cg_kkind */
 	int rows_inner1;         /* row kernels with inner == 1 */
 	int rows_cols;           /* row kernels with inner > 1 */
+	int cols_wide;           /* of those, ones the wide layout applies to */
 	int nlib_gemm;           /* library calls of gemm */
 } krl_cginfo;
 

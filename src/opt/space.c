@@ -54,6 +54,7 @@ static const char *const MAP_GRID[] = { "cdiv", "persist2", "persist4",
 static const char *const ROW_STRATEGY[] = { "auto", "warp", "block", "multi" };
 static const char *const ROW_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const ROW_CACHE[] = { "regs", "reread" };
+static const char *const ROW_COLS[] = { "1", "4" };
 static const char *const TOTAL_BLOCKS[] = { "8x", "4x", "2x", "1x" };
 static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
 static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
@@ -106,6 +107,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->row_block = atoi(z);
 	if ((z = chosen(s, c, "row.cache")))
 		k->row_cache = strcmp(z, "reread") != 0;
+	if ((z = chosen(s, c, "row.cols")))
+		k->row_cols = atoi(z);
 	if ((z = chosen(s, c, "total.blocks")))
 		k->total_blocks = atoi(z);
 	if ((z = chosen(s, c, "total.block")))
@@ -419,6 +422,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "row.block", NOPT(ROW_BLOCK), ROW_BLOCK);
 		if (rows1)
 			add_decision(sp, "row.cache", NOPT(ROW_CACHE), ROW_CACHE);
+		if (with.cols_wide || without.cols_wide)
+			add_decision(sp, "row.cols", NOPT(ROW_COLS), ROW_COLS);
 	}
 	if (total) {
 		add_decision(sp, "total.blocks", NOPT(TOTAL_BLOCKS), TOTAL_BLOCKS);

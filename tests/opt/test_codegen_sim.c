@@ -19,7 +19,10 @@
  * docs/optimizer.md: an init, a forward call and a scatter kernel).
  *
  * A third runs the transposed-convolution geometries of tests/data/tconv/
- * in their forward form (lib.tconv=fwd) at all three of their sets.
+ * in their forward form (lib.tconv=fwd) at all three of their sets, and a
+ * fourth the middle-axis reductions of tests/data/reduce/ with each
+ * row.cols option (the wide column kernel's main loop needs rows longer
+ * than the level-1 tiny sets have).
  *
  * A second test runs the pooling geometries of tests/data/pool/ (ceil
  * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
@@ -640,12 +643,80 @@ static void tconv_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Reductions over a middle axis (tests/data/reduce/) with the column
+ * kernel of each row.cols option: rows long enough for the wide kernel's
+ * main loop (256 rows a step), partial 128-column groups, a 4-d mean whose
+ * inner extent is a product, max and min. */
+static void reduce_geometries_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/reduce/colsum.task", "tests/data/reduce/colmean4d.task",
+		"tests/data/reduce/colmax.task", "tests/data/reduce/colmin.task",
+	};
+	static const char *const sets[] = { "tiny", "kb0", "kb1" };
+	static const char *const cols[] = { "1", "4" };
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simred-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0;
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		for (int c = 0; c < 2; c++) {
+			char line[64];
+			snprintf(line, sizeof line, "krl-choice: row.cols=%s", cols[c]);
+			krl_choice ch;
+			KRL_ASSERT_OK(krl_choice_parse(krl_opt_space(o), line, &ch, &d),
+			              &d);
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
+			/* offered and taken: the wide kernel, or the 32-column one */
+			assert_non_null(strstr(text, c ? "launch k0_colw " :
+			                       "launch k0_col "));
+			krl_cubin *cu = NULL;
+			KRL_ASSERT_OK(krl_nvrtc_compile(text, strlen(text), tasks[i],
+			                                "sm_90a", NULL, &cu, &d), &d);
+			krl_cubin_free(cu);
+			for (int q = 0; q < 3; q++) {
+				const krl_shapeset *ss = krl_task_shapeset(t, sets[q]);
+				assert_non_null(ss);
+				int64_t bad = run(t, tasks[i], text, ss,
+				                  31 + (uint64_t)(3 * c + q), dir, 0);
+				runs++;
+				if (bad) {
+					printf("%s (%s) at %s: %s\n", tasks[i], what,
+					       sets[q], bad < 0 ? "did not run" :
+					       "wrong values");
+					wrong++;
+				}
+			}
+			free(text);
+			free(what);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("middle-axis reductions on the CPU stand-in: %d runs, %d "
+	       "wrong\n", runs, wrong);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level1_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
+		cmocka_unit_test(reduce_geometries_compute_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
