@@ -1188,9 +1188,11 @@ static int wide_ok(cg_gen *G, const rinfo *ri)
  * contiguous elements of a row per step, and WIDE_U rows are in flight
  * per lane. The rows of threads are combined through shared memory, and
  * the first 32 * WIDE_W threads each finish one column. One block per
- * (outer index, column group): no grid-stride loop. Measured by hand on
- * 47 sum_dim at kb1 (bench/results/2026-11-30-h200-issue2): 1.077x
- * against the library's 1.000x and the 32-column kernel's 0.955x.
+ * (outer index, column group): no grid-stride loop. The layout of the
+ * hand-written example of 47, measured at kb1 at 1.077x against the
+ * library's 1.000x and the 32-column kernel's 0.955x
+ * (bench/results/2026-11-30-h200-issue2); this generated form has not
+ * run on a GPU yet (docs/optimizer.md, row.cols).
  */
 static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
