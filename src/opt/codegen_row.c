@@ -1205,12 +1205,16 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 	const char *idx[4];
 	cg_em em;
 	cg_em_init(&em, G, K);
-	cg_sb l0 = { 0 }, rowb = { 0 }, mainb = { 0 }, tail = { 0 };
+	/* the emitter writes only the outputs' code (loads and steps are
+	 * written below): kernel-level values, the column's, its stores */
+	cg_sb l0 = { 0 }, mainb = { 0 }, tail = { 0 };
 	cg_sb sec = { 0 }, st = { 0 }, body = { 0 };
 	em.buf[0] = &l0;
 	em.ind[0] = 1;
-	em.buf[1] = &rowb;
-	em.ind[1] = 1;
+	em.buf[1] = &sec;
+	em.ind[1] = 2;
+	em.buf[2] = &st;
+	em.ind[2] = 2;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
 	G->need |= CG_NEED_RED;
@@ -1247,14 +1251,9 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_acc_step(&tail, 2, op, cg_fmt(G, "acc%d", w), &vt, idx, 1);
 	}
 
-	/* the column's value, then the outputs of the row shape */
-	cg_em_forget(&em, 1);
-	em.rc = "c";
+	/* the column's value, then the outputs of the row shape (row_names
+	 * named the column c; its row starts at o * R * I + c) */
 	em.rb = cg_fmt(G, "(o * %s * %s + c)", em.rlen, I);
-	em.buf[1] = &sec;
-	em.ind[1] = 2;
-	em.buf[2] = &st;
-	em.ind[2] = 2;
 	const char *rv = cg_name(G, "r");
 	cg_val v = { rv, 'f' };
 	cg_em_set_reduce(&em, rn, v);
@@ -1288,7 +1287,6 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 		        "read nothing, kept by no one */", w, 32 * w, I);
 		cg_acc_decl(&body, 1, op, cg_fmt(G, "acc%d", w));
 	}
-	cg_sb_puts(&body, rowb.s ? rowb.s : "");
 	cg_line(&body, 1, "long r = ty;");
 	cg_line(&body, 1, "for (; r + %d < %s; r += %d) {", (WIDE_U - 1) * WIDE_TY,
 	        em.rlen, WIDE_U * WIDE_TY);
@@ -1330,11 +1328,9 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 	              cg_fmt(G, "(%s) * cdiv(%s, %d)", ri->otext, ri->itext, cols),
 	              cg_fmt(G, "32, %d", WIDE_TY));
 done:
-	if (l0.oom || rowb.oom || mainb.oom || tail.oom || sec.oom || st.oom ||
-	    body.oom)
+	if (l0.oom || mainb.oom || tail.oom || sec.oom || st.oom || body.oom)
 		G->oom = 1;
 	cg_sb_free(&l0);
-	cg_sb_free(&rowb);
 	cg_sb_free(&mainb);
 	cg_sb_free(&tail);
 	cg_sb_free(&sec);
