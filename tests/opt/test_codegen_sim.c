@@ -359,6 +359,47 @@ static int has_kernel(const char *text)
 	return strstr(text, "launch ") != NULL;
 }
 
+/* The shape sets of the geometry tests' tasks (tests/data/). */
+static const char *const geometry_sets[] = { "tiny", "kb0", "kb1" };
+
+/* Runs candidate text (summary what) of task t (file path) at each of
+ * geometry_sets, set q with seed seed + q and nan as run's, counting the
+ * runs and the wrong ones. */
+static void run_geometry_sets(const krl_task *t, const char *path,
+                              const char *text, const char *what,
+                              uint64_t seed, int nan, const char *dir,
+                              int *runs, int *wrong)
+{
+	for (int q = 0; q < 3; q++) {
+		const krl_shapeset *ss = krl_task_shapeset(t, geometry_sets[q]);
+		assert_non_null(ss);
+		int64_t bad = run(t, path, text, ss, seed + (uint64_t)q, dir, nan);
+		(*runs)++;
+		if (bad) {
+			printf("%s (%s) at %s%s: %s\n", path, what, geometry_sets[q],
+			       nan ? " with NaNs" : "",
+			       bad < 0 ? "did not run" : "wrong values");
+			(*wrong)++;
+		}
+	}
+}
+
+/* The candidate of choice line (e.g. "krl-choice: row.cols=4"), its text
+ * and summary (caller frees), after checking that NVRTC compiles it for
+ * the GPU. */
+static void generate_compiled(krl_opt *o, const char *path, const char *line,
+                              char **text, char **what)
+{
+	krl_diag d = { 0 };
+	krl_choice ch;
+	KRL_ASSERT_OK(krl_choice_parse(krl_opt_space(o), line, &ch, &d), &d);
+	KRL_ASSERT_OK(krl_opt_generate(o, &ch, text, what, &d), &d);
+	krl_cubin *cu = NULL;
+	KRL_ASSERT_OK(krl_nvrtc_compile(*text, strlen(*text), path, "sm_90a",
+	                                NULL, &cu, &d), &d);
+	krl_cubin_free(cu);
+}
+
 static void level1_candidates_compute_golden(void **state)
 {
 	(void)state;
@@ -497,7 +538,6 @@ static void pool_geometries_compute_golden(void **state)
 		"tests/data/pool/avg1d.task", "tests/data/pool/avg2d.task",
 		"tests/data/pool/avg3d.task", "tests/data/pool/fused.task",
 	};
-	static const char *const sets[] = { "tiny", "kb0", "kb1" };
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
 		return;
@@ -545,22 +585,11 @@ static void pool_geometries_compute_golden(void **state)
 			char *text = NULL, *what = NULL;
 			KRL_ASSERT_OK(krl_opt_generate(o, &ch[c], &text, &what, &d), &d);
 			assert_true(has_kernel(text));
-			for (int q = 0; q < 3; q++)
-				for (int nan = 0;
-				     nan <= (max || strstr(tasks[i], "fused") ? 7 : 0);
-				     nan += 7) {
-					const krl_shapeset *ss = krl_task_shapeset(t, sets[q]);
-					assert_non_null(ss);
-					int64_t bad = run(t, tasks[i], text, ss,
-					                  11 + (uint64_t)(c + q), dir, nan);
-					runs++;
-					if (bad) {
-						printf("%s: choice %d (%s) at %s%s: %s\n", tasks[i], c,
-						       what, sets[q], nan ? " with NaNs" : "",
-						       bad < 0 ? "did not run" : "wrong values");
-						wrong++;
-					}
-				}
+			for (int nan = 0;
+			     nan <= (max || strstr(tasks[i], "fused") ? 7 : 0); nan += 7)
+				run_geometry_sets(t, tasks[i], text, what,
+				                  11 + (uint64_t)c, nan, dir, &runs,
+				                  &wrong);
 			free(text);
 			free(what);
 		}
@@ -585,7 +614,6 @@ static void tconv_geometries_compute_golden(void **state)
 		"tests/data/tconv/bias1d.task", "tests/data/tconv/bias2d.task",
 		"tests/data/tconv/strided3d.task",
 	};
-	static const char *const sets[] = { "tiny", "kb0", "kb1" };
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
 		return;
@@ -599,11 +627,9 @@ static void tconv_geometries_compute_golden(void **state)
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		krl_choice ch;
-		KRL_ASSERT_OK(krl_choice_parse(krl_opt_space(o), "krl-choice: "
-		                               "lib.tconv=fwd", &ch, &d), &d);
 		char *text = NULL, *what = NULL;
-		KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
+		generate_compiled(o, tasks[i], "krl-choice: lib.tconv=fwd", &text,
+		                  &what);
 		/* offered and taken: the candidate's choice line says so */
 		assert_non_null(strstr(text, " lib.tconv=fwd"));
 		assert_non_null(strstr(text, "launch k0_wflip "));
@@ -614,23 +640,8 @@ static void tconv_geometries_compute_golden(void **state)
 		if (strstr(tasks[i], "bias"))
 			assert_non_null(strstr(text, strided ? "k0_t, b, y," :
 			                       "call conv_bias(x, k0_wf, b) -> y"));
-		/* and NVRTC compiles it for the GPU */
-		krl_cubin *cu = NULL;
-		KRL_ASSERT_OK(krl_nvrtc_compile(text, strlen(text), tasks[i],
-		                                "sm_90a", NULL, &cu, &d), &d);
-		krl_cubin_free(cu);
-		for (int q = 0; q < 3; q++) {
-			const krl_shapeset *ss = krl_task_shapeset(t, sets[q]);
-			assert_non_null(ss);
-			int64_t bad = run(t, tasks[i], text, ss, 21 + (uint64_t)q, dir,
-			                  0);
-			runs++;
-			if (bad) {
-				printf("%s (%s) at %s: %s\n", tasks[i], what, sets[q],
-				       bad < 0 ? "did not run" : "wrong values");
-				wrong++;
-			}
-		}
+		run_geometry_sets(t, tasks[i], text, what, 21, 0, dir, &runs,
+		                  &wrong);
 		free(text);
 		free(what);
 		krl_opt_free(o);
@@ -654,7 +665,6 @@ static void reduce_geometries_compute_golden(void **state)
 		"tests/data/reduce/colsum.task", "tests/data/reduce/colmean4d.task",
 		"tests/data/reduce/colmax.task", "tests/data/reduce/colmin.task",
 	};
-	static const char *const sets[] = { "tiny", "kb0", "kb1" };
 	static const char *const cols[] = { "1", "4" };
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
@@ -672,31 +682,13 @@ static void reduce_geometries_compute_golden(void **state)
 		for (int c = 0; c < 2; c++) {
 			char line[64];
 			snprintf(line, sizeof line, "krl-choice: row.cols=%s", cols[c]);
-			krl_choice ch;
-			KRL_ASSERT_OK(krl_choice_parse(krl_opt_space(o), line, &ch, &d),
-			              &d);
 			char *text = NULL, *what = NULL;
-			KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
+			generate_compiled(o, tasks[i], line, &text, &what);
 			/* offered and taken: the wide kernel, or the 32-column one */
 			assert_non_null(strstr(text, c ? "launch k0_colw " :
 			                       "launch k0_col "));
-			krl_cubin *cu = NULL;
-			KRL_ASSERT_OK(krl_nvrtc_compile(text, strlen(text), tasks[i],
-			                                "sm_90a", NULL, &cu, &d), &d);
-			krl_cubin_free(cu);
-			for (int q = 0; q < 3; q++) {
-				const krl_shapeset *ss = krl_task_shapeset(t, sets[q]);
-				assert_non_null(ss);
-				int64_t bad = run(t, tasks[i], text, ss,
-				                  31 + (uint64_t)(3 * c + q), dir, 0);
-				runs++;
-				if (bad) {
-					printf("%s (%s) at %s: %s\n", tasks[i], what,
-					       sets[q], bad < 0 ? "did not run" :
-					       "wrong values");
-					wrong++;
-				}
-			}
+			run_geometry_sets(t, tasks[i], text, what, 31 + 3 * (uint64_t)c,
+			                  0, dir, &runs, &wrong);
 			free(text);
 			free(what);
 		}
