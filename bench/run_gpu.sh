@@ -5,13 +5,18 @@
 #   ../shared/device/bundle .devlibs build/krl build/tests/*_gpu_* build/bench/*
 #   device run: bash bench/run_gpu.sh [PHASE...]   (carry: build, .devlibs)
 # Phases (default: tests nvrtc examples stability adversarial faults
-# optimize): those, and refs (every task's reference timed at kb0
+# optimize): those, and refself (every level-1 task's reference plan judged
+# as a candidate against itself at tiny,kb0, stress draws on: refself.jsonl);
+# refs (every task's reference timed at kb0
 # and kb1: refs_kb0.jsonl, refs_kb1.jsonl); torch (bench/ref_vs_torch.py at
 # kb1, needs KernelBench's level1/*.py under $KB/kb1, default .kb/kb1:
 # ref_vs_torch_kb1.jsonl); gen (candidates under $GEN, default .gen, named
 # after their level-1 task, judged at tiny,kb1: gen.jsonl); floor
 # (bench/launch_floor: the timing floor of a 1 MiB call under the judge's
 # protocol, and how buffer placement moves it: launch_floor.jsonl).
+# level1 (the builtin optimizer over all of level 1 at kb1, resumable
+# across calls: see below). PACK=NAME packs every file under $OUT but
+# summary.txt into NAME.tar.gz (the device tool brings back 8 files).
 # Other files under $OUT (default bench/out):
 # summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl,
 # adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (the stability
@@ -66,8 +71,30 @@ fi
 if has adversarial; then
 	t0=$(date +%s.%N)
 	./build/krl batch tests/adversarial/EXPECTED --shapes tiny,kb0 --budget 1 \
-		--min-pairs 5 --timeout 3 --json > "$OUT/adversarial.jsonl" 2>> "$S"
-	echo "adversarial: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/adversarial.jsonl") records" | tee -a "$S"
+		--min-pairs 6 --timeout 3 --compile-timeout 5 --json \
+		> "$OUT/adversarial.jsonl" 2>> "$S"
+	echo "adversarial: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/adversarial.jsonl") records, $(grep -c '"as_expected":true' "$OUT/adversarial.jsonl") as expected" | tee -a "$S"
+fi
+if has refself; then
+	# The reference judged against itself: each level-1 task's plan,
+	# written as a candidate (no kernels: library calls only).
+	d=$tmp/refself
+	mkdir -p "$d"
+	: > "$d/EXPECTED"
+	for f in tasks/level1/*.task; do
+		n=$(basename "$f" .task)
+		{
+			echo "/* the reference plan of level1/$n, as a candidate */"
+			echo "/*@plan"
+			awk '/^plan[ \t]*$/ { p = 1; next } /^end[ \t]*$/ { p = 0 } p' "$f"
+			echo "@*/"
+		} > "$d/$n.cu"
+		echo "$n.cu level1/$n ok" >> "$d/EXPECTED"
+	done
+	t0=$(date +%s.%N)
+	./build/krl batch "$d/EXPECTED" --shapes tiny,kb0 --budget 0.5 \
+		--min-pairs 6 --json > "$OUT/refself.jsonl" 2>> "$S"
+	echo "refself tiny,kb0: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/refself.jsonl") records, $(grep -c '"as_expected":true' "$OUT/refself.jsonl") ok" | tee -a "$S"
 fi
 if has faults; then
 	bash bench/fault_batch.sh "$tmp" 2>&1 | tee -a "$S"
@@ -102,6 +129,28 @@ fi
 if has optimize; then
 	bash bench/optimize_llm.sh "$tmp" 2>&1 | tee -a "$S"
 	cp "$tmp/rollouts.jsonl" "$OUT/" 2>/dev/null
+fi
+if has level1; then
+	# The builtin optimizer over all of level 1 at kb1 (budget 32, the
+	# settings of bench/results/optimize-level1-kb1.jsonl), resumable
+	# across calls: the store lives in $WORK (default .gpuwork, ignored,
+	# kept on a warm machine; carry it back otherwise) and the run stops
+	# after $LEVEL1_SECONDS so that the call ends in time.
+	w=${WORK:-.gpuwork}/level1-kb1
+	mkdir -p "$w"
+	KRL_OPT_ARGS="--min-pairs 10 --patience 3" timeout "${LEVEL1_SECONDS:-540}" \
+		bash bench/optimize_level1.sh "$w" 32 kb1 2>&1 | tee -a "$S"
+	echo "level1 kb1: $(wc -l < "$w/optimize-level1-kb1.jsonl") result lines so far" | tee -a "$S"
+	cp "$w/optimize-level1-kb1.jsonl" "$w/optimize-kb1.txt" "$OUT/" 2>/dev/null
+	cp "$w/work/krl.db" "$OUT/level1-kb1.db" 2>/dev/null
+	cp "$w/work/optimize.err" "$OUT/level1-kb1.err" 2>/dev/null
+fi
+# Everything but the summary in one archive: the device tool brings back
+# at most 8 files.
+if [ -n "${PACK:-}" ]; then
+	(cd "$OUT" && find . -maxdepth 1 -type f ! -name summary.txt ! -name '*.tar.gz' \
+		-printf '%f\n' | tar -czf "$PACK.tar.gz" -T - && \
+		find . -maxdepth 1 -type f ! -name summary.txt ! -name '*.tar.gz' -delete)
 fi
 rm -rf "$tmp"
 tail -40 "$S"

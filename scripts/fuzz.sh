@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
-targets=${KRL_FUZZ_TARGETS:-task candidate program reference extract}
+targets=${KRL_FUZZ_TARGETS:-task candidate program reference extract srccheck}
 build=build-fuzz
 jobs=$(nproc)
 fuzz=tests/fuzz
@@ -69,7 +69,7 @@ for t in $targets; do
 	# tasks for the task parsers, the candidates for the candidate ones.
 	case $t in
 	task|reference) cp tasks/level*/*.task "$work/$t/" ;;
-	candidate|program) cp examples/level*/*.cu tests/adversarial/*.cu "$work/$t/" ;;
+	candidate|program|srccheck) cp examples/level*/*.cu tests/adversarial/*.cu "$work/$t/" ;;
 	esac
 	if "$bin" "$work/$t" -dict="$fuzz/$t.dict" -max_total_time="$secs" \
 	   "${opts[@]}" -print_final_stats=1 -artifact_prefix="$art/" \

@@ -38,6 +38,20 @@ krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
 double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
                       int64_t index);
 
+/* Applies stress kind `kind` (krl_stress_kind) with value v to the n
+ * elements of float dtype t at dst, in place (docs/judge.md "Stress
+ * draws"): every element times v (scale), plus v (offset), or about one
+ * in 1024 elements chosen by seed, and always one, times v (spikes).
+ * KRL_EINVAL for an integer or bool dtype. */
+krl_err krl_stress_apply(void *dst, krl_dtype t, int64_t n, int kind,
+                         double v, uint64_t seed, void *stream, krl_diag *d);
+
+/* The value element i of n with value x (as stored in dtype t) takes
+ * under krl_stress_apply, computed on the host bit for bit as the device
+ * computes it. */
+double krl_stress_host(krl_dtype t, int kind, double v, uint64_t seed,
+                       int64_t i, int64_t n, double x);
+
 /* Fills `bytes` bytes at dst with the 32-bit pattern (bytes need not be a
  * multiple of 4: the tail gets the pattern's low bytes). */
 krl_err krl_fill_pattern(void *dst, size_t bytes, uint32_t pattern,

@@ -30,6 +30,7 @@ typedef enum krl_err {
 	KRL_ETIMEOUT,      /* a runner did not answer in time */
 	KRL_ERUNNER,       /* the runner process died or broke the protocol */
 	KRL_EUNSUPPORTED,  /* valid, but not implemented for these dtypes/shapes */
+	KRL_EDEVMEM,       /* device memory could not be allocated */
 	KRL_ERR_COUNT
 } krl_err;
 

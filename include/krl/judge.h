@@ -50,7 +50,17 @@ typedef struct krl_judge_opts {
 	int max_pairs;            /* at most (0: 2000) */
 	int warmup;               /* untimed calls per side before timing (0: 3) */
 	double call_timeout_s;    /* a runner request taking longer is a hang (0: 10) */
-	uint64_t seed;            /* the judge's own randomness (0: from time) */
+	/* The judge's own randomness: 0 (the default) draws every seed and
+	 * choice from getrandom(2), so a candidate can predict none of them;
+	 * any other value makes them reproducible (and so predictable): for
+	 * debugging only. */
+	uint64_t seed;
+	int no_stress;            /* skip the stress draws (docs/judge.md) */
+	/* Compiler limits (krl_nvrtc_set_limits, process-wide: the judge's
+	 * compiles and krl_judge_precompile's alike); 0: the defaults, 30 s
+	 * and 4096 MiB. */
+	double compile_timeout_s;
+	unsigned long long compile_memory_mib;
 	int no_timing;            /* check correctness only */
 	const char *runner_path;  /* the krl binary; NULL: $KRL_RUNNER or /proc/self/exe */
 	const char *cache_dir;    /* NULL: krl_cache_dir() */
@@ -75,6 +85,31 @@ void krl_judge_free(krl_judge *j);
  */
 krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
                        json_t **record, krl_diag *d);
+
+/* Options of krl_judge_check (krl check). */
+typedef struct krl_check_opts {
+	const char *arch;         /* NULL: "sm_90a" */
+	const char *sets[KRL_JUDGE_MAX_SETS]; /* shape sets to validate */
+	int nsets;                /* 0: every shape set of the task */
+	const char *cache_dir;    /* NULL: krl_cache_dir() */
+	int no_cache;             /* compile without the cache */
+} krl_check_opts;
+
+/*
+ * What the judge does before the GPU, on any machine (no device needed):
+ * parse the candidate at cand_path, validate its plan on the shape sets,
+ * apply the include rule and compile its device code in the compiler
+ * sandbox for o->arch, under the limits of krl_nvrtc_set_limits. The same
+ * code runs at the start of krl_judge_eval. On KRL_OK *record (caller
+ * json_decref's) says {task, candidate, arch, sets, verdict (ok,
+ * invalid_plan, compile_error), message, failure {reason: parse, plan,
+ * include, compile_timeout, compile_resources, nvrtc}, compile {ms,
+ * cached, arch, sandbox, log}, check_seconds}; other codes when kernelrl
+ * itself fails (file unreadable, no memory, no compiler process).
+ */
+krl_err krl_judge_check(const krl_task *t, const char *cand_path,
+                        const krl_check_opts *o, json_t **record,
+                        krl_diag *d);
 
 /* Compiles the device code of n candidate files (their texts; NULL
  * entries skipped) with NVRTC on up to `threads` CPU threads at once
@@ -110,9 +145,10 @@ krl_err krl_audit_task(const krl_task *t, const char *set,
                        int64_t max_elements, uint64_t seed, json_t *rows,
                        krl_diag *d);
 
-/* The runner process's main loop (the CLI runs it as `krl __runner FD`).
+/* The runner process's main loop (the CLI runs it as `krl __runner FD
+ * DEVICE`): fd is its socket to the judge, device the CUDA ordinal.
  * Returns the process exit status. */
-int krl_runner_main(int fd);
+int krl_runner_main(int fd, int device);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,9 @@ extern "C" {
 
 #define KRL_MAX_DIM 8
 #define KRL_MAX_ATTR 16
+/* No buffer is larger (64 TiB, past any GPU's memory): plan validation
+ * refuses bigger ones, and allocators' rounding cannot wrap. */
+#define KRL_MAX_BUFFER_BYTES ((size_t)1 << 46)
 
 /* ==== Data types ==== */
 
@@ -124,6 +127,31 @@ typedef struct krl_decl {
 	krl_pos pos;
 } krl_decl;
 
+/* ==== Stress draws ==== */
+
+/* The judge's harder input distributions (docs/judge.md "Stress draws"):
+ * every input value times a power of two (scale), plus a large multiple
+ * of its distribution's spread (offset), or a few elements times a large
+ * power of two (spikes). */
+typedef enum krl_stress_kind {
+	KRL_STRESS_SCALE, KRL_STRESS_OFFSET, KRL_STRESS_SPIKES, KRL_STRESS_KINDS
+} krl_stress_kind;
+#define KRL_STRESS_ALL ((1u << KRL_STRESS_KINDS) - 1)
+
+/* "scale", "offset", "spikes". */
+const char *krl_stress_name(krl_stress_kind k);
+/* Returns 0 and sets *out when z names a kind, else -1. */
+int krl_stress_parse(const char *z, krl_stress_kind *out);
+
+/* A task's `stress NAME|* off|KIND... "why"` statement: narrows which
+ * stress kinds the judge may apply to input NAME (NULL: every input). */
+typedef struct krl_stress_decl {
+	char *input;             /* an input's name, or NULL for `*` */
+	unsigned kinds;          /* bitmask of 1 << krl_stress_kind; 0: off */
+	char *why;               /* the reason, required */
+	krl_pos pos;
+} krl_stress_decl;
+
 /* ==== Plans ==== */
 
 typedef enum krl_stmt_kind { KRL_ST_LAUNCH, KRL_ST_CALL } krl_stmt_kind;
@@ -176,6 +204,8 @@ typedef struct krl_shapeset {
 
 typedef struct krl_task {
 	char *path;              /* file it was read from */
+	char *text;              /* the text it was parsed from (NUL-ended) */
+	size_t text_len;
 	char *id;                /* e.g. "level1/19_relu" (set by the suite) */
 	char *name;              /* `task` line */
 	char *source;            /* `source` line, free text */
@@ -193,10 +223,13 @@ typedef struct krl_task {
 	char *precision;         /* "tf32" when declared so; NULL means "fp32" */
 	char **fixed;            /* shape keys hidden sets do not vary */
 	int nfixed;
+	krl_stress_decl *stress; /* `stress` statements, in file order */
+	int nstress;
 	krl_plan ref;            /* the reference plan (calls only) */
 } krl_task;
 
-/* Parses a task from text; path is used for messages and kept. */
+/* Parses a task from text; path is used for messages and kept, and so is
+ * a copy of the text (t->text, for the judge's runner). */
 krl_err krl_task_parse(const char *path, const char *text, size_t len,
                        krl_task **out, krl_diag *d);
 /* Reads and parses the file at path. */
@@ -321,7 +354,8 @@ krl_err krl_program_build(const krl_task *task, const krl_candidate *cand,
 /*
  * Draws a hidden shape set for the judge: the task's tiny set with every
  * key not declared `fixed` (and greater than 1) replaced by a value drawn
- * uniformly between half and twice tiny's, redrawn (up to 64 times) until
+ * uniformly between half and twice tiny's (never below 2), redrawn (up to
+ * 64 times) until
  * the task's reference plan resolves on it. *state is a splitmix64 state
  * the caller owns. out->keys are borrowed from the task; out->vals is
  * malloc'd (free it). KRL_ENOTFOUND when the task has no tiny set or no

@@ -53,6 +53,11 @@ typedef struct krl_op {
 	/* float64 CPU reference; tensors hold host doubles (integers too). */
 	krl_err (*golden)(const krl_tensor *in, const krl_tensor *out,
 	                  const krl_attrs *a);
+	/* Why the judge's stress draws (docs/judge.md) must not be applied
+	 * to a task whose reference uses this op, or NULL when they may (a
+	 * product of many elements overflows for any scaled-up input, in
+	 * the reference and in any correct order alike). */
+	const char *no_stress;
 } krl_op;
 
 /* The op named z, or NULL. */

@@ -50,9 +50,11 @@ krl_err krl_device_open(int ordinal, krl_device *dev, krl_diag *d);
  * either end are found by krl_gbuf_check_guards. */
 #define KRL_GUARD_BYTES (64u << 10)
 #define KRL_GUARD_PATTERN 0xA5C3F00Du
-/* Outputs and scratch are filled with this before every call: a quiet
- * NaN as f32, and a recognisable pattern for other dtypes. */
-#define KRL_POISON_PATTERN 0x7FC0BAD5u
+/* Outputs and scratch are filled with this before every call: a NaN in
+ * every float dtype (f32 0x7FF87FF8, f64 0x7FF87FF87FF87FF8, f16 and
+ * bf16 0x7FF8), bytes that are no bool (0xF8, 0x7F), and a large
+ * recognisable integer (2146992120 as i32). */
+#define KRL_POISON_PATTERN 0x7FF87FF8u
 
 typedef struct krl_gbuf {
 	void *base;              /* the allocation (owned unless `opened`) */

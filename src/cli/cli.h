@@ -13,6 +13,7 @@
 int krl_cmd_tasks(int argc, char **argv);
 int krl_cmd_show(int argc, char **argv);
 int krl_cmd_eval(int argc, char **argv);
+int krl_cmd_check(int argc, char **argv);
 int krl_cmd_batch(int argc, char **argv);
 int krl_cmd_optimize(int argc, char **argv);
 int krl_cmd_export_rollouts(int argc, char **argv);

@@ -17,7 +17,18 @@ const char krl_cli_judge_usage[] =
 	"  --rse X            stop timing when both relative standard errors <= X (0.01)\n"
 	"  --min-pairs N      at least N timed pairs (default 20)\n"
 	"  --timeout SECONDS  a candidate call taking longer is a hang (default 10)\n"
-	"  --seed N           the judge's random seed (default: from the clock)\n"
+	"  --compile-timeout SECONDS\n"
+	"                     a compilation taking longer is a compile_error\n"
+	"                     (compile_timeout; default 30)\n"
+	"  --compile-memory MIB\n"
+	"                     address-space limit of the compiler process\n"
+	"                     (compile_resources past it; default 4096, at\n"
+	"                     least 1024)\n"
+	"  --no-stress        skip the stress draws (scaled, offset and spiked\n"
+	"                     inputs) that catch numerically unstable candidates\n"
+	"  --seed N           make the judge's draws reproducible (and so\n"
+	"                     predictable: for debugging only; default: every\n"
+	"                     seed and choice from getrandom)\n"
 	"  --device N         CUDA device ordinal (default 0)\n";
 
 int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
@@ -25,10 +36,15 @@ int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
 {
 	static const char *const valued[] = {
 		"--shapes", "--time-shapes", "--seeds", "--hidden", "--budget",
-		"--rse", "--min-pairs", "--timeout", "--seed", "--device"};
+		"--rse", "--min-pairs", "--timeout", "--seed", "--device",
+		"--compile-timeout", "--compile-memory"};
 	int is_valued = 0;
 	if (!strcmp(s, "--no-timing")) {
 		o->no_timing = 1;
+		return 1;
+	}
+	if (!strcmp(s, "--no-stress")) {
+		o->no_stress = 1;
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
@@ -69,6 +85,21 @@ int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
 		o->seed = strtoull(v, NULL, 0);
 	} else if (!strcmp(s, "--device")) {
 		o->device = atoi(v);
+	} else if (!strcmp(s, "--compile-timeout")) {
+		o->compile_timeout_s = atof(v);
+		if (!(o->compile_timeout_s > 0)) {
+			fprintf(stderr, "krl: --compile-timeout needs a number of "
+			        "seconds above 0, got '%s'\n", v);
+			return -1;
+		}
+	} else if (!strcmp(s, "--compile-memory")) {
+		o->compile_memory_mib = strtoull(v, NULL, 10);
+		if (o->compile_memory_mib < 1024) {
+			fprintf(stderr, "krl: --compile-memory needs at least "
+			        "1024 (MiB: NVRTC itself takes most of a GiB of "
+			        "address space), got '%s'\n", v);
+			return -1;
+		}
 	}
 	return 2;
 }

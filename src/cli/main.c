@@ -16,6 +16,8 @@ static const char usage[] =
 	"  show TASK [--shapes S]      print a task resolved for shape set S (default kb1)\n"
 	"  audit-tasks [opts]          find tasks whose outputs a trivial output would match (CPU)\n"
 	"  time-ref TASK... [opts]     time the eager reference alone (GPU)\n"
+	"  check TASK CANDIDATE [opts] what the judge does before the GPU: parse, validate,\n"
+	"                              include rule, sandboxed NVRTC compile (no GPU needed)\n"
 	"  eval TASK CANDIDATE [opts]  judge a candidate: compile, check, time (see krl eval --help)\n"
 	"  batch FILE [opts]           judge every line 'CANDIDATE TASK [VERDICT [REASON]]' of FILE\n"
 	"  optimize TASK... [opts]     make tasks faster: the builtin policy's search, a table of\n"
@@ -27,13 +29,14 @@ static const char usage[] =
 	"\n"
 	"TASK is an id (level1/19_relu), an unambiguous prefix (level1/19) or a .task path.\n"
 	"Environment: KRL_TASKS (tasks folder), KRL_CACHE_DIR (NVRTC cache and device ceilings),\n"
+	"KRL_COMPILE_TIMEOUT (default compile deadline, s), KRL_SANDBOX (landlock, namespace, none),\n"
 	"KRL_LLM_BASE_URL, KRL_LLM_MODEL, KRL_LLM_API_KEY, KRL_TEMPLATES, KRL_WEIGHTS,\n"
 	"CUDA_VISIBLE_DEVICES.\n";
 
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "__runner"))
-		return krl_runner_main(atoi(argv[2]));
+		return krl_runner_main(atoi(argv[2]), argc >= 4 ? atoi(argv[3]) : 0);
 	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
@@ -49,6 +52,8 @@ int main(int argc, char **argv)
 		return krl_cmd_time_ref(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "eval"))
 		return krl_cmd_eval(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return krl_cmd_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "batch"))
 		return krl_cmd_batch(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "optimize"))

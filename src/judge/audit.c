@@ -78,8 +78,8 @@ krl_err krl_audit_task(const krl_task *t, const char *set,
 			r = KRL_ENOMEM;
 			goto out;
 		}
-	krl_judge_draw_host(p, bufs, KRL_ROLE_PARAM, seed);
-	krl_judge_draw_host(p, bufs, KRL_ROLE_INPUT, seed + 1);
+	krl_judge_draw_host(p, bufs, KRL_ROLE_PARAM, seed, NULL, NULL);
+	krl_judge_draw_host(p, bufs, KRL_ROLE_INPUT, seed + 1, NULL, NULL);
 	if ((r = krl_exec_golden(p, bufs, d)) != KRL_OK)
 		goto out;
 	for (int i = 0; i < p->ntask; i++) {

@@ -1,19 +1,23 @@
 /*
  * One evaluation: candidate file in, verdict record out.
  *
- *   parse -> resolve on every shape set -> NVRTC compile -> for each set:
- *   correctness on fresh seeds (params and inputs drawn on the device,
- *   outputs poisoned, guards and inputs checked, every element compared,
- *   degenerate outputs rejected) -> on the timing set: interleaved timing
- *   with the L2 flushed and fresh inputs before every call, a random subset
- *   of timed outputs verified after the fact, until the relative standard
- *   error is small or the budget ends.
+ *   read and parse once -> resolve on every shape set -> include rule and
+ *   sandboxed NVRTC compile (precheck.c) -> for each set: the reference
+ *   primed before the candidate holds any memory, then correctness on
+ *   fresh nominal seeds and on stress draws (params and inputs drawn on the
+ *   device, outputs poisoned, guards and inputs checked, every element
+ *   compared, degenerate outputs rejected) -> on the timing set:
+ *   interleaved timing with the L2 flushed and fresh inputs before every
+ *   call, every timed pair verified, until the relative standard error is
+ *   small or the budget (charged to timed pairs only) ends.
  *
  * The candidate's buffers (inputs, params, outputs) live in the runner,
  * which draws them from the seeds sent here, so a timed candidate call runs
  * on memory of its own context, as the reference does here; the judge maps
  * them (CUDA IPC) to check them. The reference runs here on private copies
  * drawn from the same seeds. Reference outputs never leave this process.
+ * Every seed and choice comes from getrandom (krl_judge_rand), and values
+ * derive from seeds under a per-evaluation secret key (draw.c).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -25,9 +29,16 @@
 #include "judge/judge_int.h"
 #include "krl/check.h"
 #include "krl/nvrtc.h"
+#include "util/json.h"
 
 /* A verdict other than ok has been reached: stop the evaluation. */
 #define STOP 1
+/* The fewest timed pairs of any result: the median's order-statistic
+ * interval reaches 95% coverage from 6 pairs (at 5 it covers 93.75%). */
+#define MIN_PAIRS_FLOOR 6
+/* Stress draws compare with atol times this, times how much the draw grew
+ * the inputs' or the outputs' largest magnitude (docs/judge.md). */
+#define STRESS_TOL_MARGIN 4.0
 
 typedef struct evalctx {
 	krl_judge *j;
@@ -37,6 +48,8 @@ typedef struct evalctx {
 	json_t *rec;
 	krl_cubin *cubin;
 	char *cubin_hex;
+	char *task_hex, *cand_hex; /* the texts the runner parses */
+	char key_hex[2 * KRL_JUDGE_KEY_BYTES + 1];
 	int nsets;           /* named sets, then hidden ones */
 	double prep_ms;      /* the runner's last preparation time (run) */
 	double phase[4];     /* seconds in prepare, load, correctness, timing */
@@ -52,6 +65,8 @@ typedef struct setbufs {
 	krl_gbuf *sh;        /* [ntask] the runner's task buffers, mapped here */
 	krl_gbuf *pv;        /* [rp->nbufs] private: task copies + ref scratch */
 	void **rptr;
+	double *nom_max;     /* [ntask] largest |value| of each input and
+	                      * output over the nominal seeds */
 	int loaded;          /* the runner holds this set */
 } setbufs;
 
@@ -62,23 +77,33 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Records verdict v with a message (and optional detail object, consumed)
- * and returns STOP. */
-static int verdict(evalctx *E, krl_verdict v, json_t *detail, const char *fmt,
-                   ...) __attribute__((format(printf, 4, 5)));
-static int verdict(evalctx *E, krl_verdict v, json_t *detail, const char *fmt,
-                   ...)
+#define verdict(E, ...) krl_judge_verdict((E)->rec, __VA_ARGS__)
+
+/* A failure of the judge's own device work (the reference, a check).
+ * While the candidate's buffers are held, running out of device memory is
+ * the candidate's doing: the verdict launch_error (out_of_memory) instead
+ * of an error of kernelrl. Returns STOP or -1. */
+static int judge_fail(evalctx *E, const setbufs *S, krl_err r, krl_err *err,
+                      krl_diag *d)
 {
-	char msg[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	json_object_set_new(E->rec, "verdict", json_string(krl_verdict_name(v)));
-	json_object_set_new(E->rec, "message", json_string(msg));
-	if (detail)
-		json_object_set_new(E->rec, "failure", detail);
-	return STOP;
+	if (S && S->loaded && (r == KRL_EDEVMEM || r == KRL_ENOMEM))
+		return verdict(E, KRL_V_LAUNCH_ERROR,
+		               json_pack("{s:s, s:s}", "reason", "out_of_memory",
+		                         "set", S->name),
+		               "out_of_memory: the judge could not get the device "
+		               "memory its reference or checks need while the "
+		               "candidate's buffers were held (set %s): %s",
+		               S->name, d->msg);
+	*err = r;
+	return -1;
+}
+
+/* Milliseconds of a timeout in seconds, for poll(2): clamped, so that a
+ * huge --timeout cannot overflow. */
+static int timeout_ms(double s)
+{
+	double ms = s * 1e3;
+	return !(ms > 0) ? 0 : ms > 2e9 ? 2000000000 : (int)ms;
 }
 
 /* ==== Buffers ==== */
@@ -87,7 +112,7 @@ static int verdict(evalctx *E, krl_verdict v, json_t *detail, const char *fmt,
  * them). */
 static void set_unmap(setbufs *S)
 {
-	if (S->sh)
+	if (S->sh && S->rp)
 		for (int i = 0; i < S->rp->ntask; i++)
 			krl_gbuf_free(&S->sh[i]);
 }
@@ -95,16 +120,20 @@ static void set_unmap(setbufs *S)
 static void set_free(setbufs *S)
 {
 	set_unmap(S);
-	if (S->pv)
+	if (S->pv && S->rp)
 		for (int i = 0; i < S->rp->nbufs; i++)
 			krl_gbuf_free(&S->pv[i]);
 	free(S->sh);
 	free(S->pv);
 	free(S->rptr);
+	free(S->nom_max);
 	S->sh = S->pv = NULL;
 	S->rptr = NULL;
+	S->nom_max = NULL;
 }
 
+/* The judge's private buffers of a set. On failure what was allocated
+ * stays in S for set_free. */
 static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 {
 	krl_err r = KRL_OK;
@@ -112,8 +141,9 @@ static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 	S->sh = calloc((size_t)p->ntask, sizeof *S->sh);
 	S->pv = calloc((size_t)p->nbufs, sizeof *S->pv);
 	S->rptr = calloc((size_t)p->nbufs, sizeof *S->rptr);
-	if (!S->sh || !S->pv || !S->rptr)
-		return KRL_ENOMEM;
+	S->nom_max = calloc((size_t)p->ntask, sizeof *S->nom_max);
+	if (!S->sh || !S->pv || !S->rptr || !S->nom_max)
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 	for (int i = 0; i < p->nbufs && r == KRL_OK; i++) {
 		r = krl_gbuf_alloc(&S->pv[i], p->bufs[i].bytes, j->stream, d);
 		S->rptr[i] = S->pv[i].ptr;
@@ -132,7 +162,7 @@ static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
 	krl_judge *j = E->j;
 	krl_diag rd = {0};
 	*rep = NULL;
-	krl_err r = krl_judge_runner_call(j, req, (int)(j->o.call_timeout_s * 1e3),
+	krl_err r = krl_judge_runner_call(j, req, timeout_ms(j->o.call_timeout_s),
 	                                  rep, &rd);
 	if (r == KRL_ETIMEOUT)
 		return verdict(E, KRL_V_TIMEOUT, NULL,
@@ -152,6 +182,10 @@ static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
 		int rc;
 		if (kind && !strcmp(kind, "launch_error"))
 			rc = verdict(E, KRL_V_LAUNCH_ERROR, NULL, "%s", msg ? msg : "");
+		else if (kind && !strcmp(kind, "out_of_memory"))
+			rc = verdict(E, KRL_V_LAUNCH_ERROR,
+			             json_pack("{s:s}", "reason", "out_of_memory"), "%s",
+			             msg ? msg : "");
 		else if (kind && !strcmp(kind, "invalid_plan"))
 			rc = verdict(E, KRL_V_INVALID_PLAN, NULL, "%s", msg ? msg : "");
 		else {
@@ -194,6 +228,19 @@ static json_t *shapes_json(const krl_shapeset *ss)
 	return o;
 }
 
+/* The stress draw as the runner applies it: [[buffer, kind, value], ...]
+ * (NULL for a nominal draw). */
+static json_t *stress_json(const krl_stress *s)
+{
+	if (!s || s->n == 0)
+		return NULL;
+	json_t *a = json_array();
+	for (int k = 0; k < s->n; k++)
+		json_array_append_new(a, json_pack("[i, i, f]", s->ops[k].buf,
+		                                   (int)s->ops[k].kind, s->ops[k].v));
+	return a;
+}
+
 static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 {
 	krl_judge *j = E->j;
@@ -203,9 +250,17 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		*err = r;
 		return -1;
 	}
-	json_t *req = json_pack("{s:s, s:s, s:s, s:s, s:s}", "cmd", "load",
-	                        "task", E->t->path, "cand", E->cand_path, "set",
-	                        S->name, "cubin", E->cubin_hex);
+	/* The texts themselves (hex: a candidate may hold any byte), never
+	 * paths: a file changed mid-run cannot desynchronise the runner. */
+	json_t *req = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "cmd",
+	                        "load", "task_path", E->t->path, "task_hex",
+	                        E->task_hex, "cand_path", E->cand->path,
+	                        "cand_hex", E->cand_hex, "set", S->name, "cubin",
+	                        E->cubin_hex, "key", E->key_hex);
+	if (!req) {
+		*err = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+		return -1;
+	}
 	if (S->is_hidden)
 		json_object_set_new(req, "shapes", shapes_json(&S->hidden));
 	int rc = runner_req(E, req, &rep, err, d);
@@ -233,28 +288,33 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 }
 
 /* Asks the runner to draw params (param_seed >= 0) and inputs
- * (input_seed >= 0) and to poison the outputs. */
+ * (input_seed >= 0, under stress s) and to poison the outputs. */
 static json_t *prep_fields(json_t *req, int64_t param_seed, int64_t input_seed,
-                           int poison)
+                           const krl_stress *s, int poison)
 {
 	if (param_seed >= 0)
 		json_object_set_new(req, "param_seed", json_integer(param_seed));
 	if (input_seed >= 0)
 		json_object_set_new(req, "input_seed", json_integer(input_seed));
+	json_t *st = stress_json(s);
+	if (st)
+		json_object_set_new(req, "stress", st);
 	if (poison)
 		json_object_set_new(req, "poison", json_true());
 	return req;
 }
 
-/* run: draws inputs from input_seed and poisons outputs first (untimed),
- * then runs the body, timed when asked. */
-static int runner_run(evalctx *E, int64_t input_seed, int timed, int guards,
-                      double *ms, json_t **oob, krl_err *err, krl_diag *d)
+/* run: draws inputs from input_seed (under stress s) and poisons outputs
+ * first (untimed), then runs the body, timed when asked; with guards, the
+ * runner checks its own buffers' guards afterwards (untimed). */
+static int runner_run(evalctx *E, int64_t input_seed, const krl_stress *s,
+                      int timed, int guards, double *ms, json_t **oob,
+                      krl_err *err, krl_diag *d)
 {
 	json_t *req = json_pack("{s:s, s:b, s:b}", "cmd", "run", "time", timed,
 	                        "guards", guards);
-	return runner_simple(E, prep_fields(req, -1, input_seed, 1), ms, oob, err,
-	                     d);
+	return runner_simple(E, prep_fields(req, -1, input_seed, s, 1), ms, oob,
+	                     err, d);
 }
 
 /* init: draws params from param_seed, then runs the init steps. */
@@ -262,18 +322,82 @@ static int runner_init(evalctx *E, int64_t param_seed, krl_err *err,
                        krl_diag *d)
 {
 	json_t *req = json_pack("{s:s}", "cmd", "init");
-	return runner_simple(E, prep_fields(req, param_seed, -1, 0), NULL, NULL,
-	                     err, d);
+	return runner_simple(E, prep_fields(req, param_seed, -1, NULL, 0), NULL,
+	                     NULL, err, d);
 }
 
 /* Draws the judge's private copies of params or inputs. */
 static krl_err draw_private(krl_judge *j, setbufs *S, krl_role role,
-                            uint64_t seed, krl_diag *d)
+                            uint64_t seed, const krl_stress *s, krl_diag *d)
 {
-	return krl_judge_draw(S->rp, S->rptr, role, seed, j->stream, d);
+	return krl_judge_draw(S->rp, S->rptr, role, seed, j->key, s, j->stream,
+	                      d);
+}
+
+/* A fresh seed: 62 bits (the protocol carries JSON integers, and the
+ * inputs use seed + 1). */
+static int64_t fresh_seed(krl_judge *j)
+{
+	return (int64_t)(krl_judge_rand(j) >> 2);
 }
 
 /* ==== Checks ==== */
+
+/* Guards of the shared buffers, then inputs and params unchanged. Returns
+ * 0, STOP or -1 (judge error). */
+static int check_integrity(evalctx *E, setbufs *S, json_t *oob,
+                           const char *phase, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	const krl_program *p = S->rp;
+	if (oob) {
+		return verdict(E, KRL_V_WRONG_OUTPUT,
+		               json_pack("{s:s, s:s, s:s, s:O}", "reason",
+		                         "out_of_bounds_write", "set", S->name,
+		                         "phase", phase, "where", oob),
+		               "out_of_bounds_write: the candidate wrote outside "
+		               "its scratch buffer %s",
+		               json_string_value(json_object_get(oob, "buffer")));
+	}
+	for (int i = 0; i < p->ntask; i++) {
+		int64_t bad = 0, where = 0;
+		krl_err r = krl_gbuf_check_guards(&S->sh[i], &bad, &where, j->stream, d);
+		if (r != KRL_OK)
+			return judge_fail(E, S, r, err, d);
+		if (bad)
+			return verdict(E, KRL_V_WRONG_OUTPUT,
+			               json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "reason",
+			                         "out_of_bounds_write", "set", S->name,
+			                         "phase", phase, "buffer",
+			                         p->bufs[i].name, "offset",
+			                         (json_int_t)where, "bytes",
+			                         (json_int_t)bad),
+			               "out_of_bounds_write: %lld guard bytes around "
+			               "%s were overwritten (first at byte offset %lld)",
+			               (long long)bad, p->bufs[i].name, (long long)where);
+	}
+	for (int i = 0; i < p->ntask; i++) {
+		const krl_buf *b = &p->bufs[i];
+		if (b->role != KRL_ROLE_INPUT && b->role != KRL_ROLE_PARAM)
+			continue;
+		int64_t n = 0, first = -1;
+		krl_err r = krl_count_diff(S->sh[i].ptr, S->pv[i].ptr, b->bytes, &n,
+		                           &first, j->stream, d);
+		if (r != KRL_OK)
+			return judge_fail(E, S, r, err, d);
+		if (n)
+			return verdict(E, KRL_V_WRONG_OUTPUT,
+			               json_pack("{s:s, s:s, s:s, s:s, s:I}", "reason",
+			                         "input_modified", "set", S->name,
+			                         "phase", phase, "buffer", b->name,
+			                         "bytes", (json_int_t)n),
+			               "input_modified: the candidate changed %s %s "
+			               "(%lld bytes differ)",
+			               b->role == KRL_ROLE_INPUT ? "input" : "param",
+			               b->name, (long long)n);
+	}
+	return 0;
+}
 
 /* The multi-index of flat element i of b, as a JSON array. */
 static json_t *index_json(const krl_buf *b, int64_t i)
@@ -297,66 +421,6 @@ static json_t *number(double x)
 	if (isinf(x))
 		return json_string(x > 0 ? "inf" : "-inf");
 	return json_real(x);
-}
-
-/* Guards of the shared buffers, then inputs and params unchanged. Returns
- * 0, STOP or -1 (judge error). */
-static int check_integrity(evalctx *E, setbufs *S, json_t *oob,
-                           const char *phase, krl_err *err, krl_diag *d)
-{
-	krl_judge *j = E->j;
-	const krl_program *p = S->rp;
-	if (oob) {
-		return verdict(E, KRL_V_WRONG_OUTPUT,
-		               json_pack("{s:s, s:s, s:s, s:O}", "reason",
-		                         "out_of_bounds_write", "set", S->name,
-		                         "phase", phase, "where", oob),
-		               "out_of_bounds_write: the candidate wrote outside "
-		               "its scratch buffer %s",
-		               json_string_value(json_object_get(oob, "buffer")));
-	}
-	for (int i = 0; i < p->ntask; i++) {
-		int64_t bad = 0, where = 0;
-		krl_err r = krl_gbuf_check_guards(&S->sh[i], &bad, &where, j->stream, d);
-		if (r != KRL_OK) {
-			*err = r;
-			return -1;
-		}
-		if (bad)
-			return verdict(E, KRL_V_WRONG_OUTPUT,
-			               json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "reason",
-			                         "out_of_bounds_write", "set", S->name,
-			                         "phase", phase, "buffer",
-			                         p->bufs[i].name, "offset",
-			                         (json_int_t)where, "bytes",
-			                         (json_int_t)bad),
-			               "out_of_bounds_write: %lld guard bytes around "
-			               "%s were overwritten (first at byte offset %lld)",
-			               (long long)bad, p->bufs[i].name, (long long)where);
-	}
-	for (int i = 0; i < p->ntask; i++) {
-		const krl_buf *b = &p->bufs[i];
-		if (b->role != KRL_ROLE_INPUT && b->role != KRL_ROLE_PARAM)
-			continue;
-		int64_t n = 0, first = -1;
-		krl_err r = krl_count_diff(S->sh[i].ptr, S->pv[i].ptr, b->bytes, &n,
-		                           &first, j->stream, d);
-		if (r != KRL_OK) {
-			*err = r;
-			return -1;
-		}
-		if (n)
-			return verdict(E, KRL_V_WRONG_OUTPUT,
-			               json_pack("{s:s, s:s, s:s, s:s, s:I}", "reason",
-			                         "input_modified", "set", S->name,
-			                         "phase", phase, "buffer", b->name,
-			                         "bytes", (json_int_t)n),
-			               "input_modified: the candidate changed %s %s "
-			               "(%lld bytes differ)",
-			               b->role == KRL_ROLE_INPUT ? "input" : "param",
-			               b->name, (long long)n);
-	}
-	return 0;
 }
 
 /*
@@ -415,16 +479,35 @@ static krl_err trivial_match(krl_judge *j, setbufs *S, int i,
 	return KRL_OK;
 }
 
+/* How one call's outputs are compared. */
+typedef struct cmpctx {
+	const char *phase;       /* "correctness" or "timing" */
+	int64_t seed;
+	const krl_stress *stress;/* NULL or n == 0: a nominal draw */
+	double factor;           /* atol is multiplied by this (1: nominal) */
+	json_t *stats;           /* worst errors per output, or NULL */
+} cmpctx;
+
+/* The largest finite |value| of buffer ptr (dtype, n elements). */
+static krl_err max_abs(krl_judge *j, const void *ptr, krl_dtype t, int64_t n,
+                       double *out, krl_diag *d)
+{
+	krl_cmp c;
+	krl_err r = krl_compare(NULL, NULL, ptr, t, n, 0, 0, &c, j->stream, d);
+	*out = r == KRL_OK ? c.max_abs : 0;
+	return r;
+}
+
 /* Compares every output of the candidate (shared) with the reference
- * (private). `stats` (may be NULL) collects the worst errors per output.
- * Returns 0, STOP or -1. */
-static int check_outputs(evalctx *E, setbufs *S, const char *phase,
-                         int64_t seed, json_t *stats, krl_err *err,
-                         krl_diag *d)
+ * (private). Returns 0, STOP or -1. */
+static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
+                         krl_err *err, krl_diag *d)
 {
 	krl_judge *j = E->j;
 	const krl_task *t = E->t;
 	const krl_program *p = S->rp;
+	int stressed = cx->stress && cx->stress->n > 0;
+	double atol = t->atol * cx->factor;
 	for (int i = 0; i < p->ntask; i++) {
 		const krl_buf *b = &p->bufs[i];
 		krl_cmp c;
@@ -432,16 +515,14 @@ static int check_outputs(evalctx *E, setbufs *S, const char *phase,
 		if (b->role != KRL_ROLE_OUTPUT)
 			continue;
 		r = krl_compare(S->sh[i].ptr, NULL, S->pv[i].ptr, b->dtype, b->numel,
-		                t->atol, t->rtol, &c, j->stream, d);
-		if (r != KRL_OK) {
-			*err = r;
-			return -1;
-		}
-		if (stats) {
-			json_t *o = json_object_get(stats, b->name);
+		                atol, t->rtol, &c, j->stream, d);
+		if (r != KRL_OK)
+			return judge_fail(E, S, r, err, d);
+		if (cx->stats) {
+			json_t *o = json_object_get(cx->stats, b->name);
 			if (!o) {
 				o = json_pack("{s:f, s:f}", "max_abs", 0.0, "max_rel", 0.0);
-				json_object_set_new(stats, b->name, o);
+				json_object_set_new(cx->stats, b->name, o);
 			}
 			if (c.max_abs > json_real_value(json_object_get(o, "max_abs")))
 				json_object_set_new(o, "max_abs", json_real(c.max_abs));
@@ -452,21 +533,15 @@ static int check_outputs(evalctx *E, setbufs *S, const char *phase,
 			const char *what = NULL;
 			json_t *det = json_pack(
 				"{s:s, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:f, s:f}",
-				"reason", "mismatch", "set", S->name, "phase", phase,
-				"seed", (json_int_t)seed, "output", b->name,
-				"bad", (json_int_t)c.bad, "n", (json_int_t)c.n,
-				"nonfinite", (json_int_t)c.nonfinite,
+				"reason", stressed ? "unstable" : "mismatch", "set",
+				S->name, "phase", cx->phase, "seed", (json_int_t)cx->seed,
+				"output", b->name, "bad", (json_int_t)c.bad, "n",
+				(json_int_t)c.n, "nonfinite", (json_int_t)c.nonfinite,
 				"index", c.worst >= 0 ? index_json(b, c.worst) : json_null(),
 				"candidate", number(c.cand_at_worst),
 				"reference", number(c.ref_at_worst),
 				"max_abs", number(c.max_abs), "max_rel", number(c.max_rel),
-				"atol", t->atol, "rtol", t->rtol);
-			r = trivial_match(j, S, i, S->sh, t->atol, t->rtol, &what, d);
-			if (r != KRL_OK) {
-				json_decref(det);
-				*err = r;
-				return -1;
-			}
+				"atol", atol, "rtol", t->rtol);
 			char where[256] = "";
 			json_t *ix = json_object_get(det, "index");
 			size_t k;
@@ -476,32 +551,65 @@ static int check_outputs(evalctx *E, setbufs *S, const char *phase,
 				snprintf(where + len, sizeof where - len, "%s%lld",
 				         k ? ", " : "", (long long)json_integer_value(v));
 			}
+			if (stressed) {
+				/* Right on the nominal draws, wrong on a harder one:
+				 * the record names the draw. */
+				const krl_stress *s = cx->stress;
+				json_t *ops = json_array();
+				for (int q = 0; q < s->n; q++)
+					json_array_append_new(
+						ops, json_pack("{s:s, s:f}", "input",
+						               p->bufs[s->ops[q].buf].name,
+						               "value", s->ops[q].v));
+				json_object_set_new(
+					det, "draw",
+					json_pack("{s:s, s:o, s:f}", "kind",
+					          krl_stress_name(s->kind), "inputs", ops,
+					          "tolerance_factor", cx->factor));
+				return verdict(E, KRL_V_WRONG_OUTPUT, det,
+				               "unstable: output %s is right on the "
+				               "nominal draws but %lld of %lld elements "
+				               "are outside atol=%g rtol=%g on the '%s' "
+				               "stress draw (set %s, seed %lld); worst at "
+				               "[%s]: candidate %.9g, reference %.9g%s",
+				               b->name, (long long)c.bad, (long long)c.n,
+				               atol, t->rtol, krl_stress_name(s->kind),
+				               S->name, (long long)cx->seed, where,
+				               c.cand_at_worst, c.ref_at_worst,
+				               c.nonfinite ? " (NaN/Inf where the reference "
+				                             "is finite)"
+				                           : "");
+			}
+			r = trivial_match(j, S, i, S->sh, atol, t->rtol, &what, d);
+			if (r != KRL_OK) {
+				json_decref(det);
+				return judge_fail(E, S, r, err, d);
+			}
 			if (what) {
 				json_object_set_new(det, "reason", json_string("degenerate"));
 				return verdict(E, KRL_V_DEGENERATE_OUTPUT, det,
 				               "output %s is %s (set %s, %s)", b->name,
-				               what, S->name, phase);
+				               what, S->name, cx->phase);
 			}
 			return verdict(E, KRL_V_WRONG_OUTPUT, det,
 			               "output %s: %lld of %lld elements outside "
 			               "atol=%g rtol=%g (set %s, %s, seed %lld); worst "
 			               "at [%s]: candidate %.9g, reference %.9g%s",
 			               b->name, (long long)c.bad, (long long)c.n,
-			               t->atol, t->rtol, S->name, phase, (long long)seed,
-			               where, c.cand_at_worst, c.ref_at_worst,
+			               atol, t->rtol, S->name, cx->phase,
+			               (long long)cx->seed, where, c.cand_at_worst,
+			               c.ref_at_worst,
 			               c.nonfinite ? " (NaN/Inf where the reference is finite)"
 			                           : "");
 		}
 		/* Whether the check could tell a trivial output from the
-		 * reference's is a question about the task on each correctness
-		 * seed; the timed calls' verifications only compare. */
-		if (!t->degenerate && strcmp(phase, "timing") != 0) {
+		 * reference's is a question about the task on each nominal
+		 * correctness seed; timed calls and stress draws only compare. */
+		if (!t->degenerate && !stressed && strcmp(cx->phase, "timing") != 0) {
 			const char *what = NULL;
 			r = trivial_match(j, S, i, S->pv, t->atol, t->rtol, &what, d);
-			if (r != KRL_OK) {
-				*err = r;
-				return -1;
-			}
+			if (r != KRL_OK)
+				return judge_fail(E, S, r, err, d);
 			if (what)
 				return verdict(E, KRL_V_DEGENERATE_OUTPUT,
 				               json_pack("{s:s, s:s, s:s}", "reason",
@@ -545,8 +653,9 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 		return r;
 	cudaError_t e = cudaEventSynchronize(j->ev1);
 	if (e != cudaSuccess)
-		return krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-		                    "reference execution failed: %s",
+		return krl_diag_set(d, e == cudaErrorMemoryAllocation ? KRL_EDEVMEM
+		                                                      : KRL_ECUDA,
+		                    (krl_pos){0}, "reference execution failed: %s",
 		                    cudaGetErrorString(e));
 	if (gated && krl_gate_gave_way(j->gate))
 		fprintf(stderr, "krl: the timing gate gave way before the "
@@ -560,6 +669,92 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 
 /* ==== Phases ==== */
 
+/* Runs the reference once on fresh draws before the runner holds this
+ * set's buffers, so that whatever the op library chooses per shape and
+ * caches (cuDNN's engine by the workspace that fits) is chosen without
+ * the candidate's memory in use: a candidate cannot steer the reference. */
+static int prime_reference(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	int64_t seed = fresh_seed(j);
+	krl_err r;
+	if ((r = draw_private(j, S, KRL_ROLE_PARAM, (uint64_t)seed, NULL, d)) !=
+	            KRL_OK ||
+	    (r = draw_private(j, S, KRL_ROLE_INPUT, (uint64_t)seed + 1, NULL, d)) !=
+	            KRL_OK ||
+	    (r = run_reference(j, S, 0, NULL, d)) != KRL_OK) {
+		*err = r;
+		return -1;
+	}
+	return 0;
+}
+
+/* One correctness call on (seed, stress s): both sides draw, the runner
+ * runs init and the body, the judge checks integrity, runs the reference
+ * and compares with tolerance factor `factor` (computed here for a stress
+ * draw). Nominal draws update S->nom_max. Returns 0, STOP or -1. */
+static int correctness_call(evalctx *E, setbufs *S, int64_t seed,
+                            const krl_stress *s, json_t *stats,
+                            json_t *draw_rec, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	const krl_program *p = S->rp;
+	int stressed = s && s->n > 0;
+	json_t *oob = NULL;
+	krl_err r;
+	int rc;
+	if ((r = draw_private(j, S, KRL_ROLE_PARAM, (uint64_t)seed, NULL, d)) !=
+	            KRL_OK ||
+	    (r = draw_private(j, S, KRL_ROLE_INPUT, (uint64_t)seed + 1, s, d)) !=
+	            KRL_OK)
+		return judge_fail(E, S, r, err, d);
+	if ((rc = runner_init(E, seed, err, d)) != 0)
+		return rc;
+	if ((rc = runner_run(E, seed + 1, s, 0, 1, NULL, &oob, err, d)) != 0)
+		return rc;
+	rc = check_integrity(E, S, oob, "correctness", err, d);
+	json_decref(oob);
+	if (rc)
+		return rc;
+	if ((r = run_reference(j, S, 0, NULL, d)) != KRL_OK)
+		return judge_fail(E, S, r, err, d);
+	/* How much larger than on the nominal draws the inputs and the
+	 * reference's outputs are: errors of correct float code grow with
+	 * the magnitudes involved (an output linear in its inputs grows
+	 * with them; a normalised one does not, but its intermediates do). */
+	double grow_in = 1, grow_out = 1;
+	for (int i = 0; i < p->ntask; i++) {
+		const krl_buf *b = &p->bufs[i];
+		double m = 0;
+		if (b->role != KRL_ROLE_INPUT && b->role != KRL_ROLE_OUTPUT)
+			continue;
+		if (b->dtype != KRL_F32 && b->dtype != KRL_F64 &&
+		    b->dtype != KRL_F16 && b->dtype != KRL_BF16)
+			continue;
+		if ((r = max_abs(j, S->pv[i].ptr, b->dtype, b->numel, &m, d)) !=
+		    KRL_OK)
+			return judge_fail(E, S, r, err, d);
+		if (!stressed) {
+			S->nom_max[i] = fmax(S->nom_max[i], m);
+		} else if (S->nom_max[i] > 0 && isfinite(m)) {
+			double g = m / S->nom_max[i];
+			if (b->role == KRL_ROLE_INPUT)
+				grow_in = fmax(grow_in, g);
+			else
+				grow_out = fmax(grow_out, g);
+		}
+	}
+	cmpctx cx = {.phase = "correctness", .seed = seed, .stress = s,
+	             .factor = 1, .stats = stats};
+	if (stressed) {
+		cx.factor = STRESS_TOL_MARGIN * fmax(grow_in, grow_out);
+		if (draw_rec)
+			json_object_set_new(draw_rec, "tolerance_factor",
+			                    json_real(cx.factor));
+	}
+	return check_outputs(E, S, &cx, err, d);
+}
+
 static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
                        krl_diag *d)
 {
@@ -571,33 +766,108 @@ static int correctness(evalctx *E, setbufs *S, json_t *checks, krl_err *err,
 		json_object_set_new(entry, "shapes", shapes_json(&S->hidden));
 	json_array_append_new(checks, entry);
 	for (int k = 0; k < j->o.seeds; k++) {
-		uint64_t seed = krl_rng_next(&j->rng) >> 1;
-		krl_err r;
-		int rc;
-		json_t *oob = NULL;
-		if ((r = draw_private(j, S, KRL_ROLE_PARAM, seed, d)) != KRL_OK ||
-		    (r = draw_private(j, S, KRL_ROLE_INPUT, seed + 1, d)) != KRL_OK) {
-			*err = r;
-			return -1;
-		}
-		if ((rc = runner_init(E, (int64_t)seed, err, d)) != 0)
-			return rc;
-		if ((rc = runner_run(E, (int64_t)seed + 1, 0, 1, NULL, &oob, err,
-		                     d)) != 0)
-			return rc;
-		rc = check_integrity(E, S, oob, "correctness", err, d);
-		json_decref(oob);
+		int rc = correctness_call(E, S, fresh_seed(j), NULL, stats, NULL,
+		                          err, d);
 		if (rc)
 			return rc;
-		if ((r = run_reference(j, S, 0, NULL, d)) != KRL_OK) {
-			*err = r;
-			return -1;
+	}
+	if (j->o.no_stress) {
+		json_object_set_new(entry, "stress", json_string("off (--no-stress)"));
+		return 0;
+	}
+	/* The stress draws: one per kind, on fresh seeds. */
+	json_t *draws = json_array();
+	json_object_set_new(entry, "stress", draws);
+	for (int k = 0; k < KRL_STRESS_KINDS; k++) {
+		krl_stress s;
+		const char *why = NULL;
+		json_t *dr = json_pack("{s:s}", "kind",
+		                       krl_stress_name((krl_stress_kind)k));
+		json_array_append_new(draws, dr);
+		if (krl_stress_resolve(E->t, S->rp, (krl_stress_kind)k, &s, &why) ==
+		    0) {
+			json_object_set_new(dr, "skipped",
+			                    krl_json_text(why ? why
+			                                      : "no float input drawn "
+			                                        "from a continuous "
+			                                        "distribution"));
+			continue;
 		}
-		if ((rc = check_outputs(E, S, "correctness", (int64_t)seed, stats,
-		                        err, d)) != 0)
+		int64_t seed = fresh_seed(j);
+		json_object_set_new(dr, "seed", json_integer(seed));
+		int rc = correctness_call(E, S, seed, &s, NULL, dr, err, d);
+		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+/* One timed pair on fresh inputs, in a random order, both calls verified
+ * afterwards. Returns 0 with *ms_r, *ms_c set, STOP or -1. w accumulates
+ * where the time went. */
+typedef struct pairtime {
+	double cand, prep, draw, ref, verify;
+} pairtime;
+
+static int timed_pair(evalctx *E, setbufs *S, double *ms_r, double *ms_c,
+                      pairtime *w, krl_err *err, krl_diag *d)
+{
+	krl_judge *j = E->j;
+	int64_t seed = fresh_seed(j);
+	int cand_first = (int)(krl_judge_rand(j) & 1);
+	json_t *oob = NULL;
+	krl_err r;
+	int rc;
+	for (int side = 0; side < 2; side++) {
+		int is_cand = (side == 0) == cand_first;
+		double ts = now_s();
+		if (is_cand) {
+			/* guards checked by the runner after the timed call */
+			json_decref(oob);
+			oob = NULL;
+			if ((rc = runner_run(E, seed, NULL, 1, 1, ms_c, &oob, err,
+			                     d)) != 0)
+				return rc;
+			w->cand += 1e3 * (now_s() - ts);
+			w->prep += E->prep_ms;
+		} else {
+			/* The same preparation as the runner's before a
+			 * candidate call (draw, poison outputs and scratch),
+			 * so that neither side's timed call follows more work
+			 * than the other's: a candidate identical to the
+			 * reference measured 0.4% slower on sigmoid and gelu at
+			 * kb1 when only its outputs were poisoned. */
+			if ((r = draw_private(j, S, KRL_ROLE_INPUT, (uint64_t)seed,
+			                      NULL, d)) != KRL_OK ||
+			    (r = krl_judge_poison(S->rp, S->rptr, KRL_ROLE_OUTPUT,
+			                          j->stream, d)) != KRL_OK ||
+			    (r = krl_judge_poison(S->rp, S->rptr, KRL_ROLE_SCRATCH,
+			                          j->stream, d)) != KRL_OK) {
+				json_decref(oob);
+				return judge_fail(E, S, r, err, d);
+			}
+			cudaStreamSynchronize(j->stream); /* errors: at the call */
+			double td = now_s();
+			w->draw += 1e3 * (td - ts);
+			if ((r = run_reference(j, S, 1, ms_r, d)) != KRL_OK) {
+				json_decref(oob);
+				return judge_fail(E, S, r, err, d);
+			}
+			w->ref += 1e3 * (now_s() - td);
+		}
+	}
+	/* Every timed call is verified: no unverified call can carry the
+	 * speedup, so knowing (or guessing) which calls are checked is
+	 * worth nothing. */
+	double tv = now_s();
+	rc = check_integrity(E, S, oob, "timing", err, d);
+	json_decref(oob);
+	if (!rc) {
+		cmpctx cx = {.phase = "timing", .seed = seed, .factor = 1};
+		rc = check_outputs(E, S, &cx, err, d);
+	}
+	w->verify += 1e3 * (now_s() - tv);
+	return rc;
 }
 
 static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
@@ -606,113 +876,80 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 	int cap = j->o.max_pairs;
 	double *tr = malloc((size_t)cap * sizeof *tr);
 	double *tc = malloc((size_t)cap * sizeof *tc);
-	int n = 0, verified = 0, calls = 0, rc = 0;
+	int n = 0, warm = 0, rc = 0;
 	krl_err r;
-	double t0 = now_s();
-	/* Where the loop's time goes (ms summed over all calls, warm-up
-	 * included): the candidate's call as the judge waits for it, the
-	 * runner's preparation within it, the judge's draw, the reference's
-	 * call, and the verifications. */
-	double w_cand = 0, w_prep = 0, w_draw = 0, w_ref = 0, w_verify = 0;
+	pairtime w = {0};
+	double t_start = now_s(), t_warm = 0, t0;
 	if (!tr || !tc) {
 		free(tr);
 		free(tc);
-		*err = KRL_ENOMEM;
+		*err = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 		return -1;
 	}
-	uint64_t pseed = krl_rng_next(&j->rng) >> 1;
-	if ((r = draw_private(j, S, KRL_ROLE_PARAM, pseed, d)) != KRL_OK)
-		goto judge_fail;
-	if ((rc = runner_init(E, (int64_t)pseed, err, d)) != 0)
+	int64_t pseed = fresh_seed(j);
+	if ((r = draw_private(j, S, KRL_ROLE_PARAM, (uint64_t)pseed, NULL, d)) !=
+	    KRL_OK) {
+		rc = judge_fail(E, S, r, err, d);
 		goto out;
-	for (int w = -j->o.warmup; n < cap; w++) {
-		uint64_t seed = krl_rng_next(&j->rng) >> 1;
-		int cand_first = (int)(krl_rng_next(&j->rng) & 1);
-		double ms_c = 0, ms_r = 0;
-		for (int side = 0; side < 2; side++) {
-			int is_cand = (side == 0) == cand_first;
-			double ts = now_s();
-			if (is_cand) {
-				if ((rc = runner_run(E, (int64_t)seed, 1, 0, &ms_c, NULL,
-				                     err, d)) != 0)
-					goto out;
-				w_cand += 1e3 * (now_s() - ts);
-				w_prep += E->prep_ms;
-			} else {
-				/* The same preparation as the runner's before a
-				 * candidate call (draw, poison outputs and scratch),
-				 * so that neither side's timed call follows more
-				 * work than the other's: a candidate identical to
-				 * the reference measured 0.4% slower on sigmoid and
-				 * gelu at kb1 when only its outputs were poisoned. */
-				if ((r = draw_private(j, S, KRL_ROLE_INPUT, seed, d)) !=
-				            KRL_OK ||
-				    (r = krl_judge_poison(S->rp, S->rptr, KRL_ROLE_OUTPUT,
-				                          j->stream, d)) != KRL_OK ||
-				    (r = krl_judge_poison(S->rp, S->rptr, KRL_ROLE_SCRATCH,
-				                          j->stream, d)) != KRL_OK)
-					goto judge_fail;
-				cudaStreamSynchronize(j->stream); /* errors: at the call */
-				double td = now_s();
-				w_draw += 1e3 * (td - ts);
-				if ((r = run_reference(j, S, 1, &ms_r, d)) != KRL_OK)
-					goto judge_fail;
-				w_ref += 1e3 * (now_s() - td);
-			}
-		}
-		calls++;
-		/* Chosen after both calls, so a candidate cannot know which of
-		 * its calls will be checked. */
-		int verify = w == 0 || krl_rng_uniform(&j->rng) < 0.25;
-		if (verify) {
-			double tv = now_s();
-			json_t *oob = NULL;
-			rc = runner_simple(E, json_pack("{s:s}", "cmd", "guards"), NULL,
-			                   &oob, err, d);
-			if (!rc)
-				rc = check_integrity(E, S, oob, "timing", err, d);
-			json_decref(oob);
-			if (!rc)
-				rc = check_outputs(E, S, "timing", (int64_t)seed, NULL,
-				                   err, d);
-			if (rc)
-				goto out;
-			w_verify += 1e3 * (now_s() - tv);
-			if (w >= 0)
-				verified++;
-		}
-		if (w < 0)
-			continue;
-		tr[n] = ms_r;
-		tc[n] = ms_c;
+	}
+	if ((rc = runner_init(E, pseed, err, d)) != 0)
+		goto out;
+	/* Warm-up: at most o.warmup pairs, and no longer than a quarter of
+	 * the budget (at least one pair), on a clock of its own: slow
+	 * warm-ups cost the candidate nothing of the timing budget, and buy
+	 * it nothing either. */
+	double warm_cap = fmax(1.0, 0.25 * j->o.time_budget_s);
+	for (warm = 0; warm < j->o.warmup &&
+	               (warm == 0 || now_s() - t_start <= warm_cap);
+	     warm++) {
+		double ms_r, ms_c;
+		if ((rc = timed_pair(E, S, &ms_r, &ms_c, &w, err, d)) != 0)
+			goto out;
+	}
+	t_warm = now_s() - t_start;
+	/* The budget is charged to timed pairs only. */
+	t0 = now_s();
+	while (n < cap) {
+		if ((rc = timed_pair(E, S, &tr[n], &tc[n], &w, err, d)) != 0)
+			goto out;
 		n++;
 		if (n >= j->o.min_pairs) {
 			krl_summary sr = krl_summarize(tr, n), sc = krl_summarize(tc, n);
 			if (sr.rse <= j->o.rse_target && sc.rse <= j->o.rse_target)
 				break;
 		}
-		if (now_s() - t0 > j->o.time_budget_s && n >= 5)
+		if (now_s() - t0 > j->o.time_budget_s && n >= MIN_PAIRS_FLOOR)
 			break;
+	}
+	if (n < MIN_PAIRS_FLOOR) {
+		/* cannot happen (max_pairs >= the floor), but no result with
+		 * fewer verified pairs may be ok */
+		*err = krl_diag_set(d, KRL_EINVAL, (krl_pos){0},
+		                    "only %d timed pairs (at least %d needed)", n,
+		                    MIN_PAIRS_FLOOR);
+		rc = -1;
+		goto out;
 	}
 	{
 		krl_summary sr = krl_summarize(tr, n), sc = krl_summarize(tc, n);
 		krl_speedup sp = krl_speedup_paired(tr, tc, n);
 		json_t *tm = json_pack(
-			"{s:s, s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f, s:f}, "
-			"s:{s:f, s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}}",
-			"set", S->name, "pairs", n, "verified", verified,
-			"seconds", now_s() - t0,
+			"{s:s, s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f}, "
+			"s:{s:f, s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f, s:f}}",
+			"set", S->name, "pairs", n, "verified", n, "warmup_pairs",
+			warm, "warmup_seconds", t_warm, "seconds", now_s() - t0,
 			"ref_ms", "median", sr.median, "mean", sr.mean, "min", sr.min,
 			"max", sr.max, "rse", isfinite(sr.rse) ? sr.rse : -1.0,
 			"cand_ms", "median", sc.median, "mean", sc.mean, "min", sc.min,
 			"max", sc.max, "rse", isfinite(sc.rse) ? sc.rse : -1.0,
 			"speedup", "median", sp.median, "ci_low", sp.ci_low,
-			"ci_high", sp.ci_high, "ratio_of_medians", sp.ratio_of_medians);
+			"ci_high", sp.ci_high, "ratio_of_medians", sp.ratio_of_medians,
+			"ci_coverage", sp.ci_coverage);
 		json_object_set_new(
 			tm, "phase_ms",
-			json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "calls", calls,
-			          "cand_call", w_cand, "cand_prep", w_prep, "ref_draw",
-			          w_draw, "ref_call", w_ref, "verify", w_verify));
+			json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "calls", n + warm,
+			          "cand_call", w.cand, "cand_prep", w.prep, "ref_draw",
+			          w.draw, "ref_call", w.ref, "verify", w.verify));
 		json_object_set_new(E->rec, "timing", tm);
 		double bw = j->bw_gbs * 1e9, fl = j->fp32_tflops * 1e12;
 		double floor_s = fmax(S->rp->bytes / bw, S->rp->flops / fl);
@@ -728,10 +965,6 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 			          sr.median > 0 ? floor_s * 1e3 / sr.median : 0.0,
 			          "copy_gbs", j->bw_gbs, "fp32_tflops", j->fp32_tflops));
 	}
-	goto out;
-judge_fail:
-	*err = r;
-	rc = -1;
 out:
 	free(tr);
 	free(tc);
@@ -760,22 +993,17 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 	krl_judge *j = E->j;
 	krl_diag pd = {0};
 	char buf[1400];
-	krl_err r = krl_candidate_load(E->cand_path, &E->cand, &pd);
-	if (r == KRL_EIO) {
-		*err = r;
-		*d = pd;
-		return -1;
-	}
-	if (r != KRL_OK)
-		return verdict(E, KRL_V_INVALID_PLAN, NULL, "%s",
-		               krl_diag_format(&pd, buf, sizeof buf));
+	krl_err r;
+	int rc = krl_judge_read_candidate(E->rec, E->cand_path, &E->cand, err, d);
+	if (rc)
+		return rc;
 	for (int s = 0; s < E->nsets; s++) {
 		if (s >= j->o.nsets) {
 			/* A hidden set: drawn from tiny for this evaluation only
 			 * (keys declared `fixed` kept), so no candidate can know
 			 * it in advance. */
 			setbufs *S = &sets[s];
-			uint64_t state = krl_rng_next(&j->rng);
+			uint64_t state = krl_judge_rand(j);
 			snprintf(S->hname, sizeof S->hname, "hidden%d",
 			         s - j->o.nsets + 1);
 			S->name = S->hname;
@@ -784,7 +1012,7 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 				/* The task's problem, not the candidate's: evaluate
 				 * without it and say so in the record. */
 				json_object_set_new(E->rec, "hidden_skipped",
-				                    json_string(pd.msg));
+				                    krl_json_text(pd.msg));
 				E->nsets = s;
 				break;
 			}
@@ -814,35 +1042,41 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 		r = krl_program_build_shapes(E->t, E->cand, ss, &j->dev.limits,
 		                             &sets[s].cp, &pd);
 		if (r != KRL_OK)
-			return verdict(E, KRL_V_INVALID_PLAN, NULL, "%s (shape set %s)",
+			return verdict(E, KRL_V_INVALID_PLAN,
+			               json_pack("{s:s, s:s}", "reason", "plan", "set",
+			                         sets[s].name),
+			               "%s (shape set %s)",
 			               krl_diag_format(&pd, buf, sizeof buf),
 			               sets[s].name);
 	}
-	r = krl_nvrtc_compile(E->cand->source, E->cand->len, E->cand_path,
-	                      j->dev.arch, j->cache_dir, &E->cubin, &pd);
-	if (E->cubin)
-		json_object_set_new(
-			E->rec, "compile",
-			json_pack("{s:f, s:b, s:s, s:s%}", "ms", E->cubin->ms, "cached",
-			          E->cubin->from_cache, "arch", j->dev.arch, "log",
-			          E->cubin->log, strlen(E->cubin->log) > 8192
-			                             ? (size_t)8192
-			                             : strlen(E->cubin->log)));
-	if (r == KRL_ECOMPILE)
-		return verdict(E, KRL_V_COMPILE_ERROR, NULL,
-		               "NVRTC rejected the device code:\n%.1500s",
-		               E->cubin ? E->cubin->log : pd.msg);
-	if (r != KRL_OK) {
-		*err = r;
-		*d = pd;
-		return -1;
-	}
+	if ((rc = krl_judge_compile_candidate(E->rec, E->cand, j->dev.arch,
+	                                      j->cache_dir, &E->cubin, err, d)))
+		return rc;
 	E->cubin_hex = to_hex(E->cubin->data, E->cubin->size);
-	if (!E->cubin_hex) {
-		*err = KRL_ENOMEM;
+	E->task_hex = to_hex(E->t->text ? E->t->text : "", E->t->text_len);
+	E->cand_hex = to_hex(E->cand->source, E->cand->len);
+	if (!E->cubin_hex || !E->task_hex || !E->cand_hex) {
+		*err = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 		return -1;
 	}
 	return 0;
+}
+
+/* A new secret key for this evaluation's draws (getrandom, or derived
+ * from o.seed in reproducible mode), and its hex for the runner. */
+static void new_key(evalctx *E)
+{
+	krl_judge *j = E->j;
+	for (int i = 0; i < KRL_JUDGE_KEY_BYTES; i += 8) {
+		uint64_t v = krl_judge_rand(j);
+		memcpy(j->key + i, &v, 8);
+	}
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 0; i < KRL_JUDGE_KEY_BYTES; i++) {
+		E->key_hex[2 * i] = digits[j->key[i] >> 4];
+		E->key_hex[2 * i + 1] = digits[j->key[i] & 15];
+	}
+	E->key_hex[2 * KRL_JUDGE_KEY_BYTES] = 0;
 }
 
 krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
@@ -860,12 +1094,13 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	double t0 = now_s();
 	memset(sets, 0, sizeof sets);
 	*record = NULL;
+	new_key(&E);
 	E.rec = json_object();
 	json_t *names = json_array();
 	for (int s = 0; s < j->o.nsets; s++)
 		json_array_append_new(names, json_string(j->o.sets[s]));
 	json_object_set_new(E.rec, "task", json_string(t->id ? t->id : t->name));
-	json_object_set_new(E.rec, "candidate", json_string(cand_path));
+	json_object_set_new(E.rec, "candidate", krl_json_text(cand_path));
 	json_object_set_new(E.rec, "device", json_string(j->dev.name));
 	json_object_set_new(E.rec, "sets", names);
 	json_object_set_new(E.rec, "time_set",
@@ -884,13 +1119,15 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	for (int s = 0; s < E.nsets && rc == 0; s++) {
 		setbufs *S = &sets[s];
 		krl_err r = set_alloc(j, S, d);
+		double ts = now_s();
 		if (r != KRL_OK) {
 			err = r;
 			rc = -1;
-			break;
 		}
-		double ts = now_s();
-		rc = runner_load(&E, S, &err, d);
+		if (rc == 0)
+			rc = prime_reference(&E, S, &err, d);
+		if (rc == 0)
+			rc = runner_load(&E, S, &err, d);
 		E.phase[1] += now_s() - ts;
 		ts = now_s();
 		if (rc == 0)
@@ -908,8 +1145,8 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 			json_t *rep = NULL;
 			krl_diag ud = {0};
 			if (krl_judge_runner_call(j, json_pack("{s:s}", "cmd", "unload"),
-			                          (int)(j->o.call_timeout_s * 1e3), &rep,
-			                          &ud) == KRL_OK)
+			                          timeout_ms(j->o.call_timeout_s),
+			                          &rep, &ud) == KRL_OK)
 				json_decref(rep);
 		}
 		set_free(S);
@@ -922,14 +1159,19 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	krl_candidate_free(E.cand);
 	krl_cubin_free(E.cubin);
 	free(E.cubin_hex);
+	free(E.task_hex);
+	free(E.cand_hex);
+	memset(j->key, 0, sizeof j->key);
 	if (rc < 0) {
 		json_decref(E.rec);
 		return err ? err : KRL_ERUNNER;
 	}
 	if (rc == 0)
 		verdict(&E, KRL_V_OK, NULL,
-		        "correct on %d seeds x %d shape sets (%d hidden)",
-		        j->o.seeds, E.nsets, E.nsets - j->o.nsets);
+		        "correct on %d seeds and %s x %d shape sets (%d hidden)",
+		        j->o.seeds, j->o.no_stress ? "no stress draws"
+		                                   : "the stress draws",
+		        E.nsets, E.nsets - j->o.nsets);
 	json_object_set_new(E.rec, "eval_seconds", json_real(now_s() - t0));
 	/* Where the evaluation's time went: compile and plan checks, buffer
 	 * setup in the runner, the correctness seeds, the timing loop. */
@@ -964,14 +1206,14 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 		goto out;
 	}
 	if ((r = set_alloc(j, &S, d)) != KRL_OK ||
-	    (r = draw_private(j, &S, KRL_ROLE_PARAM, 1, d)) != KRL_OK)
+	    (r = draw_private(j, &S, KRL_ROLE_PARAM, 1, NULL, d)) != KRL_OK)
 		goto out;
 	/* As in an evaluation: fresh inputs and a flushed L2 before every
 	 * timed call; the first three calls are warm-up. */
 	for (int i = -3; i < reps; i++) {
 		double t_ms = 0;
 		if ((r = draw_private(j, &S, KRL_ROLE_INPUT, 100 + (uint64_t)(i + 3),
-		                      d)) != KRL_OK ||
+		                      NULL, d)) != KRL_OK ||
 		    (r = run_reference(j, &S, 1, &t_ms, d)) != KRL_OK)
 			goto out;
 		if (i >= 0)

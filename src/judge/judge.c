@@ -3,13 +3,16 @@
  * the runner process in which candidate code runs (started with
  * `krl __runner FD`, restarted after a crash, a sticky CUDA error or a hang).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -83,17 +86,66 @@ static void runner_reap(krl_judge *j, char *buf, size_t cap)
 	krl_judge_runner_kill(j);
 }
 
+/* The runner's environment: only what the CUDA driver, the dynamic
+ * loader and the timing gate read from ours, never API keys or proxies
+ * (malloc'd, NULL-terminated; built before fork). */
+static char **runner_env(void)
+{
+	static const char *const prefixes[] = {
+		"LD_LIBRARY_PATH=", "CUDA_", "NVIDIA_", "KRL_TIME_GATE=",
+		"KRL_CUDNN_V7=", "KRL_CACHE_DIR=", "HOME=", "PATH=", "TMPDIR=",
+		"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=",
+	};
+	extern char **environ;
+	int n = 0;
+	for (char **e = environ; e && *e; e++)
+		n++;
+	char **out = calloc((size_t)n + 1, sizeof *out);
+	if (!out)
+		return NULL;
+	int k = 0;
+	for (char **e = environ; e && *e; e++)
+		for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+			if (!strncmp(*e, prefixes[i], strlen(prefixes[i]))) {
+				out[k++] = *e; /* borrowed: the child execs at once */
+				break;
+			}
+	return out;
+}
+
 krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d)
 {
 	int sv[2];
+	/* A runner that died while idle (killed from outside) is replaced
+	 * before a candidate's request could be blamed for it. */
+	if (j->pid > 0 && waitpid(j->pid, NULL, WNOHANG) == j->pid) {
+		j->pid = -1;
+		krl_judge_runner_kill(j);
+	}
 	if (j->pid > 0)
 		return KRL_OK;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return krl_diag_set(d, KRL_ERUNNER, (krl_pos){0},
 		                    "socketpair: %s", strerror(errno));
+	/* Everything the child needs is built before fork: after it, in a
+	 * process that may have other threads, only async-signal-safe calls
+	 * are made. The socket is moved to fd 3 and every other descriptor
+	 * above stderr is closed: the runner gets its socket and nothing of
+	 * the judge's (compiler sockets, the store, log files). */
+	char **env = runner_env();
+	char fdstr[16], devstr[16];
+	snprintf(fdstr, sizeof fdstr, "%d", 3);
+	snprintf(devstr, sizeof devstr, "%d", j->o.device);
+	char *argv[] = {j->runner_path, "__runner", fdstr, devstr, NULL};
+	if (!env) {
+		close(sv[0]);
+		close(sv[1]);
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
+		free(env);
 		close(sv[0]);
 		close(sv[1]);
 		return krl_diag_set(d, KRL_ERUNNER, (krl_pos){0}, "fork: %s",
@@ -102,15 +154,22 @@ krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d)
 	if (pid == 0) {
 		/* Child: device printf from candidate code must not reach the
 		 * judge's stdout (it may be carrying JSON). */
-		char fdstr[16];
-		int devnull = open("/dev/null", O_WRONLY);
-		if (devnull >= 0)
+		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (devnull >= 0) {
+			dup2(devnull, STDIN_FILENO);
 			dup2(devnull, STDOUT_FILENO);
-		fcntl(sv[1], F_SETFD, 0);
-		snprintf(fdstr, sizeof fdstr, "%d", sv[1]);
-		execl(j->runner_path, j->runner_path, "__runner", fdstr, (char *)NULL);
+		}
+		if (dup2(sv[1], 3) != 3)
+			_exit(126);
+#ifdef SYS_close_range
+		if (syscall(SYS_close_range, 4u, ~0u, 0u) != 0)
+#endif
+			for (int f = 4; f < 4096; f++)
+				close(f);
+		execve(j->runner_path, argv, env);
 		_exit(127);
 	}
+	free(env);
 	close(sv[1]);
 	j->pid = pid;
 	j->fd = sv[0];
@@ -162,6 +221,41 @@ krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
 		}
 	}
 	return KRL_OK;
+}
+
+/* ==== Randomness ==== */
+
+uint64_t krl_judge_rand(krl_judge *j)
+{
+	if (j->o.seed)
+		return krl_rng_next(&j->rng);
+	uint64_t v = 0;
+	size_t got = 0;
+	while (got < sizeof v) {
+		ssize_t k = getrandom((char *)&v + got, sizeof v - got, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (got == sizeof v)
+		return v;
+	/* getrandom(2) cannot fail on Linux 3.17+ once booted; were it to,
+	 * /dev/urandom is the same source */
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v) {
+		close(fd);
+		return v;
+	}
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "krl: no kernel randomness (getrandom, /dev/urandom): "
+	        "the judge's draws are predictable in this process\n");
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	j->rng.s ^= (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30);
+	return krl_rng_next(&j->rng);
 }
 
 /* ==== Create / free ==== */
@@ -236,17 +330,26 @@ krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out, krl_diag *d)
 		j->o.time_budget_s = 20;
 	if (j->o.min_pairs <= 0)
 		j->o.min_pairs = 20;
+	/* the median's interval reaches 95% coverage from 6 pairs on */
+	if (j->o.min_pairs < 6)
+		j->o.min_pairs = 6;
 	if (j->o.max_pairs <= 0)
 		j->o.max_pairs = 2000;
+	if (j->o.max_pairs < j->o.min_pairs)
+		j->o.max_pairs = j->o.min_pairs;
 	if (j->o.warmup <= 0)
 		j->o.warmup = 3;
 	if (j->o.call_timeout_s <= 0)
 		j->o.call_timeout_s = 10;
-	if (!j->o.seed) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		j->o.seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20);
+	if (j->o.compile_timeout_s > 0 || j->o.compile_memory_mib > 0) {
+		krl_compile_limits lim = krl_nvrtc_limits();
+		if (j->o.compile_timeout_s > 0)
+			lim.timeout_s = j->o.compile_timeout_s;
+		if (j->o.compile_memory_mib > 0)
+			lim.mem_bytes = (size_t)j->o.compile_memory_mib << 20;
+		krl_nvrtc_set_limits(&lim);
 	}
+	/* o.seed 0: every seed and choice from getrandom (krl_judge_rand) */
 	j->rng.s = j->o.seed;
 	snprintf(j->cache_dir, sizeof j->cache_dir, "%s",
 	         j->o.cache_dir ? j->o.cache_dir : krl_cache_dir());

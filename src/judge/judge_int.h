@@ -8,10 +8,30 @@
 #include <cuda_runtime_api.h>
 
 #include "krl/gate.h"
+#include "krl/nvrtc.h"
 #include "krl/judge.h"
 #include "krl/ops.h"
 #include "krl/runtime.h"
 #include "krl/stats.h"
+
+/* The secret of an evaluation's draws (draw.c). */
+#define KRL_JUDGE_KEY_BYTES 32
+/* At most this many inputs of one task change in a stress draw. */
+#define KRL_STRESS_MAX_BUFS 32
+
+/* One input's change in a stress draw: kind with value v (stress.c). */
+typedef struct krl_stress_op {
+	int buf;                 /* task buffer index (an input) */
+	krl_stress_kind kind;
+	double v;                /* scale factor, offset, or spike factor */
+} krl_stress_op;
+
+/* A stress draw: the inputs it changes. n == 0: a nominal draw. */
+typedef struct krl_stress {
+	krl_stress_kind kind;
+	int n;
+	krl_stress_op ops[KRL_STRESS_MAX_BUFS];
+} krl_stress;
 
 struct krl_judge {
 	krl_judge_opts o;
@@ -19,7 +39,8 @@ struct krl_judge {
 	cudaStream_t stream;
 	cudaEvent_t ev0, ev1;
 	krl_opctx *ops;
-	krl_rng rng;
+	krl_rng rng;             /* only with o.seed set (reproducible mode) */
+	unsigned char key[KRL_JUDGE_KEY_BYTES]; /* this evaluation's draw key */
 	void *flush;
 	size_t flush_bytes;
 	krl_gate *gate;          /* timing gate (KRL_TIME_GATE), NULL: none */
@@ -47,17 +68,66 @@ krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
 void krl_judge_runner_kill(krl_judge *j);
 
 /* Draws every task buffer of `role` (inputs or params) of p into ptrs
- * from seed; the judge and the runner derive identical per-buffer seeds. */
+ * from seed under key (KRL_JUDGE_KEY_BYTES; NULL: all zero), then applies
+ * the stress draw s to the inputs it names (s NULL or s->n == 0: none);
+ * the judge and the runner derive identical per-buffer seeds. */
 krl_err krl_judge_draw(const krl_program *p, void *const *ptrs, krl_role role,
-                       uint64_t seed, void *stream, krl_diag *d);
+                       uint64_t seed, const unsigned char *key,
+                       const krl_stress *s, void *stream, krl_diag *d);
 /* The same draw on the host, into float64 buffers (bit-exact with the
  * device's values as stored in each buffer's dtype): for the CPU golden
  * reference (krl audit-tasks, tests). */
 void krl_judge_draw_host(const krl_program *p, double *const *bufs,
-                         krl_role role, uint64_t seed);
+                         krl_role role, uint64_t seed,
+                         const unsigned char *key, const krl_stress *s);
+
+/*
+ * The stress draw of `kind` for program p of task t (stress.c): the
+ * float inputs drawn from a continuous distribution that neither a
+ * `stress` statement of the task nor an op of its reference (krl_op's
+ * no_stress) excludes, each with its value (scale x64, offset 1000 spreads
+ * of its distribution, spikes x1024). Returns s->n; when it is 0, *why
+ * (may be NULL) says why, or is NULL when the task simply has no such
+ * input.
+ */
+int krl_stress_resolve(const krl_task *t, const krl_program *p,
+                       krl_stress_kind kind, krl_stress *s,
+                       const char **why);
+
+/* The judge's random 64-bit values: getrandom(2) (unpredictable), or
+ * splitmix64 from o.seed when that is set (reproducible, and so
+ * predictable: for debugging only). */
+uint64_t krl_judge_rand(krl_judge *j);
 /* Fills every buffer of `role` (outputs, scratch) with KRL_POISON_PATTERN. */
 krl_err krl_judge_poison(const krl_program *p, void *const *ptrs,
                          krl_role role, void *stream, krl_diag *d);
+
+/* Sets rec's verdict, message (printf-style, made valid UTF-8) and
+ * failure detail (consumed; may be NULL). Returns 1 (the evaluation's
+ * "stop" code). */
+int krl_judge_verdict(json_t *rec, krl_verdict v, json_t *detail,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * The candidate half of what the judge does before the GPU (precheck.c),
+ * shared by krl_judge_eval and krl_judge_check:
+ * krl_judge_read_candidate reads and parses the file at path once (the
+ * text then goes to NVRTC and to the runner as it is);
+ * krl_judge_compile_candidate compiles it for arch in the sandbox,
+ * recording rec.compile {ms, cached, arch, sandbox, log}.
+ * Both return 0 on success, 1 after setting rec's verdict (invalid_plan;
+ * compile_error with failure.reason "include", "compile_timeout",
+ * "compile_resources" or "nvrtc"), or -1 with *err and d set when
+ * kernelrl itself failed (the file cannot be read, no memory, no compiler
+ * process).
+ */
+int krl_judge_read_candidate(json_t *rec, const char *path,
+                             krl_candidate **cand, krl_err *err,
+                             krl_diag *d);
+int krl_judge_compile_candidate(json_t *rec, const krl_candidate *cand,
+                                const char *arch, const char *cache_dir,
+                                krl_cubin **cubin, krl_err *err,
+                                krl_diag *d);
 
 /* Measures or reads the cached roofline ceilings into j. */
 krl_err krl_judge_ceilings(krl_judge *j, krl_diag *d);

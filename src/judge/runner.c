@@ -10,7 +10,17 @@
  *
  * After any CUDA error in candidate code the context may be unusable, so the
  * runner answers with the error and exits; the judge starts a new one.
+ *
+ * Hygiene: the judge starts it with its socket on fd 3, /dev/null on 0 and
+ * 1, no other descriptor and a minimal environment (judge.c); a watchdog
+ * thread ends the process the moment the judge's end of the socket closes,
+ * so a runner whose judge was killed does not keep a kernel spinning on the
+ * GPU. The task and candidate arrive as texts, never as paths.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +51,7 @@ typedef struct runner {
 	krl_gbuf *bufs;
 	void **ptrs;
 	int nbufs;
+	unsigned char key[KRL_JUDGE_KEY_BYTES]; /* the evaluation's draw key */
 } runner;
 
 static void unload(runner *R)
@@ -102,24 +113,47 @@ static int hexbytes(const char *hex, unsigned char **out, size_t *n)
 	return 0;
 }
 
-/* load {task, cand, set, cubin (hex)}: allocates every buffer here and
- * answers with the IPC handles of the task's buffers. */
+/* load {task_path, task_hex, cand_path, cand_hex, set, cubin, key (hex),
+ * shapes (hidden sets)}: parses the texts the judge sends (never re-reading
+ * a file), allocates every buffer here and answers with the IPC handles of
+ * the task's buffers. */
 static int do_load(runner *R, json_t *m)
 {
 	krl_diag d = {0};
 	krl_err r;
-	const char *task_path = json_string_value(json_object_get(m, "task"));
-	const char *cand_path = json_string_value(json_object_get(m, "cand"));
+	const char *task_path = json_string_value(json_object_get(m, "task_path"));
+	const char *task_hex = json_string_value(json_object_get(m, "task_hex"));
+	const char *cand_path = json_string_value(json_object_get(m, "cand_path"));
+	const char *cand_hex = json_string_value(json_object_get(m, "cand_hex"));
 	const char *set = json_string_value(json_object_get(m, "set"));
 	const char *cubin_hex = json_string_value(json_object_get(m, "cubin"));
+	const char *key_hex = json_string_value(json_object_get(m, "key"));
+	unsigned char *task_text = NULL, *cand_text = NULL, *key = NULL;
+	size_t task_len = 0, cand_len = 0, key_len = 0;
 	krl_cubin cb = {0};
 	unload(R);
-	if (!task_path || !cand_path || !set || !cubin_hex) {
+	if (!task_path || !task_hex || !cand_path || !cand_hex || !set ||
+	    !cubin_hex || !key_hex ||
+	    hexbytes(task_hex, &task_text, &task_len) != 0 ||
+	    hexbytes(cand_hex, &cand_text, &cand_len) != 0 ||
+	    hexbytes(key_hex, &key, &key_len) != 0 ||
+	    key_len != KRL_JUDGE_KEY_BYTES) {
+		free(task_text);
+		free(cand_text);
+		free(key);
 		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "malformed load request");
 		return reply_err(R, "internal", &d);
 	}
-	if ((r = krl_task_load(task_path, &R->task, &d)) != KRL_OK ||
-	    (r = krl_candidate_load(cand_path, &R->cand, &d)) != KRL_OK)
+	memcpy(R->key, key, sizeof R->key);
+	free(key);
+	r = krl_task_parse(task_path, (const char *)task_text, task_len, &R->task,
+	                   &d);
+	if (r == KRL_OK)
+		r = krl_candidate_parse(cand_path, (const char *)cand_text, cand_len,
+		                        &R->cand, &d);
+	free(task_text);
+	free(cand_text);
+	if (r != KRL_OK)
 		return reply_err(R, "invalid_plan", &d);
 	json_t *shapes = json_object_get(m, "shapes");
 	if (json_is_object(shapes)) {
@@ -182,7 +216,8 @@ static int do_load(runner *R, json_t *m)
 			             "cannot allocate %s (%zu bytes): %s",
 			             R->prog->bufs[i].name, R->prog->bufs[i].bytes, msg);
 			json_decref(handles);
-			reply_err(R, "launch_error", &d);
+			reply_err(R, r == KRL_EDEVMEM ? "out_of_memory"
+			                              : "launch_error", &d);
 			return -1;
 		}
 		R->ptrs[i] = R->bufs[i].ptr;
@@ -196,19 +231,40 @@ static int do_load(runner *R, json_t *m)
 }
 
 /* The optional preparation fields of init and run requests:
- * param_seed, input_seed (draw from these seeds), poison (fill outputs). */
+ * param_seed, input_seed (draw from these seeds, under the stress draw
+ * [[buffer, kind, value], ...] when given), poison (fill outputs). */
 static krl_err prepare(runner *R, json_t *m, krl_diag *d)
 {
 	krl_err r = KRL_OK;
 	json_t *ps = json_object_get(m, "param_seed");
 	json_t *is = json_object_get(m, "input_seed");
+	json_t *st = json_object_get(m, "stress");
+	krl_stress s = {0};
+	if (json_is_array(st)) {
+		size_t k;
+		json_t *o;
+		json_array_foreach(st, k, o) {
+			int buf = (int)json_integer_value(json_array_get(o, 0));
+			int kind = (int)json_integer_value(json_array_get(o, 1));
+			if (s.n == KRL_STRESS_MAX_BUFS || buf < 0 ||
+			    buf >= R->prog->ntask || kind < 0 ||
+			    kind >= KRL_STRESS_KINDS)
+				return krl_diag_set(d, KRL_EINVAL, (krl_pos){0},
+				                    "malformed stress draw");
+			s.kind = (krl_stress_kind)kind;
+			s.ops[s.n].buf = buf;
+			s.ops[s.n].kind = (krl_stress_kind)kind;
+			s.ops[s.n].v = json_number_value(json_array_get(o, 2));
+			s.n++;
+		}
+	}
 	if (ps && (r = krl_judge_draw(R->prog, R->ptrs, KRL_ROLE_PARAM,
-	                              (uint64_t)json_integer_value(ps), R->stream,
-	                              d)) != KRL_OK)
+	                              (uint64_t)json_integer_value(ps), R->key,
+	                              NULL, R->stream, d)) != KRL_OK)
 		return r;
 	if (is && (r = krl_judge_draw(R->prog, R->ptrs, KRL_ROLE_INPUT,
-	                              (uint64_t)json_integer_value(is), R->stream,
-	                              d)) != KRL_OK)
+	                              (uint64_t)json_integer_value(is), R->key,
+	                              &s, R->stream, d)) != KRL_OK)
 		return r;
 	if (json_is_true(json_object_get(m, "poison")))
 		r = krl_judge_poison(R->prog, R->ptrs, KRL_ROLE_OUTPUT, R->stream, d);
@@ -330,14 +386,35 @@ static int do_exec(runner *R, json_t *m, int init)
 	return reply_ok(R, out);
 }
 
-int krl_runner_main(int fd)
+/* Ends the process when the judge's end of the socket closes (the judge
+ * exited or was killed), even while the main thread waits on a kernel. */
+static void *watchdog(void *arg)
+{
+	struct pollfd pf = {*(int *)arg, POLLRDHUP, 0};
+	for (;;) {
+		int n = poll(&pf, 1, -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return NULL;
+		if (pf.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))
+			_exit(3);
+	}
+}
+
+int krl_runner_main(int fd, int device)
 {
 	runner R;
 	krl_diag d = {0};
+	static int wfd;
+	pthread_t wt;
 	memset(&R, 0, sizeof R);
 	R.fd = fd;
+	wfd = fd;
 	int status = 1;
-	if (krl_device_open(0, &R.dev, &d) != KRL_OK ||
+	if (pthread_create(&wt, NULL, watchdog, &wfd) == 0)
+		pthread_detach(wt);
+	if (krl_device_open(device, &R.dev, &d) != KRL_OK ||
 	    cudaStreamCreateWithFlags(&R.stream, cudaStreamNonBlocking) != cudaSuccess ||
 	    cudaEventCreate(&R.evp) != cudaSuccess ||
 	    cudaEventCreate(&R.ev0) != cudaSuccess ||

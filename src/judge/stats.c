@@ -132,7 +132,8 @@ static int median_ci_index(int n)
 krl_speedup krl_speedup_paired(const double *ref, const double *cand, int n)
 {
 	krl_speedup r = { .n = n > 0 ? n : 0, .median = NAN, .ci_low = NAN,
-	                  .ci_high = NAN, .ratio_of_medians = NAN };
+	                  .ci_high = NAN, .ratio_of_medians = NAN,
+	                  .ci_coverage = NAN };
 	if (n <= 0 || !ref || !cand)
 		return r;
 
@@ -148,9 +149,20 @@ krl_speedup krl_speedup_paired(const double *ref, const double *cand, int n)
 	if (k < 1) {
 		r.ci_low = ratio[0];
 		r.ci_high = ratio[n - 1];
+		k = 1;
 	} else {
 		r.ci_low = ratio[k - 1];
 		r.ci_high = ratio[n - k];
+	}
+	/* [x_(k), x_(n-k+1)] misses the median when fewer than k ratios lie
+	 * below it, or fewer than k above: 2 P(Binom(n, 1/2) <= k - 1). */
+	{
+		double logp = -n * log(2.0), tail = 0;
+		for (int j = 0; j < k; j++) {
+			tail += exp(logp);
+			logp += log((double)(n - j)) - log((double)(j + 1));
+		}
+		r.ci_coverage = 1 - 2 * tail;
 	}
 	free(ratio);
 

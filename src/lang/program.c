@@ -185,9 +185,12 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 			                    "'%s' has more than 2^63 elements",
 			                    dc->name);
 	}
-	if ((uint64_t)kb->numel > SIZE_MAX / krl_dtype_size(kb->dtype))
+	if ((uint64_t)kb->numel > KRL_MAX_BUFFER_BYTES / krl_dtype_size(kb->dtype))
 		return krl_diag_set(b->d, KRL_EINVAL, dc->pos,
-		                    "'%s' is too large to allocate", dc->name);
+		                    "'%s' is too large to allocate (%lld elements "
+		                    "of %zu bytes; a buffer holds at most 2^46 "
+		                    "bytes)", dc->name, (long long)kb->numel,
+		                    krl_dtype_size(kb->dtype));
 	kb->bytes = (size_t)kb->numel * krl_dtype_size(kb->dtype);
 	sh->name = kb->name;
 	sh->dtype = kb->dtype;
@@ -762,7 +765,9 @@ krl_err krl_task_draw_hidden(const krl_task *t, uint64_t *state,
 				out->vals[k] = v;
 				continue;
 			}
-			int64_t lo = v / 2, span = 2 * v - lo + 1;
+			/* never below 2: a key of 2 or 3 drawn as 1 would turn
+			 * a dimension into a broadcast one, another problem */
+			int64_t lo = v / 2 < 2 ? 2 : v / 2, span = 2 * v - lo + 1;
 			out->vals[k] = lo + (int64_t)(hidden_next(state) %
 			                               (uint64_t)span);
 		}

@@ -38,6 +38,7 @@ void krl_task_free(krl_task *t)
 	if (!t)
 		return;
 	free(t->path);
+	free(t->text);
 	free(t->id);
 	free(t->name);
 	free(t->source);
@@ -64,6 +65,11 @@ void krl_task_free(krl_task *t)
 	for (int i = 0; i < t->nfixed; i++)
 		free(t->fixed[i]);
 	free(t->fixed);
+	for (int i = 0; i < t->nstress; i++) {
+		free(t->stress[i].input);
+		free(t->stress[i].why);
+	}
+	free(t->stress);
 	free(t->precision);
 	krl_plan_clear(&t->ref);
 	free(t);
@@ -75,6 +81,29 @@ const krl_shapeset *krl_task_shapeset(const krl_task *t, const char *z)
 		if (strcmp(t->sets[i].name, z) == 0)
 			return &t->sets[i];
 	return NULL;
+}
+
+/* ==== Stress kinds ==== */
+
+static const char *const stress_names[KRL_STRESS_KINDS] = {
+	[KRL_STRESS_SCALE] = "scale",
+	[KRL_STRESS_OFFSET] = "offset",
+	[KRL_STRESS_SPIKES] = "spikes",
+};
+
+const char *krl_stress_name(krl_stress_kind k)
+{
+	return (unsigned)k < KRL_STRESS_KINDS ? stress_names[k] : "?";
+}
+
+int krl_stress_parse(const char *z, krl_stress_kind *out)
+{
+	for (int k = 0; z && k < KRL_STRESS_KINDS; k++)
+		if (!strcmp(z, stress_names[k])) {
+			*out = (krl_stress_kind)k;
+			return 0;
+		}
+	return -1;
 }
 
 /* ==== Parsing ==== */
@@ -159,6 +188,54 @@ static krl_err expect_string(krl_parser *p, char **out)
 	if (!(*out = strdup(t->str)))
 		return krl_diag_set(p->d, KRL_ENOMEM, t->pos, "out of memory");
 	krl_p_next(p);
+	return KRL_OK;
+}
+
+/* stress (NAME | *) (off | KIND...) "why": see krl_stress_decl. */
+static krl_err parse_stress(task_parse *tp)
+{
+	krl_parser *p = &tp->p;
+	krl_task *t = tp->t;
+	krl_pos at = krl_p_peek(p)->pos;
+	krl_stress_decl *sd = krl_lang_grow(&t->stress, &t->nstress, sizeof *sd);
+	if (!sd)
+		return oom(tp);
+	memset(sd, 0, sizeof *sd);
+	sd->pos = at;
+	krl_err r;
+	if (!krl_p_accept(p, '*') &&
+	    (r = krl_p_ident(p, "an input's name or *", &sd->input)))
+		return r;
+	if (krl_p_is_word(p, "off")) {
+		krl_p_next(p);
+	} else {
+		if (krl_p_peek(p)->kind != KRL_T_IDENT)
+			return krl_p_expected(p, "off or stress kinds (scale, "
+			                         "offset, spikes)");
+		while (krl_p_peek(p)->kind == KRL_T_IDENT) {
+			krl_tok *tk = krl_p_peek(p);
+			int k = -1;
+			for (int q = 0; q < KRL_STRESS_KINDS && k < 0; q++)
+				if (krl_p_is_word(p, stress_names[q]))
+					k = q;
+			if (k < 0)
+				return krl_diag_set(p->d, KRL_ESYNTAX, tk->pos,
+				                    "expected a stress kind (scale, "
+				                    "offset or spikes), found '%.*s'",
+				                    (int)tk->len, tk->text);
+			sd->kinds |= 1u << k;
+			krl_p_next(p);
+		}
+	}
+	if (krl_p_peek(p)->kind != KRL_T_STRING)
+		return krl_p_expected(p, "the reason, in double quotes (a stress "
+		                         "statement says why the inputs' domain "
+		                         "is bounded)");
+	if ((r = expect_string(p, &sd->why)))
+		return r;
+	if (!sd->why[0])
+		return krl_diag_set(p->d, KRL_ESYNTAX, at,
+		                    "a stress statement needs a non-empty reason");
 	return KRL_OK;
 }
 
@@ -387,7 +464,8 @@ static krl_err parse_tolerance(task_parse *tp)
 
 static const char *const krl_task_words =
 	"a statement (task, source, shapes, const, input, param, output, "
-	"tolerance, bytes, flops, degenerate, precision, fixed or plan)";
+	"tolerance, bytes, flops, degenerate, precision, fixed, stress or "
+	"plan)";
 
 /* Parses one statement at the current token, including its end of line. */
 static krl_err parse_statement(task_parse *tp)
@@ -438,6 +516,9 @@ static krl_err parse_statement(task_parse *tp)
 				r = krl_p_ident(p, "a shape key", k);
 			}
 		}
+	} else if (krl_p_is_word(p, "stress")) {
+		krl_p_next(p);
+		r = parse_stress(tp);
 	} else if (krl_p_is_word(p, "shapes")) {
 		r = parse_shapes(tp);
 	} else if (krl_p_is_word(p, "const")) {
@@ -527,6 +608,18 @@ static krl_err validate(task_parse *tp, krl_pos end)
 			                    "'fixed' names '%s', which is not a "
 			                    "shape key", t->fixed[i]);
 	}
+	for (int i = 0; i < t->nstress; i++) {
+		const krl_stress_decl *sd = &t->stress[i];
+		int found = !sd->input;
+		for (int k = 0; k < t->ndecls && !found; k++)
+			found = t->decls[k].role == KRL_ROLE_INPUT &&
+			        strcmp(t->decls[k].name, sd->input) == 0;
+		if (!found)
+			return krl_diag_set(d, KRL_ESYNTAX, sd->pos,
+			                    "'stress' names '%s', which is not an "
+			                    "input (stress draws change inputs only)",
+			                    sd->input);
+	}
 	int nout = 0;
 	for (int i = 0; i < t->ndecls; i++)
 		nout += t->decls[i].role == KRL_ROLE_OUTPUT;
@@ -553,10 +646,15 @@ krl_err krl_task_parse(const char *path, const char *text, size_t len,
 	krl_pos nopos = { path, 0, 0 };
 	*out = NULL;
 	tp.t = calloc(1, sizeof *tp.t);
-	if (!tp.t || !(tp.t->path = strdup(path ? path : ""))) {
+	if (!tp.t || !(tp.t->path = strdup(path ? path : "")) ||
+	    !(tp.t->text = malloc(len + 1))) {
 		r = krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory");
 		goto cleanup;
 	}
+	if (len)
+		memcpy(tp.t->text, text, len);
+	tp.t->text[len] = 0;
+	tp.t->text_len = len;
 	tp.p.d = d;
 	if ((r = krl_lex(tp.t->path, text, len, 1, 1, &tp.p.toks, &tp.p.n, d)))
 		goto cleanup;

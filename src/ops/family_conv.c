@@ -467,7 +467,7 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
 #define CONV_OP(nm, ni, keys, dc)                                          \
 	static const krl_op op_##nm = { #nm, ni, 1, keys, dc, check_##nm,  \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm }
+	                                golden_##nm, NULL }
 
 CONV_OP(conv, 2, k_conv, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
         "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "

@@ -183,21 +183,21 @@ static const krl_op op_diag = {
 	"diag", 1, 1, k_diagonal,
 	"y = torch.diag(v, diagonal): the vector v on the given diagonal of a "
 	"square zero matrix [n + |diagonal|, n + |diagonal|]",
-	check_diag, KRL_RUNFN(krl_run_diag), golden_diag,
+	check_diag, KRL_RUNFN(krl_run_diag), golden_diag, NULL,
 };
 
 static const krl_op op_triu = {
 	"triu", 1, 1, k_diagonal,
 	"y = torch.triu(x, diagonal): x where column - row >= diagonal, else "
 	"0, over the last two dims",
-	check_triu, KRL_RUNFN(krl_run_triu), golden_triu,
+	check_triu, KRL_RUNFN(krl_run_triu), golden_triu, NULL,
 };
 
 static const krl_op op_tril = {
 	"tril", 1, 1, k_diagonal,
 	"y = torch.tril(x, diagonal): x where column - row <= diagonal, else "
 	"0, over the last two dims",
-	check_tril, KRL_RUNFN(krl_run_tril), golden_tril,
+	check_tril, KRL_RUNFN(krl_run_tril), golden_tril, NULL,
 };
 
 const krl_op *const krl_ops_matmul[] = { &op_diag, &op_triu, &op_tril,

@@ -754,7 +754,7 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 #define NORM_OP(nm, ni, no, ks, dc)                                        \
 	static const krl_op op_##nm = { #nm, ni, no, ks, dc, check_##nm,   \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm }
+	                                golden_##nm, NULL }
 
 NORM_OP(batchnorm, 3, 1, k_eps, "y = (x - mean_c) / sqrt(var_c + eps) * w_c + "
         "b_c with batch statistics over N and spatial dims of x [N, C, ...] "

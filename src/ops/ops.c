@@ -529,7 +529,7 @@ static krl_err check_layernorm(const krl_tensor *in, const krl_tensor *out,
 
 #define OP(nm, ni, no, keys, dc)                                           \
 	static const krl_op op_##nm = { #nm, ni, no, keys, dc, check_##nm, \
-	                                krl_run_##nm, krl_golden_##nm }
+	                                krl_run_##nm, krl_golden_##nm, NULL }
 
 OP(gemm, 2, 1, k_gemm, "c = alpha * op(a) @ op(b), batched over leading "
    "dims (b may have none); true fp32 through cuBLASLt");

@@ -14,3 +14,9 @@ double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
 	return krl_as_dtype(t, krl_draw_raw(dist.kind, dist.a, dist.b, seed,
 	                                    index));
 }
+
+double krl_stress_host(krl_dtype t, int kind, double v, uint64_t seed,
+                       int64_t i, int64_t n, double x)
+{
+	return krl_stress_value(t, kind, v, seed, i, n, x);
+}

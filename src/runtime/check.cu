@@ -37,7 +37,8 @@ static krl_err cuda_fail(krl_diag *d, cudaError_t e, const char *file,
 	                e == cudaErrorInsufficientDriver ||
 	                e == cudaErrorInitializationError)
 	                       ? KRL_ENODEVICE
-	                       : KRL_ECUDA;
+	               : e == cudaErrorMemoryAllocation ? KRL_EDEVMEM
+	                                                : KRL_ECUDA;
 	return krl_diag_set(d, code, no_pos, "%s:%d: %s: %s",
 	                    base ? base + 1 : file, line, what,
 	                    cudaGetErrorString(e));
@@ -92,6 +93,19 @@ static __device__ __forceinline__ void store(void *dst, int64_t i, double v)
 		((int64_t *)dst)[i] = krl_d2i64(v);
 	else
 		((uint8_t *)dst)[i] = v != 0;
+}
+
+/* Element i of a float buffer of dtype T, as a double (exact). */
+template <krl_dtype T>
+static __device__ __forceinline__ double load_f(const void *p, int64_t i)
+{
+	if (T == KRL_F32)
+		return (double)((const float *)p)[i];
+	if (T == KRL_F64)
+		return ((const double *)p)[i];
+	if (T == KRL_F16)
+		return krl_h2d(((const uint16_t *)p)[i]);
+	return krl_bf2d(((const uint16_t *)p)[i]);
 }
 
 /* Stores normal value a + b z. For f32 normal(0, 1), the usual case, it
@@ -168,6 +182,50 @@ krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
 #undef FILL_CASE
 	default:
 		break;
+	}
+out:
+	return err;
+}
+
+/* ==== Stress transforms ==== */
+
+template <krl_dtype T>
+static __global__ void stress_kernel(void *dst, int64_t n, int kind,
+                                     double v, uint64_t seed)
+{
+	int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += stride)
+		store<T>(dst, i, krl_stress_value(T, kind, v, seed, i, n,
+		                                  load_f<T>(dst, i)));
+}
+
+krl_err krl_stress_apply(void *dst, krl_dtype t, int64_t n, int kind,
+                         double v, uint64_t seed, void *stream, krl_diag *d)
+{
+	krl_err err = KRL_OK;
+	cudaStream_t s = (cudaStream_t)stream;
+	unsigned grid = grid_for(n);
+	if (n < 0 || (n > 0 && !dst) || kind < 0 || kind > 2)
+		return krl_diag_set(d, KRL_EINVAL, no_pos,
+		                    "krl_stress_apply: bad buffer or kind");
+	if (n == 0)
+		return KRL_OK;
+	switch (t) {
+#define STRESS_CASE(T)                                                       \
+	case T:                                                              \
+		LAUNCH_CHECK((stress_kernel<T><<<grid, THREADS, 0, s>>>(dst, n, \
+			kind, v, seed)));                                    \
+		break;
+	STRESS_CASE(KRL_F32)
+	STRESS_CASE(KRL_F16)
+	STRESS_CASE(KRL_BF16)
+	STRESS_CASE(KRL_F64)
+#undef STRESS_CASE
+	default:
+		return krl_diag_set(d, KRL_EINVAL, no_pos,
+		                    "krl_stress_apply: %s is not a float dtype",
+		                    krl_dtype_name(t));
 	}
 out:
 	return err;
@@ -477,18 +535,6 @@ part_see(cmp_part *p, int64_t i, double e,
 		p->cv = cv;
 		p->rv = rv;
 	}
-}
-
-template <krl_dtype T>
-static __device__ __forceinline__ double load_f(const void *p, int64_t i)
-{
-	if (T == KRL_F32)
-		return (double)((const float *)p)[i];
-	if (T == KRL_F64)
-		return ((const double *)p)[i];
-	if (T == KRL_F16)
-		return krl_h2d(((const uint16_t *)p)[i]);
-	return krl_bf2d(((const uint16_t *)p)[i]);
 }
 
 template <krl_dtype T>

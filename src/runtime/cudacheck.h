@@ -12,7 +12,8 @@
 #include "krl/error.h"
 
 /* Runtime API: on failure sets r = KRL_ECUDA (KRL_ENODEVICE when there is
- * no device or driver) and jumps to out. */
+ * no device or driver, KRL_EDEVMEM when device memory ran out) and jumps
+ * to out. */
 #define CUDA_CHECK(d, expr)                                                   \
 	do {                                                                  \
 		cudaError_t e_ = (expr);                                      \
@@ -50,6 +51,7 @@ typedef struct krl_drv {
 	__typeof__(&cuOccupancyMaxActiveBlocksPerMultiprocessor) OccupancyMaxActiveBlocksPerMultiprocessor;
 	__typeof__(&cuGetErrorString) GetErrorString;
 	__typeof__(&cuGetErrorName) GetErrorName;
+	__typeof__(&cuMemGetAddressRange) MemGetAddressRange;
 } krl_drv;
 
 /* The table, or NULL with d set (KRL_ENODEVICE) when the driver is absent. */

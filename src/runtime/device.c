@@ -17,6 +17,8 @@ krl_err krl_cuda_fail(krl_diag *d, cudaError_t e, const char *expr,
 	krl_err code = KRL_ECUDA;
 	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
 		code = KRL_ENODEVICE;
+	else if (e == cudaErrorMemoryAllocation)
+		code = KRL_EDEVMEM;
 	krl_pos none = {0};
 	return krl_diag_set(d, code, none, "%s:%d: %s: %s (%s)", file, line,
 	                    expr, cudaGetErrorString(e), cudaGetErrorName(e));
@@ -77,6 +79,7 @@ static void drv_load(void)
 	         "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 	DRV_LOAD(GetErrorString, "cuGetErrorString");
 	DRV_LOAD(GetErrorName, "cuGetErrorName");
+	DRV_LOAD(MemGetAddressRange, "cuMemGetAddressRange");
 	drv_ok = 1;
 }
 

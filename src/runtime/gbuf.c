@@ -14,6 +14,13 @@ krl_err krl_gbuf_alloc(krl_gbuf *b, size_t bytes, void *stream, krl_diag *d)
 {
 	krl_err r = KRL_OK;
 	memset(b, 0, sizeof *b);
+	if (bytes > KRL_MAX_BUFFER_BYTES) {
+		krl_pos none = {0};
+		return krl_diag_set(d, KRL_EDEVMEM, none,
+		                    "a buffer of %zu bytes is larger than any "
+		                    "device memory (at most %zu)", bytes,
+		                    KRL_MAX_BUFFER_BYTES);
+	}
 	size_t rounded = (bytes + 255) & ~(size_t)255;
 	size_t alloc = rounded + 2 * (size_t)KRL_GUARD_BYTES;
 	void *p = NULL;
@@ -119,8 +126,33 @@ krl_err krl_gbuf_import(krl_gbuf *b, const char *hex, size_t bytes,
 		h.reserved[i] = (char)(hi * 16 + lo);
 	}
 	void *p = NULL;
+	if (bytes > KRL_MAX_BUFFER_BYTES) {
+		krl_pos none = {0};
+		return krl_diag_set(d, KRL_EINVAL, none,
+		                    "an IPC buffer of %zu bytes is past the limit",
+		                    bytes);
+	}
 	CUDA_CHECK(d, cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
 	size_t rounded = (bytes + 255) & ~(size_t)255;
+	/* The allocation behind the handle must hold guards and buffer as
+	 * this process lays them out: a runner that allocated for another
+	 * plan (desynchronised) is caught here, not by a stray access. */
+	{
+		const krl_drv *drv = krl_drv_get(d);
+		CUdeviceptr abase = 0;
+		size_t asize = 0;
+		size_t want = rounded + 2 * (size_t)KRL_GUARD_BYTES;
+		if (!drv || drv->MemGetAddressRange(&abase, &asize,
+		                                    (CUdeviceptr)(uintptr_t)p) !=
+		                    CUDA_SUCCESS ||
+		    abase != (CUdeviceptr)(uintptr_t)p || asize < want) {
+			krl_pos none = {0};
+			cudaIpcCloseMemHandle(p);
+			return krl_diag_set(d, KRL_ERUNNER, none,
+			                    "the runner's buffer is %zu bytes, "
+			                    "expected at least %zu", asize, want);
+		}
+	}
 	b->base = p;
 	b->ptr = (char *)p + KRL_GUARD_BYTES;
 	b->bytes = bytes;

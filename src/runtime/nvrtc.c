@@ -1,6 +1,9 @@
 /*
  * NVRTC compilation with a content-addressed on-disk cache
- * (include/krl/nvrtc.h, docs/runtime.md "NVRTC cache").
+ * (include/krl/nvrtc.h, docs/runtime.md "NVRTC cache"). NVRTC itself runs
+ * in a sandboxed compiler process (compiler.c); this file checks the
+ * include rule first (srccheck.c), owns the cache (the compiler process
+ * never writes a file) and filters the log that comes back (complog.c).
  *
  * One compile = one option list, built here and nowhere else:
  *   --gpu-architecture=<arch>   a real architecture, so the result is a cubin
@@ -13,8 +16,10 @@
  * with comments and whitespace runs made canonical (code_only: what the
  * compiler sees, so that candidates differing only in comments -- the
  * optimizer's choice line, the plan -- or layout share one entry), the
- * options, the architecture and the
- * NVRTC version. An entry is the file
+ * options, the architecture, the NVRTC version and the fingerprint of the
+ * include directories (toolkit_fingerprint: a header edited or replaced
+ * in place changes every key, since a candidate may include any of
+ * them). An entry is the file
  * <cache_dir>/nvrtc/<2 hex>/<62 hex>.cubin, written to a temp file in the
  * same directory and renamed into place, so a reader sees a whole entry or
  * none. An entry that does not look like a complete ELF file is ignored and
@@ -24,8 +29,10 @@
  * set once through pthread_once; the per-architecture option lists that
  * krl_nvrtc_options() hands out are interned under a mutex and never freed.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +46,9 @@
 #include <openssl/evp.h>
 
 #include "krl/nvrtc.h"
+#include "krl/srccheck.h"
+#include "runtime/compiler.h"
+#include "util/utf8.h"
 
 #ifndef KRL_CUDA_INCLUDE
 #define KRL_CUDA_INCLUDE ""
@@ -56,6 +66,7 @@ static const krl_pos no_pos = { 0 };
 static struct {
 	char version[32];       /* "major.minor" or "unknown" */
 	char inc[MAX_INCLUDES][MAX_PATH + 16]; /* "--include-path=<dir>" */
+	const char *dir[MAX_INCLUDES];        /* each <dir> within inc[] */
 	int ninc;
 } g;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -70,6 +81,7 @@ static void add_includes(const char *list, const char *seps)
 		if (n > 0 && n < MAX_PATH) {
 			snprintf(g.inc[g.ninc], sizeof g.inc[0],
 			         "--include-path=%.*s", (int)n, p);
+			g.dir[g.ninc] = g.inc[g.ninc] + strlen("--include-path=");
 			g.ninc++;
 			/* CUDA 13 keeps libcu++ (cuda/std/...), which the
 			 * toolkit's own headers include, under include/cccl. */
@@ -80,6 +92,8 @@ static void add_includes(const char *list, const char *seps)
 			    S_ISDIR(st.st_mode)) {
 				snprintf(g.inc[g.ninc], sizeof g.inc[0],
 				         "--include-path=%.*s", MAX_PATH, cccl);
+				g.dir[g.ninc] = g.inc[g.ninc] +
+				                strlen("--include-path=");
 				g.ninc++;
 			}
 		}
@@ -110,6 +124,71 @@ const char *krl_nvrtc_version(void)
 {
 	pthread_once(&g_once, init_once);
 	return g.version;
+}
+
+const char *const *krl_nvrtc_include_dirs(int *n)
+{
+	pthread_once(&g_once, init_once);
+	if (n)
+		*n = g.ninc;
+	return g.dir;
+}
+
+/* ==== Limits ==== */
+
+static krl_compile_limits g_lim;
+static pthread_mutex_t g_lim_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t g_lim_once = PTHREAD_ONCE_INIT;
+
+/* The default deadline: 30 s, or $KRL_COMPILE_TIMEOUT seconds (the test
+ * suite raises it: a cold GEMM compile takes 10 s on a 2-core machine and
+ * much longer when the tests run in parallel under the sanitizers). */
+static double default_timeout(void)
+{
+	const char *z = getenv("KRL_COMPILE_TIMEOUT");
+	double v = z && *z ? atof(z) : 0;
+	return v > 0 ? v : 30.0;
+}
+
+static void lim_once(void)
+{
+	g_lim.timeout_s = default_timeout();
+	g_lim.mem_bytes = (size_t)4 << 30;
+}
+
+void krl_nvrtc_set_limits(const krl_compile_limits *lim)
+{
+	pthread_once(&g_lim_once, lim_once);
+	pthread_mutex_lock(&g_lim_lock);
+	g_lim.timeout_s = lim && lim->timeout_s > 0 ? lim->timeout_s
+	                                            : default_timeout();
+	g_lim.mem_bytes = lim && lim->mem_bytes ? lim->mem_bytes
+	                                        : (size_t)4 << 30;
+	pthread_mutex_unlock(&g_lim_lock);
+}
+
+krl_compile_limits krl_nvrtc_limits(void)
+{
+	pthread_once(&g_lim_once, lim_once);
+	pthread_mutex_lock(&g_lim_lock);
+	krl_compile_limits l = g_lim;
+	pthread_mutex_unlock(&g_lim_lock);
+	return l;
+}
+
+void krl_nvrtc_sandbox(char *buf, size_t cap)
+{
+	krl_compiler_sandbox_how(buf, cap);
+	if (buf[0])
+		return;
+	/* No compiler process yet: compile the empty program to start one. */
+	krl_cubin *c = NULL;
+	krl_diag d = {0};
+	krl_nvrtc_compile("", 0, "sandbox-probe.cu", "sm_90a", NULL, &c, &d);
+	krl_cubin_free(c);
+	krl_compiler_sandbox_how(buf, cap);
+	if (!buf[0])
+		snprintf(buf, cap, "unknown (no compiler process: %s)", d.msg);
 }
 
 static char g_cache_dir[MAX_PATH];
@@ -279,13 +358,82 @@ static char *code_only(const char *src, size_t len, size_t *outlen)
 	return o;
 }
 
+/* ==== Toolkit fingerprint ==== */
+
+/* Each file's "path\0size\0mtime" beneath the include directories, for
+ * the fingerprint (nftw gives no context pointer: filled under once). */
+static char **g_fp_items;
+static size_t g_fp_n, g_fp_cap;
+static unsigned char g_fp[32];
+static int g_fp_ok;
+static pthread_once_t g_fp_once = PTHREAD_ONCE_INIT;
+
+static int fp_visit(const char *path, const struct stat *st, int type,
+                    struct FTW *ftw)
+{
+	(void)ftw;
+	if (type != FTW_F && type != FTW_SL)
+		return 0;
+	if (g_fp_n == g_fp_cap) {
+		size_t cap = g_fp_cap ? 2 * g_fp_cap : 4096;
+		char **p = realloc(g_fp_items, cap * sizeof *p);
+		if (!p)
+			return 1;
+		g_fp_items = p;
+		g_fp_cap = cap;
+	}
+	char *item = NULL;
+	if (asprintf(&item, "%s%c%lld%c%lld.%09ld", path, 0, (long long)st->st_size,
+	             0, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec) < 0)
+		return 1;
+	g_fp_items[g_fp_n++] = item;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* SHA-256 over the sorted items of every include directory: a toolkit
+ * header edited, added or removed changes it. */
+static void fingerprint_once(void)
+{
+	pthread_once(&g_once, init_once);
+	int ok = 1;
+	for (int i = 0; i < g.ninc && ok; i++)
+		ok = nftw(g.dir[i], fp_visit, 32, FTW_PHYS) == 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int mdlen = 0;
+	if (ok && ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		qsort(g_fp_items, g_fp_n, sizeof *g_fp_items, cmp_str);
+		for (size_t i = 0; i < g_fp_n && ok; i++) {
+			/* path, size and time are three NUL-ended fields */
+			const char *it = g_fp_items[i];
+			size_t a = strlen(it), b = strlen(it + a + 1),
+			       c = strlen(it + a + b + 2);
+			ok = EVP_DigestUpdate(ctx, it, a + b + c + 3);
+		}
+		ok = ok && EVP_DigestFinal_ex(ctx, g_fp, &mdlen) && mdlen == 32;
+	} else {
+		ok = 0;
+	}
+	EVP_MD_CTX_free(ctx);
+	for (size_t i = 0; i < g_fp_n; i++)
+		free(g_fp_items[i]);
+	free(g_fp_items);
+	g_fp_items = NULL;
+	g_fp_n = g_fp_cap = 0;
+	g_fp_ok = ok;
+}
+
 /* Writes the hex SHA-256 key into key[65]. Returns 0, or -1 when OpenSSL
  * fails. Every field is length-prefixed (8 bytes, little-endian), so no
  * two different inputs serialise to the same bytes. */
 static int cache_key(const char *src, size_t len, const char *const *opts,
                      int nopt, const char *arch, char key[65])
 {
-	static const char tag[] = "krl-nvrtc-cache-v2";
+	static const char tag[] = "krl-nvrtc-cache-v3";
 	unsigned char md[32];
 	unsigned int mdlen = 0;
 	int ok = 0;
@@ -294,8 +442,11 @@ static int cache_key(const char *src, size_t len, const char *const *opts,
 		return -1;
 	if (!EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
 		goto out;
+	pthread_once(&g_fp_once, fingerprint_once);
+	/* an unreadable toolkit still keys consistently, as "no fingerprint" */
 	if (!hash_field(ctx, tag, sizeof tag - 1) ||
 	    !hash_field(ctx, g.version, strlen(g.version)) ||
+	    !hash_field(ctx, g_fp, g_fp_ok ? sizeof g_fp : 0) ||
 	    !hash_field(ctx, arch, strlen(arch)) ||
 	    !hash_u64(ctx, (uint64_t)nopt))
 		goto out;
@@ -438,21 +589,6 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Records a failed NVRTC API call in why[] and d: the expression, where,
- * and NVRTC's text. */
-#define NVRTC_CHECK(call)                                                    \
-	do {                                                                 \
-		nvrtcResult rc_ = (call);                                    \
-		if (rc_ != NVRTC_SUCCESS) {                                  \
-			err = rc_ == NVRTC_ERROR_OUT_OF_MEMORY ? KRL_ENOMEM  \
-			                                       : KRL_ECOMPILE; \
-			snprintf(why, sizeof why, "%s:%d: %s: %s", __FILE__, \
-			         __LINE__, #call, nvrtcGetErrorString(rc_)); \
-			krl_diag_set(d, err, no_pos, "%s", why);             \
-			goto out;                                            \
-		}                                                            \
-	} while (0)
-
 /* Copies the first line of log that mentions "error" into d. */
 static void first_error(const char *log, const char *name, krl_diag *d)
 {
@@ -466,68 +602,6 @@ static void first_error(const char *log, const char *name, krl_diag *d)
 		p--;
 	int n = (int)strcspn(p, "\n");
 	krl_diag_set(d, KRL_ECOMPILE, no_pos, "%s: %.*s", name, n, p);
-}
-
-/*
- * Runs NVRTC. On KRL_OK c->data/size hold the cubin; on KRL_ECOMPILE
- * c->log holds NVRTC's log (or the failed call); c->log is set unless
- * memory ran out.
- */
-static krl_err run_nvrtc(const char *src, size_t len, const char *name,
-                         const char *const *opts, int nopt, krl_cubin *c,
-                         krl_diag *d)
-{
-	krl_err err = KRL_OK;
-	nvrtcProgram prog = NULL;
-	char why[512] = "";
-	char *srcz = malloc(len + 1);
-	if (!srcz)
-		return krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
-	memcpy(srcz, src, len);
-	srcz[len] = 0;
-
-	NVRTC_CHECK(nvrtcCreateProgram(&prog, srcz, name, 0, NULL, NULL));
-	nvrtcResult rc = nvrtcCompileProgram(prog, nopt, opts);
-
-	size_t logsize = 0;
-	NVRTC_CHECK(nvrtcGetProgramLogSize(prog, &logsize));
-	if (!(c->log = malloc(logsize + 1))) {
-		err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
-		goto out;
-	}
-	c->log[0] = 0;
-	if (logsize > 0)
-		NVRTC_CHECK(nvrtcGetProgramLog(prog, c->log));
-	c->log[logsize] = 0;
-
-	if (rc == NVRTC_ERROR_COMPILATION) {
-		first_error(c->log, name, d);
-		err = KRL_ECOMPILE;
-		goto out;
-	}
-	NVRTC_CHECK(rc);
-
-	size_t size = 0;
-	NVRTC_CHECK(nvrtcGetCUBINSize(prog, &size));
-	if (!(c->data = malloc(size ? size : 1))) {
-		err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
-		goto out;
-	}
-	NVRTC_CHECK(nvrtcGetCUBIN(prog, c->data));
-	c->size = size;
-out:
-	if (err != KRL_OK) {
-		free(c->data);
-		c->data = NULL;
-		c->size = 0;
-	}
-	/* A failing NVRTC call still answers KRL_ECOMPILE with a log. */
-	if (err == KRL_ECOMPILE && !c->log && !(c->log = strdup(why)))
-		err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
-	if (prog)
-		nvrtcDestroyProgram(&prog);
-	free(srcz);
-	return err;
 }
 
 krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
@@ -551,12 +625,6 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
 		                    "%s: architecture \"%s\" is not a real GPU "
 		                    "architecture (expected e.g. sm_90a)",
 		                    name, arch ? arch : "(null)");
-	/* NVRTC reads a C string: an embedded NUL would make it compile less
-	 * than the key covers. */
-	if (memchr(src, 0, len))
-		return krl_diag_set(d, KRL_EINVAL, no_pos,
-		                    "%s: source contains a NUL byte", name);
-
 	const char *opts[MAX_OPTIONS];
 	char archopt[64];
 	int nopt = build_options(arch, archopt, sizeof archopt, opts);
@@ -565,6 +633,24 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
 	if (!c)
 		return krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
 	krl_err err = KRL_OK;
+	/* The include rule, before anything reads the source: a refusal is
+	 * the candidate's compile error, with where and why (it also refuses
+	 * a NUL byte, which would make NVRTC compile less than the key
+	 * covers). */
+	krl_diag sd = {0};
+	if (krl_srccheck(src, len, name, g.dir, g.ninc, &sd) != KRL_OK) {
+		char buf[1400];
+		c->reason = "include";
+		c->log = strdup(krl_diag_format(&sd, buf, sizeof buf));
+		if (!c->log) {
+			err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+			goto fail;
+		}
+		*d = sd;
+		c->ms = now_ms() - t0;
+		*out = c;
+		return KRL_ECOMPILE;
+	}
 	if (cache_key(src, len, opts, nopt, arch, c->key) != 0) {
 		err = krl_diag_set(d, KRL_ENOMEM, no_pos,
 		                   "%s: SHA-256 of the cache key failed", name);
@@ -588,8 +674,24 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
 		}
 	}
 
-	err = run_nvrtc(src, len, name, opts, nopt, c, d);
+	krl_compile_limits lim = krl_nvrtc_limits();
+	err = krl_compiler_run(src, len, name, opts, nopt, g.dir, g.ninc, &lim,
+	                       c, d);
+	if (err == KRL_OK || err == KRL_ECOMPILE) {
+		/* What leaves the compiler: no foreign file, capped. */
+		char *clean = krl_compile_log_clean(c->log ? c->log : "", name,
+		                                    g.dir, g.ninc,
+		                                    KRL_COMPILE_LOG_CAP);
+		free(c->log);
+		c->log = clean;
+		if (!c->log) {
+			err = krl_diag_set(d, KRL_ENOMEM, no_pos, "out of memory");
+			goto fail;
+		}
+	}
 	if (err == KRL_ECOMPILE) {
+		if (!c->reason)
+			first_error(c->log, name, d);
 		c->ms = now_ms() - t0;
 		*out = c;
 		return err;

@@ -319,4 +319,32 @@ KRL_HD double krl_as_dtype(krl_dtype t, double v)
 	}
 }
 
+/* ==== Stress transforms (docs/judge.md "Stress draws") ==== */
+
+/* Whether element i of n is a spike of the draw with seed: about one in
+ * 1024, and always one element. */
+KRL_HD int krl_stress_spike(uint64_t seed, int64_t i, int64_t n)
+{
+	const uint64_t s = seed ^ 0x5370696b65730000ULL;
+	return (krl_hash(s, (uint64_t)i) & 1023) == 0 ||
+	       (uint64_t)i == krl_hash(s, ~0ULL) % (uint64_t)n;
+}
+
+/* The value x (element i of n, as stored in dtype t) takes under stress
+ * kind `kind` (krl_stress_kind) with value v: x * v (scale), x + v
+ * (offset), x * v at the spikes (spikes), computed in double (one
+ * correctly rounded operation) and stored as t. */
+KRL_HD double krl_stress_value(krl_dtype t, int kind, double v, uint64_t seed,
+                               int64_t i, int64_t n, double x)
+{
+	double y = x;
+	if (kind == 0)
+		y = x * v;
+	else if (kind == 1)
+		y = x + v;
+	else if (kind == 2 && krl_stress_spike(seed, i, n))
+		y = x * v;
+	return krl_as_dtype(t, y);
+}
+
 #endif

@@ -1,8 +1,10 @@
 /* Result codes and diagnostics (include/krl/error.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "krl/error.h"
+#include "util/utf8.h"
 
 static const char *const krl_err_text[KRL_ERR_COUNT] = {
 	[KRL_OK] = "ok",
@@ -19,6 +21,7 @@ static const char *const krl_err_text[KRL_ERR_COUNT] = {
 	[KRL_ETIMEOUT] = "timed out",
 	[KRL_ERUNNER] = "runner process failed",
 	[KRL_EUNSUPPORTED] = "not supported",
+	[KRL_EDEVMEM] = "out of device memory",
 };
 
 const char *krl_strerror(krl_err e)
@@ -35,8 +38,11 @@ krl_err krl_diag_set(krl_diag *d, krl_err e, krl_pos pos, const char *fmt, ...)
 	d->pos = pos;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	int n = vsnprintf(d->msg, sizeof d->msg, fmt, ap);
 	va_end(ap);
+	/* a message cut short must not end inside a character */
+	if (n >= (int)sizeof d->msg)
+		d->msg[krl_utf8_cut(d->msg, strlen(d->msg), sizeof d->msg - 1)] = 0;
 	return e;
 }
 

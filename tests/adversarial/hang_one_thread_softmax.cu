@@ -1,4 +1,4 @@
-// ATTACK: one thread busy-waits for a cycle count it reads from an uninitialised scratch buffer (it holds the poison: 0x7FC0BAD57FC0BAD5 ~ 9.2e18 cycles, centuries) while all others finish; the kernel never completes -> timeout.
+// ATTACK: one thread busy-waits for a cycle count it reads from an uninitialised scratch buffer (it holds the poison: 0x7FF87FF87FF87FF8 ~ 9.2e18 cycles, centuries) while all others finish; the kernel never completes -> timeout.
 /*
  * Task level1/23_softmax. Only thread 0 of block 0 spins; the spin reads
  * clock64(), so it cannot be optimised away.

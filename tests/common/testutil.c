@@ -1,4 +1,5 @@
 /* Helpers shared by the tests. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,4 +83,13 @@ char *krl_test_at_page_end(const char *text, size_t n, void **base,
 	*base = m;
 	memcpy(m + data - n, text, n);
 	return m + data - n;
+}
+
+void krl_test_near(double a, double b, double tol, const char *file, int line)
+{
+	if (!(fabs(a - b) <= tol)) {
+		print_error("%s:%d: %.17g != %.17g (tolerance %g)\n", file, line,
+		            a, b, tol);
+		fail();
+	}
 }

@@ -30,6 +30,10 @@ char *krl_test_at_page_end(const char *text, size_t n, void **base,
 
 /* Asserts r == KRL_OK, printing the diagnostic otherwise. */
 #define KRL_ASSERT_OK(r, d) krl_test_assert_ok((r), (d), __FILE__, __LINE__)
+/* |a - b| <= tol, printing both on failure (this cmocka has no
+ * assert_double_equal). */
+#define assert_near(a, b, tol) krl_test_near((a), (b), (tol), __FILE__, __LINE__)
+void krl_test_near(double a, double b, double tol, const char *file, int line);
 void krl_test_assert_ok(krl_err r, const krl_diag *d, const char *file, int line);
 
 #endif

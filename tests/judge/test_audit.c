@@ -29,7 +29,7 @@ static void golden_reference_of_relu(void **state)
 	double **bufs = calloc((size_t)p->nbufs, sizeof *bufs);
 	for (int i = 0; i < p->nbufs; i++)
 		bufs[i] = calloc((size_t)p->bufs[i].numel, sizeof **bufs);
-	krl_judge_draw_host(p, bufs, KRL_ROLE_INPUT, 42);
+	krl_judge_draw_host(p, bufs, KRL_ROLE_INPUT, 42, NULL, NULL);
 	KRL_ASSERT_OK(krl_exec_golden(p, bufs, &d), &d);
 	int neg = 0;
 	for (int64_t k = 0; k < p->bufs[0].numel; k++) {

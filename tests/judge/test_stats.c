@@ -5,18 +5,6 @@
 #include "testutil.h"
 #include "krl/stats.h"
 
-/* |a - b| <= tol, printing both on failure (this cmocka has no
- * assert_double_equal). */
-#define assert_near(a, b, tol) near_at((a), (b), (tol), __FILE__, __LINE__)
-static void near_at(double a, double b, double tol, const char *file, int line)
-{
-	if (!(fabs(a - b) <= tol)) {
-		print_error("%s:%d: %.17g != %.17g (tolerance %g)\n", file, line,
-		            a, b, tol);
-		fail();
-	}
-}
-
 /* A standard normal from the judge's own generator (Box-Muller). */
 static double normal(krl_rng *r)
 {
@@ -220,6 +208,35 @@ static void test_speedup_degenerate(void **state)
 	assert_near(s.ci_low, 2, 0);
 	assert_near(s.ci_high, 4, 0);
 	assert_near(s.ratio_of_medians, 3, 0);
+	/* [min, max] of 3 ratios covers the median with 1 - 2 / 2^3 */
+	assert_near(s.ci_coverage, 0.75, 1e-12);
+}
+
+/* The interval's stated coverage is exact: 93.75% at 5 pairs ([min, max]
+ * is all there is), at least 95% from 6 on (the judge's floor), and it
+ * matches 2 P(Binom(n, 1/2) <= k - 1) for the order statistics chosen. */
+static void test_speedup_coverage_stated(void **state)
+{
+	(void)state;
+	double ref[64], cand[64];
+	for (int i = 0; i < 64; i++) {
+		ref[i] = 1 + 0.01 * i;
+		cand[i] = 1;
+	}
+	krl_speedup s = krl_speedup_paired(ref, cand, 5);
+	assert_near(s.ci_coverage, 0.9375, 1e-12);
+	s = krl_speedup_paired(ref, cand, 6);
+	assert_near(s.ci_coverage, 1 - 2.0 / 64, 1e-12);
+	for (int n = 6; n <= 64; n++) {
+		s = krl_speedup_paired(ref, cand, n);
+		assert_true(s.ci_coverage >= 0.95);
+		assert_true(s.ci_coverage < 1);
+	}
+	/* n = 20: the 6th and 15th ratios, 1 - 2 P(X <= 5) = 0.9586 */
+	s = krl_speedup_paired(ref, cand, 20);
+	assert_near(s.ci_low, ref[5], 1e-12);
+	assert_near(s.ci_high, ref[14], 1e-12);
+	assert_near(s.ci_coverage, 1 - 2 * 21700.0 / 1048576.0, 1e-9);
 }
 
 /* ==== RNG ==== */
@@ -271,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_speedup_coverage),
 		cmocka_unit_test(test_speedup_narrows),
 		cmocka_unit_test(test_speedup_degenerate),
+		cmocka_unit_test(test_speedup_coverage_stated),
 		cmocka_unit_test(test_rng_deterministic),
 		cmocka_unit_test(test_rng_uniform),
 	};

@@ -56,7 +56,8 @@ static void every_task_resolves(void **state)
 }
 
 /* The judge's hidden shape sets: every task yields one on every draw, with
- * its `fixed` keys at tiny's values and the others within [v/2, 2v]. */
+ * its `fixed` keys at tiny's values and the others within [v/2, 2v] and
+ * never below 2 (a key of 2 or 3 must not collapse to a broadcast 1). */
 static void every_task_draws_hidden_sets(void **state)
 {
 	krl_suite *s = NULL;
@@ -84,7 +85,8 @@ static void every_task_draws_hidden_sets(void **state)
 				int fixed = v <= 1;
 				for (int f = 0; f < t->nfixed; f++)
 					fixed |= !strcmp(t->fixed[f], tiny->keys[q]);
-				if (fixed ? w != v : (w < v / 2 || w > 2 * v)) {
+				if (fixed ? w != v
+				          : (w < v / 2 || w < 2 || w > 2 * v)) {
 					fprintf(stderr, "%s: hidden %s = %lld from %lld\n",
 					        s->ids[i], tiny->keys[q], (long long)w,
 					        (long long)v);
@@ -105,11 +107,49 @@ static void every_task_draws_hidden_sets(void **state)
 	krl_suite_free(s);
 }
 
+/* Keys of 2 and 3 in particular: many draws, none below 2, and both ends
+ * of the range reached. */
+static void small_keys_never_collapse(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task small\n"
+		"shapes kb0 a=2 b=3\n"
+		"shapes kb1 a=2 b=3\n"
+		"shapes tiny a=2 b=3\n"
+		"input x f32 [a, b] normal(0, 1)\n"
+		"output y f32 [a, b]\n"
+		"tolerance atol=1e-6 rtol=1e-6\n"
+		"plan\n  call relu(x) -> y\nend\n";
+	krl_task *t = NULL;
+	krl_diag d = {0};
+	krl_limits lim = krl_limits_sm90();
+	KRL_ASSERT_OK(krl_task_parse("small.task", text, strlen(text), &t, &d),
+	              &d);
+	uint64_t st = 7;
+	int64_t lo[2] = {100, 100}, hi[2] = {0, 0};
+	for (int k = 0; k < 400; k++) {
+		krl_shapeset h;
+		KRL_ASSERT_OK(krl_task_draw_hidden(t, &st, &lim, &h, &d), &d);
+		for (int q = 0; q < 2; q++) {
+			lo[q] = h.vals[q] < lo[q] ? h.vals[q] : lo[q];
+			hi[q] = h.vals[q] > hi[q] ? h.vals[q] : hi[q];
+		}
+		free(h.vals);
+	}
+	assert_int_equal(lo[0], 2);
+	assert_int_equal(hi[0], 4);
+	assert_int_equal(lo[1], 2);
+	assert_int_equal(hi[1], 6);
+	krl_task_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_task_resolves),
 		cmocka_unit_test(every_task_draws_hidden_sets),
+		cmocka_unit_test(small_keys_never_collapse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

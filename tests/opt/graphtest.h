@@ -49,8 +49,8 @@ static inline krl_err gt_golden(const krl_task *t, const char *set,
 		if (!(r->bufs[i] = calloc((size_t)n, sizeof **r->bufs)))
 			return KRL_ENOMEM;
 	}
-	krl_judge_draw_host(r->p, r->bufs, KRL_ROLE_PARAM, seed);
-	krl_judge_draw_host(r->p, r->bufs, KRL_ROLE_INPUT, seed + 1);
+	krl_judge_draw_host(r->p, r->bufs, KRL_ROLE_PARAM, seed, NULL, NULL);
+	krl_judge_draw_host(r->p, r->bufs, KRL_ROLE_INPUT, seed + 1, NULL, NULL);
 	return krl_exec_golden(r->p, r->bufs, d);
 }
 

@@ -273,8 +273,8 @@ static int64_t run(const krl_task *t, const char *id, const char *text,
 		gold[i] = calloc((size_t)n, sizeof **gold);
 		assert_non_null(gold[i]);
 	}
-	krl_judge_draw_host(ref, gold, KRL_ROLE_PARAM, seed);
-	krl_judge_draw_host(ref, gold, KRL_ROLE_INPUT, seed + 1);
+	krl_judge_draw_host(ref, gold, KRL_ROLE_PARAM, seed, NULL, NULL);
+	krl_judge_draw_host(ref, gold, KRL_ROLE_INPUT, seed + 1, NULL, NULL);
 	for (int i = 0; nan_every > 0 && i < ref->ntask; i++)
 		if (ref->bufs[i].role == KRL_ROLE_INPUT &&
 		    ref->bufs[i].dtype == KRL_F32)

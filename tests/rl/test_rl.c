@@ -9,16 +9,6 @@
 #include "testutil.h"
 #include "krl/rl.h"
 
-#define assert_near(a, b, tol) near_at((a), (b), (tol), __FILE__, __LINE__)
-static void near_at(double a, double b, double tol, const char *file, int line)
-{
-	if (!(fabs(a - b) <= tol)) {
-		print_error("%s:%d: %.17g != %.17g (tolerance %g)\n", file, line,
-		            a, b, tol);
-		fail();
-	}
-}
-
 /* Upper 0.001 quantiles of the chi-square distribution, by degrees of
  * freedom (standard tables). */
 static const double chi2_crit_001[] = { 0, 10.828, 13.816, 16.266, 18.467,

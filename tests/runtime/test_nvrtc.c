@@ -282,10 +282,18 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(krl_nvrtc_compile(k_add, strlen(k_add), "add.cu",
 	                                   NULL, dir, &c, &d),
 	                 KRL_EINVAL);
-	/* a NUL inside the counted source */
+	/* a NUL inside the counted source: the candidate's compile error
+	 * (the include rule refuses it before NVRTC, which would stop there
+	 * and compile less than the key covers), saying where */
 	assert_int_equal(krl_nvrtc_compile(k_add, sizeof k_add, "add.cu",
 	                                   "sm_90a", dir, &c, &d),
-	                 KRL_EINVAL);
+	                 KRL_ECOMPILE);
+	assert_non_null(c);
+	assert_null(c->data);
+	assert_string_equal(c->reason, "include");
+	assert_non_null(strstr(c->log, "add.cu:7:1"));
+	assert_int_equal(d.pos.line, 7);
+	krl_cubin_free(c);
 	krl_cubin_free(NULL);
 }
 

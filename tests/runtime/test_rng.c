@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 #include "krl/check.h"
+#include "krl/runtime.h"
 /* White-box: the shared host/device helpers themselves. */
 #include "../../src/runtime/rng.h"
 
@@ -313,10 +314,34 @@ static void test_dtype_rounding(void **state)
 	}
 }
 
+/* The poison laid over outputs and scratch before every call is a NaN in
+ * every float dtype (read at any aligned offset) and no valid bool. */
+static void test_poison_is_nan(void **state)
+{
+	(void)state;
+	unsigned char b[16];
+	for (int i = 0; i < 16; i++)
+		b[i] = (unsigned char)(KRL_POISON_PATTERN >> (8 * (i % 4)));
+	float f;
+	double x;
+	memcpy(&f, b, 4);
+	assert_true(isnan(f));
+	memcpy(&x, b, 8);
+	assert_true(isnan(x));
+	for (int i = 0; i < 16; i += 2) {
+		uint16_t h = (uint16_t)(b[i] | b[i + 1] << 8);
+		assert_true(isnan(krl_h2d(h)));
+		assert_true(isnan(krl_bf2d(h)));
+	}
+	for (int i = 0; i < 16; i++)
+		assert_true(b[i] > 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normal),
+		cmocka_unit_test(test_poison_is_nan),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_randint),
 		cmocka_unit_test(test_bernoulli_const),

@@ -1,0 +1,105 @@
+/*
+ * Stress draws (docs/judge.md "Stress draws"): which inputs of a task the
+ * judge may draw from harder distributions, and how.
+ *
+ * A candidate that is right for normal(0, 1) inputs but wrong for large or
+ * offset ones (softmax without the max shift, one-pass E[x^2] - E[x]^2
+ * variance, log(1 + exp(x)) without a threshold) saves a pass, so a search
+ * finds it; the user who runs it gets inf or garbage. Besides the nominal
+ * seeds, every correctness run therefore draws each shape set once more per
+ * kind:
+ *   scale   every element times 64 (exact: a power of two): |x| up to
+ *           ~250 for normal(0, 1), past exp's overflow at 88.7;
+ *   offset  every element plus 10^4 spreads of its distribution (its std,
+ *           or (b - a) / sqrt(12) for uniform(a, b); |mean|, or 1, where
+ *           that is 0): a mean large against the spread, so that
+ *           E[x^2] - E[x]^2 in float loses everything (its error, ~eps
+ *           (mean/std)^2 = 6 variances) while two-pass or Welford
+ *           statistics lose ~eps mean/std (1e-3 of a std);
+ *   spikes  about one element in 1024 (and always one) times 1024.
+ * Inputs drawn from randint, bernoulli or const, and integer or bool
+ * inputs, are left alone (indices, masks, targets: bounded by nature).
+ * A task narrows this with `stress NAME|* off|KIND... "why"` statements
+ * (applied in order, each narrowing); an op whose product-like semantics
+ * make any scaled input leave the float range (krl_op.no_stress) turns
+ * stress draws off for the tasks that use it.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "judge/judge_int.h"
+#include "krl/ops.h"
+
+/* The values of the three kinds (see above). */
+#define STRESS_SCALE 64.0
+#define STRESS_OFFSET_SPREADS 10000.0
+#define STRESS_SPIKE 1024.0
+
+static int is_float(krl_dtype t)
+{
+	return t == KRL_F32 || t == KRL_F64 || t == KRL_F16 || t == KRL_BF16;
+}
+
+/* The spread of a continuous distribution (std of normal, std of
+ * uniform), or a scale of its mean where it has none. */
+static double spread(const krl_dist *d)
+{
+	double s = 0, m = 0;
+	if (d->kind == KRL_DIST_NORMAL) {
+		s = fabs(d->b);
+		m = d->a;
+	} else if (d->kind == KRL_DIST_UNIFORM) {
+		s = fabs(d->b - d->a) / sqrt(12.0);
+		m = 0.5 * (d->a + d->b);
+	}
+	if (s > 0)
+		return s;
+	return fabs(m) > 0 ? fabs(m) : 1.0;
+}
+
+int krl_stress_resolve(const krl_task *t, const krl_program *p,
+                       krl_stress_kind kind, krl_stress *s,
+                       const char **why)
+{
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	if (why)
+		*why = NULL;
+	for (int i = 0; i < t->ref.nbody; i++) {
+		const krl_op *op = krl_op_find(t->ref.body[i].name);
+		if (op && op->no_stress) {
+			if (why)
+				*why = op->no_stress;
+			return 0;
+		}
+	}
+	const char *narrowed = NULL;
+	for (int i = 0; i < p->ntask && s->n < KRL_STRESS_MAX_BUFS; i++) {
+		const krl_buf *b = &p->bufs[i];
+		if (b->role != KRL_ROLE_INPUT || !is_float(b->dtype) ||
+		    (b->dist.kind != KRL_DIST_NORMAL &&
+		     b->dist.kind != KRL_DIST_UNIFORM))
+			continue;
+		unsigned kinds = KRL_STRESS_ALL;
+		for (int k = 0; k < t->nstress; k++) {
+			const krl_stress_decl *sd = &t->stress[k];
+			if (sd->input && strcmp(sd->input, b->name) != 0)
+				continue;
+			kinds &= sd->kinds;
+			if (!(kinds & (1u << kind)))
+				narrowed = sd->why;
+		}
+		if (!(kinds & (1u << kind)))
+			continue;
+		krl_stress_op *o = &s->ops[s->n++];
+		o->buf = i;
+		o->kind = kind;
+		o->v = kind == KRL_STRESS_SCALE    ? STRESS_SCALE
+		       : kind == KRL_STRESS_SPIKES ? STRESS_SPIKE
+		                                   : STRESS_OFFSET_SPREADS *
+		                                             spread(&b->dist);
+	}
+	if (s->n == 0 && why)
+		*why = narrowed;
+	return s->n;
+}

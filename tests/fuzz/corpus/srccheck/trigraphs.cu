@@ -1,0 +1,5 @@
+??=include <cuda_fp16.h>
+s = "??/";
+/* what?? */
+// ??/
+#include "x"

@@ -1,0 +1,266 @@
+/*
+ * Stress draws and keyed draws on the CPU (src/judge/stress.c, draw.c,
+ * the task language's `stress` statement, krl_stress_host): which inputs
+ * a stress draw changes and by how much, how tasks and ops narrow it, what
+ * the transforms do to the values, and that the judge's draws depend on
+ * its secret key. The device side of the transforms is checked bit for bit
+ * against krl_stress_host in tests/runtime/gpu_check.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/judge_int.h"
+#include "krl/check.h"
+#include "krl/suite.h"
+#include "testutil.h"
+
+static krl_task *parse(const char *text)
+{
+	krl_task *t = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_task_parse("s.task", text, strlen(text), &t, &d), &d);
+	return t;
+}
+
+static krl_program *build(const krl_task *t)
+{
+	krl_program *p = NULL;
+	krl_diag d = {0};
+	krl_limits lim = krl_limits_sm90();
+	KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+	return p;
+}
+
+#define HEAD                                                                 \
+	"task s\nshapes tiny n=3000\nshapes kb0 n=3000\nshapes kb1 n=3000\n"   \
+	"tolerance atol=1e-6 rtol=1e-6\n"
+
+static void resolve_defaults(void **state)
+{
+	(void)state;
+	krl_task *t = parse(HEAD
+	                    "input a f32 [n] normal(2, 0.5)\n"
+	                    "input b f32 [n] uniform(1, 4)\n"
+	                    "input i i64 [n] randint(0, 9)\n"
+	                    "input m bool [n] bernoulli(0.5)\n"
+	                    "input c f32 [n] randint(-1, 2)\n"
+	                    "output y f32 [n]\n"
+	                    "plan\n  call add(a, b) -> y\nend\n");
+	krl_program *p = build(t);
+	krl_stress s;
+	const char *why = "x";
+	/* only the float inputs drawn from normal or uniform */
+	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_SCALE, &s, &why), 2);
+	assert_null(why);
+	assert_int_equal(s.ops[0].buf, 0);
+	assert_int_equal(s.ops[1].buf, 1);
+	assert_near(s.ops[0].v, 64, 0);
+	/* offset: 10^4 spreads (std 0.5; uniform's (4 - 1) / sqrt(12)) */
+	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_OFFSET, &s, &why), 2);
+	assert_near(s.ops[0].v, 5000, 1e-9);
+	assert_near(s.ops[1].v, 1e4 * 3 / sqrt(12.0), 1e-6);
+	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_SPIKES, &s, &why), 2);
+	assert_near(s.ops[1].v, 1024, 0);
+	krl_program_free(p);
+	krl_task_free(t);
+}
+
+static void resolve_narrowed(void **state)
+{
+	(void)state;
+	krl_task *t = parse(HEAD
+	                    "input p f32 [n] uniform(0.5, 1.5)\n"
+	                    "input q f32 [n] normal(0, 1)\n"
+	                    "output y f32 [n]\n"
+	                    "stress p off \"p holds probabilities\"\n"
+	                    "stress * scale spikes \"no offsets: q is centred "
+	                    "by nature\"\n"
+	                    "plan\n  call add(p, q) -> y\nend\n");
+	krl_program *p = build(t);
+	krl_stress s;
+	const char *why = NULL;
+	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_SCALE, &s, &why), 1);
+	assert_int_equal(s.ops[0].buf, 1);
+	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_OFFSET, &s, &why), 0);
+	assert_string_equal(why, "no offsets: q is centred by nature");
+	krl_program_free(p);
+	krl_task_free(t);
+
+	/* an op that declares no_stress switches the task off, saying why */
+	t = parse(HEAD "input x f32 [n] uniform(0.9, 1.1)\noutput y f32 [n]\n"
+	               "plan\n  call cumprod(x) -> y dim=0\nend\n");
+	p = build(t);
+	why = NULL;
+	for (int k = 0; k < KRL_STRESS_KINDS; k++) {
+		assert_int_equal(krl_stress_resolve(t, p, (krl_stress_kind)k, &s,
+		                                    &why),
+		                 0);
+		assert_non_null(why);
+		assert_non_null(strstr(why, "product"));
+	}
+	krl_program_free(p);
+	krl_task_free(t);
+}
+
+static void parse_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *stmt, *msg;
+	} cases[] = {
+		{"stress z off \"why\"\n", "'z', which is not an input"},
+		{"stress y off \"why\"\n", "'y', which is not an input"},
+		{"stress x scale\n", "the reason, in double quotes"},
+		{"stress x \"why\"\n", "off or stress kinds"},
+		{"stress x squash \"why\"\n", "found 'squash'"},
+		{"stress x off \"\"\n", "non-empty reason"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[1024];
+		snprintf(text, sizeof text,
+		         HEAD "input x f32 [n] normal(0, 1)\noutput y f32 [n]\n%s"
+		              "plan\n  call relu(x) -> y\nend\n",
+		         cases[i].stmt);
+		krl_task *t = NULL;
+		krl_diag d = {0};
+		assert_int_not_equal(krl_task_parse("s.task", text, strlen(text),
+		                                    &t, &d),
+		                     KRL_OK);
+		if (!strstr(d.msg, cases[i].msg)) {
+			fprintf(stderr, "%s -> %s\n", cases[i].stmt, d.msg);
+			fail();
+		}
+		assert_int_equal(d.pos.line, 8);
+		assert_null(t);
+	}
+}
+
+/* Every task of the suite resolves, and what is stressed is what the
+ * tasks declare: prod and cumprod off, integer inputs never. */
+static void suite_resolves(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = {0};
+	krl_limits lim = krl_limits_sm90();
+	int stressed = 0, off = 0;
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	for (int i = 0; i < s->n; i++) {
+		krl_task *t = NULL;
+		krl_program *p = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
+		KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+		krl_stress st;
+		const char *why = NULL;
+		int n = krl_stress_resolve(t, p, KRL_STRESS_OFFSET, &st, &why);
+		for (int k = 0; k < n; k++) {
+			const krl_buf *b = &p->bufs[st.ops[k].buf];
+			assert_int_equal(b->role, KRL_ROLE_INPUT);
+			assert_true(b->dtype == KRL_F32 || b->dtype == KRL_F64 ||
+			            b->dtype == KRL_F16 || b->dtype == KRL_BF16);
+		}
+		if (strstr(s->ids[i], "prod"))
+			assert_int_equal(n, 0);
+		n > 0 ? stressed++ : off++;
+		krl_program_free(p);
+		krl_task_free(t);
+	}
+	print_message("%d tasks get the offset draw, %d do not\n", stressed, off);
+	assert_true(stressed >= 90);
+	krl_suite_free(s);
+}
+
+/* The transforms on the host: exact scaling, one rounding for the offset,
+ * about one spike in 1024 and always one. */
+static void host_transforms(void **state)
+{
+	(void)state;
+	assert_true(krl_stress_host(KRL_F32, KRL_STRESS_SCALE, 64, 1, 0, 10,
+	                            0.3f) == (double)(0.3f * 64.f));
+	assert_true(krl_stress_host(KRL_F32, KRL_STRESS_OFFSET, 1e4, 1, 0, 10,
+	                            0.3f) == (double)(float)(1e4 + (double)0.3f));
+	assert_true(krl_stress_host(KRL_F64, KRL_STRESS_OFFSET, 1e4, 1, 0, 10,
+	                            0.3) == 1e4 + 0.3);
+	/* f16: the value as stored in half */
+	double h = krl_stress_host(KRL_F16, KRL_STRESS_SCALE, 64, 1, 0, 10, 0.5);
+	assert_true(h == 32.0);
+	const int64_t n = 1 << 20;
+	for (uint64_t seed = 1; seed < 4; seed++) {
+		int64_t spikes = 0;
+		for (int64_t i = 0; i < n; i++)
+			spikes += krl_stress_host(KRL_F32, KRL_STRESS_SPIKES, 1024, seed,
+			                          i, n, 1.0) == 1024.0;
+		assert_true(spikes > 900 && spikes < 1150);
+	}
+	for (uint64_t seed = 1; seed < 200; seed++) {
+		int64_t spikes = 0;
+		for (int64_t i = 0; i < 5; i++)
+			spikes += krl_stress_host(KRL_F32, KRL_STRESS_SPIKES, 1024, seed,
+			                          i, 5, 1.0) == 1024.0;
+		assert_true(spikes >= 1);
+	}
+}
+
+/* Values derive from (key, seed, buffer): another key, other values;
+ * the same key, the same values; no key is the all-zero key. */
+static void keyed_draws(void **state)
+{
+	(void)state;
+	krl_task *t = parse(HEAD "input x f32 [n] normal(0, 1)\n"
+	                         "input z f32 [n] normal(0, 1)\noutput y f32 [n]\n"
+	                         "plan\n  call add(x, z) -> y\nend\n");
+	krl_program *p = build(t);
+	double *a[3], *b[3], *c[3];
+	for (int i = 0; i < 3; i++) {
+		a[i] = calloc(3000, sizeof(double));
+		b[i] = calloc(3000, sizeof(double));
+		c[i] = calloc(3000, sizeof(double));
+	}
+	unsigned char k1[KRL_JUDGE_KEY_BYTES] = {1}, k2[KRL_JUDGE_KEY_BYTES] = {2};
+	unsigned char k0[KRL_JUDGE_KEY_BYTES] = {0};
+	krl_judge_draw_host(p, a, KRL_ROLE_INPUT, 42, k1, NULL);
+	krl_judge_draw_host(p, b, KRL_ROLE_INPUT, 42, k1, NULL);
+	krl_judge_draw_host(p, c, KRL_ROLE_INPUT, 42, k2, NULL);
+	assert_memory_equal(a[0], b[0], 3000 * sizeof(double));
+	int same = 0;
+	for (int i = 0; i < 3000; i++)
+		same += a[0][i] == c[0][i];
+	assert_true(same < 10);
+	/* the two inputs of one seed differ */
+	same = 0;
+	for (int i = 0; i < 3000; i++)
+		same += a[0][i] == a[1][i];
+	assert_true(same < 10);
+	krl_judge_draw_host(p, b, KRL_ROLE_INPUT, 42, NULL, NULL);
+	krl_judge_draw_host(p, c, KRL_ROLE_INPUT, 42, k0, NULL);
+	assert_memory_equal(b[0], c[0], 3000 * sizeof(double));
+	/* a stress draw changes the inputs it names, exactly */
+	krl_stress st;
+	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_OFFSET, &st, NULL),
+	                 2);
+	krl_judge_draw_host(p, c, KRL_ROLE_INPUT, 42, k1, &st);
+	for (int i = 0; i < 3000; i++)
+		assert_true(c[0][i] == (double)(float)(a[0][i] + 1e4));
+	for (int i = 0; i < 3; i++) {
+		free(a[i]);
+		free(b[i]);
+		free(c[i]);
+	}
+	krl_program_free(p);
+	krl_task_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(resolve_defaults),
+		cmocka_unit_test(resolve_narrowed),
+		cmocka_unit_test(parse_errors),
+		cmocka_unit_test(suite_resolves),
+		cmocka_unit_test(host_transforms),
+		cmocka_unit_test(keyed_draws),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
