@@ -8,7 +8,7 @@
  * (krl/srccheck.h: only <name> includes of CUDA toolkit headers); NVRTC
  * then runs in a separate process that can read nothing but the toolkit's
  * include directories, under a wall-clock deadline and CPU-time and
- * address-space limits (krl_nvrtc_set_limits). The log that comes back is
+ * memory limits (krl_nvrtc_set_limits). The log that comes back is
  * filtered (no block quoting a file other than the candidate or a toolkit
  * header) and capped at KRL_COMPILE_LOG_CAP bytes.
  *
@@ -57,7 +57,8 @@ typedef struct krl_cubin {
 typedef struct krl_compile_limits {
 	double timeout_s;    /* wall-clock deadline, seconds (0: 30, or
 	                      * $KRL_COMPILE_TIMEOUT) */
-	size_t mem_bytes;    /* address space of the compiler process (0: 4 GiB) */
+	size_t mem_bytes;    /* data (heap, anonymous memory) of the compiler
+	                      * process, RLIMIT_DATA (0: 4 GiB) */
 } krl_compile_limits;
 
 /* Sets the limits every later compilation in this process uses (NULL or

@@ -23,8 +23,8 @@ static const char check_usage[] =
 	"  --arch SM             the architecture to compile for (default sm_90a)\n"
 	"  --shapes A[,B...]     shape sets to validate (default: all of the task's)\n"
 	"  --compile-timeout S   wall-clock deadline of the compilation (default 30)\n"
-	"  --compile-memory MIB  address-space limit of the compiler (default 4096,\n"
-	"                        at least 1024)\n"
+	"  --compile-memory MIB  memory limit of the compiler (its data; default 4096,\n"
+	"                        at least 256)\n"
 	"  --no-cache            compile even when the NVRTC cache has the result\n"
 	"  --json                print the record as JSON\n"
 	"\n"
@@ -78,10 +78,10 @@ int krl_cmd_check(int argc, char **argv)
 			i++;
 		} else if (!strcmp(s, "--compile-memory")) {
 			unsigned long long mib = strtoull(v, NULL, 10);
-			if (mib < 1024) {
+			if (mib < 256) {
 				fprintf(stderr, "krl check: --compile-memory needs at "
-				        "least 1024 (MiB: NVRTC itself takes most of "
-				        "a GiB of address space), got '%s'\n", v);
+				        "least 256 (MiB: NVRTC's own compiles take a "
+				        "hundred or more), got '%s'\n", v);
 				return KRL_EXIT_USAGE;
 			}
 			lim.mem_bytes = (size_t)mib << 20;

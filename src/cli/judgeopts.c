@@ -21,9 +21,9 @@ const char krl_cli_judge_usage[] =
 	"                     a compilation taking longer is a compile_error\n"
 	"                     (compile_timeout; default 30)\n"
 	"  --compile-memory MIB\n"
-	"                     address-space limit of the compiler process\n"
+	"                     memory limit of the compiler process (its data)\n"
 	"                     (compile_resources past it; default 4096, at\n"
-	"                     least 1024)\n"
+	"                     least 256)\n"
 	"  --no-stress        skip the stress draws (scaled, offset and spiked\n"
 	"                     inputs) that catch numerically unstable candidates\n"
 	"  --seed N           make the judge's draws reproducible (and so\n"
@@ -94,10 +94,10 @@ int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
 		}
 	} else if (!strcmp(s, "--compile-memory")) {
 		o->compile_memory_mib = strtoull(v, NULL, 10);
-		if (o->compile_memory_mib < 1024) {
+		if (o->compile_memory_mib < 256) {
 			fprintf(stderr, "krl: --compile-memory needs at least "
-			        "1024 (MiB: NVRTC itself takes most of a GiB of "
-			        "address space), got '%s'\n", v);
+			        "256 (MiB: NVRTC's own compiles take a hundred or "
+			        "more), got '%s'\n", v);
 			return -1;
 		}
 	}

@@ -14,7 +14,9 @@
  *     library it loads lazily (libnvrtc-builtins, the C++ runtime) while
  *     it may still open them;
  *   - enters the sandbox (sandbox.c: read access beneath the include
- *     directories only) and sets RLIMIT_AS;
+ *     directories only) and sets RLIMIT_DATA (the memory limit: data,
+ *     not address space, which the CUDA driver NVRTC loads reserves by the
+ *     hundred GiB);
  *   - says hello with the sandbox level, then answers compile requests
  *     one at a time until its socket closes, each under an RLIMIT_CPU
  *     soft limit a little past the request's deadline.
@@ -306,16 +308,41 @@ static void child_main(void)
 		nvrtcDestroyProgram(&warm);
 	}
 
+	/* What the warm process maps and holds, for the record (read before
+	 * the sandbox closes /proc). */
+	char mapped[96] = "";
+	{
+		FILE *f = fopen("/proc/self/status", "r");
+		char line[128];
+		long vm = -1, data = -1;
+		while (f && fgets(line, sizeof line, f)) {
+			if (!strncmp(line, "VmSize:", 7))
+				vm = atol(line + 7);
+			else if (!strncmp(line, "VmData:", 7))
+				data = atol(line + 7);
+		}
+		if (f)
+			fclose(f);
+		if (vm >= 0 && data >= 0)
+			snprintf(mapped, sizeof mapped,
+			         "; warm: %ld MiB mapped, %ld MiB data", vm >> 10,
+			         data >> 10);
+	}
 	krl_sandbox_level level = krl_sandbox_enter(dirs, ndirs, how, sizeof how);
+	strncat(how, mapped, sizeof how - strlen(how) - 1);
 #if defined(__SANITIZE_ADDRESS__)
-	/* The sanitizer's shadow memory already exceeds any address-space
+	/* The sanitizer's shadow memory is data that already exceeds any
 	 * limit a compile could live with. */
 	(void)mem;
-	strncat(how, "; no address-space limit (sanitizer build)",
+	strncat(how, "; no memory limit (sanitizer build)",
 	        sizeof how - strlen(how) - 1);
 #else
+	/* The memory limit is on data (private writable mappings: the heap,
+	 * anonymous memory), not on address space: where NVRTC loads the
+	 * CUDA driver (the GPU machine), the driver reserves address space by
+	 * the hundred GiB, inaccessible and never backed. */
 	if (mem && *mem)
-		set_limit(RLIMIT_AS, (rlim_t)strtoull(mem, NULL, 10));
+		set_limit(RLIMIT_DATA, (rlim_t)strtoull(mem, NULL, 10));
 #endif
 	uint32_t n = (uint32_t)strlen(how);
 	if (put_u32(fd, MAGIC_HELLO, 0) || put_u32(fd, (uint32_t)level, 0) ||
@@ -339,7 +366,7 @@ typedef struct worker {
 	struct worker *next;
 	pid_t pid;
 	int fd;
-	size_t mem;              /* the RLIMIT_AS it was started with */
+	size_t mem;              /* the RLIMIT_DATA it was started with */
 	char dirs[4096];         /* the include directories it may read */
 	krl_sandbox_level level;
 	char how[600];

@@ -30,7 +30,8 @@ krl_sandbox_level krl_sandbox_enter(const char *const *dirs, int ndirs,
  * compiler process (a pool of them, started on demand, each sandboxed to
  * the include directories dirs[0..ndirs) once at its start), under
  * limits: the wall-clock deadline is enforced here (the process is
- * killed), CPU time and address space by the process's own rlimits.
+ * killed), CPU time and memory (data, not address space) by the
+ * process's own rlimits.
  *
  * Fills c->data/size (the cubin) on KRL_OK; on KRL_ECOMPILE c->log holds
  * the reason and c->reason is NULL (NVRTC rejected the code),

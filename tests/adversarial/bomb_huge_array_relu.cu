@@ -1,4 +1,4 @@
-// ATTACK: exhausts the compiler's memory with a 1 GiB initialised device array (the front end and the ELF writer each build it), which would take the judge's machine down; the compiler process has an address-space limit (--compile-memory) and a deadline -> compile_error (compile_resources, or compile_timeout where memory lasts longer than the deadline).
+// ATTACK: exhausts the compiler's memory with a 1 GiB initialised device array (the front end and the ELF writer each build it), which would take the judge's machine down; the compiler process has a memory limit (--compile-memory) and a deadline -> compile_error (compile_resources, or compile_timeout where memory lasts longer than the deadline).
 /*
  * Task level1/19_relu. table is read twice: its 2^28 floats are the attack.
  */

@@ -232,7 +232,7 @@ static void usage(void **state)
 	assert_int_equal(run("check level1/19_relu x.cu --compile-memory 10",
 	                     &out, NULL),
 	                 2);
-	assert_non_null(strstr(out, "at least 1024"));
+	assert_non_null(strstr(out, "at least 256"));
 	free(out);
 }
 

@@ -179,23 +179,32 @@ static void test_deadline(void **state)
 	krl_cubin_free(c);
 }
 
-/* An address space too small for NVRTC's own libraries: the compiler
- * process fails, and the candidate gets compile_resources, not a hang
- * and not an error of kernelrl. (Sanitizer builds set no such limit.) */
+/* A memory limit below what NVRTC's warm process already holds: the
+ * compiler process fails, and the candidate gets compile_resources, not a
+ * hang and not an error of kernelrl. (Sanitizer builds set no such limit.) */
 static void test_memory_limit(void **state)
 {
 	(void)state;
 #if defined(__SANITIZE_ADDRESS__)
 	skip();
 #endif
-	krl_compile_limits lim = {.timeout_s = 20, .mem_bytes = (size_t)64 << 20};
+	/* the compile bomb of a 1 GiB initialised array, under 256 MiB */
+	krl_compile_limits lim = {.timeout_s = 120, .mem_bytes = (size_t)256 << 20};
 	krl_err r;
-	krl_cubin *c = run_raw("__global__ void k(float *x) { x[0] = 3; }\n",
+	double t0 = now_s();
+	krl_cubin *c = run_raw("__device__ float table[1 << 28] = {1.0f, 2.0f};\n"
+	                       "__global__ void k(float *x) { x[0] = table[1]; }\n",
 	                       &lim, &r);
-	print_message("64 MiB: %s (%s)\n", c->reason ? c->reason : "-", c->log);
+	print_message("256 MiB, 1 GiB array: %s after %.1f s (%s)\n",
+	              c->reason ? c->reason : "-", now_s() - t0, c->log);
 	assert_int_equal(r, KRL_ECOMPILE);
+	assert_non_null(c->reason);
 	assert_string_equal(c->reason, "compile_resources");
-	assert_non_null(strstr(c->log, "64 MiB"));
+	assert_non_null(strstr(c->log, "256 MiB"));
+	krl_cubin_free(c);
+	/* the pool is still usable afterwards */
+	c = run_raw("__global__ void k(float *x) { x[0] = 4; }\n", NULL, &r);
+	assert_int_equal(r, KRL_OK);
 	krl_cubin_free(c);
 }
 
