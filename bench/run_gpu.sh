@@ -42,7 +42,8 @@ secs() { awk "BEGIN{print $2 - $1}"; }
 if has tests; then
 	for t in build/tests/*_gpu_*; do
 		timeout 600 "$t" >> "$OUT/gpu_tests.log" 2>&1
-		echo "$(basename "$t"): exit $?" | tee -a "$S"
+		rc=$?
+		echo "$(basename "$t"): exit $rc" | tee -a "$S"
 	done
 fi
 if has floor; then

@@ -214,8 +214,11 @@ krl_err krl_judge_runner_call(krl_judge *j, json_t *req, int timeout_ms,
 	}
 	if (!json_is_true(json_object_get(*rep, "ok"))) {
 		const char *kind = json_string_value(json_object_get(*rep, "kind"));
-		/* After a launch error the runner exits by itself. */
-		if (kind && !strcmp(kind, "launch_error")) {
+		/* After a launch error or a failed allocation the runner
+		 * exits by itself: reap it now, so the next request starts a
+		 * fresh one instead of finding it half gone. */
+		if (kind && (!strcmp(kind, "launch_error") ||
+		             !strcmp(kind, "out_of_memory"))) {
 			char how[128];
 			runner_reap(j, how, sizeof how);
 		}

@@ -940,17 +940,18 @@ static krl_err feed(scan *s, const tok *t)
 	case D_BODY:
 		return KRL_OK;
 	case D_START:
-		q = quote(s, s->dir_at, s->n, qb);
 		if (t->kind != T_IDENT)
 			return fail(s, s->dir_at, "%s: a directive name must "
 			            "follow # (line markers such as # 1 \"file\" "
-			            "are not allowed)", q);
+			            "are not allowed)",
+			            quote(s, s->dir_at, s->n, qb));
 		if ((s->dir = directive(t)) == D_NONE)
 			return fail(s, s->dir_at, "%s: only the directives "
-			            DIRECTIVES " are allowed", q);
+			            DIRECTIVES " are allowed",
+			            quote(s, s->dir_at, s->n, qb));
 		return KRL_OK;
 	case D_INCLUDE:
-		q = quote(s, s->dir_at, s->n, qb);
+		q = quote(s, s->dir_at, s->n, qb); /* a refusal either way */
 		if (t->kind == T_STRING || t->kind == T_RAW)
 			return fail(s, s->dir_at, "%s: only <name> includes of "
 			            "CUDA toolkit headers are allowed (a quoted "

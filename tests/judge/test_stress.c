@@ -57,10 +57,10 @@ static void resolve_defaults(void **state)
 	assert_int_equal(s.ops[0].buf, 0);
 	assert_int_equal(s.ops[1].buf, 1);
 	assert_near(s.ops[0].v, 64, 0);
-	/* offset: 10^4 spreads (std 0.5; uniform's (4 - 1) / sqrt(12)) */
+	/* offset: 1000 spreads (std 0.5; uniform's (4 - 1) / sqrt(12)) */
 	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_OFFSET, &s, &why), 2);
-	assert_near(s.ops[0].v, 5000, 1e-9);
-	assert_near(s.ops[1].v, 1e4 * 3 / sqrt(12.0), 1e-6);
+	assert_near(s.ops[0].v, 500, 1e-9);
+	assert_near(s.ops[1].v, 1e3 * 3 / sqrt(12.0), 1e-6);
 	assert_int_equal(krl_stress_resolve(t, p, KRL_STRESS_SPIKES, &s, &why), 2);
 	assert_near(s.ops[1].v, 1024, 0);
 	krl_program_free(p);
@@ -242,7 +242,7 @@ static void keyed_draws(void **state)
 	                 2);
 	krl_judge_draw_host(p, c, KRL_ROLE_INPUT, 42, k1, &st);
 	for (int i = 0; i < 3000; i++)
-		assert_true(c[0][i] == (double)(float)(a[0][i] + 1e4));
+		assert_true(c[0][i] == (double)(float)(a[0][i] + 1e3));
 	for (int i = 0; i < 3; i++) {
 		free(a[i]);
 		free(b[i]);
