@@ -128,6 +128,11 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
                                  const char *set, int reps, json_t **rec,
                                  krl_diag *d);
 
+/* The judge's stress draws for task t on program p (docs/judge.md): one
+ * line per kind with the inputs it changes and how, or why it is skipped
+ * (for `krl show`). */
+void krl_stress_print(FILE *f, const krl_task *t, const krl_program *p);
+
 /* Prints a short human summary of a record to f. */
 void krl_record_print(FILE *f, const json_t *record);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "krl/judge.h"
 #include "krl/ops.h"
 #include "krl/suite.h"
 
@@ -114,6 +115,7 @@ int krl_cmd_show(int argc, char **argv)
 	       p->bytes / 1e9, p->flops);
 	if (t->degenerate)
 		printf("degenerate: %s\n", t->degenerate);
+	krl_stress_print(stdout, t, p);
 	printf("reference plan:\n");
 	for (int i = 0; i < p->nbody; i++) {
 		const krl_step *st = &p->body[i];

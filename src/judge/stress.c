@@ -29,6 +29,7 @@
  * stress draws off for the tasks that use it.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "judge/judge_int.h"
@@ -106,4 +107,26 @@ int krl_stress_resolve(const krl_task *t, const krl_program *p,
 	if (s->n == 0 && why)
 		*why = narrowed;
 	return s->n;
+}
+
+void krl_stress_print(FILE *f, const krl_task *t, const krl_program *p)
+{
+	for (int k = 0; k < KRL_STRESS_KINDS; k++) {
+		krl_stress s;
+		const char *why = NULL;
+		fprintf(f, "stress %-6s ", krl_stress_name((krl_stress_kind)k));
+		if (krl_stress_resolve(t, p, (krl_stress_kind)k, &s, &why) == 0) {
+			fprintf(f, "skipped: %s\n",
+			        why ? why : "no float input drawn from a continuous "
+			                    "distribution");
+			continue;
+		}
+		for (int q = 0; q < s.n; q++)
+			fprintf(f, "%s%s %s %g", q ? ", " : "",
+			        p->bufs[s.ops[q].buf].name,
+			        k == KRL_STRESS_OFFSET ? "+" : "x", s.ops[q].v);
+		fprintf(f, "%s\n", k == KRL_STRESS_SPIKES
+		                       ? " (about 1 element in 1024)"
+		                       : "");
+	}
 }

@@ -53,6 +53,11 @@ static void show_resolves(void **state)
 	assert_int_equal(run("show level1/19 --shapes kb0", &out), 0);
 	assert_non_null(strstr(out, "f32 [16, 16384]"));
 	assert_non_null(strstr(out, "call relu(x) -> y"));
+	/* the judge's stress draws, and why a task has none */
+	assert_non_null(strstr(out, "stress offset x + 1000"));
+	free(out);
+	assert_int_equal(run("show level1/90 --shapes tiny", &out), 0);
+	assert_non_null(strstr(out, "stress scale  skipped: a product"));
 	free(out);
 	assert_int_equal(run("show level1/19_relu --shapes kb1", &out), 0);
 	assert_non_null(strstr(out, "f32 [4096, 393216]"));
