@@ -104,7 +104,8 @@ typedef struct krl_check_opts {
  * json_decref's) says {task, candidate, arch, sets, verdict (ok,
  * invalid_plan, compile_error), message, failure {reason: parse, plan,
  * include, compile_timeout, compile_resources, nvrtc}, compile {ms,
- * cached, arch, sandbox, log}, check_seconds}; other codes when kernelrl
+ * cached, arch, key (the NVRTC cache key), sandbox, log}, check_seconds};
+ * other codes when kernelrl
  * itself fails (file unreadable, no memory, no compiler process).
  */
 krl_err krl_judge_check(const krl_task *t, const char *cand_path,

@@ -52,8 +52,9 @@ int krl_judge_compile_candidate(json_t *rec, const krl_candidate *cand,
 	                              cache_dir, cubin, &pd);
 	krl_cubin *c = *cubin;
 	if (c) {
-		json_t *comp = json_pack("{s:f, s:b, s:s}", "ms", c->ms, "cached",
-		                         c->from_cache, "arch", arch);
+		json_t *comp = json_pack("{s:f, s:b, s:s, s:s}", "ms", c->ms,
+		                         "cached", c->from_cache, "arch", arch,
+		                         "key", c->key);
 		json_object_set_new(comp, "sandbox", c->sandbox
 		                                             ? json_string(c->sandbox)
 		                                             : json_null());

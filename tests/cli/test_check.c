@@ -215,6 +215,49 @@ static void valid_candidate(void **state)
 	free(out);
 }
 
+/* The compile cache key covers the toolkit's headers: a header edited in
+ * place (same NVRTC version) changes it; nothing changed, the same key. The
+ * include directories come from $KRL_CUDA_INCLUDE, read once per process,
+ * hence one krl process per key. */
+static void key_of(const char *incdir, char *key, size_t cap)
+{
+	char args[512], *out = NULL;
+	setenv("KRL_CUDA_INCLUDE", incdir, 1);
+	snprintf(args, sizeof args, "check level1/19_relu "
+	         "examples/level1/19_relu.fast.cu --json --no-cache");
+	assert_int_equal(run(args, &out, NULL), 0);
+	unsetenv("KRL_CUDA_INCLUDE");
+	const char *k = strstr(out, "\"key\":\"");
+	assert_non_null(k);
+	snprintf(key, cap, "%.64s", k + 7);
+	free(out);
+}
+
+static void cache_key_covers_headers(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/krl-inc-XXXXXX", hdr[64], k1[80], k2[80], k3[80];
+	assert_non_null(mkdtemp(dir));
+	snprintf(hdr, sizeof hdr, "%s/fake_header.h", dir);
+	FILE *f = fopen(hdr, "w");
+	assert_non_null(f);
+	fputs("#define KRL_FAKE 1\n", f);
+	fclose(f);
+	key_of(dir, k1, sizeof k1);
+	f = fopen(hdr, "w");
+	assert_non_null(f);
+	fputs("#define KRL_FAKE 22\n", f); /* another size, a later time */
+	fclose(f);
+	key_of(dir, k2, sizeof k2);
+	key_of(dir, k3, sizeof k3);
+	print_message("keys: %.12s.. then %.12s.. and %.12s..\n", k1, k2, k3);
+	assert_int_equal(strlen(k1), 64);
+	assert_string_not_equal(k1, k2);
+	assert_string_equal(k2, k3);
+	unlink(hdr);
+	rmdir(dir);
+}
+
 static void usage(void **state)
 {
 	(void)state;
@@ -241,6 +284,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(usage),
 		cmocka_unit_test(valid_candidate),
+		cmocka_unit_test(cache_key_covers_headers),
 		cmocka_unit_test(planted_secret),
 		cmocka_unit_test(corpus_attacks),
 	};

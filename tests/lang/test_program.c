@@ -408,6 +408,11 @@ static void test_call_and_buffer_errors(void **state)
 	            "softmax: dim=2 is out of range");
 	build_fails("call scale(x) -> y alpha=1/0", KRL_EINVAL, 5, 27,
 	            "division by zero");
+	/* a buffer past 2^46 bytes: no allocator rounding may wrap */
+	build_fails("buffer huge f32 [1073741824, 32768]\ncall relu(x) -> y",
+	            KRL_EINVAL, 5, 8, "'huge' is too large to allocate");
+	build_fails("buffer huge f32 [9223372036854775807]\ncall relu(x) -> y",
+	            KRL_EINVAL, 5, 8, "a buffer holds at most 2^46 bytes");
 	/* word-valued attributes: the value is a word of the list */
 	build_fails("call conv(x, w) -> y layout=nhcw", KRL_EINVAL, 5, 29,
 	            "op 'conv': layout=nhcw is not one of its values (allowed: "
