@@ -34,16 +34,14 @@ static const char check_usage[] =
 int krl_cmd_check(int argc, char **argv)
 {
 	krl_check_opts o = {0};
-	krl_compile_limits lim = krl_nvrtc_limits();
+	krl_judge_opts jo = {0}; /* the compiler's limits, parsed as krl eval's */
 	const char *pos[2] = {NULL, NULL};
 	int npos = 0, as_json = 0, rc = KRL_EXIT_ERROR;
 	char sets_buf[512];
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int valued = !strcmp(s, "--arch") || !strcmp(s, "--shapes") ||
-		             !strcmp(s, "--compile-timeout") ||
-		             !strcmp(s, "--compile-memory");
+		int valued = !strcmp(s, "--arch") || !strcmp(s, "--shapes");
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			fputs(check_usage, stdout);
 			return KRL_EXIT_OK;
@@ -68,24 +66,14 @@ int krl_cmd_check(int argc, char **argv)
 				o.sets[o.nsets++] = t;
 			}
 			i++;
-		} else if (!strcmp(s, "--compile-timeout")) {
-			lim.timeout_s = atof(v);
-			if (!(lim.timeout_s > 0)) {
-				fprintf(stderr, "krl check: --compile-timeout needs "
-				        "seconds above 0, got '%s'\n", v);
+		} else if (!strcmp(s, "--compile-timeout") ||
+		           !strcmp(s, "--compile-memory")) {
+			char unused[8];
+			int used = krl_cli_judge_option(s, v, &jo, unused,
+			                                sizeof unused);
+			if (used < 0)
 				return KRL_EXIT_USAGE;
-			}
-			i++;
-		} else if (!strcmp(s, "--compile-memory")) {
-			unsigned long long mib = strtoull(v, NULL, 10);
-			if (mib < 256) {
-				fprintf(stderr, "krl check: --compile-memory needs at "
-				        "least 256 (MiB: NVRTC's own compiles take a "
-				        "hundred or more), got '%s'\n", v);
-				return KRL_EXIT_USAGE;
-			}
-			lim.mem_bytes = (size_t)mib << 20;
-			i++;
+			i += used - 1;
 		} else if (s[0] == '-') {
 			fprintf(stderr, "krl check: unknown option '%s' (see krl "
 			        "check --help)\n", s);
@@ -101,6 +89,9 @@ int krl_cmd_check(int argc, char **argv)
 		fputs(check_usage, stderr);
 		return KRL_EXIT_USAGE;
 	}
+	/* zero fields: the defaults */
+	krl_compile_limits lim = {jo.compile_timeout_s,
+	                          (size_t)jo.compile_memory_mib << 20};
 	krl_nvrtc_set_limits(&lim);
 
 	krl_suite *suite = NULL;

@@ -20,7 +20,6 @@
  * derive from seeds under a per-evaluation secret key (draw.c).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,7 +691,8 @@ static int prime_reference(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 /* One correctness call on (seed, stress s): both sides draw, the runner
  * runs init and the body, the judge checks integrity, runs the reference
  * and compares with tolerance factor `factor` (computed here for a stress
- * draw). Nominal draws update S->nom_max. Returns 0, STOP or -1. */
+ * draw). Nominal draws update S->nom_max (unless stress draws are off).
+ * Returns 0, STOP or -1. */
 static int correctness_call(evalctx *E, setbufs *S, int64_t seed,
                             const krl_stress *s, json_t *stats,
                             json_t *draw_rec, krl_err *err, krl_diag *d)
@@ -723,7 +723,7 @@ static int correctness_call(evalctx *E, setbufs *S, int64_t seed,
 	 * the magnitudes involved (an output linear in its inputs grows
 	 * with them; a normalised one does not, but its intermediates do). */
 	double grow_in = 1, grow_out = 1;
-	for (int i = 0; i < p->ntask; i++) {
+	for (int i = 0; i < p->ntask && !j->o.no_stress; i++) {
 		const krl_buf *b = &p->bufs[i];
 		double m = 0;
 		if (b->role != KRL_ROLE_INPUT && b->role != KRL_ROLE_OUTPUT)
@@ -843,8 +843,6 @@ static int timed_pair(evalctx *E, setbufs *S, double *ms_r, double *ms_c,
 		double ts = now_s();
 		if (is_cand) {
 			/* guards checked by the runner after the timed call */
-			json_decref(oob);
-			oob = NULL;
 			if ((rc = runner_run(E, seed, NULL, 1, 1, ms_c, &oob, err,
 			                     d)) != 0)
 				return rc;
@@ -993,18 +991,23 @@ out:
 
 /* ==== The evaluation ==== */
 
-static char *to_hex(const void *data, size_t n)
+/* Writes n bytes as 2n hex digits and a NUL at out. */
+static void hex_into(char *out, const void *data, size_t n)
 {
 	static const char digits[] = "0123456789abcdef";
-	char *s = malloc(2 * n + 1);
-	if (!s)
-		return NULL;
 	const unsigned char *b = data;
 	for (size_t i = 0; i < n; i++) {
-		s[2 * i] = digits[b[i] >> 4];
-		s[2 * i + 1] = digits[b[i] & 15];
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
 	}
-	s[2 * n] = 0;
+	out[2 * n] = 0;
+}
+
+static char *to_hex(const void *data, size_t n)
+{
+	char *s = malloc(2 * n + 1);
+	if (s)
+		hex_into(s, data, n);
 	return s;
 }
 
@@ -1012,7 +1015,6 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 {
 	krl_judge *j = E->j;
 	krl_diag pd = {0};
-	char buf[1400];
 	krl_err r;
 	int rc = krl_judge_read_candidate(E->rec, E->cand_path, &E->cand, err, d);
 	if (rc)
@@ -1044,30 +1046,10 @@ static int prepare(evalctx *E, setbufs *sets, krl_err *err, krl_diag *d)
 		const krl_shapeset *ss = sets[s].is_hidden
 		                                 ? &sets[s].hidden
 		                                 : krl_task_shapeset(E->t, sets[s].name);
-		if (!ss) {
-			*err = krl_diag_set(d, KRL_ENOTFOUND, (krl_pos){0},
-			                    "task %s has no shape set '%s'",
-			                    E->t->id ? E->t->id : E->t->name,
-			                    sets[s].name);
-			return -1;
-		}
-		r = krl_program_build_shapes(E->t, NULL, ss, &j->dev.limits,
-		                             &sets[s].rp, &pd);
-		if (r != KRL_OK) {
-			*err = r;
-			krl_diag_set(d, r, pd.pos, "the task's reference plan: %s",
-			             pd.msg);
-			return -1;
-		}
-		r = krl_program_build_shapes(E->t, E->cand, ss, &j->dev.limits,
-		                             &sets[s].cp, &pd);
-		if (r != KRL_OK)
-			return verdict(E, KRL_V_INVALID_PLAN,
-			               json_pack("{s:s, s:s}", "reason", "plan", "set",
-			                         sets[s].name),
-			               "%s (shape set %s)",
-			               krl_diag_format(&pd, buf, sizeof buf),
-			               sets[s].name);
+		if ((rc = krl_judge_build_set(E->rec, E->t, E->cand, ss,
+		                              sets[s].name, &j->dev.limits,
+		                              &sets[s].rp, &sets[s].cp, err, d)))
+			return rc;
 	}
 	if ((rc = krl_judge_compile_candidate(E->rec, E->cand, j->dev.arch,
 	                                      j->cache_dir, &E->cubin, err, d)))
@@ -1091,12 +1073,7 @@ static void new_key(evalctx *E)
 		uint64_t v = krl_judge_rand(j);
 		memcpy(j->key + i, &v, 8);
 	}
-	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < KRL_JUDGE_KEY_BYTES; i++) {
-		E->key_hex[2 * i] = digits[j->key[i] >> 4];
-		E->key_hex[2 * i + 1] = digits[j->key[i] & 15];
-	}
-	E->key_hex[2 * KRL_JUDGE_KEY_BYTES] = 0;
+	hex_into(E->key_hex, j->key, KRL_JUDGE_KEY_BYTES);
 }
 
 krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include "judge/judge_int.h"
 #include "judge/proto.h"
 #include "krl/nvrtc.h"
+#include "runtime/child.h"
 
 static const char *const verdict_names[KRL_V_COUNT] = {
 	[KRL_V_OK] = "ok",
@@ -60,30 +60,16 @@ void krl_judge_runner_kill(krl_judge *j)
 	j->fd = -1;
 }
 
-/* Reaps a runner that should be exiting, waiting up to ~2 s, then kills
+/* Reaps a runner that should be exiting, waiting up to 2 s, then kills
  * it. Describes how it ended in buf. */
 static void runner_reap(krl_judge *j, char *buf, size_t cap)
 {
-	int st = 0;
-	pid_t got = 0;
-	snprintf(buf, cap, "runner ended");
-	for (int i = 0; i < 200 && got == 0; i++) {
-		got = waitpid(j->pid, &st, WNOHANG);
-		if (got == 0) {
-			struct timespec ts = {0, 10 * 1000 * 1000};
-			nanosleep(&ts, NULL);
-		}
-	}
-	if (got == j->pid) {
-		if (WIFSIGNALED(st))
-			snprintf(buf, cap, "runner killed by signal %d (%s)",
-			         WTERMSIG(st), strsignal(WTERMSIG(st)));
-		else if (WIFEXITED(st))
-			snprintf(buf, cap, "runner exited with status %d",
-			         WEXITSTATUS(st));
-		j->pid = -1;
-	}
-	krl_judge_runner_kill(j);
+	char how[100] = "ended";
+	if (j->pid > 0)
+		krl_child_reap(j->pid, 2000, how, sizeof how);
+	snprintf(buf, cap, "runner %s", how);
+	j->pid = -1;
+	krl_judge_runner_kill(j); /* closes the socket */
 }
 
 /* The runner's environment: only what the CUDA driver, the dynamic
@@ -133,10 +119,9 @@ krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d)
 	 * above stderr is closed: the runner gets its socket and nothing of
 	 * the judge's (compiler sockets, the store, log files). */
 	char **env = runner_env();
-	char fdstr[16], devstr[16];
-	snprintf(fdstr, sizeof fdstr, "%d", 3);
+	char devstr[16];
 	snprintf(devstr, sizeof devstr, "%d", j->o.device);
-	char *argv[] = {j->runner_path, "__runner", fdstr, devstr, NULL};
+	char *argv[] = {j->runner_path, "__runner", "3", devstr, NULL};
 	if (!env) {
 		close(sv[0]);
 		close(sv[1]);
@@ -161,11 +146,7 @@ krl_err krl_judge_runner_ensure(krl_judge *j, krl_diag *d)
 		}
 		if (dup2(sv[1], 3) != 3)
 			_exit(126);
-#ifdef SYS_close_range
-		if (syscall(SYS_close_range, 4u, ~0u, 0u) != 0)
-#endif
-			for (int f = 4; f < 4096; f++)
-				close(f);
+		krl_child_close_from(4);
 		execve(j->runner_path, argv, env);
 		_exit(127);
 	}

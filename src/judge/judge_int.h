@@ -124,6 +124,16 @@ int krl_judge_verdict(json_t *rec, krl_verdict v, json_t *detail,
 int krl_judge_read_candidate(json_t *rec, const char *path,
                              krl_candidate **cand, krl_err *err,
                              krl_diag *d);
+/* Resolves the reference (rp) and the candidate's plan (cp) on shape set
+ * ss named `name` (NULL ss: the task has no such set, an error): 0 with
+ * both set (the caller frees them, also on failure), 1 after an
+ * invalid_plan verdict (reason plan), -1 when the reference itself does
+ * not resolve or memory ran out. */
+int krl_judge_build_set(json_t *rec, const krl_task *t,
+                        const krl_candidate *cand, const krl_shapeset *ss,
+                        const char *name, const krl_limits *lim,
+                        krl_program **rp, krl_program **cp, krl_err *err,
+                        krl_diag *d);
 int krl_judge_compile_candidate(json_t *rec, const krl_candidate *cand,
                                 const char *arch, const char *cache_dir,
                                 krl_cubin **cubin, krl_err *err,

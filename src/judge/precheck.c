@@ -42,6 +42,41 @@ int krl_judge_read_candidate(json_t *rec, const char *path,
 	return 0;
 }
 
+int krl_judge_build_set(json_t *rec, const krl_task *t,
+                        const krl_candidate *cand, const krl_shapeset *ss,
+                        const char *name, const krl_limits *lim,
+                        krl_program **rp, krl_program **cp, krl_err *err,
+                        krl_diag *d)
+{
+	krl_diag pd = {0};
+	char buf[1400];
+	krl_err r;
+	if (!ss) {
+		*err = krl_diag_set(d, KRL_ENOTFOUND, (krl_pos){0},
+		                    "task %s has no shape set '%s'",
+		                    t->id ? t->id : t->name, name);
+		return -1;
+	}
+	if ((r = krl_program_build_shapes(t, NULL, ss, lim, rp, &pd)) != KRL_OK) {
+		*err = krl_diag_set(d, r, pd.pos, "the task's reference plan: %s",
+		                    pd.msg);
+		return -1;
+	}
+	r = krl_program_build_shapes(t, cand, ss, lim, cp, &pd);
+	if (r == KRL_ENOMEM) {
+		*err = r;
+		*d = pd;
+		return -1;
+	}
+	if (r != KRL_OK)
+		return krl_judge_verdict(rec, KRL_V_INVALID_PLAN,
+		                         json_pack("{s:s, s:s}", "reason", "plan",
+		                                   "set", name),
+		                         "%s (shape set %s)",
+		                         krl_diag_format(&pd, buf, sizeof buf), name);
+	return 0;
+}
+
 int krl_judge_compile_candidate(json_t *rec, const krl_candidate *cand,
                                 const char *arch, const char *cache_dir,
                                 krl_cubin **cubin, krl_err *err,
@@ -120,39 +155,11 @@ krl_err krl_judge_check(const krl_task *t, const char *cand_path,
 	/* The plan on every shape set, as the judge validates it. */
 	for (size_t s = 0; rc == 0 && s < json_array_size(sets); s++) {
 		const char *set = json_string_value(json_array_get(sets, s));
-		krl_program *p = NULL;
-		krl_diag pd = {0};
-		char buf[1400];
-		if (!krl_task_shapeset(t, set)) {
-			err = krl_diag_set(d, KRL_ENOTFOUND, (krl_pos){0},
-			                   "task %s has no shape set '%s'",
-			                   t->id ? t->id : t->name, set);
-			rc = -1;
-			break;
-		}
-		krl_err r = krl_program_build(t, NULL, set, &lim, &p, &pd);
-		krl_program_free(p);
-		p = NULL;
-		if (r != KRL_OK) {
-			err = krl_diag_set(d, r, pd.pos, "the task's reference plan: %s",
-			                   pd.msg);
-			rc = -1;
-			break;
-		}
-		r = krl_program_build(t, cand, set, &lim, &p, &pd);
-		krl_program_free(p);
-		if (r == KRL_ENOMEM) {
-			err = r;
-			*d = pd;
-			rc = -1;
-		} else if (r != KRL_OK) {
-			rc = krl_judge_verdict(rec, KRL_V_INVALID_PLAN,
-			                       json_pack("{s:s, s:s}", "reason", "plan",
-			                                 "set", set),
-			                       "%s (shape set %s)",
-			                       krl_diag_format(&pd, buf, sizeof buf),
-			                       set);
-		}
+		krl_program *rp = NULL, *cp = NULL;
+		rc = krl_judge_build_set(rec, t, cand, krl_task_shapeset(t, set), set,
+		                         &lim, &rp, &cp, &err, d);
+		krl_program_free(rp);
+		krl_program_free(cp);
 	}
 	if (rc == 0)
 		rc = krl_judge_compile_candidate(rec, cand, arch,

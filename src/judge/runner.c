@@ -444,21 +444,6 @@ int krl_runner_main(int fd, int device)
 			rc = -1;
 		} else if (!strcmp(cmd, "load")) {
 			rc = do_load(&R, m);
-		} else if (!strcmp(cmd, "guards")) {
-			/* The guards of the runner's own buffers, after the fact
-			 * (for timed calls the judge chose to verify). */
-			json_t *bad = NULL;
-			int g = R.prog ? check_own_guards(&R, &bad) : 0;
-			if (g < 0) {
-				krl_diag_set(&d, KRL_ECUDA, (krl_pos){0},
-				             "guard check failed");
-				rc = reply_err(&R, "internal", &d);
-			} else {
-				json_t *out = json_object();
-				if (bad)
-					json_object_set_new(out, "oob", bad);
-				rc = reply_ok(&R, out);
-			}
 		} else if (!strcmp(cmd, "init")) {
 			rc = do_exec(&R, m, 1);
 		} else if (!strcmp(cmd, "run")) {

@@ -45,13 +45,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <nvrtc.h>
 
+#include "runtime/child.h"
 #include "runtime/compiler.h"
 
 extern char **environ;
@@ -226,14 +226,14 @@ static int serve(int fd)
 		goto out;
 	}
 	if (r == NVRTC_ERROR_COMPILATION) {
-		/* The front end reports running out of memory (the address
-		 * space limit) as a compile error of its own. */
+		/* The front end reports running out of memory (the memory
+		 * limit) as a compile error of its own. */
 		st = log && strstr(log, "catastrophic error: out of memory")
 		             ? ST_NOMEM
 		             : ST_COMPILE;
 		/* A failed compilation that names no error is the back end
-		 * failing for want of memory (seen with the address space a
-		 * few hundred MiB short), not the candidate's code. */
+		 * failing for want of memory (seen with the limit a few
+		 * hundred MiB short), not the candidate's code. */
 		if (st == ST_COMPILE && (!log || !strstr(log, "error")))
 			st = ST_NOMEM;
 	} else {
@@ -283,11 +283,7 @@ static void child_main(void)
 	char *dirlist = getenv("KRL_COMPILER_DIRS");
 	const char *mem = getenv("KRL_COMPILER_MEM");
 	/* Nothing but the socket (fd 0, duplicated on 1) stays open. */
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
-#endif
-		for (int f = 3; f < 4096; f++)
-			close(f);
+	krl_child_close_from(3);
 	if (chdir("/") != 0)
 		_exit(2);
 	set_limit(RLIMIT_CORE, 0);
@@ -392,38 +388,6 @@ static void worker_kill(worker *w)
 	free(w);
 }
 
-/* How a child that stopped answering ended ("killed by signal 9
- * (Killed)"); reaps it (killing it first if it still runs). */
-static void worker_end(worker *w, char *buf, size_t cap, int *sig)
-{
-	int st = 0;
-	pid_t got = 0;
-	*sig = 0;
-	/* A child that closed its socket is exiting: give it a moment. */
-	for (int i = 0; i < 50 && got == 0; i++) {
-		got = waitpid(w->pid, &st, WNOHANG);
-		if (got == 0) {
-			struct timespec ts = {0, 2 * 1000 * 1000};
-			nanosleep(&ts, NULL);
-		}
-	}
-	if (got == 0) {
-		kill(w->pid, SIGKILL);
-		while ((got = waitpid(w->pid, &st, 0)) < 0 && errno == EINTR)
-			;
-	}
-	w->pid = -1;
-	if (got > 0 && WIFSIGNALED(st)) {
-		*sig = WTERMSIG(st);
-		snprintf(buf, cap, "killed by signal %d (%s)", *sig,
-		         strsignal(*sig));
-	} else if (got > 0 && WIFEXITED(st)) {
-		snprintf(buf, cap, "exited with status %d", WEXITSTATUS(st));
-	} else {
-		snprintf(buf, cap, "ended");
-	}
-}
-
 /* The environment of a child: its marker, its limits and directories,
  * and only what the dynamic loader and the sanitizers need from ours
  * (no API keys, no proxies). */
@@ -523,8 +487,8 @@ static krl_err worker_start(const char *dirs, size_t mem, worker **out,
 	    get_u32(w->fd, &level, dl) != 0 || get_u32(w->fd, &n, dl) != 0 ||
 	    n >= sizeof w->how || xfer(w->fd, w->how, n, 0, dl) != 0) {
 		char how[128];
-		int sig;
-		worker_end(w, how, sizeof how, &sig);
+		krl_child_reap(w->pid, 100, how, sizeof how);
+		w->pid = -1;
 		r = krl_diag_set(d, KRL_EIO, nopos,
 		                 "the compiler process did not start (%s)", how);
 		goto out;
@@ -716,7 +680,9 @@ krl_err krl_compiler_run(const char *src, size_t len, const char *name,
 			                "%.1f s (--compile-timeout); the compiler "
 			                "was stopped", name, timeout);
 		}
-		worker_end(w, how, sizeof how, &sig);
+		/* a child that closed its socket is exiting: a moment's grace */
+		sig = krl_child_reap(w->pid, 100, how, sizeof how);
+		w->pid = -1;
 		worker_kill(w);
 		if (sig == SIGXCPU)
 			return fail_log(c, "compile_timeout", d,
@@ -737,20 +703,13 @@ krl_err krl_compiler_run(const char *src, size_t len, const char *name,
 		return KRL_OK;
 	}
 	free(cubin);
-	if (st == ST_NOMEM) {
-		/* NVRTC's own words are kept out: they quote what it was
+	if (st == ST_NOMEM)
+		/* fail_log replaces NVRTC's words, which quote what it was
 		 * compiling when memory ran out */
-		free(log);
-		c->log = NULL;
 		return fail_log(c, "compile_resources", d,
 		                "%s: the compiler ran out of memory (limit %zu "
 		                "MiB, --compile-memory)", name, mem >> 20);
-	}
-	if (st == ST_API) {
-		c->log = NULL;
+	if (st == ST_API)
 		krl_diag_set(d, KRL_ECOMPILE, nopos, "%s: %s", name, log ? log : "");
-		c->log = log;
-		return KRL_ECOMPILE;
-	}
 	return KRL_ECOMPILE; /* NVRTC's verdict; the log says why */
 }

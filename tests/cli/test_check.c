@@ -95,17 +95,7 @@ static void assert_no_host_bytes(const char *what, const char *out)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(g_marker, sizeof g_marker, "KRLSECRET%ldY%d", (long)time(NULL),
-	         (int)getpid());
-	snprintf(g_secret, sizeof g_secret, "/tmp/krl-check-secret-XXXXXX");
-	int fd = mkstemp(g_secret);
-	if (fd < 0)
-		return -1;
-	char text[200];
-	int n = snprintf(text, sizeof text, "%s %s\n", g_marker, g_marker);
-	int ok = write(fd, text, (size_t)n) == n;
-	close(fd);
-	return ok ? 0 : -1;
+	return krl_test_plant_secret(g_marker, g_secret);
 }
 
 static int teardown(void **state)
@@ -124,12 +114,8 @@ static void corpus_attacks(void **state)
 	int n = 0;
 	assert_non_null(f);
 	while (fgets(line, sizeof line, f)) {
-		char file[256], task[256], verdict[64], reason[64] = "";
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		if (sscanf(line, "%255s %255s %63s %63s", file, task, verdict,
-		           reason) < 3)
+		char file[256], task[256], verdict[64], reason[64];
+		if (!krl_test_manifest_line(line, file, task, verdict, reason))
 			continue;
 		if (strncmp(file, "include_", 8) && strncmp(file, "host_", 5) &&
 		    strncmp(file, "bomb_", 5))

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
@@ -92,4 +93,29 @@ void krl_test_near(double a, double b, double tol, const char *file, int line)
 		            a, b, tol);
 		fail();
 	}
+}
+
+int krl_test_manifest_line(char *line, char file[256], char task[256],
+                           char verdict[64], char reason[64])
+{
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = 0;
+	reason[0] = 0;
+	return sscanf(line, "%255s %255s %63s %63s", file, task, verdict,
+	              reason) >= 3;
+}
+
+int krl_test_plant_secret(char marker[64], char path[64])
+{
+	snprintf(marker, 64, "KRLSECRET%ldX%d", (long)time(NULL), (int)getpid());
+	snprintf(path, 64, "/tmp/krl-secret-XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	char text[200];
+	int n = snprintf(text, sizeof text, "int %s = 1; %s\n", marker, marker);
+	int ok = write(fd, text, (size_t)n) == n;
+	close(fd);
+	return ok ? 0 : -1;
 }

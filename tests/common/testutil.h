@@ -30,6 +30,18 @@ char *krl_test_at_page_end(const char *text, size_t n, void **base,
 
 /* Asserts r == KRL_OK, printing the diagnostic otherwise. */
 #define KRL_ASSERT_OK(r, d) krl_test_assert_ok((r), (d), __FILE__, __LINE__)
+/* One line of an EXPECTED manifest, "<file> <task> <verdict> [<reason>]"
+ * with '#' comments (the line is cut at its '#'): 1 with the fields set
+ * (reason "" when absent), 0 for a line without an entry. */
+int krl_test_manifest_line(char *line, char file[256], char task[256],
+                           char verdict[64], char reason[64]);
+
+/* Plants a secret no log may show: a fresh marker ("KRLSECRET<time>X<pid>")
+ * into marker[64], and a new temporary file holding it, its path into
+ * path[64] (the caller unlinks it). 0, or -1 when the file cannot be
+ * written. */
+int krl_test_plant_secret(char marker[64], char path[64]);
+
 /* |a - b| <= tol, printing both on failure (this cmocka has no
  * assert_double_equal). */
 #define assert_near(a, b, tol) krl_test_near((a), (b), (tol), __FILE__, __LINE__)

@@ -67,11 +67,8 @@ static void every_example(void **state)
 	FILE *f = fopen("examples/level1/EXPECTED", "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof line, f)) {
-		char file[256], task[256], expect[64];
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		if (sscanf(line, "%255s %255s %63s", file, task, expect) != 3)
+		char file[256], task[256], expect[64], reason[64];
+		if (!krl_test_manifest_line(line, file, task, expect, reason))
 			continue;
 		json_t *rec = NULL;
 		const char *v = eval_one(file, task, &rec);
@@ -96,8 +93,8 @@ static void recovers_after_faults(void **state)
 	assert_non_null(f);
 	int faults = 0;
 	while (fgets(line, sizeof line, f)) {
-		char file[256], task[256], expect[64];
-		if (sscanf(line, "%255s %255s %63s", file, task, expect) != 3 ||
+		char file[256], task[256], expect[64], reason[64];
+		if (!krl_test_manifest_line(line, file, task, expect, reason) ||
 		    (strcmp(expect, "timeout") && strcmp(expect, "launch_error")))
 			continue;
 		json_t *rec = NULL;

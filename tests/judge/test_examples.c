@@ -70,12 +70,8 @@ static void run_manifest(const char *dir, int *n_ok, int *n_other)
 	FILE *f = fopen(manifest, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof line, f)) {
-		char file[256], task[256], expect[64], want_reason[64] = "";
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		if (sscanf(line, "%255s %255s %63s %63s", file, task, expect,
-		           want_reason) < 3)
+		char file[256], task[256], expect[64], want_reason[64];
+		if (!krl_test_manifest_line(line, file, task, expect, want_reason))
 			continue;
 		char path[900], why[1200] = "", reason[64] = "";
 		snprintf(path, sizeof path, "%s/%s", dir, file);

@@ -33,18 +33,10 @@ static double now_s(void)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(g_marker, sizeof g_marker, "KRLSECRET%ldX%d", (long)time(NULL),
-	         (int)getpid());
-	snprintf(g_secret_path, sizeof g_secret_path, "/tmp/krl-secret-XXXXXX");
-	int fd = mkstemp(g_secret_path);
-	if (fd < 0)
+	if (krl_test_plant_secret(g_marker, g_secret_path) != 0)
 		return -1;
-	char text[256];
-	int n = snprintf(text, sizeof text, "int %s = 1; %s\n", g_marker, g_marker);
-	int ok = write(fd, text, (size_t)n) == n;
-	close(fd);
 	setenv("KRL_TEST_SECRET_ENV", g_marker, 1);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 static int teardown(void **state)
