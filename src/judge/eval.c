@@ -23,11 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "judge/judge_int.h"
 #include "krl/check.h"
 #include "krl/nvrtc.h"
+#include "util/clock.h"
 #include "util/json.h"
 
 /* A verdict other than ok has been reached: stop the evaluation. */
@@ -68,13 +68,6 @@ typedef struct setbufs {
 	                      * output over the nominal seeds */
 	int loaded;          /* the runner holds this set */
 } setbufs;
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 #define verdict(E, ...) krl_judge_verdict((E)->rec, __VA_ARGS__)
 
@@ -840,13 +833,13 @@ static int timed_pair(evalctx *E, setbufs *S, double *ms_r, double *ms_c,
 	int rc;
 	for (int side = 0; side < 2; side++) {
 		int is_cand = (side == 0) == cand_first;
-		double ts = now_s();
+		double ts = krl_now_s();
 		if (is_cand) {
 			/* guards checked by the runner after the timed call */
 			if ((rc = runner_run(E, seed, NULL, 1, 1, ms_c, &oob, err,
 			                     d)) != 0)
 				return rc;
-			w->cand += 1e3 * (now_s() - ts);
+			w->cand += 1e3 * (krl_now_s() - ts);
 			w->prep += E->prep_ms;
 		} else {
 			/* The same preparation as the runner's before a
@@ -865,26 +858,26 @@ static int timed_pair(evalctx *E, setbufs *S, double *ms_r, double *ms_c,
 				return judge_fail(E, S, r, err, d);
 			}
 			cudaStreamSynchronize(j->stream); /* errors: at the call */
-			double td = now_s();
+			double td = krl_now_s();
 			w->draw += 1e3 * (td - ts);
 			if ((r = run_reference(j, S, 1, ms_r, d)) != KRL_OK) {
 				json_decref(oob);
 				return judge_fail(E, S, r, err, d);
 			}
-			w->ref += 1e3 * (now_s() - td);
+			w->ref += 1e3 * (krl_now_s() - td);
 		}
 	}
 	/* Every timed call is verified: no unverified call can carry the
 	 * speedup, so knowing (or guessing) which calls are checked is
 	 * worth nothing. */
-	double tv = now_s();
+	double tv = krl_now_s();
 	rc = check_integrity(E, S, oob, "timing", err, d);
 	json_decref(oob);
 	if (!rc) {
 		cmpctx cx = {.phase = "timing", .seed = seed, .factor = 1};
 		rc = check_outputs(E, S, &cx, err, d);
 	}
-	w->verify += 1e3 * (now_s() - tv);
+	w->verify += 1e3 * (krl_now_s() - tv);
 	return rc;
 }
 
@@ -897,7 +890,7 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 	int n = 0, warm = 0, rc = 0;
 	krl_err r;
 	pairtime w = {0};
-	double t_start = now_s(), t_warm = 0, t0;
+	double t_start = krl_now_s(), t_warm = 0, t0;
 	if (!tr || !tc) {
 		free(tr);
 		free(tc);
@@ -918,15 +911,15 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 	 * it nothing either. */
 	double warm_cap = fmax(1.0, 0.25 * j->o.time_budget_s);
 	for (warm = 0; warm < j->o.warmup &&
-	               (warm == 0 || now_s() - t_start <= warm_cap);
+	               (warm == 0 || krl_now_s() - t_start <= warm_cap);
 	     warm++) {
 		double ms_r, ms_c;
 		if ((rc = timed_pair(E, S, &ms_r, &ms_c, &w, err, d)) != 0)
 			goto out;
 	}
-	t_warm = now_s() - t_start;
+	t_warm = krl_now_s() - t_start;
 	/* The budget is charged to timed pairs only. */
-	t0 = now_s();
+	t0 = krl_now_s();
 	while (n < cap) {
 		if ((rc = timed_pair(E, S, &tr[n], &tc[n], &w, err, d)) != 0)
 			goto out;
@@ -936,7 +929,7 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 			if (sr.rse <= j->o.rse_target && sc.rse <= j->o.rse_target)
 				break;
 		}
-		if (now_s() - t0 > j->o.time_budget_s && n >= MIN_PAIRS_FLOOR)
+		if (krl_now_s() - t0 > j->o.time_budget_s && n >= MIN_PAIRS_FLOOR)
 			break;
 	}
 	if (n < MIN_PAIRS_FLOOR) {
@@ -955,7 +948,7 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 			"{s:s, s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f, s:f}, "
 			"s:{s:f, s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f, s:f}}",
 			"set", S->name, "pairs", n, "verified", n, "warmup_pairs",
-			warm, "warmup_seconds", t_warm, "seconds", now_s() - t0,
+			warm, "warmup_seconds", t_warm, "seconds", krl_now_s() - t0,
 			"ref_ms", "median", sr.median, "mean", sr.mean, "min", sr.min,
 			"max", sr.max, "rse", isfinite(sr.rse) ? sr.rse : -1.0,
 			"cand_ms", "median", sc.median, "mean", sc.mean, "min", sc.min,
@@ -1088,7 +1081,7 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	setbufs sets[KRL_JUDGE_MAX_SETS];
 	krl_err err = KRL_OK;
 	int rc;
-	double t0 = now_s();
+	double t0 = krl_now_s();
 	memset(sets, 0, sizeof sets);
 	*record = NULL;
 	new_key(&E);
@@ -1109,14 +1102,14 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	json_object_set_new(E.rec, "baseline", json_string("krl eager reference"));
 
 	rc = prepare(&E, sets, &err, d);
-	E.phase[0] = now_s() - t0;
+	E.phase[0] = krl_now_s() - t0;
 	json_t *checks = json_array();
 	json_object_set_new(E.rec, "checks", checks);
 	int timed = 0;
 	for (int s = 0; s < E.nsets && rc == 0; s++) {
 		setbufs *S = &sets[s];
 		krl_err r = set_alloc(j, S, d);
-		double ts = now_s();
+		double ts = krl_now_s();
 		if (r != KRL_OK) {
 			err = r;
 			rc = -1;
@@ -1125,16 +1118,16 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 			rc = prime_reference(&E, S, &err, d);
 		if (rc == 0)
 			rc = runner_load(&E, S, &err, d);
-		E.phase[1] += now_s() - ts;
-		ts = now_s();
+		E.phase[1] += krl_now_s() - ts;
+		ts = krl_now_s();
 		if (rc == 0)
 			rc = correctness(&E, S, checks, &err, d);
-		E.phase[2] += now_s() - ts;
+		E.phase[2] += krl_now_s() - ts;
 		if (rc == 0 && !j->o.no_timing && !timed &&
 		    !strcmp(S->name, j->o.time_set)) {
-			ts = now_s();
+			ts = krl_now_s();
 			rc = timing(&E, S, &err, d);
-			E.phase[3] += now_s() - ts;
+			E.phase[3] += krl_now_s() - ts;
 			timed = 1;
 		}
 		set_unmap(S); /* before the runner frees what is mapped */
@@ -1169,7 +1162,7 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 		        j->o.seeds, j->o.no_stress ? "no stress draws"
 		                                   : "the stress draws",
 		        E.nsets, E.nsets - j->o.nsets);
-	json_object_set_new(E.rec, "eval_seconds", json_real(now_s() - t0));
+	json_object_set_new(E.rec, "eval_seconds", json_real(krl_now_s() - t0));
 	/* Where the evaluation's time went: compile and plan checks, buffer
 	 * setup in the runner, the correctness seeds, the timing loop. */
 	json_object_set_new(E.rec, "phase_seconds",

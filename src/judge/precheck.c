@@ -9,19 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "judge/judge_int.h"
 #include "krl/nvrtc.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/utf8.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int krl_judge_read_candidate(json_t *rec, const char *path,
                              krl_candidate **cand, krl_err *err,
@@ -131,7 +124,7 @@ krl_err krl_judge_check(const krl_task *t, const char *cand_path,
 	krl_cubin *cubin = NULL;
 	krl_err err = KRL_OK;
 	krl_limits lim = krl_limits_sm90();
-	double t0 = now_s();
+	double t0 = krl_now_s();
 	int rc;
 	if (!o)
 		o = &dflt;
@@ -179,7 +172,7 @@ krl_err krl_judge_check(const krl_task *t, const char *cand_path,
 		                  "its device code compiles for %s",
 		                  (int)json_array_size(sets),
 		                  json_array_size(sets) == 1 ? "" : "s", arch);
-	json_object_set_new(rec, "check_seconds", json_real(now_s() - t0));
+	json_object_set_new(rec, "check_seconds", json_real(krl_now_s() - t0));
 	*record = rec;
 	return KRL_OK;
 }

@@ -4,11 +4,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "judge/proto.h"
+#include "util/clock.h"
 
 #define MAX_MSG (64u << 20)
 
@@ -16,13 +16,6 @@ static krl_err fail(krl_diag *d, krl_err e, const char *what)
 {
 	krl_pos none = {0};
 	return krl_diag_set(d, e, none, "runner protocol: %s", what);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 krl_err krl_proto_send(int fd, const json_t *msg, krl_diag *d)
@@ -63,7 +56,7 @@ static krl_err read_full(int fd, unsigned char *buf, size_t n, double deadline,
 	while (off < n) {
 		int wait = -1;
 		if (deadline >= 0) {
-			double left = deadline - now_ms();
+			double left = deadline - krl_now_s() * 1e3;
 			if (left <= 0)
 				return fail(d, KRL_ETIMEOUT, "no answer in time");
 			wait = (int)left + 1;
@@ -88,7 +81,7 @@ static krl_err read_full(int fd, unsigned char *buf, size_t n, double deadline,
 
 krl_err krl_proto_recv(int fd, int timeout_ms, json_t **msg, krl_diag *d)
 {
-	double deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	double deadline = timeout_ms < 0 ? -1 : krl_now_s() * 1e3 + timeout_ms;
 	unsigned char hdr[4];
 	*msg = NULL;
 	krl_err r = read_full(fd, hdr, 4, deadline, d);

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "krl/llm.h"
+#include "util/clock.h"
 
 /* A server's Retry-After is obeyed up to this many seconds. */
 #define RETRY_AFTER_CAP_S 60.0
@@ -453,13 +454,6 @@ out:
 	return e;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void sleep_s(double s)
 {
 	if (!(s > 0))
@@ -492,7 +486,7 @@ krl_err krl_llm_complete(krl_llm *c, const char *system, const char *user,
 		return krl_diag_set(d, KRL_ENOMEM, nopos,
 			"cannot encode the request: out of memory, or a prompt "
 			"that is not valid UTF-8");
-	double t0 = now_s();
+	double t0 = krl_now_s();
 	krl_err e = KRL_OK;
 	response r = { 0 };
 	char errbuf[CURL_ERROR_SIZE];
@@ -542,7 +536,7 @@ krl_err krl_llm_complete(krl_llm *c, const char *system, const char *user,
 	}
 	free(r.body);
 	free(payload);
-	out->seconds = now_s() - t0;
+	out->seconds = krl_now_s() - t0;
 	return e;
 }
 

@@ -46,13 +46,13 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nvrtc.h>
 
 #include "runtime/child.h"
 #include "runtime/compiler.h"
+#include "util/clock.h"
 
 extern char **environ;
 
@@ -72,13 +72,6 @@ static const krl_pos nopos = {0};
 
 /* ==== Byte I/O ==== */
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Moves n bytes over fd (writing when wr), waiting at most until deadline
  * (a CLOCK_MONOTONIC time in seconds; <= 0: forever). Returns 0, or -1
  * with errno (ETIMEDOUT past the deadline, EPIPE when the peer is gone). */
@@ -87,7 +80,7 @@ static int xfer(int fd, void *buf, size_t n, int wr, double deadline)
 	char *p = buf;
 	while (n > 0) {
 		if (deadline > 0) {
-			double left = deadline - now_s();
+			double left = deadline - krl_now_s();
 			if (left <= 0) {
 				errno = ETIMEDOUT;
 				return -1;
@@ -482,7 +475,7 @@ static krl_err worker_start(const char *dirs, size_t mem, worker **out,
 	sv[0] = -1;
 	/* The hello comes after NVRTC's warm-up compile: seconds at most. */
 	uint32_t magic = 0, level = 0, n = 0;
-	double dl = now_s() + 120;
+	double dl = krl_now_s() + 120;
 	if (get_u32(w->fd, &magic, dl) != 0 || magic != MAGIC_HELLO ||
 	    get_u32(w->fd, &level, dl) != 0 || get_u32(w->fd, &n, dl) != 0 ||
 	    n >= sizeof w->how || xfer(w->fd, w->how, n, 0, dl) != 0) {
@@ -653,7 +646,7 @@ krl_err krl_compiler_run(const char *src, size_t len, const char *name,
 	c->sandbox = w->level == KRL_SANDBOX_LANDLOCK    ? "landlock"
 	             : w->level == KRL_SANDBOX_NAMESPACE ? "namespace"
 	                                                 : "none";
-	double t0 = now_s(), dl = t0 + timeout;
+	double t0 = krl_now_s(), dl = t0 + timeout;
 	uint32_t cpu = timeout > 1e6 ? 1000000u : (uint32_t)ceil(timeout);
 	int bad = put_u32(w->fd, MAGIC_REQ, dl) || put_u32(w->fd, cpu, dl) ||
 	          put_u32(w->fd, (uint32_t)nopt, dl);

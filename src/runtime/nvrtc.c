@@ -39,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nvrtc.h>
@@ -48,6 +47,7 @@
 #include "krl/nvrtc.h"
 #include "krl/srccheck.h"
 #include "runtime/compiler.h"
+#include "util/clock.h"
 #include "util/utf8.h"
 
 #ifndef KRL_CUDA_INCLUDE
@@ -582,13 +582,6 @@ static void cache_write(const char *dir, const char *path, const void *data,
 
 /* ==== Compilation ==== */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Copies the first line of log that mentions "error" into d. */
 static void first_error(const char *log, const char *name, krl_diag *d)
 {
@@ -608,7 +601,7 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
                           const char *arch, const char *cache_dir,
                           krl_cubin **out, krl_diag *d)
 {
-	double t0 = now_ms();
+	double t0 = krl_now_s() * 1e3;
 	if (!out)
 		return krl_diag_set(d, KRL_EINVAL, no_pos,
 		                    "krl_nvrtc_compile: out is NULL");
@@ -647,7 +640,7 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
 			goto fail;
 		}
 		*d = sd;
-		c->ms = now_ms() - t0;
+		c->ms = krl_now_s() * 1e3 - t0;
 		*out = c;
 		return KRL_ECOMPILE;
 	}
@@ -692,7 +685,7 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
 	if (err == KRL_ECOMPILE) {
 		if (!c->reason)
 			first_error(c->log, name, d);
-		c->ms = now_ms() - t0;
+		c->ms = krl_now_s() * 1e3 - t0;
 		*out = c;
 		return err;
 	}
@@ -701,7 +694,7 @@ krl_err krl_nvrtc_compile(const char *src, size_t len, const char *name,
 	if (use_cache)
 		cache_write(dir, path, c->data, c->size);
 done:
-	c->ms = now_ms() - t0;
+	c->ms = krl_now_s() * 1e3 - t0;
 	*out = c;
 	return KRL_OK;
 fail:
