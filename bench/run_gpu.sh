@@ -14,8 +14,9 @@
 # after their level-1 task, judged at tiny,kb1: gen.jsonl); floor
 # (bench/launch_floor: the timing floor of a 1 MiB call under the judge's
 # protocol, and how buffer placement moves it: launch_floor.jsonl).
-# level1 (the builtin optimizer over all of level 1 at kb1, resumable
-# across calls: see below). PACK=NAME packs every file under $OUT but
+# level1 (the builtin optimizer over all of level 1 at kb1, or the
+# problems in $LEVEL1_TASKS, resumable across calls: see below).
+# PACK=NAME packs every file under $OUT but
 # summary.txt into NAME.tar.gz (the device tool brings back 8 files).
 # Other files under $OUT (default bench/out):
 # summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl,
@@ -136,11 +137,13 @@ if has level1; then
 	# settings of bench/results/optimize-level1-kb1.jsonl), resumable
 	# across calls: the store lives in $WORK (default .gpuwork, ignored,
 	# kept on a warm machine; carry it back otherwise) and the run stops
-	# after $LEVEL1_SECONDS so that the call ends in time.
+	# after $LEVEL1_SECONDS so that the call ends in time. $LEVEL1_TASKS
+	# (task ids, space-separated) limits it to those problems.
 	w=${WORK:-.gpuwork}/level1-kb1
 	mkdir -p "$w"
+	# shellcheck disable=SC2086 # LEVEL1_TASKS is split into ids on purpose
 	KRL_OPT_ARGS="--min-pairs 10 --patience 3" timeout "${LEVEL1_SECONDS:-540}" \
-		bash bench/optimize_level1.sh "$w" 32 kb1 2>&1 | tee -a "$S"
+		bash bench/optimize_level1.sh "$w" 32 kb1 ${LEVEL1_TASKS:-} 2>&1 | tee -a "$S"
 	echo "level1 kb1: $(wc -l < "$w/optimize-level1-kb1.jsonl") result lines so far" | tee -a "$S"
 	cp "$w/optimize-level1-kb1.jsonl" "$w/optimize-kb1.txt" "$OUT/" 2>/dev/null
 	cp "$w/work/krl.db" "$OUT/level1-kb1.db" 2>/dev/null
