@@ -38,6 +38,33 @@ typedef struct krl_opctx krl_opctx;
 krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d);
 void krl_opctx_free(krl_opctx *c);
 
+/*
+ * What the builtin optimizer (src/opt/) may do with an op: it reads these
+ * declarations, never an op's name or a private ops header. Every op is
+ * either KRL_OPCAP_LOWER or KRL_OPCAP_LIBRARY (tests/opt check it).
+ */
+enum {
+	/* The optimizer's graph lowers it (src/opt/lower.c has its
+	 * lowering): its work can move into generated kernels. */
+	KRL_OPCAP_LOWER = 1u << 0,
+	/* Kept whole: the optimizer's plans call the library op itself. */
+	KRL_OPCAP_LIBRARY = 1u << 1,
+	/* Takes `algo=` (which of the library's configurations runs). */
+	KRL_OPCAP_ALGO = 1u << 2,
+	/* Takes `layout=` (the operands' memory layout, e.g. nhwc). */
+	KRL_OPCAP_LAYOUT = 1u << 3,
+	/* Has an epilogue slot: the optimizer may fold a following bias or
+	 * elementwise op into the call, or replace it with a generated GEMM
+	 * (gemm). */
+	KRL_OPCAP_EPILOGUE = 1u << 4,
+	/* A transposed convolution that may run as a forward one over a
+	 * flipped, transposed weight (lib.tconv=fwd). */
+	KRL_OPCAP_TCONV = 1u << 5,
+	/* A convolution whose depthwise case (groups = input channels > 1)
+	 * runs kernelrl's own kernel, which ignores algo and layout. */
+	KRL_OPCAP_DEPTHWISE = 1u << 6,
+};
+
 typedef struct krl_op {
 	const char *name;
 	int nin, nout;
@@ -58,6 +85,8 @@ typedef struct krl_op {
 	 * product of many elements overflows for any scaled-up input, in
 	 * the reference and in any correct order alike). */
 	const char *no_stress;
+	const char *family;              /* its family: "matmul", "conv", ... */
+	unsigned caps;                   /* KRL_OPCAP_*: what the optimizer may do */
 } krl_op;
 
 /* The op named z, or NULL. */

@@ -527,12 +527,16 @@ static krl_err check_layernorm(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Registry ==== */
 
-#define OP(nm, ni, no, keys, dc)                                           \
+#define OPF(nm, ni, no, keys, fam, caps, dc)                               \
 	static const krl_op op_##nm = { #nm, ni, no, keys, dc, check_##nm, \
-	                                krl_run_##nm, krl_golden_##nm, NULL }
+	                                krl_run_##nm, krl_golden_##nm, NULL,\
+	                                fam, caps }
+#define OP(nm, ni, no, keys, dc) OPF(nm, ni, no, keys, NULL, KRL_OPCAP_LOWER, dc)
 
-OP(gemm, 2, 1, k_gemm, "c = alpha * op(a) @ op(b), batched over leading "
-   "dims (b may have none); true fp32 through cuBLASLt");
+OPF(gemm, 2, 1, k_gemm, "matmul",
+    KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE,
+    "c = alpha * op(a) @ op(b), batched over leading "
+    "dims (b may have none); true fp32 through cuBLASLt");
 OP(relu, 1, 1, k_none, "y = max(x, 0)");
 OP(gelu, 1, 1, k_gelu, "y = 0.5 x (1 + erf(x / sqrt 2)); tanh=1: the tanh "
    "approximation");

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "krl/ops.h"
-#include "ops/eltwise.h"
-#include "ops/norm.h"
+#include "ops/eltwise/eltwise.h"
+#include "ops/norm/norm.h"
 #include "opt/opt_int.h"
 
 typedef struct lower {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "krl/ops.h"
-#include "ops/conv_layout.h"
+#include "ops/conv/conv_layout.h"
 #include "optest.h"
 #include "testutil.h"
 

@@ -26,7 +26,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/norm.h"
+#include "ops/norm/norm.h"
 
 #define TRY(call)                                                          \
 	do {                                                               \

@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "ops/kernels.h"
-#include "ops/norm.h"
+#include "ops/norm/norm.h"
 #include "ops/ops_int.h"
 
 #define F(t) ((float *)(t)->data)

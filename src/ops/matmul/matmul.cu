@@ -20,7 +20,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "ops/matmul.h"
+#include "ops/matmul/matmul.h"
 
 /* ==== Zero fill (vectorized_elementwise_kernel, FillFunctor) ==== */
 

@@ -8,7 +8,7 @@
 
 #include "ops/kernels.h"
 #include "ops/ops_int.h"
-#include "ops/reduce2.h"
+#include "ops/reduce/reduce2.h"
 
 #define F(t) ((float *)(t)->data)
 

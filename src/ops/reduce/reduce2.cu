@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "ops/kernels.h"
-#include "ops/reduce2.h"
+#include "ops/reduce/reduce2.h"
 
 #define MAX_GRID_YZ 65535
 #define MAX_I32 ((int64_t)0x7fffffff)

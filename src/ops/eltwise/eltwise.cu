@@ -18,7 +18,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/eltwise.h"
+#include "ops/eltwise/eltwise.h"
 
 #define EL_THREADS 128
 #define EL_VEC 4

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "ops/kernels.h"
-#include "ops/reduce2.h"
+#include "ops/reduce/reduce2.h"
 
 #define SCAN_THREADS 512
 #define MAX_GRID_X 0x7fffffff

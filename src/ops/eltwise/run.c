@@ -9,7 +9,7 @@
  */
 #include <cuda_runtime.h>
 
-#include "ops/eltwise.h"
+#include "ops/eltwise/eltwise.h"
 #include "ops/ops_int.h"
 
 #define F(t) ((float *)(t)->data)

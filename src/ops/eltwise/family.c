@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/eltwise.h"
+#include "ops/eltwise/eltwise.h"
 #include "ops/ops_int.h"
 
 #define D(t) ((double *)(t)->data)
@@ -200,7 +200,8 @@ UNARY_GOLDEN(pow_scalar, double e = krl_attrs_get(a, "exponent", 1.0),
 #define OP(nm, keys, dc)                                                   \
 	static const krl_op op_##nm = { #nm, 1, 1, keys, dc, check_##nm,   \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL }
+	                                golden_##nm, NULL, "eltwise",      \
+	                                KRL_OPCAP_LOWER }
 
 OP(leaky_relu, k_leaky, "y = x > 0 ? x : negative_slope * x "
    "(negative_slope 0.01)");

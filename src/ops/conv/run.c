@@ -66,7 +66,7 @@
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
-#include "ops/conv.h"
+#include "ops/conv/conv.h"
 #include "ops/kernels.h"
 
 static const krl_pos nopos = { 0, 0, 0 };

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "ops/conv_layout.h"
+#include "ops/conv/conv_layout.h"
 #include "ops/ops_int.h"
 
 /* The geometry of one convolution call, spatial dims in order (1D: w; 2D:

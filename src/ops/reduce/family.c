@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ops/ops_int.h"
-#include "ops/reduce2.h"
+#include "ops/reduce/reduce2.h"
 
 #define D(t) ((double *)(t)->data)
 
@@ -583,10 +583,11 @@ static krl_err golden_mul_mask(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Table ==== */
 
-#define OP(nm, ni, no, keys, dc)                                           \
+#define OPC(nm, ni, no, keys, caps, dc)                                    \
 	static const krl_op op_##nm = { #nm, ni, no, keys, dc, check_##nm, \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL }
+	                                golden_##nm, NULL, "reduce", caps }
+#define OP(nm, ni, no, keys, dc) OPC(nm, ni, no, keys, KRL_OPCAP_LOWER, dc)
 
 OP(max_pool1d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool1d of x [(N,) C, "
    "L]: kernel_size, stride (= kernel_size), padding, dilation, ceil_mode; "
@@ -612,16 +613,16 @@ OP(avg_pool3d, 1, 1, k_avgpool, "y = nn.AvgPool3d of x [(N,) C, D, H, W], "
 static const krl_op op_prod = {
 	"prod", 1, 1, k_dim, "y = product of x over dim (kept as size 1 or "
 	"dropped)", check_prod, KRL_RUNFN(krl_run_prod), golden_prod,
-	PRODUCT_NO_STRESS};
+	PRODUCT_NO_STRESS, "reduce", KRL_OPCAP_LOWER};
 static const krl_op op_cumprod = {
 	"cumprod", 1, 1, k_dim, "y = inclusive cumulative product of x along "
 	"dim", check_cumprod, KRL_RUNFN(krl_run_cumprod), golden_cumprod,
-	PRODUCT_NO_STRESS};
+	PRODUCT_NO_STRESS, "reduce", KRL_OPCAP_LOWER};
 OP(flip, 1, 1, k_dim, "y = x reversed along dim (any dtype)");
-OP(narrow, 1, 1, k_narrow, "y = x[start : start + len] along dim, len = "
+OPC(narrow, 1, 1, k_narrow, KRL_OPCAP_LIBRARY, "y = x[start : start + len] along dim, len = "
    "y's size there (any dtype; a contiguous copy of the slice)");
 OP(cat, 2, 1, k_dim, "y = a then b along dim (any dtype, one for all)");
-OP(fill, 0, 1, k_fill, "y (f32) = value (0) everywhere");
+OPC(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) everywhere");
 OP(mul_mask, 2, 1, k_none, "y = x * mask, mask bool (same shapes)");
 
 const krl_op *const krl_ops_reduce[] = {

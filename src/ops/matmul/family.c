@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/matmul.h"
+#include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"
 
 #define D(t) ((double *)(t)->data)
@@ -184,6 +184,7 @@ static const krl_op op_diag = {
 	"y = torch.diag(v, diagonal): the vector v on the given diagonal of a "
 	"square zero matrix [n + |diagonal|, n + |diagonal|]",
 	check_diag, KRL_RUNFN(krl_run_diag), golden_diag, NULL,
+	"matmul", KRL_OPCAP_LIBRARY,
 };
 
 static const krl_op op_triu = {
@@ -191,6 +192,7 @@ static const krl_op op_triu = {
 	"y = torch.triu(x, diagonal): x where column - row >= diagonal, else "
 	"0, over the last two dims",
 	check_triu, KRL_RUNFN(krl_run_triu), golden_triu, NULL,
+	"matmul", KRL_OPCAP_LIBRARY,
 };
 
 static const krl_op op_tril = {
@@ -198,6 +200,7 @@ static const krl_op op_tril = {
 	"y = torch.tril(x, diagonal): x where column - row <= diagonal, else "
 	"0, over the last two dims",
 	check_tril, KRL_RUNFN(krl_run_tril), golden_tril, NULL,
+	"matmul", KRL_OPCAP_LIBRARY,
 };
 
 const krl_op *const krl_ops_matmul[] = { &op_diag, &op_triu, &op_tril,

@@ -17,7 +17,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "ops/conv_layout.h"
+#include "ops/conv/conv_layout.h"
 #include "ops/kernels.h"
 
 #define TR_MAX_GRID_Y 65535

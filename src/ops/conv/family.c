@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/conv.h"
+#include "ops/conv/conv.h"
 
 #define D(t) ((double *)(t)->data)
 
@@ -464,19 +464,23 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
 
 /* ==== Table ==== */
 
-#define CONV_OP(nm, ni, keys, dc)                                          \
+#define CONV_FWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
+                  KRL_OPCAP_DEPTHWISE)
+#define CONV_BWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
+                  KRL_OPCAP_TCONV)
+#define CONV_OP(nm, ni, keys, caps, dc)                                    \
 	static const krl_op op_##nm = { #nm, ni, 1, keys, dc, check_##nm,  \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL }
+	                                golden_##nm, NULL, "conv", caps }
 
-CONV_OP(conv, 2, k_conv, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
+CONV_OP(conv, 2, k_conv, CONV_FWD, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
         "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "
         "(depthwise, groups = Cin: PyTorch's exact fp32 kernel)");
-CONV_OP(conv_bias, 3, k_conv, "y = conv(x, w) + b[channel], as conv");
-CONV_OP(conv_transpose, 2, k_conv_t, "y = conv_transpose(x, w) as "
+CONV_OP(conv_bias, 3, k_conv, CONV_FWD, "y = conv(x, w) + b[channel], as conv");
+CONV_OP(conv_transpose, 2, k_conv_t, CONV_BWD, "y = conv_transpose(x, w) as "
         "torch.nn.ConvTransposeNd (w [Cin, Cout/groups, k...]; plus "
         "output_padding); cuDNN backward-data, TF32 allowed");
-CONV_OP(conv_transpose_bias, 3, k_conv_t, "y = conv_transpose(x, w) + "
+CONV_OP(conv_transpose_bias, 3, k_conv_t, CONV_BWD, "y = conv_transpose(x, w) + "
         "b[channel], as conv_transpose");
 
 const krl_op *const krl_ops_conv[] = {

@@ -5,7 +5,7 @@
  * happened. Shapes and attributes are assumed to have passed the op's
  * check (family_matmul.c).
  */
-#include "ops/matmul.h"
+#include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"
 
 #define F(t) ((float *)(t)->data)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ops/ops_int.h"
-#include "ops/norm.h"
+#include "ops/norm/norm.h"
 
 #define D(t) ((double *)(t)->data)
 
@@ -751,10 +751,11 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Registry ==== */
 
-#define NORM_OP(nm, ni, no, ks, dc)                                        \
+#define NORM_OPC(nm, ni, no, ks, caps, dc)                                 \
 	static const krl_op op_##nm = { #nm, ni, no, ks, dc, check_##nm,   \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL }
+	                                golden_##nm, NULL, "norm", caps }
+#define NORM_OP(nm, ni, no, ks, dc) NORM_OPC(nm, ni, no, ks, KRL_OPCAP_LOWER, dc)
 
 NORM_OP(batchnorm, 3, 1, k_eps, "y = (x - mean_c) / sqrt(var_c + eps) * w_c + "
         "b_c with batch statistics over N and spatial dims of x [N, C, ...] "
@@ -778,7 +779,7 @@ NORM_OP(div_bcast, 2, 1, k_none, "y = a / b, b broadcast to a");
 NORM_OP(mul_bcast, 2, 1, k_none, "y = a * b, b broadcast to a");
 NORM_OP(nll_loss, 2, 1, k_none, "loss = -mean logp[i, target[i]] over targets "
         "!= -100 (logp [N, C], target i64 [N])");
-NORM_OP(sdpa, 3, 1, k_scale, "o = softmax(q k^T * scale) v, fused (online "
+NORM_OPC(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) v, fused (online "
         "softmax); scale 1/sqrt(E) by default");
 
 const krl_op *const krl_ops_norm[] = {
