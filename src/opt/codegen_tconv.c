@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "codegen.h"
-#include "ops/conv/conv.h"
+#include "krl/opgeom.h"
 
 /* The attribute values of LIB node x as the op's krl_attrs. */
 static void attrs_of(const krl_gnode *x, krl_attrs *a)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "krl/ops.h"
-#include "ops/reduce/reduce2.h"
+#include "krl/opgeom.h"
 #include "opt/opt_int.h"
 
 typedef struct interp {

@@ -19,8 +19,7 @@
 #include <string.h>
 
 #include "krl/ops.h"
-#include "ops/eltwise/eltwise.h"
-#include "ops/norm/norm.h"
+#include "krl/opgeom.h"
 #include "opt/opt_int.h"
 
 typedef struct lower {

@@ -1,7 +1,9 @@
 /*
- * Check macros for the CUDA runtime and driver APIs (private). Each records
- * the failing expression, file and line in a krl_diag and jumps to the
- * function's single cleanup label `out` with `r` set.
+ * Check macros for the CUDA runtime and driver APIs, for every module of
+ * the library (one place: the op families and the checks use them too).
+ * Each records the failing expression, file and line in a krl_diag; the
+ * _CHECK forms jump to the function's single cleanup label `out` with `r`
+ * set, CUDA_TRY returns.
  */
 #ifndef KRL_CUDACHECK_H
 #define KRL_CUDACHECK_H
@@ -21,6 +23,16 @@
 			r = krl_cuda_fail((d), e_, #expr, __FILE__, __LINE__);\
 			goto out;                                             \
 		}                                                             \
+	} while (0)
+
+/* Runtime API, for functions with nothing to clean up: on failure returns
+ * what CUDA_CHECK would set r to. */
+#define CUDA_TRY(d, expr)                                                     \
+	do {                                                                  \
+		cudaError_t e_ = (expr);                                      \
+		if (e_ != cudaSuccess)                                        \
+			return krl_cuda_fail((d), e_, #expr, __FILE__,        \
+			                     __LINE__);                       \
 	} while (0)
 
 /* Driver API (through krl_drv()): sets r = `code` and jumps to out. */

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "krl/opgeom.h"
 #include "ops/ops_int.h"
 
 #ifdef __cplusplus
@@ -45,12 +46,6 @@ KRL_RUN(leaky_relu); KRL_RUN(sigmoid); KRL_RUN(tanh); KRL_RUN(selu);
 KRL_RUN(elu); KRL_RUN(hardsigmoid); KRL_RUN(softplus); KRL_RUN(hardtanh);
 KRL_RUN(pow_scalar);
 
-/* ==== Constants shared by golden and GPU versions ==== */
-
-/* SELU's alpha and scale (Klambauer et al. 2017) as PyTorch spells them
- * (Activation.cpp), to full double precision. */
-#define KRL_SELU_ALPHA 1.6732632423543772848170429916717
-#define KRL_SELU_SCALE 1.0507009873554804934193349852946
 
 #ifdef __cplusplus
 }

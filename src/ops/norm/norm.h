@@ -11,12 +11,11 @@
 
 #include <stdint.h>
 
+#include "krl/opgeom.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* nll_loss skips targets equal to this (PyTorch's default ignore_index). */
-#define KRL_NLL_IGNORE (-100)
 
 /* Largest embedding dim of q and v that sdpa accepts (its output rows live
  * in shared memory). */

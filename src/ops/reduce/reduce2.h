@@ -14,46 +14,12 @@
 
 #include <stdint.h>
 
+#include "krl/opgeom.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ==== Pooling geometry (family_reduce.c) ==== */
-
-/* One pooling call, square in every spatial dim as nn.MaxPoolNd /
- * nn.AvgPoolNd with int arguments: kernel k, stride s, padding p,
- * dilation d (1 for average pooling). */
-typedef struct krl_pool {
-	int rank;                 /* 1, 2 or 3 spatial dims */
-	int64_t k, s, p, d;
-	int ceil_mode;
-	int count_include_pad;    /* avg only */
-	int64_t divisor;          /* avg only: divisor_override, 0 = none */
-	int64_t planes;           /* product of the leading (N, C) dims */
-	int64_t in[3], out[3];    /* spatial sizes, outermost first */
-} krl_pool;
-
-/* PyTorch's pooling_output_shape: floor (or ceil) of
- * (in + 2p - d(k-1) - 1) / s + 1, minus one when ceil mode would start the
- * last window past the input and its left padding. */
-int64_t krl_pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p,
-                          int64_t d, int ceil_mode);
-
-/* Fills g from the attributes and x's shape (rank = the op's rank,
- * avg = 1 for average pooling). Assumes check() accepted them. */
-struct krl_attrs;
-void krl_pool_geom(const struct krl_attrs *a, const int64_t *xdim, int ndim,
-                   int rank, int avg, krl_pool *g);
-
-/* The float64 golden pooling of x [g->planes, *g->in] into
- * [g->planes, *g->out] (row-major doubles), as PyTorch's kernels compute
- * it: max pooling writes each window's maximum to y and its flat in-plane
- * index to idx (NaN wins: the window's last NaN); average pooling writes
- * the mean to y (idx unused; a window with no tap inside the input gives
- * 0). y or idx may be NULL when not wanted. The golden ops and the
- * optimizer's graph interpreter (src/opt/interp.c) both run this. */
-void krl_pool_golden(const krl_pool *g, int avg, const double *x, double *y,
-                     double *idx);
 
 /* ==== Kernels (reduce2.cu; krl_k_cumprod in scan.cu) ==== */
 
