@@ -112,6 +112,18 @@ static bool fits32(int64_t count, int64_t plane, const Dim *d, int nd)
 	return true;
 }
 
+/* A max window along one dim of d starting at *a0 (which may lie in the
+ * padding): returns the end of its dilated taps, clamped to the input, and
+ * moves *a0 up to its first tap inside the input. */
+template <class I>
+__device__ __forceinline__ I max_taps(const Win<I> &d, I *a0)
+{
+	I a1 = lo(*a0 + (d.k - 1) * d.d + 1, d.in);
+	while (*a0 < 0)
+		*a0 += d.d;
+	return a1;
+}
+
 /* ==== Pooling, 2-d (and 1-d as H = 1) ==== */
 
 /* The H and W dims of a 1-d or 2-d pool: a 1-d pool has H = 1 with a
@@ -134,6 +146,20 @@ static void dims2(const krl_pool *g, Dim *h, Dim *w)
 	}
 }
 
+/* Output i of a 2-d pool (flat over [planes, H, W]): its plane and the
+ * first row and column of its window, before the padding is cut. */
+template <class I>
+__device__ __forceinline__ void window2(I i, const Win<I> &h,
+                                        const Win<I> &w, I *pl, I *h0,
+                                        I *w0)
+{
+	I ow = i % w.out;
+	I oh = (i / w.out) % h.out;
+	*pl = i / w.out / h.out;
+	*h0 = oh * h.s - h.p;
+	*w0 = ow * w.s - w.p;
+}
+
 /* One output per thread (the loop counter is int64, the output's
  * coordinates and in-plane offsets are I, as CUDA_KERNEL_LOOP_TYPE). */
 template <class I>
@@ -144,17 +170,9 @@ max_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
 {
 	for (int64_t n = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     n < count; n += (int64_t)gridDim.x * blockDim.x) {
-		I i = (I)n;
-		I ow = i % w.out;
-		I oh = (i / w.out) % h.out;
-		I pl = i / w.out / h.out;
-		I h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-		I h1 = lo(h0 + (h.k - 1) * h.d + 1, h.in);
-		I w1 = lo(w0 + (w.k - 1) * w.d + 1, w.in);
-		while (h0 < 0)
-			h0 += h.d;
-		while (w0 < 0)
-			w0 += w.d;
+		I pl, h0, w0;
+		window2((I)n, h, w, &pl, &h0, &w0);
+		I h1 = max_taps(h, &h0), w1 = max_taps(w, &w0);
 		const float *px = x + (int64_t)pl * h.in * w.in;
 		float m = -INFINITY;
 		I mi = h0 * w.in + w0;
@@ -179,11 +197,8 @@ avg_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
 {
 	for (int64_t n = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     n < count; n += (int64_t)gridDim.x * blockDim.x) {
-		I i = (I)n;
-		I ow = i % w.out;
-		I oh = (i / w.out) % h.out;
-		I pl = i / w.out / h.out;
-		I h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
+		I pl, h0, w0;
+		window2((I)n, h, w, &pl, &h0, &w0);
 		I h1 = lo(h0 + h.k, h.in + h.p);
 		I w1 = lo(w0 + w.k, w.in + w.p);
 		I span = (h1 - h0) * (w1 - w0);
@@ -206,23 +221,33 @@ avg_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
 	}
 }
 
-extern "C" int krl_k_max_pool2d(const float *x, float *y, int64_t *idx,
-                                const krl_pool *g, void *stream)
+/* The 1-d or 2-d pool g's dims d and output count: calls f(I(), count, d)
+ * with I = int where fits32 allows, else int64_t, and returns the launch's
+ * error; 0 at once when there is no output. */
+template <class F>
+static int pool2d(const krl_pool *g, F f)
 {
 	Dim d[2];
 	dims2(g, &d[0], &d[1]);
 	int64_t count = g->planes * d[0].out * d[1].out;
 	if (count == 0)
 		return 0;
-	cudaStream_t s = (cudaStream_t)stream;
-	unsigned grid = grid_for(count, 256);
 	if (fits32(count, d[0].in * d[1].in, d, 2))
-		max_pool2d_nchw<int><<<grid, 256, 0, s>>>(
-			x, y, idx, count, win<int>(d[0]), win<int>(d[1]));
+		f(int(), count, (const Dim *)d);
 	else
-		max_pool2d_nchw<int64_t><<<grid, 256, 0, s>>>(
-			x, y, idx, count, win<int64_t>(d[0]), win<int64_t>(d[1]));
+		f(int64_t(), count, (const Dim *)d);
 	return (int)cudaGetLastError();
+}
+
+extern "C" int krl_k_max_pool2d(const float *x, float *y, int64_t *idx,
+                                const krl_pool *g, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	return pool2d(g, [&](auto i, int64_t count, const Dim *d) {
+		typedef decltype(i) I;
+		max_pool2d_nchw<I><<<grid_for(count, 256), 256, 0, s>>>(
+			x, y, idx, count, win<I>(d[0]), win<I>(d[1]));
+	});
 }
 
 template <class I>
@@ -244,17 +269,10 @@ static void avg_pool2d_launch(const float *x, float *y, int64_t count,
 extern "C" int krl_k_avg_pool2d(const float *x, float *y, const krl_pool *g,
                                 void *stream)
 {
-	Dim d[2];
-	dims2(g, &d[0], &d[1]);
-	int64_t count = g->planes * d[0].out * d[1].out;
-	if (count == 0)
-		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
-	if (fits32(count, d[0].in * d[1].in, d, 2))
-		avg_pool2d_launch<int>(x, y, count, d, g, s);
-	else
-		avg_pool2d_launch<int64_t>(x, y, count, d, g, s);
-	return (int)cudaGetLastError();
+	return pool2d(g, [&](auto i, int64_t count, const Dim *d) {
+		avg_pool2d_launch<decltype(i)>(x, y, count, d, g, s);
+	});
 }
 
 /* ==== Pooling, 3-d ==== */
@@ -287,15 +305,7 @@ max_pool3d_k(const float *__restrict__ x, float *__restrict__ y,
 	if (oh >= h.out || ow >= w.out)
 		return;
 	I t0 = ot * t.s - t.p, h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-	I t1 = lo(t0 + (t.k - 1) * t.d + 1, t.in);
-	I h1 = lo(h0 + (h.k - 1) * h.d + 1, h.in);
-	I w1 = lo(w0 + (w.k - 1) * w.d + 1, w.in);
-	while (t0 < 0)
-		t0 += t.d;
-	while (h0 < 0)
-		h0 += h.d;
-	while (w0 < 0)
-		w0 += w.d;
+	I t1 = max_taps(t, &t0), h1 = max_taps(h, &h0), w1 = max_taps(w, &w0);
 	const float *px = x + (int64_t)pl * t.in * h.in * w.in;
 	float m = -INFINITY;
 	I mi = (t0 * h.in + h0) * w.in + w0;
@@ -482,6 +492,27 @@ struct Div64 {
 	}
 };
 
+/* Calls f(T()) with T the unsigned integer type of esize bytes (1, 2 or 8;
+ * any other size: 4), for the copies, which move elements as bits. */
+template <class F>
+static void by_esize(int esize, F f)
+{
+	switch (esize) {
+	case 1:
+		f(uint8_t());
+		break;
+	case 2:
+		f(uint16_t());
+		break;
+	case 8:
+		f(uint64_t());
+		break;
+	default:
+		f(uint32_t());
+		break;
+	}
+}
+
 /* Each block covers 512 consecutive outputs, thread tx the elements tx,
  * tx + 128, tx + 256, tx + 384 of them, all four loaded before any is
  * stored (CUDALoops.cuh's unrolled layout). Output k is (o, j, i) of
@@ -547,20 +578,10 @@ extern "C" int krl_k_gather_dim(const void *x, void *y, int64_t outer,
 	if (outer * ry * inner == 0)
 		return 0;
 	bool rev = step < 0;
-	switch (esize) {
-	case 1:
-		gather_launch<uint8_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	case 2:
-		gather_launch<uint16_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	case 8:
-		gather_launch<uint64_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	default:
-		gather_launch<uint32_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	}
+	by_esize(esize, [&](auto t) {
+		gather_launch<decltype(t)>(x, y, outer, rx, ry, inner, start,
+		                           rev, s);
+	});
 	return (int)cudaGetLastError();
 }
 
@@ -649,20 +670,9 @@ extern "C" int krl_k_cat2(const void *a, const void *b, void *y,
 	if (outer * (ra + rb) * inner == 0)
 		return 0;
 	int sm = sm_count > 0 ? sm_count : 1;
-	switch (esize) {
-	case 1:
-		cat2_launch<uint8_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	case 2:
-		cat2_launch<uint16_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	case 8:
-		cat2_launch<uint64_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	default:
-		cat2_launch<uint32_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	}
+	by_esize(esize, [&](auto t) {
+		cat2_launch<decltype(t)>(a, b, y, outer, ra, rb, inner, sm, s);
+	});
 	return (int)cudaGetLastError();
 }
 
