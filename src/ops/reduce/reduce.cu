@@ -1,6 +1,9 @@
 /*
  * kernelrl: reductions over one dimension (sum, mean, max, min, argmax,
- * argmin), on x viewed as [outer, r, inner].
+ * argmin: krl_k_reduce; product: krl_k_prod), on x viewed as
+ * [outer, r, inner]. The kernels are written once, as templates over a
+ * reduction operator (its accumulator, identity, combine and final step);
+ * each launcher instantiates them with its own operator.
  *
  * The launch configuration follows PyTorch's ReduceConfig (ATen
  * Reduce.cuh): a block of at most 512 threads is a (width, height) grid;
@@ -25,32 +28,49 @@
 #include <stdint.h>
 
 #include "ops/kernels.h"
+#include "ops/reduce/reduce2.h"
 
 #define RED_MAX_THREADS 512
 
-/* ==== Reduction operators ==== */
+/* ==== Reduction operators ====
+ *
+ * An operator names its accumulator (acc_t) and result (out_t) types and
+ * gives: ident(), the identity; make(v, j), the accumulator of value v at
+ * index j of the reduced dim; combine(a, b); shfl(a, off, w), a's value in
+ * lane + off (__shfl_down_sync over width w); project(a), the final step.
+ * Every op keeps its own accumulation type and final step; the kernels
+ * below fix the order in which values are combined, the same for all. */
 
-struct SumOp {
+/* Float accumulators, one value each (one shuffle moves one). */
+struct FloatAcc {
 	typedef float acc_t;
 	typedef float out_t;
-	float scale; /* 1, or 1/r for mean */
-	__device__ acc_t ident() const { return 0.f; }
 	__device__ acc_t make(float v, int64_t) const { return v; }
-	__device__ acc_t combine(acc_t a, acc_t b) const { return a + b; }
-	__device__ out_t project(acc_t a) const { return a * scale; }
 	__device__ acc_t shfl(acc_t a, int off, int w) const
 	{
 		return __shfl_down_sync(0xffffffffu, a, off, w);
 	}
 };
 
+/* sum, and mean as the sum times scale = (float)(1 / r). */
+struct SumOp : FloatAcc {
+	float scale; /* 1, or 1/r for mean */
+	explicit SumOp(float s) : scale(s) {}
+	__device__ acc_t ident() const { return 0.f; }
+	__device__ acc_t combine(acc_t a, acc_t b) const { return a + b; }
+	__device__ out_t project(acc_t a) const { return a * scale; }
+};
+
+/* prod: float accumulation, no final step (torch.prod on CUDA). */
+struct ProdOp : FloatAcc {
+	__device__ acc_t ident() const { return 1.f; }
+	__device__ acc_t combine(acc_t a, acc_t b) const { return a * b; }
+	__device__ out_t project(acc_t a) const { return a; }
+};
+
 /* max/min propagate NaN, as torch.max/amax do. */
-template <bool MAX> struct ExtOp {
-	typedef float acc_t;
-	typedef float out_t;
-	float scale;
+template <bool MAX> struct ExtOp : FloatAcc {
 	__device__ acc_t ident() const { return MAX ? -INFINITY : INFINITY; }
-	__device__ acc_t make(float v, int64_t) const { return v; }
 	__device__ acc_t combine(acc_t a, acc_t b) const
 	{
 		if (a != a)
@@ -60,10 +80,6 @@ template <bool MAX> struct ExtOp {
 		return MAX ? (a > b ? a : b) : (a < b ? a : b);
 	}
 	__device__ out_t project(acc_t a) const { return a; }
-	__device__ acc_t shfl(acc_t a, int off, int w) const
-	{
-		return __shfl_down_sync(0xffffffffu, a, off, w);
-	}
 };
 
 struct ValIdx {
@@ -76,7 +92,6 @@ struct ValIdx {
 template <bool MAX> struct ArgOp {
 	typedef ValIdx acc_t;
 	typedef int64_t out_t;
-	float scale;
 	__device__ acc_t ident() const
 	{
 		ValIdx r = { MAX ? -INFINITY : INFINITY, INT64_MAX };
@@ -197,8 +212,7 @@ reduce_rows(Op op, const float *__restrict__ x, typename Op::out_t *y,
             typename Op::acc_t *part, unsigned *sem)
 {
 	typedef typename Op::acc_t acc_t;
-	__shared__ unsigned char smem_raw[RED_MAX_THREADS * sizeof(acc_t)];
-	acc_t *smem = reinterpret_cast<acc_t *>(smem_raw);
+	__shared__ acc_t smem[RED_MAX_THREADS];
 	int tx = threadIdx.x, w = blockDim.x;
 	int64_t o = (int64_t)blockIdx.x * blockDim.y + threadIdx.y;
 	acc_t acc = op.ident();
@@ -257,8 +271,7 @@ reduce_cols(Op op, const float *__restrict__ x, typename Op::out_t *y,
             int64_t chunk, typename Op::acc_t *part, unsigned *sem)
 {
 	typedef typename Op::acc_t acc_t;
-	__shared__ unsigned char smem_raw[RED_MAX_THREADS * sizeof(acc_t)];
-	acc_t *smem = reinterpret_cast<acc_t *>(smem_raw);
+	__shared__ acc_t smem[RED_MAX_THREADS];
 	int tx = threadIdx.x, ty = threadIdx.y, h = blockDim.y;
 	int64_t o = blockIdx.x / tiles;
 	int64_t i = ((blockIdx.x % tiles) * blockDim.x + tx) * OV;
@@ -351,6 +364,22 @@ static int64_t cdiv(int64_t a, int64_t b)
 	return (a + b - 1) / b;
 }
 
+/* A block of at most maxt threads for nx values along x and ny along y,
+ * both powers of two: x first takes up to a warp, y what that leaves, then
+ * x what y leaves (ReduceConfig::set_block_dimension). */
+static void block_dims(int64_t nx, int64_t ny, int maxt, int *w, int *h)
+{
+	int x = last_pow2(nx) < 32 ? last_pow2(nx) : 32;
+	int y = last_pow2(ny);
+	if (y > maxt / x)
+		y = maxt / x;
+	x = last_pow2(nx);
+	if (x > maxt / y)
+		x = maxt / y;
+	*w = x;
+	*h = y;
+}
+
 /* Number of blocks one output is split over: PyTorch's ctas_per_output
  * rule (split when the grid is at most what fills the GPU and each thread
  * would read >= 256 values; aim at 16..256 values per thread), limited by
@@ -394,13 +423,8 @@ static int reduce_launch(Op op, const float *x, void *yv, int64_t outer,
 		return 0;
 	if (inner == 1) {
 		/* width along r, height along outputs */
-		int w = last_pow2(r) < 32 ? last_pow2(r) : 32;
-		int h = last_pow2(outer);
-		if (h > RED_MAX_THREADS / w)
-			h = RED_MAX_THREADS / w;
-		w = last_pow2(r);
-		if (w > RED_MAX_THREADS / h)
-			w = RED_MAX_THREADS / h;
+		int w, h;
+		block_dims(r, outer, RED_MAX_THREADS, &w, &h);
 		bool vec = r % 4 == 0 && ((uintptr_t)x & 15) == 0;
 		int64_t grid = cdiv(outer, h);
 		int64_t vpt = cdiv(r, (int64_t)w);
@@ -422,13 +446,8 @@ static int reduce_launch(Op op, const float *x, void *yv, int64_t outer,
 	int ov = inner % 4 == 0 && ((uintptr_t)x & 15) == 0 ? 4 : 1;
 	int maxt = RED_MAX_THREADS / ov;
 	int64_t cols = inner / ov;
-	int w = last_pow2(cols) < 32 ? last_pow2(cols) : 32;
-	int h = last_pow2(r);
-	if (h > maxt / w)
-		h = maxt / w;
-	w = last_pow2(cols);
-	if (w > maxt / h)
-		w = maxt / h;
+	int w, h;
+	block_dims(cols, r, maxt, &w, &h);
 	int64_t tiles = cdiv(cols, w);
 	int64_t grid = outer * tiles;
 	int64_t vpt = cdiv(r, (int64_t)h);
@@ -454,34 +473,31 @@ extern "C" int krl_k_reduce(krl_red_op op, const float *x, void *y,
                             int sm_count, void *stream)
 {
 	cudaStream_t s = (cudaStream_t)stream;
+	auto run = [&](auto o) {
+		return reduce_launch(o, x, y, outer, r, inner, scratch,
+		                     scratch_bytes, sm_count, s);
+	};
 	switch (op) {
 	case KRL_RED_SUM:
-	case KRL_RED_MEAN: {
-		SumOp o;
-		o.scale = op == KRL_RED_MEAN ? (float)(1.0 / (double)r) : 1.f;
-		return reduce_launch(o, x, y, outer, r, inner, scratch,
-		                     scratch_bytes, sm_count, s);
-	}
-	case KRL_RED_MAX: {
-		ExtOp<true> o = { 1.f };
-		return reduce_launch(o, x, y, outer, r, inner, scratch,
-		                     scratch_bytes, sm_count, s);
-	}
-	case KRL_RED_MIN: {
-		ExtOp<false> o = { 1.f };
-		return reduce_launch(o, x, y, outer, r, inner, scratch,
-		                     scratch_bytes, sm_count, s);
-	}
-	case KRL_RED_ARGMAX: {
-		ArgOp<true> o = { 1.f };
-		return reduce_launch(o, x, y, outer, r, inner, scratch,
-		                     scratch_bytes, sm_count, s);
-	}
-	case KRL_RED_ARGMIN: {
-		ArgOp<false> o = { 1.f };
-		return reduce_launch(o, x, y, outer, r, inner, scratch,
-		                     scratch_bytes, sm_count, s);
-	}
+		return run(SumOp(1.f));
+	case KRL_RED_MEAN:
+		return run(SumOp((float)(1.0 / (double)r)));
+	case KRL_RED_MAX:
+		return run(ExtOp<true>());
+	case KRL_RED_MIN:
+		return run(ExtOp<false>());
+	case KRL_RED_ARGMAX:
+		return run(ArgOp<true>());
+	case KRL_RED_ARGMIN:
+		return run(ArgOp<false>());
 	}
 	return (int)cudaErrorInvalidValue;
+}
+
+extern "C" int krl_k_prod(const float *x, float *y, int64_t outer, int64_t r,
+                          int64_t inner, void *scratch, int64_t scratch_bytes,
+                          int sm_count, void *stream)
+{
+	return reduce_launch(ProdOp(), x, y, outer, r, inner, scratch,
+	                     scratch_bytes, sm_count, (cudaStream_t)stream);
 }

@@ -1,9 +1,10 @@
 /*
- * kernelrl: kernels of the "reduce" family (reduce2.h): pooling, the
- * product reduction and the copies of the scan decompositions (the
- * cumulative product shares scan.cu with cumsum). Each mirrors the launch
- * structure and the index arithmetic of the CUDA kernel PyTorch eager
- * dispatches to (docs/ops-reduce.md), written from scratch:
+ * kernelrl: kernels of the "reduce" family (reduce2.h): pooling and the
+ * copies of the scan decompositions (the product reduction, krl_k_prod, is
+ * reduce.cu's kernels with a multiply; the cumulative product shares
+ * scan.cu with cumsum). Each mirrors the launch structure and the index
+ * arithmetic of the CUDA kernel PyTorch eager dispatches to
+ * (docs/ops-reduce.md), written from scratch:
  *
  *   - max_pool2d_nchw: one thread per output, 256-thread blocks, window
  *     taps stepped by the dilation, value and int64 index written
@@ -14,9 +15,6 @@
  *   - max_pool3d / avg_pool3d: 32 x 8 blocks over the output's (W, H),
  *     grid.z over (plane, T) in launches of at most 65535 (DilatedMaxPool3d
  *     .cu, AveragePool3d.cu; the average kernel unrolled for widths 1-7);
- *   - prod_rows / prod_cols: Reduce.cuh's reduce_kernel shape, as reduce.cu
- *     does for sum (same block rule, 16-byte loads, split over blocks with
- *     semaphores);
  *   - gather_dim (flip, narrow), fill, mul_mask: elementwise kernels of 128
  *     threads with 4 elements per thread (CUDALoops.cuh's unrolled kernel
  *     with its 32-bit OffsetCalculator; fill with 16-byte stores, its
@@ -114,6 +112,18 @@ static bool fits32(int64_t count, int64_t plane, const Dim *d, int nd)
 	return true;
 }
 
+/* A max window along one dim of d starting at *a0 (which may lie in the
+ * padding): returns the end of its dilated taps, clamped to the input, and
+ * moves *a0 up to its first tap inside the input. */
+template <class I>
+__device__ __forceinline__ I max_taps(const Win<I> &d, I *a0)
+{
+	I a1 = lo(*a0 + (d.k - 1) * d.d + 1, d.in);
+	while (*a0 < 0)
+		*a0 += d.d;
+	return a1;
+}
+
 /* ==== Pooling, 2-d (and 1-d as H = 1) ==== */
 
 /* The H and W dims of a 1-d or 2-d pool: a 1-d pool has H = 1 with a
@@ -136,6 +146,20 @@ static void dims2(const krl_pool *g, Dim *h, Dim *w)
 	}
 }
 
+/* Output i of a 2-d pool (flat over [planes, H, W]): its plane and the
+ * first row and column of its window, before the padding is cut. */
+template <class I>
+__device__ __forceinline__ void window2(I i, const Win<I> &h,
+                                        const Win<I> &w, I *pl, I *h0,
+                                        I *w0)
+{
+	I ow = i % w.out;
+	I oh = (i / w.out) % h.out;
+	*pl = i / w.out / h.out;
+	*h0 = oh * h.s - h.p;
+	*w0 = ow * w.s - w.p;
+}
+
 /* One output per thread (the loop counter is int64, the output's
  * coordinates and in-plane offsets are I, as CUDA_KERNEL_LOOP_TYPE). */
 template <class I>
@@ -146,17 +170,9 @@ max_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
 {
 	for (int64_t n = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     n < count; n += (int64_t)gridDim.x * blockDim.x) {
-		I i = (I)n;
-		I ow = i % w.out;
-		I oh = (i / w.out) % h.out;
-		I pl = i / w.out / h.out;
-		I h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-		I h1 = lo(h0 + (h.k - 1) * h.d + 1, h.in);
-		I w1 = lo(w0 + (w.k - 1) * w.d + 1, w.in);
-		while (h0 < 0)
-			h0 += h.d;
-		while (w0 < 0)
-			w0 += w.d;
+		I pl, h0, w0;
+		window2((I)n, h, w, &pl, &h0, &w0);
+		I h1 = max_taps(h, &h0), w1 = max_taps(w, &w0);
 		const float *px = x + (int64_t)pl * h.in * w.in;
 		float m = -INFINITY;
 		I mi = h0 * w.in + w0;
@@ -181,11 +197,8 @@ avg_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
 {
 	for (int64_t n = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     n < count; n += (int64_t)gridDim.x * blockDim.x) {
-		I i = (I)n;
-		I ow = i % w.out;
-		I oh = (i / w.out) % h.out;
-		I pl = i / w.out / h.out;
-		I h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
+		I pl, h0, w0;
+		window2((I)n, h, w, &pl, &h0, &w0);
 		I h1 = lo(h0 + h.k, h.in + h.p);
 		I w1 = lo(w0 + w.k, w.in + w.p);
 		I span = (h1 - h0) * (w1 - w0);
@@ -208,23 +221,33 @@ avg_pool2d_nchw(const float *__restrict__ x, float *__restrict__ y,
 	}
 }
 
-extern "C" int krl_k_max_pool2d(const float *x, float *y, int64_t *idx,
-                                const krl_pool *g, void *stream)
+/* The 1-d or 2-d pool g's dims d and output count: calls f(I(), count, d)
+ * with I = int where fits32 allows, else int64_t, and returns the launch's
+ * error; 0 at once when there is no output. */
+template <class F>
+static int pool2d(const krl_pool *g, F f)
 {
 	Dim d[2];
 	dims2(g, &d[0], &d[1]);
 	int64_t count = g->planes * d[0].out * d[1].out;
 	if (count == 0)
 		return 0;
-	cudaStream_t s = (cudaStream_t)stream;
-	unsigned grid = grid_for(count, 256);
 	if (fits32(count, d[0].in * d[1].in, d, 2))
-		max_pool2d_nchw<int><<<grid, 256, 0, s>>>(
-			x, y, idx, count, win<int>(d[0]), win<int>(d[1]));
+		f(int(), count, (const Dim *)d);
 	else
-		max_pool2d_nchw<int64_t><<<grid, 256, 0, s>>>(
-			x, y, idx, count, win<int64_t>(d[0]), win<int64_t>(d[1]));
+		f(int64_t(), count, (const Dim *)d);
 	return (int)cudaGetLastError();
+}
+
+extern "C" int krl_k_max_pool2d(const float *x, float *y, int64_t *idx,
+                                const krl_pool *g, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	return pool2d(g, [&](auto i, int64_t count, const Dim *d) {
+		typedef decltype(i) I;
+		max_pool2d_nchw<I><<<grid_for(count, 256), 256, 0, s>>>(
+			x, y, idx, count, win<I>(d[0]), win<I>(d[1]));
+	});
 }
 
 template <class I>
@@ -246,17 +269,10 @@ static void avg_pool2d_launch(const float *x, float *y, int64_t count,
 extern "C" int krl_k_avg_pool2d(const float *x, float *y, const krl_pool *g,
                                 void *stream)
 {
-	Dim d[2];
-	dims2(g, &d[0], &d[1]);
-	int64_t count = g->planes * d[0].out * d[1].out;
-	if (count == 0)
-		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
-	if (fits32(count, d[0].in * d[1].in, d, 2))
-		avg_pool2d_launch<int>(x, y, count, d, g, s);
-	else
-		avg_pool2d_launch<int64_t>(x, y, count, d, g, s);
-	return (int)cudaGetLastError();
+	return pool2d(g, [&](auto i, int64_t count, const Dim *d) {
+		avg_pool2d_launch<decltype(i)>(x, y, count, d, g, s);
+	});
 }
 
 /* ==== Pooling, 3-d ==== */
@@ -289,15 +305,7 @@ max_pool3d_k(const float *__restrict__ x, float *__restrict__ y,
 	if (oh >= h.out || ow >= w.out)
 		return;
 	I t0 = ot * t.s - t.p, h0 = oh * h.s - h.p, w0 = ow * w.s - w.p;
-	I t1 = lo(t0 + (t.k - 1) * t.d + 1, t.in);
-	I h1 = lo(h0 + (h.k - 1) * h.d + 1, h.in);
-	I w1 = lo(w0 + (w.k - 1) * w.d + 1, w.in);
-	while (t0 < 0)
-		t0 += t.d;
-	while (h0 < 0)
-		h0 += h.d;
-	while (w0 < 0)
-		w0 += w.d;
+	I t1 = max_taps(t, &t0), h1 = max_taps(h, &h0), w1 = max_taps(w, &w0);
 	const float *px = x + (int64_t)pl * t.in * h.in * w.in;
 	float m = -INFINITY;
 	I mi = (t0 * h.in + h0) * w.in + w0;
@@ -444,290 +452,6 @@ extern "C" int krl_k_avg_pool3d(const float *x, float *y, const krl_pool *g,
 	});
 }
 
-/* ==== Product reduction ==== */
-
-#define RED_MAX_THREADS 512
-
-/* Combines the width values of row ty into lane 0 (tree in shared memory,
- * warp shuffles when the row fits a warp). Every thread must call it. */
-__device__ float prod_x(float acc, float *smem)
-{
-	int tx = threadIdx.x, ty = threadIdx.y, w = blockDim.x;
-	if (w <= 32) {
-		for (int off = w / 2; off > 0; off >>= 1)
-			acc *= __shfl_down_sync(0xffffffffu, acc, off, w);
-		return acc;
-	}
-	smem[ty * w + tx] = acc;
-	__syncthreads();
-	for (int off = w / 2; off > 0; off >>= 1) {
-		if (tx < off)
-			smem[ty * w + tx] *= smem[ty * w + tx + off];
-		__syncthreads();
-	}
-	return smem[ty * w];
-}
-
-/* Combines the height values of column tx into row 0. */
-__device__ float prod_y(float acc, float *smem)
-{
-	int tx = threadIdx.x, ty = threadIdx.y, w = blockDim.x;
-	smem[ty * w + tx] = acc;
-	__syncthreads();
-	for (int off = blockDim.y / 2; off > 0; off >>= 1) {
-		if (ty < off)
-			smem[ty * w + tx] *= smem[(ty + off) * w + tx];
-		__syncthreads();
-	}
-	return smem[tx];
-}
-
-/* True in the block of output block blockIdx.x that arrives last (it
- * resets the semaphore for the next call). */
-__device__ bool last_block(unsigned *sem)
-{
-	__shared__ bool last;
-	__threadfence();
-	__syncthreads();
-	if (threadIdx.x == 0 && threadIdx.y == 0) {
-		unsigned ticket = atomicAdd(&sem[blockIdx.x], 1u);
-		last = ticket == gridDim.y - 1;
-		if (last)
-			sem[blockIdx.x] = 0;
-	}
-	__syncthreads();
-	if (last)
-		__threadfence();
-	return last;
-}
-
-/* Reduced dim contiguous: `width` threads per row (float4 loads into four
- * accumulators when vec), `height` rows per block, the row split over
- * grid.y chunks. */
-__global__ void __launch_bounds__(RED_MAX_THREADS)
-prod_rows(const float *__restrict__ x, float *y, int64_t outer, int64_t r,
-          int64_t chunk, bool vec, float *part, unsigned *sem)
-{
-	__shared__ float smem[RED_MAX_THREADS];
-	int tx = threadIdx.x, w = blockDim.x;
-	int64_t o = (int64_t)blockIdx.x * blockDim.y + threadIdx.y;
-	float acc = 1.f;
-	if (o < outer) {
-		const float *row = x + o * r;
-		int64_t lo = (int64_t)blockIdx.y * chunk;
-		int64_t hi = lo + chunk < r ? lo + chunk : r;
-		if (vec) {
-			float a0 = 1.f, a1 = 1.f, a2 = 1.f, a3 = 1.f;
-			int64_t j = lo + (int64_t)tx * 4;
-			for (; j + 3 < hi; j += (int64_t)w * 4) {
-				float4 v = *reinterpret_cast<const float4 *>(row + j);
-				a0 *= v.x;
-				a1 *= v.y;
-				a2 *= v.z;
-				a3 *= v.w;
-			}
-			for (; j < hi; j++)
-				a0 *= row[j];
-			acc = (a0 * a1) * (a2 * a3);
-		} else {
-			for (int64_t j = lo + tx; j < hi; j += w)
-				acc *= row[j];
-		}
-	}
-	acc = prod_x(acc, smem);
-	if (gridDim.y == 1) {
-		if (tx == 0 && o < outer)
-			y[o] = acc;
-		return;
-	}
-	if (tx == 0 && o < outer)
-		part[(int64_t)blockIdx.y * outer + o] = acc;
-	if (!last_block(sem))
-		return;
-	acc = 1.f;
-	if (o < outer)
-		for (int s = tx; s < (int)gridDim.y; s += w)
-			acc *= __ldcg(&part[(int64_t)s * outer + o]);
-	__syncthreads();
-	acc = prod_x(acc, smem);
-	if (tx == 0 && o < outer)
-		y[o] = acc;
-}
-
-/* Reduced dim strided: threads across OV consecutive outputs each (float4
- * loads when OV = 4), `height` threads along r with four loads in flight. */
-template <int OV>
-__global__ void __launch_bounds__(RED_MAX_THREADS)
-prod_cols(const float *__restrict__ x, float *y, int64_t outer, int64_t r,
-          int64_t inner, int64_t tiles, int64_t chunk, float *part,
-          unsigned *sem)
-{
-	__shared__ float smem[RED_MAX_THREADS];
-	int tx = threadIdx.x, ty = threadIdx.y, h = blockDim.y;
-	int64_t o = blockIdx.x / tiles;
-	int64_t i = ((blockIdx.x % tiles) * blockDim.x + tx) * OV;
-	int64_t nout = outer * inner;
-	bool live = i < inner;
-	float acc[OV];
-#pragma unroll
-	for (int v = 0; v < OV; v++)
-		acc[v] = 1.f;
-	if (live) {
-		const float *col = x + o * r * inner + i;
-		int64_t lo = (int64_t)blockIdx.y * chunk;
-		int64_t hi = lo + chunk < r ? lo + chunk : r;
-		int64_t j = lo + ty;
-		for (; j + 3 * (int64_t)h < hi; j += 4 * (int64_t)h) {
-			float buf[4][OV];
-#pragma unroll
-			for (int u = 0; u < 4; u++) {
-				const float *p = col + (j + u * (int64_t)h) * inner;
-				if (OV == 4) {
-					float4 q = *reinterpret_cast<const float4 *>(p);
-					buf[u][0] = q.x;
-					buf[u][OV > 1 ? 1 : 0] = q.y;
-					buf[u][OV > 2 ? 2 : 0] = q.z;
-					buf[u][OV > 3 ? 3 : 0] = q.w;
-				} else {
-					buf[u][0] = p[0];
-				}
-			}
-#pragma unroll
-			for (int u = 0; u < 4; u++)
-#pragma unroll
-				for (int v = 0; v < OV; v++)
-					acc[v] *= buf[u][v];
-		}
-		for (; j < hi; j += h)
-#pragma unroll
-			for (int v = 0; v < OV; v++)
-				acc[v] *= col[j * inner + v];
-	}
-#pragma unroll
-	for (int v = 0; v < OV; v++) {
-		acc[v] = prod_y(acc[v], smem);
-		__syncthreads();
-	}
-	int64_t out = o * inner + i;
-	if (gridDim.y == 1) {
-		if (ty == 0 && live)
-#pragma unroll
-			for (int v = 0; v < OV; v++)
-				y[out + v] = acc[v];
-		return;
-	}
-	if (ty == 0 && live)
-#pragma unroll
-		for (int v = 0; v < OV; v++)
-			part[(int64_t)blockIdx.y * nout + out + v] = acc[v];
-	if (!last_block(sem))
-		return;
-#pragma unroll
-	for (int v = 0; v < OV; v++) {
-		acc[v] = 1.f;
-		if (live)
-			for (int s = ty; s < (int)gridDim.y; s += h)
-				acc[v] *= __ldcg(&part[(int64_t)s * nout + out + v]);
-		__syncthreads();
-		acc[v] = prod_y(acc[v], smem);
-	}
-	if (ty == 0 && live)
-#pragma unroll
-		for (int v = 0; v < OV; v++)
-			y[out + v] = acc[v];
-}
-
-static int last_pow2(int64_t n)
-{
-	int p = 1;
-	while ((int64_t)p * 2 <= n && p < RED_MAX_THREADS)
-		p *= 2;
-	return p;
-}
-
-/* Blocks per output: PyTorch's ctas_per_output rule (as reduce.cu). */
-static int64_t splits_for(int64_t grid, int64_t vpt, int threads,
-                          int sm_count, int64_t nout, int64_t part_bytes)
-{
-	int64_t target = (int64_t)sm_count * (2048 / threads);
-	if (vpt < 256 || grid > target)
-		return 1;
-	int64_t s1 = cdiv(target, grid), s2 = cdiv(vpt, 16);
-	int64_t s3 = cdiv(vpt, 256);
-	int64_t s = s1 < s2 ? s1 : s2;
-	if (s3 > s)
-		s = s3;
-	if (s > MAX_GRID_YZ)
-		s = MAX_GRID_YZ;
-	int64_t room = part_bytes / (int64_t)(sizeof(float) * (size_t)nout);
-	if (s > room)
-		s = room;
-	if (grid > (int64_t)(KRL_REDUCE_SEM_BYTES / sizeof(unsigned)))
-		s = 1;
-	return s < 1 ? 1 : s;
-}
-
-extern "C" int krl_k_prod(const float *x, float *y, int64_t outer, int64_t r,
-                          int64_t inner, void *scratch, int64_t scratch_bytes,
-                          int sm_count, void *stream)
-{
-	cudaStream_t st = (cudaStream_t)stream;
-	unsigned *sem = (unsigned *)scratch;
-	float *part = (float *)((char *)scratch + KRL_REDUCE_SEM_BYTES);
-	int64_t part_bytes = scratch_bytes - KRL_REDUCE_SEM_BYTES;
-	int64_t nout = outer * inner;
-	if (nout == 0)
-		return 0;
-	if (inner == 1) {
-		int w = last_pow2(r) < 32 ? last_pow2(r) : 32;
-		int h = last_pow2(outer);
-		if (h > RED_MAX_THREADS / w)
-			h = RED_MAX_THREADS / w;
-		w = last_pow2(r);
-		if (w > RED_MAX_THREADS / h)
-			w = RED_MAX_THREADS / h;
-		bool vec = r % 4 == 0 && ((uintptr_t)x & 15) == 0;
-		int64_t grid = cdiv(outer, h);
-		int64_t sp = splits_for(grid, cdiv(r, w), w * h, sm_count, nout,
-		                        part_bytes);
-		int64_t chunk = cdiv(r, sp);
-		if (vec)
-			chunk = cdiv(chunk, 4) * 4;
-		sp = cdiv(r, chunk);
-		if (grid > 0x7fffffff)
-			return (int)cudaErrorInvalidConfiguration;
-		prod_rows<<<dim3((unsigned)grid, (unsigned)sp), dim3(w, h), 0,
-		            st>>>(x, y, outer, r, chunk, vec, part, sem);
-		return (int)cudaGetLastError();
-	}
-	int ov = inner % 4 == 0 && ((uintptr_t)x & 15) == 0 ? 4 : 1;
-	int maxt = RED_MAX_THREADS / ov;
-	int64_t cols = inner / ov;
-	int w = last_pow2(cols) < 32 ? last_pow2(cols) : 32;
-	int h = last_pow2(r);
-	if (h > maxt / w)
-		h = maxt / w;
-	w = last_pow2(cols);
-	if (w > maxt / h)
-		w = maxt / h;
-	int64_t tiles = cdiv(cols, w);
-	int64_t grid = outer * tiles;
-	int64_t sp = splits_for(grid, cdiv(r, h), w * h, sm_count, nout,
-	                        part_bytes);
-	int64_t chunk = cdiv(r, sp);
-	sp = cdiv(r, chunk);
-	if (grid > 0x7fffffff)
-		return (int)cudaErrorInvalidConfiguration;
-	dim3 g((unsigned)grid, (unsigned)sp), b(w, h);
-	if (ov == 4)
-		prod_cols<4><<<g, b, 0, st>>>(x, y, outer, r, inner, tiles, chunk,
-		                              part, sem);
-	else
-		prod_cols<1><<<g, b, 0, st>>>(x, y, outer, r, inner, tiles, chunk,
-		                              part, sem);
-	return (int)cudaGetLastError();
-}
-
 /* ==== Copies: gather along a dim, cat, fill, mul_mask ==== */
 
 #define EW_THREADS 128
@@ -767,6 +491,27 @@ struct Div64 {
 		return n / d;
 	}
 };
+
+/* Calls f(T()) with T the unsigned integer type of esize bytes (1, 2 or 8;
+ * any other size: 4), for the copies, which move elements as bits. */
+template <class F>
+static void by_esize(int esize, F f)
+{
+	switch (esize) {
+	case 1:
+		f(uint8_t());
+		break;
+	case 2:
+		f(uint16_t());
+		break;
+	case 8:
+		f(uint64_t());
+		break;
+	default:
+		f(uint32_t());
+		break;
+	}
+}
 
 /* Each block covers 512 consecutive outputs, thread tx the elements tx,
  * tx + 128, tx + 256, tx + 384 of them, all four loaded before any is
@@ -833,20 +578,10 @@ extern "C" int krl_k_gather_dim(const void *x, void *y, int64_t outer,
 	if (outer * ry * inner == 0)
 		return 0;
 	bool rev = step < 0;
-	switch (esize) {
-	case 1:
-		gather_launch<uint8_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	case 2:
-		gather_launch<uint16_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	case 8:
-		gather_launch<uint64_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	default:
-		gather_launch<uint32_t>(x, y, outer, rx, ry, inner, start, rev, s);
-		break;
-	}
+	by_esize(esize, [&](auto t) {
+		gather_launch<decltype(t)>(x, y, outer, rx, ry, inner, start,
+		                           rev, s);
+	});
 	return (int)cudaGetLastError();
 }
 
@@ -935,20 +670,9 @@ extern "C" int krl_k_cat2(const void *a, const void *b, void *y,
 	if (outer * (ra + rb) * inner == 0)
 		return 0;
 	int sm = sm_count > 0 ? sm_count : 1;
-	switch (esize) {
-	case 1:
-		cat2_launch<uint8_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	case 2:
-		cat2_launch<uint16_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	case 8:
-		cat2_launch<uint64_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	default:
-		cat2_launch<uint32_t>(a, b, y, outer, ra, rb, inner, sm, s);
-		break;
-	}
+	by_esize(esize, [&](auto t) {
+		cat2_launch<decltype(t)>(a, b, y, outer, ra, rb, inner, sm, s);
+	});
 	return (int)cudaGetLastError();
 }
 
