@@ -23,6 +23,7 @@
 
 #include "krl/llm.h"
 #include "util/clock.h"
+#include "util/rng.h"
 
 /* A server's Retry-After is obeyed up to this many seconds. */
 #define RETRY_AFTER_CAP_S 60.0
@@ -466,14 +467,13 @@ static void sleep_s(double s)
 }
 
 /* Up to +25% on a backoff, so that the requests of one batch that failed
- * together do not all come back at the same instant. */
+ * together do not all come back at the same instant: one output of a
+ * process-wide splitmix64 stream per call (not seeded: only timing depends
+ * on it). */
 static double jitter(double s)
 {
-	static _Atomic unsigned long state = 0x9e3779b97f4a7c15UL;
-	unsigned long x = atomic_fetch_add(&state, 0x9e3779b97f4a7c15UL);
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9UL;
-	x ^= x >> 29;
+	static _Atomic uint64_t calls;
+	uint64_t x = krl_splitmix64_at(0, atomic_fetch_add(&calls, 1));
 	return s * (1.0 + 0.25 * (double)(x % 1024) / 1024.0);
 }
 
