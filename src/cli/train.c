@@ -261,9 +261,14 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 			json_t *sum = NULL;
 			/* A run per (task, round), named by everything that makes it:
 			 * the same command finds it again. */
-			snprintf(run, sizeof run, "train/%s/b%d/s%llu/w%.8s/r%d/%s",
-			         bo.shapes, bo.budget, (unsigned long long)a->seed, fp0, r,
-			         id);
+			if (krl_fmt_fixed(run, sizeof run, "the run name", &d,
+			                  "train/%s/b%d/s%llu/w%.8s/r%d/%s", bo.shapes,
+			                  bo.budget, (unsigned long long)a->seed, fp0,
+			                  r, id) != KRL_OK) {
+				fprintf(stderr, "krl train: %s\n", d.msg);
+				rc = KRL_EXIT_ERROR;
+				break;
+			}
 			bo.run_name = run;
 			bo.learn = 1;
 			bo.seed = krl_splitmix64(a->seed ^ krl_splitmix64((uint64_t)r));
@@ -335,15 +340,18 @@ static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
 	krl_builtin_opts bo = a->bo;
 	char run[600];
 	json_t *sum = NULL;
+	*best = NAN;
+	if (krl_fmt_fixed(run, sizeof run, "the run name", d,
+	                  "eval/%s/%s/b%d/s%llu/%s/%s",
+	                  uniform ? "uniform" : "weights", bo.shapes, bo.budget,
+	                  (unsigned long long)a->seed, uniform ? "-" : fp,
+	                  id) != KRL_OK)
+		return -1;
 	krl_err e = uniform ? krl_policy_create(&pol)
 	                    : krl_policy_load(a->weights, &pol, d);
-	*best = NAN;
 	if (e != KRL_OK)
 		return -1;
 	krl_policy_set_uniform(pol, uniform);
-	snprintf(run, sizeof run, "eval/%s/%s/b%d/s%llu/%s/%s",
-	         uniform ? "uniform" : "weights", bo.shapes, bo.budget,
-	         (unsigned long long)a->seed, uniform ? "-" : fp, id);
 	bo.run_name = run;
 	bo.learn = !uniform;
 	bo.run_exemplars = 1;

@@ -21,6 +21,7 @@
 #include "krl/optimize.h"
 #include "rl/loop_int.h"
 #include "util/rng.h"
+#include "util/strbuf.h"
 
 #define MAX_GROUP 64
 
@@ -216,7 +217,9 @@ static krl_err propose(const krl_task *t, const krl_evaluator *ev,
 	row.round = r;
 	row.group = r;
 	row.member = k;
-	snprintf(row.task, sizeof row.task, "%s", t->id ? t->id : t->name);
+	if ((e = krl_fmt_fixed(row.task, sizeof row.task, "the task id", d, "%s",
+	                       t->id ? t->id : t->name)) != KRL_OK)
+		goto out;
 	row.prompt = (char *)prompt;
 	row.completion = c->text ? c->text : "";
 	row.policy = (char *)policy;
@@ -424,9 +427,13 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 		                    "group size %d is above %d", opt.group, MAX_GROUP);
 	if (!opt.seed)
 		opt.seed = 1;
-	snprintf(run, sizeof run, "%s", opt.run_name ? opt.run_name : "");
-	if (!run[0])
-		snprintf(run, sizeof run, "%s/%s", t->id ? t->id : t->name, stage);
+	/* the run's name is its identity in the store: never cut */
+	if ((opt.run_name && *opt.run_name
+	             ? krl_fmt_fixed(run, sizeof run, "the run name", d, "%s",
+	                             opt.run_name)
+	             : krl_fmt_fixed(run, sizeof run, "the run name", d, "%s/%s",
+	                             t->id ? t->id : t->name, stage)) != KRL_OK)
+		return KRL_EINVAL;
 	if (!(task_text = read_text(t->path)))
 		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot read %s",
 		                    t->path);

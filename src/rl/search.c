@@ -405,7 +405,9 @@ static krl_err commit(search *S, int r, int k, const krl_choice *c,
 	row.round = r;
 	row.group = r;
 	row.member = k;
-	snprintf(row.task, sizeof row.task, "%s", S->task);
+	if ((e = krl_fmt_fixed(row.task, sizeof row.task, "the task id", d, "%s",
+	                       S->task)) != KRL_OK)
+		goto out;
 	if (text) {
 		snprintf(row.cand_hash, sizeof row.cand_hash, "%s", hash);
 		if ((e = S->ev->eval(S->ev->ctx, S->t, path, &rec, d)) != KRL_OK)
@@ -890,10 +892,14 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 	fixed_choices(&S);
 	krl_policy_fingerprint(pol, fp);
 	space_fingerprint(gen->space, sfp);
-	snprintf(S.run, sizeof S.run, "%s", S.o.run_name ? S.o.run_name : "");
-	if (!S.run[0])
-		snprintf(S.run, sizeof S.run, "%s/builtin/%s/b%d/%.8s", S.task,
-		         S.o.shapes, S.o.budget, fp);
+	/* the run's name is its identity in the store: never cut */
+	if ((S.o.run_name && *S.o.run_name
+	             ? krl_fmt_fixed(S.run, sizeof S.run, "the run name", d, "%s",
+	                             S.o.run_name)
+	             : krl_fmt_fixed(S.run, sizeof S.run, "the run name", d,
+	                             "%s/builtin/%s/b%d/%.8s", S.task,
+	                             S.o.shapes, S.o.budget, fp)) != KRL_OK)
+		return KRL_EINVAL;
 	if (krl_reward_norm_init(&S.norm, &S.o.reward) != 0)
 		return KRL_ENOMEM;
 	norm_ok = 1;

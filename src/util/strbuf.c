@@ -94,6 +94,22 @@ void krl_strbuf_free(krl_strbuf *b)
 	memset(b, 0, sizeof *b);
 }
 
+char *krl_vfmt(const char *fmt, va_list ap)
+{
+	krl_strbuf b = { 0 };
+	krl_strbuf_vprintf(&b, fmt, ap);
+	return krl_strbuf_take(&b);
+}
+
+char *krl_fmt(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *z = krl_vfmt(fmt, ap);
+	va_end(ap);
+	return z;
+}
+
 /* ==== Fixed-size fields ==== */
 
 krl_err krl_fmt_fixed(char *buf, size_t cap, const char *what, krl_diag *d,

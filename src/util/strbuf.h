@@ -43,6 +43,12 @@ char *krl_strbuf_take(krl_strbuf *b);
 /* Frees the text and resets b (b may be all zero). */
 void krl_strbuf_free(krl_strbuf *b);
 
+/* printf text in a malloc'd string of its own length (caller frees), or
+ * NULL when out of memory. */
+char *krl_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *krl_vfmt(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
 /* printf into buf[cap]. When the text does not fit (cap - 1 bytes), buf
  * becomes "" and the result is KRL_EINVAL with d (may be NULL) saying
  * "<what> is too long (<n> bytes, at most <cap - 1>): <its start>...";

@@ -37,6 +37,13 @@ static void builder_keeps_everything(void **state)
 	assert_null(b.z);
 	free(z);
 
+	/* krl_fmt: the same, in one call */
+	z = krl_fmt("%s:%d", big, 7);
+	assert_non_null(z);
+	assert_int_equal(strlen(z), 4999 + 2);
+	assert_string_equal(z + 4999, ":7");
+	free(z);
+
 	/* nothing appended: "", not NULL */
 	z = krl_strbuf_take(&b);
 	assert_non_null(z);
