@@ -96,7 +96,8 @@ void krl_cubin_free(krl_cubin *c);
 const char *const *krl_nvrtc_options(const char *arch);
 
 /* $KRL_CACHE_DIR, else $XDG_CACHE_HOME/krl, else $HOME/.cache/krl, else
- * /tmp/krl-cache. Static storage. */
+ * /tmp/krl-cache. Static storage. "" (no cache) when that path is too
+ * long to hold (it is never cut). */
 const char *krl_cache_dir(void);
 
 /* "major.minor" of the NVRTC library. */

@@ -22,9 +22,9 @@ static const char audit_usage[] =
 
 int krl_cmd_audit_tasks(int argc, char **argv)
 {
-	char sets_buf[256] = "tiny";
-	const char *sets[16];
-	int nsets = 0, json = 0, nrefs = 0, undeclared = 0, skipped = 0;
+	char sets_buf[256];
+	const char *sets[16] = {"tiny"};
+	int nsets = 1, json = 0, nrefs = 0, undeclared = 0, skipped = 0;
 	const char *refs[256];
 	int64_t max_elements = 1 << 24;
 	krl_suite *s = NULL;
@@ -38,7 +38,10 @@ int krl_cmd_audit_tasks(int argc, char **argv)
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--shapes") && v) {
-			snprintf(sets_buf, sizeof sets_buf, "%s", v);
+			nsets = krl_cli_shape_list("krl audit-tasks", v, sets_buf,
+			                           sizeof sets_buf, sets, 16);
+			if (nsets < 0)
+				return KRL_EXIT_USAGE;
 			i++;
 		} else if (!strcmp(a, "--max-elements") && v) {
 			max_elements = strtoll(v, NULL, 0);
@@ -50,9 +53,6 @@ int krl_cmd_audit_tasks(int argc, char **argv)
 			return KRL_EXIT_USAGE;
 		}
 	}
-	for (char *tok = strtok(sets_buf, ","); tok && nsets < 16;
-	     tok = strtok(NULL, ","))
-		sets[nsets++] = tok;
 	if (krl_suite_load(NULL, &s, &d) != KRL_OK) {
 		fprintf(stderr, "krl audit-tasks: %s\n",
 		        krl_diag_format(&d, buf, sizeof buf));

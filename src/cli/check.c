@@ -56,15 +56,12 @@ int krl_cmd_check(int argc, char **argv)
 			o.arch = v;
 			i++;
 		} else if (!strcmp(s, "--shapes")) {
-			snprintf(sets_buf, sizeof sets_buf, "%s", v);
-			o.nsets = 0;
-			for (char *t = strtok(sets_buf, ","); t; t = strtok(NULL, ",")) {
-				if (o.nsets == KRL_JUDGE_MAX_SETS) {
-					fprintf(stderr, "krl check: too many shape sets\n");
-					return KRL_EXIT_USAGE;
-				}
-				o.sets[o.nsets++] = t;
-			}
+			int n = krl_cli_shape_list("krl check", v, sets_buf,
+			                           sizeof sets_buf, o.sets,
+			                           KRL_JUDGE_MAX_SETS);
+			if (n < 0)
+				return KRL_EXIT_USAGE;
+			o.nsets = n;
 			i++;
 		} else if (!strcmp(s, "--compile-timeout") ||
 		           !strcmp(s, "--compile-memory")) {

@@ -28,6 +28,12 @@ int krl_cmd_train(int argc, char **argv);
  * sets_buf. */
 int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
                          char *sets_buf, size_t cap);
+/* Splits the comma-separated shape set list v (a --shapes value) into
+ * sets[0..max): copies v into buf[cap] and points the names into it.
+ * Returns the count, or -1 after printing "<cmd>: ..." when v does not fit
+ * buf or names more than max sets (neither is ever cut). */
+int krl_cli_shape_list(const char *cmd, const char *v, char *buf, size_t cap,
+                       const char **sets, int max);
 extern const char krl_cli_judge_usage[];
 /* Prints krl_cli_judge_usage with n options renamed: rename[2i] is an
  * option ("--budget"), rename[2i + 1] the text shown for it instead

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "krl/judge.h"
 #include "krl/suite.h"
+#include "util/strbuf.h"
 
 static const char eval_usage[] =
 	"usage: krl eval TASK CANDIDATE [options]\n"
@@ -124,32 +125,51 @@ int krl_cmd_batch(int argc, char **argv)
 	FILE *f = NULL;
 	if (parse_args(argc, argv, &a, 1) != 0)
 		return KRL_EXIT_USAGE;
+	char dirbuf[4096];
+	if (krl_fmt_fixed(dirbuf, sizeof dirbuf, "the batch file's path", &d,
+	                  "%s", a.pos[0]) != KRL_OK) {
+		fprintf(stderr, "krl batch: %s\n", d.msg);
+		return KRL_EXIT_ERROR;
+	}
+	const char *dir = dirname(dirbuf);
 	if (!(f = fopen(a.pos[0], "r"))) {
 		fprintf(stderr, "krl batch: cannot open %s\n", a.pos[0]);
 		return KRL_EXIT_ERROR;
 	}
-	char dirbuf[4096];
-	snprintf(dirbuf, sizeof dirbuf, "%s", a.pos[0]);
-	const char *dir = dirname(dirbuf);
 	if (krl_suite_load(NULL, &s, &d) != KRL_OK ||
 	    krl_judge_create(&a.o, &j, &d) != KRL_OK) {
 		fprintf(stderr, "krl batch: %s\n", krl_diag_format(&d, buf, sizeof buf));
 		goto out;
 	}
 	for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
-		char cand[1024], task[512], expect[64] = "", reason[64] = "";
+		/* each field as long as the line: sscanf never cuts one */
+		char cand[sizeof line], task[sizeof line];
+		char expect[sizeof line] = "", reason[sizeof line] = "";
+		char path[4096];
+		if (!strchr(line, '\n') && !feof(f)) {
+			fprintf(stderr, "krl batch: %s:%d: line longer than %zu "
+			        "bytes\n", a.pos[0], lineno, sizeof line - 2);
+			other++;
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
-		int n = sscanf(line, "%1023s %511s %63s %63s", cand, task, expect,
-		               reason);
+		int n = sscanf(line, "%2047s %2047s %2047s %2047s", cand, task,
+		               expect, reason);
 		if (n < 2)
 			continue;
-		char path[4096];
-		if (cand[0] == '/')
-			snprintf(path, sizeof path, "%s", cand);
-		else
-			snprintf(path, sizeof path, "%s/%s", dir, cand);
+		if (krl_fmt_fixed(path, sizeof path, "the candidate path", &d,
+		                  "%s%s%s", cand[0] == '/' ? "" : dir,
+		                  cand[0] == '/' ? "" : "/", cand) != KRL_OK) {
+			fprintf(stderr, "krl batch: %s:%d: %s\n", a.pos[0], lineno,
+			        d.msg);
+			other++;
+			continue;
+		}
 		krl_task *t = NULL;
 		json_t *rec = NULL;
 		if (krl_suite_load_task(s, task, &t, &d) != KRL_OK ||

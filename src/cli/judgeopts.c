@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/strbuf.h"
 
 const char krl_cli_judge_usage[] =
 	"judge options:\n"
@@ -31,6 +32,26 @@ const char krl_cli_judge_usage[] =
 	"                     seed and choice from getrandom)\n"
 	"  --device N         CUDA device ordinal (default 0)\n";
 
+int krl_cli_shape_list(const char *cmd, const char *v, char *buf, size_t cap,
+                       const char **sets, int max)
+{
+	krl_diag d = {0};
+	int n = 0;
+	if (krl_fmt_fixed(buf, cap, "the --shapes list", &d, "%s", v) != KRL_OK) {
+		fprintf(stderr, "%s: %s\n", cmd, d.msg);
+		return -1;
+	}
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (n == max) {
+			fprintf(stderr, "%s: too many shape sets (at most %d)\n", cmd,
+			        max);
+			return -1;
+		}
+		sets[n++] = tok;
+	}
+	return n;
+}
+
 int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
                          char *sets_buf, size_t cap)
 {
@@ -56,16 +77,11 @@ int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
 		return -1;
 	}
 	if (!strcmp(s, "--shapes")) {
-		snprintf(sets_buf, cap, "%s", v);
-		o->nsets = 0;
-		for (char *tok = strtok(sets_buf, ","); tok; tok = strtok(NULL, ",")) {
-			if (o->nsets == KRL_JUDGE_MAX_SETS / 2) {
-				fprintf(stderr, "krl: too many shape sets (at most %d)\n",
-				        KRL_JUDGE_MAX_SETS / 2);
-				return -1;
-			}
-			o->sets[o->nsets++] = tok;
-		}
+		int n = krl_cli_shape_list("krl", v, sets_buf, cap, o->sets,
+		                           KRL_JUDGE_MAX_SETS / 2);
+		if (n < 0)
+			return -1;
+		o->nsets = n;
 	} else if (!strcmp(s, "--time-shapes")) {
 		o->time_set = v;
 	} else if (!strcmp(s, "--seeds")) {

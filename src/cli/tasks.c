@@ -1,11 +1,13 @@
 /* krl tasks, krl show: the suite and one task resolved. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "krl/judge.h"
 #include "krl/ops.h"
 #include "krl/suite.h"
+#include "util/strbuf.h"
 
 int krl_cmd_tasks(int argc, char **argv)
 {
@@ -31,14 +33,15 @@ int krl_cmd_tasks(int argc, char **argv)
 			bad++;
 			continue;
 		}
-		char sets[256] = "";
-		for (int k = 0; k < t->nsets; k++) {
-			size_t len = strlen(sets);
-			snprintf(sets + len, sizeof sets - len, "%s%s", k ? "," : "",
-			         t->sets[k].name);
-		}
-		printf("%-28s %-22s %s%s\n", s->ids[i], t->name, sets,
+		krl_strbuf sets = { 0 };
+		for (int k = 0; k < t->nsets; k++)
+			krl_strbuf_printf(&sets, "%s%s", k ? "," : "",
+			                  t->sets[k].name);
+		char *z = krl_strbuf_take(&sets);
+		printf("%-28s %-22s %s%s\n", s->ids[i], t->name,
+		       z ? z : "(out of memory)",
 		       t->degenerate ? "  (degenerate output, declared)" : "");
+		free(z);
 		krl_task_free(t);
 	}
 	printf("%d tasks\n", s->n);

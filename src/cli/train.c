@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "rl/loop_int.h"
+#include "util/rng.h"
+#include "util/strbuf.h"
 
 static const char train_usage[] =
 	"usage: krl train [options]          learn the builtin policy's weights\n"
@@ -116,10 +117,11 @@ static krl_err read_split(const char *path, const char *part,
 	return e;
 }
 
-/* Fisher-Yates with splitmix64 seeded by (seed, round). */
+/* Fisher-Yates with a krl_rng seeded by (seed, round). */
 static void shuffle(int *order, int n, uint64_t seed, int round)
 {
-	krl_rng rng = {krl_loop_mix(seed ^ krl_loop_mix((uint64_t)round + 7))};
+	krl_rng rng = {krl_splitmix64(seed ^
+	                              krl_splitmix64((uint64_t)round + 7))};
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	for (int i = n - 1; i > 0; i--) {
@@ -259,12 +261,17 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 			json_t *sum = NULL;
 			/* A run per (task, round), named by everything that makes it:
 			 * the same command finds it again. */
-			snprintf(run, sizeof run, "train/%s/b%d/s%llu/w%.8s/r%d/%s",
-			         bo.shapes, bo.budget, (unsigned long long)a->seed, fp0, r,
-			         id);
+			if (krl_fmt_fixed(run, sizeof run, "the run name", &d,
+			                  "train/%s/b%d/s%llu/w%.8s/r%d/%s", bo.shapes,
+			                  bo.budget, (unsigned long long)a->seed, fp0,
+			                  r, id) != KRL_OK) {
+				fprintf(stderr, "krl train: %s\n", d.msg);
+				rc = KRL_EXIT_ERROR;
+				break;
+			}
 			bo.run_name = run;
 			bo.learn = 1;
-			bo.seed = krl_loop_mix(a->seed ^ krl_loop_mix((uint64_t)r));
+			bo.seed = krl_splitmix64(a->seed ^ krl_splitmix64((uint64_t)r));
 			fprintf(stderr, "[round %d/%d, task %d/%d] %s\n", r + 1,
 			        a->rounds, i + 1, n, id);
 			e = krl_cli_search(s, id, j, st, pol, &bo, &sum, &d);
@@ -333,15 +340,18 @@ static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
 	krl_builtin_opts bo = a->bo;
 	char run[600];
 	json_t *sum = NULL;
+	*best = NAN;
+	if (krl_fmt_fixed(run, sizeof run, "the run name", d,
+	                  "eval/%s/%s/b%d/s%llu/%s/%s",
+	                  uniform ? "uniform" : "weights", bo.shapes, bo.budget,
+	                  (unsigned long long)a->seed, uniform ? "-" : fp,
+	                  id) != KRL_OK)
+		return -1;
 	krl_err e = uniform ? krl_policy_create(&pol)
 	                    : krl_policy_load(a->weights, &pol, d);
-	*best = NAN;
 	if (e != KRL_OK)
 		return -1;
 	krl_policy_set_uniform(pol, uniform);
-	snprintf(run, sizeof run, "eval/%s/%s/b%d/s%llu/%s/%s",
-	         uniform ? "uniform" : "weights", bo.shapes, bo.budget,
-	         (unsigned long long)a->seed, uniform ? "-" : fp, id);
 	bo.run_name = run;
 	bo.learn = !uniform;
 	bo.run_exemplars = 1;
@@ -470,17 +480,20 @@ int krl_cmd_train(int argc, char **argv)
 		return KRL_EXIT_USAGE;
 	if (krl_suite_load(NULL, &s, &d) != KRL_OK)
 		goto fail;
-	snprintf(split, sizeof split, "%s", a.split ? a.split : "");
-	if (!a.split)
-		snprintf(split, sizeof split, "%s/splits/level1.txt", s->root);
-	if (read_split(split, a.part, s, &ids, &n, &d) != KRL_OK)
+	if ((a.split ? krl_fmt_fixed(split, sizeof split, "the split path", &d,
+	                             "%s", a.split)
+	             : krl_fmt_fixed(split, sizeof split, "the split path", &d,
+	                             "%s/splits/level1.txt", s->root)) != KRL_OK ||
+	    read_split(split, a.part, s, &ids, &n, &d) != KRL_OK)
 		goto fail;
 	/* Fail before any GPU work when the weights cannot be written, or
 	 * would overwrite the starting point (a resume starts again from
 	 * --weights and replays the store). */
 	if (!a.eval) {
 		char dir[4200], r1[4200], r2[4200];
-		snprintf(dir, sizeof dir, "%s", a.weights_out);
+		if (krl_fmt_fixed(dir, sizeof dir, "the --weights-out path", &d,
+		                  "%s", a.weights_out) != KRL_OK)
+			goto fail;
 		if (access(dirname(dir), W_OK) != 0) {
 			fprintf(stderr, "krl train: cannot write %s: %s\n", a.weights_out,
 			        strerror(errno));

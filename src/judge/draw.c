@@ -18,16 +18,9 @@
 
 #include "judge/judge_int.h"
 #include "krl/check.h"
+#include "util/rng.h"
 
 static const unsigned char zero_key[KRL_JUDGE_KEY_BYTES];
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
 
 /* The seed of task buffer i for a call seed under key (NULL: all zero). */
 static uint64_t buffer_seed(const unsigned char *key, uint64_t seed, int i)
@@ -45,7 +38,7 @@ static uint64_t buffer_seed(const unsigned char *key, uint64_t seed, int i)
 		 * processes, from the key's first bytes and a plain mix. */
 		uint64_t k = 0;
 		memcpy(&k, key ? key : zero_key, sizeof k);
-		return mix(seed ^ k ^ mix((uint64_t)i + 1));
+		return krl_splitmix64(seed ^ k ^ krl_splitmix64((uint64_t)i + 1));
 	}
 	uint64_t v = 0;
 	for (int b = 0; b < 8; b++)

@@ -20,6 +20,8 @@
 #include "judge/proto.h"
 #include "krl/nvrtc.h"
 #include "runtime/child.h"
+#include "runtime/cudacheck.h"
+#include "util/strbuf.h"
 
 static const char *const verdict_names[KRL_V_COUNT] = {
 	[KRL_V_OK] = "ok",
@@ -259,18 +261,25 @@ krl_gate *krl_judge_gate_from_env(void)
 	return g;
 }
 
-static void default_runner_path(krl_judge *j)
+/* The runner executable: o.runner_path, $KRL_RUNNER, or this program.
+ * KRL_EINVAL when the path does not fit. */
+static krl_err default_runner_path(krl_judge *j, krl_diag *d)
 {
 	const char *env = getenv("KRL_RUNNER");
 	if (j->o.runner_path)
-		snprintf(j->runner_path, sizeof j->runner_path, "%s", j->o.runner_path);
-	else if (env && *env)
-		snprintf(j->runner_path, sizeof j->runner_path, "%s", env);
-	else {
-		ssize_t n = readlink("/proc/self/exe", j->runner_path,
-		                     sizeof j->runner_path - 1);
-		j->runner_path[n > 0 ? n : 0] = 0;
-	}
+		return krl_fmt_fixed(j->runner_path, sizeof j->runner_path,
+		                     "the runner path", d, "%s", j->o.runner_path);
+	if (env && *env)
+		return krl_fmt_fixed(j->runner_path, sizeof j->runner_path,
+		                     "the runner path ($KRL_RUNNER)", d, "%s", env);
+	ssize_t n = readlink("/proc/self/exe", j->runner_path,
+	                     sizeof j->runner_path);
+	if (n >= (ssize_t)sizeof j->runner_path)
+		return krl_diag_set(d, KRL_EINVAL, (krl_pos){0}, "the path of "
+		                    "this program (/proc/self/exe) is too long for "
+		                    "a runner path");
+	j->runner_path[n > 0 ? n : 0] = 0;
+	return KRL_OK;
 }
 
 krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out, krl_diag *d)
@@ -335,37 +344,39 @@ krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out, krl_diag *d)
 	}
 	/* o.seed 0: every seed and choice from getrandom (krl_judge_rand) */
 	j->rng.s = j->o.seed;
-	snprintf(j->cache_dir, sizeof j->cache_dir, "%s",
-	         j->o.cache_dir ? j->o.cache_dir : krl_cache_dir());
-	default_runner_path(j);
+	const char *cache = j->o.cache_dir ? j->o.cache_dir : krl_cache_dir();
+	if (!*cache) {
+		r = krl_diag_set(d, KRL_EINVAL, (krl_pos){0}, "no cache folder "
+		                 "(its path, from $KRL_CACHE_DIR, $XDG_CACHE_HOME "
+		                 "or $HOME, is too long)");
+		goto out;
+	}
+	if ((r = krl_fmt_fixed(j->cache_dir, sizeof j->cache_dir,
+	                       "the cache folder", d, "%s", cache)) != KRL_OK ||
+	    (r = default_runner_path(j, d)) != KRL_OK)
+		goto out;
 	signal(SIGPIPE, SIG_IGN);
 
 	r = krl_device_open(o->device, &j->dev, d);
 	if (r != KRL_OK)
-		goto fail;
-	if (cudaStreamCreateWithFlags(&j->stream, cudaStreamNonBlocking) != cudaSuccess ||
-	    cudaEventCreate(&j->ev0) != cudaSuccess ||
-	    cudaEventCreate(&j->ev1) != cudaSuccess) {
-		r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-		                 "cannot create the judge's stream and events");
-		goto fail;
-	}
+		goto out;
+	CUDA_CHECK(d, cudaStreamCreateWithFlags(&j->stream,
+	                                        cudaStreamNonBlocking));
+	CUDA_CHECK(d, cudaEventCreate(&j->ev0));
+	CUDA_CHECK(d, cudaEventCreate(&j->ev1));
 	r = krl_opctx_create(j->stream, &j->ops, d);
 	if (r != KRL_OK)
-		goto fail;
+		goto out;
+	/* the L2 flush buffer */
 	j->flush_bytes = 2 * (j->dev.l2_bytes ? j->dev.l2_bytes : (64u << 20));
-	if (cudaMalloc(&j->flush, j->flush_bytes) != cudaSuccess) {
-		r = krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-		                 "cannot allocate the L2 flush buffer");
-		goto fail;
-	}
+	CUDA_CHECK(d, cudaMalloc(&j->flush, j->flush_bytes));
 	j->gate = krl_judge_gate_from_env();
 	r = krl_judge_ceilings(j, d);
 	if (r != KRL_OK)
-		goto fail;
+		goto out;
 	*out = j;
 	return KRL_OK;
-fail:
+out: /* only on failure */
 	krl_judge_free(j);
 	return r;
 }

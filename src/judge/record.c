@@ -1,24 +1,27 @@
 /* Verdict records: setting the verdict, and human-readable summaries. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "judge/judge_int.h"
 #include "krl/judge.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 
 int krl_judge_verdict(json_t *rec, krl_verdict v, json_t *detail,
                       const char *fmt, ...)
 {
-	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = krl_vfmt(fmt, ap); /* whole: a record's data is never cut */
 	va_end(ap);
 	json_object_set_new(rec, "verdict", json_string(krl_verdict_name(v)));
 	/* candidate and compiler text may be invalid UTF-8 or cut inside a
 	 * character: never let that drop the message */
-	json_object_set_new(rec, "message", krl_json_text(msg));
+	json_object_set_new(rec, "message",
+	                    krl_json_text(msg ? msg : "(out of memory)"));
+	free(msg);
 	if (detail)
 		json_object_set_new(rec, "failure", detail);
 	return 1;

@@ -7,21 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "judge/judge_int.h"
 #include "krl/check.h"
+#include "runtime/cudacheck.h"
+#include "util/fs.h"
 
 #define COPY_BYTES ((size_t)1 << 30)
 #define GEMM_N 8192
-
-static krl_err ceil_fail(krl_diag *d, const char *what, cudaError_t e)
-{
-	return krl_diag_set(d, KRL_ECUDA, (krl_pos){0},
-	                    "measuring the roofline ceilings: %s: %s", what,
-	                    cudaGetErrorString(e));
-}
 
 /* Median of the timed repetitions of one measurement, in ms. */
 static double median3(double *t, int n)
@@ -34,22 +28,15 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 	krl_err r = KRL_OK;
 	void *a = NULL, *b = NULL, *c = NULL;
 	double t[5];
-	cudaError_t e;
-	if ((e = cudaMalloc(&a, COPY_BYTES)) != cudaSuccess ||
-	    (e = cudaMalloc(&b, COPY_BYTES)) != cudaSuccess) {
-		r = ceil_fail(d, "cudaMalloc", e);
-		goto out;
-	}
+	CUDA_CHECK(d, cudaMalloc(&a, COPY_BYTES));
+	CUDA_CHECK(d, cudaMalloc(&b, COPY_BYTES));
 	cudaMemsetAsync(a, 1, COPY_BYTES, j->stream);
 	for (int i = -1; i < 5; i++) {
 		float ms;
 		cudaEventRecord(j->ev0, j->stream);
 		cudaMemcpyAsync(b, a, COPY_BYTES, cudaMemcpyDeviceToDevice, j->stream);
 		cudaEventRecord(j->ev1, j->stream);
-		if ((e = cudaEventSynchronize(j->ev1)) != cudaSuccess) {
-			r = ceil_fail(d, "copy", e);
-			goto out;
-		}
+		CUDA_CHECK(d, cudaEventSynchronize(j->ev1)); /* the copy */
 		cudaEventElapsedTime(&ms, j->ev0, j->ev1);
 		if (i >= 0)
 			t[i] = ms;
@@ -64,11 +51,8 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 	krl_dist nd = {KRL_DIST_NORMAL, 0, 1};
 	cudaFree(b);
 	b = NULL;
-	if ((e = cudaMalloc(&b, mat)) != cudaSuccess ||
-	    (e = cudaMalloc(&c, mat)) != cudaSuccess) {
-		r = ceil_fail(d, "cudaMalloc", e);
-		goto out;
-	}
+	CUDA_CHECK(d, cudaMalloc(&b, mat));
+	CUDA_CHECK(d, cudaMalloc(&c, mat));
 	if ((r = krl_fill_random(a, KRL_F32, (int64_t)GEMM_N * GEMM_N, nd, 1,
 	                         j->stream, d)) != KRL_OK ||
 	    (r = krl_fill_random(b, KRL_F32, (int64_t)GEMM_N * GEMM_N, nd, 2,
@@ -87,10 +71,7 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 		if ((r = gemm->run(j->ops, in, out, &at, d)) != KRL_OK)
 			goto out;
 		cudaEventRecord(j->ev1, j->stream);
-		if ((e = cudaEventSynchronize(j->ev1)) != cudaSuccess) {
-			r = ceil_fail(d, "gemm", e);
-			goto out;
-		}
+		CUDA_CHECK(d, cudaEventSynchronize(j->ev1)); /* the GEMM */
 		cudaEventElapsedTime(&ms, j->ev0, j->ev1);
 		if (i >= 0)
 			t[i] = ms;
@@ -106,7 +87,7 @@ out:
 
 krl_err krl_judge_ceilings(krl_judge *j, krl_diag *d)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64]; /* fits: cache_dir is shorter than PATH_MAX */
 	snprintf(path, sizeof path, "%s/ceilings-%s.json", j->cache_dir,
 	         j->dev.uuid);
 	json_error_t je;
@@ -127,15 +108,7 @@ krl_err krl_judge_ceilings(krl_judge *j, krl_diag *d)
 	snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
 	/* The cache directory may not exist yet; a failure to cache is not an
 	 * error (the next judge measures again). */
-	char mk[PATH_MAX + 16];
-	snprintf(mk, sizeof mk, "%s", j->cache_dir);
-	for (char *p = mk + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			mkdir(mk, 0755);
-			*p = '/';
-		}
-	mkdir(mk, 0755);
+	krl_mkdirs(j->cache_dir);
 	if (json_dump_file(c, tmp, JSON_INDENT(1)) == 0)
 		rename(tmp, path);
 	json_decref(c);

@@ -33,6 +33,7 @@
 #include "krl/check.h"
 #include "krl/judge.h"
 #include "krl/runtime.h"
+#include "runtime/cudacheck.h"
 
 typedef struct runner {
 	int fd;
@@ -402,6 +403,25 @@ static void *watchdog(void *arg)
 	}
 }
 
+/* The runner's device, stream, events, op context and L2 flush buffer;
+ * on failure d says which call failed (the process then exits). */
+static krl_err setup(runner *R, int device, krl_diag *d)
+{
+	krl_err r = krl_device_open(device, &R->dev, d);
+	if (r != KRL_OK)
+		return r;
+	CUDA_TRY(d, cudaStreamCreateWithFlags(&R->stream,
+	                                      cudaStreamNonBlocking));
+	CUDA_TRY(d, cudaEventCreate(&R->evp));
+	CUDA_TRY(d, cudaEventCreate(&R->ev0));
+	CUDA_TRY(d, cudaEventCreate(&R->ev1));
+	if ((r = krl_opctx_create(R->stream, &R->ops, d)) != KRL_OK)
+		return r;
+	R->flush_bytes = 2 * (R->dev.l2_bytes ? R->dev.l2_bytes : (64u << 20));
+	CUDA_TRY(d, cudaMalloc(&R->flush, R->flush_bytes));
+	return KRL_OK;
+}
+
 int krl_runner_main(int fd, int device)
 {
 	runner R;
@@ -414,20 +434,7 @@ int krl_runner_main(int fd, int device)
 	int status = 1;
 	if (pthread_create(&wt, NULL, watchdog, &wfd) == 0)
 		pthread_detach(wt);
-	if (krl_device_open(device, &R.dev, &d) != KRL_OK ||
-	    cudaStreamCreateWithFlags(&R.stream, cudaStreamNonBlocking) != cudaSuccess ||
-	    cudaEventCreate(&R.evp) != cudaSuccess ||
-	    cudaEventCreate(&R.ev0) != cudaSuccess ||
-	    cudaEventCreate(&R.ev1) != cudaSuccess ||
-	    krl_opctx_create(R.stream, &R.ops, &d) != KRL_OK) {
-		if (!d.msg[0])
-			krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "runner setup failed");
-		reply_err(&R, "internal", &d);
-		return 1;
-	}
-	R.flush_bytes = 2 * (R.dev.l2_bytes ? R.dev.l2_bytes : (64u << 20));
-	if (cudaMalloc(&R.flush, R.flush_bytes) != cudaSuccess) {
-		krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "cannot allocate the L2 flush buffer");
+	if (setup(&R, device, &d) != KRL_OK) {
 		reply_err(&R, "internal", &d);
 		return 1;
 	}

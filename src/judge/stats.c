@@ -1,7 +1,8 @@
 /*
  * Timing statistics for the judge (include/krl/stats.h, docs/judge.md):
  * sample summaries, quantiles, the paired speedup with its distribution-free
- * confidence interval, and the judge's own splitmix64 generator.
+ * confidence interval, and the judge's own generator (krl_rng: splitmix64,
+ * src/util/rng.h).
  *
  * Nothing here allocates except scratch copies for sorting; nothing keeps
  * state between calls, so every function is thread-safe.
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "krl/stats.h"
+#include "util/rng.h"
 
 /* ==== Sorting helpers ==== */
 
@@ -175,18 +177,17 @@ krl_speedup krl_speedup_paired(const double *ref, const double *cand, int n)
 	return r;
 }
 
-/* ==== splitmix64 ==== */
+/* ==== The generator ==== */
 
 unsigned long long krl_rng_next(krl_rng *r)
 {
-	unsigned long long z = (r->s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	uint64_t s = r->s;
+	uint64_t v = krl_splitmix64_next(&s);
+	r->s = s;
+	return v;
 }
 
 double krl_rng_uniform(krl_rng *r)
 {
-	/* The top 53 bits, scaled exactly into [0, 1). */
-	return (double)(krl_rng_next(r) >> 11) * 0x1p-53;
+	return krl_u01(krl_rng_next(r));
 }

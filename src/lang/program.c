@@ -18,6 +18,7 @@
 
 #include "krl/ops.h"
 #include "lang/plan.h"
+#include "util/rng.h"
 
 typedef struct build {
 	const krl_task *task;
@@ -727,14 +728,6 @@ cleanup:
 
 /* ==== Hidden shape sets ==== */
 
-static uint64_t hidden_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 static int is_fixed(const krl_task *t, const char *key)
 {
 	for (int i = 0; i < t->nfixed; i++)
@@ -768,7 +761,7 @@ krl_err krl_task_draw_hidden(const krl_task *t, uint64_t *state,
 			/* never below 2: a key of 2 or 3 drawn as 1 would turn
 			 * a dimension into a broadcast one, another problem */
 			int64_t lo = v / 2 < 2 ? 2 : v / 2, span = 2 * v - lo + 1;
-			out->vals[k] = lo + (int64_t)(hidden_next(state) %
+			out->vals[k] = lo + (int64_t)(krl_splitmix64_next(state) %
 			                               (uint64_t)span);
 		}
 		krl_program *p = NULL;

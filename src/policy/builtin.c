@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "krl/policy.h"
+#include "util/strbuf.h"
 
 #ifndef KRL_SOURCE_DIR
 #define KRL_SOURCE_DIR "."
@@ -390,10 +391,13 @@ krl_err krl_policy_save(const krl_policy *p, const char *path, krl_diag *d)
 {
 	char tmp[4200];
 	int n, oom;
+	krl_err e = krl_fmt_fixed(tmp, sizeof tmp, "the weights path", d,
+	                          "%s.tmp.%ld", path, (long)getpid());
+	if (e != KRL_OK)
+		return e;
 	entry **v = sorted(p, &n, &oom);
 	if (oom)
 		return KRL_ENOMEM;
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
 		free(v);
@@ -433,17 +437,14 @@ krl_err krl_policy_save(const krl_policy *p, const char *path, krl_diag *d)
 
 const char *krl_policy_default_path(void)
 {
-	static char path[4200];
+	/* never copied into a buffer: nothing to cut */
 	struct stat st;
 	const char *env = getenv("KRL_WEIGHTS");
 	if (env && *env)
-		snprintf(path, sizeof path, "%s", env);
-	else if (stat("policy/builtin.weights", &st) == 0)
-		snprintf(path, sizeof path, "policy/builtin.weights");
-	else
-		snprintf(path, sizeof path, "%s/policy/builtin.weights",
-		         KRL_SOURCE_DIR);
-	return path;
+		return env;
+	if (stat("policy/builtin.weights", &st) == 0)
+		return "policy/builtin.weights";
+	return KRL_SOURCE_DIR "/policy/builtin.weights";
 }
 
 /* ==== The model ==== */

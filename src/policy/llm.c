@@ -23,6 +23,8 @@
 
 #include "krl/llm.h"
 #include "util/clock.h"
+#include "util/rng.h"
+#include "util/strbuf.h"
 
 /* A server's Retry-After is obeyed up to this many seconds. */
 #define RETRY_AFTER_CAP_S 60.0
@@ -203,8 +205,7 @@ static void slot_release(krl_llm *c)
 /* ==== One HTTP attempt ==== */
 
 typedef struct response {
-	char *body;
-	size_t len, cap;
+	krl_strbuf body;
 	int overflow;            /* the body passed BODY_CAP */
 	double retry_after;      /* seconds; negative when absent */
 } response;
@@ -213,24 +214,12 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
 	response *r = ud;
 	size_t add = size * n;
-	if (r->len + add + 1 > BODY_CAP) {
+	if (r->body.len + add + 1 > BODY_CAP) {
 		r->overflow = 1;
 		return 0; /* makes libcurl stop with CURLE_WRITE_ERROR */
 	}
-	if (r->len + add + 1 > r->cap) {
-		size_t cap = r->cap ? r->cap : 4096;
-		while (cap < r->len + add + 1)
-			cap *= 2;
-		char *q = realloc(r->body, cap);
-		if (!q)
-			return 0;
-		r->body = q;
-		r->cap = cap;
-	}
-	memcpy(r->body + r->len, p, add);
-	r->len += add;
-	r->body[r->len] = 0;
-	return add;
+	krl_strbuf_add(&r->body, p, add);
+	return r->body.oom ? 0 : add;
 }
 
 /* Picks Retry-After out of the response headers: delta-seconds, or an
@@ -395,10 +384,11 @@ static krl_err parse_completion(const krl_llm *c, const response *r,
 {
 	char ex[EXCERPT_CHARS + 16];
 	json_error_t je;
-	json_t *root = json_loadb(r->body ? r->body : "", r->len, 0, &je);
+	json_t *root = json_loadb(r->body.z ? r->body.z : "", r->body.len, 0,
+	                          &je);
 	krl_err e = KRL_OK;
 	if (!json_is_object(root)) {
-		excerpt(r->body, r->len, ex, sizeof ex);
+		excerpt(r->body.z, r->body.len, ex, sizeof ex);
 		e = krl_diag_set(d, KRL_ESYNTAX, nopos,
 			"POST %s: HTTP %d but the answer is not a JSON object "
 			"(%s): %s", c->url, out->http_status,
@@ -413,7 +403,7 @@ static krl_err parse_completion(const krl_llm *c, const response *r,
 		                                   "message"));
 		if (!em)
 			em = json_string_value(err);
-		excerpt(r->body, r->len, ex, sizeof ex);
+		excerpt(r->body.z, r->body.len, ex, sizeof ex);
 		if (em)
 			e = krl_diag_set(d, KRL_EIO, nopos,
 				"POST %s: HTTP %d with an error: %s", c->url,
@@ -429,7 +419,7 @@ static krl_err parse_completion(const krl_llm *c, const response *r,
 	json_t *content = json_object_get(json_object_get(ch0, "message"),
 	                                  "content");
 	if (!json_is_string(content)) {
-		excerpt(r->body, r->len, ex, sizeof ex);
+		excerpt(r->body.z, r->body.len, ex, sizeof ex);
 		e = krl_diag_set(d, KRL_ESYNTAX, nopos,
 			"POST %s: HTTP %d but choices[0].message.content is not "
 			"a string (finish_reason %s): %s", c->url,
@@ -466,14 +456,13 @@ static void sleep_s(double s)
 }
 
 /* Up to +25% on a backoff, so that the requests of one batch that failed
- * together do not all come back at the same instant. */
+ * together do not all come back at the same instant: one output of a
+ * process-wide splitmix64 stream per call (not seeded: only timing depends
+ * on it). */
 static double jitter(double s)
 {
-	static _Atomic unsigned long state = 0x9e3779b97f4a7c15UL;
-	unsigned long x = atomic_fetch_add(&state, 0x9e3779b97f4a7c15UL);
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9UL;
-	x ^= x >> 29;
+	static _Atomic uint64_t calls;
+	uint64_t x = krl_splitmix64_at(0, atomic_fetch_add(&calls, 1));
 	return s * (1.0 + 0.25 * (double)(x % 1024) / 1024.0);
 }
 
@@ -492,7 +481,7 @@ krl_err krl_llm_complete(krl_llm *c, const char *system, const char *user,
 	char errbuf[CURL_ERROR_SIZE];
 	char ex[EXCERPT_CHARS + 16];
 	for (int attempt = 1;; attempt++) {
-		free(r.body);
+		krl_strbuf_free(&r.body);
 		memset(&r, 0, sizeof r);
 		r.retry_after = -1;
 		long status = 0;
@@ -522,7 +511,7 @@ krl_err krl_llm_complete(krl_llm *c, const char *system, const char *user,
 			retry = 0;
 		} else {
 			retry = status == 408 || status == 429 || status >= 500;
-			excerpt(r.body, r.len, ex, sizeof ex);
+			excerpt(r.body.z, r.body.len, ex, sizeof ex);
 			e = krl_diag_set(d, KRL_EIO, nopos,
 				"POST %s: HTTP %ld (%d attempt%s): %s", c->url,
 				status, attempt, attempt > 1 ? "s" : "", ex);
@@ -534,7 +523,7 @@ krl_err krl_llm_complete(krl_llm *c, const char *system, const char *user,
 		                          : jitter(wait);
 		sleep_s(wait);
 	}
-	free(r.body);
+	krl_strbuf_free(&r.body);
 	free(payload);
 	out->seconds = krl_now_s() - t0;
 	return e;

@@ -16,77 +16,13 @@
 #include <string.h>
 
 #include "krl/llm.h"
+#include "util/strbuf.h"
 
 #ifndef KRL_SOURCE_DIR
 #define KRL_SOURCE_DIR "."
 #endif
 
 static const krl_pos nopos;
-
-/* ==== A growable string ==== */
-
-typedef struct sbuf {
-	char *z;
-	size_t len, cap;
-	int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *p, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *q = realloc(b->z, cap);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->z = q;
-		b->cap = cap;
-	}
-	memcpy(b->z + b->len, p, n);
-	b->len += n;
-	b->z[b->len] = 0;
-}
-
-static void sb_str(sbuf *b, const char *z)
-{
-	sb_add(b, z, strlen(z));
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->oom = 1;
-		return;
-	}
-	sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-/* Takes the string out of b: malloc'd (never NULL unless out of memory). */
-static char *sb_take(sbuf *b)
-{
-	if (!b->z && !b->oom)
-		sb_add(b, "", 0);
-	if (b->oom) {
-		free(b->z);
-		b->z = NULL;
-	}
-	char *z = b->z;
-	memset(b, 0, sizeof *b);
-	return z;
-}
 
 /* ==== Files ==== */
 
@@ -103,18 +39,18 @@ static krl_err read_path(const char *path, int is_template, char **out,
 			strerror(errno), is_template ? " (set $KRL_TEMPLATES to "
 			"the folder holding system.md, user.md and language.md)"
 			: "");
-	sbuf b = { 0 };
+	krl_strbuf b = { 0 };
 	char tmp[8192];
 	size_t got;
 	while ((got = fread(tmp, 1, sizeof tmp, f)) > 0)
-		sb_add(&b, tmp, got);
+		krl_strbuf_add(&b, tmp, got);
 	int bad = ferror(f);
 	fclose(f);
 	if (bad) {
-		free(b.z);
+		krl_strbuf_free(&b);
 		return krl_diag_set(d, KRL_EIO, nopos, "cannot read %s", path);
 	}
-	*out = sb_take(&b);
+	*out = krl_strbuf_take(&b);
 	return *out ? KRL_OK : krl_diag_set(d, KRL_ENOMEM, nopos,
 	                                    "out of memory");
 }
@@ -134,17 +70,17 @@ static krl_err read_template(const char *dir, const char *name, char **out,
 /* ==== Sections ==== */
 
 /* "- kb0: batch_size=16, dim=16384" for every shape set. */
-static void shapes_text(sbuf *b, const krl_task *t)
+static void shapes_text(krl_strbuf *b, const krl_task *t)
 {
 	for (int i = 0; i < t->nsets; i++) {
 		const krl_shapeset *s = &t->sets[i];
-		sb_printf(b, "%s- %s:", i ? "\n" : "", s->name);
+		krl_strbuf_printf(b, "%s- %s:", i ? "\n" : "", s->name);
 		for (int k = 0; k < s->n; k++)
-			sb_printf(b, "%s %s=%lld", k ? "," : "", s->keys[k],
-			          (long long)s->vals[k]);
+			krl_strbuf_printf(b, "%s %s=%lld", k ? "," : "",
+			                  s->keys[k], (long long)s->vals[k]);
 	}
 	if (t->nsets == 0)
-		sb_str(b, "(the task declares none)");
+		krl_strbuf_str(b, "(the task declares none)");
 }
 
 /* The longest run of backticks in z, so that a fence around z can be
@@ -178,12 +114,13 @@ static int by_speedup(const void *pa, const void *pb)
 	return a->index - b->index;
 }
 
-static krl_err exemplars_text(sbuf *b, const krl_prompt_exemplar *ex,
+static krl_err exemplars_text(krl_strbuf *b, const krl_prompt_exemplar *ex,
                               int nex, krl_diag *d)
 {
 	if (nex <= 0) {
-		sb_str(b, "(none yet: this is the first attempt, so start from "
-		          "the reference plan and make it faster)");
+		krl_strbuf_str(b, "(none yet: this is the first attempt, so "
+		               "start from the reference plan and make it "
+		               "faster)");
 		return KRL_OK;
 	}
 	ranked *r = malloc((size_t)nex * sizeof *r);
@@ -196,37 +133,38 @@ static krl_err exemplars_text(sbuf *b, const krl_prompt_exemplar *ex,
 		const char *src = r[i].e->source ? r[i].e->source : "";
 		double s = r[i].e->speedup;
 		if (isfinite(s) && s > 0)
-			sb_printf(b, "%s## Implementation %d: speedup %.2fx over "
-			          "the eager reference\n\n", i ? "\n\n" : "",
-			          i + 1, s);
+			krl_strbuf_printf(b, "%s## Implementation %d: speedup "
+			                  "%.2fx over the eager reference\n\n",
+			                  i ? "\n\n" : "", i + 1, s);
 		else
-			sb_printf(b, "%s## Implementation %d: speedup not "
-			          "measured\n\n", i ? "\n\n" : "", i + 1);
+			krl_strbuf_printf(b, "%s## Implementation %d: speedup "
+			                  "not measured\n\n", i ? "\n\n" : "",
+			                  i + 1);
 		int fence = longest_backtick_run(src) + 1;
 		if (fence < 3)
 			fence = 3;
 		for (int k = 0; k < fence; k++)
-			sb_add(b, "`", 1);
-		sb_str(b, "cuda\n");
-		sb_str(b, src);
+			krl_strbuf_add(b, "`", 1);
+		krl_strbuf_str(b, "cuda\n");
+		krl_strbuf_str(b, src);
 		size_t n = strlen(src);
 		if (n == 0 || src[n - 1] != '\n')
-			sb_add(b, "\n", 1);
+			krl_strbuf_add(b, "\n", 1);
 		for (int k = 0; k < fence; k++)
-			sb_add(b, "`", 1);
+			krl_strbuf_add(b, "`", 1);
 	}
 	free(r);
 	return KRL_OK;
 }
 
-static void precision_text(sbuf *b, const krl_task *t)
+static void precision_text(krl_strbuf *b, const krl_task *t)
 {
-	sb_printf(b, "strict fp32. Compute in fp32 (or wider): no TF32 "
-	          "tensor-core math, no fp16 or bf16 anywhere, no "
-	          "reduced-precision intrinsics that change results beyond the "
-	          "tolerance. An output element passes when |out - ref| <= "
-	          "atol + rtol * |ref|, with atol=%g and rtol=%g.",
-	          t->atol, t->rtol);
+	krl_strbuf_printf(b, "strict fp32. Compute in fp32 (or wider): no "
+	                  "TF32 tensor-core math, no fp16 or bf16 anywhere, "
+	                  "no reduced-precision intrinsics that change "
+	                  "results beyond the tolerance. An output element "
+	                  "passes when |out - ref| <= atol + rtol * |ref|, "
+	                  "with atol=%g and rtol=%g.", t->atol, t->rtol);
 }
 
 /* ==== Templates ==== */
@@ -240,7 +178,7 @@ typedef struct subst {
  * {{name}} replaced. A {{...}} holding anything but an identifier is left
  * as it is; an unknown identifier is KRL_ESYNTAX at path:line:col. Values
  * are not scanned again, so a task text holding "{{" is safe. */
-static krl_err fill(sbuf *b, const char *path, const char *text,
+static krl_err fill(krl_strbuf *b, const char *path, const char *text,
                     const subst *s, int ns, krl_diag *d)
 {
 	int line = 1;
@@ -249,7 +187,7 @@ static krl_err fill(sbuf *b, const char *path, const char *text,
 	while (*p) {
 		const char *open = strstr(p, "{{");
 		if (!open) {
-			sb_str(b, p);
+			krl_strbuf_str(b, p);
 			break;
 		}
 		for (const char *q = p; q < open; q++)
@@ -268,11 +206,11 @@ static krl_err fill(sbuf *b, const char *path, const char *text,
 		while (*close == ' ')
 			close++;
 		if (n1 == n0 || strncmp(close, "}}", 2)) {
-			sb_add(b, p, (size_t)(n0 - p));
+			krl_strbuf_add(b, p, (size_t)(n0 - p));
 			p = n0;
 			continue;
 		}
-		sb_add(b, p, (size_t)(open - p));
+		krl_strbuf_add(b, p, (size_t)(open - p));
 		size_t len = (size_t)(n1 - n0);
 		int k;
 		for (k = 0; k < ns; k++)
@@ -285,7 +223,7 @@ static krl_err fill(sbuf *b, const char *path, const char *text,
 				"task_name, task_text, shapes, exemplars, language, "
 				"precision)", path, line, (int)(open - bol) + 1,
 				(int)len, n0);
-		sb_str(b, s[k].value);
+		krl_strbuf_str(b, s[k].value);
 		p = close + 2;
 	}
 	return b->oom ? krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory")
@@ -315,7 +253,7 @@ krl_err krl_prompt_build(const char *template_dir, const krl_task *t,
 
 	char *tsys = NULL, *tuser = NULL, *tlang = NULL, *ttask = NULL;
 	char *vshapes = NULL, *vex = NULL, *vprec = NULL;
-	sbuf bs = { 0 }, bu = { 0 }, tmp = { 0 };
+	krl_strbuf bs = { 0 }, bu = { 0 }, tmp = { 0 };
 	krl_err e;
 	if ((e = read_template(dir, "system.md", &tsys, d)) ||
 	    (e = read_template(dir, "user.md", &tuser, d)) ||
@@ -335,13 +273,13 @@ krl_err krl_prompt_build(const char *template_dir, const krl_task *t,
 	}
 	if (!shapes) {
 		shapes_text(&tmp, t);
-		vshapes = sb_take(&tmp);
+		vshapes = krl_strbuf_take(&tmp);
 	}
 	if ((e = exemplars_text(&tmp, ex, nex, d)))
 		goto out;
-	vex = sb_take(&tmp);
+	vex = krl_strbuf_take(&tmp);
 	precision_text(&tmp, t);
-	vprec = sb_take(&tmp);
+	vprec = krl_strbuf_take(&tmp);
 	if ((!shapes && !vshapes) || !vex || !vprec) {
 		e = krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory");
 		goto out;
@@ -368,13 +306,15 @@ krl_err krl_prompt_build(const char *template_dir, const krl_task *t,
 	};
 	int ns = (int)(sizeof s / sizeof s[0]);
 	char psys[4096], puser[4096];
-	snprintf(psys, sizeof psys, "%s/system.md", dir);
-	snprintf(puser, sizeof puser, "%s/user.md", dir);
-	if ((e = fill(&bs, psys, tsys, s, ns, d)) ||
+	if ((e = krl_fmt_fixed(psys, sizeof psys, "the template path", d,
+	                       "%s/system.md", dir)) ||
+	    (e = krl_fmt_fixed(puser, sizeof puser, "the template path", d,
+	                       "%s/user.md", dir)) ||
+	    (e = fill(&bs, psys, tsys, s, ns, d)) ||
 	    (e = fill(&bu, puser, tuser, s, ns, d)))
 		goto out;
-	*system = sb_take(&bs);
-	*user = sb_take(&bu);
+	*system = krl_strbuf_take(&bs);
+	*user = krl_strbuf_take(&bu);
 	if (!*system || !*user) {
 		free(*system);
 		free(*user);
@@ -382,9 +322,9 @@ krl_err krl_prompt_build(const char *template_dir, const krl_task *t,
 		e = krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory");
 	}
 out:
-	free(bs.z);
-	free(bu.z);
-	free(tmp.z);
+	krl_strbuf_free(&bs);
+	krl_strbuf_free(&bu);
+	krl_strbuf_free(&tmp);
 	free(tsys);
 	free(tuser);
 	free(tlang);

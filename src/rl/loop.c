@@ -1,37 +1,16 @@
 /*
  * Pieces shared by the LLM loop and the builtin search (src/rl/loop_int.h):
- * candidate files, record fields, seeds, the status line.
+ * candidate files, record fields, the status line.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rl/loop_int.h"
-
-uint64_t krl_loop_mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
-/* mkdir -p; 0 on success. */
-static int mkdirs(const char *path)
-{
-	char buf[4096];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
+#include "util/fs.h"
+#include "util/strbuf.h"
 
 static krl_err write_file(const char *path, const char *text, krl_diag *d)
 {
@@ -48,6 +27,14 @@ static krl_err write_file(const char *path, const char *text, krl_diag *d)
 	return KRL_OK;
 }
 
+char *krl_loop_candidate_path(const char *work_dir, const char *hash)
+{
+	krl_strbuf b = { 0 };
+	krl_strbuf_printf(&b, "%s/%s.cu", work_dir ? work_dir : KRL_LOOP_WORK_DIR,
+	                  hash);
+	return krl_strbuf_take(&b);
+}
+
 krl_err krl_loop_put_candidate(krl_store *st, const char *work_dir,
                                const char *source, char hash[65], char *path,
                                size_t cap, krl_diag *d)
@@ -56,10 +43,16 @@ krl_err krl_loop_put_candidate(krl_store *st, const char *work_dir,
 	krl_err e = krl_store_put_candidate(st, source, strlen(source), hash, d);
 	if (e != KRL_OK)
 		return e;
-	if (mkdirs(dir) != 0)
+	if (krl_mkdirs(dir) != 0)
 		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot create %s: %s",
 		                    dir, strerror(errno));
-	snprintf(path, cap, "%s/%s.cu", dir, hash);
+	char *z = krl_loop_candidate_path(dir, hash);
+	if (!z)
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	e = krl_fmt_fixed(path, cap, "the candidate path", d, "%s", z);
+	free(z);
+	if (e != KRL_OK)
+		return e;
 	return write_file(path, source, d);
 }
 

@@ -1,8 +1,8 @@
 /*
  * What the two optimization loops (src/rl/optimize.c for the LLM policy,
  * src/rl/search.c for the builtin one) share: candidate files in the work
- * folder, the verdict fields of a judge record, seed mixing and the live
- * status line.
+ * folder, the verdict fields of a judge record and the live status line
+ * (seeds for (seed, round, member) draws: krl_splitmix64, src/util/rng.h).
  */
 #ifndef KRL_LOOP_INT_H
 #define KRL_LOOP_INT_H
@@ -16,12 +16,14 @@
 /* The default folder for candidate files. */
 #define KRL_LOOP_WORK_DIR "krl-candidates"
 
-/* splitmix64's finaliser: seeds for (seed, round, member) draws. */
-uint64_t krl_loop_mix(uint64_t x);
+/* The path of candidate hash's file, <work_dir>/<hash>.cu (work_dir NULL:
+ * KRL_LOOP_WORK_DIR): malloc'd (caller frees), NULL when out of memory. */
+char *krl_loop_candidate_path(const char *work_dir, const char *hash);
 
 /* Stores source (content-addressed: hash gets its SHA-256) and writes it
  * to <work_dir>/<hash>.cu (work_dir NULL: KRL_LOOP_WORK_DIR, created when
- * missing); path (capacity cap) gets the file's path. */
+ * missing); path (capacity cap) gets the file's path (KRL_EINVAL, the
+ * file unwritten, when it does not fit). */
 krl_err krl_loop_put_candidate(krl_store *st, const char *work_dir,
                                const char *source, char hash[65], char *path,
                                size_t cap, krl_diag *d);

@@ -20,6 +20,8 @@
 #include "krl/judge.h"
 #include "krl/optimize.h"
 #include "rl/loop_int.h"
+#include "util/rng.h"
+#include "util/strbuf.h"
 
 #define MAX_GROUP 64
 
@@ -146,7 +148,8 @@ static krl_err round_prompt(const krl_task *t, const char *task_text,
 			scores[i] = ex[i].score;
 		krl_exemplar_opts eo = o->exemplars;
 		eo.n = want < MAX_GROUP ? want : MAX_GROUP;
-		krl_rng rng = {krl_loop_mix(o->seed ^ krl_loop_mix((uint64_t)r + 1))};
+		krl_rng rng = {krl_splitmix64(o->seed ^
+		                              krl_splitmix64((uint64_t)r + 1))};
 		np = krl_exemplar_select(scores, nex, &eo, &rng, picked);
 		free(scores);
 		/* Show them best first: the model compares versions by speed. */
@@ -214,7 +217,9 @@ static krl_err propose(const krl_task *t, const krl_evaluator *ev,
 	row.round = r;
 	row.group = r;
 	row.member = k;
-	snprintf(row.task, sizeof row.task, "%s", t->id ? t->id : t->name);
+	if ((e = krl_fmt_fixed(row.task, sizeof row.task, "the task id", d, "%s",
+	                       t->id ? t->id : t->name)) != KRL_OK)
+		goto out;
 	row.prompt = (char *)prompt;
 	row.completion = c->text ? c->text : "";
 	row.policy = (char *)policy;
@@ -307,12 +312,13 @@ static int tally_row(const krl_eval_row *row, void *ctx)
 	                    json_integer(c ? json_integer_value(c) + 1 : 1));
 	if (strcmp(row->verdict, "ok") != 0)
 		return 0;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s.cu",
-	         x->work_dir ? x->work_dir : KRL_LOOP_WORK_DIR, row->cand_hash);
+	char *path = krl_loop_candidate_path(x->work_dir, row->cand_hash);
+	if (!path)
+		return 0; /* out of memory: the entry is left out */
 	json_t *e = json_pack("{s:s, s:f, s:f, s:f, s:s}", "slot", row->slot,
 	                      "speedup", row->speedup, "ci_low", row->ci_low,
 	                      "ci_high", row->ci_high, "file", path);
+	free(path);
 	size_t i = 0;
 	while (i < json_array_size(x->top) &&
 	       json_number_value(json_object_get(json_array_get(x->top, i),
@@ -421,9 +427,13 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 		                    "group size %d is above %d", opt.group, MAX_GROUP);
 	if (!opt.seed)
 		opt.seed = 1;
-	snprintf(run, sizeof run, "%s", opt.run_name ? opt.run_name : "");
-	if (!run[0])
-		snprintf(run, sizeof run, "%s/%s", t->id ? t->id : t->name, stage);
+	/* the run's name is its identity in the store: never cut */
+	if ((opt.run_name && *opt.run_name
+	             ? krl_fmt_fixed(run, sizeof run, "the run name", d, "%s",
+	                             opt.run_name)
+	             : krl_fmt_fixed(run, sizeof run, "the run name", d, "%s/%s",
+	                             t->id ? t->id : t->name, stage)) != KRL_OK)
+		return KRL_EINVAL;
 	if (!(task_text = read_text(t->path)))
 		return krl_diag_set(d, KRL_EIO, (krl_pos){0}, "cannot read %s",
 		                    t->path);

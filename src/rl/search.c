@@ -21,7 +21,6 @@
  * member), same duplicates skipped.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,8 @@
 
 #include "krl/optimize.h"
 #include "rl/loop_int.h"
+#include "util/rng.h"
+#include "util/strbuf.h"
 
 #define MAX_GROUP 64
 #define MAX_BASES 16
@@ -293,27 +294,6 @@ static krl_err pool_build(search *S, pooled **out, int *n, krl_diag *d)
 	return KRL_OK;
 }
 
-/* Appends printf text to a malloc'd string; -1 when out of memory. */
-static int append(char **z, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int append(char **z, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *g = n >= 0 ? realloc(*z, *len + (size_t)n + 1) : NULL;
-	if (!g)
-		return -1;
-	*z = g;
-	va_start(ap, fmt);
-	vsnprintf(*z + *len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	*len += (size_t)n;
-	return 0;
-}
-
 /* The bases of round r >= 1 (the exemplars' choices, best first) and the
  * round's prompt (caller frees). A round already begun keeps the
  * exemplars its committed members were shown. */
@@ -347,7 +327,6 @@ static krl_err round_bases(search *S, int r, krl_choice *bases,
 	krl_err e = pool_build(S, &pool, &np, d);
 	if (e != KRL_OK)
 		return e;
-	size_t len = 0;
 	int picked[MAX_BASES];
 	int want = S->o.exemplars.n > 0 ? S->o.exemplars.n : 2;
 	krl_exemplar_opts eo = S->o.exemplars;
@@ -360,7 +339,8 @@ static krl_err round_bases(search *S, int r, krl_choice *bases,
 		}
 		for (int i = 0; i < np; i++)
 			scores[i] = pool[i].score;
-		krl_rng rng = {krl_loop_mix(S->o.seed ^ krl_loop_mix((uint64_t)r + 1))};
+		krl_rng rng = {krl_splitmix64(S->o.seed ^
+		                              krl_splitmix64((uint64_t)r + 1))};
 		*nb = krl_exemplar_select(scores, np, &eo, &rng, picked);
 		free(scores);
 		for (int a = 0; a < *nb; a++) /* best first */
@@ -371,18 +351,19 @@ static krl_err round_bases(search *S, int r, krl_choice *bases,
 					picked[b] = tmp;
 				}
 	}
-	int bad = append(prompt, &len, *nb ? "exemplars, best first "
-	                                     "(candidate, speedup):\n"
-	                                   : "no correct candidate yet: choices "
-	                                     "drawn from the policy\n");
-	for (int i = 0; i < *nb && !bad; i++) {
+	krl_strbuf pb = { 0 };
+	krl_strbuf_str(&pb, *nb ? "exemplars, best first (candidate, speedup):\n"
+	                        : "no correct candidate yet: choices drawn "
+	                          "from the policy\n");
+	for (int i = 0; i < *nb; i++) {
 		bases[i] = pool[picked[i]].choice;
 		snprintf(base_hash[i], 65, "%s", pool[picked[i]].hash);
-		bad = append(prompt, &len, "%s %.17g\n", pool[picked[i]].hash,
-		             pool[picked[i]].score);
+		krl_strbuf_printf(&pb, "%s %.17g\n", pool[picked[i]].hash,
+		                  pool[picked[i]].score);
 	}
 	free(pool);
-	return bad ? KRL_ENOMEM : KRL_OK;
+	*prompt = krl_strbuf_take(&pb);
+	return *prompt ? KRL_OK : KRL_ENOMEM;
 }
 
 /* ==== One proposal ==== */
@@ -415,16 +396,18 @@ static krl_err commit(search *S, int r, int k, const krl_choice *c,
 	krl_eval_row row;
 	json_t *rec = NULL;
 	char *completion = NULL, *ctext = NULL;
-	size_t len = 0;
+	krl_strbuf cb = { 0 };
 	krl_err e = KRL_OK;
-	int bad, ok;
+	int ok;
 	memset(&row, 0, sizeof row);
 	row.run_id = S->run_id;
 	snprintf(row.slot, sizeof row.slot, "r%d/k%d", r, k);
 	row.round = r;
 	row.group = r;
 	row.member = k;
-	snprintf(row.task, sizeof row.task, "%s", S->task);
+	if ((e = krl_fmt_fixed(row.task, sizeof row.task, "the task id", d, "%s",
+	                       S->task)) != KRL_OK)
+		goto out;
 	if (text) {
 		snprintf(row.cand_hash, sizeof row.cand_hash, "%s", hash);
 		if ((e = S->ev->eval(S->ev->ctx, S->t, path, &rec, d)) != KRL_OK)
@@ -436,19 +419,21 @@ static krl_err commit(search *S, int r, int k, const krl_choice *c,
 		                why);
 	}
 	ctext = choice_text(s, c);
-	bad = !ctext || append(&completion, &len, "%s\nsampled:", ctext);
-	for (int j = 0; j < s->ndec && !bad; j++)
+	if (!ctext) {
+		e = KRL_ENOMEM;
+		goto out;
+	}
+	krl_strbuf_printf(&cb, "%s\nsampled:", ctext);
+	for (int j = 0; j < s->ndec; j++)
 		if (mask >> j & 1)
-			bad = append(&completion, &len, " %s", s->dec[j].name);
-	if (!bad)
-		bad = append(&completion, &len, "\nbase: %s\nwhat: %s\n", base,
-		             what ? what : "");
-	if (!bad && text) {
+			krl_strbuf_printf(&cb, " %s", s->dec[j].name);
+	krl_strbuf_printf(&cb, "\nbase: %s\nwhat: %s\n", base, what ? what : "");
+	if (text) {
 		char body[17];
 		body_key(text, body);
-		bad = append(&completion, &len, "body: %s\n", body);
+		krl_strbuf_printf(&cb, "body: %s\n", body);
 	}
-	if (bad) {
+	if (!(completion = krl_strbuf_take(&cb))) {
 		e = KRL_ENOMEM;
 		goto out;
 	}
@@ -559,9 +544,9 @@ static krl_err propose(search *S, int r, int k, const krl_choice *bases,
 	const krl_space *s = S->gen->space;
 	const krl_features *x = &S->gen->features;
 	int idx = first(S, r) + k;
-	krl_rng rng = {krl_loop_mix(krl_loop_mix(S->o.seed) ^
-	                            krl_loop_mix(((uint64_t)r << 24) + (uint64_t)k +
-	                                         0x9e37))};
+	krl_rng rng = {krl_splitmix64(krl_splitmix64(S->o.seed) ^
+	                              krl_splitmix64(((uint64_t)r << 24) +
+	                                             (uint64_t)k + 0x9e37))};
 	*made = 0;
 	for (int a = 0; a < S->o.tries; a++) {
 		krl_choice c;
@@ -768,10 +753,10 @@ static json_t *summarize(const search *S, int resumed, const char *fp)
 	json_object_set_new(sum, "verdict", json_string(b ? "ok" : top));
 	json_decref(rec);
 	if (b) {
-		char path[4200];
-		snprintf(path, sizeof path, "%s/%s.cu",
-		         S->o.work_dir ? S->o.work_dir : KRL_LOOP_WORK_DIR, b->hash);
-		json_object_set_new(sum, "best_candidate", json_string(path));
+		char *path = krl_loop_candidate_path(S->o.work_dir, b->hash);
+		json_object_set_new(sum, "best_candidate",
+		                    path ? json_string(path) : json_null());
+		free(path);
 		json_object_set_new(sum, "best_hash", json_string(b->hash));
 		json_object_set_new(sum, "what", json_string(b->what ? b->what : ""));
 		json_object_set_new(sum, "choice",
@@ -907,10 +892,14 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 	fixed_choices(&S);
 	krl_policy_fingerprint(pol, fp);
 	space_fingerprint(gen->space, sfp);
-	snprintf(S.run, sizeof S.run, "%s", S.o.run_name ? S.o.run_name : "");
-	if (!S.run[0])
-		snprintf(S.run, sizeof S.run, "%s/builtin/%s/b%d/%.8s", S.task,
-		         S.o.shapes, S.o.budget, fp);
+	/* the run's name is its identity in the store: never cut */
+	if ((S.o.run_name && *S.o.run_name
+	             ? krl_fmt_fixed(S.run, sizeof S.run, "the run name", d, "%s",
+	                             S.o.run_name)
+	             : krl_fmt_fixed(S.run, sizeof S.run, "the run name", d,
+	                             "%s/builtin/%s/b%d/%.8s", S.task,
+	                             S.o.shapes, S.o.budget, fp)) != KRL_OK)
+		return KRL_EINVAL;
 	if (krl_reward_norm_init(&S.norm, &S.o.reward) != 0)
 		return KRL_ENOMEM;
 	norm_ok = 1;

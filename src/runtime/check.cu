@@ -19,7 +19,8 @@
 #include <cuda_runtime.h>
 
 #include "krl/check.h"
-#include "rng.h"
+#include "runtime/cudacheck.h"
+#include "runtime/rng.h"
 
 #define THREADS 256
 #define MAX_BLOCKS 1024
@@ -28,46 +29,9 @@ static const krl_pos no_pos = { 0 };
 
 /* ==== Errors ==== */
 
-/* Records a failed CUDA call in d as "file:line: what: error" and returns
- * KRL_ENODEVICE when there is no usable device or driver, else KRL_ECUDA. */
-static krl_err cuda_fail(krl_diag *d, cudaError_t e, const char *file,
-                         int line, const char *what)
-{
-	const char *base = strrchr(file, '/');
-	krl_err code = (e == cudaErrorNoDevice ||
-	                e == cudaErrorInsufficientDriver ||
-	                e == cudaErrorInitializationError)
-	                       ? KRL_ENODEVICE
-	               : e == cudaErrorMemoryAllocation ? KRL_EDEVMEM
-	                                                : KRL_ECUDA;
-	return krl_diag_set(d, code, no_pos, "%s:%d: %s: %s",
-	                    base ? base + 1 : file, line, what,
-	                    cudaGetErrorString(e));
-}
-
-/* Checks a runtime call; on failure sets err and jumps to `out`. */
-#define CUDA_CHECK(call)                                                     \
-	do {                                                                 \
-		cudaError_t e_ = (call);                                     \
-		if (e_ != cudaSuccess) {                                     \
-			err = cuda_fail(d, e_, __FILE__, __LINE__, #call);   \
-			goto out;                                            \
-		}                                                            \
-	} while (0)
-
-/* Checks the launch just made (configuration errors, no device). */
-#define LAUNCH_CHECK(kernel) CUDA_CHECK((kernel, cudaGetLastError()))
-
-static size_t dtype_size(krl_dtype t)
-{
-	switch (t) {
-	case KRL_F32: case KRL_I32: return 4;
-	case KRL_F16: case KRL_BF16: return 2;
-	case KRL_I64: case KRL_F64: return 8;
-	case KRL_BOOL: return 1;
-	default: return 0;
-	}
-}
+/* Checks the launch just made (configuration errors, no device) the way
+ * CUDA_CHECK (runtime/cudacheck.h) checks a call: sets r, jumps to out. */
+#define LAUNCH_CHECK(kernel) CUDA_CHECK(d, (kernel, cudaGetLastError()))
 
 static unsigned grid_for(int64_t work)
 {
@@ -149,9 +113,9 @@ fill_random_kernel(void *dst, int64_t n, krl_dist_kind kind,
 krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
                         uint64_t seed, void *stream, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	cudaStream_t s = (cudaStream_t)stream;
-	size_t size = dtype_size(t);
+	size_t size = krl_dtype_size(t);
 	unsigned grid = grid_for(n);
 
 	if (size == 0)
@@ -185,7 +149,7 @@ krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
 		break;
 	}
 out:
-	return err;
+	return r;
 }
 
 /* ==== Stress transforms ==== */
@@ -204,7 +168,7 @@ static __global__ void stress_kernel(void *dst, int64_t n, int kind,
 krl_err krl_stress_apply(void *dst, krl_dtype t, int64_t n, int kind,
                          double v, uint64_t seed, void *stream, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	cudaStream_t s = (cudaStream_t)stream;
 	unsigned grid = grid_for(n);
 	if (n < 0 || (n > 0 && !dst) || kind < 0 || kind > 2)
@@ -229,7 +193,7 @@ krl_err krl_stress_apply(void *dst, krl_dtype t, int64_t n, int kind,
 		                    krl_dtype_name(t));
 	}
 out:
-	return err;
+	return r;
 }
 
 /* ==== Byte ranges: pattern fill, pattern check, byte diff ==== */
@@ -291,7 +255,7 @@ static __global__ void fill_pattern_kernel(uint8_t *p, span sp, uint32_t pat)
 krl_err krl_fill_pattern(void *dst, size_t bytes, uint32_t pattern,
                          void *stream, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	cudaStream_t s = (cudaStream_t)stream;
 	span sp = split(dst, bytes);
 
@@ -303,7 +267,7 @@ krl_err krl_fill_pattern(void *dst, size_t bytes, uint32_t pattern,
 	LAUNCH_CHECK((fill_pattern_kernel<<<grid_for(sp.nvec), THREADS, 0, s>>>(
 		(uint8_t *)dst, sp, pattern)));
 out:
-	return err;
+	return r;
 }
 
 typedef struct diff_result {
@@ -329,19 +293,19 @@ static_assert(sizeof(diff_result) <= SCRATCH_BYTES, "diff_result fits");
 
 static krl_err scratch_get(void **dev, void **host, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	pthread_mutex_lock(&g_scr_lock);
 	if (!g_scr_dev)
-		CUDA_CHECK(cudaMalloc(&g_scr_dev, SCRATCH_BYTES));
+		CUDA_CHECK(d, cudaMalloc(&g_scr_dev, SCRATCH_BYTES));
 	if (!g_scr_host)
-		CUDA_CHECK(cudaHostAlloc(&g_scr_host, SCRATCH_BYTES,
-		                         cudaHostAllocDefault));
+		CUDA_CHECK(d, cudaHostAlloc(&g_scr_host, SCRATCH_BYTES,
+		                            cudaHostAllocDefault));
 	*dev = g_scr_dev;
 	*host = g_scr_host;
 	return KRL_OK;
 out:
 	pthread_mutex_unlock(&g_scr_lock);
-	return err;
+	return r;
 }
 
 static void scratch_put(void)
@@ -458,7 +422,7 @@ static krl_err run_diff(const void *a, const void *b, size_t bytes,
                         uint32_t pat, int64_t *count, int64_t *first,
                         cudaStream_t s, const char *fn, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	diff_result *dres = NULL, *hres = NULL;
 	span sp = split(a, bytes);
 	int same_phase = !b || (uintptr_t)a % 16 == (uintptr_t)b % 16;
@@ -473,10 +437,11 @@ static krl_err run_diff(const void *a, const void *b, size_t bytes,
 		return krl_diag_set(d, KRL_EINVAL, no_pos, "%s: NULL buffer",
 		                    fn);
 
-	if ((err = scratch_get((void **)&dres, (void **)&hres, d)) != KRL_OK)
-		return err;
-	CUDA_CHECK(cudaMemsetAsync(&dres->count, 0, sizeof dres->count, s));
-	CUDA_CHECK(cudaMemsetAsync(&dres->first, 0xff, sizeof dres->first, s));
+	if ((r = scratch_get((void **)&dres, (void **)&hres, d)) != KRL_OK)
+		return r;
+	CUDA_CHECK(d, cudaMemsetAsync(&dres->count, 0, sizeof dres->count, s));
+	CUDA_CHECK(d, cudaMemsetAsync(&dres->first, 0xff, sizeof dres->first,
+	                              s));
 	if (same_phase)
 		LAUNCH_CHECK((diff_kernel<<<grid_for(sp.nvec), THREADS, 0, s>>>(
 			(const uint8_t *)a, (const uint8_t *)b, sp, pat, dres)));
@@ -484,16 +449,16 @@ static krl_err run_diff(const void *a, const void *b, size_t bytes,
 		LAUNCH_CHECK((diff_bytes_kernel<<<grid_for((int64_t)bytes),
 		                                  THREADS, 0, s>>>(
 			(const uint8_t *)a, (const uint8_t *)b, bytes, dres)));
-	CUDA_CHECK(cudaMemcpyAsync(hres, dres, sizeof *hres,
-	                           cudaMemcpyDeviceToHost, s));
-	CUDA_CHECK(cudaStreamSynchronize(s));
+	CUDA_CHECK(d, cudaMemcpyAsync(hres, dres, sizeof *hres,
+	                              cudaMemcpyDeviceToHost, s));
+	CUDA_CHECK(d, cudaStreamSynchronize(s));
 	if (count)
 		*count = (int64_t)hres->count;
 	if (first)
 		*first = hres->count ? (int64_t)hres->first : -1;
 out:
 	scratch_put();
-	return err;
+	return r;
 }
 
 krl_err krl_check_pattern(const void *dst, size_t bytes, uint32_t pattern,
@@ -704,13 +669,13 @@ compare_int_kernel(const void *c, int mode, int cconst_ok,
 	finish_compare(&p, res);
 }
 
-krl_err krl_compare(const void *c, const double *c_const, const void *r,
+krl_err krl_compare(const void *c, const double *c_const, const void *ref,
                     krl_dtype t, int64_t n, double atol, double rtol,
                     krl_cmp *out, void *stream, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	cudaStream_t s = (cudaStream_t)stream;
-	size_t size = dtype_size(t);
+	size_t size = krl_dtype_size(t);
 	int mode = c_const ? CAND_CONST : c ? CAND_MEM : CAND_ZERO;
 	double cconst = c_const ? *c_const : 0;
 	unsigned grid = grid_for(n);
@@ -734,8 +699,8 @@ krl_err krl_compare(const void *c, const double *c_const, const void *r,
 	if (size == 0)
 		return krl_diag_set(d, KRL_EUNSUPPORTED, no_pos,
 		                    "krl_compare: unknown dtype %d", (int)t);
-	if (n < 0 || (n > 0 && (!r || (mode == CAND_MEM && !c))) ||
-	    (uintptr_t)r % size || (mode == CAND_MEM && (uintptr_t)c % size))
+	if (n < 0 || (n > 0 && (!ref || (mode == CAND_MEM && !c))) ||
+	    (uintptr_t)ref % size || (mode == CAND_MEM && (uintptr_t)c % size))
 		return krl_diag_set(d, KRL_EINVAL, no_pos,
 		                    "krl_compare: bad buffers or count");
 	if (!(atol >= 0) || !(rtol >= 0) || isinf(atol) || isinf(rtol))
@@ -745,19 +710,20 @@ krl_err krl_compare(const void *c, const double *c_const, const void *r,
 	if (n == 0)
 		return KRL_OK;
 
-	if ((err = scratch_get((void **)&dres, (void **)&total, d)) != KRL_OK)
-		return err;
-	CUDA_CHECK(cudaMemsetAsync(&dres->ticket, 0, sizeof dres->ticket, s));
+	if ((r = scratch_get((void **)&dres, (void **)&total, d)) != KRL_OK)
+		return r;
+	CUDA_CHECK(d, cudaMemsetAsync(&dres->ticket, 0, sizeof dres->ticket,
+	                              s));
 	switch (t) {
 #define FLOAT_CASE(T)                                                        \
 	case T:                                                              \
 		LAUNCH_CHECK((compare_float_kernel<T><<<grid, THREADS, 0, s>>>( \
-			c, mode, cconst, r, n, atol, rtol, dres)));          \
+			c, mode, cconst, ref, n, atol, rtol, dres)));          \
 		break;
 #define INT_CASE(T)                                                          \
 	case T:                                                              \
 		LAUNCH_CHECK((compare_int_kernel<T><<<grid, THREADS, 0, s>>>(   \
-			c, mode, cconst_ok, cconst_i, r, n, dres)));         \
+			c, mode, cconst_ok, cconst_i, ref, n, dres)));         \
 		break;
 	FLOAT_CASE(KRL_F32)
 	FLOAT_CASE(KRL_F16)
@@ -771,9 +737,9 @@ krl_err krl_compare(const void *c, const double *c_const, const void *r,
 	default:
 		break;
 	}
-	CUDA_CHECK(cudaMemcpyAsync(total, &dres->total, sizeof *total,
-	                           cudaMemcpyDeviceToHost, s));
-	CUDA_CHECK(cudaStreamSynchronize(s));
+	CUDA_CHECK(d, cudaMemcpyAsync(total, &dres->total, sizeof *total,
+	                              cudaMemcpyDeviceToHost, s));
+	CUDA_CHECK(d, cudaStreamSynchronize(s));
 	out->n = n;
 	out->bad = (int64_t)total->bad;
 	out->nonfinite = is_float ? (int64_t)total->nonfinite : 0;
@@ -784,7 +750,7 @@ krl_err krl_compare(const void *c, const double *c_const, const void *r,
 	out->ref_at_worst = total->rv;
 out:
 	scratch_put();
-	return err;
+	return r;
 }
 
 /* ==== Single elements and L2 ==== */
@@ -792,9 +758,9 @@ out:
 krl_err krl_read_element(const void *src, krl_dtype t, int64_t i, double *out,
                          void *stream, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	cudaStream_t s = (cudaStream_t)stream;
-	size_t size = dtype_size(t);
+	size_t size = krl_dtype_size(t);
 	unsigned char b[8] = { 0 };
 
 	if (size == 0)
@@ -804,10 +770,9 @@ krl_err krl_read_element(const void *src, krl_dtype t, int64_t i, double *out,
 		return krl_diag_set(d, KRL_EINVAL, no_pos,
 		                    "krl_read_element: bad buffer or index %lld",
 		                    (long long)i);
-	CUDA_CHECK(cudaMemcpyAsync(b,
-	                           (const unsigned char *)src + (size_t)i * size,
-	                           size, cudaMemcpyDeviceToHost, s));
-	CUDA_CHECK(cudaStreamSynchronize(s));
+	const unsigned char *at = (const unsigned char *)src + (size_t)i * size;
+	CUDA_CHECK(d, cudaMemcpyAsync(b, at, size, cudaMemcpyDeviceToHost, s));
+	CUDA_CHECK(d, cudaStreamSynchronize(s));
 	switch (t) {
 	case KRL_F32: { float f; memcpy(&f, b, 4); *out = f; break; }
 	case KRL_F16: *out = krl_h2d((uint16_t)(b[0] | b[1] << 8)); break;
@@ -818,18 +783,18 @@ krl_err krl_read_element(const void *src, krl_dtype t, int64_t i, double *out,
 	default: *out = b[0] != 0; break;
 	}
 out:
-	return err;
+	return r;
 }
 
 krl_err krl_flush_l2(void *scratch, size_t bytes, void *stream, krl_diag *d)
 {
-	krl_err err = KRL_OK;
+	krl_err r = KRL_OK;
 	if (bytes == 0)
 		return KRL_OK;
 	if (!scratch)
 		return krl_diag_set(d, KRL_EINVAL, no_pos,
 		                    "krl_flush_l2: scratch is NULL");
-	CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, (cudaStream_t)stream));
+	CUDA_CHECK(d, cudaMemsetAsync(scratch, 0, bytes, (cudaStream_t)stream));
 out:
-	return err;
+	return r;
 }

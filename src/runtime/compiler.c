@@ -53,6 +53,7 @@
 #include "runtime/child.h"
 #include "runtime/compiler.h"
 #include "util/clock.h"
+#include "util/strbuf.h"
 
 extern char **environ;
 
@@ -606,17 +607,15 @@ static krl_err fail_log(krl_cubin *c, const char *reason, krl_diag *d,
 static krl_err fail_log(krl_cubin *c, const char *reason, krl_diag *d,
                         const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	free(c->log);
-	c->log = strdup(msg);
+	c->log = krl_vfmt(fmt, ap); /* the log is data: whole */
+	va_end(ap);
 	c->reason = reason;
 	if (!c->log)
 		return krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory");
-	krl_diag_set(d, KRL_ECOMPILE, nopos, "%s", msg);
+	krl_diag_set(d, KRL_ECOMPILE, nopos, "%s", c->log);
 	return KRL_ECOMPILE;
 }
 
@@ -631,10 +630,16 @@ krl_err krl_compiler_run(const char *src, size_t len, const char *name,
 	krl_err r;
 	double timeout = lim && lim->timeout_s > 0 ? lim->timeout_s : 30;
 	size_t mem = lim && lim->mem_bytes ? lim->mem_bytes : (size_t)4 << 30;
-	for (int i = 0; i < ndirs; i++) {
-		size_t k = strlen(dirlist);
-		snprintf(dirlist + k, sizeof dirlist - k, "%s%s", i ? ":" : "",
-		         dirs[i]);
+	/* the sandbox's readable folders: a cut list would drop one */
+	for (size_t i = 0, k = 0; i < (size_t)ndirs; i++) {
+		int n = snprintf(dirlist + k, sizeof dirlist - k, "%s%s",
+		                 i ? ":" : "", dirs[i]);
+		if (n < 0 || (size_t)n >= sizeof dirlist - k)
+			return krl_diag_set(d, KRL_EINVAL, nopos, "%s: the include "
+			                    "folders, joined, are longer than the "
+			                    "compiler process takes (%zu bytes)",
+			                    name, sizeof dirlist - 1);
+		k += (size_t)n;
 	}
 	if (len > MAX_SRC)
 		return fail_log(c, "compile_resources", d,

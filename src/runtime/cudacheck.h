@@ -13,9 +13,13 @@
 
 #include "krl/error.h"
 
+#ifdef __cplusplus
+extern "C" { /* the .cu files (src/runtime/check.cu, the op families) */
+#endif
+
 /* Runtime API: on failure sets r = KRL_ECUDA (KRL_ENODEVICE when there is
- * no device or driver, KRL_EDEVMEM when device memory ran out) and jumps
- * to out. */
+ * no usable device or driver, KRL_EDEVMEM when device memory ran out) and
+ * jumps to out. The message: "src/<file>:<line>: <expr>: <error> (<name>)". */
 #define CUDA_CHECK(d, expr)                                                   \
 	do {                                                                  \
 		cudaError_t e_ = (expr);                                      \
@@ -46,6 +50,8 @@
 		}                                                             \
 	} while (0)
 
+/* What the macros call: record the failure in d (may be NULL) and return
+ * its code. file is trimmed to its path from the source tree's src/. */
 krl_err krl_cuda_fail(krl_diag *d, cudaError_t e, const char *expr,
                       const char *file, int line);
 krl_err krl_cu_fail(krl_diag *d, krl_err code, CUresult e, const char *expr,
@@ -68,5 +74,9 @@ typedef struct krl_drv {
 
 /* The table, or NULL with d set (KRL_ENODEVICE) when the driver is absent. */
 const krl_drv *krl_drv_get(krl_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

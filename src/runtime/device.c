@@ -11,17 +11,32 @@
 
 /* ==== Error reporting ==== */
 
+/* __FILE__ from its last "src/" on (the build passes absolute paths), or
+ * as it is. */
+static const char *src_path(const char *file)
+{
+	const char *p = file, *best = NULL;
+	while ((p = strstr(p, "src/")) != NULL) {
+		if (p == file || p[-1] == '/')
+			best = p;
+		p += 4;
+	}
+	return best ? best : file;
+}
+
 krl_err krl_cuda_fail(krl_diag *d, cudaError_t e, const char *expr,
                       const char *file, int line)
 {
 	krl_err code = KRL_ECUDA;
-	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+	if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+	    e == cudaErrorInitializationError)
 		code = KRL_ENODEVICE;
 	else if (e == cudaErrorMemoryAllocation)
 		code = KRL_EDEVMEM;
 	krl_pos none = {0};
-	return krl_diag_set(d, code, none, "%s:%d: %s: %s (%s)", file, line,
-	                    expr, cudaGetErrorString(e), cudaGetErrorName(e));
+	return krl_diag_set(d, code, none, "%s:%d: %s: %s (%s)",
+	                    src_path(file), line, expr, cudaGetErrorString(e),
+	                    cudaGetErrorName(e));
 }
 
 krl_err krl_cu_fail(krl_diag *d, krl_err code, CUresult e, const char *expr,
@@ -34,8 +49,8 @@ krl_err krl_cu_fail(krl_diag *d, krl_err code, CUresult e, const char *expr,
 		drv->GetErrorString(e, &text);
 	}
 	krl_pos none = {0};
-	return krl_diag_set(d, code, none, "%s:%d: %s: %s (%s, %d)", file, line,
-	                    expr, text, name, (int)e);
+	return krl_diag_set(d, code, none, "%s:%d: %s: %s (%s, %d)",
+	                    src_path(file), line, expr, text, name, (int)e);
 }
 
 /* ==== Driver entry points ==== */

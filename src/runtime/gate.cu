@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "krl/gate.h"
+#include "runtime/cudacheck.h"
 
 struct krl_gate {
 	volatile uint32_t *flag; /* host-mapped: the last ticket opened */
@@ -41,26 +42,24 @@ static __global__ void gate_wait(const volatile uint32_t *flag,
 
 krl_err krl_gate_create(double timeout_ms, krl_gate **out, krl_diag *d)
 {
+	krl_err r = KRL_OK;
 	krl_gate *g = (krl_gate *)calloc(1, sizeof *g);
 	void *mem = NULL;
 	if (!g)
 		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){ 0 },
 		                    "out of memory for the timing gate");
-	cudaError_t e = cudaHostAlloc(&mem, 2 * sizeof(uint32_t),
-	                              cudaHostAllocMapped);
-	if (e != cudaSuccess) {
-		free(g);
-		return krl_diag_set(d, KRL_ECUDA, (krl_pos){ 0 },
-		                    "timing gate: cudaHostAlloc(mapped): %s",
-		                    cudaGetErrorString(e));
-	}
+	CUDA_CHECK(d, cudaHostAlloc(&mem, 2 * sizeof(uint32_t),
+	                            cudaHostAllocMapped));
 	g->flag = (volatile uint32_t *)mem;
 	g->gave_way = (uint32_t *)mem + 1;
 	g->flag[0] = 0;
 	g->gave_way[0] = 0;
 	g->timeout_ns = (uint64_t)(timeout_ms * 1e6);
 	*out = g;
-	return KRL_OK;
+	g = NULL;
+out:
+	free(g);
+	return r;
 }
 
 void krl_gate_destroy(krl_gate *g)
@@ -77,12 +76,9 @@ krl_err krl_gate_close(krl_gate *g, void *stream, krl_diag *d)
 	 * uses the host addresses. */
 	uint32_t ticket = g->ticket + 1;
 	g->gave_way[0] = 0;
-	gate_wait<<<1, 1, 0, (cudaStream_t)stream>>>(g->flag, ticket,
-	                                             g->timeout_ns, g->gave_way);
-	cudaError_t e = cudaGetLastError();
-	if (e != cudaSuccess)
-		return krl_diag_set(d, KRL_ECUDA, (krl_pos){ 0 },
-		                    "timing gate: launch: %s", cudaGetErrorString(e));
+	CUDA_TRY(d, (gate_wait<<<1, 1, 0, (cudaStream_t)stream>>>(
+	                     g->flag, ticket, g->timeout_ns, g->gave_way),
+	             cudaGetLastError()));
 	g->ticket = ticket;
 	return KRL_OK;
 }

@@ -48,6 +48,8 @@
 #include "krl/srccheck.h"
 #include "runtime/compiler.h"
 #include "util/clock.h"
+#include "util/fs.h"
+#include "util/strbuf.h"
 #include "util/utf8.h"
 
 #ifndef KRL_CUDA_INCLUDE
@@ -194,17 +196,25 @@ void krl_nvrtc_sandbox(char *buf, size_t cap)
 static char g_cache_dir[MAX_PATH];
 static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
 
+/* A folder whose path does not fit is never cut (a cut path names
+ * another folder): g_cache_dir stays "", which means no cache, and the
+ * reason goes to stderr once. */
 static void cache_dir_once(void)
 {
-	const char *z;
+	const char *z, *var = NULL, *tail = "";
 	if ((z = getenv("KRL_CACHE_DIR")) && *z)
-		snprintf(g_cache_dir, sizeof g_cache_dir, "%s", z);
+		var = "KRL_CACHE_DIR";
 	else if ((z = getenv("XDG_CACHE_HOME")) && *z)
-		snprintf(g_cache_dir, sizeof g_cache_dir, "%s/krl", z);
+		var = "XDG_CACHE_HOME", tail = "/krl";
 	else if ((z = getenv("HOME")) && *z)
-		snprintf(g_cache_dir, sizeof g_cache_dir, "%s/.cache/krl", z);
+		var = "HOME", tail = "/.cache/krl";
 	else
-		snprintf(g_cache_dir, sizeof g_cache_dir, "/tmp/krl-cache");
+		z = "/tmp/krl-cache";
+	krl_diag d = {0};
+	if (krl_fmt_fixed(g_cache_dir, sizeof g_cache_dir, "the cache folder",
+	                  &d, "%s%s", z, tail) != KRL_OK)
+		fprintf(stderr, "krl: no compile cache: %s (from $%s)\n", d.msg,
+		        var ? var : "?");
 }
 
 const char *krl_cache_dir(void)
@@ -495,25 +505,6 @@ static int elf_complete(const unsigned char *b, size_t n)
 	return 1;
 }
 
-/* mkdir -p path (0755). Returns 0 or -1. */
-static int mkdir_p(const char *path)
-{
-	char buf[MAX_PATH];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-		return -1;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* Reads a valid cache entry into a malloc'd buffer (caller frees). Returns
  * NULL when there is none or it is not a complete cubin. */
 static void *cache_read(const char *path, size_t *size)
@@ -556,7 +547,7 @@ static void cache_write(const char *dir, const char *path, const void *data,
                         size_t size)
 {
 	char tmp[MAX_PATH + 64];
-	if (mkdir_p(dir) != 0)
+	if (krl_mkdirs(dir) != 0)
 		return;
 	if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
 		return;

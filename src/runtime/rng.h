@@ -29,12 +29,7 @@
 #include <string.h>
 
 #include "krl/lang.h"
-
-#ifdef __CUDACC__
-#define KRL_HD static __host__ __device__ __forceinline__
-#else
-#define KRL_HD static inline
-#endif
+#include "util/rng.h" /* splitmix64, krl_u01 and KRL_HD */
 
 /* ==== Bits ==== */
 
@@ -62,25 +57,13 @@ KRL_HD double krl_bitsd(uint64_t u)
 
 /* ==== Hash ==== */
 
-KRL_HD uint64_t krl_mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* The 64-bit word at counter position c of the stream of seed: splitmix64
- * started at a hash of the seed, read at position c. */
+ * started at a hash of the seed (the finaliser of seed xor a constant),
+ * read at position c. */
 KRL_HD uint64_t krl_hash(uint64_t seed, uint64_t c)
 {
-	uint64_t key = krl_mix64(seed ^ 0x6a09e667f3bcc909ULL);
-	return krl_mix64(key + (c + 1) * 0x9e3779b97f4a7c15ULL);
-}
-
-/* Top 53 bits as a double in [0, 1) (exact). */
-KRL_HD double krl_u01(uint64_t h)
-{
-	return (double)(h >> 11) * 1.1102230246251565404e-16; /* 2^-53 */
+	uint64_t key = krl_splitmix64_mix(seed ^ 0x6a09e667f3bcc909ULL);
+	return krl_splitmix64_at(key, c);
 }
 
 /* ==== Elementary functions (bit-reproducible) ==== */

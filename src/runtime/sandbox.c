@@ -28,11 +28,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/compiler.h"
+#include "util/fs.h"
 
 /* ==== Landlock ==== */
 
@@ -149,25 +149,6 @@ static int write_file(const char *path, const char *text)
 	return ok ? 0 : -1;
 }
 
-/* mkdir -p of path (absolute) beneath the current root. */
-static int mkdirs(const char *path)
-{
-	char buf[4096];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-		return -1;
-	for (char *p = buf + 1;; p++) {
-		if (*p != '/' && *p)
-			continue;
-		char c = *p;
-		*p = 0;
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		if (!c)
-			return 0;
-		*p = c;
-	}
-}
-
 /* Enters a user and mount namespace whose root is a read-only tmpfs that
  * holds read-only bind mounts of dirs. Returns 1, or 0 with why[] set
  * (the process may then be in a namespace but has not changed root). */
@@ -224,7 +205,7 @@ static int enter_namespace(const char *const *dirs, int ndirs, char *why,
 		                           dirs[i]) >= (int)sizeof path)
 			continue;
 		snprintf(src, sizeof src, "/proc/self/fd/%d", fds[i]);
-		if (mkdirs(path) != 0) {
+		if (krl_mkdirs(path) != 0) {
 			what = "mkdir in the sandbox root";
 			goto out;
 		}

@@ -708,8 +708,9 @@ static char *column_dup(sqlite3_stmt *q, int i, int *oom)
 	return p;
 }
 
-/* Copies a text column into a fixed field (truncating, always
- * terminated). */
+/* Copies a text column into a fixed field, always terminated. The
+ * values were written from the same fixed fields of krl_eval_row (whose
+ * writers refuse what does not fit), so nothing is cut. */
 static void column_copy(sqlite3_stmt *q, int i, char *dst, size_t cap)
 {
 	const unsigned char *t = sqlite3_column_text(q, i);

@@ -40,9 +40,11 @@ krl_err krl_diag_set(krl_diag *d, krl_err e, krl_pos pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(d->msg, sizeof d->msg, fmt, ap);
 	va_end(ap);
-	/* a message cut short must not end inside a character */
-	if (n >= (int)sizeof d->msg)
-		d->msg[krl_utf8_cut(d->msg, strlen(d->msg), sizeof d->msg - 1)] = 0;
+	/* a message cut short ends in "..." (never inside a character) */
+	if (n >= (int)sizeof d->msg) {
+		size_t k = krl_utf8_cut(d->msg, strlen(d->msg), sizeof d->msg - 4);
+		memcpy(d->msg + k, "...", 4);
+	}
 	return e;
 }
 
