@@ -11,7 +11,7 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
-#include "ops/kernels.h"
+#include "ops/reduce/reduce.h"
 #include "ops/ops_int.h"
 
 static const krl_pos nopos = { 0, 0, 0 };

@@ -25,7 +25,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
+#include "ops/conv/conv.h"
 
 #define DW2D_THREADS 1024
 #define DW3D_THREADS 256

@@ -1,12 +1,11 @@
 /*
- * kernelrl: the op family "conv" (src/ops/ops_int.h, "Op families";
- * docs/ops-conv.md): conv and conv_transpose over 1, 2 or 3 spatial dims,
+ * kernelrl: the op family "conv" (docs/ops-conv.md): conv and conv_transpose over 1, 2 or 3 spatial dims,
  * with and without bias, as torch.nn.ConvNd / ConvTransposeNd compute them.
  *
  * This file holds the ops' table, their shape checks and their float64
  * golden versions: CPU code only, compiled into the fuzzers too. The GPU
  * drivers (cuDNN, and depthwise.cu for depthwise convolutions) are in
- * run_conv.c.
+ * run.c.
  *
  * Attributes name each spatial dim by a letter: the last is w, the one
  * before it h, the one before that d (1D: w; 2D: h, w; 3D: d, h, w).
@@ -468,10 +467,8 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
                   KRL_OPCAP_DEPTHWISE)
 #define CONV_BWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
                   KRL_OPCAP_TCONV)
-#define CONV_OP(nm, ni, keys, caps, dc)                                    \
-	static const krl_op op_##nm = { #nm, ni, 1, keys, dc, check_##nm,  \
-	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL, "conv", caps }
+#define CONV_OP(nm, ni, keys, caps, dc) \
+	KRL_OP(nm, ni, 1, keys, "conv", caps, NULL, dc)
 
 CONV_OP(conv, 2, k_conv, CONV_FWD, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
         "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "
@@ -483,7 +480,9 @@ CONV_OP(conv_transpose, 2, k_conv_t, CONV_BWD, "y = conv_transpose(x, w) as "
 CONV_OP(conv_transpose_bias, 3, k_conv_t, CONV_BWD, "y = conv_transpose(x, w) + "
         "b[channel], as conv_transpose");
 
-const krl_op *const krl_ops_conv[] = {
+static const krl_op *const ops[] = {
 	&op_conv, &op_conv_bias, &op_conv_transpose, &op_conv_transpose_bias,
 	NULL,
 };
+
+const krl_op_family krl_family_conv = { "conv", ops, NULL };

@@ -67,7 +67,6 @@
 #include <cudnn.h>
 
 #include "ops/conv/conv.h"
-#include "ops/kernels.h"
 
 static const krl_pos nopos = { 0, 0, 0 };
 

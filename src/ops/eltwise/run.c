@@ -5,7 +5,7 @@
  * the way PyTorch turns its Scalars into the float opmath type, launches
  * one kernel of eltwise.cu on the context's stream, and turns a launch
  * error into KRL_ECUDA with the place it happened. Shapes and attributes
- * are assumed to have passed the op's check (family_eltwise.c).
+ * are assumed to have passed the op's check (family.c).
  */
 #include <cuda_runtime.h>
 
@@ -86,4 +86,49 @@ KRL_RUN(pow_scalar)
 {
 	return elt(c, KRL_ELT_POW_SCALAR, in, out,
 	           attr_f(a, "exponent", 1.0), 0.f, d);
+}
+
+/* ==== Arithmetic (elementwise.cu) and copy ==== */
+
+static krl_err ew(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
+                  const krl_tensor *out, int binary, float alpha,
+                  krl_diag *d)
+{
+	KRL_CUDA_TRY(krl_k_elementwise(op, F(&in[0]), binary ? F(&in[1]) : NULL,
+	                               F(&out[0]), krl_tensor_numel(&out[0]),
+	                               alpha, c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(relu) { return ew(c, KRL_EW_RELU, in, out, 0, 1.f, d); }
+KRL_RUN(square) { return ew(c, KRL_EW_SQUARE, in, out, 0, 1.f, d); }
+KRL_RUN(add) { return ew(c, KRL_EW_ADD, in, out, 1, 1.f, d); }
+KRL_RUN(sub) { return ew(c, KRL_EW_SUB, in, out, 1, 1.f, d); }
+KRL_RUN(mul) { return ew(c, KRL_EW_MUL, in, out, 1, 1.f, d); }
+KRL_RUN(div) { return ew(c, KRL_EW_DIV, in, out, 1, 1.f, d); }
+
+KRL_RUN(gelu)
+{
+	int t = krl_attrs_get(a, "tanh", 0) != 0;
+	return ew(c, t ? KRL_EW_GELU_TANH : KRL_EW_GELU, in, out, 0, 1.f, d);
+}
+
+KRL_RUN(scale)
+{
+	return ew(c, KRL_EW_SCALE, in, out, 0,
+	          (float)krl_attrs_get(a, "alpha", 1), d);
+}
+
+/* A contiguous device-to-device copy, as copy_ of same-dtype contiguous
+ * tensors is in PyTorch. */
+KRL_RUN(copy)
+{
+	size_t bytes = (size_t)krl_tensor_numel(&in[0]) *
+	               krl_dtype_size(in[0].dtype);
+	if (bytes == 0 || in[0].data == out[0].data)
+		return KRL_OK;
+	KRL_CUDA_TRY(cudaMemcpyAsync(out[0].data, in[0].data, bytes,
+	                             cudaMemcpyDeviceToDevice,
+	                             (cudaStream_t)c->stream), d);
+	return KRL_OK;
 }

@@ -18,6 +18,7 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
+#include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"
 
 _Static_assert(sizeof(cublasLtMatmulAlgo_t) <= 64,

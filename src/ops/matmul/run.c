@@ -3,7 +3,7 @@
  * each maps the op's tensors to a launcher of matmul.cu on the context's
  * stream and turns a launch error into KRL_ECUDA with the place it
  * happened. Shapes and attributes are assumed to have passed the op's
- * check (family_matmul.c).
+ * check (family.c).
  */
 #include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"

@@ -1,17 +1,44 @@
 /*
- * kernelrl: GPU drivers of the op family "norm" (family_norm.c): tensors
- * to the launchers of norm.cu, on the context's stream. Shapes and
- * attributes have passed check(). Statistics and partials go to the
+ * kernelrl: GPU drivers of the op family "norm" (family.c): tensors
+ * to the launchers of softmax.cu, layernorm.cu and norm.cu, on the
+ * context's stream. Shapes and attributes have passed check(). Statistics and partials go to the
  * context's scratch after the reduction semaphores of reduce.cu (which
  * must stay zero), so no op allocates.
  */
 #include <math.h>
 
-#include "ops/kernels.h"
 #include "ops/norm/norm.h"
 #include "ops/ops_int.h"
 
 #define F(t) ((float *)(t)->data)
+
+/* ==== softmax, log_softmax (softmax.cu), layernorm (layernorm.cu) ==== */
+
+static krl_err softmax(krl_opctx *c, const krl_tensor *in,
+                       const krl_tensor *out, const krl_attrs *a, int log_,
+                       krl_diag *d)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	KRL_CUDA_TRY(krl_k_softmax(F(&in[0]), F(&out[0]), l.outer, l.r,
+	                           l.inner, log_, c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(softmax) { return softmax(c, in, out, a, 0, d); }
+KRL_RUN(log_softmax) { return softmax(c, in, out, a, 1, d); }
+
+KRL_RUN(layernorm)
+{
+	const krl_tensor *x = &in[0];
+	int k = krl_norm_ln_axes(a, in);
+	int64_t n = krl_ops_prod(x, x->ndim - k, x->ndim);
+	int64_t rows = krl_ops_prod(x, 0, x->ndim - k);
+	float eps = (float)krl_attrs_get(a, "eps", 1e-5);
+	KRL_CUDA_TRY(krl_k_layernorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
+	                             rows, n, eps, c->stream), d);
+	return KRL_OK;
+}
+
 
 /* The part of the scratch this family may use: after reduce.cu's
  * semaphores. */

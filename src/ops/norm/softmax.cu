@@ -25,7 +25,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
+#include "ops/norm/norm.h"
 
 #define SMEM_LIMIT (48 * 1024)
 

@@ -1,30 +1,59 @@
 /*
- * kernelrl: GPU drivers of the "reduce" family's ops (family_reduce.c):
- * each maps the op's tensors to a kernel of reduce2.cu on the context's
+ * kernelrl: GPU drivers of the "reduce" family's ops (family.c): each
+ * maps the op's tensors to a kernel of reduce.cu, reduce2.cu or scan.cu on
+ * the context's
  * stream and turns a launch error into KRL_ECUDA with the place it
  * happened. Shapes and attributes are assumed to have passed check().
  */
 #include <cuda_runtime.h>
 
-#include "ops/kernels.h"
 #include "ops/ops_int.h"
-#include "ops/reduce/reduce2.h"
+#include "ops/reduce/reduce.h"
 
 #define F(t) ((float *)(t)->data)
 
-KRL_RUN(max_pool1d); KRL_RUN(max_pool2d); KRL_RUN(max_pool3d);
-KRL_RUN(avg_pool1d); KRL_RUN(avg_pool2d); KRL_RUN(avg_pool3d);
-KRL_RUN(prod); KRL_RUN(cumprod); KRL_RUN(flip); KRL_RUN(narrow);
-KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask);
+/* ==== Reductions over one dim (reduce.cu) ==== */
 
-static int esize(krl_dtype t)
+static krl_err reduce(krl_opctx *c, krl_red_op op, const krl_tensor *in,
+                      const krl_tensor *out, const krl_attrs *a,
+                      krl_diag *d)
 {
-	switch (t) {
-	case KRL_F16: case KRL_BF16: return 2;
-	case KRL_I64: case KRL_F64: return 8;
-	case KRL_BOOL: return 1;
-	default: return 4;
+	krl_rlayout l;
+	int dim = krl_ops_dim(a, in[0].ndim);
+	if (dim < 0) {
+		/* mean of all elements */
+		l.outer = 1;
+		l.r = krl_tensor_numel(&in[0]);
+		l.inner = 1;
+	} else {
+		l = krl_ops_layout(&in[0], dim);
 	}
+	KRL_CUDA_TRY(krl_k_reduce(op, F(&in[0]), out[0].data, l.outer, l.r,
+	                          l.inner, c->scratch,
+	                          (int64_t)c->scratch_bytes, c->sm_count,
+	                          c->stream), d);
+	return KRL_OK;
+}
+
+KRL_RUN(sum) { return reduce(c, KRL_RED_SUM, in, out, a, d); }
+KRL_RUN(mean) { return reduce(c, KRL_RED_MEAN, in, out, a, d); }
+KRL_RUN(max) { return reduce(c, KRL_RED_MAX, in, out, a, d); }
+KRL_RUN(min) { return reduce(c, KRL_RED_MIN, in, out, a, d); }
+KRL_RUN(argmax) { return reduce(c, KRL_RED_ARGMAX, in, out, a, d); }
+KRL_RUN(argmin) { return reduce(c, KRL_RED_ARGMIN, in, out, a, d); }
+
+/* ==== cumsum (scan.cu) ==== */
+
+/* CUB's temporaries go after the reduction semaphores, which must stay
+ * zero. */
+KRL_RUN(cumsum)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	char *tmp = (char *)c->scratch + KRL_REDUCE_SEM_BYTES;
+	int64_t tmp_bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
+	KRL_CUDA_TRY(krl_k_cumsum(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
+	                          tmp, tmp_bytes, c->stream), d);
+	return KRL_OK;
 }
 
 /* ==== Pooling ==== */
@@ -91,7 +120,7 @@ KRL_RUN(flip)
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              l.r, l.inner, l.r - 1, -1,
-	                              esize(in[0].dtype), c->stream), d);
+	                              (int)krl_dtype_size(in[0].dtype), c->stream), d);
 	return KRL_OK;
 }
 
@@ -102,7 +131,7 @@ KRL_RUN(narrow)
 	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
 	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              out[0].dim[dim], l.inner, start, 1,
-	                              esize(in[0].dtype), c->stream), d);
+	                              (int)krl_dtype_size(in[0].dtype), c->stream), d);
 	return KRL_OK;
 }
 
@@ -112,7 +141,7 @@ KRL_RUN(cat)
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
 	KRL_CUDA_TRY(krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
 	                        l.r, in[1].dim[dim], l.inner,
-	                        esize(in[0].dtype), c->sm_count, c->stream),
+	                        (int)krl_dtype_size(in[0].dtype), c->sm_count, c->stream),
 	             d);
 	return KRL_OK;
 }
