@@ -1,10 +1,13 @@
 /*
  * kernelrl: the per-stream context of the GPU ops: the stream, the
- * device's SM count, the cuBLASLt handle and workspace, the cached GEMM
- * plans, and a scratch buffer for multi-block reductions and CUB.
+ * device's SM count, the cuBLASLt handle and workspace, a scratch buffer
+ * for multi-block reductions and CUB, and one state slot per op family.
  *
- * Everything is allocated once here, so that running an op never allocates
- * (ops can be captured into CUDA graphs).
+ * The device buffers are allocated once here, so that running an op never
+ * allocates device memory (ops can be captured into CUDA graphs); a
+ * family's slot holds host-side state its drivers create on first use (the
+ * GEMM plan cache, the cuDNN handle and plans) and is freed here with the
+ * context, through the family's state_free.
  */
 #include <stdlib.h>
 
@@ -73,11 +76,23 @@ krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d)
 	return KRL_OK;
 }
 
+void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f)
+{
+	int i = krl_ops_family_slot(f);
+	return i >= 0 && i < KRL_OPS_MAX_FAMILIES ? &c->family_state[i] : NULL;
+}
+
+/* Each family's state first (it may hold cuBLASLt descriptors or cuDNN
+ * objects of this device), then the context's own. */
 void krl_opctx_free(krl_opctx *c)
 {
 	if (!c)
 		return;
-	krl_gemm_cache_free(c);
+	int nf = 0;
+	const krl_op_family *const *f = krl_op_families(&nf);
+	for (int i = 0; i < nf && i < KRL_OPS_MAX_FAMILIES; i++)
+		if (c->family_state[i] && f[i]->state_free)
+			f[i]->state_free(c->family_state[i]);
 	if (c->lt)
 		cublasLtDestroy((cublasLtHandle_t)c->lt);
 	cudaFree(c->workspace);

@@ -135,25 +135,6 @@ int krl_ops_family_slot(const krl_op_family *f);
 /* Most families the registry may list (slots in a krl_opctx). */
 #define KRL_OPS_MAX_FAMILIES 16
 
-#define KRL_GEMM_CACHE 32
-
-/* One cached cuBLASLt plan: the problem it solves and what runs it. Opaque
- * cuBLASLt handles are stored as void * so that this header stays free of
- * CUDA includes. */
-typedef struct krl_gemm_plan {
-	int used;
-	int ta, tb;
-	int64_t m, n, k, batch;
-	int b_batched;
-	unsigned align[3];        /* of a, b, c: part of the problem */
-	int algo_index;           /* the `algo` attribute: which heuristic result */
-	void *op_desc;            /* cublasLtMatmulDesc_t */
-	void *la, *lb, *lc;       /* cublasLtMatrixLayout_t */
-	unsigned char algo[64];   /* cublasLtMatmulAlgo_t (64 bytes) */
-	int has_algo;
-	uint64_t hits;
-} krl_gemm_plan;
-
 struct krl_opctx {
 	void *stream;             /* cudaStream_t, borrowed */
 	int device;
@@ -163,9 +144,15 @@ struct krl_opctx {
 	size_t workspace_bytes;
 	void *scratch;            /* device, for multi-block reductions */
 	size_t scratch_bytes;
-	krl_gemm_plan gemm[KRL_GEMM_CACHE];
-	uint64_t gemm_clock;
+	/* One slot per family (krl_ops_family_slot), NULL until the
+	 * family's drivers make their state (the matmul family's GEMM plan
+	 * cache, the conv family's cuDNN handle and plans); krl_opctx_free
+	 * frees each with its family's state_free. */
+	void *family_state[KRL_OPS_MAX_FAMILIES];
 };
+
+/* The state slot of family f in c (never NULL for a registered family). */
+void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f);
 
 /* Records "file:line: expr: error string" in d and returns KRL_ECUDA when
  * e (a cudaError_t) is not cudaSuccess. */
@@ -200,8 +187,5 @@ krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
  * by every call; what follows is free for any op's temporaries (partials,
  * CUB, the norms' statistics). */
 #define KRL_REDUCE_SEM_BYTES (1 << 20)
-
-/* Frees the cached cuBLASLt descriptors (gemm.c). */
-void krl_gemm_cache_free(krl_opctx *c);
 
 #endif

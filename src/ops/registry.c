@@ -20,6 +20,9 @@ static const krl_op_family *const families[] = {
 
 #define NFAMILIES ((int)(sizeof families / sizeof families[0]))
 
+_Static_assert(NFAMILIES <= KRL_OPS_MAX_FAMILIES,
+               "a krl_opctx has KRL_OPS_MAX_FAMILIES state slots");
+
 const krl_op_family *const *krl_op_families(int *n)
 {
 	if (n)

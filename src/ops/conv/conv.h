@@ -58,4 +58,8 @@ int krl_k_transpose(const float *in, float *out, int64_t nb, int64_t nr,
 KRL_RUN(conv); KRL_RUN(conv_bias); KRL_RUN(conv_transpose);
 KRL_RUN(conv_transpose_bias);
 
+/* Frees the family's state in a krl_opctx: the cuDNN handle, workspace
+ * and plan cache (run.c). */
+void krl_conv_state_free(void *state);
+
 #endif

@@ -485,4 +485,6 @@ static const krl_op *const ops[] = {
 	NULL,
 };
 
-const krl_op_family krl_family_conv = { "conv", ops, NULL };
+const krl_op_family krl_family_conv = {
+	"conv", ops, KRL_RUNFN(krl_conv_state_free),
+};

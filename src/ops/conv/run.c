@@ -43,20 +43,15 @@
  *   workspace can be allocated, batches over 2^31 - 1 elements split into
  *   chunks of 256 Mi elements per tensor.
  *
- * The op context (opctx.c) has no room for cuDNN state and is shared code,
- * so this file keeps its own side table: one entry per krl_opctx (found by
- * pointer and device, under a mutex) holding a cuDNN handle, a workspace
- * that grows to the largest size a plan asked for, a buffer for the
- * channels-last copies that grows to the largest call made with
- * layout=nhwc, and the plan cache.
- * Entries are never freed before the process exits: a freed and
- * re-created opctx at the same address on the same device reuses the
- * entry (the handle and workspace belong to the device's primary context,
- * which outlives it). An opctx is used by one thread at a time, so an
- * entry needs no lock once found.
+ * The family's state lives in its slot of the op context (opctx.c,
+ * krl_opctx_slot), made on the first convolution that needs cuDNN and
+ * freed with the context (krl_conv_state_free): a cuDNN handle, a
+ * workspace that grows to the largest size a plan asked for, a buffer for
+ * the channels-last copies that grows to the largest call made with
+ * layout=nhwc, and the plan cache. An opctx is used by one thread at a
+ * time, so its state needs no lock.
  */
 #include <limits.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -139,9 +134,6 @@ typedef struct conv_plan {
 } conv_plan;
 
 typedef struct conv_ctx {
-	struct conv_ctx *next;
-	const krl_opctx *owner;
-	int device;
 	cudnnHandle_t h;
 	cudnnTensorDescriptor_t bd, byd;   /* bias add: [1, C, 1...], y */
 	void *ws;                  /* device workspace, grown on demand */
@@ -153,11 +145,15 @@ typedef struct conv_ctx {
 	uint64_t clock;
 } conv_ctx;
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static conv_ctx *g_ctxs;
+static void plan_free(conv_plan *p);
 
+/* Frees an entry: its plans, device buffers, descriptors and handle. */
 static void ctx_destroy(conv_ctx *e)
 {
+	for (int i = 0; i < CONV_CACHE; i++)
+		plan_free(&e->plan[i]);
+	cudaFree(e->ws);
+	cudaFree(e->lay);
 	if (e->bd)
 		cudnnDestroyTensorDescriptor(e->bd);
 	if (e->byd)
@@ -165,6 +161,11 @@ static void ctx_destroy(conv_ctx *e)
 	if (e->h)
 		cudnnDestroy(e->h);
 	free(e);
+}
+
+void krl_conv_state_free(void *state)
+{
+	ctx_destroy(state);
 }
 
 /* A new entry with its cuDNN handle and bias descriptors, or NULL. */
@@ -186,23 +187,21 @@ fail:
 	return r;
 }
 
-/* The entry of opctx c, created on first use. */
+/* The conv family's state in opctx c, made on first use. */
 static krl_err conv_ctx_get(krl_opctx *c, conv_ctx **out, krl_diag *d)
 {
+	void **slot = krl_opctx_slot(c, &krl_family_conv);
 	krl_err r = KRL_OK;
-	pthread_mutex_lock(&g_lock);
-	conv_ctx *e = g_ctxs;
-	while (e && !(e->owner == c && e->device == c->device))
-		e = e->next;
-	if (!e && (r = ctx_create(&e, d)) == KRL_OK) {
-		e->owner = c;
-		e->device = c->device;
-		e->next = g_ctxs;
-		g_ctxs = e;
+	if (!*slot) {
+		conv_ctx *e = NULL;
+		if ((r = ctx_create(&e, d)) != KRL_OK) {
+			*out = NULL;
+			return r;
+		}
+		*slot = e;
 	}
-	pthread_mutex_unlock(&g_lock);
-	*out = e;
-	return r;
+	*out = *slot;
+	return KRL_OK;
 }
 
 static void be_destroy(cudnnBackendDescriptor_t *b)

@@ -284,5 +284,5 @@ static const krl_op *const ops[] = { &op_gemm, &op_diag, &op_triu, &op_tril,
                                      NULL };
 
 const krl_op_family krl_family_matmul = {
-	"matmul", ops, NULL,
+	"matmul", ops, KRL_RUNFN(krl_matmul_state_free),
 };

@@ -37,9 +37,10 @@ int krl_k_triu_tril(const float *x, float *y, int64_t batch, int64_t rows,
 
 /* ==== GPU drivers (gemm.c, run.c) ==== */
 
-#ifndef __CUDACC__
 KRL_RUN(gemm); KRL_RUN(diag); KRL_RUN(triu); KRL_RUN(tril);
-#endif
+
+/* Frees the family's state in a krl_opctx: the GEMM plan cache (gemm.c). */
+void krl_matmul_state_free(void *state);
 
 #ifdef __cplusplus
 }
