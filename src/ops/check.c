@@ -140,7 +140,7 @@ krl_err krl_ops_check_keys(const char *op, const char *const *names,
 			if (a->key[i] && strcmp(a->key[i], names[j]) == 0)
 				ok = 1;
 		if (!ok) {
-			char list[256] = "";
+			char list[512] = "";
 			size_t k = 0;
 			for (int j = 0; names && names[j]; j++) {
 				int w = snprintf(list + k, sizeof list - k, "%s%s",

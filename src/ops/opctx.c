@@ -14,17 +14,10 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
-#include "ops/reduce/reduce.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 static const krl_pos nopos = { 0, 0, 0 };
-
-krl_err krl_ops_cuda_fail(int e, const char *expr, const char *file,
-                          int line, krl_diag *d)
-{
-	return krl_diag_set(d, KRL_ECUDA, nopos, "%s:%d: %s: %s", file, line,
-	                    expr, cudaGetErrorString((cudaError_t)e));
-}
 
 krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
                             int line, krl_diag *d)
@@ -37,18 +30,18 @@ krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
  * made and leaves *out NULL. */
 static krl_err ctx_init(krl_opctx *c, krl_diag *d)
 {
-	KRL_CUDA_TRY(cudaGetDevice(&c->device), d);
-	KRL_CUDA_TRY(cudaDeviceGetAttribute(&c->sm_count,
-	             cudaDevAttrMultiProcessorCount, c->device), d);
+	CUDA_TRY(d, cudaGetDevice(&c->device));
+	CUDA_TRY(d, cudaDeviceGetAttribute(&c->sm_count,
+	             cudaDevAttrMultiProcessorCount, c->device));
 	cublasLtHandle_t lt = NULL;
 	KRL_CUBLAS_TRY(cublasLtCreate(&lt), d);
 	c->lt = lt;
 	c->workspace_bytes = KRL_OPS_WORKSPACE_BYTES;
-	KRL_CUDA_TRY(cudaMalloc(&c->workspace, c->workspace_bytes), d);
+	CUDA_TRY(d, cudaMalloc(&c->workspace, c->workspace_bytes));
 	c->scratch_bytes = KRL_OPS_SCRATCH_BYTES;
-	KRL_CUDA_TRY(cudaMalloc(&c->scratch, c->scratch_bytes), d);
+	CUDA_TRY(d, cudaMalloc(&c->scratch, c->scratch_bytes));
 	/* the reduction semaphores start at zero and are left at zero */
-	KRL_CUDA_TRY(cudaMemset(c->scratch, 0, KRL_REDUCE_SEM_BYTES), d);
+	CUDA_TRY(d, cudaMemset(c->scratch, 0, KRL_REDUCE_SEM_BYTES));
 	return KRL_OK;
 }
 

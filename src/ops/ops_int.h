@@ -154,19 +154,12 @@ struct krl_opctx {
 /* The state slot of family f in c (never NULL for a registered family). */
 void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f);
 
-/* Records "file:line: expr: error string" in d and returns KRL_ECUDA when
- * e (a cudaError_t) is not cudaSuccess. */
-krl_err krl_ops_cuda_fail(int e, const char *expr, const char *file,
-                          int line, krl_diag *d);
-#define KRL_CUDA_TRY(call, d)                                              \
-	do {                                                               \
-		int krl_e_ = (int)(call);                                  \
-		if (krl_e_ != 0)                                           \
-			return krl_ops_cuda_fail(krl_e_, #call, __FILE__,  \
-			                         __LINE__, (d));           \
-	} while (0)
+/* CUDA runtime errors: CUDA_TRY (runtime/cudacheck.h, krl_cuda_fail), in
+ * the GPU drivers only; the kernel launchers return a cudaError_t as an
+ * int, which CUDA_TRY takes as it is. cuBLASLt's statuses: */
 
-/* The same for a cublasStatus_t: KRL_ECUBLAS. */
+/* Records "file:line: expr: cuBLAS's error string" in d and returns
+ * KRL_ECUBLAS when st (a cublasStatus_t) is not CUBLAS_STATUS_SUCCESS. */
 krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
                             int line, krl_diag *d);
 #define KRL_CUBLAS_TRY(call, d)                                            \

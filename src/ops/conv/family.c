@@ -134,23 +134,15 @@ static krl_err check_attrs(const char *op, const char *const *names,
                            char *msg, size_t cap)
 {
 	int nsp = x->ndim - 2;
-	char sx[160];
+	char sx[KRL_SHAPE_CAP];
 	for (int i = 0; a && i < a->n; i++) {
 		const char *key = a->key[i] ? a->key[i] : "";
 		int ok = 0;
 		for (int j = 0; names[j]; j++)
 			if (strcmp(key, names[j]) == 0)
 				ok = 1;
-		if (!ok) {
-			char list[320] = "";
-			size_t k = 0;
-			for (int j = 0; names[j] && k < sizeof list; j++)
-				k += (size_t)snprintf(list + k, sizeof list - k,
-				                      "%s%s", j ? ", " : "",
-				                      names[j]);
-			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' "
-			            "(allowed: %s)", op, key, list);
-		}
+		if (!ok)
+			return krl_ops_check_keys(op, names, a, msg, cap);
 		int axis = 0;
 		if (strcmp(key, "algo") == 0) {
 			krl_err r = krl_ops_need_algo(op, a, msg, cap);
@@ -187,25 +179,15 @@ static krl_err check_attrs(const char *op, const char *const *names,
 	return KRL_OK;
 }
 
-static krl_err need_f32(const char *op, const char *what,
-                        const krl_tensor *t, char *msg, size_t cap)
-{
-	if (t->dtype == KRL_F32)
-		return KRL_OK;
-	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
-	            krl_dtype_name(t->dtype));
-}
-
-/* Writes "[a, b, c]" of the first n values into buf. */
+/* Writes "[a, b, c]" of the first n values into buf, as a shape. */
 static const char *list3(const int64_t *v, int n, char *buf, size_t cap)
 {
-	size_t k = (size_t)snprintf(buf, cap, "[");
-	for (int i = 0; i < n && k < cap; i++)
-		k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? ", " : "",
-		                      (long long)v[i]);
-	if (k < cap)
-		snprintf(buf + k, cap - k, "]");
-	return buf;
+	krl_tensor t;
+	memset(&t, 0, sizeof t);
+	t.ndim = n;
+	for (int i = 0; i < n; i++)
+		t.dim[i] = v[i];
+	return krl_ops_shape(&t, buf, cap);
 }
 
 /*
@@ -220,12 +202,12 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
                               const krl_attrs *a, char *msg, size_t cap)
 {
 	const krl_tensor *x = &in[0], *w = &in[1], *y = &out[0];
-	char sx[160], sw[160], sy[160], s1[96], s2[96];
+	char sx[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP], s1[96], s2[96];
 	krl_err r;
-	if ((r = need_f32(op, "x", x, msg, cap)) ||
-	    (r = need_f32(op, "w", w, msg, cap)) ||
-	    (bias && (r = need_f32(op, "b", &in[2], msg, cap))) ||
-	    (r = need_f32(op, "y", y, msg, cap)))
+	if ((r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "w", w, KRL_F32, msg, cap)) ||
+	    (bias && (r = krl_ops_need_dtype(op, "b", &in[2], KRL_F32, msg, cap))) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
 		return r;
 	if (x->ndim < 3 || x->ndim > 5)
 		return krl_ops_fail(msg, cap, "%s: x is %s but must be [N, C, w], "
@@ -305,7 +287,7 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 		want.dim[1] = g.cout;
 		for (int i = 0; i < g.nsp; i++)
 			want.dim[2 + i] = g.out[i];
-		char swant[160];
+		char swant[KRL_SHAPE_CAP];
 		return krl_ops_fail(msg, cap, "%s: y is %s but x %s, w %s with stride "
 		            "%s and padding %s gives %s", op, KRL_SHAPE(y, sy),
 		            KRL_SHAPE(x, sx), KRL_SHAPE(w, sw),

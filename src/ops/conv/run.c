@@ -62,6 +62,7 @@
 #include <cudnn.h>
 
 #include "ops/conv/conv.h"
+#include "runtime/cudacheck.h"
 
 static const krl_pos nopos = { 0, 0, 0 };
 
@@ -243,13 +244,13 @@ static krl_err dev_reserve(void **buf, size_t *have, krl_opctx *c,
 	if (bytes <= *have)
 		return KRL_OK;
 	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-	KRL_CUDA_TRY(cudaStreamIsCapturing((cudaStream_t)c->stream, &cs), d);
+	CUDA_TRY(d, cudaStreamIsCapturing((cudaStream_t)c->stream, &cs));
 	if (cs != cudaStreamCaptureStatusNone)
 		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: the %s must "
 		                    "grow to %zu bytes during a graph capture; "
 		                    "run the plan once before capturing it", what,
 		                    bytes);
-	KRL_CUDA_TRY(cudaFree(*buf), d);
+	CUDA_TRY(d, cudaFree(*buf));
 	*buf = NULL;
 	*have = 0;
 	cudaError_t ce = cudaMalloc(buf, bytes);
@@ -258,7 +259,7 @@ static krl_err dev_reserve(void **buf, size_t *have, krl_opctx *c,
 		*buf = NULL;
 		return KRL_ENOMEM;
 	}
-	KRL_CUDA_TRY(ce, d);
+	CUDA_TRY(d, ce);
 	*have = bytes;
 	return KRL_OK;
 }
@@ -980,8 +981,8 @@ static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
 	int64_t nb, nr, nq;
 	for (int i = 0; i < 2; i++) {
 		krl_tr_channels_last(in[i].dim, in[i].ndim, &nb, &nr, &nq);
-		KRL_CUDA_TRY(krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
-		                             NULL, c->stream), d);
+		CUDA_TRY(d, krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
+		                             NULL, c->stream));
 	}
 	return KRL_OK;
 }
@@ -994,7 +995,7 @@ static krl_err nhwc_out(krl_opctx *c, const float *yt, const krl_tensor *y,
 	int64_t nb, nr, nq;
 	krl_tr_channels_last(y->dim, y->ndim, &nb, &nr, &nq);
 	/* yt is [nb, nq, nr]: transpose its last two dims */
-	KRL_CUDA_TRY(krl_k_transpose(yt, y->data, nb, nq, nr, b, c->stream), d);
+	CUDA_TRY(d, krl_k_transpose(yt, y->data, nb, nq, nr, b, c->stream));
 	return KRL_OK;
 }
 
@@ -1110,8 +1111,8 @@ static krl_err run_depthwise(krl_opctx *c, const krl_conv_geom *g,
 	float *y = out[0].data;
 	for (int64_t n0 = 0; n0 < g->n; n0 += chunk) {
 		k.n = (int)(g->n - n0 < chunk ? g->n - n0 : chunk);
-		KRL_CUDA_TRY(krl_k_conv_depthwise(&k, x + n0 * xin, w, b,
-		                                  y + n0 * yin, c->stream), d);
+		CUDA_TRY(d, krl_k_conv_depthwise(&k, x + n0 * xin, w, b,
+		                                  y + n0 * yin, c->stream));
 	}
 	return KRL_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "ops/eltwise/eltwise.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 #define F(t) ((float *)(t)->data)
 
@@ -18,9 +19,9 @@
 static krl_err elt(krl_opctx *c, krl_elt_op op, const krl_tensor *in,
                    const krl_tensor *out, float p0, float p1, krl_diag *d)
 {
-	KRL_CUDA_TRY(krl_k_eltwise(op, F(&in[0]), F(&out[0]),
+	CUDA_TRY(d, krl_k_eltwise(op, F(&in[0]), F(&out[0]),
 	                           krl_tensor_numel(&out[0]), p0, p1,
-	                           c->stream), d);
+	                           c->stream));
 	return KRL_OK;
 }
 
@@ -94,9 +95,9 @@ static krl_err ew(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
                   const krl_tensor *out, int binary, float alpha,
                   krl_diag *d)
 {
-	KRL_CUDA_TRY(krl_k_elementwise(op, F(&in[0]), binary ? F(&in[1]) : NULL,
+	CUDA_TRY(d, krl_k_elementwise(op, F(&in[0]), binary ? F(&in[1]) : NULL,
 	                               F(&out[0]), krl_tensor_numel(&out[0]),
-	                               alpha, c->stream), d);
+	                               alpha, c->stream));
 	return KRL_OK;
 }
 
@@ -127,8 +128,8 @@ KRL_RUN(copy)
 	               krl_dtype_size(in[0].dtype);
 	if (bytes == 0 || in[0].data == out[0].data)
 		return KRL_OK;
-	KRL_CUDA_TRY(cudaMemcpyAsync(out[0].data, in[0].data, bytes,
+	CUDA_TRY(d, cudaMemcpyAsync(out[0].data, in[0].data, bytes,
 	                             cudaMemcpyDeviceToDevice,
-	                             (cudaStream_t)c->stream), d);
+	                             (cudaStream_t)c->stream));
 	return KRL_OK;
 }

@@ -59,7 +59,7 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "gemm";
 	const krl_tensor *a = &in[0], *b = &in[1], *c = &out[0];
-	char sa[160], sb[160], sc[160];
+	char sa[KRL_SHAPE_CAP], sb[KRL_SHAPE_CAP], sc[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_gemm, at, msg, cap)) ||
 	    (r = krl_ops_need_flag(op, at, "ta", msg, cap)) ||
@@ -106,7 +106,7 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 		krl_tensor want = *a;
 		want.dim[na - 2] = m;
 		want.dim[na - 1] = n;
-		char sw[160];
+		char sw[KRL_SHAPE_CAP];
 		return krl_ops_fail(msg, cap, "%s: c is %s but a %s @ b %s gives %s", op,
 		            KRL_SHAPE(c, sc), KRL_SHAPE(a, sa), KRL_SHAPE(b, sb),
 		            KRL_SHAPE(&want, sw));
@@ -156,7 +156,7 @@ static krl_err check_diag(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "diag";
 	const krl_tensor *v = &in[0], *y = &out[0];
-	char sv[160], sy[160];
+	char sv[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = check_diagonal(op, a, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "v", v, KRL_F32, msg, cap)) ||
@@ -199,7 +199,7 @@ static krl_err check_tri(const char *op, const krl_tensor *in,
                          char *msg, size_t cap)
 {
 	const krl_tensor *x = &in[0], *y = &out[0];
-	char sx[160], sy[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = check_diagonal(op, a, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||

@@ -22,6 +22,7 @@
 
 #include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 _Static_assert(sizeof(cublasLtMatmulAlgo_t) <= 64,
                "krl_gemm_plan.algo is too small for cublasLtMatmulAlgo_t");
@@ -277,9 +278,9 @@ KRL_RUN(gemm)
 	if (k.m == 0 || k.n == 0 || k.batch == 0)
 		return KRL_OK;
 	if (k.k == 0) {
-		KRL_CUDA_TRY(cudaMemsetAsync(out[0].data, 0, (size_t)(k.batch *
+		CUDA_TRY(d, cudaMemsetAsync(out[0].data, 0, (size_t)(k.batch *
 		             k.m * k.n) * sizeof(float),
-		             (cudaStream_t)c->stream), d);
+		             (cudaStream_t)c->stream));
 		return KRL_OK;
 	}
 	if (!k.b_batched && !k.ta && k.batch > 1) {

@@ -9,6 +9,7 @@
 
 #include "ops/ops_int.h"
 #include "ops/reduce/reduce.h"
+#include "runtime/cudacheck.h"
 
 #define F(t) ((float *)(t)->data)
 
@@ -28,10 +29,10 @@ static krl_err reduce(krl_opctx *c, krl_red_op op, const krl_tensor *in,
 	} else {
 		l = krl_ops_layout(&in[0], dim);
 	}
-	KRL_CUDA_TRY(krl_k_reduce(op, F(&in[0]), out[0].data, l.outer, l.r,
+	CUDA_TRY(d, krl_k_reduce(op, F(&in[0]), out[0].data, l.outer, l.r,
 	                          l.inner, c->scratch,
 	                          (int64_t)c->scratch_bytes, c->sm_count,
-	                          c->stream), d);
+	                          c->stream));
 	return KRL_OK;
 }
 
@@ -51,8 +52,8 @@ KRL_RUN(cumsum)
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	char *tmp = (char *)c->scratch + KRL_REDUCE_SEM_BYTES;
 	int64_t tmp_bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
-	KRL_CUDA_TRY(krl_k_cumsum(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
-	                          tmp, tmp_bytes, c->stream), d);
+	CUDA_TRY(d, krl_k_cumsum(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
+	                          tmp, tmp_bytes, c->stream));
 	return KRL_OK;
 }
 
@@ -67,19 +68,19 @@ static krl_err pool(krl_opctx *c, const krl_tensor *in,
 	if (krl_tensor_numel(&out[0]) == 0)
 		return KRL_OK;
 	if (avg && rank < 3)
-		KRL_CUDA_TRY(krl_k_avg_pool2d(F(&in[0]), F(&out[0]), &g,
-		                              c->stream), d);
+		CUDA_TRY(d, krl_k_avg_pool2d(F(&in[0]), F(&out[0]), &g,
+		                              c->stream));
 	else if (avg)
-		KRL_CUDA_TRY(krl_k_avg_pool3d(F(&in[0]), F(&out[0]), &g,
-		                              c->stream), d);
+		CUDA_TRY(d, krl_k_avg_pool3d(F(&in[0]), F(&out[0]), &g,
+		                              c->stream));
 	else if (rank < 3)
-		KRL_CUDA_TRY(krl_k_max_pool2d(F(&in[0]), F(&out[0]),
+		CUDA_TRY(d, krl_k_max_pool2d(F(&in[0]), F(&out[0]),
 		                              (int64_t *)out[1].data, &g,
-		                              c->stream), d);
+		                              c->stream));
 	else
-		KRL_CUDA_TRY(krl_k_max_pool3d(F(&in[0]), F(&out[0]),
+		CUDA_TRY(d, krl_k_max_pool3d(F(&in[0]), F(&out[0]),
 		                              (int64_t *)out[1].data, &g,
-		                              c->stream), d);
+		                              c->stream));
 	return KRL_OK;
 }
 
@@ -95,9 +96,9 @@ KRL_RUN(avg_pool3d) { return pool(c, in, out, a, 3, 1, d); }
 KRL_RUN(prod)
 {
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
-	KRL_CUDA_TRY(krl_k_prod(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
+	CUDA_TRY(d, krl_k_prod(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
 	                        c->scratch, (int64_t)c->scratch_bytes,
-	                        c->sm_count, c->stream), d);
+	                        c->sm_count, c->stream));
 	return KRL_OK;
 }
 
@@ -108,8 +109,8 @@ KRL_RUN(cumprod)
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	char *tmp = (char *)c->scratch + KRL_REDUCE_SEM_BYTES;
 	int64_t tmp_bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
-	KRL_CUDA_TRY(krl_k_cumprod(F(&in[0]), F(&out[0]), l.outer, l.r,
-	                           l.inner, tmp, tmp_bytes, c->stream), d);
+	CUDA_TRY(d, krl_k_cumprod(F(&in[0]), F(&out[0]), l.outer, l.r,
+	                           l.inner, tmp, tmp_bytes, c->stream));
 	return KRL_OK;
 }
 
@@ -118,9 +119,9 @@ KRL_RUN(cumprod)
 KRL_RUN(flip)
 {
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
-	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
+	CUDA_TRY(d, krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              l.r, l.inner, l.r - 1, -1,
-	                              (int)krl_dtype_size(in[0].dtype), c->stream), d);
+	                              (int)krl_dtype_size(in[0].dtype), c->stream));
 	return KRL_OK;
 }
 
@@ -129,9 +130,9 @@ KRL_RUN(narrow)
 	int dim = krl_ops_dim(a, in[0].ndim);
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
 	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
-	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
+	CUDA_TRY(d, krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              out[0].dim[dim], l.inner, start, 1,
-	                              (int)krl_dtype_size(in[0].dtype), c->stream), d);
+	                              (int)krl_dtype_size(in[0].dtype), c->stream));
 	return KRL_OK;
 }
 
@@ -139,28 +140,27 @@ KRL_RUN(cat)
 {
 	int dim = krl_ops_dim(a, in[0].ndim);
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
-	KRL_CUDA_TRY(krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
+	CUDA_TRY(d, krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
 	                        l.r, in[1].dim[dim], l.inner,
-	                        (int)krl_dtype_size(in[0].dtype), c->sm_count, c->stream),
-	             d);
+	                        (int)krl_dtype_size(in[0].dtype), c->sm_count, c->stream));
 	return KRL_OK;
 }
 
 KRL_RUN(fill)
 {
 	(void)in;
-	KRL_CUDA_TRY(krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
+	CUDA_TRY(d, krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
 	                        (float)krl_attrs_get(a, "value", 0),
-	                        c->stream), d);
+	                        c->stream));
 	return KRL_OK;
 }
 
 KRL_RUN(mul_mask)
 {
 	(void)a;
-	KRL_CUDA_TRY(krl_k_mul_mask(F(&in[0]),
+	CUDA_TRY(d, krl_k_mul_mask(F(&in[0]),
 	                            (const unsigned char *)in[1].data,
 	                            F(&out[0]), krl_tensor_numel(&out[0]),
-	                            c->stream), d);
+	                            c->stream));
 	return KRL_OK;
 }
