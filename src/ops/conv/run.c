@@ -414,54 +414,40 @@ static krl_err be_graph(cudnnHandle_t h, conv_plan *p, krl_diag *d)
 	          d);
 	CUDNN_TRY(cudnnBackendFinalize(p->bconv), d);
 
+	/* The operation's attribute names: forward, or backward data of the
+	 * conv mapping y to x (dy is our x, dx is our y). */
+	static const cudnnBackendAttributeName_t fwd_attr[6] = {
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
+	};
+	static const cudnnBackendAttributeName_t bwd_attr[6] = {
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA,
+	};
+	const cudnnBackendAttributeName_t *at = k->transposed ? bwd_attr
+	                                                      : fwd_attr;
 	float alpha = 1.f, beta = 0.f;
-	if (!k->transposed) {
-		CUDNN_TRY(cudnnBackendCreateDescriptor(
-		   CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
-		   &p->bop), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[0]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[1]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[2]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
-		   CUDNN_TYPE_FLOAT, 1, &alpha), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
-		   CUDNN_TYPE_FLOAT, 1, &beta), d);
-	} else {
-		/* backward data of the conv mapping y to x: dy is our x, dx
-		 * is our y */
-		CUDNN_TRY(cudnnBackendCreateDescriptor(
-		   CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
-		   &p->bop), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[0]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[1]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[2]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
-		   CUDNN_TYPE_FLOAT, 1, &alpha), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA,
-		   CUDNN_TYPE_FLOAT, 1, &beta), d);
-	}
+	CUDNN_TRY(cudnnBackendCreateDescriptor(k->transposed
+	          ? CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
+	          : CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+	          &p->bop), d);
+	for (int i = 0; i < 3; i++)
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[i],
+		          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[i]), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[3],
+	          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[4], CUDNN_TYPE_FLOAT, 1,
+	          &alpha), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[5], CUDNN_TYPE_FLOAT, 1,
+	          &beta), d);
 	CUDNN_TRY(cudnnBackendFinalize(p->bop), d);
 
 	CUDNN_TRY(cudnnBackendCreateDescriptor(
@@ -734,84 +720,99 @@ static krl_err v7_query_fail(cudnnStatus_t st, const char *what,
  * result of the heuristics with status success whose workspace (the larger
  * of the reported and the queried size) can be allocated. op names the op
  * in messages. */
+/* One entry of the _v7 heuristics' list, forward or backward data alike. */
+typedef struct v7_cand {
+	cudnnStatus_t status;
+	int algo;
+	cudnnMathType_t math;
+	size_t memory;
+} v7_cand;
+
+#define V7_MAX_CANDS                                                       \
+	((int)CUDNN_CONVOLUTION_FWD_ALGO_COUNT >                            \
+	         (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT                  \
+	 ? (int)CUDNN_CONVOLUTION_FWD_ALGO_COUNT                             \
+	 : (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT)
+
+/* The heuristics' list for p's problem into cand (*got entries). The
+ * transposed convolution is the backward data of the conv mapping y to x:
+ * dy is our x, dx is our y. */
+static krl_err v7_candidates(cudnnHandle_t h, const conv_plan *p,
+                             const char *op, v7_cand *cand, int *got,
+                             krl_diag *d)
+{
+	cudnnStatus_t st;
+	*got = 0;
+	if (!p->key.transposed) {
+		cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+		st = cudnnGetConvolutionForwardAlgorithm_v7(h, p->xd, p->wd,
+			p->cd, p->yd, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, got, perf);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return v7_query_fail(st, "cudnnGetConvolutionForward"
+			                     "Algorithm_v7", op, p, d);
+		for (int i = 0; i < *got; i++)
+			cand[i] = (v7_cand){ perf[i].status, (int)perf[i].algo,
+			                     perf[i].mathType, perf[i].memory };
+	} else {
+		cudnnConvolutionBwdDataAlgoPerf_t
+			perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+		st = cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p->wd,
+			p->xd, p->cd, p->yd, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT,
+			got, perf);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return v7_query_fail(st, "cudnnGetConvolutionBackwardData"
+			                     "Algorithm_v7", op, p, d);
+		for (int i = 0; i < *got; i++)
+			cand[i] = (v7_cand){ perf[i].status, (int)perf[i].algo,
+			                     perf[i].mathType, perf[i].memory };
+	}
+	return KRL_OK;
+}
+
+/* The workspace cuDNN reports for algorithm algo of p's problem. */
+static cudnnStatus_t v7_ws_size(cudnnHandle_t h, const conv_plan *p,
+                                int algo, size_t *sz)
+{
+	if (!p->key.transposed)
+		return cudnnGetConvolutionForwardWorkspaceSize(h, p->xd, p->wd,
+			p->cd, p->yd, (cudnnConvolutionFwdAlgo_t)algo, sz);
+	return cudnnGetConvolutionBackwardDataWorkspaceSize(h, p->wd, p->xd,
+		p->cd, p->yd, (cudnnConvolutionBwdDataAlgo_t)algo, sz);
+}
+
 static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
                            const char *op, krl_diag *d)
 {
 	cudnnHandle_t h = e->h;
 	int skip = p->key.algo;
-	if (!p->key.transposed) {
-		cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-		int got = 0;
-		cudnnStatus_t st = cudnnGetConvolutionForwardAlgorithm_v7(h,
-			p->xd, p->wd, p->cd, p->yd,
-			CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf);
-		if (st != CUDNN_STATUS_SUCCESS)
-			return v7_query_fail(st, "cudnnGetConvolutionForward"
-			                     "Algorithm_v7", op, p, d);
-		for (int i = 0; i < got; i++) {
-			if (perf[i].status != CUDNN_STATUS_SUCCESS)
-				continue;
-			CUDNN_TRY(cudnnSetConvolutionMathType(p->cd,
-			          perf[i].mathType), d);
-			size_t sz = 0;
-			if (cudnnGetConvolutionForwardWorkspaceSize(h, p->xd,
-			    p->wd, p->cd, p->yd, perf[i].algo, &sz) !=
-			    CUDNN_STATUS_SUCCESS)
-				continue;
-			if (perf[i].memory > sz)
-				sz = perf[i].memory;
-			krl_err r = ws_reserve(e, c, sz, d);
-			if (r == KRL_ENOMEM)
-				continue;
-			if (r)
-				return r;
-			if (skip > 0) {
-				skip--;
-				continue;
-			}
-			p->algo = (int)perf[i].algo;
-			p->ws_bytes = sz;
-			return KRL_OK;
+	v7_cand cand[V7_MAX_CANDS];
+	int got = 0;
+	krl_err r = v7_candidates(h, p, op, cand, &got, d);
+	if (r)
+		return r;
+	for (int i = 0; i < got; i++) {
+		if (cand[i].status != CUDNN_STATUS_SUCCESS)
+			continue;
+		CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, cand[i].math), d);
+		size_t sz = 0;
+		if (v7_ws_size(h, p, cand[i].algo, &sz) != CUDNN_STATUS_SUCCESS)
+			continue;
+		if (cand[i].memory > sz)
+			sz = cand[i].memory;
+		r = ws_reserve(e, c, sz, d);
+		if (r == KRL_ENOMEM)
+			continue;
+		if (r)
+			return r;
+		if (skip > 0) {
+			skip--;
+			continue;
 		}
-	} else {
-		cudnnConvolutionBwdDataAlgoPerf_t
-			perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-		int got = 0;
-		/* backward data of the conv mapping y to x: dy is our x, dx
-		 * is our y */
-		cudnnStatus_t st = cudnnGetConvolutionBackwardDataAlgorithm_v7(
-			h, p->wd, p->xd, p->cd, p->yd,
-			CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &got, perf);
-		if (st != CUDNN_STATUS_SUCCESS)
-			return v7_query_fail(st, "cudnnGetConvolutionBackwardData"
-			                     "Algorithm_v7", op, p, d);
-		for (int i = 0; i < got; i++) {
-			if (perf[i].status != CUDNN_STATUS_SUCCESS)
-				continue;
-			CUDNN_TRY(cudnnSetConvolutionMathType(p->cd,
-			          perf[i].mathType), d);
-			size_t sz = 0;
-			if (cudnnGetConvolutionBackwardDataWorkspaceSize(h, p->wd,
-			    p->xd, p->cd, p->yd, perf[i].algo, &sz) !=
-			    CUDNN_STATUS_SUCCESS)
-				continue;
-			if (perf[i].memory > sz)
-				sz = perf[i].memory;
-			krl_err r = ws_reserve(e, c, sz, d);
-			if (r == KRL_ENOMEM)
-				continue;
-			if (r)
-				return r;
-			if (skip > 0) {
-				skip--;
-				continue;
-			}
-			p->algo = (int)perf[i].algo;
-			p->ws_bytes = sz;
-			return KRL_OK;
-		}
+		p->algo = cand[i].algo;
+		p->ws_bytes = sz;
+		return KRL_OK;
 	}
-	krl_err r = none_usable(op, &p->key, p->key.algo - skip,
+	r = none_usable(op, &p->key, p->key.algo - skip,
 	                        "cuDNN's _v7 heuristics offer", "algorithm",
 	                        "no algorithm of the _v7 heuristics has status "
 	                        "success and a workspace that fits in device "
