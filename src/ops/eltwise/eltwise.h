@@ -48,7 +48,8 @@ typedef enum krl_elt_op {
 	KRL_ELT_HARDSIGMOID,
 	KRL_ELT_SOFTPLUS,     /* p0 = beta, p1 = threshold */
 	KRL_ELT_HARDTANH,     /* p0 = min_val, p1 = max_val */
-	KRL_ELT_POW_SCALAR    /* p0 = exponent */
+	KRL_ELT_POW_SCALAR,   /* p0 = exponent */
+	KRL_ELT_MISH
 } krl_elt_op;
 
 /* y[i] = op(x[i]) for i < n. */
@@ -61,7 +62,7 @@ KRL_RUN(relu); KRL_RUN(gelu); KRL_RUN(add); KRL_RUN(sub); KRL_RUN(mul);
 KRL_RUN(div); KRL_RUN(square); KRL_RUN(scale); KRL_RUN(copy);
 KRL_RUN(leaky_relu); KRL_RUN(sigmoid); KRL_RUN(tanh); KRL_RUN(selu);
 KRL_RUN(elu); KRL_RUN(hardsigmoid); KRL_RUN(softplus); KRL_RUN(hardtanh);
-KRL_RUN(pow_scalar);
+KRL_RUN(pow_scalar); KRL_RUN(mish);
 
 #ifdef __cplusplus
 }

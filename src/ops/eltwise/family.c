@@ -62,6 +62,7 @@ PLAIN_CHECK(sigmoid)
 PLAIN_CHECK(tanh)
 PLAIN_CHECK(selu)
 PLAIN_CHECK(hardsigmoid)
+PLAIN_CHECK(mish)
 
 /* ==== relu, gelu, square, scale, add, sub, mul, div, copy ==== */
 
@@ -302,6 +303,9 @@ UNARY_GOLDEN(hardtanh,
              double lo = krl_attrs_get(a, "min_val", -1.0);
              double hi = krl_attrs_get(a, "max_val", 1.0),
              clamp_nan(x, lo, hi))
+/* x * tanh(softplus(x)), softplus linear above PyTorch's threshold 20
+ * (where tanh is 1 in double anyway). */
+UNARY_GOLDEN(mish, (void)0, x * tanh(x > 20.0 ? x : log1p(exp(x))))
 /* pow(x, 0) is 1 even for NaN, as PyTorch's fill_(1); pow(x, 1) is x. */
 UNARY_GOLDEN(pow_scalar, double e = krl_attrs_get(a, "exponent", 1.0),
              e == 1.0 ? x : pow(x, e))
@@ -339,12 +343,14 @@ EW_OP(hardtanh, 1, k_hardtanh, KRL_OPCAP_LOWER, "y = min(max(x, min_val), "
       "max_val), NaN kept (min_val -1, max_val 1)");
 EW_OP(pow_scalar, 1, k_pow, KRL_OPCAP_LOWER, "y = x ** exponent (x*x for 2, "
       "x*x*x for 3, sqrt for 0.5, as torch.pow)");
+EW_OP(mish, 1, k_none, KRL_OPCAP_LIBRARY, "y = x * tanh(softplus(x)), "
+      "softplus linear above 20 (F.mish)");
 
 static const krl_op *const ops[] = {
 	&op_relu, &op_gelu, &op_add, &op_sub, &op_mul, &op_div, &op_square,
 	&op_scale, &op_copy, &op_leaky_relu, &op_sigmoid, &op_tanh, &op_elu,
 	&op_selu, &op_hardsigmoid, &op_softplus, &op_hardtanh, &op_pow_scalar,
-	NULL,
+	&op_mish, NULL,
 };
 
 const krl_op_family krl_family_eltwise = { "eltwise", ops, NULL };

@@ -46,6 +46,11 @@ KRL_RUN(tanh)
 	return elt(c, KRL_ELT_TANH, in, out, 0.f, 0.f, d);
 }
 
+KRL_RUN(mish)
+{
+	return elt(c, KRL_ELT_MISH, in, out, 0.f, 0.f, d);
+}
+
 /* elu_kernel forms negcoef = alpha * scale as a product of two floats;
  * volatile keeps the product in float on any evaluation method. */
 static krl_err elu(krl_opctx *c, const krl_tensor *in, const krl_tensor *out,
