@@ -164,20 +164,22 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 	KRL_CUBLAS_TRY(cublasLtMatmulPreferenceCreate(&pref), d);
 	uint64_t ws = c->workspace_bytes;
 	uint32_t aa = k->align_b, ab = k->align_a, ac = k->align_c;
-	cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref,
-		CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &aa, sizeof aa);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &ab, sizeof ab);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &ac, sizeof ac);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &ac, sizeof ac);
+	/* cuBLASLt's A is our b and its B our a (see the top); D is C */
+	const struct {
+		cublasLtMatmulPreferenceAttributes_t attr;
+		const void *val;
+		size_t size;
+	} pa[] = {
+		{ CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &aa, sizeof aa },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &ab, sizeof ab },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &ac, sizeof ac },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &ac, sizeof ac },
+	};
+	cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+	for (size_t i = 0; !st && i < sizeof pa / sizeof pa[0]; i++)
+		st = cublasLtMatmulPreferenceSetAttribute(pref, pa[i].attr,
+		                                          pa[i].val, pa[i].size);
 	cublasLtMatmulHeuristicResult_t res[KRL_OPS_MAX_ALGO + 1];
 	int nres = 0;
 	if (!st)

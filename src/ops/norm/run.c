@@ -143,29 +143,18 @@ KRL_RUN(sqrt) { return ew(c, KRL_KN_SQRT, in, out, 0, 0.f, d); }
 KRL_RUN(log) { return ew(c, KRL_KN_LOG, in, out, 0, 0.f, d); }
 KRL_RUN(xlogy) { return ew(c, KRL_KN_XLOGY, in, out, 1, 0.f, d); }
 
-KRL_RUN(add_scalar)
-{
-	return ew(c, KRL_KN_ADD_SCALAR, in, out, 0,
-	          (float)krl_attrs_get(a, "alpha", 0), d);
-}
-
-KRL_RUN(rsub_scalar)
-{
-	return ew(c, KRL_KN_RSUB_SCALAR, in, out, 0,
-	          (float)krl_attrs_get(a, "alpha", 0), d);
-}
-
-KRL_RUN(clamp_min)
-{
-	return ew(c, KRL_KN_CLAMP_MIN, in, out, 0,
-	          (float)krl_attrs_get(a, "min", 0), d);
-}
-
-KRL_RUN(smooth_l1)
-{
-	return ew(c, KRL_KN_SMOOTH_L1, in, out, 1,
-	          (float)krl_attrs_get(a, "beta", 1), d);
-}
+/* The ops with one scalar attribute (its key and default), passed to the
+ * kernel as alpha. */
+#define SCALAR_RUN(name, kop, binary, key, dflt)                           \
+	KRL_RUN(name)                                                      \
+	{                                                                  \
+		return ew(c, kop, in, out, binary,                         \
+		          (float)krl_attrs_get(a, key, dflt), d);          \
+	}
+SCALAR_RUN(add_scalar, KRL_KN_ADD_SCALAR, 0, "alpha", 0)
+SCALAR_RUN(rsub_scalar, KRL_KN_RSUB_SCALAR, 0, "alpha", 0)
+SCALAR_RUN(clamp_min, KRL_KN_CLAMP_MIN, 0, "min", 0)
+SCALAR_RUN(smooth_l1, KRL_KN_SMOOTH_L1, 1, "beta", 1)
 
 static krl_err bcast(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
                      const krl_tensor *out, krl_diag *d)
