@@ -174,6 +174,20 @@ krl_err krl_ops_need_dtype(const char *op, const char *what,
 	            krl_dtype_name(want), krl_dtype_name(t->dtype));
 }
 
+krl_err krl_ops_need_f32(const char *op, char *msg, size_t cap, ...)
+{
+	va_list ap;
+	va_start(ap, cap);
+	krl_err r = KRL_OK;
+	const char *what;
+	while (!r && (what = va_arg(ap, const char *)) != NULL) {
+		const krl_tensor *t = va_arg(ap, const krl_tensor *);
+		r = krl_ops_need_dtype(op, what, t, KRL_F32, msg, cap);
+	}
+	va_end(ap);
+	return r;
+}
+
 /* An optional 0/1 attribute. */
 krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
                          char *msg, size_t cap)
@@ -233,8 +247,8 @@ krl_err krl_ops_check_unary(const char *op, const char *const *keys,
 	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, keys, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "x", &in[0], "y", &out[0], NULL)))
 		return r;
 	if (!krl_ops_same_shape(&in[0], &out[0]))
 		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
@@ -249,9 +263,8 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
 	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, keys, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "a", &in[0], KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "b", &in[1], KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "a", &in[0], "b", &in[1], "y", &out[0], NULL)))
 		return r;
 	if (!krl_ops_same_shape(&in[0], &in[1]))
 		return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: shapes must be "

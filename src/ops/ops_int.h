@@ -64,6 +64,10 @@ krl_err krl_ops_check_keys(const char *op, const char *const *names,
 krl_err krl_ops_need_dtype(const char *op, const char *what,
                            const krl_tensor *t, krl_dtype want, char *msg,
                            size_t cap);
+/* Each named tensor must be f32: pairs (const char *what, const
+ * krl_tensor *t) ended by NULL; the first that is not fails as
+ * krl_ops_need_dtype says. */
+krl_err krl_ops_need_f32(const char *op, char *msg, size_t cap, ...);
 /* An optional 0/1 attribute. */
 krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
                           char *msg, size_t cap);
@@ -120,12 +124,15 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
 	                       const krl_tensor *out, const krl_attrs *a,      \
 	                       krl_diag *d)
 
-/* The families (registry.c lists them). */
-extern const krl_op_family krl_family_matmul;   /* matmul/: gemm, diag, ... */
-extern const krl_op_family krl_family_eltwise;  /* eltwise/: activations, arithmetic */
-extern const krl_op_family krl_family_reduce;   /* reduce/: reductions, pooling, scans */
-extern const krl_op_family krl_family_norm;     /* norm/: norms, softmax, losses, attention */
-extern const krl_op_family krl_family_conv;     /* conv/: cuDNN convolutions */
+/* The families (registry.c lists them): matmul/ (gemm, diag, triu,
+ * tril), eltwise/ (activations, arithmetic, copy), reduce/ (reductions,
+ * scans, pooling), norm/ (softmax, norms, losses, attention), conv/ (cuDNN
+ * convolutions). */
+extern const krl_op_family krl_family_matmul;
+extern const krl_op_family krl_family_eltwise;
+extern const krl_op_family krl_family_reduce;
+extern const krl_op_family krl_family_norm;
+extern const krl_op_family krl_family_conv;
 
 /* f's index in the registry (its state slot in a krl_opctx), or -1. */
 int krl_ops_family_slot(const krl_op_family *f);

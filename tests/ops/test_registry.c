@@ -84,9 +84,9 @@ static void test_every_op(void **state)
 		int lower = (op->caps & KRL_OPCAP_LOWER) != 0;
 		int lib = (op->caps & KRL_OPCAP_LIBRARY) != 0;
 		if (lower + lib != 1)
-			fail_msg("op %s: caps 0x%x must hold exactly one of "
-			         "KRL_OPCAP_LOWER and KRL_OPCAP_LIBRARY", op->name,
-			         op->caps);
+			fail_msg("op %s: caps 0x%x must hold exactly one "
+			         "of KRL_OPCAP_LOWER and KRL_OPCAP_LIBRARY",
+			         op->name, op->caps);
 		assert_non_null(op->check);
 		assert_non_null(op->golden);
 		assert_non_null(op->run);

@@ -66,9 +66,7 @@ static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
 	    (r = krl_ops_need_flag(op, at, "tb", msg, cap)) ||
 	    (r = krl_ops_need_finite(op, at, "alpha", msg, cap)) ||
 	    (r = krl_ops_need_algo(op, at, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "a", a, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "c", c, KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap, "a", a, "b", b, "c", c, NULL)))
 		return r;
 	if (a->ndim < 2)
 		return krl_ops_fail(msg, cap, "%s: a is %s but must have at least 2 "
@@ -159,8 +157,7 @@ static krl_err check_diag(const krl_tensor *in, const krl_tensor *out,
 	char sv[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = check_diagonal(op, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "v", v, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap, "v", v, "y", y, NULL)))
 		return r;
 	if (v->ndim != 1)
 		return krl_ops_fail(msg, cap, "%s: v is %s but must be a vector (1 dim): "
@@ -202,8 +199,7 @@ static krl_err check_tri(const char *op, const krl_tensor *in,
 	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = check_diagonal(op, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)))
 		return r;
 	if (x->ndim < 2)
 		return krl_ops_fail(msg, cap, "%s: x is %s but must have at least 2 dims "

@@ -94,10 +94,8 @@ static krl_err check_layernorm(const krl_tensor *in, const krl_tensor *out,
 	char sx[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_ln, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "w", w, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "b", b, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "x", x, "w", w, "b", b, "y", y, NULL)))
 		return r;
 	double ax = krl_attrs_get(a, "axes", (double)w->ndim);
 	if (ax != floor(ax) || ax < 1 || ax > x->ndim)
@@ -215,8 +213,7 @@ static krl_err check_chan(const char *op, const char *const *names,
 	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, names, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)) ||
 	    (r = need_eps(op, a, 1e-5, msg, cap)))
 		return r;
 	if (x->ndim < 2)
@@ -357,8 +354,7 @@ static krl_err check_vector_norm(const krl_tensor *in, const krl_tensor *out,
 	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_vnorm, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)))
 		return r;
 	double ord = krl_attrs_get(a, "ord", 2);
 	if (ord != 2)
@@ -494,7 +490,8 @@ static krl_err check_xlogy(const krl_tensor *in, const krl_tensor *out,
 static krl_err check_smooth_l1(const krl_tensor *in, const krl_tensor *out,
                                const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = krl_ops_check_binary("smooth_l1", k_beta, in, out, a, msg, cap);
+	krl_err r = krl_ops_check_binary("smooth_l1", k_beta, in, out, a, msg,
+	                                 cap);
 	if (r)
 		return r;
 	double beta = krl_attrs_get(a, "beta", 1);
@@ -548,9 +545,8 @@ static krl_err check_bcast(const char *op, const krl_tensor *in,
 	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "a", ta, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "b", tb, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "a", ta, "b", tb, "y", &out[0], NULL)))
 		return r;
 	int ok = tb->ndim <= ta->ndim;
 	for (int i = 0; ok && i < tb->ndim; i++) {
@@ -695,10 +691,8 @@ static krl_err check_sdpa(const krl_tensor *in, const krl_tensor *out,
 	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP], s3[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_scale, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "q", q, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "k", k, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "v", v, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "o", o, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "q", q, "k", k, "v", v, "o", o, NULL)) ||
 	    (r = krl_ops_need_finite(op, a, "scale", msg, cap)))
 		return r;
 	int nd = q->ndim;
@@ -801,30 +795,38 @@ NORM_OP(log_softmax, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = x - max - log sum "
         "exp(x - max) over dim");
 NORM_OP(layernorm, 3, 1, k_ln, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var "
         "+ eps) * w + b over the trailing `axes` dims (biased variance)");
-NORM_OP(batchnorm, 3, 1, k_eps, KRL_OPCAP_LOWER, "y = (x - mean_c) / sqrt(var_c + eps) * w_c + "
-        "b_c with batch statistics over N and spatial dims of x [N, C, ...] "
-        "(training mode; running stats are not kept)");
-NORM_OP(instancenorm, 1, 1, k_eps, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var + eps) per "
-        "(n, c) of x [N, C, ...] over the spatial dims, no affine");
-NORM_OP(groupnorm, 3, 1, k_gn, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var + eps) * w_c + b_c "
-        "per (n, group of C/groups channels) of x [N, C, ...]");
-NORM_OP(vector_norm, 1, 1, k_vnorm, KRL_OPCAP_LOWER, "y = sqrt(sum x^2) over the last dim, or "
-        "over all elements into [] without dim (ord=2 only)");
+NORM_OP(batchnorm, 3, 1, k_eps, KRL_OPCAP_LOWER, "y = (x - mean_c) / "
+        "sqrt(var_c + eps) * w_c + b_c with batch statistics over N and "
+        "spatial dims of x [N, C, ...] (training mode; running stats are not "
+        "kept)");
+NORM_OP(instancenorm, 1, 1, k_eps, KRL_OPCAP_LOWER, "y = (x - mean) / "
+        "sqrt(var + eps) per (n, c) of x [N, C, ...] over the spatial dims, "
+        "no affine");
+NORM_OP(groupnorm, 3, 1, k_gn, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var + "
+        "eps) * w_c + b_c per (n, group of C/groups channels) of x [N, C, "
+        "...]");
+NORM_OP(vector_norm, 1, 1, k_vnorm, KRL_OPCAP_LOWER, "y = sqrt(sum x^2) over "
+        "the last dim, or over all elements into [] without dim (ord=2 only)");
 NORM_OP(abs, 1, 1, k_none, KRL_OPCAP_LOWER, "y = |x|");
 NORM_OP(sqrt, 1, 1, k_none, KRL_OPCAP_LOWER, "y = sqrt(x)");
 NORM_OP(log, 1, 1, k_none, KRL_OPCAP_LOWER, "y = log(x)");
 NORM_OP(add_scalar, 1, 1, k_alpha, KRL_OPCAP_LOWER, "y = x + alpha");
 NORM_OP(rsub_scalar, 1, 1, k_alpha, KRL_OPCAP_LOWER, "y = alpha - x");
-NORM_OP(clamp_min, 1, 1, k_min, KRL_OPCAP_LOWER, "y = max(x, min) (NaN propagates)");
-NORM_OP(xlogy, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * log(b), 0 where a == 0 (torch.xlogy)");
-NORM_OP(smooth_l1, 2, 1, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta where |a-b| < beta, "
-        "else |a-b| - 0.5 beta (beta 1; smooth_l1_loss unreduced)");
-NORM_OP(div_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to a");
-NORM_OP(mul_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to a");
-NORM_OP(nll_loss, 2, 1, k_none, KRL_OPCAP_LOWER, "loss = -mean logp[i, target[i]] over targets "
-        "!= -100 (logp [N, C], target i64 [N])");
-NORM_OP(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) v, fused (online "
-        "softmax); scale 1/sqrt(E) by default");
+NORM_OP(clamp_min, 1, 1, k_min, KRL_OPCAP_LOWER, "y = max(x, min) (NaN "
+        "propagates)");
+NORM_OP(xlogy, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * log(b), 0 where a == "
+        "0 (torch.xlogy)");
+NORM_OP(smooth_l1, 2, 1, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta "
+        "where |a-b| < beta, else |a-b| - 0.5 beta (beta 1; smooth_l1_loss "
+        "unreduced)");
+NORM_OP(div_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to "
+        "a");
+NORM_OP(mul_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to "
+        "a");
+NORM_OP(nll_loss, 2, 1, k_none, KRL_OPCAP_LOWER, "loss = -mean logp[i, "
+        "target[i]] over targets != -100 (logp [N, C], target i64 [N])");
+NORM_OP(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) "
+        "v, fused (online softmax); scale 1/sqrt(E) by default");
 
 static const krl_op *const ops[] = {
 	&op_softmax, &op_log_softmax, &op_layernorm,

@@ -1,9 +1,9 @@
 /*
- * kernelrl: GPU drivers of the op family "norm" (family.c): tensors
- * to the launchers of softmax.cu, layernorm.cu and norm.cu, on the
- * context's stream. Shapes and attributes have passed check(). Statistics and partials go to the
- * context's scratch after the reduction semaphores of reduce.cu (which
- * must stay zero), so no op allocates.
+ * kernelrl: GPU drivers of the op family "norm" (family.c): tensors to
+ * the launchers of softmax.cu, layernorm.cu and norm.cu, on the context's
+ * stream. Shapes and attributes have passed check(). Statistics and
+ * partials go to the context's scratch after the reduction semaphores of
+ * reduce.cu (which must stay zero), so no op allocates.
  */
 #include <math.h>
 

@@ -8,8 +8,8 @@
  * This file is CPU code only: the table, every op's check and its float64
  * golden version. The GPU drivers are in run.c (kernels in reduce.cu,
  * reduce2.cu, scan.cu), named here through KRL_RUNFN so that the fuzzers
- * can build the table without GPU code. Semantics and the PyTorch kernels each GPU
- * version mirrors: docs/ops-reduce.md.
+ * can build the table without GPU code. Semantics and the PyTorch
+ * kernels each GPU version mirrors: docs/ops-reduce.md.
  */
 #include <math.h>
 #include <string.h>
@@ -108,8 +108,7 @@ static krl_err check_pool(const char *op, int rank, int avg,
 	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, avg ? k_avgpool : k_maxpool, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)) ||
 	    (r = need_int(op, a, "kernel_size", NAN, 1, big, msg, cap)))
 		return r;
 	double k = krl_attrs_get(a, "kernel_size", 1);
@@ -296,7 +295,7 @@ POOL_GOLDEN(avg_pool1d, 1, 1)
 POOL_GOLDEN(avg_pool2d, 2, 1)
 POOL_GOLDEN(avg_pool3d, 3, 1)
 
-/* ==== Reductions over one dim: sum, mean, max, min, argmax, argmin, prod ==== */
+/* ==== Reductions over one dim: sum, mean, max, min, arg*, prod ==== */
 
 static const char *const k_dim[] = { "dim", NULL };
 
@@ -359,8 +358,8 @@ static krl_err check_mean(const krl_tensor *in, const krl_tensor *out,
 	if (krl_ops_attr_has(a, "dim"))
 		return check_reduce("mean", KRL_F32, 0, in, out, a, msg, cap);
 	if ((r = krl_ops_check_keys("mean", k_dim, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype("mean", "x", &in[0], KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype("mean", "y", &out[0], KRL_F32, msg, cap)))
+	    (r = krl_ops_need_f32("mean", msg, cap,
+				  "x", &in[0], "y", &out[0], NULL)))
 		return r;
 	if (krl_tensor_numel(&in[0]) == 0)
 		return krl_ops_fail(msg, cap, "mean: x is %s: the mean of no elements "

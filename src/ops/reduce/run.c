@@ -13,6 +13,12 @@
 
 #define F(t) ((float *)(t)->data)
 
+/* Bytes per element of t, for the copy kernels. */
+static int esize(const krl_tensor *t)
+{
+	return (int)krl_dtype_size(t->dtype);
+}
+
 /* ==== Reductions over one dim (reduce.cu) ==== */
 
 static krl_err reduce(krl_opctx *c, krl_red_op op, const krl_tensor *in,
@@ -121,7 +127,7 @@ KRL_RUN(flip)
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	CUDA_TRY(d, krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              l.r, l.inner, l.r - 1, -1,
-	                              (int)krl_dtype_size(in[0].dtype), c->stream));
+	                              esize(&in[0]), c->stream));
 	return KRL_OK;
 }
 
@@ -132,7 +138,7 @@ KRL_RUN(narrow)
 	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
 	CUDA_TRY(d, krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              out[0].dim[dim], l.inner, start, 1,
-	                              (int)krl_dtype_size(in[0].dtype), c->stream));
+	                              esize(&in[0]), c->stream));
 	return KRL_OK;
 }
 
@@ -142,7 +148,7 @@ KRL_RUN(cat)
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
 	CUDA_TRY(d, krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
 	                        l.r, in[1].dim[dim], l.inner,
-	                        (int)krl_dtype_size(in[0].dtype), c->sm_count, c->stream));
+	                        esize(&in[0]), c->sm_count, c->stream));
 	return KRL_OK;
 }
 
