@@ -41,7 +41,7 @@ void krl_opctx_free(krl_opctx *c);
 /*
  * What the builtin optimizer (src/opt/) may do with an op: it reads these
  * declarations, never an op's name or a private ops header. Every op is
- * either KRL_OPCAP_LOWER or KRL_OPCAP_LIBRARY (tests/opt check it).
+ * either KRL_OPCAP_LOWER or KRL_OPCAP_LIBRARY (tests/ops/test_registry.c checks it).
  */
 enum {
 	/* The optimizer's graph lowers it (src/opt/lower.c has its
@@ -89,9 +89,26 @@ typedef struct krl_op {
 	unsigned caps;                   /* KRL_OPCAP_*: what the optimizer may do */
 } krl_op;
 
+/*
+ * An op family (src/ops/<name>/): the unit an op is added to. Each family
+ * exports one descriptor; the registry (src/ops/registry.c) lists them.
+ * Every op's `family` is the name of the one family whose table holds it.
+ */
+typedef struct krl_op_family {
+	const char *name;                /* "matmul", "eltwise", ... */
+	const krl_op *const *ops;        /* its table, NULL-terminated */
+	/* Frees the family's state in a krl_opctx (its slot, created on
+	 * first use by its GPU drivers), or NULL when it keeps none. */
+	void (*state_free)(void *state);
+} krl_op_family;
+
+/* Every family, in registry order; *n is set to the count. */
+const krl_op_family *const *krl_op_families(int *n);
+
 /* The op named z, or NULL. */
 const krl_op *krl_op_find(const char *z);
-/* All ops, for listings; *n is set to the count. */
+/* All ops, for listings: every family's table in registry order; *n is
+ * set to the count. */
 const krl_op *const *krl_op_all(int *n);
 
 /* An attribute's value, or dflt when absent. */

@@ -1,27 +1,23 @@
 /*
  * kernelrl: the per-stream context of the GPU ops: the stream, the
- * device's SM count, the cuBLASLt handle and workspace, the cached GEMM
- * plans, and a scratch buffer for multi-block reductions and CUB.
+ * device's SM count, the cuBLASLt handle and workspace, a scratch buffer
+ * for multi-block reductions and CUB, and one state slot per op family.
  *
- * Everything is allocated once here, so that running an op never allocates
- * (ops can be captured into CUDA graphs).
+ * The device buffers are allocated once here, so that running an op never
+ * allocates device memory (ops can be captured into CUDA graphs); a
+ * family's slot holds host-side state its drivers create on first use (the
+ * GEMM plan cache, the cuDNN handle and plans) and is freed here with the
+ * context, through the family's state_free.
  */
 #include <stdlib.h>
 
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
-#include "ops/kernels.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 static const krl_pos nopos = { 0, 0, 0 };
-
-krl_err krl_ops_cuda_fail(int e, const char *expr, const char *file,
-                          int line, krl_diag *d)
-{
-	return krl_diag_set(d, KRL_ECUDA, nopos, "%s:%d: %s: %s", file, line,
-	                    expr, cudaGetErrorString((cudaError_t)e));
-}
 
 krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
                             int line, krl_diag *d)
@@ -34,18 +30,18 @@ krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
  * made and leaves *out NULL. */
 static krl_err ctx_init(krl_opctx *c, krl_diag *d)
 {
-	KRL_CUDA_TRY(cudaGetDevice(&c->device), d);
-	KRL_CUDA_TRY(cudaDeviceGetAttribute(&c->sm_count,
-	             cudaDevAttrMultiProcessorCount, c->device), d);
+	CUDA_TRY(d, cudaGetDevice(&c->device));
+	CUDA_TRY(d, cudaDeviceGetAttribute(&c->sm_count,
+	             cudaDevAttrMultiProcessorCount, c->device));
 	cublasLtHandle_t lt = NULL;
 	KRL_CUBLAS_TRY(cublasLtCreate(&lt), d);
 	c->lt = lt;
 	c->workspace_bytes = KRL_OPS_WORKSPACE_BYTES;
-	KRL_CUDA_TRY(cudaMalloc(&c->workspace, c->workspace_bytes), d);
+	CUDA_TRY(d, cudaMalloc(&c->workspace, c->workspace_bytes));
 	c->scratch_bytes = KRL_OPS_SCRATCH_BYTES;
-	KRL_CUDA_TRY(cudaMalloc(&c->scratch, c->scratch_bytes), d);
+	CUDA_TRY(d, cudaMalloc(&c->scratch, c->scratch_bytes));
 	/* the reduction semaphores start at zero and are left at zero */
-	KRL_CUDA_TRY(cudaMemset(c->scratch, 0, KRL_REDUCE_SEM_BYTES), d);
+	CUDA_TRY(d, cudaMemset(c->scratch, 0, KRL_REDUCE_SEM_BYTES));
 	return KRL_OK;
 }
 
@@ -73,11 +69,23 @@ krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d)
 	return KRL_OK;
 }
 
+void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f)
+{
+	int i = krl_ops_family_slot(f);
+	return i >= 0 && i < KRL_OPS_MAX_FAMILIES ? &c->family_state[i] : NULL;
+}
+
+/* Each family's state first (it may hold cuBLASLt descriptors or cuDNN
+ * objects of this device), then the context's own. */
 void krl_opctx_free(krl_opctx *c)
 {
 	if (!c)
 		return;
-	krl_gemm_cache_free(c);
+	int nf = 0;
+	const krl_op_family *const *f = krl_op_families(&nf);
+	for (int i = 0; i < nf && i < KRL_OPS_MAX_FAMILIES; i++)
+		if (c->family_state[i] && f[i]->state_free)
+			f[i]->state_free(c->family_state[i]);
 	if (c->lt)
 		cublasLtDestroy((cublasLtHandle_t)c->lt);
 	cudaFree(c->workspace);

@@ -1,10 +1,14 @@
 /*
- * kernelrl: private declarations of the op library (src/ops/).
+ * kernelrl: private declarations of the op library (src/ops/), shared by
+ * every op family (docs/ops.md).
  *
- * ops.c owns the registry and every op's shape check; golden.c the float64
- * CPU versions; run.c the GPU drivers of our own kernels (kernels.h), gemm.c
- * the cuBLASLt GEMM and opctx.c the per-stream context they share. Nothing
- * here is visible outside src/ops/.
+ * registry.c gathers the families' descriptors; check.c holds the helpers
+ * their shape checks share; opctx.c the per-stream context their GPU
+ * drivers run in, with one state slot per family. Each family's own ops
+ * (table, checks, float64 golden versions, GPU drivers, kernels) live in
+ * src/ops/<family>/ with a private header there. Nothing here is visible
+ * outside src/ops/, and nothing here is CUDA: the fuzzers compile the
+ * families' tables without GPU code.
  */
 #ifndef KRL_OPS_INT_H
 #define KRL_OPS_INT_H
@@ -14,12 +18,18 @@
 
 #include "krl/ops.h"
 
-/* ==== Shared helpers (ops.c) ==== */
+/* ==== Sizes, shapes and attributes (check.c) ==== */
 
 /* Product of t->dim[lo..hi); 1 for an empty range. */
 int64_t krl_ops_prod(const krl_tensor *t, int lo, int hi);
 
-/* Writes "[2, 3, 4]" (or "[]") into buf and returns buf. */
+/* Room for any shape as krl_ops_shape writes it: KRL_MAX_DIM int64 dims,
+ * each at most 20 characters and a separator, and the brackets. */
+#define KRL_SHAPE_CAP (KRL_MAX_DIM * 22 + 3)
+
+/* Writes "[2, 3, 4]" (or "[]") into buf and returns buf. A shape that does
+ * not fit cap ends in "...]" rather than being cut silently; a buffer of
+ * KRL_SHAPE_CAP bytes always fits. */
 const char *krl_ops_shape(const krl_tensor *t, char *buf, size_t cap);
 
 /* A tensor seen as [outer, r, inner] around dimension `dim`. */
@@ -34,9 +44,12 @@ krl_rlayout krl_ops_layout(const krl_tensor *t, int dim);
  * already rejected those for ops that run). */
 int krl_ops_dim(const krl_attrs *a, int ndim);
 
-/* ==== Check helpers (ops.c), for every family's checks ==== */
+/* 1 when attribute key is present. */
+int krl_ops_attr_has(const krl_attrs *a, const char *key);
 
-/* Formats a shape into a local char array. */
+/* ==== Check helpers (check.c), for every family's checks ==== */
+
+/* Formats a shape into a local char array (of KRL_SHAPE_CAP bytes). */
 #define KRL_SHAPE(t, buf) krl_ops_shape((t), (buf), sizeof(buf))
 
 /* printf into msg (when not NULL); returns KRL_EINVAL. */
@@ -51,6 +64,10 @@ krl_err krl_ops_check_keys(const char *op, const char *const *names,
 krl_err krl_ops_need_dtype(const char *op, const char *what,
                            const krl_tensor *t, krl_dtype want, char *msg,
                            size_t cap);
+/* Each named tensor must be f32: pairs (const char *what, const
+ * krl_tensor *t) ended by NULL; the first that is not fails as
+ * krl_ops_need_dtype says. */
+krl_err krl_ops_need_f32(const char *op, char *msg, size_t cap, ...);
 /* An optional 0/1 attribute. */
 krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
                           char *msg, size_t cap);
@@ -67,31 +84,63 @@ krl_err krl_ops_need_algo(const char *op, const krl_attrs *a, char *msg,
 /* The required `dim` attribute: an integer in [-ndim, ndim) of x. */
 krl_err krl_ops_need_dim(const char *op, const krl_tensor *x,
                          const krl_attrs *a, char *msg, size_t cap);
+/* x -> y, both f32 and of one shape, attribute keys from `keys`. */
+krl_err krl_ops_check_unary(const char *op, const char *const *keys,
+                            const krl_tensor *in, const krl_tensor *out,
+                            const krl_attrs *a, char *msg, size_t cap);
+/* a, b -> y, all f32 and of one shape (no broadcasting). */
+krl_err krl_ops_check_binary(const char *op, const char *const *keys,
+                             const krl_tensor *in, const krl_tensor *out,
+                             const krl_attrs *a, char *msg, size_t cap);
 
-/* The number of trailing dims layernorm normalises: attribute `axes`, else
- * the rank of w. */
-int krl_ops_ln_axes(const krl_attrs *a, const krl_tensor *in);
+/* ==== Op tables ====
+ *
+ * Each family's family.c defines its ops with KRL_OP beside their checks
+ * (static check_NAME) and golden versions (static golden_NAME), lists them
+ * in one NULL-terminated table and exports the table in its descriptor
+ * krl_family_NAME. The GPU drivers (krl_run_NAME, declared with KRL_RUN in
+ * the family's header) live in the family's run.c; tables name them
+ * through KRL_RUNFN so that a build without GPU code (the fuzzers:
+ * -DKRL_OPS_NO_GPU) compiles the tables alone. */
+#ifdef KRL_OPS_NO_GPU
+#define KRL_RUNFN(f) NULL
+#else
+#define KRL_RUNFN(f) f
+#endif
+
+/* static const krl_op op_NAME: NAME takes nin inputs and nout outputs,
+ * the attribute keys `keys`, belongs to family `fam` (a string) with
+ * capabilities `caps` (KRL_OPCAP_*); no_stress is krl_op's (NULL for most
+ * ops); doc its one-line semantics. */
+#define KRL_OP(nm, nin, nout, keys, fam, caps, no_stress, doc)             \
+	static const krl_op op_##nm = { #nm, nin, nout, keys, doc,         \
+	                                check_##nm,                        \
+	                                KRL_RUNFN(krl_run_##nm),           \
+	                                golden_##nm, no_stress, fam, caps }
+
+/* The GPU driver of op NAME. */
+#define KRL_RUN(name) \
+	krl_err krl_run_##name(krl_opctx *c, const krl_tensor *in,             \
+	                       const krl_tensor *out, const krl_attrs *a,      \
+	                       krl_diag *d)
+
+/* The families (registry.c lists them): matmul/ (gemm, diag, triu,
+ * tril), eltwise/ (activations, arithmetic, copy), reduce/ (reductions,
+ * scans, pooling), norm/ (softmax, norms, losses, attention), conv/ (cuDNN
+ * convolutions). */
+extern const krl_op_family krl_family_matmul;
+extern const krl_op_family krl_family_eltwise;
+extern const krl_op_family krl_family_reduce;
+extern const krl_op_family krl_family_norm;
+extern const krl_op_family krl_family_conv;
+
+/* f's index in the registry (its state slot in a krl_opctx), or -1. */
+int krl_ops_family_slot(const krl_op_family *f);
 
 /* ==== Per-stream context (opctx.c) ==== */
 
-#define KRL_GEMM_CACHE 32
-
-/* One cached cuBLASLt plan: the problem it solves and what runs it. Opaque
- * cuBLASLt handles are stored as void * so that this header stays free of
- * CUDA includes. */
-typedef struct krl_gemm_plan {
-	int used;
-	int ta, tb;
-	int64_t m, n, k, batch;
-	int b_batched;
-	unsigned align[3];        /* of a, b, c: part of the problem */
-	int algo_index;           /* the `algo` attribute: which heuristic result */
-	void *op_desc;            /* cublasLtMatmulDesc_t */
-	void *la, *lb, *lc;       /* cublasLtMatrixLayout_t */
-	unsigned char algo[64];   /* cublasLtMatmulAlgo_t (64 bytes) */
-	int has_algo;
-	uint64_t hits;
-} krl_gemm_plan;
+/* Most families the registry may list (slots in a krl_opctx). */
+#define KRL_OPS_MAX_FAMILIES 16
 
 struct krl_opctx {
 	void *stream;             /* cudaStream_t, borrowed */
@@ -102,23 +151,22 @@ struct krl_opctx {
 	size_t workspace_bytes;
 	void *scratch;            /* device, for multi-block reductions */
 	size_t scratch_bytes;
-	krl_gemm_plan gemm[KRL_GEMM_CACHE];
-	uint64_t gemm_clock;
+	/* One slot per family (krl_ops_family_slot), NULL until the
+	 * family's drivers make their state (the matmul family's GEMM plan
+	 * cache, the conv family's cuDNN handle and plans); krl_opctx_free
+	 * frees each with its family's state_free. */
+	void *family_state[KRL_OPS_MAX_FAMILIES];
 };
 
-/* Records "file:line: expr: error string" in d and returns KRL_ECUDA when
- * e (a cudaError_t) is not cudaSuccess. */
-krl_err krl_ops_cuda_fail(int e, const char *expr, const char *file,
-                          int line, krl_diag *d);
-#define KRL_CUDA_TRY(call, d)                                              \
-	do {                                                               \
-		int krl_e_ = (int)(call);                                  \
-		if (krl_e_ != 0)                                           \
-			return krl_ops_cuda_fail(krl_e_, #call, __FILE__,  \
-			                         __LINE__, (d));           \
-	} while (0)
+/* The state slot of family f in c (never NULL for a registered family). */
+void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f);
 
-/* The same for a cublasStatus_t: KRL_ECUBLAS. */
+/* CUDA runtime errors: CUDA_TRY (runtime/cudacheck.h, krl_cuda_fail), in
+ * the GPU drivers only; the kernel launchers return a cudaError_t as an
+ * int, which CUDA_TRY takes as it is. cuBLASLt's statuses: */
+
+/* Records "file:line: expr: cuBLAS's error string" in d and returns
+ * KRL_ECUBLAS when st (a cublasStatus_t) is not CUBLAS_STATUS_SUCCESS. */
 krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
                             int line, krl_diag *d);
 #define KRL_CUBLAS_TRY(call, d)                                            \
@@ -134,50 +182,10 @@ krl_err krl_ops_cublas_fail(int st, const char *expr, const char *file,
 #define KRL_OPS_SCRATCH_BYTES ((size_t)32 << 20)
 #define KRL_OPS_WORKSPACE_BYTES ((size_t)32 << 20)
 
-/* ==== Golden CPU ops (golden.c) ==== */
-
-#define KRL_GOLDEN(name) \
-	krl_err krl_golden_##name(const krl_tensor *in, const krl_tensor *out, \
-	                          const krl_attrs *a)
-KRL_GOLDEN(gemm); KRL_GOLDEN(relu); KRL_GOLDEN(gelu); KRL_GOLDEN(add);
-KRL_GOLDEN(sub); KRL_GOLDEN(mul); KRL_GOLDEN(div); KRL_GOLDEN(square);
-KRL_GOLDEN(scale); KRL_GOLDEN(sum); KRL_GOLDEN(mean); KRL_GOLDEN(max);
-KRL_GOLDEN(min); KRL_GOLDEN(argmax); KRL_GOLDEN(argmin); KRL_GOLDEN(softmax);
-KRL_GOLDEN(log_softmax); KRL_GOLDEN(layernorm); KRL_GOLDEN(cumsum);
-KRL_GOLDEN(copy);
-
-/* ==== GPU ops (run.c, gemm.c) ==== */
-
-#define KRL_RUN(name) \
-	krl_err krl_run_##name(krl_opctx *c, const krl_tensor *in,             \
-	                       const krl_tensor *out, const krl_attrs *a,      \
-	                       krl_diag *d)
-KRL_RUN(gemm); KRL_RUN(relu); KRL_RUN(gelu); KRL_RUN(add); KRL_RUN(sub);
-KRL_RUN(mul); KRL_RUN(div); KRL_RUN(square); KRL_RUN(scale); KRL_RUN(sum);
-KRL_RUN(mean); KRL_RUN(max); KRL_RUN(min); KRL_RUN(argmax); KRL_RUN(argmin);
-KRL_RUN(softmax); KRL_RUN(log_softmax); KRL_RUN(layernorm); KRL_RUN(cumsum);
-KRL_RUN(copy);
-
-/* ==== Op families ====
- *
- * Ops beyond the first set live in family files src/ops/family_<name>.c:
- * each defines one NULL-terminated table krl_ops_<name>[] of its ops (their
- * checks and golden versions beside it) and puts its GPU drivers in other
- * files. Tables name drivers through KRL_RUNFN so that a build without GPU
- * code (the fuzzers: -DKRL_OPS_NO_GPU) can compile the tables alone. */
-#ifdef KRL_OPS_NO_GPU
-#define KRL_RUNFN(f) NULL
-#else
-#define KRL_RUNFN(f) f
-#endif
-
-extern const krl_op *const krl_ops_matmul[];   /* family_matmul.c */
-extern const krl_op *const krl_ops_eltwise[];  /* family_eltwise.c */
-extern const krl_op *const krl_ops_norm[];     /* family_norm.c: norms, losses, attention */
-extern const krl_op *const krl_ops_reduce[];   /* family_reduce.c: reductions, pooling, scans */
-extern const krl_op *const krl_ops_conv[];     /* family_conv.c: cuDNN convolutions */
-
-/* Frees the cached cuBLASLt descriptors (gemm.c). */
-void krl_gemm_cache_free(krl_opctx *c);
+/* The scratch starts with the semaphores of the multi-block reductions
+ * (reduce/reduce.cu, reduce2.cu), zeroed once by the context and left zero
+ * by every call; what follows is free for any op's temporaries (partials,
+ * CUB, the norms' statistics). */
+#define KRL_REDUCE_SEM_BYTES (1 << 20)
 
 #endif

@@ -172,6 +172,7 @@ static void test_activations(void **state)
 		all_shapes("softplus", A0, dd, 1e-7, 1e-6);
 		all_shapes("softplus", A2("beta", 2.0, "threshold", 5.0), dd,
 		           1e-7, 1e-6);
+		all_shapes("mish", A0, dd, 1e-7, 1e-6);
 		all_shapes("hardtanh", A0, dd, 0, 0);
 		all_shapes("hardtanh", A2("min_val", 0.0, "max_val", 6.0), dd,
 		           0, 0);

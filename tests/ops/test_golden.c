@@ -48,7 +48,8 @@ static void test_registry(void **state)
 	(void)state;
 	int n = 0;
 	const krl_op *const *all = krl_op_all(&n);
-	/* The core ops come first; the families' follow (src/ops/family_*.c). */
+	/* The first ops of the language, each found by name in its family
+	 * (tests/ops/test_registry.c checks the families themselves). */
 	assert_true(n >= 20);
 	const char *names[] = { "gemm", "relu", "gelu", "add", "sub", "mul",
 		"div", "square", "scale", "sum", "mean", "max", "min", "argmax",
@@ -62,7 +63,6 @@ static void test_registry(void **state)
 		assert_non_null(op->run);
 		assert_non_null(op->golden);
 		assert_non_null(op->doc);
-		assert_ptr_equal(all[i], op);
 	}
 	assert_null(krl_op_find("no_such_op"));
 	/* Every op in the registry is whole and found by its own name, once. */

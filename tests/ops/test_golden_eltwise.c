@@ -97,7 +97,7 @@ static void accepts(const char *name, const krl_tensor *in,
  * below because those tasks depend on them. */
 static const char *const g_ops[] = {
 	"leaky_relu", "sigmoid", "tanh", "elu", "selu", "hardsigmoid",
-	"softplus", "hardtanh", "pow_scalar",
+	"softplus", "hardtanh", "pow_scalar", "mish",
 };
 
 /* ==== Registry ==== */
@@ -201,6 +201,24 @@ static void test_softplus(void **state)
 	       0);
 }
 
+/* mish(x) = x tanh(log(1 + e^x)) = x ((1 + e^x)^2 - 1) / ((1 + e^x)^2 + 1),
+ * the values below from the second form; above softplus's threshold 20 it
+ * is x; far below zero x tanh(e^x) ~ x e^x (-30 e^-30). */
+static void test_mish(void **state)
+{
+	(void)state;
+	double x[] = { 0, 1, -1, 2.5, -3, 30, -30, NAN };
+	double w[] = { 0, 0.8650983882673103, -0.30340146137410895,
+	               2.4713923045578814, -0.1456474612756242, 30,
+	               -2.8072868906520526e-12, NAN };
+	expect("mish", A(0), x, w, N(x), 1e-15);
+	const krl_op *op = krl_op_find("mish");
+	assert_string_equal(op->family, "eltwise");
+	/* a library call: the optimizer keeps it whole */
+	assert_true(op->caps & KRL_OPCAP_LIBRARY);
+	assert_false(op->caps & KRL_OPCAP_LOWER);
+}
+
 static void test_hardtanh(void **state)
 {
 	(void)state;
@@ -294,6 +312,8 @@ static void test_checks(void **state)
 	}
 
 	/* attributes */
+	rejects("mish", &x, &y, A(1, "beta", 1.0),
+	        "mish: unknown attribute 'beta' (it takes none)");
 	rejects("sigmoid", &x, &y, A(1, "alpha", 1.0),
 	        "sigmoid: unknown attribute 'alpha' (it takes none)");
 	rejects("selu", &x, &y, A(1, "alpha", 1.0),
@@ -336,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_elu_selu),
 		cmocka_unit_test(test_hardsigmoid),
 		cmocka_unit_test(test_softplus),
+		cmocka_unit_test(test_mish),
 		cmocka_unit_test(test_hardtanh),
 		cmocka_unit_test(test_abs_add_scalar),
 		cmocka_unit_test(test_pow_scalar),

@@ -1,5 +1,5 @@
 /*
- * CPU tests of the "reduce" op family (src/ops/family_reduce.c): every
+ * CPU tests of the "reduce" op family (src/ops/reduce/family.c): every
  * golden op against values computed by hand (pooling with padding,
  * dilation, ceil_mode, count_include_pad and divisor_override; prod,
  * cumprod, flip, narrow, cat, fill, mul_mask), and the checks accepting

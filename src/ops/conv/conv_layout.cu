@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "ops/conv/conv_layout.h"
-#include "ops/kernels.h"
+#include "ops/conv/conv.h"
 
 #define TR_MAX_GRID_Y 65535
 

@@ -1,7 +1,7 @@
 /*
  * kernelrl: the index math of the conv family's layout changes
  * (`layout=nhwc`, docs/ops-conv.md "Layout"), as inline functions that the
- * transpose kernel (conv_layout.cu), the cuDNN driver (run_conv.c) and the
+ * transpose kernel (conv_layout.cu), the cuDNN driver (run.c) and the
  * CPU tests (tests/ops/test_golden_conv.c) share: the tests check the very
  * arithmetic the GPU runs. Plain C and CUDA; nothing else included.
  *

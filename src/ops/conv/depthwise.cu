@@ -25,7 +25,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
+#include "ops/conv/conv.h"
 
 #define DW2D_THREADS 1024
 #define DW3D_THREADS 256
@@ -54,6 +54,23 @@ __device__ __forceinline__ void dw2d_coords(const dw2d_args &a, int i,
 	*c = q2 - *n * a.cout;
 }
 
+/* Output i's channel c, the offset of its input plane (channel c / mult
+ * of its sample) and the input position of its first tap (h0, w0). */
+__device__ __forceinline__ void dw2d_site(const dw2d_args &a, int i, int *c,
+                                          int *base, int *h0, int *w0)
+{
+	int n, h, w;
+	dw2d_coords(a, i, &n, c, &h, &w);
+	int cin = a.cout, ci = *c;
+	if (a.mult != 1) {
+		cin /= a.mult;
+		ci /= a.mult;
+	}
+	*base = (n * cin + ci) * a.ih * a.iw;
+	*h0 = h * a.sh - a.ph;
+	*w0 = w * a.sw - a.pw;
+}
+
 /* A kernel of K x K taps (K = 5, 3 or 1), unrolled, each tap tested. */
 template <int K>
 __global__ void __launch_bounds__(DW2D_THREADS)
@@ -62,16 +79,9 @@ dw2d_square(const float *x, const float *wt, const float *b, float *y,
 {
 	for (int64_t i64 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     i64 < a.total; i64 += (int64_t)blockDim.x * gridDim.x) {
-		int i = (int)i64, n, c, h, w;
-		dw2d_coords(a, i, &n, &c, &h, &w);
-		int cin = a.cout, ci = c;
-		if (a.mult != 1) {
-			cin /= a.mult;
-			ci /= a.mult;
-		}
+		int i = (int)i64, c, base, h0, w0;
+		dw2d_site(a, i, &c, &base, &h0, &w0);
 		int wo = c * K * K;
-		int base = (n * cin + ci) * a.ih * a.iw;
-		int h0 = h * a.sh - a.ph, w0 = w * a.sw - a.pw;
 		float acc = b ? b[c] : 0.f;
 #pragma unroll
 		for (int r = 0; r < K; r++) {
@@ -105,20 +115,13 @@ dw2d_generic(const float *x, const float *wt, const float *b, float *y,
 {
 	for (int64_t i64 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     i64 < a.total; i64 += (int64_t)blockDim.x * gridDim.x) {
-		int i = (int)i64, n, c, h, w;
-		dw2d_coords(a, i, &n, &c, &h, &w);
-		int cin = a.cout, ci = c;
-		if (a.mult != 1) {
-			cin /= a.mult;
-			ci /= a.mult;
-		}
+		int i = (int)i64, c, base, h0, w0;
+		dw2d_site(a, i, &c, &base, &h0, &w0);
 		int wo = c * a.kh * a.kw;
-		int h0 = h * a.sh - a.ph, w0 = w * a.sw - a.pw;
 		int rlo, rhi, slo, shi;
 		dw_tap_range(h0, a.kh, a.dh, a.ih, &rlo, &rhi);
 		dw_tap_range(w0, a.kw, a.dw, a.iw, &slo, &shi);
 		float acc = b ? b[c] : 0.f;
-		int base = (n * cin + ci) * a.ih * a.iw;
 		for (int r = rlo; r < rhi; r++) {
 			int hi = h0 + r * a.dh;
 			for (int s = slo; s < shi; s++) {
@@ -229,6 +232,9 @@ dw3d_kernel(const float *x, const float *wt, const float *b, float *y,
 	}
 }
 
+/* The 3-d twin of dw2d: the kernels take named scalars (kept in
+ * registers and constant-folded by the K specialisations), not arrays, so
+ * each dimension's pack is filled field by field. */
 static int dw3d(const krl_dwconv *g, const float *x, const float *w,
                 const float *b, float *y, cudaStream_t s)
 {

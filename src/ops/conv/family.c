@@ -1,12 +1,11 @@
 /*
- * kernelrl: the op family "conv" (src/ops/ops_int.h, "Op families";
- * docs/ops-conv.md): conv and conv_transpose over 1, 2 or 3 spatial dims,
+ * kernelrl: the op family "conv" (docs/ops-conv.md): conv and conv_transpose over 1, 2 or 3 spatial dims,
  * with and without bias, as torch.nn.ConvNd / ConvTransposeNd compute them.
  *
  * This file holds the ops' table, their shape checks and their float64
  * golden versions: CPU code only, compiled into the fuzzers too. The GPU
  * drivers (cuDNN, and depthwise.cu for depthwise convolutions) are in
- * run_conv.c.
+ * run.c.
  *
  * Attributes name each spatial dim by a letter: the last is w, the one
  * before it h, the one before that d (1D: w; 2D: h, w; 3D: d, h, w).
@@ -135,23 +134,15 @@ static krl_err check_attrs(const char *op, const char *const *names,
                            char *msg, size_t cap)
 {
 	int nsp = x->ndim - 2;
-	char sx[160];
+	char sx[KRL_SHAPE_CAP];
 	for (int i = 0; a && i < a->n; i++) {
 		const char *key = a->key[i] ? a->key[i] : "";
 		int ok = 0;
 		for (int j = 0; names[j]; j++)
 			if (strcmp(key, names[j]) == 0)
 				ok = 1;
-		if (!ok) {
-			char list[320] = "";
-			size_t k = 0;
-			for (int j = 0; names[j] && k < sizeof list; j++)
-				k += (size_t)snprintf(list + k, sizeof list - k,
-				                      "%s%s", j ? ", " : "",
-				                      names[j]);
-			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' "
-			            "(allowed: %s)", op, key, list);
-		}
+		if (!ok)
+			return krl_ops_check_keys(op, names, a, msg, cap);
 		int axis = 0;
 		if (strcmp(key, "algo") == 0) {
 			krl_err r = krl_ops_need_algo(op, a, msg, cap);
@@ -188,25 +179,15 @@ static krl_err check_attrs(const char *op, const char *const *names,
 	return KRL_OK;
 }
 
-static krl_err need_f32(const char *op, const char *what,
-                        const krl_tensor *t, char *msg, size_t cap)
-{
-	if (t->dtype == KRL_F32)
-		return KRL_OK;
-	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
-	            krl_dtype_name(t->dtype));
-}
-
-/* Writes "[a, b, c]" of the first n values into buf. */
+/* Writes "[a, b, c]" of the first n values into buf, as a shape. */
 static const char *list3(const int64_t *v, int n, char *buf, size_t cap)
 {
-	size_t k = (size_t)snprintf(buf, cap, "[");
-	for (int i = 0; i < n && k < cap; i++)
-		k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? ", " : "",
-		                      (long long)v[i]);
-	if (k < cap)
-		snprintf(buf + k, cap - k, "]");
-	return buf;
+	krl_tensor t;
+	memset(&t, 0, sizeof t);
+	t.ndim = n;
+	for (int i = 0; i < n; i++)
+		t.dim[i] = v[i];
+	return krl_ops_shape(&t, buf, cap);
 }
 
 /*
@@ -221,12 +202,12 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
                               const krl_attrs *a, char *msg, size_t cap)
 {
 	const krl_tensor *x = &in[0], *w = &in[1], *y = &out[0];
-	char sx[160], sw[160], sy[160], s1[96], s2[96];
+	char sx[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP], s1[96], s2[96];
 	krl_err r;
-	if ((r = need_f32(op, "x", x, msg, cap)) ||
-	    (r = need_f32(op, "w", w, msg, cap)) ||
-	    (bias && (r = need_f32(op, "b", &in[2], msg, cap))) ||
-	    (r = need_f32(op, "y", y, msg, cap)))
+	if ((r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "w", w, KRL_F32, msg, cap)) ||
+	    (bias && (r = krl_ops_need_dtype(op, "b", &in[2], KRL_F32, msg, cap))) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)))
 		return r;
 	if (x->ndim < 3 || x->ndim > 5)
 		return krl_ops_fail(msg, cap, "%s: x is %s but must be [N, C, w], "
@@ -306,7 +287,7 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 		want.dim[1] = g.cout;
 		for (int i = 0; i < g.nsp; i++)
 			want.dim[2 + i] = g.out[i];
-		char swant[160];
+		char swant[KRL_SHAPE_CAP];
 		return krl_ops_fail(msg, cap, "%s: y is %s but x %s, w %s with stride "
 		            "%s and padding %s gives %s", op, KRL_SHAPE(y, sy),
 		            KRL_SHAPE(x, sx), KRL_SHAPE(w, sw),
@@ -468,10 +449,8 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
                   KRL_OPCAP_DEPTHWISE)
 #define CONV_BWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
                   KRL_OPCAP_TCONV)
-#define CONV_OP(nm, ni, keys, caps, dc)                                    \
-	static const krl_op op_##nm = { #nm, ni, 1, keys, dc, check_##nm,  \
-	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL, "conv", caps }
+#define CONV_OP(nm, ni, keys, caps, dc) \
+	KRL_OP(nm, ni, 1, keys, "conv", caps, NULL, dc)
 
 CONV_OP(conv, 2, k_conv, CONV_FWD, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
         "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "
@@ -483,7 +462,11 @@ CONV_OP(conv_transpose, 2, k_conv_t, CONV_BWD, "y = conv_transpose(x, w) as "
 CONV_OP(conv_transpose_bias, 3, k_conv_t, CONV_BWD, "y = conv_transpose(x, w) + "
         "b[channel], as conv_transpose");
 
-const krl_op *const krl_ops_conv[] = {
+static const krl_op *const ops[] = {
 	&op_conv, &op_conv_bias, &op_conv_transpose, &op_conv_transpose_bias,
 	NULL,
+};
+
+const krl_op_family krl_family_conv = {
+	"conv", ops, KRL_RUNFN(krl_conv_state_free),
 };

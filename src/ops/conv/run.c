@@ -43,20 +43,15 @@
  *   workspace can be allocated, batches over 2^31 - 1 elements split into
  *   chunks of 256 Mi elements per tensor.
  *
- * The op context (opctx.c) has no room for cuDNN state and is shared code,
- * so this file keeps its own side table: one entry per krl_opctx (found by
- * pointer and device, under a mutex) holding a cuDNN handle, a workspace
- * that grows to the largest size a plan asked for, a buffer for the
- * channels-last copies that grows to the largest call made with
- * layout=nhwc, and the plan cache.
- * Entries are never freed before the process exits: a freed and
- * re-created opctx at the same address on the same device reuses the
- * entry (the handle and workspace belong to the device's primary context,
- * which outlives it). An opctx is used by one thread at a time, so an
- * entry needs no lock once found.
+ * The family's state lives in its slot of the op context (opctx.c,
+ * krl_opctx_slot), made on the first convolution that needs cuDNN and
+ * freed with the context (krl_conv_state_free): a cuDNN handle, a
+ * workspace that grows to the largest size a plan asked for, a buffer for
+ * the channels-last copies that grows to the largest call made with
+ * layout=nhwc, and the plan cache. An opctx is used by one thread at a
+ * time, so its state needs no lock.
  */
 #include <limits.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,7 +62,7 @@
 #include <cudnn.h>
 
 #include "ops/conv/conv.h"
-#include "ops/kernels.h"
+#include "runtime/cudacheck.h"
 
 static const krl_pos nopos = { 0, 0, 0 };
 
@@ -140,9 +135,6 @@ typedef struct conv_plan {
 } conv_plan;
 
 typedef struct conv_ctx {
-	struct conv_ctx *next;
-	const krl_opctx *owner;
-	int device;
 	cudnnHandle_t h;
 	cudnnTensorDescriptor_t bd, byd;   /* bias add: [1, C, 1...], y */
 	void *ws;                  /* device workspace, grown on demand */
@@ -154,11 +146,15 @@ typedef struct conv_ctx {
 	uint64_t clock;
 } conv_ctx;
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static conv_ctx *g_ctxs;
+static void plan_free(conv_plan *p);
 
+/* Frees an entry: its plans, device buffers, descriptors and handle. */
 static void ctx_destroy(conv_ctx *e)
 {
+	for (int i = 0; i < CONV_CACHE; i++)
+		plan_free(&e->plan[i]);
+	cudaFree(e->ws);
+	cudaFree(e->lay);
 	if (e->bd)
 		cudnnDestroyTensorDescriptor(e->bd);
 	if (e->byd)
@@ -166,6 +162,11 @@ static void ctx_destroy(conv_ctx *e)
 	if (e->h)
 		cudnnDestroy(e->h);
 	free(e);
+}
+
+void krl_conv_state_free(void *state)
+{
+	ctx_destroy(state);
 }
 
 /* A new entry with its cuDNN handle and bias descriptors, or NULL. */
@@ -187,23 +188,21 @@ fail:
 	return r;
 }
 
-/* The entry of opctx c, created on first use. */
+/* The conv family's state in opctx c, made on first use. */
 static krl_err conv_ctx_get(krl_opctx *c, conv_ctx **out, krl_diag *d)
 {
+	void **slot = krl_opctx_slot(c, &krl_family_conv);
 	krl_err r = KRL_OK;
-	pthread_mutex_lock(&g_lock);
-	conv_ctx *e = g_ctxs;
-	while (e && !(e->owner == c && e->device == c->device))
-		e = e->next;
-	if (!e && (r = ctx_create(&e, d)) == KRL_OK) {
-		e->owner = c;
-		e->device = c->device;
-		e->next = g_ctxs;
-		g_ctxs = e;
+	if (!*slot) {
+		conv_ctx *e = NULL;
+		if ((r = ctx_create(&e, d)) != KRL_OK) {
+			*out = NULL;
+			return r;
+		}
+		*slot = e;
 	}
-	pthread_mutex_unlock(&g_lock);
-	*out = e;
-	return r;
+	*out = *slot;
+	return KRL_OK;
 }
 
 static void be_destroy(cudnnBackendDescriptor_t *b)
@@ -245,13 +244,13 @@ static krl_err dev_reserve(void **buf, size_t *have, krl_opctx *c,
 	if (bytes <= *have)
 		return KRL_OK;
 	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-	KRL_CUDA_TRY(cudaStreamIsCapturing((cudaStream_t)c->stream, &cs), d);
+	CUDA_TRY(d, cudaStreamIsCapturing((cudaStream_t)c->stream, &cs));
 	if (cs != cudaStreamCaptureStatusNone)
 		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: the %s must "
 		                    "grow to %zu bytes during a graph capture; "
 		                    "run the plan once before capturing it", what,
 		                    bytes);
-	KRL_CUDA_TRY(cudaFree(*buf), d);
+	CUDA_TRY(d, cudaFree(*buf));
 	*buf = NULL;
 	*have = 0;
 	cudaError_t ce = cudaMalloc(buf, bytes);
@@ -260,7 +259,7 @@ static krl_err dev_reserve(void **buf, size_t *have, krl_opctx *c,
 		*buf = NULL;
 		return KRL_ENOMEM;
 	}
-	KRL_CUDA_TRY(ce, d);
+	CUDA_TRY(d, ce);
 	*have = bytes;
 	return KRL_OK;
 }
@@ -415,54 +414,40 @@ static krl_err be_graph(cudnnHandle_t h, conv_plan *p, krl_diag *d)
 	          d);
 	CUDNN_TRY(cudnnBackendFinalize(p->bconv), d);
 
+	/* The operation's attribute names: forward, or backward data of the
+	 * conv mapping y to x (dy is our x, dx is our y). */
+	static const cudnnBackendAttributeName_t fwd_attr[6] = {
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
+	};
+	static const cudnnBackendAttributeName_t bwd_attr[6] = {
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+		CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA,
+	};
+	const cudnnBackendAttributeName_t *at = k->transposed ? bwd_attr
+	                                                      : fwd_attr;
 	float alpha = 1.f, beta = 0.f;
-	if (!k->transposed) {
-		CUDNN_TRY(cudnnBackendCreateDescriptor(
-		   CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
-		   &p->bop), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[0]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[1]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[2]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
-		   CUDNN_TYPE_FLOAT, 1, &alpha), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
-		   CUDNN_TYPE_FLOAT, 1, &beta), d);
-	} else {
-		/* backward data of the conv mapping y to x: dy is our x, dx
-		 * is our y */
-		CUDNN_TRY(cudnnBackendCreateDescriptor(
-		   CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
-		   &p->bop), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[0]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[1]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[2]), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
-		   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
-		   CUDNN_TYPE_FLOAT, 1, &alpha), d);
-		CUDNN_TRY(cudnnBackendSetAttribute(p->bop,
-		   CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA,
-		   CUDNN_TYPE_FLOAT, 1, &beta), d);
-	}
+	CUDNN_TRY(cudnnBackendCreateDescriptor(k->transposed
+	          ? CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
+	          : CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+	          &p->bop), d);
+	for (int i = 0; i < 3; i++)
+		CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[i],
+		          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bt[i]), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[3],
+	          CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &p->bconv), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[4], CUDNN_TYPE_FLOAT, 1,
+	          &alpha), d);
+	CUDNN_TRY(cudnnBackendSetAttribute(p->bop, at[5], CUDNN_TYPE_FLOAT, 1,
+	          &beta), d);
 	CUDNN_TRY(cudnnBackendFinalize(p->bop), d);
 
 	CUDNN_TRY(cudnnBackendCreateDescriptor(
@@ -735,84 +720,99 @@ static krl_err v7_query_fail(cudnnStatus_t st, const char *what,
  * result of the heuristics with status success whose workspace (the larger
  * of the reported and the queried size) can be allocated. op names the op
  * in messages. */
+/* One entry of the _v7 heuristics' list, forward or backward data alike. */
+typedef struct v7_cand {
+	cudnnStatus_t status;
+	int algo;
+	cudnnMathType_t math;
+	size_t memory;
+} v7_cand;
+
+#define V7_MAX_CANDS                                                       \
+	((int)CUDNN_CONVOLUTION_FWD_ALGO_COUNT >                            \
+	         (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT                  \
+	 ? (int)CUDNN_CONVOLUTION_FWD_ALGO_COUNT                             \
+	 : (int)CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT)
+
+/* The heuristics' list for p's problem into cand (*got entries). The
+ * transposed convolution is the backward data of the conv mapping y to x:
+ * dy is our x, dx is our y. */
+static krl_err v7_candidates(cudnnHandle_t h, const conv_plan *p,
+                             const char *op, v7_cand *cand, int *got,
+                             krl_diag *d)
+{
+	cudnnStatus_t st;
+	*got = 0;
+	if (!p->key.transposed) {
+		cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+		st = cudnnGetConvolutionForwardAlgorithm_v7(h, p->xd, p->wd,
+			p->cd, p->yd, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, got, perf);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return v7_query_fail(st, "cudnnGetConvolutionForward"
+			                     "Algorithm_v7", op, p, d);
+		for (int i = 0; i < *got; i++)
+			cand[i] = (v7_cand){ perf[i].status, (int)perf[i].algo,
+			                     perf[i].mathType, perf[i].memory };
+	} else {
+		cudnnConvolutionBwdDataAlgoPerf_t
+			perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+		st = cudnnGetConvolutionBackwardDataAlgorithm_v7(h, p->wd,
+			p->xd, p->cd, p->yd, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT,
+			got, perf);
+		if (st != CUDNN_STATUS_SUCCESS)
+			return v7_query_fail(st, "cudnnGetConvolutionBackwardData"
+			                     "Algorithm_v7", op, p, d);
+		for (int i = 0; i < *got; i++)
+			cand[i] = (v7_cand){ perf[i].status, (int)perf[i].algo,
+			                     perf[i].mathType, perf[i].memory };
+	}
+	return KRL_OK;
+}
+
+/* The workspace cuDNN reports for algorithm algo of p's problem. */
+static cudnnStatus_t v7_ws_size(cudnnHandle_t h, const conv_plan *p,
+                                int algo, size_t *sz)
+{
+	if (!p->key.transposed)
+		return cudnnGetConvolutionForwardWorkspaceSize(h, p->xd, p->wd,
+			p->cd, p->yd, (cudnnConvolutionFwdAlgo_t)algo, sz);
+	return cudnnGetConvolutionBackwardDataWorkspaceSize(h, p->wd, p->xd,
+		p->cd, p->yd, (cudnnConvolutionBwdDataAlgo_t)algo, sz);
+}
+
 static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
                            const char *op, krl_diag *d)
 {
 	cudnnHandle_t h = e->h;
 	int skip = p->key.algo;
-	if (!p->key.transposed) {
-		cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-		int got = 0;
-		cudnnStatus_t st = cudnnGetConvolutionForwardAlgorithm_v7(h,
-			p->xd, p->wd, p->cd, p->yd,
-			CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf);
-		if (st != CUDNN_STATUS_SUCCESS)
-			return v7_query_fail(st, "cudnnGetConvolutionForward"
-			                     "Algorithm_v7", op, p, d);
-		for (int i = 0; i < got; i++) {
-			if (perf[i].status != CUDNN_STATUS_SUCCESS)
-				continue;
-			CUDNN_TRY(cudnnSetConvolutionMathType(p->cd,
-			          perf[i].mathType), d);
-			size_t sz = 0;
-			if (cudnnGetConvolutionForwardWorkspaceSize(h, p->xd,
-			    p->wd, p->cd, p->yd, perf[i].algo, &sz) !=
-			    CUDNN_STATUS_SUCCESS)
-				continue;
-			if (perf[i].memory > sz)
-				sz = perf[i].memory;
-			krl_err r = ws_reserve(e, c, sz, d);
-			if (r == KRL_ENOMEM)
-				continue;
-			if (r)
-				return r;
-			if (skip > 0) {
-				skip--;
-				continue;
-			}
-			p->algo = (int)perf[i].algo;
-			p->ws_bytes = sz;
-			return KRL_OK;
+	v7_cand cand[V7_MAX_CANDS];
+	int got = 0;
+	krl_err r = v7_candidates(h, p, op, cand, &got, d);
+	if (r)
+		return r;
+	for (int i = 0; i < got; i++) {
+		if (cand[i].status != CUDNN_STATUS_SUCCESS)
+			continue;
+		CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, cand[i].math), d);
+		size_t sz = 0;
+		if (v7_ws_size(h, p, cand[i].algo, &sz) != CUDNN_STATUS_SUCCESS)
+			continue;
+		if (cand[i].memory > sz)
+			sz = cand[i].memory;
+		r = ws_reserve(e, c, sz, d);
+		if (r == KRL_ENOMEM)
+			continue;
+		if (r)
+			return r;
+		if (skip > 0) {
+			skip--;
+			continue;
 		}
-	} else {
-		cudnnConvolutionBwdDataAlgoPerf_t
-			perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-		int got = 0;
-		/* backward data of the conv mapping y to x: dy is our x, dx
-		 * is our y */
-		cudnnStatus_t st = cudnnGetConvolutionBackwardDataAlgorithm_v7(
-			h, p->wd, p->xd, p->cd, p->yd,
-			CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &got, perf);
-		if (st != CUDNN_STATUS_SUCCESS)
-			return v7_query_fail(st, "cudnnGetConvolutionBackwardData"
-			                     "Algorithm_v7", op, p, d);
-		for (int i = 0; i < got; i++) {
-			if (perf[i].status != CUDNN_STATUS_SUCCESS)
-				continue;
-			CUDNN_TRY(cudnnSetConvolutionMathType(p->cd,
-			          perf[i].mathType), d);
-			size_t sz = 0;
-			if (cudnnGetConvolutionBackwardDataWorkspaceSize(h, p->wd,
-			    p->xd, p->cd, p->yd, perf[i].algo, &sz) !=
-			    CUDNN_STATUS_SUCCESS)
-				continue;
-			if (perf[i].memory > sz)
-				sz = perf[i].memory;
-			krl_err r = ws_reserve(e, c, sz, d);
-			if (r == KRL_ENOMEM)
-				continue;
-			if (r)
-				return r;
-			if (skip > 0) {
-				skip--;
-				continue;
-			}
-			p->algo = (int)perf[i].algo;
-			p->ws_bytes = sz;
-			return KRL_OK;
-		}
+		p->algo = cand[i].algo;
+		p->ws_bytes = sz;
+		return KRL_OK;
 	}
-	krl_err r = none_usable(op, &p->key, p->key.algo - skip,
+	r = none_usable(op, &p->key, p->key.algo - skip,
 	                        "cuDNN's _v7 heuristics offer", "algorithm",
 	                        "no algorithm of the _v7 heuristics has status "
 	                        "success and a workspace that fits in device "
@@ -982,8 +982,8 @@ static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
 	int64_t nb, nr, nq;
 	for (int i = 0; i < 2; i++) {
 		krl_tr_channels_last(in[i].dim, in[i].ndim, &nb, &nr, &nq);
-		KRL_CUDA_TRY(krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
-		                             NULL, c->stream), d);
+		CUDA_TRY(d, krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
+		                             NULL, c->stream));
 	}
 	return KRL_OK;
 }
@@ -996,7 +996,7 @@ static krl_err nhwc_out(krl_opctx *c, const float *yt, const krl_tensor *y,
 	int64_t nb, nr, nq;
 	krl_tr_channels_last(y->dim, y->ndim, &nb, &nr, &nq);
 	/* yt is [nb, nq, nr]: transpose its last two dims */
-	KRL_CUDA_TRY(krl_k_transpose(yt, y->data, nb, nq, nr, b, c->stream), d);
+	CUDA_TRY(d, krl_k_transpose(yt, y->data, nb, nq, nr, b, c->stream));
 	return KRL_OK;
 }
 
@@ -1112,8 +1112,8 @@ static krl_err run_depthwise(krl_opctx *c, const krl_conv_geom *g,
 	float *y = out[0].data;
 	for (int64_t n0 = 0; n0 < g->n; n0 += chunk) {
 		k.n = (int)(g->n - n0 < chunk ? g->n - n0 : chunk);
-		KRL_CUDA_TRY(krl_k_conv_depthwise(&k, x + n0 * xin, w, b,
-		                                  y + n0 * yin, c->stream), d);
+		CUDA_TRY(d, krl_k_conv_depthwise(&k, x + n0 * xin, w, b,
+		                                  y + n0 * yin, c->stream));
 	}
 	return KRL_OK;
 }

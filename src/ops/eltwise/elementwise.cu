@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
+#include "ops/eltwise/eltwise.h"
 
 #define EW_THREADS 128
 #define EW_VEC 4

@@ -1,6 +1,6 @@
 /*
  * kernelrl: kernels of the op family "eltwise" (leaky_relu, sigmoid, tanh,
- * elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar).
+ * elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish).
  *
  * The launch structure is elementwise.cu's, which is that of PyTorch's
  * vectorized_elementwise_kernel (ATen Loops.cuh / CUDALoops.cuh): 128
@@ -122,6 +122,17 @@ struct op_one {
 struct op_pow {
 	float e;
 	__device__ float operator()(float x) const { return powf(x, e); }
+};
+
+/* F.mish: mish_kernel (ActivationMishKernel.cu): x * tanh(softplus(x)),
+ * softplus as log1p(exp(x)). Above softplus's threshold 20 the linear
+ * branch x gives the same float: tanhf of anything above 9.1 is 1, and an
+ * exp that overflows gives log1p(inf) = inf, tanh(inf) = 1. */
+struct op_mish {
+	__device__ float operator()(float x) const
+	{
+		return x * tanhf(log1pf(expf(x)));
+	}
 };
 
 /* ==== Launch structure ==== */
@@ -255,6 +266,8 @@ extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
 	}
 	case KRL_ELT_POW_SCALAR:
 		return el_pow(x, y, n, p0, s);
+	case KRL_ELT_MISH:
+		return el_launch(x, y, n, op_mish(), s);
 	}
 	return (int)cudaErrorInvalidValue;
 }

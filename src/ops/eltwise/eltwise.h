@@ -1,9 +1,9 @@
 /*
  * kernelrl: private header of the op family "eltwise" (docs/ops-eltwise.md).
  *
- * family_eltwise.c (checks, golden versions, the op table) sees the GPU
- * drivers of run_eltwise.c through the KRL_RUN prototypes below; the
- * drivers call the kernel launcher of eltwise.cu. Free of CUDA includes so
+ * family.c (checks, golden versions, the op table) sees the GPU drivers of
+ * run.c through the KRL_RUN prototypes below; the drivers call the kernel
+ * launchers of elementwise.cu and eltwise.cu. Free of CUDA includes so
  * that the CPU-only fuzzer build can include it.
  */
 #ifndef KRL_OPS_ELTWISE_H
@@ -18,7 +18,24 @@
 extern "C" {
 #endif
 
-/* ==== Kernels (eltwise.cu) ==== */
+/* ==== Kernels ====
+ *
+ * Each launcher enqueues its kernel on `stream` (a cudaStream_t) and
+ * returns the cudaError_t of the launch (cudaGetLastError right after it)
+ * as an int, 0 on success; n <= 0 launches nothing. Sizes are int64. */
+
+/* The arithmetic ops (elementwise.cu). */
+typedef enum krl_ew_op {
+	KRL_EW_RELU, KRL_EW_GELU, KRL_EW_GELU_TANH, KRL_EW_SQUARE,
+	KRL_EW_SCALE, KRL_EW_ADD, KRL_EW_SUB, KRL_EW_MUL, KRL_EW_DIV
+} krl_ew_op;
+
+/* y[i] = op(a[i]) or op(a[i], b[i]) (b unused for unary ops); alpha is
+ * scale's factor. */
+int krl_k_elementwise(krl_ew_op op, const float *a, const float *b,
+                      float *y, int64_t n, float alpha, void *stream);
+
+/* The activations (eltwise.cu). */
 
 /* The unary ops of the family. p0 and p1 are the op's parameters, already
  * converted to float the way PyTorch converts a Scalar to the float
@@ -31,21 +48,21 @@ typedef enum krl_elt_op {
 	KRL_ELT_HARDSIGMOID,
 	KRL_ELT_SOFTPLUS,     /* p0 = beta, p1 = threshold */
 	KRL_ELT_HARDTANH,     /* p0 = min_val, p1 = max_val */
-	KRL_ELT_POW_SCALAR    /* p0 = exponent */
+	KRL_ELT_POW_SCALAR,   /* p0 = exponent */
+	KRL_ELT_MISH
 } krl_elt_op;
 
-/* y[i] = op(x[i]) for i < n, enqueued on `stream` (a cudaStream_t).
- * Returns the cudaError_t of the launch (cudaGetLastError right after it)
- * as an int, 0 on success; n <= 0 launches nothing. */
+/* y[i] = op(x[i]) for i < n. */
 int krl_k_eltwise(krl_elt_op op, const float *x, float *y, int64_t n,
                   float p0, float p1, void *stream);
 
-/* ==== GPU drivers (run_eltwise.c) ==== */
+/* ==== GPU drivers (run.c) ==== */
 
+KRL_RUN(relu); KRL_RUN(gelu); KRL_RUN(add); KRL_RUN(sub); KRL_RUN(mul);
+KRL_RUN(div); KRL_RUN(square); KRL_RUN(scale); KRL_RUN(copy);
 KRL_RUN(leaky_relu); KRL_RUN(sigmoid); KRL_RUN(tanh); KRL_RUN(selu);
 KRL_RUN(elu); KRL_RUN(hardsigmoid); KRL_RUN(softplus); KRL_RUN(hardtanh);
-KRL_RUN(pow_scalar);
-
+KRL_RUN(pow_scalar); KRL_RUN(mish);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,11 @@
 /*
- * kernelrl: the op family "eltwise" (src/ops/ops_int.h, "Op families";
- * docs/ops-eltwise.md): unary activations and scalar elementwise ops, each
- * one PyTorch eager kernel.
+ * kernelrl: the op family "eltwise" (docs/ops-eltwise.md): activations,
+ * same-shape arithmetic, scalar elementwise ops and copy, each one PyTorch
+ * eager kernel.
  *
  * This file holds every op's shape check, its float64 golden version and
- * the table krl_ops_eltwise[]. It is CPU-only: the fuzzers compile it with
- * -DKRL_OPS_NO_GPU, so the GPU drivers (run_eltwise.c) appear only through
+ * the family's table. It is CPU-only: the fuzzers compile it with
+ * -DKRL_OPS_NO_GPU, so the GPU drivers (run.c) appear only through
  * KRL_RUNFN. Golden versions compute the exact math function in double on
  * the (f32-rounded) inputs, with PyTorch's branch structure (softplus's
  * linear region, NaN passing through clamps) so that GPU results differ
@@ -13,8 +13,6 @@
  */
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "ops/eltwise/eltwise.h"
@@ -24,18 +22,13 @@
 
 /* ==== Check helpers ==== */
 
-static int attr_has(const krl_attrs *a, const char *key)
-{
-	return !isnan(krl_attrs_get(a, key, NAN));
-}
-
 /* An optional attribute (required when `required`) that the GPU op uses
  * as a float: it must be finite as a float. */
 static krl_err need_float(const char *op, const krl_attrs *a,
                           const char *key, int required, char *msg,
                           size_t cap)
 {
-	if (!attr_has(a, key)) {
+	if (!krl_ops_attr_has(a, key)) {
 		if (required)
 			return krl_ops_fail(msg, cap, "%s: attribute %s is required", op,
 			            key);
@@ -45,27 +38,6 @@ static krl_err need_float(const char *op, const krl_attrs *a,
 	if (!isfinite(v) || fabs(v) > FLT_MAX)
 		return krl_ops_fail(msg, cap, "%s: %s=%g must be a finite float", op,
 		            key, v);
-	return KRL_OK;
-}
-
-/* x -> y, both f32, same shape, attribute keys from `keys`. */
-static krl_err check_unary(const char *op, const char *const *keys,
-                           const krl_tensor *in, const krl_tensor *out,
-                           const krl_attrs *a, char *msg, size_t cap)
-{
-	char sx[160], sy[160];
-	krl_err r = krl_ops_check_keys(op, keys, a, msg, cap);
-	if (r)
-		return r;
-	if (in[0].dtype != KRL_F32)
-		return krl_ops_fail(msg, cap, "%s: x must be f32, not %s", op,
-		            krl_dtype_name(in[0].dtype));
-	if (out[0].dtype != KRL_F32)
-		return krl_ops_fail(msg, cap, "%s: y must be f32, not %s", op,
-		            krl_dtype_name(out[0].dtype));
-	if (!krl_ops_same_shape(&in[0], &out[0]))
-		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
 	return KRL_OK;
 }
 
@@ -84,17 +56,80 @@ static const char *const k_pow[] = { "exponent", NULL };
 	                            const krl_attrs *a, char *msg,         \
 	                            size_t cap)                            \
 	{                                                                  \
-		return check_unary(#name, k_none, in, out, a, msg, cap);   \
+		return krl_ops_check_unary(#name, k_none, in, out, a, msg, cap);   \
 	}
 PLAIN_CHECK(sigmoid)
 PLAIN_CHECK(tanh)
 PLAIN_CHECK(selu)
 PLAIN_CHECK(hardsigmoid)
+PLAIN_CHECK(mish)
+
+/* ==== relu, gelu, square, scale, add, sub, mul, div, copy ==== */
+
+static const char *const k_gelu[] = { "tanh", NULL };
+static const char *const k_scale[] = { "alpha", NULL };
+
+PLAIN_CHECK(relu)
+PLAIN_CHECK(square)
+
+static krl_err check_gelu(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = krl_ops_check_unary("gelu", k_gelu, in, out, a, msg, cap);
+	return r ? r : krl_ops_need_flag("gelu", a, "tanh", msg, cap);
+}
+
+static krl_err check_scale(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = krl_ops_check_unary("scale", k_scale, in, out, a, msg, cap);
+	if (r)
+		return r;
+	if (!krl_ops_attr_has(a, "alpha"))
+		return krl_ops_fail(msg, cap, "scale: attribute alpha is required");
+	return krl_ops_need_finite("scale", a, "alpha", msg, cap);
+}
+
+#define BINARY_CHECK(name)                                                 \
+	static krl_err check_##name(const krl_tensor *in,                  \
+	                            const krl_tensor *out,                 \
+	                            const krl_attrs *a, char *msg,         \
+	                            size_t cap)                            \
+	{                                                                  \
+		return krl_ops_check_binary(#name, k_none, in, out, a, msg,\
+		                            cap);                          \
+	}
+BINARY_CHECK(add)
+BINARY_CHECK(sub)
+BINARY_CHECK(mul)
+BINARY_CHECK(div)
+
+/* copy allows any dtype (the same on both sides) and a reshape: y = x
+ * element for element in row-major order. */
+static krl_err check_copy(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
+	krl_err r = krl_ops_check_keys("copy", k_none, a, msg, cap);
+	if (r)
+		return r;
+	if (in[0].dtype != out[0].dtype)
+		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: dtypes must "
+		            "be equal", krl_dtype_name(in[0].dtype),
+		            krl_dtype_name(out[0].dtype));
+	if (krl_tensor_numel(&in[0]) != krl_tensor_numel(&out[0]))
+		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: element "
+		            "counts differ", KRL_SHAPE(&in[0], sx),
+		            KRL_SHAPE(&out[0], sy));
+	return KRL_OK;
+}
+
+/* ==== The activations ==== */
 
 static krl_err check_leaky_relu(const krl_tensor *in, const krl_tensor *out,
                                 const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = check_unary("leaky_relu", k_leaky, in, out, a, msg, cap);
+	krl_err r = krl_ops_check_unary("leaky_relu", k_leaky, in, out, a, msg, cap);
 	return r ? r : need_float("leaky_relu", a, "negative_slope", 0, msg,
 	                          cap);
 }
@@ -102,7 +137,7 @@ static krl_err check_leaky_relu(const krl_tensor *in, const krl_tensor *out,
 static krl_err check_elu(const krl_tensor *in, const krl_tensor *out,
                          const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = check_unary("elu", k_elu, in, out, a, msg, cap);
+	krl_err r = krl_ops_check_unary("elu", k_elu, in, out, a, msg, cap);
 	return r ? r : need_float("elu", a, "alpha", 0, msg, cap);
 }
 
@@ -111,7 +146,7 @@ static krl_err check_softplus(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "softplus";
 	krl_err r;
-	if ((r = check_unary(op, k_softplus, in, out, a, msg, cap)) ||
+	if ((r = krl_ops_check_unary(op, k_softplus, in, out, a, msg, cap)) ||
 	    (r = need_float(op, a, "beta", 0, msg, cap)) ||
 	    (r = need_float(op, a, "threshold", 0, msg, cap)))
 		return r;
@@ -126,7 +161,7 @@ static krl_err check_hardtanh(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "hardtanh";
 	krl_err r;
-	if ((r = check_unary(op, k_hardtanh, in, out, a, msg, cap)) ||
+	if ((r = krl_ops_check_unary(op, k_hardtanh, in, out, a, msg, cap)) ||
 	    (r = need_float(op, a, "min_val", 0, msg, cap)) ||
 	    (r = need_float(op, a, "max_val", 0, msg, cap)))
 		return r;
@@ -141,11 +176,88 @@ static krl_err check_hardtanh(const krl_tensor *in, const krl_tensor *out,
 static krl_err check_pow_scalar(const krl_tensor *in, const krl_tensor *out,
                                 const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = check_unary("pow_scalar", k_pow, in, out, a, msg, cap);
+	krl_err r = krl_ops_check_unary("pow_scalar", k_pow, in, out, a, msg, cap);
 	return r ? r : need_float("pow_scalar", a, "exponent", 1, msg, cap);
 }
 
 /* ==== Golden versions ==== */
+
+/* golden_NAME, the float64 version of op NAME. */
+#define GOLDEN(name)                                                       \
+	static krl_err golden_##name(const krl_tensor *in,                 \
+	                             const krl_tensor *out,                \
+	                             const krl_attrs *a)
+
+static double gelu_erf(double x)
+{
+	return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+}
+
+static double gelu_tanh(double x)
+{
+	const double k = sqrt(2.0 / M_PI);
+	return 0.5 * x * (1.0 + tanh(k * (x + 0.044715 * x * x * x)));
+}
+
+GOLDEN(relu)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	for (int64_t i = 0; i < n; i++) {
+		double x = D(&in[0])[i];
+		D(&out[0])[i] = isnan(x) ? x : (x > 0 ? x : 0.0);
+	}
+	return KRL_OK;
+}
+
+GOLDEN(gelu)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	int tanh_ = krl_attrs_get(a, "tanh", 0) != 0;
+	for (int64_t i = 0; i < n; i++) {
+		double x = D(&in[0])[i];
+		D(&out[0])[i] = tanh_ ? gelu_tanh(x) : gelu_erf(x);
+	}
+	return KRL_OK;
+}
+
+GOLDEN(square)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = D(&in[0])[i] * D(&in[0])[i];
+	return KRL_OK;
+}
+
+GOLDEN(scale)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	double alpha = krl_attrs_get(a, "alpha", 1);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = alpha * D(&in[0])[i];
+	return KRL_OK;
+}
+
+GOLDEN(copy)
+{
+	memmove(out[0].data, in[0].data,
+	        (size_t)krl_tensor_numel(&in[0]) * sizeof(double));
+	return KRL_OK;
+}
+
+#define BINARY_GOLDEN(name, expr)                                          \
+	GOLDEN(name)                                                       \
+	{                                                                  \
+		int64_t n = krl_tensor_numel(&in[0]);                      \
+		const double *x = D(&in[0]), *y = D(&in[1]);               \
+		for (int64_t i = 0; i < n; i++)                            \
+			D(&out[0])[i] = (expr);                            \
+		return KRL_OK;                                             \
+	}
+BINARY_GOLDEN(add, x[i] + y[i])
+BINARY_GOLDEN(sub, x[i] - y[i])
+BINARY_GOLDEN(mul, x[i] * y[i])
+BINARY_GOLDEN(div, x[i] / y[i])
+
 
 /* Defines golden_NAME: y[i] = EXPR over double x, with the attribute
  * values bound by DECL. */
@@ -191,34 +303,54 @@ UNARY_GOLDEN(hardtanh,
              double lo = krl_attrs_get(a, "min_val", -1.0);
              double hi = krl_attrs_get(a, "max_val", 1.0),
              clamp_nan(x, lo, hi))
+/* x * tanh(softplus(x)), softplus linear above PyTorch's threshold 20
+ * (where tanh is 1 in double anyway). */
+UNARY_GOLDEN(mish, (void)0, x * tanh(x > 20.0 ? x : log1p(exp(x))))
 /* pow(x, 0) is 1 even for NaN, as PyTorch's fill_(1); pow(x, 1) is x. */
 UNARY_GOLDEN(pow_scalar, double e = krl_attrs_get(a, "exponent", 1.0),
              e == 1.0 ? x : pow(x, e))
 
 /* ==== Table ==== */
 
-#define OP(nm, keys, dc)                                                   \
-	static const krl_op op_##nm = { #nm, 1, 1, keys, dc, check_##nm,   \
-	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL, "eltwise",      \
-	                                KRL_OPCAP_LOWER }
+#define EW_OP(nm, nin, keys, caps, dc) \
+	KRL_OP(nm, nin, 1, keys, "eltwise", caps, NULL, dc)
 
-OP(leaky_relu, k_leaky, "y = x > 0 ? x : negative_slope * x "
-   "(negative_slope 0.01)");
-OP(sigmoid, k_none, "y = 1 / (1 + exp(-x))");
-OP(tanh, k_none, "y = tanh(x)");
-OP(elu, k_elu, "y = x > 0 ? x : alpha * (exp(x) - 1) (alpha 1)");
-OP(selu, k_none, "y = scale * (x > 0 ? x : alpha * (exp(x) - 1)), alpha = "
-   "1.6732632423543772848, scale = 1.0507009873554804934");
-OP(hardsigmoid, k_none, "y = min(max(x + 3, 0), 6) / 6");
-OP(softplus, k_softplus, "y = beta x > threshold ? x : log(1 + exp(beta x)) "
-   "/ beta (beta 1, threshold 20)");
-OP(hardtanh, k_hardtanh, "y = min(max(x, min_val), max_val), NaN kept "
-   "(min_val -1, max_val 1)");
-OP(pow_scalar, k_pow, "y = x ** exponent (x*x for 2, x*x*x for 3, sqrt for "
-   "0.5, as torch.pow)");
+EW_OP(relu, 1, k_none, KRL_OPCAP_LOWER, "y = max(x, 0)");
+EW_OP(gelu, 1, k_gelu, KRL_OPCAP_LOWER, "y = 0.5 x (1 + erf(x / sqrt 2)); "
+      "tanh=1: the tanh approximation");
+EW_OP(add, 2, k_none, KRL_OPCAP_LOWER, "y = a + b (same shapes)");
+EW_OP(sub, 2, k_none, KRL_OPCAP_LOWER, "y = a - b (same shapes)");
+EW_OP(mul, 2, k_none, KRL_OPCAP_LOWER, "y = a * b (same shapes)");
+EW_OP(div, 2, k_none, KRL_OPCAP_LOWER, "y = a / b (same shapes)");
+EW_OP(square, 1, k_none, KRL_OPCAP_LOWER, "y = x * x");
+EW_OP(scale, 1, k_scale, KRL_OPCAP_LOWER, "y = alpha * x");
+EW_OP(copy, 1, k_none, KRL_OPCAP_LOWER, "y = x (any dtype; y may be a "
+      "reshape of x)");
+EW_OP(leaky_relu, 1, k_leaky, KRL_OPCAP_LOWER, "y = x > 0 ? x : "
+      "negative_slope * x (negative_slope 0.01)");
+EW_OP(sigmoid, 1, k_none, KRL_OPCAP_LOWER, "y = 1 / (1 + exp(-x))");
+EW_OP(tanh, 1, k_none, KRL_OPCAP_LOWER, "y = tanh(x)");
+EW_OP(elu, 1, k_elu, KRL_OPCAP_LOWER, "y = x > 0 ? x : alpha * (exp(x) - 1) "
+      "(alpha 1)");
+EW_OP(selu, 1, k_none, KRL_OPCAP_LOWER, "y = scale * (x > 0 ? x : alpha * "
+      "(exp(x) - 1)), alpha = 1.6732632423543772848, scale = "
+      "1.0507009873554804934");
+EW_OP(hardsigmoid, 1, k_none, KRL_OPCAP_LOWER, "y = min(max(x + 3, 0), 6) / "
+      "6");
+EW_OP(softplus, 1, k_softplus, KRL_OPCAP_LOWER, "y = beta x > threshold ? x "
+      ": log(1 + exp(beta x)) / beta (beta 1, threshold 20)");
+EW_OP(hardtanh, 1, k_hardtanh, KRL_OPCAP_LOWER, "y = min(max(x, min_val), "
+      "max_val), NaN kept (min_val -1, max_val 1)");
+EW_OP(pow_scalar, 1, k_pow, KRL_OPCAP_LOWER, "y = x ** exponent (x*x for 2, "
+      "x*x*x for 3, sqrt for 0.5, as torch.pow)");
+EW_OP(mish, 1, k_none, KRL_OPCAP_LIBRARY, "y = x * tanh(softplus(x)), "
+      "softplus linear above 20 (F.mish)");
 
-const krl_op *const krl_ops_eltwise[] = {
-	&op_leaky_relu, &op_sigmoid, &op_tanh, &op_elu, &op_selu,
-	&op_hardsigmoid, &op_softplus, &op_hardtanh, &op_pow_scalar, NULL,
+static const krl_op *const ops[] = {
+	&op_relu, &op_gelu, &op_add, &op_sub, &op_mul, &op_div, &op_square,
+	&op_scale, &op_copy, &op_leaky_relu, &op_sigmoid, &op_tanh, &op_elu,
+	&op_selu, &op_hardsigmoid, &op_softplus, &op_hardtanh, &op_pow_scalar,
+	&op_mish, NULL,
 };
+
+const krl_op_family krl_family_eltwise = { "eltwise", ops, NULL };

@@ -5,12 +5,13 @@
  * the way PyTorch turns its Scalars into the float opmath type, launches
  * one kernel of eltwise.cu on the context's stream, and turns a launch
  * error into KRL_ECUDA with the place it happened. Shapes and attributes
- * are assumed to have passed the op's check (family_eltwise.c).
+ * are assumed to have passed the op's check (family.c).
  */
 #include <cuda_runtime.h>
 
 #include "ops/eltwise/eltwise.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 #define F(t) ((float *)(t)->data)
 
@@ -18,9 +19,9 @@
 static krl_err elt(krl_opctx *c, krl_elt_op op, const krl_tensor *in,
                    const krl_tensor *out, float p0, float p1, krl_diag *d)
 {
-	KRL_CUDA_TRY(krl_k_eltwise(op, F(&in[0]), F(&out[0]),
+	CUDA_TRY(d, krl_k_eltwise(op, F(&in[0]), F(&out[0]),
 	                           krl_tensor_numel(&out[0]), p0, p1,
-	                           c->stream), d);
+	                           c->stream));
 	return KRL_OK;
 }
 
@@ -43,6 +44,11 @@ KRL_RUN(sigmoid)
 KRL_RUN(tanh)
 {
 	return elt(c, KRL_ELT_TANH, in, out, 0.f, 0.f, d);
+}
+
+KRL_RUN(mish)
+{
+	return elt(c, KRL_ELT_MISH, in, out, 0.f, 0.f, d);
 }
 
 /* elu_kernel forms negcoef = alpha * scale as a product of two floats;
@@ -86,4 +92,49 @@ KRL_RUN(pow_scalar)
 {
 	return elt(c, KRL_ELT_POW_SCALAR, in, out,
 	           attr_f(a, "exponent", 1.0), 0.f, d);
+}
+
+/* ==== Arithmetic (elementwise.cu) and copy ==== */
+
+static krl_err ew(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
+                  const krl_tensor *out, int binary, float alpha,
+                  krl_diag *d)
+{
+	CUDA_TRY(d, krl_k_elementwise(op, F(&in[0]), binary ? F(&in[1]) : NULL,
+	                               F(&out[0]), krl_tensor_numel(&out[0]),
+	                               alpha, c->stream));
+	return KRL_OK;
+}
+
+KRL_RUN(relu) { return ew(c, KRL_EW_RELU, in, out, 0, 1.f, d); }
+KRL_RUN(square) { return ew(c, KRL_EW_SQUARE, in, out, 0, 1.f, d); }
+KRL_RUN(add) { return ew(c, KRL_EW_ADD, in, out, 1, 1.f, d); }
+KRL_RUN(sub) { return ew(c, KRL_EW_SUB, in, out, 1, 1.f, d); }
+KRL_RUN(mul) { return ew(c, KRL_EW_MUL, in, out, 1, 1.f, d); }
+KRL_RUN(div) { return ew(c, KRL_EW_DIV, in, out, 1, 1.f, d); }
+
+KRL_RUN(gelu)
+{
+	int t = krl_attrs_get(a, "tanh", 0) != 0;
+	return ew(c, t ? KRL_EW_GELU_TANH : KRL_EW_GELU, in, out, 0, 1.f, d);
+}
+
+KRL_RUN(scale)
+{
+	return ew(c, KRL_EW_SCALE, in, out, 0,
+	          (float)krl_attrs_get(a, "alpha", 1), d);
+}
+
+/* A contiguous device-to-device copy, as copy_ of same-dtype contiguous
+ * tensors is in PyTorch. */
+KRL_RUN(copy)
+{
+	size_t bytes = (size_t)krl_tensor_numel(&in[0]) *
+	               krl_dtype_size(in[0].dtype);
+	if (bytes == 0 || in[0].data == out[0].data)
+		return KRL_OK;
+	CUDA_TRY(d, cudaMemcpyAsync(out[0].data, in[0].data, bytes,
+	                             cudaMemcpyDeviceToDevice,
+	                             (cudaStream_t)c->stream));
+	return KRL_OK;
 }

@@ -1,15 +1,16 @@
 /*
- * kernelrl: the op family "matmul" (src/ops/ops_int.h, "Op families";
- * docs/ops-matmul.md): the ops around GEMM that KernelBench's matmul
- * problems run in eager PyTorch besides the GEMM itself.
+ * kernelrl: the op family "matmul" (docs/ops-matmul.md): the GEMM
+ * (cuBLASLt, gemm.c) and the ops around it that KernelBench's matmul
+ * problems run in eager PyTorch.
  *
+ *   gemm  a [..., M, K], b [(...,) K, N] -> c [..., M, N]   torch.matmul
  *   diag  v [n] -> y [n + |d|, n + |d|]   torch.diag(v, diagonal=d)
  *   triu  x [..., R, C] -> y (same)       torch.triu(x, diagonal=k)
  *   tril  x [..., R, C] -> y (same)       torch.tril(x, diagonal=k)
  *
  * This file holds each op's shape check, its float64 golden version and
  * the table; it is CPU-only (the fuzzers compile it with -DKRL_OPS_NO_GPU)
- * and names the GPU drivers of run_matmul.c through KRL_RUNFN.
+ * and names the GPU drivers of run.c and gemm.c through KRL_RUNFN.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -29,14 +30,14 @@
 
 /* Rejects any attribute but `diagonal`, and a `diagonal` that is not an
  * integer of at most 2^52 in magnitude. */
+static const char *const k_diagonal[] = { "diagonal", NULL };
+
 static krl_err check_diagonal(const char *op, const krl_attrs *a, char *msg,
                               size_t cap)
 {
-	for (int i = 0; a && i < a->n; i++)
-		if (!a->key[i] || strcmp(a->key[i], "diagonal") != 0)
-			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' "
-			            "(allowed: diagonal)", op,
-			            a->key[i] ? a->key[i] : "");
+	krl_err r = krl_ops_check_keys(op, k_diagonal, a, msg, cap);
+	if (r)
+		return r;
 	double v = krl_attrs_get(a, "diagonal", 0);
 	if (!isfinite(v) || v != floor(v) || fabs(v) > MAX_DIAGONAL)
 		return krl_ops_fail(msg, cap, "%s: diagonal=%g must be an integer of "
@@ -44,23 +45,107 @@ static krl_err check_diagonal(const char *op, const krl_attrs *a, char *msg,
 	return KRL_OK;
 }
 
-static krl_err need_f32(const char *op, const char *what,
-                        const krl_tensor *t, char *msg, size_t cap)
-{
-	if (t->dtype == KRL_F32)
-		return KRL_OK;
-	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
-	            krl_dtype_name(t->dtype));
-}
-
 static int64_t diagonal_of(const krl_attrs *a)
 {
 	return (int64_t)krl_attrs_get(a, "diagonal", 0);
 }
 
-/* ==== diag ==== */
+/* ==== gemm ==== */
 
-static const char *const k_diagonal[] = { "diagonal", NULL };
+static const char *const k_gemm[] = { "ta", "tb", "alpha", "algo", NULL };
+
+static krl_err check_gemm(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *at, char *msg, size_t cap)
+{
+	const char *op = "gemm";
+	const krl_tensor *a = &in[0], *b = &in[1], *c = &out[0];
+	char sa[KRL_SHAPE_CAP], sb[KRL_SHAPE_CAP], sc[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_gemm, at, msg, cap)) ||
+	    (r = krl_ops_need_flag(op, at, "ta", msg, cap)) ||
+	    (r = krl_ops_need_flag(op, at, "tb", msg, cap)) ||
+	    (r = krl_ops_need_finite(op, at, "alpha", msg, cap)) ||
+	    (r = krl_ops_need_algo(op, at, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "a", a, "b", b, "c", c, NULL)))
+		return r;
+	if (a->ndim < 2)
+		return krl_ops_fail(msg, cap, "%s: a is %s but must have at least 2 "
+		            "dims", op, KRL_SHAPE(a, sa));
+	if (b->ndim < 2)
+		return krl_ops_fail(msg, cap, "%s: b is %s but must have at least 2 "
+		            "dims", op, KRL_SHAPE(b, sb));
+	int ta = krl_attrs_get(at, "ta", 0) != 0;
+	int tb = krl_attrs_get(at, "tb", 0) != 0;
+	int na = a->ndim, nb = b->ndim;
+	int64_t m = ta ? a->dim[na - 1] : a->dim[na - 2];
+	int64_t ka = ta ? a->dim[na - 2] : a->dim[na - 1];
+	int64_t kb = tb ? b->dim[nb - 1] : b->dim[nb - 2];
+	int64_t n = tb ? b->dim[nb - 2] : b->dim[nb - 1];
+	if (ka != kb)
+		return krl_ops_fail(msg, cap, "%s: a is %s%s but b is %s%s: inner "
+		            "dimensions differ (%lld vs %lld)", op, KRL_SHAPE(a, sa),
+		            ta ? " (ta=1)" : "", KRL_SHAPE(b, sb),
+		            tb ? " (tb=1)" : "", (long long)ka, (long long)kb);
+	if (nb > 2) {
+		if (nb != na)
+			return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: b must "
+			            "have the same batch dims as a, or none", op,
+			            KRL_SHAPE(a, sa), KRL_SHAPE(b, sb));
+		for (int i = 0; i < na - 2; i++)
+			if (a->dim[i] != b->dim[i])
+				return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: "
+				            "batch dim %d differs", op,
+				            KRL_SHAPE(a, sa), KRL_SHAPE(b, sb), i);
+	}
+	int ok = c->ndim == na && c->dim[na - 2] == m && c->dim[na - 1] == n;
+	for (int i = 0; ok && i < na - 2; i++)
+		ok = c->dim[i] == a->dim[i];
+	if (!ok) {
+		krl_tensor want = *a;
+		want.dim[na - 2] = m;
+		want.dim[na - 1] = n;
+		char sw[KRL_SHAPE_CAP];
+		return krl_ops_fail(msg, cap, "%s: c is %s but a %s @ b %s gives %s", op,
+		            KRL_SHAPE(c, sc), KRL_SHAPE(a, sa), KRL_SHAPE(b, sb),
+		            KRL_SHAPE(&want, sw));
+	}
+	return KRL_OK;
+}
+
+/* c[b] = alpha * op(a[b]) @ op(b[b or 0]) in double. */
+static krl_err golden_gemm(const krl_tensor *in, const krl_tensor *out,
+                           const krl_attrs *a)
+{
+	const krl_tensor *ta_ = &in[0], *tb_ = &in[1];
+	int ta = krl_attrs_get(a, "ta", 0) != 0;
+	int tb = krl_attrs_get(a, "tb", 0) != 0;
+	double alpha = krl_attrs_get(a, "alpha", 1);
+	int na = ta_->ndim, nb = tb_->ndim;
+	int64_t m = ta ? ta_->dim[na - 1] : ta_->dim[na - 2];
+	int64_t k = ta ? ta_->dim[na - 2] : ta_->dim[na - 1];
+	int64_t n = tb ? tb_->dim[nb - 2] : tb_->dim[nb - 1];
+	int64_t batch = krl_ops_prod(ta_, 0, na - 2);
+	const double *pa = D(ta_), *pb = D(tb_);
+	double *pc = D(&out[0]);
+	for (int64_t q = 0; q < batch; q++) {
+		const double *A = pa + q * m * k;
+		const double *B = pb + (nb > 2 ? q * k * n : 0);
+		double *C = pc + q * m * n;
+		for (int64_t i = 0; i < m; i++)
+			for (int64_t j = 0; j < n; j++) {
+				double s = 0;
+				for (int64_t l = 0; l < k; l++) {
+					double x = ta ? A[l * m + i] : A[i * k + l];
+					double y = tb ? B[j * k + l] : B[l * n + j];
+					s += x * y;
+				}
+				C[i * n + j] = alpha * s;
+			}
+	}
+	return KRL_OK;
+}
+
+/* ==== diag ==== */
 
 /* v must be a vector (torch.diag of a matrix, which extracts a diagonal,
  * is not this op); y is the square [n + |d|, n + |d|]. */
@@ -69,11 +154,10 @@ static krl_err check_diag(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "diag";
 	const krl_tensor *v = &in[0], *y = &out[0];
-	char sv[160], sy[160];
+	char sv[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = check_diagonal(op, a, msg, cap)) ||
-	    (r = need_f32(op, "v", v, msg, cap)) ||
-	    (r = need_f32(op, "y", y, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap, "v", v, "y", y, NULL)))
 		return r;
 	if (v->ndim != 1)
 		return krl_ops_fail(msg, cap, "%s: v is %s but must be a vector (1 dim): "
@@ -112,11 +196,10 @@ static krl_err check_tri(const char *op, const krl_tensor *in,
                          char *msg, size_t cap)
 {
 	const krl_tensor *x = &in[0], *y = &out[0];
-	char sx[160], sy[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = check_diagonal(op, a, msg, cap)) ||
-	    (r = need_f32(op, "x", x, msg, cap)) ||
-	    (r = need_f32(op, "y", y, msg, cap)))
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)))
 		return r;
 	if (x->ndim < 2)
 		return krl_ops_fail(msg, cap, "%s: x is %s but must have at least 2 dims "
@@ -179,29 +262,23 @@ static krl_err golden_tril(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Table ==== */
 
-static const krl_op op_diag = {
-	"diag", 1, 1, k_diagonal,
-	"y = torch.diag(v, diagonal): the vector v on the given diagonal of a "
-	"square zero matrix [n + |diagonal|, n + |diagonal|]",
-	check_diag, KRL_RUNFN(krl_run_diag), golden_diag, NULL,
-	"matmul", KRL_OPCAP_LIBRARY,
-};
+KRL_OP(gemm, 2, 1, k_gemm, "matmul",
+       KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,
+       "c = alpha * op(a) @ op(b), batched over leading dims (b may have "
+       "none); true fp32 through cuBLASLt");
+KRL_OP(diag, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
+       "y = torch.diag(v, diagonal): the vector v on the given diagonal of "
+       "a square zero matrix [n + |diagonal|, n + |diagonal|]");
+KRL_OP(triu, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
+       "y = torch.triu(x, diagonal): x where column - row >= diagonal, "
+       "else 0, over the last two dims");
+KRL_OP(tril, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
+       "y = torch.tril(x, diagonal): x where column - row <= diagonal, "
+       "else 0, over the last two dims");
 
-static const krl_op op_triu = {
-	"triu", 1, 1, k_diagonal,
-	"y = torch.triu(x, diagonal): x where column - row >= diagonal, else "
-	"0, over the last two dims",
-	check_triu, KRL_RUNFN(krl_run_triu), golden_triu, NULL,
-	"matmul", KRL_OPCAP_LIBRARY,
-};
+static const krl_op *const ops[] = { &op_gemm, &op_diag, &op_triu, &op_tril,
+                                     NULL };
 
-static const krl_op op_tril = {
-	"tril", 1, 1, k_diagonal,
-	"y = torch.tril(x, diagonal): x where column - row <= diagonal, else "
-	"0, over the last two dims",
-	check_tril, KRL_RUNFN(krl_run_tril), golden_tril, NULL,
-	"matmul", KRL_OPCAP_LIBRARY,
+const krl_op_family krl_family_matmul = {
+	"matmul", ops, KRL_RUNFN(krl_matmul_state_free),
 };
-
-const krl_op *const krl_ops_matmul[] = { &op_diag, &op_triu, &op_tril,
-                                         NULL };

@@ -9,16 +9,20 @@
  * when a is not transposed that batch is folded into the rows of one GEMM
  * (as torch.matmul does for a batched tensor @ matrix). The heuristic's
  * choice and the descriptors are cached per problem in the context (LRU), so
- * repeated calls only run cublasLtMatmul. The `algo` attribute K takes the
+ * repeated calls only run cublasLtMatmul; the cache is the matmul
+ * family's state in the op context, made on the first call. The `algo` attribute K takes the
  * heuristic's K-th result instead of its first (a choice the optimizer
  * searches over; the eager reference never sets it).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
+#include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 _Static_assert(sizeof(cublasLtMatmulAlgo_t) <= 64,
                "krl_gemm_plan.algo is too small for cublasLtMatmulAlgo_t");
@@ -26,6 +30,30 @@ _Static_assert(sizeof(cublasLtMatmulAlgo_t) <= 64,
 static const krl_pos nopos = { 0, 0, 0 };
 
 /* ==== Plan cache ==== */
+
+#define GEMM_CACHE 32
+
+/* One cached cuBLASLt plan: the problem it solves and what runs it. */
+typedef struct krl_gemm_plan {
+	int used;
+	int ta, tb;
+	int64_t m, n, k, batch;
+	int b_batched;
+	unsigned align[3];        /* of a, b, c: part of the problem */
+	int algo_index;           /* the `algo` attribute: which heuristic result */
+	void *op_desc;            /* cublasLtMatmulDesc_t */
+	void *la, *lb, *lc;       /* cublasLtMatrixLayout_t */
+	unsigned char algo[64];   /* cublasLtMatmulAlgo_t (64 bytes) */
+	int has_algo;
+	uint64_t hits;
+} krl_gemm_plan;
+
+/* The matmul family's state in a krl_opctx: the plans, least recently
+ * used evicted. */
+typedef struct gemm_cache {
+	krl_gemm_plan plan[GEMM_CACHE];
+	uint64_t clock;
+} gemm_cache;
 
 static void plan_free(krl_gemm_plan *p)
 {
@@ -40,10 +68,23 @@ static void plan_free(krl_gemm_plan *p)
 	memset(p, 0, sizeof *p);
 }
 
-void krl_gemm_cache_free(krl_opctx *c)
+void krl_matmul_state_free(void *state)
 {
-	for (int i = 0; i < KRL_GEMM_CACHE; i++)
-		plan_free(&c->gemm[i]);
+	gemm_cache *g = state;
+	for (int i = 0; i < GEMM_CACHE; i++)
+		plan_free(&g->plan[i]);
+	free(g);
+}
+
+/* c's plan cache, made on first use. */
+static krl_err cache_get(krl_opctx *c, gemm_cache **out, krl_diag *d)
+{
+	void **slot = krl_opctx_slot(c, &krl_family_matmul);
+	if (!*slot && !(*slot = calloc(1, sizeof(gemm_cache))))
+		return krl_diag_set(d, KRL_ENOMEM, nopos,
+		                    "gemm: out of host memory");
+	*out = *slot;
+	return KRL_OK;
 }
 
 /* The problem a plan solves; alignments are part of it because cuBLASLt's
@@ -123,20 +164,22 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 	KRL_CUBLAS_TRY(cublasLtMatmulPreferenceCreate(&pref), d);
 	uint64_t ws = c->workspace_bytes;
 	uint32_t aa = k->align_b, ab = k->align_a, ac = k->align_c;
-	cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref,
-		CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &aa, sizeof aa);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &ab, sizeof ab);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &ac, sizeof ac);
-	if (!st)
-		st = cublasLtMatmulPreferenceSetAttribute(pref,
-			CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &ac, sizeof ac);
+	/* cuBLASLt's A is our b and its B our a (see the top); D is C */
+	const struct {
+		cublasLtMatmulPreferenceAttributes_t attr;
+		const void *val;
+		size_t size;
+	} pa[] = {
+		{ CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &aa, sizeof aa },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &ab, sizeof ab },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &ac, sizeof ac },
+		{ CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &ac, sizeof ac },
+	};
+	cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+	for (size_t i = 0; !st && i < sizeof pa / sizeof pa[0]; i++)
+		st = cublasLtMatmulPreferenceSetAttribute(pref, pa[i].attr,
+		                                          pa[i].val, pa[i].size);
 	cublasLtMatmulHeuristicResult_t res[KRL_OPS_MAX_ALGO + 1];
 	int nres = 0;
 	if (!st)
@@ -190,11 +233,15 @@ static int plan_matches(const krl_gemm_plan *p, const gemm_key *k)
 static krl_err plan_get(krl_opctx *c, const gemm_key *k,
                         krl_gemm_plan **out, krl_diag *d)
 {
-	krl_gemm_plan *victim = &c->gemm[0];
-	for (int i = 0; i < KRL_GEMM_CACHE; i++) {
-		krl_gemm_plan *p = &c->gemm[i];
+	gemm_cache *g = NULL;
+	krl_err r = cache_get(c, &g, d);
+	if (r)
+		return r;
+	krl_gemm_plan *victim = &g->plan[0];
+	for (int i = 0; i < GEMM_CACHE; i++) {
+		krl_gemm_plan *p = &g->plan[i];
 		if (plan_matches(p, k)) {
-			p->hits = ++c->gemm_clock;
+			p->hits = ++g->clock;
 			*out = p;
 			return KRL_OK;
 		}
@@ -202,12 +249,12 @@ static krl_err plan_get(krl_opctx *c, const gemm_key *k,
 			victim = p;
 	}
 	plan_free(victim);
-	krl_err r = plan_make(c, victim, k, d);
+	r = plan_make(c, victim, k, d);
 	if (r) {
 		plan_free(victim);
 		return r;
 	}
-	victim->hits = ++c->gemm_clock;
+	victim->hits = ++g->clock;
 	*out = victim;
 	return KRL_OK;
 }
@@ -233,9 +280,9 @@ KRL_RUN(gemm)
 	if (k.m == 0 || k.n == 0 || k.batch == 0)
 		return KRL_OK;
 	if (k.k == 0) {
-		KRL_CUDA_TRY(cudaMemsetAsync(out[0].data, 0, (size_t)(k.batch *
+		CUDA_TRY(d, cudaMemsetAsync(out[0].data, 0, (size_t)(k.batch *
 		             k.m * k.n) * sizeof(float),
-		             (cudaStream_t)c->stream), d);
+		             (cudaStream_t)c->stream));
 		return KRL_OK;
 	}
 	if (!k.b_batched && !k.ta && k.batch > 1) {

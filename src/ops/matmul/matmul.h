@@ -1,9 +1,9 @@
 /*
  * kernelrl: private header of the op family "matmul" (docs/ops-matmul.md).
  *
- * family_matmul.c (checks, golden versions, the op table) sees the GPU
- * drivers of run_matmul.c through the KRL_RUN prototypes below; the
- * drivers call the kernel launchers of matmul.cu. Free of CUDA includes so
+ * family.c (checks, golden versions, the op table) sees the GPU drivers of
+ * run.c and gemm.c through the KRL_RUN prototypes below; the drivers call
+ * the kernel launchers of matmul.cu and cuBLASLt. Free of CUDA includes so
  * that the CPU-only fuzzer build can include it.
  */
 #ifndef KRL_OPS_MATMUL_H
@@ -35,9 +35,12 @@ int krl_k_diag(const float *v, float *y, int64_t n, int64_t offset,
 int krl_k_triu_tril(const float *x, float *y, int64_t batch, int64_t rows,
                     int64_t cols, int64_t k, int upper, void *stream);
 
-/* ==== GPU drivers (run_matmul.c) ==== */
+/* ==== GPU drivers (gemm.c, run.c) ==== */
 
-KRL_RUN(diag); KRL_RUN(triu); KRL_RUN(tril);
+KRL_RUN(gemm); KRL_RUN(diag); KRL_RUN(triu); KRL_RUN(tril);
+
+/* Frees the family's state in a krl_opctx: the GEMM plan cache (gemm.c). */
+void krl_matmul_state_free(void *state);
 
 #ifdef __cplusplus
 }

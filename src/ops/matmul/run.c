@@ -3,10 +3,11 @@
  * each maps the op's tensors to a launcher of matmul.cu on the context's
  * stream and turns a launch error into KRL_ECUDA with the place it
  * happened. Shapes and attributes are assumed to have passed the op's
- * check (family_matmul.c).
+ * check (family.c).
  */
 #include "ops/matmul/matmul.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 #define F(t) ((float *)(t)->data)
 
@@ -19,8 +20,8 @@ static int64_t diagonal_of(const krl_attrs *a)
 /* torch.diag(v, k): a zero fill of y, then v onto the k-th diagonal. */
 KRL_RUN(diag)
 {
-	KRL_CUDA_TRY(krl_k_diag(F(&in[0]), F(&out[0]), in[0].dim[0],
-	                        diagonal_of(a), c->stream), d);
+	CUDA_TRY(d, krl_k_diag(F(&in[0]), F(&out[0]), in[0].dim[0],
+	                        diagonal_of(a), c->stream));
 	return KRL_OK;
 }
 
@@ -31,8 +32,8 @@ static krl_err tri(krl_opctx *c, const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *x = &in[0];
 	int64_t rows = x->dim[x->ndim - 2], cols = x->dim[x->ndim - 1];
 	int64_t batch = krl_ops_prod(x, 0, x->ndim - 2);
-	KRL_CUDA_TRY(krl_k_triu_tril(F(x), F(&out[0]), batch, rows, cols,
-	                             diagonal_of(a), upper, c->stream), d);
+	CUDA_TRY(d, krl_k_triu_tril(F(x), F(&out[0]), batch, rows, cols,
+	                             diagonal_of(a), upper, c->stream));
 	return KRL_OK;
 }
 

@@ -1,17 +1,15 @@
 /*
- * kernelrl: the op family "norm" (src/ops/ops_int.h, "Op families"):
- * normalisations, losses and attention, plus the few elementwise and
- * broadcasting ops their KernelBench models spell out as Python
- * expressions (docs/ops-norm.md).
+ * kernelrl: the op family "norm" (docs/ops-norm.md): softmax and
+ * log_softmax, layer, batch, instance and group norms, the vector norm,
+ * losses and attention, plus the few elementwise and broadcasting ops
+ * their KernelBench models spell out as Python expressions.
  *
- * This file holds the table krl_ops_norm[], every op's check and its
- * float64 golden version; it is CPU-only (the fuzzers compile it with
- * -DKRL_OPS_NO_GPU). The GPU drivers live in run_norm.c, their kernels in
- * norm.cu.
+ * This file holds the family's table, every op's check and its float64
+ * golden version; it is CPU-only (the fuzzers compile it with
+ * -DKRL_OPS_NO_GPU). The GPU drivers live in run.c, their kernels in
+ * softmax.cu, layernorm.cu and norm.cu.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "ops/ops_int.h"
@@ -20,56 +18,6 @@
 #define D(t) ((double *)(t)->data)
 
 /* ==== Check helpers ==== */
-
-static int has(const krl_attrs *a, const char *key)
-{
-	return !isnan(krl_attrs_get(a, key, NAN));
-}
-
-/* Rejects attribute keys not in names (NULL-terminated). */
-static krl_err keys(const char *op, const char *const *names,
-                    const krl_attrs *a, char *msg, size_t cap)
-{
-	for (int i = 0; a && i < a->n; i++) {
-		int ok = 0;
-		for (int j = 0; names[j]; j++)
-			if (a->key[i] && strcmp(a->key[i], names[j]) == 0)
-				ok = 1;
-		if (ok)
-			continue;
-		char list[128] = "";
-		size_t k = 0;
-		for (int j = 0; names[j] && k < sizeof list; j++)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-			                      j ? ", " : "", names[j]);
-		if (!names[0])
-			return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' (it "
-			            "takes none)", op, a->key[i] ? a->key[i] : "");
-		return krl_ops_fail(msg, cap, "%s: unknown attribute '%s' (allowed: "
-		            "%s)", op, a->key[i] ? a->key[i] : "", list);
-	}
-	return KRL_OK;
-}
-
-static krl_err f32(const char *op, const char *what, const krl_tensor *t,
-                   char *msg, size_t cap)
-{
-	if (t->dtype == KRL_F32)
-		return KRL_OK;
-	return krl_ops_fail(msg, cap, "%s: %s must be f32, not %s", op, what,
-	            krl_dtype_name(t->dtype));
-}
-
-/* An attribute that must be a finite number (default dflt when absent). */
-static krl_err need_finite(const char *op, const krl_attrs *a, const char *key,
-                      double dflt, char *msg, size_t cap)
-{
-	double v = krl_attrs_get(a, key, dflt);
-	if (!isfinite(v))
-		return krl_ops_fail(msg, cap, "%s: %s must be a finite number", op,
-		            key);
-	return KRL_OK;
-}
 
 /* eps: finite and >= 0. */
 static krl_err need_eps(const char *op, const krl_attrs *a, double dflt,
@@ -87,8 +35,8 @@ static krl_err need_vec(const char *op, const char *what, const krl_tensor *t,
                         int64_t n, const krl_tensor *x, char *msg,
                         size_t cap)
 {
-	char st[160], sx[160];
-	krl_err r = f32(op, what, t, msg, cap);
+	char st[KRL_SHAPE_CAP], sx[KRL_SHAPE_CAP];
+	krl_err r = krl_ops_need_dtype(op, what, t, KRL_F32, msg, cap);
 	if (r)
 		return r;
 	if (t->ndim != 1 || t->dim[0] != n)
@@ -98,56 +46,147 @@ static krl_err need_vec(const char *op, const char *what, const krl_tensor *t,
 	return KRL_OK;
 }
 
-/* x -> y of the same shape, f32. */
-static krl_err unary(const char *op, const char *const *names,
-                     const krl_tensor *in, const krl_tensor *out,
-                     const krl_attrs *a, char *msg, size_t cap)
-{
-	char sx[160], sy[160];
-	krl_err r;
-	if ((r = keys(op, names, a, msg, cap)) ||
-	    (r = f32(op, "x", &in[0], msg, cap)) ||
-	    (r = f32(op, "y", &out[0], msg, cap)))
-		return r;
-	if (!krl_ops_same_shape(&in[0], &out[0]))
-		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
-		            "equal", op, KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
-	return KRL_OK;
-}
-
-/* a, b -> y, all f32 and of one shape. */
-static krl_err binary(const char *op, const char *const *names,
-                      const krl_tensor *in, const krl_tensor *out,
-                      const krl_attrs *a, char *msg, size_t cap)
-{
-	char s1[160], s2[160];
-	krl_err r;
-	if ((r = keys(op, names, a, msg, cap)) ||
-	    (r = f32(op, "a", &in[0], msg, cap)) ||
-	    (r = f32(op, "b", &in[1], msg, cap)) ||
-	    (r = f32(op, "y", &out[0], msg, cap)))
-		return r;
-	if (!krl_ops_same_shape(&in[0], &in[1]))
-		return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: shapes must be "
-		            "equal", op, KRL_SHAPE(&in[0], s1), KRL_SHAPE(&in[1], s2));
-	if (!krl_ops_same_shape(&in[0], &out[0]))
-		return krl_ops_fail(msg, cap, "%s: a and b are %s but y is %s: shapes "
-		            "must be equal", op, KRL_SHAPE(&in[0], s1),
-		            KRL_SHAPE(&out[0], s2));
-	return KRL_OK;
-}
-
 /* A scalar output: one element ([] normally). */
 static krl_err scalar_out(const char *op, const krl_tensor *y, char *msg,
                           size_t cap)
 {
-	char sy[160];
-	krl_err r = f32(op, "loss", y, msg, cap);
+	char sy[KRL_SHAPE_CAP];
+	krl_err r = krl_ops_need_dtype(op, "loss", y, KRL_F32, msg, cap);
 	if (r)
 		return r;
 	if (krl_tensor_numel(y) != 1)
 		return krl_ops_fail(msg, cap, "%s: the loss is one value, so its output "
 		            "must be [], not %s", op, KRL_SHAPE(y, sy));
+	return KRL_OK;
+}
+
+/* ==== softmax, log_softmax, layernorm ==== */
+
+static const char *const k_dim[] = { "dim", NULL };
+static const char *const k_ln[] = { "axes", "eps", NULL };
+
+int krl_norm_ln_axes(const krl_attrs *a, const krl_tensor *in)
+{
+	return (int)krl_attrs_get(a, "axes", (double)in[1].ndim);
+}
+
+/* x -> y of the same shape along `dim`. */
+static krl_err check_softmax(const krl_tensor *in, const krl_tensor *out,
+                             const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = krl_ops_check_unary("softmax", k_dim, in, out, a, msg, cap);
+	return r ? r : krl_ops_need_dim("softmax", &in[0], a, msg, cap);
+}
+
+static krl_err check_log_softmax(const krl_tensor *in, const krl_tensor *out,
+                                 const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = krl_ops_check_unary("log_softmax", k_dim, in, out, a, msg,
+	                                cap);
+	return r ? r : krl_ops_need_dim("log_softmax", &in[0], a, msg, cap);
+}
+
+static krl_err check_layernorm(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "layernorm";
+	const krl_tensor *x = &in[0], *w = &in[1], *b = &in[2], *y = &out[0];
+	char sx[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_ln, a, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "x", x, "w", w, "b", b, "y", y, NULL)))
+		return r;
+	double ax = krl_attrs_get(a, "axes", (double)w->ndim);
+	if (ax != floor(ax) || ax < 1 || ax > x->ndim)
+		return krl_ops_fail(msg, cap, "%s: axes=%g must be an integer in 1 .. "
+		            "%d (the rank of x %s)", op, ax, x->ndim,
+		            KRL_SHAPE(x, sx));
+	if ((r = need_eps(op, a, 1e-5, msg, cap)))
+		return r;
+	int k = (int)ax;
+	const krl_tensor *wb[2] = { w, b };
+	for (int j = 0; j < 2; j++) {
+		int ok = wb[j]->ndim == k;
+		for (int i = 0; ok && i < k; i++)
+			ok = wb[j]->dim[i] == x->dim[x->ndim - k + i];
+		if (!ok) {
+			krl_tensor tail = *x;
+			tail.ndim = k;
+			for (int i = 0; i < k; i++)
+				tail.dim[i] = x->dim[x->ndim - k + i];
+			char st[KRL_SHAPE_CAP];
+			return krl_ops_fail(msg, cap, "%s: x is %s and axes=%d, so %s "
+			            "must be %s, not %s", op, KRL_SHAPE(x, sx), k,
+			            j ? "b" : "w", KRL_SHAPE(&tail, st),
+			            KRL_SHAPE(wb[j], sw));
+		}
+	}
+	if (!krl_ops_same_shape(x, y))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must be "
+		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(y, sw));
+	return KRL_OK;
+}
+
+static void softmax(const krl_tensor *x, const krl_tensor *y, int dim,
+                    int log_)
+{
+	krl_rlayout l = krl_ops_layout(x, dim);
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t i = 0; i < l.inner; i++) {
+			int64_t base = o * l.r * l.inner + i;
+			const double *p = D(x) + base;
+			double *q = D(y) + base;
+			double mx = -INFINITY, s = 0;
+			for (int64_t j = 0; j < l.r; j++)
+				mx = fmax(mx, p[j * l.inner]);
+			for (int64_t j = 0; j < l.r; j++)
+				s += exp(p[j * l.inner] - mx);
+			for (int64_t j = 0; j < l.r; j++)
+				q[j * l.inner] = log_ ? p[j * l.inner] - mx - log(s)
+				                      : exp(p[j * l.inner] - mx) / s;
+		}
+}
+
+static krl_err golden_softmax(const krl_tensor *in, const krl_tensor *out,
+                              const krl_attrs *a)
+{
+	softmax(&in[0], &out[0], krl_ops_dim(a, in[0].ndim), 0);
+	return KRL_OK;
+}
+
+static krl_err golden_log_softmax(const krl_tensor *in,
+                                  const krl_tensor *out, const krl_attrs *a)
+{
+	softmax(&in[0], &out[0], krl_ops_dim(a, in[0].ndim), 1);
+	return KRL_OK;
+}
+
+/* Normalises each row of the trailing `axes` dims with the biased
+ * variance (two passes: mean, then centred squares), then w and b. */
+static krl_err golden_layernorm(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a)
+{
+	const krl_tensor *x = &in[0];
+	int k = krl_norm_ln_axes(a, in);
+	double eps = krl_attrs_get(a, "eps", 1e-5);
+	int64_t n = krl_ops_prod(x, x->ndim - k, x->ndim);
+	int64_t rows = krl_ops_prod(x, 0, x->ndim - k);
+	const double *w = D(&in[1]), *b = D(&in[2]);
+	for (int64_t r = 0; r < rows; r++) {
+		const double *p = D(x) + r * n;
+		double *q = D(&out[0]) + r * n;
+		double mean = 0, var = 0;
+		for (int64_t j = 0; j < n; j++)
+			mean += p[j];
+		mean /= (double)n;
+		for (int64_t j = 0; j < n; j++)
+			var += (p[j] - mean) * (p[j] - mean);
+		var /= (double)n;
+		double rstd = 1.0 / sqrt(var + eps);
+		for (int64_t j = 0; j < n; j++)
+			q[j] = (p[j] - mean) * rstd * w[j] + b[j];
+	}
 	return KRL_OK;
 }
 
@@ -171,11 +210,10 @@ static krl_err check_chan(const char *op, const char *const *names,
                           char *msg, size_t cap)
 {
 	const krl_tensor *x = &in[0], *y = &out[0];
-	char sx[160], sy[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = keys(op, names, a, msg, cap)) ||
-	    (r = f32(op, "x", x, msg, cap)) ||
-	    (r = f32(op, "y", y, msg, cap)) ||
+	if ((r = krl_ops_check_keys(op, names, a, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)) ||
 	    (r = need_eps(op, a, 1e-5, msg, cap)))
 		return r;
 	if (x->ndim < 2)
@@ -313,11 +351,10 @@ static krl_err check_vector_norm(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "vector_norm";
 	const krl_tensor *x = &in[0], *y = &out[0];
-	char sx[160], sy[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = keys(op, k_vnorm, a, msg, cap)) ||
-	    (r = f32(op, "x", x, msg, cap)) ||
-	    (r = f32(op, "y", y, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_vnorm, a, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)))
 		return r;
 	double ord = krl_attrs_get(a, "ord", 2);
 	if (ord != 2)
@@ -326,7 +363,7 @@ static krl_err check_vector_norm(const krl_tensor *in, const krl_tensor *out,
 	if (krl_tensor_numel(x) == 0)
 		return krl_ops_fail(msg, cap, "%s: x is %s: no elements", op,
 		            KRL_SHAPE(x, sx));
-	if (!has(a, "dim")) {
+	if (!krl_ops_attr_has(a, "dim")) {
 		if (krl_tensor_numel(y) != 1)
 			return krl_ops_fail(msg, cap, "%s: without dim it reduces all of "
 			            "x %s into one value, so y must be [], not %s",
@@ -360,7 +397,7 @@ static krl_err golden_vector_norm(const krl_tensor *in, const krl_tensor *out,
 {
 	const krl_tensor *x = &in[0];
 	int64_t n = krl_tensor_numel(x), r = n;
-	if (has(a, "dim"))
+	if (krl_ops_attr_has(a, "dim"))
 		r = x->dim[krl_ops_dim(a, x->ndim)];
 	for (int64_t o = 0; o < n / r; o++) {
 		double s = 0;
@@ -376,19 +413,19 @@ static krl_err golden_vector_norm(const krl_tensor *in, const krl_tensor *out,
 static krl_err check_abs(const krl_tensor *in, const krl_tensor *out,
                          const krl_attrs *a, char *msg, size_t cap)
 {
-	return unary("abs", k_none, in, out, a, msg, cap);
+	return krl_ops_check_unary("abs", k_none, in, out, a, msg, cap);
 }
 
 static krl_err check_sqrt(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
-	return unary("sqrt", k_none, in, out, a, msg, cap);
+	return krl_ops_check_unary("sqrt", k_none, in, out, a, msg, cap);
 }
 
 static krl_err check_log(const krl_tensor *in, const krl_tensor *out,
                          const krl_attrs *a, char *msg, size_t cap)
 {
-	return unary("log", k_none, in, out, a, msg, cap);
+	return krl_ops_check_unary("log", k_none, in, out, a, msg, cap);
 }
 
 /* An op with one required finite attribute. */
@@ -396,13 +433,13 @@ static krl_err unary_attr(const char *op, const char *const *names,
                           const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = unary(op, names, in, out, a, msg, cap);
+	krl_err r = krl_ops_check_unary(op, names, in, out, a, msg, cap);
 	if (r)
 		return r;
-	if (!has(a, names[0]))
+	if (!krl_ops_attr_has(a, names[0]))
 		return krl_ops_fail(msg, cap, "%s: attribute %s is required", op,
 		            names[0]);
-	return need_finite(op, a, names[0], 0, msg, cap);
+	return krl_ops_need_finite(op, a, names[0], msg, cap);
 }
 
 static krl_err check_add_scalar(const krl_tensor *in, const krl_tensor *out,
@@ -447,13 +484,14 @@ UNARY_GOLDEN(clamp_min, isnan(x) ? x : fmax(x, krl_attrs_get(a, "min", 0)))
 static krl_err check_xlogy(const krl_tensor *in, const krl_tensor *out,
                            const krl_attrs *a, char *msg, size_t cap)
 {
-	return binary("xlogy", k_none, in, out, a, msg, cap);
+	return krl_ops_check_binary("xlogy", k_none, in, out, a, msg, cap);
 }
 
 static krl_err check_smooth_l1(const krl_tensor *in, const krl_tensor *out,
                                const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = binary("smooth_l1", k_beta, in, out, a, msg, cap);
+	krl_err r = krl_ops_check_binary("smooth_l1", k_beta, in, out, a, msg,
+	                                 cap);
 	if (r)
 		return r;
 	double beta = krl_attrs_get(a, "beta", 1);
@@ -504,12 +542,11 @@ static krl_err check_bcast(const char *op, const krl_tensor *in,
                            char *msg, size_t cap)
 {
 	const krl_tensor *ta = &in[0], *tb = &in[1];
-	char s1[160], s2[160];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = keys(op, k_none, a, msg, cap)) ||
-	    (r = f32(op, "a", ta, msg, cap)) ||
-	    (r = f32(op, "b", tb, msg, cap)) ||
-	    (r = f32(op, "y", &out[0], msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "a", ta, "b", tb, "y", &out[0], NULL)))
 		return r;
 	int ok = tb->ndim <= ta->ndim;
 	for (int i = 0; ok && i < tb->ndim; i++) {
@@ -601,10 +638,10 @@ static krl_err check_nll_loss(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "nll_loss";
 	const krl_tensor *x = &in[0], *t = &in[1];
-	char sx[160], st[160];
+	char sx[KRL_SHAPE_CAP], st[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = keys(op, k_none, a, msg, cap)) ||
-	    (r = f32(op, "logp", x, msg, cap)) ||
+	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "logp", x, KRL_F32, msg, cap)) ||
 	    (r = scalar_out(op, &out[0], msg, cap)))
 		return r;
 	if (t->dtype != KRL_I64)
@@ -651,14 +688,12 @@ static krl_err check_sdpa(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "sdpa";
 	const krl_tensor *q = &in[0], *k = &in[1], *v = &in[2], *o = &out[0];
-	char s1[160], s2[160], s3[160];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP], s3[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = keys(op, k_scale, a, msg, cap)) ||
-	    (r = f32(op, "q", q, msg, cap)) ||
-	    (r = f32(op, "k", k, msg, cap)) ||
-	    (r = f32(op, "v", v, msg, cap)) ||
-	    (r = f32(op, "o", o, msg, cap)) ||
-	    (r = need_finite(op, a, "scale", 1, msg, cap)))
+	if ((r = krl_ops_check_keys(op, k_scale, a, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "q", q, "k", k, "v", v, "o", o, NULL)) ||
+	    (r = krl_ops_need_finite(op, a, "scale", msg, cap)))
 		return r;
 	int nd = q->ndim;
 	if (nd < 2 || k->ndim != nd || v->ndim != nd || o->ndim != nd)
@@ -749,42 +784,56 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
-/* ==== Registry ==== */
+/* ==== Table ==== */
 
-#define NORM_OPC(nm, ni, no, ks, caps, dc)                                 \
-	static const krl_op op_##nm = { #nm, ni, no, ks, dc, check_##nm,   \
-	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL, "norm", caps }
-#define NORM_OP(nm, ni, no, ks, dc) NORM_OPC(nm, ni, no, ks, KRL_OPCAP_LOWER, dc)
+#define NORM_OP(nm, ni, no, keys, caps, dc) \
+	KRL_OP(nm, ni, no, keys, "norm", caps, NULL, dc)
 
-NORM_OP(batchnorm, 3, 1, k_eps, "y = (x - mean_c) / sqrt(var_c + eps) * w_c + "
-        "b_c with batch statistics over N and spatial dims of x [N, C, ...] "
-        "(training mode; running stats are not kept)");
-NORM_OP(instancenorm, 1, 1, k_eps, "y = (x - mean) / sqrt(var + eps) per "
-        "(n, c) of x [N, C, ...] over the spatial dims, no affine");
-NORM_OP(groupnorm, 3, 1, k_gn, "y = (x - mean) / sqrt(var + eps) * w_c + b_c "
-        "per (n, group of C/groups channels) of x [N, C, ...]");
-NORM_OP(vector_norm, 1, 1, k_vnorm, "y = sqrt(sum x^2) over the last dim, or "
-        "over all elements into [] without dim (ord=2 only)");
-NORM_OP(abs, 1, 1, k_none, "y = |x|");
-NORM_OP(sqrt, 1, 1, k_none, "y = sqrt(x)");
-NORM_OP(log, 1, 1, k_none, "y = log(x)");
-NORM_OP(add_scalar, 1, 1, k_alpha, "y = x + alpha");
-NORM_OP(rsub_scalar, 1, 1, k_alpha, "y = alpha - x");
-NORM_OP(clamp_min, 1, 1, k_min, "y = max(x, min) (NaN propagates)");
-NORM_OP(xlogy, 2, 1, k_none, "y = a * log(b), 0 where a == 0 (torch.xlogy)");
-NORM_OP(smooth_l1, 2, 1, k_beta, "y = 0.5 (a-b)^2 / beta where |a-b| < beta, "
-        "else |a-b| - 0.5 beta (beta 1; smooth_l1_loss unreduced)");
-NORM_OP(div_bcast, 2, 1, k_none, "y = a / b, b broadcast to a");
-NORM_OP(mul_bcast, 2, 1, k_none, "y = a * b, b broadcast to a");
-NORM_OP(nll_loss, 2, 1, k_none, "loss = -mean logp[i, target[i]] over targets "
-        "!= -100 (logp [N, C], target i64 [N])");
-NORM_OPC(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) v, fused (online "
-        "softmax); scale 1/sqrt(E) by default");
+NORM_OP(softmax, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = exp(x - max) / sum "
+        "exp(x - max) over dim");
+NORM_OP(log_softmax, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = x - max - log sum "
+        "exp(x - max) over dim");
+NORM_OP(layernorm, 3, 1, k_ln, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var "
+        "+ eps) * w + b over the trailing `axes` dims (biased variance)");
+NORM_OP(batchnorm, 3, 1, k_eps, KRL_OPCAP_LOWER, "y = (x - mean_c) / "
+        "sqrt(var_c + eps) * w_c + b_c with batch statistics over N and "
+        "spatial dims of x [N, C, ...] (training mode; running stats are not "
+        "kept)");
+NORM_OP(instancenorm, 1, 1, k_eps, KRL_OPCAP_LOWER, "y = (x - mean) / "
+        "sqrt(var + eps) per (n, c) of x [N, C, ...] over the spatial dims, "
+        "no affine");
+NORM_OP(groupnorm, 3, 1, k_gn, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var + "
+        "eps) * w_c + b_c per (n, group of C/groups channels) of x [N, C, "
+        "...]");
+NORM_OP(vector_norm, 1, 1, k_vnorm, KRL_OPCAP_LOWER, "y = sqrt(sum x^2) over "
+        "the last dim, or over all elements into [] without dim (ord=2 only)");
+NORM_OP(abs, 1, 1, k_none, KRL_OPCAP_LOWER, "y = |x|");
+NORM_OP(sqrt, 1, 1, k_none, KRL_OPCAP_LOWER, "y = sqrt(x)");
+NORM_OP(log, 1, 1, k_none, KRL_OPCAP_LOWER, "y = log(x)");
+NORM_OP(add_scalar, 1, 1, k_alpha, KRL_OPCAP_LOWER, "y = x + alpha");
+NORM_OP(rsub_scalar, 1, 1, k_alpha, KRL_OPCAP_LOWER, "y = alpha - x");
+NORM_OP(clamp_min, 1, 1, k_min, KRL_OPCAP_LOWER, "y = max(x, min) (NaN "
+        "propagates)");
+NORM_OP(xlogy, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * log(b), 0 where a == "
+        "0 (torch.xlogy)");
+NORM_OP(smooth_l1, 2, 1, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta "
+        "where |a-b| < beta, else |a-b| - 0.5 beta (beta 1; smooth_l1_loss "
+        "unreduced)");
+NORM_OP(div_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to "
+        "a");
+NORM_OP(mul_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to "
+        "a");
+NORM_OP(nll_loss, 2, 1, k_none, KRL_OPCAP_LOWER, "loss = -mean logp[i, "
+        "target[i]] over targets != -100 (logp [N, C], target i64 [N])");
+NORM_OP(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) "
+        "v, fused (online softmax); scale 1/sqrt(E) by default");
 
-const krl_op *const krl_ops_norm[] = {
+static const krl_op *const ops[] = {
+	&op_softmax, &op_log_softmax, &op_layernorm,
 	&op_batchnorm, &op_instancenorm, &op_groupnorm, &op_vector_norm,
 	&op_abs, &op_sqrt, &op_log, &op_add_scalar, &op_rsub_scalar,
 	&op_clamp_min, &op_xlogy, &op_smooth_l1, &op_div_bcast, &op_mul_bcast,
 	&op_nll_loss, &op_sdpa, NULL,
 };
+
+const krl_op_family krl_family_norm = { "norm", ops, NULL };

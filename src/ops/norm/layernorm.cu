@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
+#include "ops/norm/norm.h"
 
 #define LN_THREADS 128
 

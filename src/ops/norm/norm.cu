@@ -166,7 +166,10 @@ __device__ __forceinline__ int64_t bcast_off(const Bcast &g, I i)
 }
 
 /* 32-bit index arithmetic (as PyTorch's IntDivider) when the tensor has
- * fewer than 2^32 elements. */
+ * fewer than 2^32 elements. A deliberate twin of ew_scalar's loop (4
+ * elements a thread, 128 apart) with b read at its broadcast offset: the
+ * offset's index type I is a template parameter here, and folding both
+ * into one kernel would put the divisions in the same-shape path. */
 template <int OP, typename I>
 __global__ void __launch_bounds__(EW_THREADS)
 bcast_kernel(const float *__restrict__ a, const float *__restrict__ b,

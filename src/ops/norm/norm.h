@@ -1,10 +1,11 @@
 /*
- * kernelrl: private declarations of the op family "norm" (family_norm.c,
- * run_norm.c, norm.cu; docs/ops-norm.md).
+ * kernelrl: private declarations of the op family "norm" (family.c, run.c,
+ * softmax.cu, layernorm.cu, norm.cu; docs/ops-norm.md).
  *
- * The launchers (krl_kn_*) enqueue their kernels on `stream` (a
- * cudaStream_t) and return the cudaError_t of the first failing call as an
- * int, 0 on success; run_norm.c turns it into KRL_ECUDA. Sizes are int64.
+ * The launchers (krl_k_softmax, krl_k_layernorm, krl_kn_*) enqueue their
+ * kernels on `stream` (a cudaStream_t) and return the cudaError_t of the
+ * first failing call as an int, 0 on success; run.c turns it into
+ * KRL_ECUDA. Sizes are int64.
  */
 #ifndef KRL_OPS_NORM_H
 #define KRL_OPS_NORM_H
@@ -28,20 +29,36 @@ extern "C" {
 #include "ops/ops_int.h"
 
 /* stride[i] (a->ndim entries): b's element stride along a's dim i, 0 where
- * b broadcasts (family_norm.c). */
+ * b broadcasts (family.c). */
 void krl_norm_bcast_strides(const krl_tensor *a, const krl_tensor *b,
                             int64_t *stride);
+
+/* The number of trailing dims layernorm normalises: attribute `axes`, else
+ * the rank of w (in[1]). */
+int krl_norm_ln_axes(const krl_attrs *a, const krl_tensor *in);
 
 /* sdpa's `scale` attribute, 1/sqrt(E) when absent. */
 double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a);
 
-/* GPU drivers (run_norm.c). */
+/* GPU drivers (run.c). */
+KRL_RUN(softmax); KRL_RUN(log_softmax); KRL_RUN(layernorm);
 KRL_RUN(batchnorm); KRL_RUN(instancenorm); KRL_RUN(groupnorm);
 KRL_RUN(vector_norm); KRL_RUN(abs); KRL_RUN(sqrt); KRL_RUN(log);
 KRL_RUN(add_scalar); KRL_RUN(rsub_scalar); KRL_RUN(clamp_min);
 KRL_RUN(xlogy); KRL_RUN(smooth_l1); KRL_RUN(div_bcast); KRL_RUN(mul_bcast);
 KRL_RUN(nll_loss); KRL_RUN(sdpa);
 #endif
+
+/* ==== Softmax (softmax.cu) ==== */
+
+int krl_k_softmax(const float *x, float *y, int64_t outer, int64_t r,
+                  int64_t inner, int log_, void *stream);
+
+/* ==== LayerNorm (layernorm.cu) ==== */
+
+int krl_k_layernorm(const float *x, const float *w, const float *b,
+                    float *y, int64_t rows, int64_t n, float eps,
+                    void *stream);
 
 /* ==== Launchers (norm.cu) ==== */
 

@@ -1,17 +1,45 @@
 /*
- * kernelrl: GPU drivers of the op family "norm" (family_norm.c): tensors
- * to the launchers of norm.cu, on the context's stream. Shapes and
- * attributes have passed check(). Statistics and partials go to the
- * context's scratch after the reduction semaphores of reduce.cu (which
- * must stay zero), so no op allocates.
+ * kernelrl: GPU drivers of the op family "norm" (family.c): tensors to
+ * the launchers of softmax.cu, layernorm.cu and norm.cu, on the context's
+ * stream. Shapes and attributes have passed check(). Statistics and
+ * partials go to the context's scratch after the reduction semaphores of
+ * reduce.cu (which must stay zero), so no op allocates.
  */
 #include <math.h>
 
-#include "ops/kernels.h"
 #include "ops/norm/norm.h"
 #include "ops/ops_int.h"
+#include "runtime/cudacheck.h"
 
 #define F(t) ((float *)(t)->data)
+
+/* ==== softmax, log_softmax (softmax.cu), layernorm (layernorm.cu) ==== */
+
+static krl_err softmax(krl_opctx *c, const krl_tensor *in,
+                       const krl_tensor *out, const krl_attrs *a, int log_,
+                       krl_diag *d)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	CUDA_TRY(d, krl_k_softmax(F(&in[0]), F(&out[0]), l.outer, l.r,
+	                           l.inner, log_, c->stream));
+	return KRL_OK;
+}
+
+KRL_RUN(softmax) { return softmax(c, in, out, a, 0, d); }
+KRL_RUN(log_softmax) { return softmax(c, in, out, a, 1, d); }
+
+KRL_RUN(layernorm)
+{
+	const krl_tensor *x = &in[0];
+	int k = krl_norm_ln_axes(a, in);
+	int64_t n = krl_ops_prod(x, x->ndim - k, x->ndim);
+	int64_t rows = krl_ops_prod(x, 0, x->ndim - k);
+	float eps = (float)krl_attrs_get(a, "eps", 1e-5);
+	CUDA_TRY(d, krl_k_layernorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
+	                             rows, n, eps, c->stream));
+	return KRL_OK;
+}
+
 
 /* The part of the scratch this family may use: after reduce.cu's
  * semaphores. */
@@ -46,10 +74,10 @@ KRL_RUN(batchnorm)
 	if (r)
 		return r;
 	float *s = scratch(c, &bytes);
-	KRL_CUDA_TRY(krl_kn_batchnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
+	CUDA_TRY(d, krl_kn_batchnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
 	                              n, ch, m,
 	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              c->sm_count, s, bytes, c->stream), d);
+	                              c->sm_count, s, bytes, c->stream));
 	return KRL_OK;
 }
 
@@ -64,9 +92,9 @@ KRL_RUN(instancenorm)
 	if (r)
 		return r;
 	float *s = scratch(c, &bytes);
-	KRL_CUDA_TRY(krl_kn_batchnorm(F(x), NULL, NULL, F(&out[0]), 1, nc, m,
+	CUDA_TRY(d, krl_kn_batchnorm(F(x), NULL, NULL, F(&out[0]), 1, nc, m,
 	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              c->sm_count, s, bytes, c->stream), d);
+	                              c->sm_count, s, bytes, c->stream));
 	return KRL_OK;
 }
 
@@ -78,10 +106,10 @@ KRL_RUN(groupnorm)
 	krl_err r = need_scratch(c, "groupnorm", 2 * n * g + 2 * n * ch, d);
 	if (r)
 		return r;
-	KRL_CUDA_TRY(krl_kn_groupnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
+	CUDA_TRY(d, krl_kn_groupnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
 	                              n, ch, m, g,
 	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              scratch(c, &bytes), c->stream), d);
+	                              scratch(c, &bytes), c->stream));
 	return KRL_OK;
 }
 
@@ -92,8 +120,8 @@ KRL_RUN(vector_norm)
 	if (!isnan(krl_attrs_get(a, "dim", NAN)))
 		r = x->dim[krl_ops_dim(a, x->ndim)];
 	float *s = scratch(c, &bytes);
-	KRL_CUDA_TRY(krl_kn_vector_norm(F(x), F(&out[0]), n / r, r,
-	                                c->sm_count, s, bytes, c->stream), d);
+	CUDA_TRY(d, krl_kn_vector_norm(F(x), F(&out[0]), n / r, r,
+	                                c->sm_count, s, bytes, c->stream));
 	return KRL_OK;
 }
 
@@ -103,10 +131,10 @@ static krl_err ew(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
                   const krl_tensor *out, int binary, float alpha,
                   krl_diag *d)
 {
-	KRL_CUDA_TRY(krl_kn_elementwise(op, F(&in[0]),
+	CUDA_TRY(d, krl_kn_elementwise(op, F(&in[0]),
 	                                binary ? F(&in[1]) : NULL, F(&out[0]),
 	                                krl_tensor_numel(&out[0]), alpha,
-	                                c->stream), d);
+	                                c->stream));
 	return KRL_OK;
 }
 
@@ -115,38 +143,27 @@ KRL_RUN(sqrt) { return ew(c, KRL_KN_SQRT, in, out, 0, 0.f, d); }
 KRL_RUN(log) { return ew(c, KRL_KN_LOG, in, out, 0, 0.f, d); }
 KRL_RUN(xlogy) { return ew(c, KRL_KN_XLOGY, in, out, 1, 0.f, d); }
 
-KRL_RUN(add_scalar)
-{
-	return ew(c, KRL_KN_ADD_SCALAR, in, out, 0,
-	          (float)krl_attrs_get(a, "alpha", 0), d);
-}
-
-KRL_RUN(rsub_scalar)
-{
-	return ew(c, KRL_KN_RSUB_SCALAR, in, out, 0,
-	          (float)krl_attrs_get(a, "alpha", 0), d);
-}
-
-KRL_RUN(clamp_min)
-{
-	return ew(c, KRL_KN_CLAMP_MIN, in, out, 0,
-	          (float)krl_attrs_get(a, "min", 0), d);
-}
-
-KRL_RUN(smooth_l1)
-{
-	return ew(c, KRL_KN_SMOOTH_L1, in, out, 1,
-	          (float)krl_attrs_get(a, "beta", 1), d);
-}
+/* The ops with one scalar attribute (its key and default), passed to the
+ * kernel as alpha. */
+#define SCALAR_RUN(name, kop, binary, key, dflt)                           \
+	KRL_RUN(name)                                                      \
+	{                                                                  \
+		return ew(c, kop, in, out, binary,                         \
+		          (float)krl_attrs_get(a, key, dflt), d);          \
+	}
+SCALAR_RUN(add_scalar, KRL_KN_ADD_SCALAR, 0, "alpha", 0)
+SCALAR_RUN(rsub_scalar, KRL_KN_RSUB_SCALAR, 0, "alpha", 0)
+SCALAR_RUN(clamp_min, KRL_KN_CLAMP_MIN, 0, "min", 0)
+SCALAR_RUN(smooth_l1, KRL_KN_SMOOTH_L1, 1, "beta", 1)
 
 static krl_err bcast(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
                      const krl_tensor *out, krl_diag *d)
 {
 	int64_t stride[KRL_MAX_DIM];
 	krl_norm_bcast_strides(&in[0], &in[1], stride);
-	KRL_CUDA_TRY(krl_kn_broadcast(op, F(&in[0]), F(&in[1]), F(&out[0]),
+	CUDA_TRY(d, krl_kn_broadcast(op, F(&in[0]), F(&in[1]), F(&out[0]),
 	                              in[0].ndim, in[0].dim, stride,
-	                              c->stream), d);
+	                              c->stream));
 	return KRL_OK;
 }
 
@@ -157,9 +174,9 @@ KRL_RUN(mul_bcast) { return bcast(c, KRL_KN_MUL, in, out, d); }
 
 KRL_RUN(nll_loss)
 {
-	KRL_CUDA_TRY(krl_kn_nll_loss(F(&in[0]), (const int64_t *)in[1].data,
+	CUDA_TRY(d, krl_kn_nll_loss(F(&in[0]), (const int64_t *)in[1].data,
 	                             F(&out[0]), in[0].dim[0], in[0].dim[1],
-	                             c->stream), d);
+	                             c->stream));
 	return KRL_OK;
 }
 
@@ -167,11 +184,10 @@ KRL_RUN(sdpa)
 {
 	const krl_tensor *q = &in[0], *k = &in[1], *v = &in[2];
 	int nd = q->ndim;
-	KRL_CUDA_TRY(krl_kn_sdpa(F(q), F(k), F(v), F(&out[0]),
+	CUDA_TRY(d, krl_kn_sdpa(F(q), F(k), F(v), F(&out[0]),
 	                         krl_ops_prod(q, 0, nd - 2), q->dim[nd - 2],
 	                         k->dim[nd - 2], q->dim[nd - 1],
 	                         v->dim[nd - 1],
-	                         (float)krl_norm_sdpa_scale(q, a), c->stream),
-	             d);
+	                         (float)krl_norm_sdpa_scale(q, a), c->stream));
 	return KRL_OK;
 }

@@ -25,7 +25,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
+#include "ops/norm/norm.h"
 
 #define SMEM_LIMIT (48 * 1024)
 
@@ -145,6 +145,30 @@ softmax_block_reg(const float *__restrict__ x, float *__restrict__ y, int r)
 	}
 }
 
+/* The four outputs of a float4 of the row: log_softmax's x - max -
+ * log(sum), or softmax's exp(x - max) / sum (as inv = 1 / sum). */
+template <bool LOG>
+__device__ __forceinline__ float4 out4(float4 v, float mx, float ls,
+                                       float inv)
+{
+	float4 o;
+	if (LOG) {
+		o.x = v.x - mx - ls; o.y = v.y - mx - ls;
+		o.z = v.z - mx - ls; o.w = v.w - mx - ls;
+	} else {
+		o.x = expf(v.x - mx) * inv; o.y = expf(v.y - mx) * inv;
+		o.z = expf(v.z - mx) * inv; o.w = expf(v.w - mx) * inv;
+	}
+	return o;
+}
+
+/* exp(x - max) summed over a float4, in the order x, y, z, w. */
+__device__ __forceinline__ float expsum4(float4 v, float mx)
+{
+	return expf(v.x - mx) + expf(v.y - mx) + expf(v.z - mx) +
+	       expf(v.w - mx);
+}
+
 /* Three passes over global memory; 16-byte vectors when VEC. */
 template <bool LOG, bool VEC>
 __global__ void __launch_bounds__(1024)
@@ -167,8 +191,7 @@ softmax_block(const float *__restrict__ x, float *__restrict__ y, int64_t r)
 	float sum = 0.f;
 	for (int64_t j = t; j < r4; j += nt) {
 		float4 v = px4[j];
-		sum += expf(v.x - mx) + expf(v.y - mx) + expf(v.z - mx) +
-		       expf(v.w - mx);
+		sum += expsum4(v, mx);
 	}
 	for (int64_t j = r4 * 4 + t; j < r; j += nt)
 		sum += expf(px[j] - mx);
@@ -176,15 +199,7 @@ softmax_block(const float *__restrict__ x, float *__restrict__ y, int64_t r)
 	float ls = logf(sum), inv = 1.f / sum;
 	float4 *py4 = reinterpret_cast<float4 *>(py);
 	for (int64_t j = t; j < r4; j += nt) {
-		float4 v = px4[j], o;
-		if (LOG) {
-			o.x = v.x - mx - ls; o.y = v.y - mx - ls;
-			o.z = v.z - mx - ls; o.w = v.w - mx - ls;
-		} else {
-			o.x = expf(v.x - mx) * inv; o.y = expf(v.y - mx) * inv;
-			o.z = expf(v.z - mx) * inv; o.w = expf(v.w - mx) * inv;
-		}
-		py4[j] = o;
+		py4[j] = out4<LOG>(px4[j], mx, ls, inv);
 	}
 	for (int64_t j = r4 * 4 + t; j < r; j += nt)
 		py[j] = LOG ? px[j] - mx - ls : expf(px[j] - mx) * inv;
@@ -213,21 +228,12 @@ softmax_block_smem(const float *__restrict__ x, float *__restrict__ y,
 	float sum = 0.f;
 	for (int j = t; j < r4; j += nt) {
 		float4 v = row4[j];
-		sum += expf(v.x - mx) + expf(v.y - mx) + expf(v.z - mx) +
-		       expf(v.w - mx);
+		sum += expsum4(v, mx);
 	}
 	sum = block_reduce<false>(sum, buf);
 	float ls = logf(sum), inv = 1.f / sum;
 	for (int j = t; j < r4; j += nt) {
-		float4 v = row4[j], o;
-		if (LOG) {
-			o.x = v.x - mx - ls; o.y = v.y - mx - ls;
-			o.z = v.z - mx - ls; o.w = v.w - mx - ls;
-		} else {
-			o.x = expf(v.x - mx) * inv; o.y = expf(v.y - mx) * inv;
-			o.z = expf(v.z - mx) * inv; o.w = expf(v.w - mx) * inv;
-		}
-		py4[j] = o;
+		py4[j] = out4<LOG>(row4[j], mx, ls, inv);
 	}
 }
 

@@ -1,30 +1,23 @@
 /*
- * kernelrl: the op family "reduce" (src/ops/ops_int.h, "Op families"):
- * pooling (max_pool1d/2d/3d, avg_pool1d/2d/3d), the product reduction,
- * the cumulative product, and the copies KernelBench's scan problems
- * decompose into in eager PyTorch (flip, narrow, cat, fill, mul_mask).
+ * kernelrl: the op family "reduce" (docs/ops-reduce.md): reductions over
+ * one dim (sum, mean, max, min, argmax, argmin, prod), cumulative sums and
+ * products, pooling (max_pool1d/2d/3d, avg_pool1d/2d/3d), and the copies
+ * KernelBench's scan problems decompose into in eager PyTorch (flip,
+ * narrow, cat, fill, mul_mask).
  *
  * This file is CPU code only: the table, every op's check and its float64
- * golden version. The GPU drivers are in run_reduce.c (kernels in
- * reduce2.cu), named here through KRL_RUNFN so that the fuzzers can build
- * the table without GPU code. Semantics and the PyTorch kernels each GPU
- * version mirrors: docs/ops-reduce.md.
+ * golden version. The GPU drivers are in run.c (kernels in reduce.cu,
+ * reduce2.cu, scan.cu), named here through KRL_RUNFN so that the fuzzers
+ * can build the table without GPU code. Semantics and the PyTorch
+ * kernels each GPU version mirrors: docs/ops-reduce.md.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "ops/ops_int.h"
-#include "ops/reduce/reduce2.h"
+#include "ops/reduce/reduce.h"
 
 #define D(t) ((double *)(t)->data)
-
-/* GPU drivers (run_reduce.c). */
-KRL_RUN(max_pool1d); KRL_RUN(max_pool2d); KRL_RUN(max_pool3d);
-KRL_RUN(avg_pool1d); KRL_RUN(avg_pool2d); KRL_RUN(avg_pool3d);
-KRL_RUN(prod); KRL_RUN(cumprod); KRL_RUN(flip); KRL_RUN(narrow);
-KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask);
 
 /* ==== Check helpers ==== */
 
@@ -51,20 +44,9 @@ static krl_err need_shape_but(const char *op, const char *yname,
 	want.dim[d] = n;
 	if (krl_ops_same_shape(&want, y))
 		return KRL_OK;
-	char sw[160], sy[160];
+	char sw[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	return krl_ops_fail(msg, cap, "%s: %s must be %s, not %s", op, yname,
 	            KRL_SHAPE(&want, sw), KRL_SHAPE(y, sy));
-}
-
-static size_t dtype_size(krl_dtype t)
-{
-	switch (t) {
-	case KRL_F32: case KRL_I32: return 4;
-	case KRL_F16: case KRL_BF16: return 2;
-	case KRL_I64: case KRL_F64: return 8;
-	case KRL_BOOL: return 1;
-	default: return 0;
-	}
 }
 
 /* ==== Pooling ==== */
@@ -123,11 +105,10 @@ static krl_err check_pool(const char *op, int rank, int avg,
 {
 	const krl_tensor *x = &in[0], *y = &out[0];
 	const double big = 1e9;
-	char sx[160], sy[160], sw[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, avg ? k_avgpool : k_maxpool, a, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)) ||
 	    (r = need_int(op, a, "kernel_size", NAN, 1, big, msg, cap)))
 		return r;
 	double k = krl_attrs_get(a, "kernel_size", 1);
@@ -314,24 +295,31 @@ POOL_GOLDEN(avg_pool1d, 1, 1)
 POOL_GOLDEN(avg_pool2d, 2, 1)
 POOL_GOLDEN(avg_pool3d, 3, 1)
 
-/* ==== prod, cumprod ==== */
+/* ==== Reductions over one dim: sum, mean, max, min, arg*, prod ==== */
 
 static const char *const k_dim[] = { "dim", NULL };
 
-/* prod: y is x with dim of size 1 (keepdim) or dropped. */
-static krl_err check_prod(const krl_tensor *in, const krl_tensor *out,
-                          const krl_attrs *a, char *msg, size_t cap)
+/* A reduction over `dim`: y (of dtype odt) is x with that dim of size 1
+ * (keepdim) or without it. A dim of size 0 is an error unless empty_ok
+ * (prod: the empty product is 1; sum would be 0 in PyTorch too, but the
+ * GPU kernels of the first reductions assume r >= 1). */
+static krl_err check_reduce(const char *op, krl_dtype odt, int empty_ok,
+                            const krl_tensor *in, const krl_tensor *out,
+                            const krl_attrs *a, char *msg, size_t cap)
 {
-	const char *op = "prod";
 	const krl_tensor *x = &in[0], *y = &out[0];
-	char sx[160], sy[160], sk[160], sd[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
+	char sk[KRL_SHAPE_CAP], sd[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
-	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, odt, msg, cap)) ||
 	    (r = krl_ops_need_dim(op, x, a, msg, cap)))
 		return r;
 	int d = krl_ops_dim(a, x->ndim);
+	if (!empty_ok && x->dim[d] == 0)
+		return krl_ops_fail(msg, cap, "%s: x is %s: cannot reduce over dim %d "
+		            "of size 0", op, KRL_SHAPE(x, sx), d);
 	krl_tensor keep = *x, drop = *x;
 	keep.dim[d] = 1;
 	drop.ndim--;
@@ -344,8 +332,116 @@ static krl_err check_prod(const krl_tensor *in, const krl_tensor *out,
 	            KRL_SHAPE(&drop, sd), KRL_SHAPE(y, sy));
 }
 
-static krl_err golden_prod(const krl_tensor *in, const krl_tensor *out,
-                           const krl_attrs *a)
+#define REDUCE_CHECK(name, odt, empty_ok)                                  \
+	static krl_err check_##name(const krl_tensor *in,                  \
+	                            const krl_tensor *out,                 \
+	                            const krl_attrs *a, char *msg,         \
+	                            size_t cap)                            \
+	{                                                                  \
+		return check_reduce(#name, odt, empty_ok, in, out, a, msg, \
+		                    cap);                                  \
+	}
+REDUCE_CHECK(sum, KRL_F32, 0)
+REDUCE_CHECK(max, KRL_F32, 0)
+REDUCE_CHECK(min, KRL_F32, 0)
+REDUCE_CHECK(argmax, KRL_I64, 0)
+REDUCE_CHECK(argmin, KRL_I64, 0)
+REDUCE_CHECK(prod, KRL_F32, 1)
+
+/* mean: over `dim` like sum, or without dim over every element into a
+ * single-element y ([] normally). */
+static krl_err check_mean(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
+	krl_err r;
+	if (krl_ops_attr_has(a, "dim"))
+		return check_reduce("mean", KRL_F32, 0, in, out, a, msg, cap);
+	if ((r = krl_ops_check_keys("mean", k_dim, a, msg, cap)) ||
+	    (r = krl_ops_need_f32("mean", msg, cap,
+				  "x", &in[0], "y", &out[0], NULL)))
+		return r;
+	if (krl_tensor_numel(&in[0]) == 0)
+		return krl_ops_fail(msg, cap, "mean: x is %s: the mean of no elements "
+		            "is undefined", KRL_SHAPE(&in[0], sx));
+	if (krl_tensor_numel(&out[0]) != 1)
+		return krl_ops_fail(msg, cap, "mean: without dim it averages all of x "
+		            "%s into one element, so y must be [], not %s",
+		            KRL_SHAPE(&in[0], sx), KRL_SHAPE(&out[0], sy));
+	return KRL_OK;
+}
+
+/* golden_NAME, the float64 version of op NAME. */
+#define GOLDEN(name)                                                       \
+	static krl_err golden_##name(const krl_tensor *in,                 \
+	                             const krl_tensor *out,                \
+	                             const krl_attrs *a)
+
+typedef enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_ARGMAX, R_ARGMIN } rkind;
+
+/* Reduces x viewed as [outer, r, inner] into y [outer, inner]. max/min
+ * propagate NaN and arg* pick the first NaN, as PyTorch does; otherwise
+ * arg* keep the first index of the extreme value. */
+static void reduce(const krl_tensor *x, const krl_tensor *y, int dim,
+                   rkind k)
+{
+	krl_rlayout l = krl_ops_layout(x, dim);
+	const double *px = D(x);
+	double *py = D(y);
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t i = 0; i < l.inner; i++) {
+			const double *p = px + o * l.r * l.inner + i;
+			double acc = p[0];
+			int64_t at = 0;
+			if (k == R_SUM || k == R_MEAN) {
+				acc = 0;
+				for (int64_t j = 0; j < l.r; j++)
+					acc += p[j * l.inner];
+				if (k == R_MEAN)
+					acc /= (double)l.r;
+			} else {
+				int want_max = k == R_MAX || k == R_ARGMAX;
+				for (int64_t j = 1; j < l.r && !isnan(acc); j++) {
+					double v = p[j * l.inner];
+					if (isnan(v) || (want_max ? v > acc : v < acc)) {
+						acc = v;
+						at = j;
+					}
+				}
+				if (k == R_ARGMAX || k == R_ARGMIN)
+					acc = (double)at;
+			}
+			py[o * l.inner + i] = acc;
+		}
+}
+
+#define REDUCE_GOLDEN(name, kind)                                          \
+	GOLDEN(name)                                                       \
+	{                                                                  \
+		reduce(&in[0], &out[0], krl_ops_dim(a, in[0].ndim), kind); \
+		return KRL_OK;                                             \
+	}
+REDUCE_GOLDEN(sum, R_SUM)
+REDUCE_GOLDEN(max, R_MAX)
+REDUCE_GOLDEN(min, R_MIN)
+REDUCE_GOLDEN(argmax, R_ARGMAX)
+REDUCE_GOLDEN(argmin, R_ARGMIN)
+
+GOLDEN(mean)
+{
+	if (!isnan(krl_attrs_get(a, "dim", NAN))) {
+		reduce(&in[0], &out[0], krl_ops_dim(a, in[0].ndim), R_MEAN);
+		return KRL_OK;
+	}
+	int64_t n = krl_tensor_numel(&in[0]);
+	double s = 0;
+	for (int64_t i = 0; i < n; i++)
+		s += D(&in[0])[i];
+	D(&out[0])[0] = s / (double)n;
+	return KRL_OK;
+}
+
+GOLDEN(prod)
 {
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	for (int64_t o = 0; o < l.outer; o++)
@@ -358,12 +454,14 @@ static krl_err golden_prod(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
+/* ==== cumsum, cumprod ==== */
+
 /* x -> y, f32, same shape, along `dim`. */
 static krl_err check_along(const char *op, const krl_tensor *in,
                            const krl_tensor *out, const krl_attrs *a,
                            char *msg, size_t cap, int any_dtype)
 {
-	char sx[160], sy[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)))
 		return r;
@@ -381,25 +479,44 @@ static krl_err check_along(const char *op, const krl_tensor *in,
 	return krl_ops_need_dim(op, &in[0], a, msg, cap);
 }
 
+static krl_err check_cumsum(const krl_tensor *in, const krl_tensor *out,
+                            const krl_attrs *a, char *msg, size_t cap)
+{
+	return check_along("cumsum", in, out, a, msg, cap, 0);
+}
+
 static krl_err check_cumprod(const krl_tensor *in, const krl_tensor *out,
                              const krl_attrs *a, char *msg, size_t cap)
 {
 	return check_along("cumprod", in, out, a, msg, cap, 0);
 }
 
-static krl_err golden_cumprod(const krl_tensor *in, const krl_tensor *out,
-                              const krl_attrs *a)
+/* The inclusive scan of x along dim into y: running sums, or products. */
+static void scan(const krl_tensor *in, const krl_tensor *out,
+                 const krl_attrs *a, int prod)
 {
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	for (int64_t o = 0; o < l.outer; o++)
 		for (int64_t i = 0; i < l.inner; i++) {
 			int64_t base = o * l.r * l.inner + i;
-			double p = 1;
+			double s = prod ? 1 : 0;
 			for (int64_t j = 0; j < l.r; j++) {
-				p *= D(&in[0])[base + j * l.inner];
-				D(&out[0])[base + j * l.inner] = p;
+				double v = D(&in[0])[base + j * l.inner];
+				s = prod ? s * v : s + v;
+				D(&out[0])[base + j * l.inner] = s;
 			}
 		}
+}
+
+GOLDEN(cumsum)
+{
+	scan(in, out, a, 0);
+	return KRL_OK;
+}
+
+GOLDEN(cumprod)
+{
+	scan(in, out, a, 1);
 	return KRL_OK;
 }
 
@@ -411,7 +528,7 @@ static krl_err check_flip(const krl_tensor *in, const krl_tensor *out,
 	krl_err r = check_along("flip", in, out, a, msg, cap, 1);
 	if (r)
 		return r;
-	if (!dtype_size(in[0].dtype))
+	if (!krl_dtype_size(in[0].dtype))
 		return krl_ops_fail(msg, cap, "flip: dtype %s is not supported",
 		            krl_dtype_name(in[0].dtype));
 	return KRL_OK;
@@ -439,13 +556,13 @@ static krl_err check_narrow(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "narrow";
 	const krl_tensor *x = &in[0], *y = &out[0];
-	char sx[160], sy[160];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_narrow, a, msg, cap)) ||
 	    (r = krl_ops_need_dim(op, x, a, msg, cap)) ||
 	    (r = need_int(op, a, "start", 0, 0, 9.2e18, msg, cap)))
 		return r;
-	if (x->dtype != y->dtype || !dtype_size(x->dtype))
+	if (x->dtype != y->dtype || !krl_dtype_size(x->dtype))
 		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: dtypes must be "
 		            "equal", op, krl_dtype_name(x->dtype),
 		            krl_dtype_name(y->dtype));
@@ -485,13 +602,13 @@ static krl_err check_cat(const krl_tensor *in, const krl_tensor *out,
 {
 	const char *op = "cat";
 	const krl_tensor *x = &in[0], *b = &in[1], *y = &out[0];
-	char s1[160], s2[160];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)) ||
 	    (r = krl_ops_need_dim(op, x, a, msg, cap)))
 		return r;
 	if (x->dtype != b->dtype || x->dtype != y->dtype ||
-	    !dtype_size(x->dtype))
+	    !krl_dtype_size(x->dtype))
 		return krl_ops_fail(msg, cap, "%s: a, b and y must have one dtype (%s, "
 		            "%s, %s)", op, krl_dtype_name(x->dtype),
 		            krl_dtype_name(b->dtype), krl_dtype_name(y->dtype));
@@ -554,7 +671,7 @@ static krl_err check_mul_mask(const krl_tensor *in, const krl_tensor *out,
                               const krl_attrs *a, char *msg, size_t cap)
 {
 	const char *op = "mul_mask";
-	char s1[160], s2[160];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
 	    (r = krl_ops_need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
@@ -583,26 +700,9 @@ static krl_err golden_mul_mask(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Table ==== */
 
-#define OPC(nm, ni, no, keys, caps, dc)                                    \
-	static const krl_op op_##nm = { #nm, ni, no, keys, dc, check_##nm, \
-	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, NULL, "reduce", caps }
-#define OP(nm, ni, no, keys, dc) OPC(nm, ni, no, keys, KRL_OPCAP_LOWER, dc)
+#define RED_OP(nm, ni, no, keys, caps, dc) \
+	KRL_OP(nm, ni, no, keys, "reduce", caps, NULL, dc)
 
-OP(max_pool1d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool1d of x [(N,) C, "
-   "L]: kernel_size, stride (= kernel_size), padding, dilation, ceil_mode; "
-   "idx is the in-plane index of each maximum");
-OP(max_pool2d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool2d of x [(N,) C, "
-   "H, W] (square window), as max_pool1d");
-OP(max_pool3d, 1, 2, k_maxpool, "y, idx (i64) = nn.MaxPool3d of x [(N,) C, "
-   "D, H, W] (cubic window), as max_pool1d");
-OP(avg_pool1d, 1, 1, k_avgpool, "y = nn.AvgPool1d of x [(N,) C, L]: "
-   "kernel_size, stride (= kernel_size), padding, ceil_mode, "
-   "count_include_pad (1), divisor_override (0: none)");
-OP(avg_pool2d, 1, 1, k_avgpool, "y = nn.AvgPool2d of x [(N,) C, H, W], as "
-   "avg_pool1d");
-OP(avg_pool3d, 1, 1, k_avgpool, "y = nn.AvgPool3d of x [(N,) C, D, H, W], "
-   "as avg_pool1d");
 /* Products overflow or underflow for inputs scaled or offset away from 1,
  * in the reference and in any correct order alike, and where exactly the
  * running product crosses the float range depends on the order: the
@@ -610,23 +710,55 @@ OP(avg_pool3d, 1, 1, k_avgpool, "y = nn.AvgPool3d of x [(N,) C, D, H, W], "
 #define PRODUCT_NO_STRESS                                                    \
 	"a product of many elements leaves the float range for any input "  \
 	"scaled or offset away from 1, at a point that depends on the order"
-static const krl_op op_prod = {
-	"prod", 1, 1, k_dim, "y = product of x over dim (kept as size 1 or "
-	"dropped)", check_prod, KRL_RUNFN(krl_run_prod), golden_prod,
-	PRODUCT_NO_STRESS, "reduce", KRL_OPCAP_LOWER};
-static const krl_op op_cumprod = {
-	"cumprod", 1, 1, k_dim, "y = inclusive cumulative product of x along "
-	"dim", check_cumprod, KRL_RUNFN(krl_run_cumprod), golden_cumprod,
-	PRODUCT_NO_STRESS, "reduce", KRL_OPCAP_LOWER};
-OP(flip, 1, 1, k_dim, "y = x reversed along dim (any dtype)");
-OPC(narrow, 1, 1, k_narrow, KRL_OPCAP_LIBRARY, "y = x[start : start + len] along dim, len = "
-   "y's size there (any dtype; a contiguous copy of the slice)");
-OP(cat, 2, 1, k_dim, "y = a then b along dim (any dtype, one for all)");
-OPC(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) everywhere");
-OP(mul_mask, 2, 1, k_none, "y = x * mask, mask bool (same shapes)");
 
-const krl_op *const krl_ops_reduce[] = {
-	&op_max_pool1d, &op_max_pool2d, &op_max_pool3d, &op_avg_pool1d,
-	&op_avg_pool2d, &op_avg_pool3d, &op_prod, &op_cumprod, &op_flip,
-	&op_narrow, &op_cat, &op_fill, &op_mul_mask, NULL
+RED_OP(sum, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = sum of x over dim (kept as "
+       "size 1 or dropped)");
+RED_OP(mean, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = mean of x over dim, or of "
+       "all elements into [] without dim");
+RED_OP(max, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = max of x over dim");
+RED_OP(min, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = min of x over dim");
+RED_OP(argmax, 1, 1, k_dim, KRL_OPCAP_LOWER, "y (i64) = index of the first "
+       "maximum over dim");
+RED_OP(argmin, 1, 1, k_dim, KRL_OPCAP_LOWER, "y (i64) = index of the first "
+       "minimum over dim");
+RED_OP(cumsum, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = inclusive prefix sum of x "
+       "along dim");
+RED_OP(max_pool1d, 1, 2, k_maxpool, KRL_OPCAP_LOWER, "y, idx (i64) = "
+       "nn.MaxPool1d of x [(N,) C, L]: kernel_size, stride (= "
+       "kernel_size), padding, dilation, ceil_mode; idx is the in-plane "
+       "index of each maximum");
+RED_OP(max_pool2d, 1, 2, k_maxpool, KRL_OPCAP_LOWER, "y, idx (i64) = "
+       "nn.MaxPool2d of x [(N,) C, H, W] (square window), as max_pool1d");
+RED_OP(max_pool3d, 1, 2, k_maxpool, KRL_OPCAP_LOWER, "y, idx (i64) = "
+       "nn.MaxPool3d of x [(N,) C, D, H, W] (cubic window), as max_pool1d");
+RED_OP(avg_pool1d, 1, 1, k_avgpool, KRL_OPCAP_LOWER, "y = nn.AvgPool1d of x "
+       "[(N,) C, L]: kernel_size, stride (= kernel_size), padding, "
+       "ceil_mode, count_include_pad (1), divisor_override (0: none)");
+RED_OP(avg_pool2d, 1, 1, k_avgpool, KRL_OPCAP_LOWER, "y = nn.AvgPool2d of x "
+       "[(N,) C, H, W], as avg_pool1d");
+RED_OP(avg_pool3d, 1, 1, k_avgpool, KRL_OPCAP_LOWER, "y = nn.AvgPool3d of x "
+       "[(N,) C, D, H, W], as avg_pool1d");
+KRL_OP(prod, 1, 1, k_dim, "reduce", KRL_OPCAP_LOWER, PRODUCT_NO_STRESS,
+       "y = product of x over dim (kept as size 1 or dropped)");
+KRL_OP(cumprod, 1, 1, k_dim, "reduce", KRL_OPCAP_LOWER, PRODUCT_NO_STRESS,
+       "y = inclusive cumulative product of x along dim");
+RED_OP(flip, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = x reversed along dim (any "
+       "dtype)");
+RED_OP(narrow, 1, 1, k_narrow, KRL_OPCAP_LIBRARY, "y = x[start : start + "
+       "len] along dim, len = y's size there (any dtype; a contiguous copy "
+       "of the slice)");
+RED_OP(cat, 2, 1, k_dim, KRL_OPCAP_LOWER, "y = a then b along dim (any "
+       "dtype, one for all)");
+RED_OP(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) "
+       "everywhere");
+RED_OP(mul_mask, 2, 1, k_none, KRL_OPCAP_LOWER, "y = x * mask, mask bool "
+       "(same shapes)");
+
+static const krl_op *const ops[] = {
+	&op_sum, &op_mean, &op_max, &op_min, &op_argmax, &op_argmin,
+	&op_cumsum, &op_max_pool1d, &op_max_pool2d, &op_max_pool3d,
+	&op_avg_pool1d, &op_avg_pool2d, &op_avg_pool3d, &op_prod, &op_cumprod,
+	&op_flip, &op_narrow, &op_cat, &op_fill, &op_mul_mask, NULL
 };
+
+const krl_op_family krl_family_reduce = { "reduce", ops, NULL };

@@ -1,30 +1,66 @@
 /*
- * kernelrl: GPU drivers of the "reduce" family's ops (family_reduce.c):
- * each maps the op's tensors to a kernel of reduce2.cu on the context's
+ * kernelrl: GPU drivers of the "reduce" family's ops (family.c): each
+ * maps the op's tensors to a kernel of reduce.cu, reduce2.cu or scan.cu on
+ * the context's
  * stream and turns a launch error into KRL_ECUDA with the place it
  * happened. Shapes and attributes are assumed to have passed check().
  */
 #include <cuda_runtime.h>
 
-#include "ops/kernels.h"
 #include "ops/ops_int.h"
-#include "ops/reduce/reduce2.h"
+#include "ops/reduce/reduce.h"
+#include "runtime/cudacheck.h"
 
 #define F(t) ((float *)(t)->data)
 
-KRL_RUN(max_pool1d); KRL_RUN(max_pool2d); KRL_RUN(max_pool3d);
-KRL_RUN(avg_pool1d); KRL_RUN(avg_pool2d); KRL_RUN(avg_pool3d);
-KRL_RUN(prod); KRL_RUN(cumprod); KRL_RUN(flip); KRL_RUN(narrow);
-KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask);
-
-static int esize(krl_dtype t)
+/* Bytes per element of t, for the copy kernels. */
+static int esize(const krl_tensor *t)
 {
-	switch (t) {
-	case KRL_F16: case KRL_BF16: return 2;
-	case KRL_I64: case KRL_F64: return 8;
-	case KRL_BOOL: return 1;
-	default: return 4;
+	return (int)krl_dtype_size(t->dtype);
+}
+
+/* ==== Reductions over one dim (reduce.cu) ==== */
+
+static krl_err reduce(krl_opctx *c, krl_red_op op, const krl_tensor *in,
+                      const krl_tensor *out, const krl_attrs *a,
+                      krl_diag *d)
+{
+	krl_rlayout l;
+	int dim = krl_ops_dim(a, in[0].ndim);
+	if (dim < 0) {
+		/* mean of all elements */
+		l.outer = 1;
+		l.r = krl_tensor_numel(&in[0]);
+		l.inner = 1;
+	} else {
+		l = krl_ops_layout(&in[0], dim);
 	}
+	CUDA_TRY(d, krl_k_reduce(op, F(&in[0]), out[0].data, l.outer, l.r,
+	                          l.inner, c->scratch,
+	                          (int64_t)c->scratch_bytes, c->sm_count,
+	                          c->stream));
+	return KRL_OK;
+}
+
+KRL_RUN(sum) { return reduce(c, KRL_RED_SUM, in, out, a, d); }
+KRL_RUN(mean) { return reduce(c, KRL_RED_MEAN, in, out, a, d); }
+KRL_RUN(max) { return reduce(c, KRL_RED_MAX, in, out, a, d); }
+KRL_RUN(min) { return reduce(c, KRL_RED_MIN, in, out, a, d); }
+KRL_RUN(argmax) { return reduce(c, KRL_RED_ARGMAX, in, out, a, d); }
+KRL_RUN(argmin) { return reduce(c, KRL_RED_ARGMIN, in, out, a, d); }
+
+/* ==== cumsum (scan.cu) ==== */
+
+/* CUB's temporaries go after the reduction semaphores, which must stay
+ * zero. */
+KRL_RUN(cumsum)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	char *tmp = (char *)c->scratch + KRL_REDUCE_SEM_BYTES;
+	int64_t tmp_bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
+	CUDA_TRY(d, krl_k_cumsum(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
+	                          tmp, tmp_bytes, c->stream));
+	return KRL_OK;
 }
 
 /* ==== Pooling ==== */
@@ -38,19 +74,19 @@ static krl_err pool(krl_opctx *c, const krl_tensor *in,
 	if (krl_tensor_numel(&out[0]) == 0)
 		return KRL_OK;
 	if (avg && rank < 3)
-		KRL_CUDA_TRY(krl_k_avg_pool2d(F(&in[0]), F(&out[0]), &g,
-		                              c->stream), d);
+		CUDA_TRY(d, krl_k_avg_pool2d(F(&in[0]), F(&out[0]), &g,
+		                              c->stream));
 	else if (avg)
-		KRL_CUDA_TRY(krl_k_avg_pool3d(F(&in[0]), F(&out[0]), &g,
-		                              c->stream), d);
+		CUDA_TRY(d, krl_k_avg_pool3d(F(&in[0]), F(&out[0]), &g,
+		                              c->stream));
 	else if (rank < 3)
-		KRL_CUDA_TRY(krl_k_max_pool2d(F(&in[0]), F(&out[0]),
+		CUDA_TRY(d, krl_k_max_pool2d(F(&in[0]), F(&out[0]),
 		                              (int64_t *)out[1].data, &g,
-		                              c->stream), d);
+		                              c->stream));
 	else
-		KRL_CUDA_TRY(krl_k_max_pool3d(F(&in[0]), F(&out[0]),
+		CUDA_TRY(d, krl_k_max_pool3d(F(&in[0]), F(&out[0]),
 		                              (int64_t *)out[1].data, &g,
-		                              c->stream), d);
+		                              c->stream));
 	return KRL_OK;
 }
 
@@ -66,9 +102,9 @@ KRL_RUN(avg_pool3d) { return pool(c, in, out, a, 3, 1, d); }
 KRL_RUN(prod)
 {
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
-	KRL_CUDA_TRY(krl_k_prod(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
+	CUDA_TRY(d, krl_k_prod(F(&in[0]), F(&out[0]), l.outer, l.r, l.inner,
 	                        c->scratch, (int64_t)c->scratch_bytes,
-	                        c->sm_count, c->stream), d);
+	                        c->sm_count, c->stream));
 	return KRL_OK;
 }
 
@@ -79,8 +115,8 @@ KRL_RUN(cumprod)
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
 	char *tmp = (char *)c->scratch + KRL_REDUCE_SEM_BYTES;
 	int64_t tmp_bytes = (int64_t)c->scratch_bytes - KRL_REDUCE_SEM_BYTES;
-	KRL_CUDA_TRY(krl_k_cumprod(F(&in[0]), F(&out[0]), l.outer, l.r,
-	                           l.inner, tmp, tmp_bytes, c->stream), d);
+	CUDA_TRY(d, krl_k_cumprod(F(&in[0]), F(&out[0]), l.outer, l.r,
+	                           l.inner, tmp, tmp_bytes, c->stream));
 	return KRL_OK;
 }
 
@@ -89,9 +125,9 @@ KRL_RUN(cumprod)
 KRL_RUN(flip)
 {
 	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
-	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
+	CUDA_TRY(d, krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              l.r, l.inner, l.r - 1, -1,
-	                              esize(in[0].dtype), c->stream), d);
+	                              esize(&in[0]), c->stream));
 	return KRL_OK;
 }
 
@@ -100,9 +136,9 @@ KRL_RUN(narrow)
 	int dim = krl_ops_dim(a, in[0].ndim);
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
 	int64_t start = (int64_t)krl_attrs_get(a, "start", 0);
-	KRL_CUDA_TRY(krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
+	CUDA_TRY(d, krl_k_gather_dim(in[0].data, out[0].data, l.outer, l.r,
 	                              out[0].dim[dim], l.inner, start, 1,
-	                              esize(in[0].dtype), c->stream), d);
+	                              esize(&in[0]), c->stream));
 	return KRL_OK;
 }
 
@@ -110,28 +146,27 @@ KRL_RUN(cat)
 {
 	int dim = krl_ops_dim(a, in[0].ndim);
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
-	KRL_CUDA_TRY(krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
+	CUDA_TRY(d, krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
 	                        l.r, in[1].dim[dim], l.inner,
-	                        esize(in[0].dtype), c->sm_count, c->stream),
-	             d);
+	                        esize(&in[0]), c->sm_count, c->stream));
 	return KRL_OK;
 }
 
 KRL_RUN(fill)
 {
 	(void)in;
-	KRL_CUDA_TRY(krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
+	CUDA_TRY(d, krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
 	                        (float)krl_attrs_get(a, "value", 0),
-	                        c->stream), d);
+	                        c->stream));
 	return KRL_OK;
 }
 
 KRL_RUN(mul_mask)
 {
 	(void)a;
-	KRL_CUDA_TRY(krl_k_mul_mask(F(&in[0]),
+	CUDA_TRY(d, krl_k_mul_mask(F(&in[0]),
 	                            (const unsigned char *)in[1].data,
 	                            F(&out[0]), krl_tensor_numel(&out[0]),
-	                            c->stream), d);
+	                            c->stream));
 	return KRL_OK;
 }
