@@ -196,7 +196,7 @@ static win pool_win(const krl_pool *g, int i, int64_t o, int avg)
 }
 
 /* Pooling of x [planes, (T,) (H,) W] with the missing leading spatial
- * dims of size 1 (a 1-d pool is a 3-d pool of 1 x 1 x k): reduce2.h. */
+ * dims of size 1 (a 1-d pool is a 3-d pool of 1 x 1 x k): include/krl/opgeom.h. */
 void krl_pool_golden(const krl_pool *g, int avg, const double *x, double *y,
                      double *ix)
 {

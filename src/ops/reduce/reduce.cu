@@ -27,8 +27,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
-#include "ops/reduce/reduce2.h"
+#include "ops/reduce/reduce.h"
 
 #define RED_MAX_THREADS 512
 

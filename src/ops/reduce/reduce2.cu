@@ -1,5 +1,5 @@
 /*
- * kernelrl: kernels of the "reduce" family (reduce2.h): pooling and the
+ * kernelrl: kernels of the "reduce" family (reduce.h): pooling and the
  * copies of the scan decompositions (the product reduction, krl_k_prod, is
  * reduce.cu's kernels with a multiply; the cumulative product shares
  * scan.cu with cumsum). Each mirrors the launch structure and the index
@@ -37,8 +37,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
-#include "ops/reduce/reduce2.h"
+#include "ops/reduce/reduce.h"
 
 #define MAX_GRID_YZ 65535
 #define MAX_I32 ((int64_t)0x7fffffff)

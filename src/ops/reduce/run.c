@@ -1,8 +1,7 @@
 /*
  * kernelrl: GPU drivers of the "reduce" family's ops (family.c): each
  * maps the op's tensors to a kernel of reduce.cu, reduce2.cu or scan.cu on
- * the context's
- * stream and turns a launch error into KRL_ECUDA with the place it
+ * the context's stream and turns a launch error into KRL_ECUDA with the place it
  * happened. Shapes and attributes are assumed to have passed check().
  */
 #include <cuda_runtime.h>

@@ -1,7 +1,6 @@
 /*
  * kernelrl: inclusive scans along one dimension of x viewed as
- * [outer, r, inner]: the cumulative sum (kernels.h) and product
- * (reduce2.h), with float accumulation as PyTorch on CUDA.
+ * [outer, r, inner]: the cumulative sum and product (reduce.h), with float accumulation as PyTorch on CUDA.
  *
  * PyTorch's dispatch (ATen ScanUtils.cuh scan_dim, CumsumKernel.cu,
  * CumprodKernel.cu), mirrored launch for launch:
@@ -28,8 +27,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "ops/kernels.h"
-#include "ops/reduce/reduce2.h"
+#include "ops/reduce/reduce.h"
 
 #define SCAN_THREADS 512
 #define MAX_GRID_X 0x7fffffff
