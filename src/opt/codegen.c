@@ -950,7 +950,9 @@ static int emit_gemm(cg_gen *G, cg_kern *K)
 	if (alpha)
 		sp.alpha = cg_fmt(G, "%s", alpha);
 	free(alpha);
-	/* triu(C) or tril(C) as the only reader of C */
+	/* triu(C) or tril(C) as the only reader of C: the GEMM's epilogue
+	 * masks C as these two ops do, so this is about their meaning and
+	 * names them. */
 	int tri = -1;
 	if (G->nuse[n] == 1 && cg_out_decl(g, n, 0) < 0)
 		for (int m = n + 1; m < g->nn; m++)
@@ -1022,7 +1024,7 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	const krl_gnode *x = &g->n[n];
 	if (G->skip[n] == 1)
 		return KRL_OK;
-	if (G->s.gemm_impl == 1 && !strcmp(x->op, "gemm") && emit_gemm(G, K))
+	if (G->s.gemm_impl == 1 && krl_opt_lib_gemm(g, n) && emit_gemm(G, K))
 		return KRL_OK;
 	cg_tconv tc;
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
@@ -1567,7 +1569,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				else
 					info->rows_cols++;
 			}
-			if (K->kind == CK_LIB && !strcmp(g->n[K->anchor[0]].op, "gemm"))
+			if (K->kind == CK_LIB && krl_opt_lib_gemm(g, K->anchor[0]))
 				info->nlib_gemm++;
 		}
 	}

@@ -347,6 +347,37 @@ void krl_opt_scope_free(krl_opt_scope *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* ==== What a library node's op declares ==== */
+
+unsigned krl_opt_lib_caps(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	const krl_op *op = x->kind == KRL_GN_LIB && x->op ?
+	                   krl_op_find(x->op) : NULL;
+	return op ? op->caps : 0;
+}
+
+int krl_opt_lib_takes_algo(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_ALGO) != 0;
+}
+
+int krl_opt_lib_takes_layout(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_LAYOUT) != 0;
+}
+
+int krl_opt_lib_gemm(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_EPILOGUE) != 0 &&
+	       g->n[i].nin == 2;
+}
+
+int krl_opt_lib_tconv(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_TCONV) != 0;
+}
+
 /* ==== Nodes ==== */
 
 void krl_gnode_clear(krl_gnode *n)
