@@ -9,6 +9,7 @@
 
 #include "krl/opt.h"
 #include "krl/ops.h"
+#include "lang/scope.h"
 
 typedef struct krl_pwinfo {
 	const char *name;        /* "add", "relu", ... (for comments and tests) */
@@ -144,13 +145,13 @@ int krl_opt_lib_gemm(const krl_graph *g, int i);
  * forward one over a flipped, transposed weight (KRL_OPCAP_TCONV). */
 int krl_opt_lib_tconv(const krl_graph *g, int i);
 
-/* The names of one shape set of a task: its keys, consts and sm_count
- * (132), and the task decls' shapes for numel()/dim(). Free with
- * krl_opt_scope_free (also after a failed init). */
+/* The names of one shape set of a task (lang's builder, src/lang/scope.h:
+ * its keys, consts and sm_count, 132), and the task decls' shapes for
+ * numel()/dim(). Free with krl_opt_scope_free (also after a failed
+ * init). */
 typedef struct krl_opt_scope {
 	krl_scope scope;
-	const char **names;
-	krl_value *values;
+	krl_setscope names;
 	krl_bufshape *bufs;
 } krl_opt_scope;
 krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
