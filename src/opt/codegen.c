@@ -17,6 +17,9 @@
 
 #include "codegen.h"
 
+/* src/opt/kernels/helpers.cuh, embedded by the build. */
+extern const char krl_kernel_helpers[];
+
 /* A plan expression as text (attributes of library calls). */
 static void expr_text(cg_sb *b, const krl_expr *e)
 {
@@ -231,184 +234,49 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	return KRL_OK;
 }
 
+/* Appends section `name` of kernels/helpers.cuh (from after its marker
+ * line to the next marker) to o. A missing section (a build whose
+ * helpers.cuh lacks it) fails the generation with G->err. */
+static void helper(cg_gen *G, cg_sb *o, const char *name)
+{
+	char mark[64];
+	snprintf(mark, sizeof mark, "/*@helper %s@*/\n", name);
+	const char *p = strstr(krl_kernel_helpers, mark);
+	if (!p) {
+		snprintf(G->err, sizeof G->err, "no device helper '%s' in "
+		         "src/opt/kernels/helpers.cuh", name);
+		return;
+	}
+	p += strlen(mark);
+	const char *e = strstr(p, "/*@helper ");
+	size_t n = e ? (size_t)(e - p) : strlen(p);
+	cg_sb_printf(o, "%.*s", (int)n, p);
+}
+
+/* The device helpers the kernels need (G->need), before the kernels. */
 static void emit_helpers(cg_gen *G, cg_sb *o)
 {
 	unsigned need = G->need;
-	cg_sb_puts(o,
-	"/* NVRTC has no <math.h>: spell out infinity. */\n"
-	"#ifndef INFINITY\n"
-	"#define INFINITY __int_as_float(0x7f800000)\n"
-	"#endif\n");
+	helper(G, o, "inf");
 	if (need & CG_NEED_HALF)
-		cg_sb_puts(o, "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n");
+		helper(G, o, "half");
 	if (need & CG_NEED_DIV)
-		cg_sb_puts(o,
-	"\n/* a / b and a % b for a >= 0, b > 0: 32-bit division when both "
-	"fit. */\n"
-	"static __device__ __forceinline__ long krl_div(long a, long b)\n"
-	"{\n"
-	"\treturn ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?\n"
-	"\t       (long)((unsigned)a / (unsigned)b) : a / b;\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ long krl_mod(long a, long b)\n"
-	"{\n"
-	"\treturn ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?\n"
-	"\t       (long)((unsigned)a % (unsigned)b) : a % b;\n"
-	"}\n");
+		helper(G, o, "div");
 	if (need & CG_NEED_MINMAX)
-		cg_sb_puts(o,
-	"\n/* min and max of 64-bit indices */\n"
-	"static __device__ __forceinline__ long krl_minl(long a, long b)\n"
-	"{\n"
-	"\treturn a < b ? a : b;\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ long krl_maxl(long a, long b)\n"
-	"{\n"
-	"\treturn a > b ? a : b;\n"
-	"}\n");
+		helper(G, o, "minmax");
 	if (need & (CG_NEED_RED | CG_NEED_ARG))
-		cg_sb_puts(o,
-	"\n/* max and min that propagate NaN, as torch's do */\n"
-	"static __device__ __forceinline__ float krl_maxf(float a, float b)\n"
-	"{\n"
-	"\treturn (a > b || a != a) ? a : b;\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ float krl_minf(float a, float b)\n"
-	"{\n"
-	"\treturn (a < b || a != a) ? a : b;\n"
-	"}\n");
+		helper(G, o, "nanminmax");
 	if (need & CG_NEED_ARG)
-		cg_sb_puts(o,
-	"\n/* Whether (v, i) beats the best (bv, bi) of an argmax (argmin): NaN\n"
-	" * is the extreme, ties go to the smaller index (the first, as torch). "
-	"*/\n"
-	"static __device__ __forceinline__ bool krl_amax_better(float v, long long i,\n"
-	"                                                       float bv, long long bi)\n"
-	"{\n"
-	"\tif (v != v)\n"
-	"\t\treturn bv == bv || i < bi;\n"
-	"\tif (bv != bv)\n"
-	"\t\treturn false;\n"
-	"\treturn v > bv || (v == bv && i < bi);\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ bool krl_amin_better(float v, long long i,\n"
-	"                                                       float bv, long long bi)\n"
-	"{\n"
-	"\tif (v != v)\n"
-	"\t\treturn bv == bv || i < bi;\n"
-	"\tif (bv != bv)\n"
-	"\t\treturn false;\n"
-	"\treturn v < bv || (v == bv && i < bi);\n"
-	"}\n");
+		helper(G, o, "argbetter");
 	if (need & (CG_NEED_WARP | CG_NEED_BLOCK)) {
-		cg_sb_puts(o,
-	"\n/* Warp reductions; xor shuffles give every lane the same result. */\n"
-	"static __device__ __forceinline__ double krl_warp_sum(double v)\n"
-	"{\n"
-	"\tfor (int off = 16; off > 0; off >>= 1)\n"
-	"\t\tv += __shfl_xor_sync(0xffffffffu, v, off);\n"
-	"\treturn v;\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ double krl_warp_prod(double v)\n"
-	"{\n"
-	"\tfor (int off = 16; off > 0; off >>= 1)\n"
-	"\t\tv *= __shfl_xor_sync(0xffffffffu, v, off);\n"
-	"\treturn v;\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ float krl_warp_max(float v)\n"
-	"{\n"
-	"\tfor (int off = 16; off > 0; off >>= 1)\n"
-	"\t\tv = krl_maxf(v, __shfl_xor_sync(0xffffffffu, v, off));\n"
-	"\treturn v;\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ float krl_warp_min(float v)\n"
-	"{\n"
-	"\tfor (int off = 16; off > 0; off >>= 1)\n"
-	"\t\tv = krl_minf(v, __shfl_xor_sync(0xffffffffu, v, off));\n"
-	"\treturn v;\n"
-	"}\n");
+		helper(G, o, "warp");
 		if (need & CG_NEED_ARG)
-			cg_sb_puts(o,
-	"\n"
-	"static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i)\n"
-	"{\n"
-	"\tfor (int off = 16; off > 0; off >>= 1) {\n"
-	"\t\tfloat ov = __shfl_xor_sync(0xffffffffu, v, off);\n"
-	"\t\tlong long oi = __shfl_xor_sync(0xffffffffu, i, off);\n"
-	"\t\tif (krl_amax_better(ov, oi, v, i)) {\n"
-	"\t\t\tv = ov;\n"
-	"\t\t\ti = oi;\n"
-	"\t\t}\n"
-	"\t}\n"
-	"}\n"
-	"\n"
-	"static __device__ __forceinline__ void krl_warp_amin(float &v, long long &i)\n"
-	"{\n"
-	"\tfor (int off = 16; off > 0; off >>= 1) {\n"
-	"\t\tfloat ov = __shfl_xor_sync(0xffffffffu, v, off);\n"
-	"\t\tlong long oi = __shfl_xor_sync(0xffffffffu, i, off);\n"
-	"\t\tif (krl_amin_better(ov, oi, v, i)) {\n"
-	"\t\t\tv = ov;\n"
-	"\t\t\ti = oi;\n"
-	"\t\t}\n"
-	"\t}\n"
-	"}\n");
+			helper(G, o, "warparg");
 	}
 	if (need & CG_NEED_BLOCK) {
-		cg_sb_puts(o,
-	"\n/* Block reductions (blockDim.x a multiple of 32): every thread gets\n"
-	" * the result. The first barrier lets a previous call finish reading\n"
-	" * the shared slots. */\n"
-	"#define KRL_BLOCK_RED(NAME, T, ID, WARP)                               \\\n"
-	"\tstatic __device__ __forceinline__ T NAME(T v)                   \\\n"
-	"\t{                                                               \\\n"
-	"\t\t__shared__ T sh[32];                                      \\\n"
-	"\t\tv = WARP(v);                                              \\\n"
-	"\t\t__syncthreads();                                          \\\n"
-	"\t\tif ((threadIdx.x & 31) == 0)                              \\\n"
-	"\t\t\tsh[threadIdx.x >> 5] = v;                          \\\n"
-	"\t\t__syncthreads();                                          \\\n"
-	"\t\tv = (int)(threadIdx.x & 31) < (int)(blockDim.x >> 5) ?     \\\n"
-	"\t\t    sh[threadIdx.x & 31] : (ID);                          \\\n"
-	"\t\treturn WARP(v);                                           \\\n"
-	"\t}\n"
-	"KRL_BLOCK_RED(krl_block_sum, double, 0.0, krl_warp_sum)\n"
-	"KRL_BLOCK_RED(krl_block_prod, double, 1.0, krl_warp_prod)\n"
-	"KRL_BLOCK_RED(krl_block_max, float, -INFINITY, krl_warp_max)\n"
-	"KRL_BLOCK_RED(krl_block_min, float, INFINITY, krl_warp_min)\n");
+		helper(G, o, "block");
 		if (need & CG_NEED_ARG)
-			cg_sb_puts(o,
-	"\n"
-	"#define KRL_BLOCK_ARG(NAME, WARP, ID)                                  \\\n"
-	"\tstatic __device__ __forceinline__ void NAME(float &v, long long &i) \\\n"
-	"\t{                                                               \\\n"
-	"\t\t__shared__ float shv[32];                                 \\\n"
-	"\t\t__shared__ long long shi[32];                             \\\n"
-	"\t\tWARP(v, i);                                               \\\n"
-	"\t\t__syncthreads();                                          \\\n"
-	"\t\tif ((threadIdx.x & 31) == 0) {                            \\\n"
-	"\t\t\tshv[threadIdx.x >> 5] = v;                         \\\n"
-	"\t\t\tshi[threadIdx.x >> 5] = i;                         \\\n"
-	"\t\t}                                                         \\\n"
-	"\t\t__syncthreads();                                          \\\n"
-	"\t\tif ((int)(threadIdx.x & 31) < (int)(blockDim.x >> 5)) {    \\\n"
-	"\t\t\tv = shv[threadIdx.x & 31];                         \\\n"
-	"\t\t\ti = shi[threadIdx.x & 31];                         \\\n"
-	"\t\t} else {                                                  \\\n"
-	"\t\t\tv = (ID);                                          \\\n"
-	"\t\t\ti = 0x4000000000000000ll;                          \\\n"
-	"\t\t}                                                         \\\n"
-	"\t\tWARP(v, i);                                               \\\n"
-	"\t}\n"
-	"KRL_BLOCK_ARG(krl_block_amax, krl_warp_amax, -INFINITY)\n"
-	"KRL_BLOCK_ARG(krl_block_amin, krl_warp_amin, INFINITY)\n");
+			helper(G, o, "blockarg");
 	}
 }
 
@@ -710,6 +578,12 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	if (G.plan.s)
 		cg_sb_puts(&out, G.plan.s);
 	cg_sb_puts(&out, "@*/\n");
+	if (G.err[0]) {
+		cg_sb_free(&out);
+		cg_sb_free(&sm);
+		r = krl_diag_set(d, KRL_ENOTFOUND, (krl_pos){0}, "%s", G.err);
+		goto done;
+	}
 	if (out.oom || G.dev.oom || G.plan.oom || G.bufs.oom || G.init.oom ||
 	    G.oom || sm.oom) {
 		cg_sb_free(&out);

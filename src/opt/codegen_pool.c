@@ -15,7 +15,7 @@
  * serves the repeats.
  *
  * The window arithmetic is PyTorch's (and the golden's, krl_pool_golden
- * in src/ops/family_reduce.c): max pooling takes the taps start, start +
+ * in src/ops/reduce/family.c): max pooling takes the taps start, start +
  * d, ... inside the input (the first moved past the left padding in
  * steps of the dilation), keeps the first strict maximum or the window's
  * last NaN, and its index is the tap's flat position in the input plane;

@@ -755,7 +755,8 @@ static krl_err lo_flip(lower *L, const int *in, int *out)
 /* max_poolNd -> a MAX node for y and an ARGMAX node for idx (when the
  * plan names it: compaction drops it when nothing reads it); avg_poolNd
  * -> an AVG node. The pooled sizes are the texts of the call's output
- * buffer. */
+ * buffer. Only the table's pool ops reach here: their names (avg_ or not,
+ * the rank before the final 'd') are part of that table's knowledge. */
 static krl_err lo_pool(lower *L, const int *in, int *out)
 {
 	const char *name = L->st->op->name;
@@ -851,7 +852,8 @@ static int lib_attr(lower *L, const krl_gnode *n, const char *key,
 
 /* cat(fill 0 [.., 1, ..], cumsum(narrow(x, start 0, n - 1))) along one
  * dim is the exclusive scan of x (92_cumsum_exclusive, as eager PyTorch
- * spells it); likewise with fill 1 and cumprod. Sets *out, or -1. */
+ * spells it); likewise with fill 1 and cumprod. Sets *out, or -1. A
+ * pattern over what fill and narrow compute, so it names them. */
 static void exclusive_scan(lower *L, const int *in, int axis, int *out)
 {
 	const krl_gnode *z = N(L, in[0]), *sc = N(L, in[1]);
