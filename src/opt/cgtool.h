@@ -19,7 +19,7 @@
 
 #include "opt_int.h"
 
-/* ==== Strings ==== */
+/* ==== Strings (cgtext.c) ==== */
 
 /* A growing string. It never truncates silently: when an allocation fails
  * (or a size would overflow, or a format is invalid) oom is set, later
@@ -161,11 +161,14 @@ enum {
 	CG_NEED_MINMAX = 128
 };
 
-/* A string owned by G (freed with it); NULL when out of memory. */
+/* A string owned by G (freed with it); when out of memory, "" with
+ * G->oom set (krl_codegen then fails). */
 char *cg_fmt(cg_gen *G, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A fresh C name with prefix pre, owned by G. */
+const char *cg_name(cg_gen *G, const char *pre);
 
-/* ==== Shapes ==== */
+/* ==== Dim texts (cgtext.c) ==== */
 
 /* Whether two dim texts say the same thing (spaces and redundant outer
  * parentheses ignored). */
@@ -180,7 +183,7 @@ int cg_same_shape(const krl_graph *g, int a, int b);
  * empty, else "(d0) * (d1) ...". */
 char *cg_prod(cg_gen *G, int n, int from, int to);
 
-/* ==== Kernel arguments ==== */
+/* ==== Kernel arguments (cgkern.c) ==== */
 
 const char *cg_arg_long(cg_gen *G, cg_kern *K, const char *plan);
 const char *cg_arg_dbl(cg_gen *G, cg_kern *K, const char *plan);
@@ -199,8 +202,7 @@ const char *cg_ctype(krl_dtype t);
 /* The plan name of node n's buffer (task decl or scratch "tN"). */
 const char *cg_bufname(cg_gen *G, int n);
 
-/* A fresh C name with prefix pre. */
-const char *cg_name(cg_gen *G, const char *pre);
+/* ==== Kernel assembly (cgkern.c) ==== */
 
 /* Writes the kernel's header comment (what it fuses) into G->dev. */
 void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how);
@@ -212,6 +214,20 @@ void cg_plan_launch(cg_gen *G, cg_kern *K, const char *name,
                     const char *grid, const char *block);
 /* Resets K's argument list (each launched kernel has its own). */
 void cg_args_reset(cg_kern *K);
+
+/* ==== Reduce ops (cgkern.c) ==== */
+
+/* The name of a reduce op ("sum", "argmax", ...), for comments. */
+const char *cg_red_name(krl_redop op);
+/* Whether op is argmax or argmin (an accumulator with an index too). */
+int cg_red_is_arg(krl_redop op);
+
+/* Ends the library call being written in G->plan: the schedule's algo=
+ * and layout=nhwc where the call takes them (algo, layout nonzero),
+ * counted for the what-line, then the newline. */
+void cg_lib_choices(cg_gen *G, int algo, int layout);
+
+/* ==== Grouping (cggroup.c) ==== */
 
 /* Whether node n is evaluated inline in kernel K (not loaded). */
 int cg_inline_in(const cg_gen *G, int n, const cg_kern *K);
@@ -227,19 +243,6 @@ int cg_out_decl(const krl_graph *g, int n, int which);
  * the reduced axes; dims of 1 ignored). */
 int cg_is_rowshape(const cg_gen *G, const cg_kern *K, int n);
 
-/* ==== Reductions ==== */
-
-/* The C type of an accumulator, its identity, and the per-element and
- * cross-thread combine for a reduce op; helpers for the kernel writers. */
-const char *cg_red_name(krl_redop op);
-int cg_red_is_arg(krl_redop op);
-
-/* Ends the library call being written in G->plan: the schedule's algo=
- * and layout=nhwc where the call takes them (algo, layout nonzero),
- * counted for the what-line, then the newline. */
-void cg_lib_choices(cg_gen *G, int algo, int layout);
-
-/* ==== Grouping ==== */
 
 /* One grouping of the graph under the current materialised set (G->mat,
  * G->forcemap): fills G->k, G->home. 0 done, 1 something more was
