@@ -128,13 +128,17 @@ typedef struct krl_graph {
  * limits; the graph itself is symbolic). Library ops with a pointwise,
  * reduction or scan meaning are decomposed (softmax into max, sub, exp,
  * sum, div; layernorm into means and a normalisation; losses into their
- * formulas); pooling becomes KRL_GN_POOL nodes; GEMM and convolution stay
- * KRL_GN_LIB. A reference
- * that uses an op the lowering does not know is KRL_EUNSUPPORTED with the
- * op named.
+ * formulas); pooling becomes KRL_GN_POOL nodes; every op declared
+ * KRL_OPCAP_LIBRARY (GEMM, convolution, ...) stays one KRL_GN_LIB node. A
+ * reference that uses an op that is neither lowered nor a library call is
+ * KRL_EUNSUPPORTED with the op named.
  */
 krl_err krl_graph_lower(const krl_task *t, const char *set, krl_graph **out,
                         krl_diag *d);
+/* 1 when krl_graph_lower has a lowering of its own for op z (the ops
+ * declared KRL_OPCAP_LOWER), 0 otherwise (a library op kept whole, or an
+ * op the optimizer does not know). */
+int krl_graph_lowers(const char *z);
 void krl_graph_free(krl_graph *g);
 
 /* Evaluates g on the CPU in float64: bufs[i] holds task decl i (inputs

@@ -134,7 +134,9 @@ typedef struct krl_builtin_opts {
 /*
  * Runs (or resumes) the builtin policy's search on task t: round 0
  * evaluates the default choice (every option 0) and, when the space offers
- * it, "fuse=none" (the reference's own structure); each later round draws
+ * it, "fuse=ref" (the task's reference plan itself, unchanged, so that
+ * every search holds a measured candidate as fast as the reference); each
+ * later round draws
  * exemplars from the task's correct candidates in the store (bucketed by
  * speedup, sampled with a temperature), reads their choices back from
  * their text, and makes G proposals, each an exemplar's choice with

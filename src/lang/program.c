@@ -18,6 +18,7 @@
 
 #include "krl/ops.h"
 #include "lang/plan.h"
+#include "lang/scope.h"
 #include "util/rng.h"
 
 typedef struct build {
@@ -26,11 +27,9 @@ typedef struct build {
 	const krl_plan *plan;
 	const krl_limits *lim;
 	krl_diag *d;
-	const char **names;       /* shape keys, consts, sm_count */
-	krl_value *values;
-	int nnames;
+	krl_setscope names;       /* shape keys, consts, sm_count */
 	krl_bufshape *shapes;     /* parallel to prog->bufs */
-	krl_scope scope;
+	krl_scope scope;          /* names', and shapes as buffers */
 	krl_program *prog;
 	int *written;             /* per buffer: written by a body/init step */
 } build;
@@ -110,38 +109,17 @@ static void put_le(unsigned char *p, uint64_t v, size_t n)
 
 /* ==== Scope and buffers ==== */
 
-/* Fills names/values: the shape set's keys, the task's consts (each may use
- * the keys and earlier consts) and sm_count. */
+/* The names of the set (scope.h: its keys, the task's consts and
+ * sm_count), seen by b's scope along with the buffers' shapes. */
 static krl_err build_scope(build *b, const krl_shapeset *set)
 {
-	const krl_task *t = b->task;
-	int cap = set->n + t->nconsts + 1;
-	b->names = calloc((size_t)cap, sizeof *b->names);
-	b->values = calloc((size_t)cap, sizeof *b->values);
-	krl_pos pos = { t->path, 0, 0 };
-	if (!b->names || !b->values)
-		return krl_diag_set(b->d, KRL_ENOMEM, pos, "out of memory");
-	b->scope.names = b->names;
-	b->scope.values = b->values;
-	for (int i = 0; i < set->n; i++) {
-		b->names[b->nnames] = set->keys[i];
-		b->values[b->nnames].i = set->vals[i];
-		b->values[b->nnames].f = (double)set->vals[i];
-		b->scope.n = ++b->nnames;
-	}
-	for (int i = 0; i < t->nconsts; i++) {
-		krl_value v;
-		krl_err r = eval(b, t->const_vals[i], &v);
-		if (r)
-			return r;
-		b->names[b->nnames] = t->const_names[i];
-		b->values[b->nnames] = v;
-		b->scope.n = ++b->nnames;
-	}
-	b->names[b->nnames] = "sm_count";
-	b->values[b->nnames].i = b->lim->sm_count;
-	b->values[b->nnames].f = b->lim->sm_count;
-	b->scope.n = ++b->nnames;
+	krl_err r = krl_setscope_init(&b->names, b->task, set, b->lim->sm_count,
+	                              b->d);
+	if (r)
+		return r;
+	b->scope.names = b->names.scope.names;
+	b->scope.values = b->names.scope.values;
+	b->scope.n = b->names.scope.n;
 	return KRL_OK;
 }
 
@@ -150,8 +128,8 @@ static krl_err build_scope(build *b, const krl_shapeset *set)
 static krl_err add_buf(build *b, const krl_decl *dc)
 {
 	krl_program *p = b->prog;
-	for (int i = 0; i < b->nnames; i++)
-		if (strcmp(b->names[i], dc->name) == 0)
+	for (int i = 0; i < b->names.scope.n; i++)
+		if (strcmp(b->names.names[i], dc->name) == 0)
 			return krl_diag_set(b->d, KRL_EINVAL, dc->pos,
 			                    "'%s' is already a shape key, const or "
 			                    "sm_count; a buffer needs its own name",
@@ -719,8 +697,7 @@ krl_err krl_program_build_shapes(const krl_task *task,
 	b.prog = NULL;
 cleanup:
 	krl_program_free(b.prog);
-	free(b.names);
-	free(b.values);
+	krl_setscope_free(&b.names);
 	free(b.shapes);
 	free(b.written);
 	return r;

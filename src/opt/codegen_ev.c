@@ -875,24 +875,6 @@ void cg_store(cg_em *em, int lvl, int n, const char *lin, cg_val v)
 
 /* ==== Reductions ==== */
 
-const char *cg_red_name(krl_redop op)
-{
-	switch (op) {
-	case KRL_RED_SUM: return "sum";
-	case KRL_RED_PROD: return "prod";
-	case KRL_RED_MAX: return "max";
-	case KRL_RED_MIN: return "min";
-	case KRL_RED_ARGMAX: return "argmax";
-	case KRL_RED_ARGMIN: return "argmin";
-	}
-	return "?";
-}
-
-int cg_red_is_arg(krl_redop op)
-{
-	return op == KRL_RED_ARGMAX || op == KRL_RED_ARGMIN;
-}
-
 void cg_acc_decl(cg_sb *b, int ind, krl_redop op, const char *acc)
 {
 	switch (op) {

@@ -136,7 +136,7 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	                  "%d per thread, %s grid", blk, vec, ept,
 	                  s->map_grid ? "persistent" : "cdiv"));
 	cg_kernel_sig(G, K, name, blk);
-	cg_sb_puts(&G->dev, body.s ? body.s : "");
+	cg_sb_cat(&G->dev, &body);
 	{
 		const char *cd = cg_fmt(G, "cdiv(%s, %d)", ntext, blk * vec * ept);
 		const char *grid = s->map_grid ?

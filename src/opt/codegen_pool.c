@@ -15,7 +15,7 @@
  * serves the repeats.
  *
  * The window arithmetic is PyTorch's (and the golden's, krl_pool_golden
- * in src/ops/family_reduce.c): max pooling takes the taps start, start +
+ * in src/ops/reduce/family.c): max pooling takes the taps start, start +
  * d, ... inside the input (the first moved past the left padding in
  * steps of the dilation), keeps the first strict maximum or the window's
  * last NaN, and its index is the tap's flat position in the input plane;
@@ -310,8 +310,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 
 	/* ---- the kernel ---- */
 	cg_line(&body, 0, "{");
-	cg_sb_puts(&body, l0.s ? l0.s : "");
-	cg_sb_puts(&body, geo.s ? geo.s : "");
+	cg_sb_cat(&body, &l0);
+	cg_sb_cat(&body, &geo);
 	if (r > 1)
 		cg_line(&body, 1, "const long plane = %s; /* elements of an input "
 		        "plane */", r > 2 ? "IT * IH * IW" : "IH * IW");
@@ -442,7 +442,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			        r > 2 ? cg_fmt(G, "(%s)", pr) : pr);
 		}
 	}
-	cg_sb_puts(&body, tap.s ? tap.s : "");
+	cg_sb_cat(&body, &tap);
 	for (int j = r - 1; j >= 0; j--)
 		cg_line(&body, ind + j, "}");
 	if (pi.avg) {
@@ -481,7 +481,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		cg_sb_free(&ne);
 	}
 	cg_line(&body, ind, "const long o = row * OW + ow;");
-	cg_sb_puts(&body, epi.s ? epi.s : "");
+	cg_sb_cat(&body, &epi);
 	if (ept > 1)
 		cg_line(&body, k1 + 1, "}");
 	cg_line(&body, k1, "}");
@@ -507,7 +507,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			cg_sb_printf(&G->dev, "%s%s %s", i ? ",\n\t" : "",
 			             K->args[i].ctype, K->args[i].cname);
 		cg_sb_puts(&G->dev, ")\n");
-		cg_sb_puts(&G->dev, body.s ? body.s : "");
+		cg_sb_cat(&G->dev, &body);
 	}
 	cg_kernel_comment(G, K, how);
 	cg_kernel_sig(G, K, name, blk);
@@ -515,7 +515,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&G->dev, "{\n\t%s<int>(%s);\n}\n", walk,
 		             args.s ? args.s : "");
 	else
-		cg_sb_puts(&G->dev, body.s ? body.s : "");
+		cg_sb_cat(&G->dev, &body);
 	cg_plan_launch(G, K, name,
 	               cg_fmt(G, "min(cdiv(%s * cdiv(%s, %d) * 32, %d), "
 	                      "sm_count * 1024)", rows_t, ow_t, grp, blk),

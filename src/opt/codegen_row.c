@@ -750,8 +750,8 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 					cg_em_set_reduce(em, nodes[k], r);
 			}
 		}
-		cg_sb_puts(b, sec.s ? sec.s : "");
-		cg_sb_puts(b, loops.s ? loops.s : "");
+		cg_sb_cat(b, &sec);
+		cg_sb_cat(b, &loops);
 		if (sec.oom || loops.oom)
 			G->oom = 1;
 		cg_sb_free(&sec);
@@ -778,9 +778,9 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 				break;
 			cg_store(em, 2, n, p.lin, v);
 		}
-		cg_sb_puts(b, sec.s ? sec.s : "");
+		cg_sb_cat(b, &sec);
 		cg_line(b, ind, "if (%s) {", P->rowguard);
-		cg_sb_puts(b, st.s ? st.s : "");
+		cg_sb_cat(b, &st);
 		cg_line(b, ind, "}");
 		if (sec.oom || st.oom)
 			G->oom = 1;
@@ -884,7 +884,7 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		goto done;
 
 	cg_line(&body, 0, "{");
-	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tid = threadIdx.x;");
 	if (warp) {
 		cg_line(&body, 1, "const int lid = tid & 31;");
@@ -922,7 +922,7 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 3, "}");
 		cg_line(&body, 2, "}");
 	}
-	cg_sb_puts(&body, rowb.s ? rowb.s : "");
+	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	{
@@ -1065,9 +1065,9 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 1, "const long r1 = min(%s, r0 + %d);", em.rlen, chunk);
 		cg_line(&body, 1, "const bool vec = %s;", guard);
 		cg_line(&body, 1, "const bool peel = %s;", others);
-		cg_sb_puts(&body, l0.s ? l0.s : "");
-		cg_sb_puts(&body, comb.s ? comb.s : "");
-		cg_sb_puts(&body, rowb.s ? rowb.s : "");
+		cg_sb_cat(&body, &l0);
+		cg_sb_cat(&body, &comb);
+		cg_sb_cat(&body, &rowb);
 		cg_line(&body, 0, "}");
 		finish_kernel(G, K, name,
 		              out ? cg_fmt(G, "row, several blocks per row (chunks "
@@ -1129,7 +1129,7 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 1, "__shared__ float krl_cf[%d][33];", ty);
 	if (nl)
 		cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
-	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
 	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", I);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
@@ -1141,7 +1141,7 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	        "values (in bounds), store nothing */");
 	cg_line(&body, 2, "const long c = valid ? cc : %s - 1;", I);
 	cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
-	cg_sb_puts(&body, rowb.s ? rowb.s : "");
+	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
@@ -1276,7 +1276,7 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 	const char *at = dbl ? "double" : "float";
 	cg_line(&body, 0, "{");
 	cg_line(&body, 1, "__shared__ %s krl_cw[%d][%d];", at, WIDE_TY, cols + 1);
-	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
 	cg_line(&body, 1, "const long ncb = (%s + %d) / %d;", I, cols - 1, cols);
 	cg_line(&body, 1, "const long o = (long)blockIdx.x / ncb;");
@@ -1290,10 +1290,10 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "long r = ty;");
 	cg_line(&body, 1, "for (; r + %d < %s; r += %d) {", (WIDE_U - 1) * WIDE_TY,
 	        em.rlen, WIDE_U * WIDE_TY);
-	cg_sb_puts(&body, mainb.s ? mainb.s : "");
+	cg_sb_cat(&body, &mainb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 1, "for (; r < %s; r += %d) {", em.rlen, WIDE_TY);
-	cg_sb_puts(&body, tail.s ? tail.s : "");
+	cg_sb_cat(&body, &tail);
 	cg_line(&body, 1, "}");
 	for (int w = 0; w < WIDE_W; w++)
 		cg_line(&body, 1, "krl_cw[ty][tx + %d] = acc%d;", 32 * w, w);
@@ -1316,8 +1316,8 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 		break;
 	}
 	cg_line(&body, 2, "const float %s = %sa;", rv, dbl ? "(float)" : "");
-	cg_sb_puts(&body, sec.s ? sec.s : "");
-	cg_sb_puts(&body, st.s ? st.s : "");
+	cg_sb_cat(&body, &sec);
+	cg_sb_cat(&body, &st);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,

@@ -186,13 +186,13 @@ static void emit_rows(cg_gen *G, cg_kern *K, const sinfo *si,
 	cg_line(&body, 1, "/* warp totals, one set per sub-tile: a set is "
 	        "rewritten only after the barriers of the other sub-tiles */");
 	cg_line(&body, 1, "__shared__ float krl_ws[%d][%d];", SUBTILES, nw);
-	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tid = threadIdx.x, lane = tid & 31, warp = "
 	        "tid >> 5;");
 	cg_line(&body, 1, "const bool vec = %s;", guard);
 	cg_line(&body, 1, "for (long o = blockIdx.x; o < %s; o += gridDim.x) {", O);
 	cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
-	cg_sb_puts(&body, sec.s ? sec.s : "");
+	cg_sb_cat(&body, &sec);
 	cg_line(&body, 2, "double carry = %s; /* the elements before the "
 	        "sub-tile */", si->prod ? "1.0" : "0.0");
 	cg_line(&body, 2, "for (long t0 = 0; t0 < %s; t0 += %d) {", em.rlen,
@@ -205,9 +205,9 @@ static void emit_rows(cg_gen *G, cg_kern *K, const sinfo *si,
 		cg_line(&body, 3, "float x%d_0 = %s, x%d_1 = %s, x%d_2 = %s, x%d_3 = "
 		        "%s;", u, id, u, id, u, id, u, id);
 		cg_line(&body, 3, "if (vec && k%d + 3 < %s) {", u, em.rlen);
-		cg_sb_puts(&body, pv[u].s ? pv[u].s : "");
+		cg_sb_cat(&body, &pv[u]);
 		cg_line(&body, 3, "} else {");
-		cg_sb_puts(&body, ps[u].s ? ps[u].s : "");
+		cg_sb_cat(&body, &ps[u]);
 		cg_line(&body, 3, "}");
 	}
 	for (int u = 0; u < SUBTILES; u++) {
@@ -250,9 +250,9 @@ static void emit_rows(cg_gen *G, cg_kern *K, const sinfo *si,
 		cg_line(&body, 4, "carry = carry %s (double)tile;", op);
 		cg_line(&body, 4, "const long k = k%d;", u);
 		cg_line(&body, 4, "if (vec && k + 3 < %s) {", em.rlen);
-		cg_sb_puts(&body, ev[u].s ? ev[u].s : "");
+		cg_sb_cat(&body, &ev[u]);
 		cg_line(&body, 4, "} else {");
-		cg_sb_puts(&body, es[u].s ? es[u].s : "");
+		cg_sb_cat(&body, &es[u]);
 		cg_line(&body, 4, "}");
 		cg_line(&body, 3, "}");
 	}
@@ -265,7 +265,7 @@ static void emit_rows(cg_gen *G, cg_kern *K, const sinfo *si,
 	                  si->excl ? "exclusive" : "inclusive",
 	                  si->prod ? "product" : "sum"));
 	cg_kernel_sig(G, K, name, sb);
-	cg_sb_puts(&G->dev, body.s ? body.s : "");
+	cg_sb_cat(&G->dev, &body);
 	cg_plan_launch(G, K, name, cg_fmt(G, "min(%s, sm_count * 32)", otext),
 	               cg_fmt(G, "%d", sb));
 done:
@@ -332,17 +332,17 @@ static void emit_cols(cg_gen *G, cg_kern *K, const sinfo *si,
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
 	cg_line(&body, 0, "{");
-	cg_sb_puts(&body, l0.s ? l0.s : "");
+	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "for (long q = (long)blockIdx.x * %d + threadIdx.x; q < "
 	        "%s * %s; q += (long)gridDim.x * %d) {", sb, O, I, sb);
 	cg_line(&body, 2, "const long o = q / %s, c = q %% %s;", I, I);
 	cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
-	cg_sb_puts(&body, sec.s ? sec.s : "");
+	cg_sb_cat(&body, &sec);
 	cg_line(&body, 2, "double acc = %s;", si->prod ? "1.0" : "0.0");
 	cg_line(&body, 2, "for (long k = 0; k < %s; k++) {", em.rlen);
 	cg_line(&body, 3, "const long r = %s;", si->rev ?
 	        cg_fmt(G, "%s - 1 - k", em.rlen) : "k");
-	cg_sb_puts(&body, st.s ? st.s : "");
+	cg_sb_cat(&body, &st);
 	cg_line(&body, 2, "}");
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
@@ -351,7 +351,7 @@ static void emit_cols(cg_gen *G, cg_kern *K, const sinfo *si,
 	                  si->excl ? "exclusive" : "inclusive",
 	                  si->prod ? "product" : "sum"));
 	cg_kernel_sig(G, K, name, sb);
-	cg_sb_puts(&G->dev, body.s ? body.s : "");
+	cg_sb_cat(&G->dev, &body);
 	cg_plan_launch(G, K, name,
 	               cg_fmt(G, "min(cdiv((%s) * (%s), %d), sm_count * 32)", otext,
 	                      itext, sb),

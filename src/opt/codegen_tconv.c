@@ -47,9 +47,7 @@ int cg_tconv_geom(const krl_graph *g, int n, cg_tconv *t)
 {
 	const krl_gnode *x = &g->n[n];
 	memset(t, 0, sizeof *t);
-	if (x->kind != KRL_GN_LIB || x->dtype != KRL_F32 ||
-	    (strcmp(x->op, "conv_transpose") &&
-	     strcmp(x->op, "conv_transpose_bias")))
+	if (!krl_opt_lib_tconv(g, n) || x->dtype != KRL_F32)
 		return 0;
 	t->bias = x->nin == 3;
 	for (int i = 0; i < x->nattrs; i++)

@@ -116,20 +116,20 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 			return KRL_OK;
 		}
 		cg_line(&body, 0, "{");
-		cg_sb_puts(&body, l0.s ? l0.s : "");
+		cg_sb_cat(&body, &l0);
 		cg_line(&body, 1, "const long gt = (long)blockIdx.x * %d + threadIdx.x;",
 		        tb);
 		cg_line(&body, 1, "const long gs = (long)gridDim.x * %d;", tb);
 		cg_line(&body, 1, "const long nv = (%s) ? %s / 4 : 0;", guard, n);
 		for (int j = 0; j < K->nanchor; j++)
 			cg_acc_decl(&body, 1, g->n[K->anchor[j]].red, acc[j]);
-		cg_sb_puts(&body, loops.s ? loops.s : "");
+		cg_sb_cat(&body, &loops);
 		cg_line(&body, 0, "}");
 		cg_kernel_comment(G, K, cg_fmt(G, "total, partials: %d blocks of %d "
 		                  "per SM, one double per block and reduction to %s",
 		                  kb, tb, part));
 		cg_kernel_sig(G, K, name, tb);
-		cg_sb_puts(&G->dev, body.s ? body.s : "");
+		cg_sb_cat(&G->dev, &body);
 		cg_plan_launch(G, K, name, nparts, cg_fmt(G, "%d", tb));
 		if (l0.oom || loops.oom || body.oom)
 			G->oom = 1;
@@ -179,17 +179,17 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 		}
 		if (!(G->fail >= 0 || G->err[0] || G->oom)) {
 			cg_line(&body, 0, "{");
-			cg_sb_puts(&body, l0.s ? l0.s : "");
-			cg_sb_puts(&body, comb.s ? comb.s : "");
-			cg_sb_puts(&body, sec.s ? sec.s : "");
+			cg_sb_cat(&body, &l0);
+			cg_sb_cat(&body, &comb);
+			cg_sb_cat(&body, &sec);
 			cg_line(&body, 1, "if (threadIdx.x == 0) {");
-			cg_sb_puts(&body, st.s ? st.s : "");
+			cg_sb_cat(&body, &st);
 			cg_line(&body, 1, "}");
 			cg_line(&body, 0, "}");
 			cg_kernel_comment(G, K, "total, final: one block adds the "
 			                  "partials in double and writes the outputs");
 			cg_kernel_sig(G, K, name, tb);
-			cg_sb_puts(&G->dev, body.s ? body.s : "");
+			cg_sb_cat(&G->dev, &body);
 			cg_plan_launch(G, K, name, "1", cg_fmt(G, "%d", tb));
 		}
 		if (l0.oom || comb.oom || sec.oom || st.oom || body.oom)

@@ -288,37 +288,19 @@ krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
 	if (!ss)
 		return krl_diag_set(d, KRL_ENOTFOUND, pos,
 		                    "no shape set '%s' in the task", set);
-	int cap = ss->n + t->nconsts + 1;
-	s->names = calloc((size_t)cap, sizeof *s->names);
-	s->values = calloc((size_t)cap, sizeof *s->values);
+	krl_err r = krl_setscope_init(&s->names, t, ss,
+	                              krl_limits_sm90().sm_count, d);
+	if (r) {
+		krl_opt_scope_free(s);
+		return r;
+	}
 	s->bufs = calloc((size_t)t->ndecls + 1, sizeof *s->bufs);
-	if (!s->names || !s->values || !s->bufs) {
+	if (!s->bufs) {
 		krl_opt_scope_free(s);
 		return krl_diag_set(d, KRL_ENOMEM, pos, "out of memory");
 	}
-	s->scope.names = s->names;
-	s->scope.values = s->values;
+	s->scope = s->names.scope;
 	s->scope.bufs = s->bufs;
-	for (int i = 0; i < ss->n; i++) {
-		s->names[i] = ss->keys[i];
-		s->values[i].i = ss->vals[i];
-		s->values[i].f = (double)ss->vals[i];
-		s->scope.n = i + 1;
-	}
-	for (int i = 0; i < t->nconsts; i++) {
-		krl_value v;
-		krl_err r = krl_expr_eval(t->const_vals[i], &s->scope, &v, d);
-		if (r) {
-			krl_opt_scope_free(s);
-			return r;
-		}
-		s->names[s->scope.n] = t->const_names[i];
-		s->values[s->scope.n++] = v;
-	}
-	s->names[s->scope.n] = "sm_count";
-	s->values[s->scope.n].i = krl_limits_sm90().sm_count;
-	s->values[s->scope.n].f = (double)s->values[s->scope.n].i;
-	s->scope.n++;
 	for (int i = 0; i < t->ndecls; i++) {
 		const krl_decl *dc = &t->decls[i];
 		krl_bufshape *b = &s->bufs[i];
@@ -327,7 +309,7 @@ krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
 		b->ndim = dc->ndim;
 		for (int k = 0; k < dc->ndim; k++) {
 			krl_value v;
-			krl_err r = krl_expr_eval(dc->dim[k], &s->scope, &v, d);
+			r = krl_expr_eval(dc->dim[k], &s->scope, &v, d);
 			if (r) {
 				krl_opt_scope_free(s);
 				return r;
@@ -341,10 +323,40 @@ krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
 
 void krl_opt_scope_free(krl_opt_scope *s)
 {
-	free(s->names);
-	free(s->values);
+	krl_setscope_free(&s->names);
 	free(s->bufs);
 	memset(s, 0, sizeof *s);
+}
+
+/* ==== What a library node's op declares ==== */
+
+unsigned krl_opt_lib_caps(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	const krl_op *op = x->kind == KRL_GN_LIB && x->op ?
+	                   krl_op_find(x->op) : NULL;
+	return op ? op->caps : 0;
+}
+
+int krl_opt_lib_takes_algo(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_ALGO) != 0;
+}
+
+int krl_opt_lib_takes_layout(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_LAYOUT) != 0;
+}
+
+int krl_opt_lib_gemm(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_EPILOGUE) != 0 &&
+	       g->n[i].nin == 2;
+}
+
+int krl_opt_lib_tconv(const krl_graph *g, int i)
+{
+	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_TCONV) != 0;
 }
 
 /* ==== Nodes ==== */

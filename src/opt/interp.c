@@ -200,7 +200,7 @@ static krl_err eval_attrs(interp *I, const krl_gnode *n, krl_attrs *at)
 }
 
 /* A pool node: the library op's shape and attribute checks (as its call
- * would face them), then the golden pooling (family_reduce.c) into this
+ * would face them), then the golden pooling (src/ops/reduce/family.c) into this
  * node's array, the values or the indices. */
 static krl_err run_pool(interp *I, int i)
 {

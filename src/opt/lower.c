@@ -755,7 +755,8 @@ static krl_err lo_flip(lower *L, const int *in, int *out)
 /* max_poolNd -> a MAX node for y and an ARGMAX node for idx (when the
  * plan names it: compaction drops it when nothing reads it); avg_poolNd
  * -> an AVG node. The pooled sizes are the texts of the call's output
- * buffer. */
+ * buffer. Only the table's pool ops reach here: their names (avg_ or not,
+ * the rank before the final 'd') are part of that table's knowledge. */
 static krl_err lo_pool(lower *L, const int *in, int *out)
 {
 	const char *name = L->st->op->name;
@@ -851,7 +852,8 @@ static int lib_attr(lower *L, const krl_gnode *n, const char *key,
 
 /* cat(fill 0 [.., 1, ..], cumsum(narrow(x, start 0, n - 1))) along one
  * dim is the exclusive scan of x (92_cumsum_exclusive, as eager PyTorch
- * spells it); likewise with fill 1 and cumprod. Sets *out, or -1. */
+ * spells it); likewise with fill 1 and cumprod. Sets *out, or -1. A
+ * pattern over what fill and narrow compute, so it names them. */
 static void exclusive_scan(lower *L, const int *in, int axis, int *out)
 {
 	const krl_gnode *z = N(L, in[0]), *sc = N(L, in[1]);
@@ -897,6 +899,11 @@ static krl_err lo_cat(lower *L, const int *in, int *out)
 
 /* ==== The op table ==== */
 
+/* The ops the optimizer lowers (KRL_OPCAP_LOWER), by name: how each op
+ * becomes graph nodes is the optimizer's own knowledge of its meaning.
+ * The ops declared KRL_OPCAP_LIBRARY are not listed: lower_call keeps
+ * every one of them whole (lo_lib). tests/opt/test_lower.c checks that
+ * every registered op is one or the other. */
 static const struct {
 	const char *op;
 	lower_fn fn;
@@ -923,17 +930,25 @@ static const struct {
 	{ "nll_loss", lo_nll_loss },
 	{ "cumsum", lo_cumsum }, { "cumprod", lo_cumprod }, { "flip", lo_flip },
 	{ "cat", lo_cat },
-	/* kept whole */
-	{ "gemm", lo_lib }, { "diag", lo_lib }, { "triu", lo_lib },
-	{ "tril", lo_lib }, { "sdpa", lo_lib }, { "narrow", lo_lib },
-	{ "fill", lo_lib },
-	{ "conv", lo_lib }, { "conv_bias", lo_lib },
-	{ "conv_transpose", lo_lib }, { "conv_transpose_bias", lo_lib },
 	/* window nodes */
 	{ "max_pool1d", lo_pool }, { "max_pool2d", lo_pool },
 	{ "max_pool3d", lo_pool }, { "avg_pool1d", lo_pool },
 	{ "avg_pool2d", lo_pool }, { "avg_pool3d", lo_pool },
 };
+
+/* The lowering of op z in the table, or NULL. */
+static lower_fn lowering(const char *z)
+{
+	for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+		if (strcmp(OPS[i].op, z) == 0)
+			return OPS[i].fn;
+	return NULL;
+}
+
+int krl_graph_lowers(const char *z)
+{
+	return z && lowering(z) != NULL;
+}
 
 /* ==== Driver ==== */
 
@@ -945,9 +960,9 @@ static krl_err lower_call(lower *L, const krl_stmt *s, const krl_step *st)
 	lower_fn fn = NULL;
 	L->s = s;
 	L->st = st;
-	for (size_t i = 0; i < sizeof OPS / sizeof OPS[0] && !fn; i++)
-		if (strcmp(OPS[i].op, s->name) == 0)
-			fn = OPS[i].fn;
+	fn = lowering(s->name);
+	if (!fn && st->op && (st->op->caps & KRL_OPCAP_LIBRARY))
+		fn = lo_lib;
 	if (!fn)
 		return krl_diag_set(L->d, KRL_EUNSUPPORTED, s->pos,
 		                    "op '%s' has no lowering to the op graph",

@@ -8,6 +8,8 @@
 #define KRL_OPT_INT_H
 
 #include "krl/opt.h"
+#include "krl/ops.h"
+#include "lang/scope.h"
 
 typedef struct krl_pwinfo {
 	const char *name;        /* "add", "relu", ... (for comments and tests) */
@@ -119,25 +121,37 @@ int krl_opt_expr_literal(const krl_expr *e);
 /* Copies n attributes (keys and expression trees). KRL_ENOMEM. */
 krl_err krl_opt_attrs_copy(const krl_attr *src, int n, krl_attr **out);
 
+/* What the op of library node i declares it lets the optimizer do
+ * (KRL_OPCAP_*, include/krl/ops.h), or 0 when i is no library node (or
+ * names no registered op). src/opt asks these, never an op's name. */
+unsigned krl_opt_lib_caps(const krl_graph *g, int i);
+
 /* Whether library node i takes the `algo` attribute (which of the
- * library's usable algorithms): gemm (cuBLASLt) and the convolutions
- * (cuDNN; a depthwise one runs kernelrl's own kernel and ignores it). The
- * code generator writes the schedule's lib_algo on these calls. */
+ * library's usable configurations runs: KRL_OPCAP_ALGO). The code
+ * generator writes the schedule's lib_algo on these calls. */
 int krl_opt_lib_takes_algo(const krl_graph *g, int i);
 
 /* Whether library node i takes the `layout` attribute (the memory layout
- * cuDNN runs on): the convolutions (a depthwise one runs kernelrl's NCHW
- * kernel and ignores it). The code generator writes `layout=nhwc` on
- * these calls when the schedule's lib_layout says so. */
+ * the library runs on: KRL_OPCAP_LAYOUT). The code generator writes
+ * `layout=nhwc` on these calls when the schedule's lib_layout says so. */
 int krl_opt_lib_takes_layout(const krl_graph *g, int i);
 
-/* The names of one shape set of a task: its keys, consts and sm_count
- * (132), and the task decls' shapes for numel()/dim(). Free with
- * krl_opt_scope_free (also after a failed init). */
+/* Whether library node i is a two-operand call with an epilogue slot
+ * (KRL_OPCAP_EPILOGUE): the GEMM whose calls the generated 3xTF32 GEMM
+ * may replace, and into which a bias may fold. */
+int krl_opt_lib_gemm(const krl_graph *g, int i);
+
+/* Whether library node i is a transposed convolution that may run as a
+ * forward one over a flipped, transposed weight (KRL_OPCAP_TCONV). */
+int krl_opt_lib_tconv(const krl_graph *g, int i);
+
+/* The names of one shape set of a task (lang's builder, src/lang/scope.h:
+ * its keys, consts and sm_count, 132), and the task decls' shapes for
+ * numel()/dim(). Free with krl_opt_scope_free (also after a failed
+ * init). */
 typedef struct krl_opt_scope {
 	krl_scope scope;
-	const char **names;
-	krl_value *values;
+	krl_setscope names;
 	krl_bufshape *bufs;
 } krl_opt_scope;
 krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,

@@ -278,7 +278,9 @@ static krl_err rule_fold(rw *R, const krl_gnode *n, int *out)
 
 /* ==== DIAG_BCAST: diag(v) @ B = v[:, None] * B, B @ diag(v) = B * v ==== */
 
-/* Node i is diag(v) of a vector, main diagonal: sets *v. */
+/* Node i is diag(v) of a vector, main diagonal: sets *v. This rule is
+ * about what diag and gemm compute (and gemm's ta/tb/alpha), so it names
+ * them, as the other rules here name the ops whose algebra they use. */
 static int is_diag(const rw *R, int i, int *v)
 {
 	const krl_gnode *n = NN(R, i);
@@ -389,7 +391,8 @@ static krl_err rule_cancel(rw *R, const krl_gnode *n, int *out)
 /* ==== REDUCE_LINEAR: sum_j (A @ B)[i, j] = (A @ rowsum(B))[i] ==== */
 
 /* A gemm with B's columns summed first: [..., M, 1] instead of
- * [..., M, N], a GEMV's worth of work. The sum must be over the GEMM's
+ * [..., M, N], a GEMV's worth of work (a rule about gemm's algebra: it
+ * names the op). The sum must be over the GEMM's
  * last axis and the GEMM read by nothing else (the old graph says). */
 static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
 {

@@ -131,30 +131,16 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_tconv = !strcmp(z, "fwd");
 }
 
-int krl_opt_lib_takes_algo(const krl_graph *g, int i)
-{
-	const krl_gnode *x = &g->n[i];
-	return x->kind == KRL_GN_LIB &&
-	       (!strcmp(x->op, "gemm") || !strncmp(x->op, "conv", 4));
-}
-
-int krl_opt_lib_takes_layout(const krl_graph *g, int i)
-{
-	const krl_gnode *x = &g->n[i];
-	return x->kind == KRL_GN_LIB && !strncmp(x->op, "conv", 4);
-}
-
 /* Whether the `algo` of library node i can change what runs in o's shape
- * set: it takes one, and it is not a depthwise convolution (not
- * transposed, groups = Cin > 1, src/ops/conv.h), whose one kernel ignores
- * it. A groups that does not evaluate counts as not depthwise. */
+ * set: it takes one, and it is not the depthwise case of an op that
+ * declares one (KRL_OPCAP_DEPTHWISE: groups = Cin > 1), whose one kernel
+ * ignores it. A groups that does not evaluate counts as not depthwise. */
 static int algo_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 {
 	const krl_gnode *x = &o->g->n[i];
 	if (!krl_opt_lib_takes_algo(o->g, i))
 		return 0;
-	if (!strcmp(x->op, "gemm") || !strncmp(x->op, "conv_transpose", 14) ||
-	    x->nin < 2)
+	if (!(krl_opt_lib_caps(o->g, i) & KRL_OPCAP_DEPTHWISE) || x->nin < 2)
 		return 1;
 	const krl_gnode *in = &o->g->n[x->in[0]];
 	for (int a = 0; a < x->nattrs; a++) {
@@ -177,17 +163,19 @@ static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 	return krl_opt_lib_takes_layout(o->g, i) && algo_matters(o, sc, i);
 }
 
-/* Whether o's GEMMs are ones the 3xTF32 kernel (128 x 128 tiles, no
- * split over K) is expected to run faster than cuBLASLt's fp32: enough
- * tiles to fill the GPU, and no thin operand (a matrix-vector product is
- * memory-bound, cuBLAS's GEMV does it better). Counts them in *n. */
+/* Whether o's GEMMs (the library calls the generated 3xTF32 GEMM may
+ * replace: KRL_OPCAP_EPILOGUE, two operands) are ones the 3xTF32 kernel
+ * (128 x 128 tiles, no split over K) is expected to run faster than
+ * cuBLASLt's fp32: enough tiles to fill the GPU, and no thin operand (a
+ * matrix-vector product is memory-bound, cuBLAS's GEMV does it better).
+ * Counts them in *n. */
 static int gemm_tiles_pay(const krl_graph *g, int *n)
 {
 	int pay = 1;
 	*n = 0;
 	for (int i = 0; i < g->nn; i++) {
 		const krl_gnode *x = &g->n[i];
-		if (x->kind != KRL_GN_LIB || strcmp(x->op, "gemm") || x->nin != 2)
+		if (!krl_opt_lib_gemm(g, i))
 			continue;
 		(*n)++;
 		const krl_gnode *a = &g->n[x->in[0]];
@@ -317,17 +305,20 @@ static void features(krl_opt *o)
 			pool = 1;
 			pw_only = 0;
 			break;
-		case KRL_GN_LIB:
+		case KRL_GN_LIB: {
+			/* By what the op declares: a GEMM has the epilogue
+			 * slot, a convolution takes a memory layout. (Pools
+			 * are lowered: they count above, as POOL nodes.) */
+			unsigned caps = krl_opt_lib_caps(g, i);
 			pw_only = 0;
-			if (!strcmp(x->op, "gemm"))
+			if (caps & KRL_OPCAP_EPILOGUE)
 				gemm = 1;
-			else if (!strncmp(x->op, "conv", 4))
+			else if (caps & KRL_OPCAP_LAYOUT)
 				conv = 1;
-			else if (strstr(x->op, "pool"))
-				pool = 1;
 			else
 				other = 1;
 			break;
+		}
 		default:
 			pw_only = 0;
 			break;

@@ -5,12 +5,14 @@
  * removal and copies.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graphtest.h"
 #include "krl/suite.h"
+#include "opt/cgtool.h"
 
 /* ==== The pointwise table ==== */
 
@@ -266,9 +268,47 @@ static void builders_shapes_and_errors(void **state)
 	krl_task_free(t);
 }
 
+/* The code generator's string builder never truncates silently: a size
+ * it cannot hold marks it oom (and later appends are ignored), and
+ * appending a failed builder to another makes that one fail too, so the
+ * failure reaches the builders krl_codegen checks. */
+static void string_builder_reports_failure(void **state)
+{
+	(void)state;
+	cg_sb a = { 0 }, b = { 0 };
+	cg_sb_printf(&a, "x%d", 1);
+	cg_line(&a, 1, "y");
+	assert_false(a.oom);
+	assert_string_equal(a.s, "x1\ty\n");
+	cg_sb_cat(&b, &a);
+	assert_false(b.oom);
+	assert_string_equal(b.s, "x1\ty\n");
+
+	/* a size that would overflow: oom, nothing written */
+	cg_sb big = { 0 };
+	big.n = SIZE_MAX / 2 - 2;
+	cg_sb_puts(&big, "abcd");
+	assert_true(big.oom);
+	assert_null(big.s);
+	big.n = 0;
+
+	/* a failed builder fails the one it goes into */
+	cg_sb_cat(&b, &big);
+	assert_true(b.oom);
+	size_t n = b.n;
+	cg_sb_puts(&b, "more");
+	assert_int_equal(b.n, n);
+	cg_sb_free(&a);
+	cg_sb_free(&b);
+	cg_sb_free(&big);
+	assert_null(b.s);
+	cg_sb_free(&b); /* a zeroed builder: no-op */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(string_builder_reports_failure),
 		cmocka_unit_test(pw_table_is_complete),
 		cmocka_unit_test(pw_meanings),
 		cmocka_unit_test(number_and_binary_texts),

@@ -318,9 +318,47 @@ static void unsupported_calls_say_where(void **state)
 	krl_task_free(t);
 }
 
+/* Every registered op says what the optimizer may do with it, and the
+ * lowering agrees: an op is exactly one of KRL_OPCAP_LOWER (and then
+ * lower.c has its lowering) or KRL_OPCAP_LIBRARY (and then lower.c does
+ * not list it: it is kept whole without being named). An op added with
+ * neither, or declared lowerable without a lowering, fails here. */
+static void every_op_is_lowered_or_a_library_call(void **state)
+{
+	(void)state;
+	int n = 0, lower = 0, lib = 0, bad = 0;
+	const krl_op *const *all = krl_op_all(&n);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		const krl_op *op = all[i];
+		int lo = (op->caps & KRL_OPCAP_LOWER) != 0;
+		int li = (op->caps & KRL_OPCAP_LIBRARY) != 0;
+		int has = krl_graph_lowers(op->name);
+		const char *why = lo && li ? "both LOWER and LIBRARY" :
+		                  !lo && !li ? "neither LOWER nor LIBRARY" :
+		                  lo && !has ? "LOWER without a lowering in "
+		                               "src/opt/lower.c" :
+		                  li && has ? "LIBRARY but listed in lower.c's "
+		                              "table" : NULL;
+		if (why) {
+			printf("op %s: %s\n", op->name, why);
+			bad++;
+		}
+		lower += lo;
+		lib += li;
+		/* krl_op_find and krl_op_all agree */
+		assert_ptr_equal(krl_op_find(op->name), op);
+	}
+	printf("%d ops: %d lowered, %d library calls\n", n, lower, lib);
+	assert_int_equal(bad, 0);
+	assert_false(krl_graph_lowers("no_such_op"));
+	assert_false(krl_graph_lowers(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_op_is_lowered_or_a_library_call),
 		cmocka_unit_test(level1_lowers_and_matches_golden),
 		cmocka_unit_test(graphs_are_symbolic),
 		cmocka_unit_test(graphs_agree_across_sets),

@@ -1,0 +1,266 @@
+/*
+ * The codegen toolbox, kernels (cgtool.h): a kernel's arguments (the
+ * buffers and plan values it reads), its header comment, its signature and
+ * its plan launch, the schedule's choices on a library call, and the names
+ * of reduce ops. Every kernel writer uses these; they call no writer.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgtool.h"
+
+/* ==== Kernel arguments ==== */
+
+static cg_arg *add_arg(cg_gen *G, cg_kern *K, char kind)
+{
+	if (K->nargs == CG_MAX_ARGS) {
+		snprintf(G->err, sizeof G->err, "more than %d arguments in one "
+		         "kernel", CG_MAX_ARGS);
+		return NULL;
+	}
+	cg_arg *a = &K->args[K->nargs++];
+	memset(a, 0, sizeof *a);
+	a->kind = kind;
+	return a;
+}
+
+const char *cg_arg_long(cg_gen *G, cg_kern *K, const char *plan)
+{
+	for (int i = 0; i < K->nargs; i++)
+		if (K->args[i].kind == 'l' && strcmp(K->args[i].plan, plan) == 0)
+			return K->args[i].cname;
+	cg_arg *a = add_arg(G, K, 'l');
+	if (!a)
+		return "0";
+	a->plan = cg_fmt(G, "%s", plan);
+	a->cname = cg_fmt(G, "a%d", K->nargs - 1);
+	a->ctype = "long";
+	return a->cname;
+}
+
+const char *cg_arg_dbl(cg_gen *G, cg_kern *K, const char *plan)
+{
+	for (int i = 0; i < K->nargs; i++)
+		if (K->args[i].kind == 'd' && strcmp(K->args[i].plan, plan) == 0)
+			return K->args[i].cname;
+	cg_arg *a = add_arg(G, K, 'd');
+	if (!a)
+		return "0.0";
+	a->plan = cg_fmt(G, "%s", plan);
+	a->cname = cg_fmt(G, "c%d", K->nargs - 1);
+	a->ctype = "double";
+	return a->cname;
+}
+
+const char *cg_ctype(krl_dtype t)
+{
+	switch (t) {
+	case KRL_F32: return "float";
+	case KRL_F64: return "double";
+	case KRL_I32: return "int";
+	case KRL_I64: return "long long";
+	case KRL_BOOL: return "unsigned char";
+	case KRL_F16: return "__half";
+	case KRL_BF16: return "__nv_bfloat16";
+	default: return "float";
+	}
+}
+
+const char *cg_arg_named(cg_gen *G, cg_kern *K, const char *name,
+                         const char *ctype)
+{
+	for (int i = 0; i < K->nargs; i++)
+		if (K->args[i].kind == 'p' && strcmp(K->args[i].plan, name) == 0)
+			return K->args[i].cname;
+	cg_arg *a = add_arg(G, K, 'p');
+	if (!a)
+		return "0";
+	a->plan = cg_fmt(G, "%s", name);
+	a->cname = cg_fmt(G, "p_%s", name);
+	a->ctype = cg_fmt(G, "%s", ctype);
+	return a->cname;
+}
+
+const char *cg_attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
+                         const char *dflt)
+{
+	for (int i = 0; i < x->nattrs; i++) {
+		if (strcmp(x->attrs[i].key, key))
+			continue;
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		if (!z) {
+			G->oom = 1;
+			return dflt;
+		}
+		const char *r = cg_fmt(G, "%s", z);
+		free(z);
+		return r;
+	}
+	return dflt;
+}
+
+const char *cg_bufname(cg_gen *G, int n)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[n];
+	if (x->kind == KRL_GN_BUF)
+		return g->task->decls[x->buf].name;
+	int od = cg_out_decl(g, n, 0);
+	if (od >= 0)
+		return g->task->decls[od].name;
+	return cg_fmt(G, "t%d", n);
+}
+
+const char *cg_arg_buf(cg_gen *G, cg_kern *K, int n, int write)
+{
+	const krl_gnode *x = &G->g->n[n];
+	const char *name = cg_bufname(G, n);
+	const char *ct = cg_ctype(x->dtype);
+	return cg_arg_named(G, K, name,
+	                    write ? cg_fmt(G, "%s *__restrict__", ct)
+	                          : cg_fmt(G, "const %s *__restrict__", ct));
+}
+
+void cg_args_reset(cg_kern *K)
+{
+	K->nargs = 0;
+}
+
+/* ==== Assembly ==== */
+
+void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how)
+{
+	const krl_graph *g = G->g;
+	cg_sb b = { 0 };
+	int first = 1;
+	/* every node computed here: anchors, outputs, and the inline nodes
+	 * they use */
+	unsigned char *seen = calloc((size_t)g->nn, 1);
+	int *stack = malloc((size_t)g->nn * sizeof *stack);
+	int ns = 0;
+	if (!seen || !stack) {
+		G->oom = 1;
+		free(seen);
+		free(stack);
+		return;
+	}
+	for (int a = 0; a < K->nanchor; a++)
+		stack[ns++] = K->anchor[a];
+	for (int o = 0; o < K->nout && ns < g->nn; o++)
+		if (!seen[K->out[o]]) {
+			stack[ns++] = K->out[o];
+			seen[K->out[o]] = 1;
+		}
+	for (int a = 0; a < K->nanchor; a++)
+		seen[K->anchor[a]] = 1;
+	while (ns) {
+		int m = stack[--ns];
+		const krl_gnode *x = &g->n[m];
+		for (int i = 0; i < x->nin; i++) {
+			int c = x->in[i];
+			if (seen[c] || !cg_inline_in(G, c, K) ||
+			    g->n[c].kind == KRL_GN_CONST)
+				continue;
+			seen[c] = 1;
+			stack[ns++] = c;
+		}
+	}
+	for (int m = 0; m < g->nn; m++) {
+		if (!seen[m])
+			continue;
+		const krl_gnode *x = &g->n[m];
+		const char *what = "?";
+		switch (x->kind) {
+		case KRL_GN_PW: {
+			const krl_pwinfo *pi = krl_pw_info(x->pw);
+			what = pi ? pi->name : "pw";
+			break;
+		}
+		case KRL_GN_REDUCE: what = cg_red_name(x->red); break;
+		case KRL_GN_SCAN:
+			what = x->scan == KRL_SCAN_SUM ? "cumsum" : "cumprod";
+			break;
+		case KRL_GN_GATHER: what = "gather"; break;
+		case KRL_GN_FLIP: what = "flip"; break;
+		case KRL_GN_POOL:
+			what = x->pool == KRL_POOL_AVG ? "avg_pool" :
+			       x->pool == KRL_POOL_MAX ? "max_pool" :
+			       "max_pool_index";
+			break;
+		case KRL_GN_BUF: what = "copy"; break;
+		case KRL_GN_CONST: what = "fill"; break;
+		default: break;
+		}
+		cg_sb_printf(&b, "%s%d %s", first ? "" : ", ", m, what);
+		first = 0;
+	}
+	cg_sb_printf(&G->dev, "\n/*\n * k%d (%s): nodes %s.\n", K->id, how,
+	             b.s ? b.s : "");
+	cg_sb_puts(&G->dev, " * Writes:");
+	for (int o = 0; o < K->nout; o++)
+		cg_sb_printf(&G->dev, " %s", cg_bufname(G, K->out[o]));
+	cg_sb_puts(&G->dev, ".\n */\n");
+	if (b.oom)
+		G->oom = 1;
+	cg_sb_free(&b);
+	free(seen);
+	free(stack);
+}
+
+void cg_kernel_sig(cg_gen *G, cg_kern *K, const char *name, int block)
+{
+	cg_sb_printf(&G->dev, "extern \"C\" __global__ void __launch_bounds__(%d)\n"
+	             "%s(", block, name);
+	for (int i = 0; i < K->nargs; i++) {
+		const cg_arg *a = &K->args[i];
+		cg_sb_printf(&G->dev, "%s%s %s", i ? ",\n\t" : "", a->ctype,
+		             a->cname);
+	}
+	cg_sb_puts(&G->dev, ")\n");
+}
+
+void cg_plan_launch(cg_gen *G, cg_kern *K, const char *name,
+                    const char *grid, const char *block)
+{
+	cg_sb_printf(&G->plan, "launch %s grid=(%s) block=(%s) args(", name,
+	             grid, block);
+	for (int i = 0; i < K->nargs; i++)
+		cg_sb_printf(&G->plan, "%s%s", i ? ",\n    " : "",
+		             K->args[i].plan);
+	cg_sb_puts(&G->plan, ")\n");
+}
+
+void cg_lib_choices(cg_gen *G, int algo, int layout)
+{
+	if (algo && G->s.lib_algo > 0) {
+		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
+		G->nalgo++;
+	}
+	if (layout && G->s.lib_layout) {
+		cg_sb_puts(&G->plan, " layout=nhwc");
+		G->nlayout++;
+	}
+	cg_sb_puts(&G->plan, "\n");
+}
+
+/* ==== Reduce ops ==== */
+
+const char *cg_red_name(krl_redop op)
+{
+	switch (op) {
+	case KRL_RED_SUM: return "sum";
+	case KRL_RED_PROD: return "prod";
+	case KRL_RED_MAX: return "max";
+	case KRL_RED_MIN: return "min";
+	case KRL_RED_ARGMAX: return "argmax";
+	case KRL_RED_ARGMIN: return "argmin";
+	}
+	return "?";
+}
+
+int cg_red_is_arg(krl_redop op)
+{
+	return op == KRL_RED_ARGMAX || op == KRL_RED_ARGMIN;
+}

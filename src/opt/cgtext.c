@@ -1,0 +1,219 @@
+/*
+ * The codegen toolbox, text (cgtool.h): the growing string every emitter
+ * writes into (cg_sb: an allocation failure is never silent: the builder
+ * is marked oom, and krl_codegen fails with KRL_ENOMEM), strings owned by
+ * a generation (cg_fmt), fresh C names, and the texts of dims.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgtool.h"
+
+/* ==== Strings ==== */
+
+/* Makes room for extra more bytes and the NUL; on failure (no memory, or
+ * a size past SIZE_MAX / 2) marks b oom, which every later append sees. */
+static void sb_grow(cg_sb *b, size_t extra)
+{
+	if (b->oom)
+		return;
+	if (extra > SIZE_MAX / 2 - b->n - 1) {
+		b->oom = 1;
+		return;
+	}
+	if (b->n + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->n + extra + 1)
+		cap *= 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = 1;
+		return;
+	}
+	b->s = s;
+	b->cap = cap;
+}
+
+void cg_sb_puts(cg_sb *b, const char *z)
+{
+	size_t n = strlen(z);
+	sb_grow(b, n);
+	if (b->oom)
+		return;
+	memcpy(b->s + b->n, z, n + 1);
+	b->n += n;
+}
+
+void cg_sb_vprintf(cg_sb *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		b->oom = 1;
+		return;
+	}
+	sb_grow(b, (size_t)n);
+	if (b->oom)
+		return;
+	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	b->n += (size_t)n;
+}
+
+void cg_sb_printf(cg_sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cg_sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void cg_line(cg_sb *b, int ind, const char *fmt, ...)
+{
+	for (int i = 0; i < ind; i++)
+		cg_sb_puts(b, "\t");
+	va_list ap;
+	va_start(ap, fmt);
+	cg_sb_vprintf(b, fmt, ap);
+	va_end(ap);
+	cg_sb_puts(b, "\n");
+}
+
+void cg_sb_cat(cg_sb *b, const cg_sb *src)
+{
+	if (src->oom)
+		b->oom = 1;
+	cg_sb_puts(b, src->s ? src->s : "");
+}
+
+void cg_sb_free(cg_sb *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+char *cg_fmt(cg_gen *G, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || G->oom)
+		goto oom;
+	if (G->nstrs == G->capstrs) {
+		int cap = G->capstrs ? 2 * G->capstrs : 256;
+		char **p = realloc(G->strs, (size_t)cap * sizeof *p);
+		if (!p)
+			goto oom;
+		G->strs = p;
+		G->capstrs = cap;
+	}
+	char *s = malloc((size_t)n + 1);
+	if (!s)
+		goto oom;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	G->strs[G->nstrs++] = s;
+	return s;
+oom:
+	G->oom = 1;
+	return (char *)"";
+}
+
+const char *cg_name(cg_gen *G, const char *pre)
+{
+	return cg_fmt(G, "%s%d", pre, G->counter++);
+}
+
+/* ==== Shapes ==== */
+
+/* Copies a dim text without spaces and without parentheses that enclose
+ * all of it. */
+static void norm_dim(const char *a, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *a && n + 1 < cap; a++)
+		if (*a != ' ' && *a != '\t')
+			out[n++] = *a;
+	out[n] = 0;
+	for (;;) {
+		n = strlen(out);
+		if (n < 2 || out[0] != '(' || out[n - 1] != ')')
+			return;
+		int depth = 0, whole = 1;
+		for (size_t i = 0; i < n; i++) {
+			depth += out[i] == '(' ? 1 : out[i] == ')' ? -1 : 0;
+			if (depth == 0 && i + 1 < n) {
+				whole = 0;
+				break;
+			}
+		}
+		if (!whole)
+			return;
+		memmove(out, out + 1, n - 2);
+		out[n - 2] = 0;
+	}
+}
+
+int cg_dim_eq(const char *a, const char *b)
+{
+	char x[512], y[512];
+	norm_dim(a, x, sizeof x);
+	norm_dim(b, y, sizeof y);
+	return strcmp(x, y) == 0;
+}
+
+int cg_dim_one(const char *a)
+{
+	return cg_dim_eq(a, "1");
+}
+
+int cg_same_shape(const krl_graph *g, int a, int b)
+{
+	const krl_gnode *x = &g->n[a], *y = &g->n[b];
+	/* dims of 1 do not change a linear index: compare the others */
+	int i = 0, j = 0;
+	for (;;) {
+		while (i < x->ndim && cg_dim_one(x->dim[i].text))
+			i++;
+		while (j < y->ndim && cg_dim_one(y->dim[j].text))
+			j++;
+		if (i == x->ndim || j == y->ndim)
+			return i == x->ndim && j == y->ndim;
+		if (!cg_dim_eq(x->dim[i].text, y->dim[j].text))
+			return 0;
+		i++;
+		j++;
+	}
+}
+
+int cg_dims_one(const krl_gnode *x, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if (!cg_dim_one(x->dim[i].text))
+			return 0;
+	return 1;
+}
+
+char *cg_prod(cg_gen *G, int n, int from, int to)
+{
+	const krl_gnode *x = &G->g->n[n];
+	cg_sb b = { 0 };
+	int k = 0;
+	for (int i = from; i < to; i++) {
+		if (cg_dim_one(x->dim[i].text))
+			continue;
+		cg_sb_printf(&b, "%s(%s)", k++ ? " * " : "", x->dim[i].text);
+	}
+	char *r = cg_fmt(G, "%s", k ? (b.s ? b.s : "1") : "1");
+	if (b.oom)
+		G->oom = 1;
+	cg_sb_free(&b);
+	return r;
+}

@@ -1,0 +1,177 @@
+/*
+ * Device helpers of the code generator's candidates (src/opt/codegen.c,
+ * emit_helpers), embedded at build time. Each section starts at its
+ * marker line and runs to the next one; a candidate gets the sections its
+ * kernels need, copied as they are (the markers are not copied).
+ */
+/*@helper inf@*/
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+/*@helper half@*/
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+/*@helper div@*/
+
+/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+static __device__ __forceinline__ long krl_div(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a / (unsigned)b) : a / b;
+}
+
+static __device__ __forceinline__ long krl_mod(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a % (unsigned)b) : a % b;
+}
+/*@helper minmax@*/
+
+/* min and max of 64-bit indices */
+static __device__ __forceinline__ long krl_minl(long a, long b)
+{
+	return a < b ? a : b;
+}
+
+static __device__ __forceinline__ long krl_maxl(long a, long b)
+{
+	return a > b ? a : b;
+}
+/*@helper nanminmax@*/
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+/*@helper argbetter@*/
+
+/* Whether (v, i) beats the best (bv, bi) of an argmax (argmin): NaN
+ * is the extreme, ties go to the smaller index (the first, as torch). */
+static __device__ __forceinline__ bool krl_amax_better(float v, long long i,
+                                                       float bv, long long bi)
+{
+	if (v != v)
+		return bv == bv || i < bi;
+	if (bv != bv)
+		return false;
+	return v > bv || (v == bv && i < bi);
+}
+
+static __device__ __forceinline__ bool krl_amin_better(float v, long long i,
+                                                       float bv, long long bi)
+{
+	if (v != v)
+		return bv == bv || i < bi;
+	if (bv != bv)
+		return false;
+	return v < bv || (v == bv && i < bi);
+}
+/*@helper warp@*/
+
+/* Warp reductions; xor shuffles give every lane the same result. */
+static __device__ __forceinline__ double krl_warp_sum(double v)
+{
+	for (int off = 16; off > 0; off >>= 1)
+		v += __shfl_xor_sync(0xffffffffu, v, off);
+	return v;
+}
+
+static __device__ __forceinline__ double krl_warp_prod(double v)
+{
+	for (int off = 16; off > 0; off >>= 1)
+		v *= __shfl_xor_sync(0xffffffffu, v, off);
+	return v;
+}
+
+static __device__ __forceinline__ float krl_warp_max(float v)
+{
+	for (int off = 16; off > 0; off >>= 1)
+		v = krl_maxf(v, __shfl_xor_sync(0xffffffffu, v, off));
+	return v;
+}
+
+static __device__ __forceinline__ float krl_warp_min(float v)
+{
+	for (int off = 16; off > 0; off >>= 1)
+		v = krl_minf(v, __shfl_xor_sync(0xffffffffu, v, off));
+	return v;
+}
+/*@helper warparg@*/
+
+static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i)
+{
+	for (int off = 16; off > 0; off >>= 1) {
+		float ov = __shfl_xor_sync(0xffffffffu, v, off);
+		long long oi = __shfl_xor_sync(0xffffffffu, i, off);
+		if (krl_amax_better(ov, oi, v, i)) {
+			v = ov;
+			i = oi;
+		}
+	}
+}
+
+static __device__ __forceinline__ void krl_warp_amin(float &v, long long &i)
+{
+	for (int off = 16; off > 0; off >>= 1) {
+		float ov = __shfl_xor_sync(0xffffffffu, v, off);
+		long long oi = __shfl_xor_sync(0xffffffffu, i, off);
+		if (krl_amin_better(ov, oi, v, i)) {
+			v = ov;
+			i = oi;
+		}
+	}
+}
+/*@helper block@*/
+
+/* Block reductions (blockDim.x a multiple of 32): every thread gets
+ * the result. The first barrier lets a previous call finish reading
+ * the shared slots. */
+#define KRL_BLOCK_RED(NAME, T, ID, WARP)                               \
+	static __device__ __forceinline__ T NAME(T v)                   \
+	{                                                               \
+		__shared__ T sh[32];                                      \
+		v = WARP(v);                                              \
+		__syncthreads();                                          \
+		if ((threadIdx.x & 31) == 0)                              \
+			sh[threadIdx.x >> 5] = v;                          \
+		__syncthreads();                                          \
+		v = (int)(threadIdx.x & 31) < (int)(blockDim.x >> 5) ?     \
+		    sh[threadIdx.x & 31] : (ID);                          \
+		return WARP(v);                                           \
+	}
+KRL_BLOCK_RED(krl_block_sum, double, 0.0, krl_warp_sum)
+KRL_BLOCK_RED(krl_block_prod, double, 1.0, krl_warp_prod)
+KRL_BLOCK_RED(krl_block_max, float, -INFINITY, krl_warp_max)
+KRL_BLOCK_RED(krl_block_min, float, INFINITY, krl_warp_min)
+/*@helper blockarg@*/
+
+#define KRL_BLOCK_ARG(NAME, WARP, ID)                                  \
+	static __device__ __forceinline__ void NAME(float &v, long long &i) \
+	{                                                               \
+		__shared__ float shv[32];                                 \
+		__shared__ long long shi[32];                             \
+		WARP(v, i);                                               \
+		__syncthreads();                                          \
+		if ((threadIdx.x & 31) == 0) {                            \
+			shv[threadIdx.x >> 5] = v;                         \
+			shi[threadIdx.x >> 5] = i;                         \
+		}                                                         \
+		__syncthreads();                                          \
+		if ((int)(threadIdx.x & 31) < (int)(blockDim.x >> 5)) {    \
+			v = shv[threadIdx.x & 31];                         \
+			i = shi[threadIdx.x & 31];                         \
+		} else {                                                  \
+			v = (ID);                                          \
+			i = 0x4000000000000000ll;                          \
+		}                                                         \
+		WARP(v, i);                                               \
+	}
+KRL_BLOCK_ARG(krl_block_amax, krl_warp_amax, -INFINITY)
+KRL_BLOCK_ARG(krl_block_amin, krl_warp_amin, INFINITY)
