@@ -13,9 +13,9 @@
  * An argument k/n runs part k of n (ctest runs the parts as
  * opt_test_codegen_<k>of<n>, side by side under ctest -j): every part
  * generates and checks every candidate with the same choices and seeds,
- * and NVRTC-compiles the distinct files whose number (in order of first
- * appearance) is k modulo n, so the parts together compile each once; no
- * argument compiles all.
+ * and NVRTC-compiles its share of the distinct files (shared out by size
+ * in order of first appearance: part_of), so the parts together compile
+ * each once; no argument compiles all.
  *
  * KRL_CODEGEN_CHOICES=n sets the random choices per task (default 3).
  * KRL_CODEGEN_DUMP=dir writes each task's default candidate to dir/ for a
@@ -52,6 +52,23 @@ static uint64_t splitmix(uint64_t *s)
 /* The part of the NVRTC compiles this process does: g_part of g_parts
  * (argv[1] "k/n"; default all). */
 static int g_part, g_parts = 1;
+
+/* Bytes of source given to each part so far (g_parts entries). */
+static size_t *g_load;
+
+/* The part that compiles the next distinct text: the one given the
+ * fewest bytes so far (NVRTC's time grows with the file; the GEMM files
+ * are the long and slow ones), the first of those on a tie. Every part
+ * sees the same texts in the same order, so all agree. */
+static int part_of(const char *text)
+{
+	int p = 0;
+	for (int i = 1; i < g_parts; i++)
+		if (g_load[i] < g_load[p])
+			p = i;
+	g_load[p] += strlen(text);
+	return p;
+}
 
 /* Texts already compiled (many choices write the same file). */
 typedef struct seen {
@@ -116,8 +133,7 @@ static int check_text(const krl_task *t, const char *id, const char *text,
 	krl_candidate_free(cand);
 	if (!seen_add(done, fnv(text)))
 		return 0;
-	/* the n-th distinct file is compiled by part n mod g_parts */
-	if ((done->n - 1) % g_parts != g_part)
+	if (part_of(text) != g_part)
 		return 0;
 	krl_cubin *cu = NULL;
 	krl_err r = krl_nvrtc_compile(text, strlen(text), id, "sm_90a",
@@ -318,9 +334,14 @@ int main(int argc, char **argv)
 		g_part = k - 1;
 		g_parts = n;
 	}
+	g_load = calloc((size_t)g_parts, sizeof *g_load);
+	if (!g_load)
+		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hand_built_softmax),
 		cmocka_unit_test(level1_candidates_are_valid),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int r = cmocka_run_group_tests(tests, NULL, NULL);
+	free(g_load);
+	return r;
 }
