@@ -12,6 +12,10 @@
  * shared memory tends to give wrong results here too. __shared__ is
  * `static`: one copy, reused by the block that runs. Deadlocks (a barrier
  * some threads never reach) abort with a message.
+ *
+ * The test precompiles this header once per process (g++'s .gch) and
+ * compiles each distinct candidate once, so keep it free of anything that
+ * depends on the candidate.
  */
 #ifndef KRL_CUDASIM_H
 #define KRL_CUDASIM_H
@@ -24,7 +28,6 @@
 #include <ucontext.h>
 
 #include <cmath>
-#include <functional>
 #include <type_traits>
 #include <utility>
 
@@ -108,9 +111,14 @@ static int nthreads, capthreads;
 static thr *cur;
 static ucontext_t main_ctx;
 static dim3 bid, bdim, gdim;
-static std::function<void()> *body;
+/* The kernel call of the launch under way: body(body_arg) (a function
+ * pointer, not std::function, whose header was most of this one's
+ * compile time) */
+static void (*body)(void *);
+static void *body_arg;
 static unsigned long long slots[32][32];
-static uint64_t rng = 88172645463325252ull;
+static const uint64_t RNG_SEED = 88172645463325252ull;
+static uint64_t rng = RNG_SEED;
 
 static inline uint64_t xorshift()
 {
@@ -128,8 +136,16 @@ static inline void yield(int state)
 
 static void entry()
 {
-	(*body)();
+	body(body_arg);
 	cur->state = DONE;
+}
+
+/* Puts the thread-order generator back at its seed: a shared object that
+ * is loaded again (or still loaded) then runs a kernel in the same order
+ * as a freshly loaded one. */
+static inline void reset()
+{
+	rng = RNG_SEED;
 }
 
 /* Runs every thread of the block at bid to its end. */
@@ -233,8 +249,8 @@ static void run_block()
 	}
 }
 
-static void launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                   unsigned by, unsigned bz, std::function<void()> f)
+static void launch_(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                    unsigned by, unsigned bz, void (*fn)(void *), void *arg)
 {
 	nthreads = (int)(bx * by * bz);
 	if (nthreads > 1024 || nthreads < 1) {
@@ -263,7 +279,8 @@ static void launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	bdim.x = bx;
 	bdim.y = by;
 	bdim.z = bz;
-	body = &f;
+	body = fn;
+	body_arg = arg;
 	for (unsigned z = 0; z < gz; z++)
 		for (unsigned y = 0; y < gy; y++)
 			for (unsigned x = 0; x < gx; x++) {
@@ -272,6 +289,16 @@ static void launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 				bid.z = z;
 				run_block();
 			}
+}
+
+/* Launches f() (a kernel call) on a gx x gy x gz grid of bx x by x bz
+ * blocks. */
+template <class F>
+static inline void launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                          unsigned by, unsigned bz, F f)
+{
+	launch_(gx, gy, gz, bx, by, bz,
+	        [](void *p) { (*static_cast<F *>(p))(); }, &f);
 }
 
 /* A shuffle: every lane posts its value, waits for the warp, reads its

@@ -9,7 +9,14 @@
  * buffer ends at an unmapped page, so reading or writing past its end
  * crashes the test; scratch and outputs start poisoned (NaN).
  *
- * Needs a C++ compiler (g++, or $CXX); without one the test skips.
+ * Needs a C++ compiler (g++, or $CXX); without one the test skips. The
+ * header is precompiled once per process and each distinct candidate
+ * compiled once (see "Where the time goes" below).
+ *
+ * An argument k/n runs part k of n of every test's cases (ctest runs the
+ * parts as opt_test_codegen_sim_<k>of<n>, side by side under ctest -j);
+ * the parts together run every case with the seed and choice it has in a
+ * whole run; no argument runs all.
  * KRL_SIM_CHOICES=n runs n random choices per task (default 1);
  * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
  * others at their defaults;
@@ -120,48 +127,193 @@ static int have_cxx(void)
 	return system(cmd) == 0;
 }
 
-/* Compiles text into a shared object under dir; returns its handle. */
-static void *build_so(const char *dir, const char *text,
-                      const krl_candidate *c)
+/* Where the time goes: the host compiler, about 1 s of CPU a candidate,
+ * two thirds of it parsing cudasim.h's C++ headers (the kernels' runs take
+ * a few percent). So the header is precompiled once per process (g++'s
+ * .gch; another compiler just parses it each time), each distinct
+ * candidate text is compiled once per process, however many shape sets,
+ * seeds and NaN patterns run it, and linked with gold where there is one.
+ * -O0 was measured too: 15% less compile time, slower runs; kept -O1. */
+
+/* A precompiled cudasim.h: its folder (made once per process, removed by
+ * main), or "" where none could be built. */
+static char g_pchdir[64];
+static int g_pch_tried;
+/* "-fuse-ld=gold " where the compiler links with gold (a fifth of the
+ * time per candidate went to GNU ld; gold takes a fifth of that), or "" */
+static const char *g_ld = "";
+
+/* The folder holding cudasim.h: under the working directory (the source
+ * tree, as ctest runs tests), else beside the tasks folder the build
+ * knows. */
+static void sim_include(char *inc, size_t n)
 {
-	char path[1200], cmd[4096];
-	snprintf(path, sizeof path, "%s/gen.cu", dir);
+	char path[1100];
+	assert_non_null(getcwd(inc, n - 32));
+	strcat(inc, "/tests/opt");
+	snprintf(path, sizeof path, "%s/cudasim.h", inc);
+	if (access(path, R_OK) != 0)
+		snprintf(inc, n, "%s/../tests/opt", krl_tasks_root());
+}
+
+/* The compiler flags every candidate and the precompiled header share
+ * (a .gch is used only under the flags it was built with). */
+#define SIM_CXXFLAGS "-std=c++17 -O1 -w -fPIC"
+
+static void build_pch(const char *inc)
+{
+	if (g_pch_tried)
+		return;
+	g_pch_tried = 1;
+	snprintf(g_pchdir, sizeof g_pchdir, "/tmp/krl-simpch-XXXXXX");
+	if (!mkdtemp(g_pchdir)) {
+		g_pchdir[0] = 0;
+		return;
+	}
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "%s " SIM_CXXFLAGS " -x c++-header "
+	         "%s/cudasim.h -o %s/cudasim.h.gch > %s/cc.log 2>&1", cxx(), inc,
+	         g_pchdir, g_pchdir);
+	if (system(cmd) != 0) {
+		/* no precompiled header: each compile parses cudasim.h */
+		snprintf(cmd, sizeof cmd, "%s/cudasim.h.gch", g_pchdir);
+		remove(cmd);
+	}
+	snprintf(cmd, sizeof cmd, "echo 'int krl_probe;' | %s " SIM_CXXFLAGS
+	         " -shared -fuse-ld=gold -x c++ - -o %s/probe.so > /dev/null "
+	         "2>&1", cxx(), g_pchdir);
+	if (system(cmd) == 0)
+		g_ld = "-fuse-ld=gold ";
+}
+
+/* Texts compiled in this process, each into <dir>/k-<hash>.so. */
+typedef struct sofile {
+	char *text;
+	char path[1100];
+} sofile;
+static sofile *g_so;
+static int g_nso, g_capso;
+
+static uint64_t fnv(const char *z)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *z; z++)
+		h = (h ^ (unsigned char)*z) * 1099511628211ull;
+	return h;
+}
+
+/* The shared object of text under dir, compiled on first use; its path in
+ * out. 0, or -1 when it does not compile (its log printed). */
+static int compile_so(const char *dir, const char *text,
+                      const krl_candidate *c, char *out, size_t nout)
+{
+	size_t dl = strlen(dir);
+	for (int i = 0; i < g_nso; i++)
+		if (!strncmp(g_so[i].path, dir, dl) && g_so[i].path[dl] == '/' &&
+		    !strcmp(g_so[i].text, text)) {
+			snprintf(out, nout, "%s", g_so[i].path);
+			return 0;
+		}
+	char inc[1024];
+	sim_include(inc, sizeof inc);
+	build_pch(inc);
+	char tag[40], path[1200], cmd[4096];
+	snprintf(tag, sizeof tag, "%016llx", (unsigned long long)fnv(text));
+	/* two texts of one hash (never seen) would only share a name */
+	for (int i = 0; i < g_nso; i++)
+		if (strstr(g_so[i].path, tag)) {
+			snprintf(tag + 16, sizeof tag - 16, "-%d", g_nso);
+			break;
+		}
+	snprintf(path, sizeof path, "%s/gen-%s.cu", dir, tag);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	snprintf(path, sizeof path, "%s/launch.cpp", dir);
+	snprintf(path, sizeof path, "%s/launch-%s.cpp", dir, tag);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f, "#include \"cudasim.h\"\n#include \"gen.cu\"\n");
+	fprintf(f, "#include \"cudasim.h\"\n#include \"gen-%s.cu\"\n", tag);
+	fprintf(f, "extern \"C\" void krl_sim_reset(void)\n{\n\tsim::reset();\n}\n");
 	for (int k = 0; k < c->nkernels; k++)
 		fprintf(f, "extern \"C\" void krl_launch_%s(const unsigned *g, "
 		        "const unsigned *b, void **a)\n{\n\tsim::launch(g[0], g[1], "
 		        "g[2], b[0], b[1], b[2], [&] { sim::call(%s, a); });\n}\n",
 		        c->kernels[k].name, c->kernels[k].name);
 	fclose(f);
-	/* cudasim.h: under the working directory (the source tree, as ctest
-	 * runs tests), else beside the tasks folder the build knows */
-	char inc[1024];
-	assert_non_null(getcwd(inc, sizeof inc - 32));
-	strcat(inc, "/tests/opt");
-	snprintf(path, sizeof path, "%s/cudasim.h", inc);
-	if (access(path, R_OK) != 0)
-		snprintf(inc, sizeof inc, "%s/../tests/opt", krl_tasks_root());
-	snprintf(cmd, sizeof cmd, "%s -std=c++17 -O1 -w -shared -fPIC -I%s "
-	         "-I%s -o %s/k.so %s/launch.cpp > %s/cc.log 2>&1", cxx(), inc, dir,
-	         dir, dir, dir);
+	/* the .gch folder first: g++ takes cudasim.h.gch there */
+	char pch[100] = "";
+	if (g_pchdir[0])
+		snprintf(pch, sizeof pch, "-I%s ", g_pchdir);
+	snprintf(cmd, sizeof cmd, "%s " SIM_CXXFLAGS " -shared %s%s-I%s -I%s "
+	         "-o %s/k-%s.so %s > %s/cc-%s.log 2>&1", cxx(), g_ld, pch, inc,
+	         dir, dir, tag, path, dir, tag);
 	if (system(cmd) != 0) {
-		snprintf(cmd, sizeof cmd, "head -c 3000 %s/cc.log", dir);
+		snprintf(cmd, sizeof cmd, "head -c 3000 %s/cc-%s.log", dir, tag);
 		if (system(cmd)) {
 		}
+		return -1;
+	}
+	if (g_nso == g_capso) {
+		g_capso = g_capso ? 2 * g_capso : 64;
+		g_so = realloc(g_so, (size_t)g_capso * sizeof *g_so);
+		assert_non_null(g_so);
+	}
+	sofile *e = &g_so[g_nso++];
+	e->text = strdup(text);
+	assert_non_null(e->text);
+	snprintf(e->path, sizeof e->path, "%s/k-%s.so", dir, tag);
+	snprintf(out, nout, "%s", e->path);
+	return 0;
+}
+
+/* Loads text's shared object (compiling it on first use) with the
+ * stand-in's scheduler at its seed, as a fresh load would have it;
+ * returns its handle. */
+static void *build_so(const char *dir, const char *text,
+                      const krl_candidate *c)
+{
+	char path[1200];
+	if (compile_so(dir, text, c, path, sizeof path))
+		return NULL;
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		printf("dlopen: %s\n", dlerror());
 		return NULL;
 	}
-	snprintf(path, sizeof path, "%s/k.so", dir);
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		printf("dlopen: %s\n", dlerror());
+	void (*reset)(void) = (void (*)(void))(uintptr_t)dlsym(h, "krl_sim_reset");
+	assert_non_null(reset);
+	reset();
 	return h;
+}
+
+/* Forgets the shared objects compiled under dir (about to be removed). */
+static void forget_dir(const char *dir)
+{
+	size_t dl = strlen(dir);
+	int n = 0;
+	for (int i = 0; i < g_nso; i++) {
+		if (!strncmp(g_so[i].path, dir, dl) && g_so[i].path[dl] == '/')
+			free(g_so[i].text);
+		else
+			g_so[n++] = g_so[i];
+	}
+	g_nso = n;
+}
+
+/* ==== Parts: one ctest entry per part ==== */
+
+/* The part of the cases this process runs: g_part of g_parts (argv[1]
+ * "k/n", 1 <= k <= n; default all). Each test numbers its cases (a task's
+ * choice, a geometry's candidate) in a fixed order and runs those whose
+ * number is g_part modulo g_parts; every random draw is still made for
+ * the cases of other parts, so each case keeps its seed and choice. */
+static int g_part, g_parts = 1;
+
+/* Whether case *item is this part's; counts it. */
+static int mine(int *item)
+{
+	return (*item)++ % g_parts == g_part;
 }
 
 typedef void (*launch_fn)(const unsigned *, const unsigned *, void **);
@@ -396,7 +548,7 @@ static void generate_compiled(krl_opt *o, const char *path, const char *line,
 	KRL_ASSERT_OK(krl_opt_generate(o, &ch, text, what, &d), &d);
 	krl_cubin *cu = NULL;
 	KRL_ASSERT_OK(krl_nvrtc_compile(*text, strlen(*text), path, "sm_90a",
-	                                NULL, &cu, &d), &d);
+	                                krl_cache_dir(), &cu, &d), &d);
 	krl_cubin_free(cu);
 }
 
@@ -415,7 +567,7 @@ static void level1_candidates_compute_golden(void **state)
 	const char *only = getenv("KRL_SIM_ONLY");
 	const char *nc = getenv("KRL_SIM_CHOICES");
 	int nchoice = nc && *nc ? atoi(nc) : 1;
-	int tasks = 0, runs = 0, wrong = 0;
+	int tasks = 0, runs = 0, wrong = 0, item = 0;
 	uint64_t rng = 0xc0ffee;
 	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
 	for (int i = 0; i < s->n; i++) {
@@ -473,6 +625,8 @@ static void level1_candidates_compute_golden(void **state)
 			for (int j = 0; j < sp->ndec; j++)
 				if (!strcmp(sp->dec[j].name, "gemm.impl"))
 					ch.opt[j] = strcmp(sp->dec[j].opt[0], "lib") ? 1 : 0;
+			if (!mine(&item))
+				continue;
 			char *text = NULL, *what = NULL;
 			KRL_ASSERT_OK(krl_opt_generate(o, &ch, &text, &what, &d), &d);
 
@@ -515,9 +669,11 @@ static void level1_candidates_compute_golden(void **state)
 		krl_task_free(t);
 	}
 	(void)buf;
-	printf("level 1 on the CPU stand-in: %d tasks with kernels, %d runs, %d "
-	       "wrong\n", tasks, runs, wrong);
+	printf("level 1 on the CPU stand-in (part %d of %d): %d tasks with "
+	       "kernels, %d runs, %d wrong\n", g_part + 1, g_parts, tasks, runs,
+	       wrong);
 	krl_suite_free(s);
+	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
@@ -545,7 +701,7 @@ static void pool_geometries_compute_golden(void **state)
 	char dir[] = "/tmp/krl-simpool-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
-	int runs = 0, wrong = 0;
+	int runs = 0, wrong = 0, item = 0;
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
@@ -582,6 +738,8 @@ static void pool_geometries_compute_golden(void **state)
 		if (max || strstr(tasks[i], "fused"))
 			ch[nch++].opt[jf] = 1;
 		for (int c = 0; c < nch; c++) {
+			if (!mine(&item))
+				continue;
 			char *text = NULL, *what = NULL;
 			KRL_ASSERT_OK(krl_opt_generate(o, &ch[c], &text, &what, &d), &d);
 			assert_true(has_kernel(text));
@@ -596,8 +754,9 @@ static void pool_geometries_compute_golden(void **state)
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
-	printf("pooling geometries on the CPU stand-in: %d runs, %d wrong\n",
-	       runs, wrong);
+	printf("pooling geometries on the CPU stand-in (part %d of %d): %d "
+	       "runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
@@ -621,8 +780,10 @@ static void tconv_geometries_compute_golden(void **state)
 	char dir[] = "/tmp/krl-simtconv-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
-	int runs = 0, wrong = 0;
+	int runs = 0, wrong = 0, item = 0;
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		if (!mine(&item))
+			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
@@ -647,8 +808,10 @@ static void tconv_geometries_compute_golden(void **state)
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
-	printf("transposed-convolution geometries on the CPU stand-in: %d "
-	       "runs, %d wrong\n", runs, wrong);
+	printf("transposed-convolution geometries on the CPU stand-in (part "
+	       "%d of %d): %d runs, %d wrong\n", g_part + 1, g_parts, runs,
+	       wrong);
+	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
@@ -673,13 +836,15 @@ static void reduce_geometries_compute_golden(void **state)
 	char dir[] = "/tmp/krl-simred-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
-	int runs = 0, wrong = 0;
+	int runs = 0, wrong = 0, item = 0;
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
 		for (int c = 0; c < 2; c++) {
+			if (!mine(&item))
+				continue;
 			char line[64];
 			snprintf(line, sizeof line, "krl-choice: row.cols=%s", cols[c]);
 			char *text = NULL, *what = NULL;
@@ -695,20 +860,35 @@ static void reduce_geometries_compute_golden(void **state)
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
-	printf("middle-axis reductions on the CPU stand-in: %d runs, %d "
-	       "wrong\n", runs, wrong);
+	printf("middle-axis reductions on the CPU stand-in (part %d of %d): "
+	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		int k = 0, n = 0;
+		if (sscanf(argv[1], "%d/%d", &k, &n) != 2 || n < 1 || k < 1 ||
+		    k > n) {
+			fprintf(stderr, "usage: %s [k/n] (run part k of n)\n", argv[0]);
+			return 2;
+		}
+		g_part = k - 1;
+		g_parts = n;
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level1_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int r = cmocka_run_group_tests(tests, NULL, NULL);
+	if (g_pchdir[0])
+		nftw(g_pchdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(g_so);
+	return r;
 }
