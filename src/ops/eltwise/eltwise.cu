@@ -1,6 +1,7 @@
 /*
- * kernelrl: kernels of the op family "eltwise" (leaky_relu, sigmoid, tanh,
- * elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish).
+ * kernelrl: unary kernels of the op family "eltwise" (leaky_relu, sigmoid,
+ * tanh, elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish, abs,
+ * sqrt, log, add_scalar, rsub_scalar, clamp_min).
  *
  * The launch structure is elementwise.cu's, which is that of PyTorch's
  * vectorized_elementwise_kernel (ATen Loops.cuh / CUDALoops.cuh): 128
@@ -135,6 +136,35 @@ struct op_mish {
 	}
 };
 
+/* torch.abs, torch.sqrt (op_sqrt above), torch.log: one elementwise
+ * kernel each, fabsf / sqrtf / logf of the float. */
+struct op_abs {
+	__device__ float operator()(float x) const { return fabsf(x); }
+};
+struct op_log {
+	__device__ float operator()(float x) const { return logf(x); }
+};
+
+/* x + alpha and alpha - x with a Python scalar alpha: one elementwise
+ * kernel each (add / rsub of a tensor and a wrapped scalar). */
+struct op_add_scalar {
+	float alpha;
+	__device__ float operator()(float x) const { return x + alpha; }
+};
+struct op_rsub_scalar {
+	float alpha;
+	__device__ float operator()(float x) const { return alpha - x; }
+};
+
+/* torch.clamp_min: NaN propagates, else fmaxf(x, min). */
+struct op_clamp_min {
+	float lo;
+	__device__ float operator()(float x) const
+	{
+		return x != x ? x : fmaxf(x, lo);
+	}
+};
+
 /* ==== Launch structure ==== */
 
 template <typename F>
@@ -225,9 +255,7 @@ static int el_pow(const float *x, float *y, int64_t n, float e,
 		return el_launch(x, y, n, op_pow3(), s);
 	if (e == -2.f)
 		return el_launch(x, y, n, op_powm2(), s);
-	op_pow f;
-	f.e = e;
-	return el_launch(x, y, n, f, s);
+	return el_launch(x, y, n, op_pow{e}, s);
 }
 
 extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
@@ -235,39 +263,36 @@ extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	switch (op) {
-	case KRL_ELT_LEAKY_RELU: {
-		op_leaky_relu f;
-		f.slope = p0;
-		return el_launch(x, y, n, f, s);
-	}
+	case KRL_ELT_LEAKY_RELU:
+		return el_launch(x, y, n, op_leaky_relu{p0}, s);
 	case KRL_ELT_SIGMOID:
 		return el_launch(x, y, n, op_sigmoid(), s);
 	case KRL_ELT_TANH:
 		return el_launch(x, y, n, op_tanh(), s);
-	case KRL_ELT_ELU: {
-		op_elu f;
-		f.negcoef = p0;
-		f.poscoef = p1;
-		return el_launch(x, y, n, f, s);
-	}
+	case KRL_ELT_ELU:
+		return el_launch(x, y, n, op_elu{p0, p1}, s);
 	case KRL_ELT_HARDSIGMOID:
 		return el_launch(x, y, n, op_hardsigmoid(), s);
-	case KRL_ELT_SOFTPLUS: {
-		op_softplus f;
-		f.beta = p0;
-		f.threshold = p1;
-		return el_launch(x, y, n, f, s);
-	}
-	case KRL_ELT_HARDTANH: {
-		op_hardtanh f;
-		f.lo = p0;
-		f.hi = p1;
-		return el_launch(x, y, n, f, s);
-	}
+	case KRL_ELT_SOFTPLUS:
+		return el_launch(x, y, n, op_softplus{p0, p1}, s);
+	case KRL_ELT_HARDTANH:
+		return el_launch(x, y, n, op_hardtanh{p0, p1}, s);
 	case KRL_ELT_POW_SCALAR:
 		return el_pow(x, y, n, p0, s);
 	case KRL_ELT_MISH:
 		return el_launch(x, y, n, op_mish(), s);
+	case KRL_ELT_ABS:
+		return el_launch(x, y, n, op_abs(), s);
+	case KRL_ELT_SQRT:
+		return el_launch(x, y, n, op_sqrt(), s);
+	case KRL_ELT_LOG:
+		return el_launch(x, y, n, op_log(), s);
+	case KRL_ELT_ADD_SCALAR:
+		return el_launch(x, y, n, op_add_scalar{p0}, s);
+	case KRL_ELT_RSUB_SCALAR:
+		return el_launch(x, y, n, op_rsub_scalar{p0}, s);
+	case KRL_ELT_CLAMP_MIN:
+		return el_launch(x, y, n, op_clamp_min{p0}, s);
 	}
 	return (int)cudaErrorInvalidValue;
 }
