@@ -4,8 +4,10 @@
  * compared with its float64 golden version, on a tiny shape, on a mid-size
  * shape with a partial last block (vectorised path plus scalar tail), and
  * with pointers one float off 16-byte alignment (the scalar kernel). NaN
- * inputs must give NaN where the golden op does. Needs a GPU: skips (exit
- * 77) without one.
+ * inputs must give NaN where the golden op does. The ops the norm and loss
+ * tasks use (abs, sqrt, log, the scalar ops, xlogy, smooth_l1, and
+ * div/mul with b broadcast) run on several shapes, binary ones with two
+ * inputs. Needs a GPU: skips (exit 77) without one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,9 +23,25 @@
 /* ==== Random inputs ==== */
 
 /* How inputs are drawn: normal(0, 1), normal(0, 12) (reaches softplus's
- * threshold and the saturated tails), |normal| (for sqrt/rsqrt/pow), and
- * normal(0, 1) with every 97th element NaN. */
-typedef enum { D_NORMAL, D_WIDE, D_POSITIVE, D_NAN } dist;
+ * threshold and the saturated tails), |normal| (for sqrt/rsqrt/pow),
+ * normal(0, 1) with every 97th element NaN, and uniform 0.5 .. 1.5 (for
+ * log, xlogy and divisors). */
+typedef enum { D_NORMAL, D_WIDE, D_POSITIVE, D_NAN, D_UNIT } dist;
+
+/* Element j of an input drawn from dd. */
+static double draw(dist dd, int64_t j)
+{
+	if (dd == D_UNIT)
+		return 0.5 + gpuop_urand();
+	double v = gpuop_nrand();
+	if (dd == D_WIDE)
+		v *= 12;
+	else if (dd == D_POSITIVE)
+		v = fabs(v);
+	else if (dd == D_NAN && j % 97 == 5)
+		v = NAN;
+	return v;
+}
 
 #define A0 A(0)
 #define A1(k, v) A(1, (k), (double)(v))
@@ -53,13 +71,7 @@ static void run_case(const char *name, int64_t rows, int64_t cols,
 	assert_non_null(fx);
 	assert_non_null(got);
 	for (int64_t j = 0; j < n; j++) {
-		double v = gpuop_nrand();
-		if (dd == D_WIDE)
-			v *= 12;
-		else if (dd == D_POSITIVE)
-			v = fabs(v);
-		else if (dd == D_NAN && j % 97 == 5)
-			v = NAN;
+		double v = draw(dd, j);
 		fx[j] = (float)v;
 		hx[j] = (double)fx[j];
 	}
@@ -142,6 +154,114 @@ static void run_case(const char *name, int64_t rows, int64_t cols,
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * Runs op `name` on inputs of shapes ins[nin] (input i drawn from dd[i])
+ * into one output of shape outs, on the GPU and in golden float64, and
+ * checks every output element with abs(g - r) <= atol + rtol * abs(r).
+ * Runs the GPU op twice.
+ */
+static void run_nary(const char *name, const shape *ins, const dist *dd,
+                     int nin, shape outs, krl_attrs a, double atol,
+                     double rtol)
+{
+	const krl_op *op = krl_op_find(name);
+	assert_non_null(op);
+	krl_tensor hin[2], din[2], hout, dout;
+	assert_true(nin <= 2);
+	for (int i = 0; i < nin; i++) {
+		int64_t n = numel(&ins[i]);
+		double *h = malloc((size_t)(n ? n : 1) * sizeof(double));
+		float *f = malloc((size_t)(n ? n : 1) * sizeof(float));
+		assert_non_null(h);
+		assert_non_null(f);
+		for (int64_t j = 0; j < n; j++) {
+			f[j] = (float)draw(dd[i], j);
+			h[j] = (double)f[j];
+		}
+		memset(&hin[i], 0, sizeof hin[i]);
+		hin[i].data = h;
+		hin[i].dtype = KRL_F32;
+		hin[i].ndim = ins[i].ndim;
+		memcpy(hin[i].dim, ins[i].dim, sizeof ins[i].dim);
+		din[i] = hin[i];
+		void *dp = NULL;
+		size_t bytes = (size_t)n * sizeof(float);
+		CK(cudaMalloc(&dp, bytes ? bytes : 8));
+		CK(cudaMemcpy(dp, f, bytes, cudaMemcpyHostToDevice));
+		din[i].data = dp;
+		free(f);
+	}
+	int64_t no = numel(&outs);
+	memset(&hout, 0, sizeof hout);
+	hout.dtype = KRL_F32;
+	hout.ndim = outs.ndim;
+	memcpy(hout.dim, outs.dim, sizeof outs.dim);
+	hout.data = calloc((size_t)(no ? no : 1), sizeof(double));
+	assert_non_null(hout.data);
+	dout = hout;
+	void *dp = NULL;
+	CK(cudaMalloc(&dp, (size_t)(no ? no : 1) * sizeof(float)));
+	CK(cudaMemset(dp, 0xff, (size_t)no * sizeof(float)));
+	dout.data = dp;
+
+	char msg[512] = "";
+	krl_err r = op->check(hin, &hout, &a, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "%s: check: %s\n", name, msg);
+	assert_int_equal(r, KRL_OK);
+	assert_int_equal(op->golden(hin, &hout, &a), KRL_OK);
+	for (int rep = 0; rep < 2; rep++) {
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		r = op->run(g_ctx, din, &dout, &a, &d);
+		KRL_ASSERT_OK(r, &d);
+	}
+	CK(cudaStreamSynchronize(g_stream));
+	float *got = malloc((size_t)(no ? no : 1) * sizeof(float));
+	assert_non_null(got);
+	CK(cudaMemcpy(got, dp, (size_t)no * sizeof(float),
+	              cudaMemcpyDeviceToHost));
+
+	const double *ref = hout.data;
+	int64_t bad = 0, worst = -1;
+	double max_abs = 0, worst_ex = 0;
+	for (int64_t j = 0; j < no; j++) {
+		double e = fabs((double)got[j] - ref[j]);
+		double lim = atol + rtol * fabs(ref[j]);
+		if (!(e <= lim) && !(isnan(got[j]) && isnan(ref[j]))) {
+			bad++;
+			if (worst < 0 || e - lim > worst_ex) {
+				worst = j;
+				worst_ex = e - lim;
+			}
+		}
+		if (isfinite(e) && e > max_abs)
+			max_abs = e;
+	}
+	printf("%-12s nin %d, %lld elements   max_abs %.3g%s\n", name, nin,
+	       (long long)no, max_abs, bad ? "  FAIL" : "");
+	if (bad)
+		fprintf(stderr, "%s: %lld of %lld elements outside atol=%g "
+		        "rtol=%g; worst at %lld: gpu %.9g, golden %.9g\n", name,
+		        (long long)bad, (long long)no, atol, rtol,
+		        (long long)worst, (double)got[worst], ref[worst]);
+	for (int i = 0; i < nin; i++) {
+		cudaFree(din[i].data);
+		free(hin[i].data);
+	}
+	cudaFree(dp);
+	free(hout.data);
+	free(got);
+	assert_int_equal(bad, 0);
+}
+
+/* A unary op of run_nary: x -> y of x's shape. */
+static void nary1(const char *name, shape x, krl_attrs a, dist d,
+                  double atol, double rtol)
+{
+	run_nary(name, &x, &d, 1, x, a, atol, rtol);
+}
+
 /* ==== Tests ==== */
 
 /* One op on the tiny, the mid-size and the misaligned shapes. */
@@ -184,13 +304,15 @@ static void test_scalar_ops(void **state)
 	(void)state;
 	dist ds[] = { D_NORMAL, D_NAN };
 	for (int i = 0; i < 2; i++) {
-		/* abs and add_scalar are the norm family's; the softsign and
-		 * new-GELU plans use them */
+		/* abs and add_scalar as the softsign and new-GELU plans use
+		 * them */
 		all_shapes("abs", A0, ds[i], 0, 0);
 		all_shapes("add_scalar", A1("alpha", 1.0), ds[i], 0, 1.2e-7);
 		/* -0.3f is 1.2e-8 off -0.3: absolute near x = 0.3 */
 		all_shapes("add_scalar", A1("alpha", -0.3), ds[i], 3e-8,
 		           1.2e-7);
+		all_shapes("rsub_scalar", A1("alpha", 1.0), ds[i], 1e-7, 1e-6);
+		all_shapes("clamp_min", A1("min", 0.0), ds[i], 0, 0);
 		all_shapes("pow_scalar", A1("exponent", 3.0), ds[i], 0, 2.5e-7);
 		all_shapes("pow_scalar", A1("exponent", 2.0), ds[i], 0, 1.2e-7);
 		all_shapes("pow_scalar", A1("exponent", 1.0), ds[i], 0, 0);
@@ -203,10 +325,55 @@ static void test_scalar_ops(void **state)
 	/* sqrt, rsqrt and powf of negatives are NaN on both sides; keep most
 	 * inputs positive so the values are checked */
 	all_shapes("pow_scalar", A1("exponent", 0.5), D_POSITIVE, 0, 1.2e-7);
+	all_shapes("sqrt", A0, D_POSITIVE, 0, 1.2e-7);
+	all_shapes("log", A0, D_POSITIVE, 1e-7, 1e-6);
 	all_shapes("pow_scalar", A1("exponent", -0.5), D_POSITIVE, 0, 5e-7);
 	all_shapes("pow_scalar", A1("exponent", 2.5), D_POSITIVE, 1e-30,
 	           1e-6);
 	all_shapes("pow_scalar", A1("exponent", 0.5), D_NORMAL, 0, 1.2e-7);
+}
+
+static void test_loss_ops(void **state)
+{
+	(void)state;
+	shape sh[] = { S(2, I(3), I(7)), S(2, I(1000), I(1003)) };
+	for (int s = 0; s < 2; s++) {
+		nary1("abs", sh[s], A(0), D_NORMAL, 0, 0);
+		nary1("sqrt", sh[s], A(0), D_UNIT, 1e-7, 1e-6);
+		nary1("log", sh[s], A(0), D_UNIT, 1e-7, 1e-6);
+		nary1("add_scalar", sh[s], A(1, "alpha", 1e-5), D_NORMAL, 1e-7,
+		    1e-6);
+		nary1("rsub_scalar", sh[s], A(1, "alpha", 1.0), D_NORMAL, 1e-7,
+		    1e-6);
+		nary1("clamp_min", sh[s], A(1, "min", 0.0), D_NORMAL, 0, 0);
+		shape two[2] = { sh[s], sh[s] };
+		dist pp[2] = { D_UNIT, D_UNIT }, nn[2] = { D_NORMAL, D_NORMAL };
+		run_nary("xlogy", two, pp, 2, sh[s], A(0), 1e-7, 1e-6);
+		run_nary("smooth_l1", two, nn, 2, sh[s], A(1, "beta", 1.0),
+		         1e-7, 1e-6);
+	}
+	/* a tail that is not a multiple of 4 */
+	nary1("abs", S(1, I(4099)), A(0), D_NORMAL, 0, 0);
+}
+
+static void test_broadcast(void **state)
+{
+	(void)state;
+	struct { shape a, b; } c[] = {
+		{ S(2, I(33), I(70)), S(1, I(70)) },
+		{ S(2, I(33), I(70)), S(2, I(1), I(70)) },
+		{ S(2, I(33), I(1001)), S(2, I(33), I(1)) },
+		{ S(4, I(3), I(5), I(7), I(33)), S(4, I(3), I(1), I(7), I(33)) },
+		{ S(2, I(33), I(70)), S(0) },
+		{ S(2, I(128), I(1)), S(2, I(128), I(1)) },
+		{ S(2, I(1000), I(1000)), S(1, I(1000)) },
+	};
+	dist d[2] = { D_NORMAL, D_UNIT };
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		shape in[2] = { c[i].a, c[i].b };
+		run_nary("div_bcast", in, d, 2, c[i].a, A(0), 1e-7, 1e-6);
+		run_nary("mul_bcast", in, d, 2, c[i].a, A(0), 1e-7, 1e-6);
+	}
 }
 
 int main(void)
@@ -216,6 +383,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_activations),
 		cmocka_unit_test(test_scalar_ops),
+		cmocka_unit_test(test_loss_ops),
+		cmocka_unit_test(test_broadcast),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

@@ -3,7 +3,8 @@
  * the host from a fixed seed), run on the device through krl_op.run and
  * compared with the float64 golden version, on tiny odd shapes and on one
  * mid-size shape per op that takes its main kernel paths (split
- * reductions, vectorised and scalar rows, partial attention tiles).
+ * reductions, vectorised and scalar rows, partial attention tiles). The
+ * elementwise ops the norm tasks use are tested in gpu_ops_eltwise.c.
  * Needs a GPU: skips (exit 77) without one.
  */
 #include <math.h>
@@ -19,9 +20,9 @@
 
 /* ==== Random inputs ==== */
 
-/* How an input is drawn: normal, positive (uniform 0.5 .. 1.5), class
- * indices below `hi` (i64), or normal with a +1 shift (norm weights). */
-typedef enum { D_NORMAL, D_POS, D_CLASS, D_WEIGHT } dist;
+/* How an input is drawn: normal, class indices below `hi` (i64), or
+ * normal with a +1 shift (norm weights). */
+typedef enum { D_NORMAL, D_CLASS, D_WEIGHT } dist;
 
 /* ==== One case ==== */
 
@@ -52,8 +53,7 @@ static void run_case(const char *name, const shape *ins, const dist *dd,
 				h[j] = (double)c;
 				continue;
 			}
-			double v = dd[i] == D_POS ? 0.5 + gpuop_urand()
-			         : dd[i] == D_WEIGHT ? 1 + 0.5 * gpuop_nrand()
+			double v = dd[i] == D_WEIGHT ? 1 + 0.5 * gpuop_nrand()
 			         : gpuop_nrand();
 			((float *)f)[j] = (float)v;
 			h[j] = (double)((float *)f)[j];
@@ -227,49 +227,6 @@ static void test_vector_norm(void **state)
 	}
 }
 
-static void test_elementwise(void **state)
-{
-	(void)state;
-	shape sh[] = { S(2, I(3), I(7)), S(2, I(1000), I(1003)) };
-	for (int s = 0; s < 2; s++) {
-		one("abs", sh[s], A(0), D_NORMAL, 0, 0);
-		one("sqrt", sh[s], A(0), D_POS, 1e-7, 1e-6);
-		one("log", sh[s], A(0), D_POS, 1e-7, 1e-6);
-		one("add_scalar", sh[s], A(1, "alpha", 1e-5), D_NORMAL, 1e-7,
-		    1e-6);
-		one("rsub_scalar", sh[s], A(1, "alpha", 1.0), D_NORMAL, 1e-7,
-		    1e-6);
-		one("clamp_min", sh[s], A(1, "min", 0.0), D_NORMAL, 0, 0);
-		shape two[2] = { sh[s], sh[s] };
-		dist pp[2] = { D_POS, D_POS }, nn[2] = { D_NORMAL, D_NORMAL };
-		run_case("xlogy", two, pp, 2, sh[s], A(0), 0, 1e-7, 1e-6);
-		run_case("smooth_l1", two, nn, 2, sh[s], A(1, "beta", 1.0), 0,
-		         1e-7, 1e-6);
-	}
-	/* a tail that is not a multiple of 4, and a misaligned view */
-	one("abs", S(1, I(4099)), A(0), D_NORMAL, 0, 0);
-}
-
-static void test_broadcast(void **state)
-{
-	(void)state;
-	struct { shape a, b; } c[] = {
-		{ S(2, I(33), I(70)), S(1, I(70)) },
-		{ S(2, I(33), I(70)), S(2, I(1), I(70)) },
-		{ S(2, I(33), I(1001)), S(2, I(33), I(1)) },
-		{ S(4, I(3), I(5), I(7), I(33)), S(4, I(3), I(1), I(7), I(33)) },
-		{ S(2, I(33), I(70)), S(0) },
-		{ S(2, I(128), I(1)), S(2, I(128), I(1)) },
-		{ S(2, I(1000), I(1000)), S(1, I(1000)) },
-	};
-	dist d[2] = { D_NORMAL, D_POS };
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		shape in[2] = { c[i].a, c[i].b };
-		run_case("div_bcast", in, d, 2, c[i].a, A(0), 0, 1e-7, 1e-6);
-		run_case("mul_bcast", in, d, 2, c[i].a, A(0), 0, 1e-7, 1e-6);
-	}
-}
-
 static void test_nll_loss(void **state)
 {
 	(void)state;
@@ -315,8 +272,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_norms),
 		cmocka_unit_test(test_vector_norm),
-		cmocka_unit_test(test_elementwise),
-		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_nll_loss),
 		cmocka_unit_test(test_sdpa),
 	};

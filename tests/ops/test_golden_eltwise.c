@@ -2,8 +2,10 @@
  * Tests of the op family "eltwise" that need no GPU: every op's float64
  * golden version against values worked out from the closed forms (sigmoid(0)
  * = 1/2, selu(1) = scale, softplus's linear region, pow's special
- * exponents, NaN passing through), and every check accepting good calls
- * and rejecting bad ones with the sentence asserted.
+ * exponents, xlogy's zero and NaN cases, smooth_l1's two branches, b
+ * broadcast along rows, columns and as a scalar, NaN passing through), and
+ * every check accepting good calls and rejecting bad ones with the
+ * sentence asserted.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -90,14 +92,35 @@ static void accepts(const char *name, const krl_tensor *in,
 	assert_int_equal(r, KRL_OK);
 }
 
+/* got[i] within tol of want[i] for i < n. */
+static void near(const double *got, const double *want, int n, double tol)
+{
+	for (int i = 0; i < n; i++) {
+		if (!(fabs(got[i] - want[i]) <= tol))
+			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
+			        got[i], want[i]);
+		assert_true(fabs(got[i] - want[i]) <= tol);
+	}
+}
+
 #define N(arr) ((int)(sizeof(arr) / sizeof((arr)[0])))
 
-/* The family's ops. abs and add_scalar, which the softsign and new-GELU
- * tasks also use, belong to the norm family; their values are checked
- * below because those tasks depend on them. */
+/* The family's activations: one input, same shape, checked alike below. */
 static const char *const g_ops[] = {
 	"leaky_relu", "sigmoid", "tanh", "elu", "selu", "hardsigmoid",
 	"softplus", "hardtanh", "pow_scalar", "mish",
+};
+
+/* Every op of the family, with its number of inputs. */
+static const struct { const char *name; int nin; } g_all[] = {
+	{ "relu", 1 }, { "gelu", 1 }, { "add", 2 }, { "sub", 2 },
+	{ "mul", 2 }, { "div", 2 }, { "square", 1 }, { "scale", 1 },
+	{ "copy", 1 }, { "leaky_relu", 1 }, { "sigmoid", 1 }, { "tanh", 1 },
+	{ "elu", 1 }, { "selu", 1 }, { "hardsigmoid", 1 }, { "softplus", 1 },
+	{ "hardtanh", 1 }, { "pow_scalar", 1 }, { "mish", 1 }, { "abs", 1 },
+	{ "sqrt", 1 }, { "log", 1 }, { "add_scalar", 1 },
+	{ "rsub_scalar", 1 }, { "clamp_min", 1 }, { "xlogy", 2 },
+	{ "smooth_l1", 2 }, { "div_bcast", 2 }, { "mul_bcast", 2 },
 };
 
 /* ==== Registry ==== */
@@ -116,6 +139,23 @@ static void test_registry(void **state)
 		assert_non_null(op->golden);
 		assert_non_null(op->doc);
 		assert_non_null(op->attr_names);
+	}
+	/* every op of the family is registered in it, lowerable */
+	for (int i = 0; i < N(g_all); i++) {
+		const krl_op *op = krl_op_find(g_all[i].name);
+		if (!op)
+			fprintf(stderr, "%s: not registered\n", g_all[i].name);
+		assert_non_null(op);
+		assert_string_equal(op->family, "eltwise");
+		assert_int_equal(op->nin, g_all[i].nin);
+		assert_int_equal(op->nout, 1);
+		assert_non_null(op->check);
+		assert_non_null(op->golden);
+		assert_non_null(op->run);
+		int want = strcmp(op->name, "mish") == 0 ? KRL_OPCAP_LIBRARY
+		                                        : KRL_OPCAP_LOWER;
+		assert_int_equal(op->caps & (KRL_OPCAP_LOWER | KRL_OPCAP_LIBRARY),
+		                 want);
 	}
 }
 
@@ -234,7 +274,7 @@ static void test_hardtanh(void **state)
 	       N(x6), 0);
 }
 
-/* Ops of the norm family that the softsign and new-GELU plans use. */
+/* abs and add_scalar as the softsign and new-GELU plans use them. */
 static void test_abs_add_scalar(void **state)
 {
 	(void)state;
@@ -273,6 +313,110 @@ static void test_pow_scalar(void **state)
 	double xg[] = { 4 };
 	double wg[] = { 32 };
 	expect("pow_scalar", A(1, "exponent", 2.5), xg, wg, 1, 1e-13);
+}
+
+/* ==== abs, sqrt, log, the scalar ops, xlogy, smooth_l1 ==== */
+
+static void test_scalar_elementwise(void **state)
+{
+	(void)state;
+	double x[] = { -2, 4, M_E, NAN }, y[4];
+	krl_tensor in = optest_tensor(x, 1, I(4)), out = optest_tensor(y, 1, I(4));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("abs", &in, &out, &none);
+	near(y, (double[]){ 2, 4, M_E }, 3, 0);
+	optest_golden("sqrt", &in, &out, &none);
+	assert_true(isnan(y[0]));
+	near(y + 1, (double[]){ 2 }, 1, 1e-15);
+	optest_golden("log", &in, &out, &none);
+	near(y + 2, (double[]){ 1 }, 1, 1e-15);
+	krl_attrs al = optest_attrs(1, "alpha", 0.5);
+	optest_golden("add_scalar", &in, &out, &al);
+	near(y, (double[]){ -1.5, 4.5 }, 2, 0);
+	optest_golden("rsub_scalar", &in, &out, &al);
+	near(y, (double[]){ 2.5, -3.5 }, 2, 0);
+	krl_attrs mn = optest_attrs(1, "min", 0.0);
+	optest_golden("clamp_min", &in, &out, &mn);
+	near(y, (double[]){ 0, 4, M_E }, 3, 0);
+	assert_true(isnan(y[3]));
+
+	rejects("add_scalar", &in, &out, none, "alpha is required");
+	krl_attrs inf = optest_attrs(1, "alpha", INFINITY);
+	rejects("rsub_scalar", &in, &out, inf, "finite");
+	krl_tensor o3 = optest_tensor(y, 1, I(3));
+	rejects("abs", &in, &o3, none, "shapes must be equal");
+	krl_tensor i64 = in;
+	i64.dtype = KRL_I64;
+	rejects("sqrt", &i64, &out, none, "x must be f32, not i64");
+}
+
+static void test_binary(void **state)
+{
+	(void)state;
+	double a[] = { 0, 2, 1, 0 }, b[] = { 0, M_E, NAN, 5 }, y[4];
+	krl_tensor in[2] = { optest_tensor(a, 1, I(4)), optest_tensor(b, 1, I(4)) };
+	krl_tensor out = optest_tensor(y, 1, I(4));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("xlogy", in, &out, &none);
+	near(y, (double[]){ 0, 2 }, 2, 1e-15);
+	assert_true(isnan(y[2]));
+	near(y + 3, (double[]){ 0 }, 1, 0);
+
+	/* |a - b| = 0.5, 3, 1, 1.5 */
+	double p[] = { 0, 0, 1, 2 }, t[] = { 0.5, 3, 0, 0.5 };
+	krl_tensor pt[2] = { optest_tensor(p, 1, I(4)), optest_tensor(t, 1, I(4)) };
+	krl_attrs b1 = optest_attrs(1, "beta", 1.0);
+	optest_golden("smooth_l1", pt, &out, &b1);
+	near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
+	krl_attrs b2 = optest_attrs(1, "beta", 2.0);
+	optest_golden("smooth_l1", pt, &out, &b2);
+	near(y, (double[]){ 0.0625, 2.0, 0.25, 0.5625 }, 4, 1e-15);
+	optest_golden("smooth_l1", pt, &out, &none); /* beta defaults to 1 */
+	near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
+	krl_attrs bn = optest_attrs(1, "beta", -1.0);
+	rejects("smooth_l1", pt, &out, bn, "beta=-1");
+	krl_tensor short_[2] = { optest_tensor(p, 1, I(4)), optest_tensor(t, 1, I(3)) };
+	rejects("xlogy", short_, &out, none, "shapes must be equal");
+}
+
+static void test_broadcast(void **state)
+{
+	(void)state;
+	double a[] = { 1, 2, 3, 4, 5, 6 }, y[6];
+	krl_attrs none = optest_attrs(0);
+	krl_tensor out = optest_tensor(y, 2, I(2), I(3));
+	/* b [3] along the last dim */
+	double b3[] = { 1, 2, 4 };
+	krl_tensor r3[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b3, 1, I(3)) };
+	optest_golden("div_bcast", r3, &out, &none);
+	near(y, (double[]){ 1, 1, 0.75, 4, 2.5, 1.5 }, 6, 1e-15);
+	optest_golden("mul_bcast", r3, &out, &none);
+	near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
+	/* b [2, 1]: one value per row */
+	double b21[] = { 2, -1 };
+	krl_tensor c21[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b21, 2, I(2), I(1)) };
+	optest_golden("div_bcast", c21, &out, &none);
+	near(y, (double[]){ 0.5, 1, 1.5, -4, -5, -6 }, 6, 0);
+	/* b [1, 3] and b [] */
+	krl_tensor c13[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b3, 2, I(1), I(3)) };
+	optest_golden("mul_bcast", c13, &out, &none);
+	near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
+	double two[] = { 2 };
+	krl_tensor cs[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(two, 0) };
+	optest_golden("div_bcast", cs, &out, &none);
+	near(y, (double[]){ 0.5, 1, 1.5, 2, 2.5, 3 }, 6, 0);
+	/* b equal to a */
+	krl_tensor eq[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(a, 2, I(2), I(3)) };
+	optest_golden("div_bcast", eq, &out, &none);
+	near(y, (double[]){ 1, 1, 1, 1, 1, 1 }, 6, 0);
+
+	krl_tensor bad[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b21, 1, I(2)) };
+	rejects("div_bcast", bad, &out, none, "does not broadcast");
+	krl_tensor big[2] = { optest_tensor(a, 1, I(6)), optest_tensor(a, 2, I(1), I(6)) };
+	krl_tensor o6 = optest_tensor(y, 1, I(6));
+	rejects("mul_bcast", big, &o6, none, "does not broadcast");
+	krl_tensor o32 = optest_tensor(y, 2, I(3), I(2));
+	rejects("mul_bcast", r3, &o32, none, "shaped like a");
 }
 
 /* ==== Checks ==== */
@@ -360,6 +504,9 @@ int main(void)
 		cmocka_unit_test(test_hardtanh),
 		cmocka_unit_test(test_abs_add_scalar),
 		cmocka_unit_test(test_pow_scalar),
+		cmocka_unit_test(test_scalar_elementwise),
+		cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_broadcast),
 		cmocka_unit_test(test_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

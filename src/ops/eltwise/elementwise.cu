@@ -1,23 +1,25 @@
 /*
- * kernelrl: elementwise kernels of the op library (relu, gelu, square,
- * scale, add, sub, mul, div).
+ * kernelrl: the arithmetic kernels of the op family "eltwise": relu, gelu,
+ * square, scale, the same-shape add, sub, mul, div, xlogy and smooth_l1,
+ * and div/mul with b broadcast (div_bcast, mul_bcast).
  *
- * Structure of PyTorch's vectorized_elementwise_kernel (ATen Loops.cuh /
- * CUDALoops.cuh): 128 threads per block, 4 floats per thread moved with one
- * 16-byte load per input and one 16-byte store, one block per 512 elements
- * (no grid-stride loop); the last, partial block and misaligned pointers
- * take the scalar path (PyTorch's unrolled_elementwise_kernel). Block
- * offsets are 64-bit so tensors beyond 2^31 elements work.
+ * Each op is a case of ew_apply, launched by the family's one launch
+ * structure (ewlaunch.cuh, shared with eltwise.cu): same-shape ops that of
+ * PyTorch's vectorized_elementwise_kernel (ATen Loops.cuh /
+ * CUDALoops.cuh), 128 threads per block, one float4 per input and per
+ * output a thread, one block per 512 elements, the last block and
+ * misaligned pointers on the scalar path (unrolled_elementwise_kernel).
+ * Broadcasts take the scalar kernel with b read at its broadcast offset,
+ * which is TensorIterator's legacy unrolled kernel (4 elements a thread,
+ * 128 threads, offsets by division, 32-bit index arithmetic below 2^32
+ * elements).
  */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
 
 #include "ops/eltwise/eltwise.h"
-
-#define EW_THREADS 128
-#define EW_VEC 4
-#define EW_BLOCK_WORK (EW_THREADS * EW_VEC)
+#include "ops/eltwise/ewlaunch.cuh"
 
 template <krl_ew_op OP>
 __device__ __forceinline__ float ew_apply(float a, float b, float alpha)
@@ -45,73 +47,43 @@ __device__ __forceinline__ float ew_apply(float a, float b, float alpha)
 		return a * b;
 	case KRL_EW_DIV:
 		return a / b;
+	case KRL_EW_XLOGY:
+		/* torch.xlogy: NaN b propagates, else 0 where a == 0 */
+		if (b != b)
+			return b;
+		return a == 0.f ? 0.f : a * logf(b);
+	case KRL_EW_SMOOTH_L1: {
+		/* smooth_l1_loss's elementwise part; alpha is beta */
+		float z = fabsf(a - b);
+		return z < alpha ? 0.5f * z * z / alpha : z - 0.5f * alpha;
+	}
 	}
 	return 0.f;
 }
 
-template <krl_ew_op OP, bool BINARY>
-__global__ void __launch_bounds__(EW_THREADS)
-ew_vec_kernel(const float *__restrict__ a, const float *__restrict__ b,
-              float *__restrict__ y, int64_t n, float alpha)
-{
-	int64_t base = (int64_t)blockIdx.x * EW_BLOCK_WORK;
-	int64_t remaining = n - base;
-	if (remaining >= EW_BLOCK_WORK) {
-		int64_t i = base + (int64_t)threadIdx.x * EW_VEC;
-		float4 va = *reinterpret_cast<const float4 *>(a + i);
-		float4 vb = make_float4(0.f, 0.f, 0.f, 0.f);
-		if (BINARY)
-			vb = *reinterpret_cast<const float4 *>(b + i);
-		float4 vy;
-		vy.x = ew_apply<OP>(va.x, vb.x, alpha);
-		vy.y = ew_apply<OP>(va.y, vb.y, alpha);
-		vy.z = ew_apply<OP>(va.z, vb.z, alpha);
-		vy.w = ew_apply<OP>(va.w, vb.w, alpha);
-		*reinterpret_cast<float4 *>(y + i) = vy;
-		return;
+/* ew_apply<OP> as an op of ew_run. */
+template <krl_ew_op OP>
+struct ew_op {
+	float alpha;
+	__device__ float operator()(float a, float b) const
+	{
+		return ew_apply<OP>(a, b, alpha);
 	}
-	/* the tail block: strided scalar elements, as PyTorch's unrolled path */
-	for (int k = threadIdx.x; k < remaining; k += EW_THREADS) {
-		int64_t i = base + k;
-		y[i] = ew_apply<OP>(a[i], BINARY ? b[i] : 0.f, alpha);
-	}
-}
+};
 
-template <krl_ew_op OP, bool BINARY>
-__global__ void __launch_bounds__(EW_THREADS)
-ew_scalar_kernel(const float *__restrict__ a, const float *__restrict__ b,
-                 float *__restrict__ y, int64_t n, float alpha)
-{
-	int64_t base = (int64_t)blockIdx.x * EW_BLOCK_WORK;
-	for (int k = 0; k < EW_VEC; k++) {
-		int64_t i = base + threadIdx.x + (int64_t)k * EW_THREADS;
-		if (i < n)
-			y[i] = ew_apply<OP>(a[i], BINARY ? b[i] : 0.f, alpha);
-	}
-}
-
-static bool aligned16(const void *p)
-{
-	return ((uintptr_t)p & 15) == 0;
-}
-
+/* A same-shape op, unary or binary. */
 template <krl_ew_op OP, bool BINARY>
 static int ew_launch(const float *a, const float *b, float *y, int64_t n,
                      float alpha, cudaStream_t s)
 {
-	if (n <= 0)
-		return 0;
-	int64_t blocks = (n + EW_BLOCK_WORK - 1) / EW_BLOCK_WORK;
-	if (blocks > 0x7fffffff)
-		return (int)cudaErrorInvalidConfiguration;
-	bool vec = aligned16(a) && aligned16(y) && (!BINARY || aligned16(b));
-	if (vec)
-		ew_vec_kernel<OP, BINARY><<<(unsigned)blocks, EW_THREADS, 0, s>>>(
-			a, b, y, n, alpha);
+	if constexpr (BINARY)
+		return ew_run<ew_op<OP>, b_same, true>(a, b, y, n,
+		                                        ew_op<OP>{alpha},
+		                                        b_same(), s);
 	else
-		ew_scalar_kernel<OP, BINARY><<<(unsigned)blocks, EW_THREADS, 0,
-		                               s>>>(a, b, y, n, alpha);
-	return (int)cudaGetLastError();
+		return ew_run<ew_op<OP>, b_none, true>(a, b, y, n,
+		                                        ew_op<OP>{alpha},
+		                                        b_none(), s);
 }
 
 extern "C" int krl_k_elementwise(krl_ew_op op, const float *a,
@@ -120,24 +92,66 @@ extern "C" int krl_k_elementwise(krl_ew_op op, const float *a,
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	switch (op) {
-	case KRL_EW_RELU:
-		return ew_launch<KRL_EW_RELU, false>(a, b, y, n, alpha, s);
-	case KRL_EW_GELU:
-		return ew_launch<KRL_EW_GELU, false>(a, b, y, n, alpha, s);
-	case KRL_EW_GELU_TANH:
-		return ew_launch<KRL_EW_GELU_TANH, false>(a, b, y, n, alpha, s);
-	case KRL_EW_SQUARE:
-		return ew_launch<KRL_EW_SQUARE, false>(a, b, y, n, alpha, s);
-	case KRL_EW_SCALE:
-		return ew_launch<KRL_EW_SCALE, false>(a, b, y, n, alpha, s);
-	case KRL_EW_ADD:
-		return ew_launch<KRL_EW_ADD, true>(a, b, y, n, alpha, s);
-	case KRL_EW_SUB:
-		return ew_launch<KRL_EW_SUB, true>(a, b, y, n, alpha, s);
-	case KRL_EW_MUL:
-		return ew_launch<KRL_EW_MUL, true>(a, b, y, n, alpha, s);
-	case KRL_EW_DIV:
-		return ew_launch<KRL_EW_DIV, true>(a, b, y, n, alpha, s);
+#define EW_CASE(O, BINARY) \
+	case O:            \
+		return ew_launch<O, BINARY>(a, b, y, n, alpha, s);
+	EW_CASE(KRL_EW_RELU, false) EW_CASE(KRL_EW_GELU, false)
+	EW_CASE(KRL_EW_GELU_TANH, false) EW_CASE(KRL_EW_SQUARE, false)
+	EW_CASE(KRL_EW_SCALE, false) EW_CASE(KRL_EW_ADD, true)
+	EW_CASE(KRL_EW_SUB, true) EW_CASE(KRL_EW_MUL, true)
+	EW_CASE(KRL_EW_DIV, true) EW_CASE(KRL_EW_XLOGY, true)
+	EW_CASE(KRL_EW_SMOOTH_L1, true)
+#undef EW_CASE
 	}
 	return (int)cudaErrorInvalidValue;
+}
+
+/* A broadcast op: the scalar kernel with b's broadcast reader (I as
+ * b_bcast's). */
+template <krl_ew_op OP, typename I>
+static int ew_bcast(const float *a, const float *b, float *y, int64_t n,
+                    const Bcast &g, cudaStream_t s)
+{
+	b_bcast<I> rb;
+	rb.g = g;
+	return ew_run<ew_op<OP>, b_bcast<I>, false>(a, b, y, n, ew_op<OP>{0.f},
+	                                             rb, s);
+}
+
+extern "C" int krl_k_broadcast(krl_ew_op op, const float *a,
+                               const float *b, float *y, int nd,
+                               const int64_t *dim, const int64_t *bstride,
+                               void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	Bcast g;
+	int64_t n = 1;
+	g.nd = 0;
+	/* drop size-1 dims, merge neighbours b walks contiguously (or not
+	 * at all), outermost first, as TensorIterator coalesces */
+	for (int i = 0; i < nd; i++) {
+		n *= dim[i];
+		if (dim[i] == 1)
+			continue;
+		if (g.nd > 0 &&
+		    g.bstride[g.nd - 1] == bstride[i] * dim[i]) {
+			g.dim[g.nd - 1] *= dim[i];
+			g.bstride[g.nd - 1] = bstride[i];
+			continue;
+		}
+		g.dim[g.nd] = dim[i];
+		g.bstride[g.nd] = bstride[i];
+		g.nd++;
+	}
+	bool small = n <= 0xffffffffLL;
+	switch (op) {
+	case KRL_EW_DIV:
+		return small ? ew_bcast<KRL_EW_DIV, uint32_t>(a, b, y, n, g, s)
+		             : ew_bcast<KRL_EW_DIV, int64_t>(a, b, y, n, g, s);
+	case KRL_EW_MUL:
+		return small ? ew_bcast<KRL_EW_MUL, uint32_t>(a, b, y, n, g, s)
+		             : ew_bcast<KRL_EW_MUL, int64_t>(a, b, y, n, g, s);
+	default:
+		return (int)cudaErrorInvalidValue;
+	}
 }

@@ -1,13 +1,14 @@
 /*
- * kernelrl: kernels of the op family "eltwise" (leaky_relu, sigmoid, tanh,
- * elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish).
+ * kernelrl: unary kernels of the op family "eltwise" (leaky_relu, sigmoid,
+ * tanh, elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish, abs,
+ * sqrt, log, add_scalar, rsub_scalar, clamp_min).
  *
- * The launch structure is elementwise.cu's, which is that of PyTorch's
+ * Each is launched by the family's one launch structure (ewlaunch.cuh,
+ * shared with elementwise.cu), that of PyTorch's
  * vectorized_elementwise_kernel (ATen Loops.cuh / CUDALoops.cuh): 128
- * threads per block, 4 floats per thread moved with one 16-byte load and
- * one 16-byte store, one block per 512 elements, no grid-stride loop; the
- * last, partial block and misaligned pointers take the scalar path
- * (PyTorch's unrolled_elementwise_kernel). Block offsets are 64-bit.
+ * threads per block, one float4 per thread, one block per 512 elements;
+ * the last, partial block and misaligned pointers take the scalar path
+ * (PyTorch's unrolled_elementwise_kernel).
  *
  * Each op is a functor whose body is the float formula of the PyTorch CUDA
  * kernel it stands for (opmath float, the accurate libdevice functions,
@@ -19,10 +20,7 @@
 #include <stdint.h>
 
 #include "ops/eltwise/eltwise.h"
-
-#define EL_THREADS 128
-#define EL_VEC 4
-#define EL_BLOCK_WORK (EL_THREADS * EL_VEC)
+#include "ops/eltwise/ewlaunch.cuh"
 
 /* ==== The ops ==== */
 
@@ -135,67 +133,45 @@ struct op_mish {
 	}
 };
 
-/* ==== Launch structure ==== */
+/* torch.abs, torch.sqrt (op_sqrt above), torch.log: one elementwise
+ * kernel each, fabsf / sqrtf / logf of the float. */
+struct op_abs {
+	__device__ float operator()(float x) const { return fabsf(x); }
+};
+struct op_log {
+	__device__ float operator()(float x) const { return logf(x); }
+};
 
-template <typename F>
-__global__ void __launch_bounds__(EL_THREADS)
-el_vec_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n,
-              F f)
-{
-	int64_t base = (int64_t)blockIdx.x * EL_BLOCK_WORK;
-	int64_t remaining = n - base;
-	if (remaining >= EL_BLOCK_WORK) {
-		int64_t i = base + (int64_t)threadIdx.x * EL_VEC;
-		float4 v = *reinterpret_cast<const float4 *>(x + i);
-		v.x = f(v.x);
-		v.y = f(v.y);
-		v.z = f(v.z);
-		v.w = f(v.w);
-		*reinterpret_cast<float4 *>(y + i) = v;
-		return;
+/* x + alpha and alpha - x with a Python scalar alpha: one elementwise
+ * kernel each (add / rsub of a tensor and a wrapped scalar). */
+struct op_add_scalar {
+	float alpha;
+	__device__ float operator()(float x) const { return x + alpha; }
+};
+struct op_rsub_scalar {
+	float alpha;
+	__device__ float operator()(float x) const { return alpha - x; }
+};
+
+/* torch.clamp_min: NaN propagates, else fmaxf(x, min). */
+struct op_clamp_min {
+	float lo;
+	__device__ float operator()(float x) const
+	{
+		return x != x ? x : fmaxf(x, lo);
 	}
-	/* the tail block: strided scalar elements, as PyTorch's unrolled path */
-	for (int k = threadIdx.x; k < remaining; k += EL_THREADS) {
-		int64_t i = base + k;
-		y[i] = f(x[i]);
-	}
-}
+};
 
-template <typename F>
-__global__ void __launch_bounds__(EL_THREADS)
-el_scalar_kernel(const float *__restrict__ x, float *__restrict__ y,
-                 int64_t n, F f)
-{
-	int64_t base = (int64_t)blockIdx.x * EL_BLOCK_WORK;
-	for (int k = 0; k < EL_VEC; k++) {
-		int64_t i = base + threadIdx.x + (int64_t)k * EL_THREADS;
-		if (i < n)
-			y[i] = f(x[i]);
-	}
-}
+/* ==== Launch ==== */
 
-static bool aligned16(const void *p)
-{
-	return ((uintptr_t)p & 15) == 0;
-}
-
-/* One launch of functor f over n elements; the cudaError_t as an int. */
+/* One launch of functor f over n elements (ewlaunch.cuh); the cudaError_t
+ * as an int. */
 template <typename F>
 static int el_launch(const float *x, float *y, int64_t n, F f,
                      cudaStream_t s)
 {
-	if (n <= 0)
-		return 0;
-	int64_t blocks = (n + EL_BLOCK_WORK - 1) / EL_BLOCK_WORK;
-	if (blocks > 0x7fffffff)
-		return (int)cudaErrorInvalidConfiguration;
-	if (aligned16(x) && aligned16(y))
-		el_vec_kernel<F><<<(unsigned)blocks, EL_THREADS, 0, s>>>(x, y,
-		                                                        n, f);
-	else
-		el_scalar_kernel<F><<<(unsigned)blocks, EL_THREADS, 0, s>>>(
-			x, y, n, f);
-	return (int)cudaGetLastError();
+	return ew_run<ew_unary<F>, b_none, true>(x, NULL, y, n,
+	                                          ew_unary<F>{f}, b_none(), s);
 }
 
 /* pow by a scalar exponent: PyTorch's host-side choice of kernel
@@ -225,9 +201,7 @@ static int el_pow(const float *x, float *y, int64_t n, float e,
 		return el_launch(x, y, n, op_pow3(), s);
 	if (e == -2.f)
 		return el_launch(x, y, n, op_powm2(), s);
-	op_pow f;
-	f.e = e;
-	return el_launch(x, y, n, f, s);
+	return el_launch(x, y, n, op_pow{e}, s);
 }
 
 extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
@@ -235,39 +209,36 @@ extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	switch (op) {
-	case KRL_ELT_LEAKY_RELU: {
-		op_leaky_relu f;
-		f.slope = p0;
-		return el_launch(x, y, n, f, s);
-	}
+	case KRL_ELT_LEAKY_RELU:
+		return el_launch(x, y, n, op_leaky_relu{p0}, s);
 	case KRL_ELT_SIGMOID:
 		return el_launch(x, y, n, op_sigmoid(), s);
 	case KRL_ELT_TANH:
 		return el_launch(x, y, n, op_tanh(), s);
-	case KRL_ELT_ELU: {
-		op_elu f;
-		f.negcoef = p0;
-		f.poscoef = p1;
-		return el_launch(x, y, n, f, s);
-	}
+	case KRL_ELT_ELU:
+		return el_launch(x, y, n, op_elu{p0, p1}, s);
 	case KRL_ELT_HARDSIGMOID:
 		return el_launch(x, y, n, op_hardsigmoid(), s);
-	case KRL_ELT_SOFTPLUS: {
-		op_softplus f;
-		f.beta = p0;
-		f.threshold = p1;
-		return el_launch(x, y, n, f, s);
-	}
-	case KRL_ELT_HARDTANH: {
-		op_hardtanh f;
-		f.lo = p0;
-		f.hi = p1;
-		return el_launch(x, y, n, f, s);
-	}
+	case KRL_ELT_SOFTPLUS:
+		return el_launch(x, y, n, op_softplus{p0, p1}, s);
+	case KRL_ELT_HARDTANH:
+		return el_launch(x, y, n, op_hardtanh{p0, p1}, s);
 	case KRL_ELT_POW_SCALAR:
 		return el_pow(x, y, n, p0, s);
 	case KRL_ELT_MISH:
 		return el_launch(x, y, n, op_mish(), s);
+	case KRL_ELT_ABS:
+		return el_launch(x, y, n, op_abs(), s);
+	case KRL_ELT_SQRT:
+		return el_launch(x, y, n, op_sqrt(), s);
+	case KRL_ELT_LOG:
+		return el_launch(x, y, n, op_log(), s);
+	case KRL_ELT_ADD_SCALAR:
+		return el_launch(x, y, n, op_add_scalar{p0}, s);
+	case KRL_ELT_RSUB_SCALAR:
+		return el_launch(x, y, n, op_rsub_scalar{p0}, s);
+	case KRL_ELT_CLAMP_MIN:
+		return el_launch(x, y, n, op_clamp_min{p0}, s);
 	}
 	return (int)cudaErrorInvalidValue;
 }

@@ -1,7 +1,7 @@
 /*
  * kernelrl: the op family "eltwise" (docs/ops-eltwise.md): activations,
- * same-shape arithmetic, scalar elementwise ops and copy, each one PyTorch
- * eager kernel.
+ * same-shape arithmetic, scalar elementwise ops, div/mul with b broadcast
+ * and copy, each one PyTorch eager kernel.
  *
  * This file holds every op's shape check, its float64 golden version and
  * the family's table. It is CPU-only: the fuzzers compile it with
@@ -41,6 +41,20 @@ static krl_err need_float(const char *op, const krl_attrs *a,
 	return KRL_OK;
 }
 
+/* An op with one required attribute, finite as a double. */
+static krl_err unary_attr(const char *op, const char *const *names,
+                          const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	krl_err r = krl_ops_check_unary(op, names, in, out, a, msg, cap);
+	if (r)
+		return r;
+	if (!krl_ops_attr_has(a, names[0]))
+		return krl_ops_fail(msg, cap, "%s: attribute %s is required", op,
+		            names[0]);
+	return krl_ops_need_finite(op, a, names[0], msg, cap);
+}
+
 /* ==== Checks ==== */
 
 static const char *const k_none[] = { NULL };
@@ -67,7 +81,7 @@ PLAIN_CHECK(mish)
 /* ==== relu, gelu, square, scale, add, sub, mul, div, copy ==== */
 
 static const char *const k_gelu[] = { "tanh", NULL };
-static const char *const k_scale[] = { "alpha", NULL };
+static const char *const k_alpha[] = { "alpha", NULL };
 
 PLAIN_CHECK(relu)
 PLAIN_CHECK(square)
@@ -82,12 +96,7 @@ static krl_err check_gelu(const krl_tensor *in, const krl_tensor *out,
 static krl_err check_scale(const krl_tensor *in, const krl_tensor *out,
                            const krl_attrs *a, char *msg, size_t cap)
 {
-	krl_err r = krl_ops_check_unary("scale", k_scale, in, out, a, msg, cap);
-	if (r)
-		return r;
-	if (!krl_ops_attr_has(a, "alpha"))
-		return krl_ops_fail(msg, cap, "scale: attribute alpha is required");
-	return krl_ops_need_finite("scale", a, "alpha", msg, cap);
+	return unary_attr("scale", k_alpha, in, out, a, msg, cap);
 }
 
 #define BINARY_CHECK(name)                                                 \
@@ -103,25 +112,48 @@ BINARY_CHECK(add)
 BINARY_CHECK(sub)
 BINARY_CHECK(mul)
 BINARY_CHECK(div)
+BINARY_CHECK(xlogy)
 
-/* copy allows any dtype (the same on both sides) and a reshape: y = x
- * element for element in row-major order. */
-static krl_err check_copy(const krl_tensor *in, const krl_tensor *out,
-                          const krl_attrs *a, char *msg, size_t cap)
+static const char *const k_beta[] = { "beta", NULL };
+
+static krl_err check_smooth_l1(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
 {
-	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
-	krl_err r = krl_ops_check_keys("copy", k_none, a, msg, cap);
+	krl_err r = krl_ops_check_binary("smooth_l1", k_beta, in, out, a, msg,
+	                                 cap);
 	if (r)
 		return r;
-	if (in[0].dtype != out[0].dtype)
-		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: dtypes must "
-		            "be equal", krl_dtype_name(in[0].dtype),
-		            krl_dtype_name(out[0].dtype));
-	if (krl_tensor_numel(&in[0]) != krl_tensor_numel(&out[0]))
-		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: element "
-		            "counts differ", KRL_SHAPE(&in[0], sx),
-		            KRL_SHAPE(&out[0], sy));
+	double beta = krl_attrs_get(a, "beta", 1);
+	if (!isfinite(beta) || beta < 0)
+		return krl_ops_fail(msg, cap, "smooth_l1: beta=%g must be a finite "
+		            "number >= 0", beta);
 	return KRL_OK;
+}
+
+/* ==== abs, sqrt, log, add_scalar, rsub_scalar, clamp_min ==== */
+
+static const char *const k_min[] = { "min", NULL };
+
+PLAIN_CHECK(abs)
+PLAIN_CHECK(sqrt)
+PLAIN_CHECK(log)
+
+static krl_err check_add_scalar(const krl_tensor *in, const krl_tensor *out,
+                                const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary_attr("add_scalar", k_alpha, in, out, a, msg, cap);
+}
+
+static krl_err check_rsub_scalar(const krl_tensor *in, const krl_tensor *out,
+                                 const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary_attr("rsub_scalar", k_alpha, in, out, a, msg, cap);
+}
+
+static krl_err check_clamp_min(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	return unary_attr("clamp_min", k_min, in, out, a, msg, cap);
 }
 
 /* ==== The activations ==== */
@@ -258,7 +290,6 @@ BINARY_GOLDEN(sub, x[i] - y[i])
 BINARY_GOLDEN(mul, x[i] * y[i])
 BINARY_GOLDEN(div, x[i] / y[i])
 
-
 /* Defines golden_NAME: y[i] = EXPR over double x, with the attribute
  * values bound by DECL. */
 #define UNARY_GOLDEN(name, decl, expr)                                     \
@@ -309,6 +340,144 @@ UNARY_GOLDEN(mish, (void)0, x * tanh(x > 20.0 ? x : log1p(exp(x))))
 /* pow(x, 0) is 1 even for NaN, as PyTorch's fill_(1); pow(x, 1) is x. */
 UNARY_GOLDEN(pow_scalar, double e = krl_attrs_get(a, "exponent", 1.0),
              e == 1.0 ? x : pow(x, e))
+UNARY_GOLDEN(abs, (void)0, fabs(x))
+UNARY_GOLDEN(sqrt, (void)0, sqrt(x))
+UNARY_GOLDEN(log, (void)0, log(x))
+UNARY_GOLDEN(add_scalar, double al = krl_attrs_get(a, "alpha", 0), x + al)
+UNARY_GOLDEN(rsub_scalar, double al = krl_attrs_get(a, "alpha", 0), al - x)
+/* NaN propagates, as torch.clamp_min does */
+UNARY_GOLDEN(clamp_min, double lo = krl_attrs_get(a, "min", 0),
+             isnan(x) ? x : fmax(x, lo))
+
+/* torch.xlogy: NaN y propagates, else 0 where x == 0. */
+static double xlogy(double x, double y)
+{
+	if (isnan(y))
+		return y;
+	return x == 0 ? 0.0 : x * log(y);
+}
+BINARY_GOLDEN(xlogy, xlogy(x[i], y[i]))
+
+GOLDEN(smooth_l1)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	double beta = krl_attrs_get(a, "beta", 1);
+	for (int64_t i = 0; i < n; i++) {
+		double z = fabs(D(&in[0])[i] - D(&in[1])[i]);
+		D(&out[0])[i] = z < beta ? 0.5 * z * z / beta : z - 0.5 * beta;
+	}
+	return KRL_OK;
+}
+
+/* ==== div_bcast, mul_bcast ==== */
+
+/* b broadcasts to a (right-aligned, each dim of b equal to a's or 1, rank
+ * of b at most a's); y is shaped like a. */
+static krl_err check_bcast(const char *op, const krl_tensor *in,
+                           const krl_tensor *out, const krl_attrs *a,
+                           char *msg, size_t cap)
+{
+	const krl_tensor *ta = &in[0], *tb = &in[1];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap,
+				  "a", ta, "b", tb, "y", &out[0], NULL)))
+		return r;
+	int ok = tb->ndim <= ta->ndim;
+	for (int i = 0; ok && i < tb->ndim; i++) {
+		int64_t db = tb->dim[tb->ndim - 1 - i];
+		ok = db == 1 || db == ta->dim[ta->ndim - 1 - i];
+	}
+	if (!ok)
+		return krl_ops_fail(msg, cap, "%s: b %s does not broadcast to a %s "
+		            "(right-aligned, each dim of b equal to a's or 1)",
+		            op, KRL_SHAPE(tb, s2), KRL_SHAPE(ta, s1));
+	if (!krl_ops_same_shape(ta, &out[0]))
+		return krl_ops_fail(msg, cap, "%s: a is %s but y is %s: y must be shaped "
+		            "like a", op, KRL_SHAPE(ta, s1), KRL_SHAPE(&out[0], s2));
+	return KRL_OK;
+}
+
+void krl_eltwise_bcast_strides(const krl_tensor *a, const krl_tensor *b,
+                               int64_t *stride)
+{
+	int64_t s = 1;
+	for (int i = a->ndim - 1; i >= 0; i--) {
+		int j = i - (a->ndim - b->ndim);
+		if (j < 0 || b->dim[j] == 1) {
+			stride[i] = 0;
+		} else {
+			stride[i] = s;
+			s *= b->dim[j];
+		}
+	}
+}
+
+/* copy allows any dtype (the same on both sides) and a reshape: y = x
+ * element for element in row-major order. */
+static krl_err check_copy(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a, char *msg, size_t cap)
+{
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
+	krl_err r = krl_ops_check_keys("copy", k_none, a, msg, cap);
+	if (r)
+		return r;
+	if (in[0].dtype != out[0].dtype)
+		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: dtypes must "
+		            "be equal", krl_dtype_name(in[0].dtype),
+		            krl_dtype_name(out[0].dtype));
+	if (krl_tensor_numel(&in[0]) != krl_tensor_numel(&out[0]))
+		return krl_ops_fail(msg, cap, "copy: x is %s but y is %s: element "
+		            "counts differ", KRL_SHAPE(&in[0], sx),
+		            KRL_SHAPE(&out[0], sy));
+	return KRL_OK;
+}
+
+/* The offset into b of element i of a. */
+static int64_t bcast_off(const krl_tensor *a, const int64_t *stride,
+                         int64_t i)
+{
+	int64_t off = 0;
+	for (int k = a->ndim - 1; k >= 0; k--) {
+		off += (i % a->dim[k]) * stride[k];
+		i /= a->dim[k];
+	}
+	return off;
+}
+
+/* y = a / b (div) or a * b with b broadcast to a. */
+static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
+                         int div)
+{
+	int64_t stride[KRL_MAX_DIM];
+	krl_eltwise_bcast_strides(&in[0], &in[1], stride);
+	int64_t n = krl_tensor_numel(&in[0]);
+	for (int64_t i = 0; i < n; i++) {
+		double x = D(&in[0])[i];
+		double y = D(&in[1])[bcast_off(&in[0], stride, i)];
+		D(&out[0])[i] = div ? x / y : x * y;
+	}
+}
+
+/* check_NAME and golden_NAME of a broadcast op: a / b when div is 1,
+ * a * b when 0. */
+#define BCAST_OP(name, div)                                                \
+	static krl_err check_##name(const krl_tensor *in,                  \
+	                            const krl_tensor *out,                 \
+	                            const krl_attrs *a, char *msg,         \
+	                            size_t cap)                            \
+	{                                                                  \
+		return check_bcast(#name, in, out, a, msg, cap);           \
+	}                                                                  \
+	GOLDEN(name)                                                       \
+	{                                                                  \
+		(void)a;                                                   \
+		bcast_golden(in, out, div);                                \
+		return KRL_OK;                                             \
+	}
+BCAST_OP(div_bcast, 1)
+BCAST_OP(mul_bcast, 0)
 
 /* ==== Table ==== */
 
@@ -323,7 +492,7 @@ EW_OP(sub, 2, k_none, KRL_OPCAP_LOWER, "y = a - b (same shapes)");
 EW_OP(mul, 2, k_none, KRL_OPCAP_LOWER, "y = a * b (same shapes)");
 EW_OP(div, 2, k_none, KRL_OPCAP_LOWER, "y = a / b (same shapes)");
 EW_OP(square, 1, k_none, KRL_OPCAP_LOWER, "y = x * x");
-EW_OP(scale, 1, k_scale, KRL_OPCAP_LOWER, "y = alpha * x");
+EW_OP(scale, 1, k_alpha, KRL_OPCAP_LOWER, "y = alpha * x");
 EW_OP(copy, 1, k_none, KRL_OPCAP_LOWER, "y = x (any dtype; y may be a "
       "reshape of x)");
 EW_OP(leaky_relu, 1, k_leaky, KRL_OPCAP_LOWER, "y = x > 0 ? x : "
@@ -345,12 +514,28 @@ EW_OP(pow_scalar, 1, k_pow, KRL_OPCAP_LOWER, "y = x ** exponent (x*x for 2, "
       "x*x*x for 3, sqrt for 0.5, as torch.pow)");
 EW_OP(mish, 1, k_none, KRL_OPCAP_LIBRARY, "y = x * tanh(softplus(x)), "
       "softplus linear above 20 (F.mish)");
+EW_OP(abs, 1, k_none, KRL_OPCAP_LOWER, "y = |x|");
+EW_OP(sqrt, 1, k_none, KRL_OPCAP_LOWER, "y = sqrt(x)");
+EW_OP(log, 1, k_none, KRL_OPCAP_LOWER, "y = log(x)");
+EW_OP(add_scalar, 1, k_alpha, KRL_OPCAP_LOWER, "y = x + alpha");
+EW_OP(rsub_scalar, 1, k_alpha, KRL_OPCAP_LOWER, "y = alpha - x");
+EW_OP(clamp_min, 1, k_min, KRL_OPCAP_LOWER, "y = max(x, min) (NaN "
+      "propagates)");
+EW_OP(xlogy, 2, k_none, KRL_OPCAP_LOWER, "y = a * log(b), 0 where a == 0 "
+      "(torch.xlogy)");
+EW_OP(smooth_l1, 2, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta where "
+      "|a-b| < beta, else |a-b| - 0.5 beta (beta 1; smooth_l1_loss "
+      "unreduced)");
+EW_OP(div_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to a");
+EW_OP(mul_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to a");
 
 static const krl_op *const ops[] = {
 	&op_relu, &op_gelu, &op_add, &op_sub, &op_mul, &op_div, &op_square,
 	&op_scale, &op_copy, &op_leaky_relu, &op_sigmoid, &op_tanh, &op_elu,
 	&op_selu, &op_hardsigmoid, &op_softplus, &op_hardtanh, &op_pow_scalar,
-	&op_mish, NULL,
+	&op_mish, &op_abs, &op_sqrt, &op_log, &op_add_scalar, &op_rsub_scalar,
+	&op_clamp_min, &op_xlogy, &op_smooth_l1, &op_div_bcast, &op_mul_bcast,
+	NULL,
 };
 
 const krl_op_family krl_family_eltwise = { "eltwise", ops, NULL };

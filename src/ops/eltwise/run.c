@@ -3,7 +3,8 @@
  *
  * Each driver turns the op's attributes into the kernel's float parameters
  * the way PyTorch turns its Scalars into the float opmath type, launches
- * one kernel of eltwise.cu on the context's stream, and turns a launch
+ * one kernel of eltwise.cu or elementwise.cu on the context's stream, and
+ * turns a launch
  * error into KRL_ECUDA with the place it happened. Shapes and attributes
  * are assumed to have passed the op's check (family.c).
  */
@@ -94,7 +95,28 @@ KRL_RUN(pow_scalar)
 	           attr_f(a, "exponent", 1.0), 0.f, d);
 }
 
-/* ==== Arithmetic (elementwise.cu) and copy ==== */
+KRL_RUN(abs) { return elt(c, KRL_ELT_ABS, in, out, 0.f, 0.f, d); }
+KRL_RUN(sqrt) { return elt(c, KRL_ELT_SQRT, in, out, 0.f, 0.f, d); }
+KRL_RUN(log) { return elt(c, KRL_ELT_LOG, in, out, 0.f, 0.f, d); }
+
+KRL_RUN(add_scalar)
+{
+	return elt(c, KRL_ELT_ADD_SCALAR, in, out, attr_f(a, "alpha", 0), 0.f,
+	           d);
+}
+
+KRL_RUN(rsub_scalar)
+{
+	return elt(c, KRL_ELT_RSUB_SCALAR, in, out, attr_f(a, "alpha", 0),
+	           0.f, d);
+}
+
+KRL_RUN(clamp_min)
+{
+	return elt(c, KRL_ELT_CLAMP_MIN, in, out, attr_f(a, "min", 0), 0.f, d);
+}
+
+/* ==== Arithmetic, binary and broadcast ops (elementwise.cu), copy ==== */
 
 static krl_err ew(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
                   const krl_tensor *out, int binary, float alpha,
@@ -112,6 +134,27 @@ KRL_RUN(add) { return ew(c, KRL_EW_ADD, in, out, 1, 1.f, d); }
 KRL_RUN(sub) { return ew(c, KRL_EW_SUB, in, out, 1, 1.f, d); }
 KRL_RUN(mul) { return ew(c, KRL_EW_MUL, in, out, 1, 1.f, d); }
 KRL_RUN(div) { return ew(c, KRL_EW_DIV, in, out, 1, 1.f, d); }
+KRL_RUN(xlogy) { return ew(c, KRL_EW_XLOGY, in, out, 1, 0.f, d); }
+
+KRL_RUN(smooth_l1)
+{
+	return ew(c, KRL_EW_SMOOTH_L1, in, out, 1, attr_f(a, "beta", 1), d);
+}
+
+/* b broadcast to a (the check has accepted the shapes). */
+static krl_err bcast(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
+                     const krl_tensor *out, krl_diag *d)
+{
+	int64_t stride[KRL_MAX_DIM];
+	krl_eltwise_bcast_strides(&in[0], &in[1], stride);
+	CUDA_TRY(d, krl_k_broadcast(op, F(&in[0]), F(&in[1]), F(&out[0]),
+	                             in[0].ndim, in[0].dim, stride,
+	                             c->stream));
+	return KRL_OK;
+}
+
+KRL_RUN(div_bcast) { return bcast(c, KRL_EW_DIV, in, out, d); }
+KRL_RUN(mul_bcast) { return bcast(c, KRL_EW_MUL, in, out, d); }
 
 KRL_RUN(gelu)
 {

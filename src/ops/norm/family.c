@@ -1,8 +1,9 @@
 /*
  * kernelrl: the op family "norm" (docs/ops-norm.md): softmax and
  * log_softmax, layer, batch, instance and group norms, the vector norm,
- * losses and attention, plus the few elementwise and broadcasting ops
- * their KernelBench models spell out as Python expressions.
+ * nll_loss and attention. The elementwise and broadcasting ops that the
+ * norm and loss tasks spell out as Python expressions (abs, sqrt, log,
+ * add_scalar, div_bcast, ...) are the eltwise family's.
  *
  * This file holds the family's table, every op's check and its float64
  * golden version; it is CPU-only (the fuzzers compile it with
@@ -195,9 +196,6 @@ static krl_err golden_layernorm(const krl_tensor *in, const krl_tensor *out,
 static const char *const k_none[] = { NULL };
 static const char *const k_eps[] = { "eps", NULL };
 static const char *const k_gn[] = { "groups", "eps", NULL };
-static const char *const k_alpha[] = { "alpha", NULL };
-static const char *const k_min[] = { "min", NULL };
-static const char *const k_beta[] = { "beta", NULL };
 static const char *const k_vnorm[] = { "dim", "ord", NULL };
 static const char *const k_scale[] = { "scale", NULL };
 
@@ -408,227 +406,6 @@ static krl_err golden_vector_norm(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
-/* ==== Elementwise ==== */
-
-static krl_err check_abs(const krl_tensor *in, const krl_tensor *out,
-                         const krl_attrs *a, char *msg, size_t cap)
-{
-	return krl_ops_check_unary("abs", k_none, in, out, a, msg, cap);
-}
-
-static krl_err check_sqrt(const krl_tensor *in, const krl_tensor *out,
-                          const krl_attrs *a, char *msg, size_t cap)
-{
-	return krl_ops_check_unary("sqrt", k_none, in, out, a, msg, cap);
-}
-
-static krl_err check_log(const krl_tensor *in, const krl_tensor *out,
-                         const krl_attrs *a, char *msg, size_t cap)
-{
-	return krl_ops_check_unary("log", k_none, in, out, a, msg, cap);
-}
-
-/* An op with one required finite attribute. */
-static krl_err unary_attr(const char *op, const char *const *names,
-                          const krl_tensor *in, const krl_tensor *out,
-                          const krl_attrs *a, char *msg, size_t cap)
-{
-	krl_err r = krl_ops_check_unary(op, names, in, out, a, msg, cap);
-	if (r)
-		return r;
-	if (!krl_ops_attr_has(a, names[0]))
-		return krl_ops_fail(msg, cap, "%s: attribute %s is required", op,
-		            names[0]);
-	return krl_ops_need_finite(op, a, names[0], msg, cap);
-}
-
-static krl_err check_add_scalar(const krl_tensor *in, const krl_tensor *out,
-                                const krl_attrs *a, char *msg, size_t cap)
-{
-	return unary_attr("add_scalar", k_alpha, in, out, a, msg, cap);
-}
-
-static krl_err check_rsub_scalar(const krl_tensor *in, const krl_tensor *out,
-                                 const krl_attrs *a, char *msg, size_t cap)
-{
-	return unary_attr("rsub_scalar", k_alpha, in, out, a, msg, cap);
-}
-
-static krl_err check_clamp_min(const krl_tensor *in, const krl_tensor *out,
-                               const krl_attrs *a, char *msg, size_t cap)
-{
-	return unary_attr("clamp_min", k_min, in, out, a, msg, cap);
-}
-
-#define UNARY_GOLDEN(name, expr)                                           \
-	static krl_err golden_##name(const krl_tensor *in,                 \
-	                             const krl_tensor *out,                \
-	                             const krl_attrs *a)                   \
-	{                                                                  \
-		int64_t n = krl_tensor_numel(&in[0]);                      \
-		(void)a;                                                   \
-		for (int64_t i = 0; i < n; i++) {                          \
-			double x = D(&in[0])[i];                           \
-			D(&out[0])[i] = (expr);                            \
-		}                                                          \
-		return KRL_OK;                                             \
-	}
-UNARY_GOLDEN(abs, fabs(x))
-UNARY_GOLDEN(sqrt, sqrt(x))
-UNARY_GOLDEN(log, log(x))
-UNARY_GOLDEN(add_scalar, x + krl_attrs_get(a, "alpha", 0))
-UNARY_GOLDEN(rsub_scalar, krl_attrs_get(a, "alpha", 0) - x)
-/* NaN propagates, as torch.clamp_min does */
-UNARY_GOLDEN(clamp_min, isnan(x) ? x : fmax(x, krl_attrs_get(a, "min", 0)))
-
-static krl_err check_xlogy(const krl_tensor *in, const krl_tensor *out,
-                           const krl_attrs *a, char *msg, size_t cap)
-{
-	return krl_ops_check_binary("xlogy", k_none, in, out, a, msg, cap);
-}
-
-static krl_err check_smooth_l1(const krl_tensor *in, const krl_tensor *out,
-                               const krl_attrs *a, char *msg, size_t cap)
-{
-	krl_err r = krl_ops_check_binary("smooth_l1", k_beta, in, out, a, msg,
-	                                 cap);
-	if (r)
-		return r;
-	double beta = krl_attrs_get(a, "beta", 1);
-	if (!isfinite(beta) || beta < 0)
-		return krl_ops_fail(msg, cap, "smooth_l1: beta=%g must be a finite "
-		            "number >= 0", beta);
-	return KRL_OK;
-}
-
-static double xlogy(double x, double y)
-{
-	if (isnan(y))
-		return y;
-	return x == 0 ? 0.0 : x * log(y);
-}
-
-static double smooth_l1(double a, double b, double beta)
-{
-	double z = fabs(a - b);
-	return z < beta ? 0.5 * z * z / beta : z - 0.5 * beta;
-}
-
-static krl_err golden_xlogy(const krl_tensor *in, const krl_tensor *out,
-                            const krl_attrs *a)
-{
-	int64_t n = krl_tensor_numel(&in[0]);
-	for (int64_t i = 0; i < n; i++)
-		D(&out[0])[i] = xlogy(D(&in[0])[i], D(&in[1])[i]);
-	return KRL_OK;
-}
-
-static krl_err golden_smooth_l1(const krl_tensor *in, const krl_tensor *out,
-                                const krl_attrs *a)
-{
-	int64_t n = krl_tensor_numel(&in[0]);
-	double beta = krl_attrs_get(a, "beta", 1);
-	for (int64_t i = 0; i < n; i++)
-		D(&out[0])[i] = smooth_l1(D(&in[0])[i], D(&in[1])[i], beta);
-	return KRL_OK;
-}
-
-/* ==== Broadcasting binary ops ==== */
-
-/* b broadcasts to a (right-aligned, each dim of b equal to a's or 1, rank
- * of b at most a's); y is shaped like a. */
-static krl_err check_bcast(const char *op, const krl_tensor *in,
-                           const krl_tensor *out, const krl_attrs *a,
-                           char *msg, size_t cap)
-{
-	const krl_tensor *ta = &in[0], *tb = &in[1];
-	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
-	krl_err r;
-	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
-	    (r = krl_ops_need_f32(op, msg, cap,
-				  "a", ta, "b", tb, "y", &out[0], NULL)))
-		return r;
-	int ok = tb->ndim <= ta->ndim;
-	for (int i = 0; ok && i < tb->ndim; i++) {
-		int64_t db = tb->dim[tb->ndim - 1 - i];
-		ok = db == 1 || db == ta->dim[ta->ndim - 1 - i];
-	}
-	if (!ok)
-		return krl_ops_fail(msg, cap, "%s: b %s does not broadcast to a %s "
-		            "(right-aligned, each dim of b equal to a's or 1)",
-		            op, KRL_SHAPE(tb, s2), KRL_SHAPE(ta, s1));
-	if (!krl_ops_same_shape(ta, &out[0]))
-		return krl_ops_fail(msg, cap, "%s: a is %s but y is %s: y must be shaped "
-		            "like a", op, KRL_SHAPE(ta, s1), KRL_SHAPE(&out[0], s2));
-	return KRL_OK;
-}
-
-static krl_err check_div_bcast(const krl_tensor *in, const krl_tensor *out,
-                               const krl_attrs *a, char *msg, size_t cap)
-{
-	return check_bcast("div_bcast", in, out, a, msg, cap);
-}
-
-static krl_err check_mul_bcast(const krl_tensor *in, const krl_tensor *out,
-                               const krl_attrs *a, char *msg, size_t cap)
-{
-	return check_bcast("mul_bcast", in, out, a, msg, cap);
-}
-
-void krl_norm_bcast_strides(const krl_tensor *a, const krl_tensor *b,
-                            int64_t *stride)
-{
-	int64_t s = 1;
-	for (int i = a->ndim - 1; i >= 0; i--) {
-		int j = i - (a->ndim - b->ndim);
-		if (j < 0 || b->dim[j] == 1) {
-			stride[i] = 0;
-		} else {
-			stride[i] = s;
-			s *= b->dim[j];
-		}
-	}
-}
-
-/* The offset into b of element i of a. */
-static int64_t bcast_off(const krl_tensor *a, const int64_t *stride,
-                         int64_t i)
-{
-	int64_t off = 0;
-	for (int k = a->ndim - 1; k >= 0; k--) {
-		off += (i % a->dim[k]) * stride[k];
-		i /= a->dim[k];
-	}
-	return off;
-}
-
-static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
-                         int div)
-{
-	int64_t stride[KRL_MAX_DIM];
-	krl_norm_bcast_strides(&in[0], &in[1], stride);
-	int64_t n = krl_tensor_numel(&in[0]);
-	for (int64_t i = 0; i < n; i++) {
-		double x = D(&in[0])[i];
-		double y = D(&in[1])[bcast_off(&in[0], stride, i)];
-		D(&out[0])[i] = div ? x / y : x * y;
-	}
-}
-
-static krl_err golden_div_bcast(const krl_tensor *in, const krl_tensor *out,
-                                const krl_attrs *a)
-{
-	bcast_golden(in, out, 1);
-	return KRL_OK;
-}
-
-static krl_err golden_mul_bcast(const krl_tensor *in, const krl_tensor *out,
-                                const krl_attrs *a)
-{
-	bcast_golden(in, out, 0);
-	return KRL_OK;
-}
-
 /* ==== nll_loss ==== */
 
 /* logp [N, C] f32, target [N] i64 -> loss [] (mean over the targets that
@@ -807,22 +584,6 @@ NORM_OP(groupnorm, 3, 1, k_gn, KRL_OPCAP_LOWER, "y = (x - mean) / sqrt(var + "
         "...]");
 NORM_OP(vector_norm, 1, 1, k_vnorm, KRL_OPCAP_LOWER, "y = sqrt(sum x^2) over "
         "the last dim, or over all elements into [] without dim (ord=2 only)");
-NORM_OP(abs, 1, 1, k_none, KRL_OPCAP_LOWER, "y = |x|");
-NORM_OP(sqrt, 1, 1, k_none, KRL_OPCAP_LOWER, "y = sqrt(x)");
-NORM_OP(log, 1, 1, k_none, KRL_OPCAP_LOWER, "y = log(x)");
-NORM_OP(add_scalar, 1, 1, k_alpha, KRL_OPCAP_LOWER, "y = x + alpha");
-NORM_OP(rsub_scalar, 1, 1, k_alpha, KRL_OPCAP_LOWER, "y = alpha - x");
-NORM_OP(clamp_min, 1, 1, k_min, KRL_OPCAP_LOWER, "y = max(x, min) (NaN "
-        "propagates)");
-NORM_OP(xlogy, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * log(b), 0 where a == "
-        "0 (torch.xlogy)");
-NORM_OP(smooth_l1, 2, 1, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta "
-        "where |a-b| < beta, else |a-b| - 0.5 beta (beta 1; smooth_l1_loss "
-        "unreduced)");
-NORM_OP(div_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to "
-        "a");
-NORM_OP(mul_bcast, 2, 1, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to "
-        "a");
 NORM_OP(nll_loss, 2, 1, k_none, KRL_OPCAP_LOWER, "loss = -mean logp[i, "
         "target[i]] over targets != -100 (logp [N, C], target i64 [N])");
 NORM_OP(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) "
@@ -831,8 +592,6 @@ NORM_OP(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) "
 static const krl_op *const ops[] = {
 	&op_softmax, &op_log_softmax, &op_layernorm,
 	&op_batchnorm, &op_instancenorm, &op_groupnorm, &op_vector_norm,
-	&op_abs, &op_sqrt, &op_log, &op_add_scalar, &op_rsub_scalar,
-	&op_clamp_min, &op_xlogy, &op_smooth_l1, &op_div_bcast, &op_mul_bcast,
 	&op_nll_loss, &op_sdpa, NULL,
 };
 

@@ -1,7 +1,6 @@
 /*
  * kernelrl: kernels of the op family "norm" (docs/ops-norm.md): batch,
- * instance and group norm, the 2-norm reduction, the elementwise and
- * broadcasting ops of the loss expressions, nll_loss and a fused
+ * instance and group norm, the 2-norm reduction, nll_loss and a fused
  * attention.
  *
  * Each kernel reproduces the launch structure of the CUDA kernel PyTorch
@@ -15,9 +14,6 @@
  *     and the TensorIterator apply y = a * x + b (group_norm_kernel.cu);
  *   - vector_norm: reduce_kernel under ReduceConfig's rules (Reduce.cuh),
  *     global partials combined by the last block;
- *   - elementwise: vectorized_elementwise_kernel (one float4 per thread,
- *     128 threads) and, for broadcasts, the unrolled legacy kernel (4
- *     elements per thread, 128 threads, offsets by division);
  *   - nll_loss: nll_loss_forward_reduce_cuda_kernel_2d (one block of
  *     nll_loss_threads(n) = 32..1024 threads, a shared-memory tree);
  *   - sdpa: a flash-attention style kernel in fp32 (see its section).
@@ -36,201 +32,6 @@
 	} while (0)
 
 #define GRID_MAX 0x7fffffffLL
-
-/* ==== Elementwise ==== */
-
-#define EW_THREADS 128
-
-template <int OP>
-__device__ __forceinline__ float ew_apply(float a, float b, float alpha)
-{
-	switch (OP) {
-	case KRL_KN_ABS: return fabsf(a);
-	case KRL_KN_SQRT: return sqrtf(a);
-	case KRL_KN_LOG: return logf(a);
-	case KRL_KN_ADD_SCALAR: return a + alpha;
-	case KRL_KN_RSUB_SCALAR: return alpha - a;
-	case KRL_KN_CLAMP_MIN: return a != a ? a : fmaxf(a, alpha);
-	case KRL_KN_XLOGY:
-		/* torch.xlogy: NaN y propagates, else 0 where x == 0 */
-		if (b != b)
-			return b;
-		return a == 0.f ? 0.f : a * logf(b);
-	case KRL_KN_SMOOTH_L1: {
-		float z = fabsf(a - b);
-		return z < alpha ? 0.5f * z * z / alpha : z - 0.5f * alpha;
-	}
-	case KRL_KN_DIV: return a / b;
-	case KRL_KN_MUL: return a * b;
-	default: return a;
-	}
-}
-
-/* One float4 per thread; the < 4 tail elements go to the first threads. */
-template <int OP>
-__global__ void __launch_bounds__(EW_THREADS)
-ew_vec(const float *__restrict__ a, const float *__restrict__ b,
-       float *__restrict__ y, int64_t n, float alpha)
-{
-	int64_t i = (int64_t)blockIdx.x * EW_THREADS + threadIdx.x;
-	int64_t n4 = n / 4;
-	if (i < n4) {
-		float4 va = reinterpret_cast<const float4 *>(a)[i];
-		float4 vb = b ? reinterpret_cast<const float4 *>(b)[i] : va;
-		float4 o;
-		o.x = ew_apply<OP>(va.x, vb.x, alpha);
-		o.y = ew_apply<OP>(va.y, vb.y, alpha);
-		o.z = ew_apply<OP>(va.z, vb.z, alpha);
-		o.w = ew_apply<OP>(va.w, vb.w, alpha);
-		reinterpret_cast<float4 *>(y)[i] = o;
-	}
-	int64_t t = n4 * 4 + i;
-	if (i < 4 && t < n)
-		y[t] = ew_apply<OP>(a[t], b ? b[t] : 0.f, alpha);
-}
-
-/* Unaligned pointers: 4 scalar elements per thread, 128 apart. */
-template <int OP>
-__global__ void __launch_bounds__(EW_THREADS)
-ew_scalar(const float *__restrict__ a, const float *__restrict__ b,
-          float *__restrict__ y, int64_t n, float alpha)
-{
-	int64_t base = (int64_t)blockIdx.x * EW_THREADS * 4 + threadIdx.x;
-#pragma unroll
-	for (int k = 0; k < 4; k++) {
-		int64_t i = base + k * EW_THREADS;
-		if (i < n)
-			y[i] = ew_apply<OP>(a[i], b ? b[i] : 0.f, alpha);
-	}
-}
-
-template <int OP>
-static int ew_launch(const float *a, const float *b, float *y, int64_t n,
-                     float alpha, cudaStream_t s)
-{
-	bool vec = ((uintptr_t)a & 15) == 0 && ((uintptr_t)y & 15) == 0 &&
-	           ((uintptr_t)b & 15) == 0;
-	int64_t grid = vec ? (n / 4 + EW_THREADS - 1) / EW_THREADS
-	                   : (n + 4 * EW_THREADS - 1) / (4 * EW_THREADS);
-	if (grid < 1)
-		grid = 1;
-	if (grid > GRID_MAX)
-		return (int)cudaErrorInvalidConfiguration;
-	if (vec)
-		ew_vec<OP><<<(unsigned)grid, EW_THREADS, 0, s>>>(a, b, y, n,
-		                                                 alpha);
-	else
-		ew_scalar<OP><<<(unsigned)grid, EW_THREADS, 0, s>>>(a, b, y, n,
-		                                                    alpha);
-	return (int)cudaGetLastError();
-}
-
-extern "C" int krl_kn_elementwise(krl_kn_op op, const float *a,
-                                  const float *b, float *y, int64_t n,
-                                  float alpha, void *stream)
-{
-	cudaStream_t s = (cudaStream_t)stream;
-	if (n == 0)
-		return 0;
-	switch (op) {
-#define EWCASE(O) case O: return ew_launch<O>(a, b, y, n, alpha, s);
-	EWCASE(KRL_KN_ABS) EWCASE(KRL_KN_SQRT) EWCASE(KRL_KN_LOG)
-	EWCASE(KRL_KN_ADD_SCALAR) EWCASE(KRL_KN_RSUB_SCALAR)
-	EWCASE(KRL_KN_CLAMP_MIN) EWCASE(KRL_KN_XLOGY) EWCASE(KRL_KN_SMOOTH_L1)
-#undef EWCASE
-	default:
-		return (int)cudaErrorInvalidValue;
-	}
-}
-
-/* ==== Broadcast (legacy unrolled kernel) ==== */
-
-/* a's dims after merging and b's strides along them. */
-struct Bcast {
-	int nd;
-	int64_t dim[KRL_NORM_MAX_DIM];
-	int64_t bstride[KRL_NORM_MAX_DIM];
-};
-
-template <typename I>
-__device__ __forceinline__ int64_t bcast_off(const Bcast &g, I i)
-{
-	int64_t off = 0;
-	for (int k = g.nd - 1; k >= 0; k--) {
-		I d = (I)g.dim[k];
-		I q = i / d;
-		off += (int64_t)(i - q * d) * g.bstride[k];
-		i = q;
-	}
-	return off;
-}
-
-/* 32-bit index arithmetic (as PyTorch's IntDivider) when the tensor has
- * fewer than 2^32 elements. A deliberate twin of ew_scalar's loop (4
- * elements a thread, 128 apart) with b read at its broadcast offset: the
- * offset's index type I is a template parameter here, and folding both
- * into one kernel would put the divisions in the same-shape path. */
-template <int OP, typename I>
-__global__ void __launch_bounds__(EW_THREADS)
-bcast_kernel(const float *__restrict__ a, const float *__restrict__ b,
-             float *__restrict__ y, int64_t n, Bcast g)
-{
-	int64_t base = (int64_t)blockIdx.x * EW_THREADS * 4 + threadIdx.x;
-#pragma unroll
-	for (int k = 0; k < 4; k++) {
-		int64_t i = base + k * EW_THREADS;
-		if (i < n)
-			y[i] = ew_apply<OP>(a[i], b[bcast_off<I>(g, (I)i)], 0.f);
-	}
-}
-
-extern "C" int krl_kn_broadcast(krl_kn_op op, const float *a,
-                                const float *b, float *y, int nd,
-                                const int64_t *dim, const int64_t *bstride,
-                                void *stream)
-{
-	cudaStream_t s = (cudaStream_t)stream;
-	Bcast g;
-	int64_t n = 1;
-	g.nd = 0;
-	/* drop size-1 dims, merge neighbours b walks contiguously (or not
-	 * at all), outermost first */
-	for (int i = 0; i < nd; i++) {
-		n *= dim[i];
-		if (dim[i] == 1)
-			continue;
-		if (g.nd > 0 &&
-		    g.bstride[g.nd - 1] == bstride[i] * dim[i]) {
-			g.dim[g.nd - 1] *= dim[i];
-			g.bstride[g.nd - 1] = bstride[i];
-			continue;
-		}
-		g.dim[g.nd] = dim[i];
-		g.bstride[g.nd] = bstride[i];
-		g.nd++;
-	}
-	if (n == 0)
-		return 0;
-	int64_t grid = (n + 4 * EW_THREADS - 1) / (4 * EW_THREADS);
-	if (grid > GRID_MAX)
-		return (int)cudaErrorInvalidConfiguration;
-	bool small = n <= 0xffffffffLL;
-	if (op == KRL_KN_DIV && small)
-		bcast_kernel<KRL_KN_DIV, uint32_t><<<(unsigned)grid, EW_THREADS,
-		                                     0, s>>>(a, b, y, n, g);
-	else if (op == KRL_KN_DIV)
-		bcast_kernel<KRL_KN_DIV, int64_t><<<(unsigned)grid, EW_THREADS,
-		                                    0, s>>>(a, b, y, n, g);
-	else if (op == KRL_KN_MUL && small)
-		bcast_kernel<KRL_KN_MUL, uint32_t><<<(unsigned)grid, EW_THREADS,
-		                                     0, s>>>(a, b, y, n, g);
-	else if (op == KRL_KN_MUL)
-		bcast_kernel<KRL_KN_MUL, int64_t><<<(unsigned)grid, EW_THREADS,
-		                                    0, s>>>(a, b, y, n, g);
-	else
-		return (int)cudaErrorInvalidValue;
-	return (int)cudaGetLastError();
-}
 
 /* ==== Welford ==== */
 
@@ -589,17 +390,19 @@ __global__ void gn_params(const float *__restrict__ mean,
 }
 
 /* y[i] = a[i / m] * x[i] + b[i / m]: the TensorIterator apply with a, b
- * broadcast over m (legacy unrolled kernel). */
+ * broadcast over m (legacy unrolled kernel: 128 threads x 4 elements). */
+#define GN_APPLY_THREADS 128
+
 template <typename I>
-__global__ void __launch_bounds__(EW_THREADS)
+__global__ void __launch_bounds__(GN_APPLY_THREADS)
 gn_apply(const float *__restrict__ x, const float *__restrict__ pa,
          const float *__restrict__ pb, float *__restrict__ y, int64_t n,
          int64_t m)
 {
-	int64_t base = (int64_t)blockIdx.x * EW_THREADS * 4 + threadIdx.x;
+	int64_t base = (int64_t)blockIdx.x * GN_APPLY_THREADS * 4 + threadIdx.x;
 #pragma unroll
 	for (int k = 0; k < 4; k++) {
-		int64_t i = base + k * EW_THREADS;
+		int64_t i = base + k * GN_APPLY_THREADS;
 		if (i < n) {
 			int64_t r = (int64_t)((I)i / (I)m);
 			y[i] = pa[r] * x[i] + pb[r];
@@ -627,14 +430,14 @@ extern "C" int krl_kn_groupnorm(const float *x, const float *w,
 	gn_params<<<(unsigned)((n * c + 255) / 256), 256, 0, s>>>(
 		mean, rstd, w, b, n, c, cg, pa, pb);
 	TRY(cudaGetLastError());
-	int64_t grid = (total + 4 * EW_THREADS - 1) / (4 * EW_THREADS);
+	int64_t grid = (total + 4 * GN_APPLY_THREADS - 1) / (4 * GN_APPLY_THREADS);
 	if (grid > GRID_MAX)
 		return (int)cudaErrorInvalidConfiguration;
 	if (total <= 0xffffffffLL)
-		gn_apply<uint32_t><<<(unsigned)grid, EW_THREADS, 0, s>>>(
+		gn_apply<uint32_t><<<(unsigned)grid, GN_APPLY_THREADS, 0, s>>>(
 			x, pa, pb, y, total, m);
 	else
-		gn_apply<int64_t><<<(unsigned)grid, EW_THREADS, 0, s>>>(
+		gn_apply<int64_t><<<(unsigned)grid, GN_APPLY_THREADS, 0, s>>>(
 			x, pa, pb, y, total, m);
 	return (int)cudaGetLastError();
 }

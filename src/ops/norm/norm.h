@@ -22,16 +22,8 @@ extern "C" {
  * in shared memory). */
 #define KRL_SDPA_MAX_DIM 2048
 
-/* Most dims of a broadcast operand (KRL_MAX_DIM). */
-#define KRL_NORM_MAX_DIM 8
-
 #ifndef __CUDACC__
 #include "ops/ops_int.h"
-
-/* stride[i] (a->ndim entries): b's element stride along a's dim i, 0 where
- * b broadcasts (family.c). */
-void krl_norm_bcast_strides(const krl_tensor *a, const krl_tensor *b,
-                            int64_t *stride);
 
 /* The number of trailing dims layernorm normalises: attribute `axes`, else
  * the rank of w (in[1]). */
@@ -43,10 +35,7 @@ double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a);
 /* GPU drivers (run.c). */
 KRL_RUN(softmax); KRL_RUN(log_softmax); KRL_RUN(layernorm);
 KRL_RUN(batchnorm); KRL_RUN(instancenorm); KRL_RUN(groupnorm);
-KRL_RUN(vector_norm); KRL_RUN(abs); KRL_RUN(sqrt); KRL_RUN(log);
-KRL_RUN(add_scalar); KRL_RUN(rsub_scalar); KRL_RUN(clamp_min);
-KRL_RUN(xlogy); KRL_RUN(smooth_l1); KRL_RUN(div_bcast); KRL_RUN(mul_bcast);
-KRL_RUN(nll_loss); KRL_RUN(sdpa);
+KRL_RUN(vector_norm); KRL_RUN(nll_loss); KRL_RUN(sdpa);
 #endif
 
 /* ==== Softmax (softmax.cu) ==== */
@@ -61,24 +50,6 @@ int krl_k_layernorm(const float *x, const float *w, const float *b,
                     void *stream);
 
 /* ==== Launchers (norm.cu) ==== */
-
-typedef enum krl_kn_op {
-	KRL_KN_ABS, KRL_KN_SQRT, KRL_KN_LOG, KRL_KN_ADD_SCALAR,
-	KRL_KN_RSUB_SCALAR, KRL_KN_CLAMP_MIN, /* unary, alpha */
-	KRL_KN_XLOGY, KRL_KN_SMOOTH_L1,       /* binary, same shape */
-	KRL_KN_DIV, KRL_KN_MUL                /* binary, broadcast */
-} krl_kn_op;
-
-/* y[i] = op(a[i]) or op(a[i], b[i]) over n elements; alpha is the scalar
- * (add/rsub/clamp) or beta (smooth_l1). */
-int krl_kn_elementwise(krl_kn_op op, const float *a, const float *b,
-                       float *y, int64_t n, float alpha, void *stream);
-
-/* y[i] = a[i] op b[off(i)] with a of rank nd, dims dim[], and b's strides
- * bstride[] along them (0 where it broadcasts). */
-int krl_kn_broadcast(krl_kn_op op, const float *a, const float *b, float *y,
-                     int nd, const int64_t *dim, const int64_t *bstride,
-                     void *stream);
 
 /* Batch statistics of x viewed as [n, c, m] per channel, then
  * y = (x - mean) * rstd * w + b (w, b may be NULL: 1 and 0). scratch

@@ -125,51 +125,6 @@ KRL_RUN(vector_norm)
 	return KRL_OK;
 }
 
-/* ==== Elementwise ==== */
-
-static krl_err ew(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
-                  const krl_tensor *out, int binary, float alpha,
-                  krl_diag *d)
-{
-	CUDA_TRY(d, krl_kn_elementwise(op, F(&in[0]),
-	                                binary ? F(&in[1]) : NULL, F(&out[0]),
-	                                krl_tensor_numel(&out[0]), alpha,
-	                                c->stream));
-	return KRL_OK;
-}
-
-KRL_RUN(abs) { return ew(c, KRL_KN_ABS, in, out, 0, 0.f, d); }
-KRL_RUN(sqrt) { return ew(c, KRL_KN_SQRT, in, out, 0, 0.f, d); }
-KRL_RUN(log) { return ew(c, KRL_KN_LOG, in, out, 0, 0.f, d); }
-KRL_RUN(xlogy) { return ew(c, KRL_KN_XLOGY, in, out, 1, 0.f, d); }
-
-/* The ops with one scalar attribute (its key and default), passed to the
- * kernel as alpha. */
-#define SCALAR_RUN(name, kop, binary, key, dflt)                           \
-	KRL_RUN(name)                                                      \
-	{                                                                  \
-		return ew(c, kop, in, out, binary,                         \
-		          (float)krl_attrs_get(a, key, dflt), d);          \
-	}
-SCALAR_RUN(add_scalar, KRL_KN_ADD_SCALAR, 0, "alpha", 0)
-SCALAR_RUN(rsub_scalar, KRL_KN_RSUB_SCALAR, 0, "alpha", 0)
-SCALAR_RUN(clamp_min, KRL_KN_CLAMP_MIN, 0, "min", 0)
-SCALAR_RUN(smooth_l1, KRL_KN_SMOOTH_L1, 1, "beta", 1)
-
-static krl_err bcast(krl_opctx *c, krl_kn_op op, const krl_tensor *in,
-                     const krl_tensor *out, krl_diag *d)
-{
-	int64_t stride[KRL_MAX_DIM];
-	krl_norm_bcast_strides(&in[0], &in[1], stride);
-	CUDA_TRY(d, krl_kn_broadcast(op, F(&in[0]), F(&in[1]), F(&out[0]),
-	                              in[0].ndim, in[0].dim, stride,
-	                              c->stream));
-	return KRL_OK;
-}
-
-KRL_RUN(div_bcast) { return bcast(c, KRL_KN_DIV, in, out, d); }
-KRL_RUN(mul_bcast) { return bcast(c, KRL_KN_MUL, in, out, d); }
-
 /* ==== Losses and attention ==== */
 
 KRL_RUN(nll_loss)
