@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "krl/llm.h"
+#include "krl/ops.h"
 #include "util/strbuf.h"
 
 #ifndef KRL_SOURCE_DIR
@@ -239,6 +240,54 @@ static void chomp(char *z)
 		z[--n] = 0;
 }
 
+/* Whether the language reference names op z as code: "`z" followed by a
+ * character that cannot continue a name (so `tanh` is not found in
+ * `tanhshrink`). */
+static int names_op(const char *lang, const char *z)
+{
+	size_t n = strlen(z);
+	for (const char *p = lang; (p = strchr(p, '`')); p++)
+		if (!strncmp(p + 1, z, n) && !(p[1 + n] == '_' ||
+		    (p[1 + n] >= 'a' && p[1 + n] <= 'z') ||
+		    (p[1 + n] >= '0' && p[1 + n] <= '9')))
+			return 1;
+	return 0;
+}
+
+/*
+ * The language reference: the template language.md, then one line for each
+ * op of the library that the template does not name, from the op's own
+ * declaration (its inputs and outputs, attributes and one-line doc), so
+ * that an op added to its family reaches the LLM without a template edit
+ * (docs/ops.md). Takes tlang; returns the text (caller frees) or NULL when
+ * out of memory.
+ */
+static char *language_text(char *tlang)
+{
+	int nops = 0;
+	const krl_op *const *ops = krl_op_all(&nops);
+	krl_strbuf b = { 0 };
+	int more = 0;
+	krl_strbuf_str(&b, tlang);
+	for (int i = 0; i < nops; i++) {
+		const krl_op *op = ops[i];
+		if (names_op(tlang, op->name))
+			continue;
+		if (!more++)
+			krl_strbuf_str(&b, "\n\nMore library ops, as the op library "
+			               "describes them:\n");
+		krl_strbuf_printf(&b, "\n- `%s` (%d input%s, %d output%s", op->name,
+		                  op->nin, op->nin == 1 ? "" : "s", op->nout,
+		                  op->nout == 1 ? "" : "s");
+		for (int k = 0; op->attr_names && op->attr_names[k]; k++)
+			krl_strbuf_printf(&b, "%s`%s`", k ? ", " : "; attributes ",
+			                  op->attr_names[k]);
+		krl_strbuf_printf(&b, "): %s", op->doc ? op->doc : "");
+	}
+	free(tlang);
+	return krl_strbuf_take(&b);
+}
+
 krl_err krl_prompt_build(const char *template_dir, const krl_task *t,
                          const char *task_text, const char *shapes,
                          const krl_prompt_exemplar *ex, int nex,
@@ -260,6 +309,10 @@ krl_err krl_prompt_build(const char *template_dir, const krl_task *t,
 	    (e = read_template(dir, "language.md", &tlang, d)))
 		goto out;
 	chomp(tlang);
+	if (!(tlang = language_text(tlang))) {
+		e = krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory");
+		goto out;
+	}
 	if (!task_text) {
 		if (!t->path) {
 			e = krl_diag_set(d, KRL_EINVAL, nopos,

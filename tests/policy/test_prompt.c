@@ -151,7 +151,7 @@ static void write_templates(const char *dir, const char *user)
 	mkdir(dir, 0700);
 	const char *names[] = { "system.md", "user.md", "language.md" };
 	const char *texts[] = { "S {{ language }} {{precision}}\n", user,
-	                        "LANG\n" };
+	                        "LANG `relu` `tanhx`\n" };
 	for (int i = 0; i < 3; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		FILE *f = fopen(path, "w");
@@ -185,7 +185,17 @@ static void test_custom_templates(void **state)
 	/* Values are not expanded again: a task text with a placeholder. */
 	KRL_ASSERT_OK(krl_prompt_build(dir, t, "{{shapes}}", "SH", NULL, 0,
 	                               &sys, &user, &d), &d);
-	at(sys, "S LANG strict fp32");
+	/* The ops the language template does not name follow it, each from
+	 * its declaration; a named one (`relu`) does not, and a longer name
+	 * (`tanhx`) does not count as naming tanh. */
+	at(sys, "S LANG `relu` `tanhx`\n\nMore library ops, as the op library "
+	        "describes them:\n");
+	assert_null(strstr(sys, "- `relu` ("));
+	at(sys, "\n- `tanh` (1 input, 1 output): ");
+	at(sys, "\n- `mish` (1 input, 1 output): y = x * tanh(softplus(x))");
+	at(sys, "\n- `gemm` (2 inputs, 1 output; attributes `");
+	at(sys, "\n- `fill` (0 inputs, 1 output; attributes `value`): ");
+	at(sys, " strict fp32");
 	assert_string_equal(user, "T=relu {{ not a placeholder }} {{}}\n"
 	        "C: xSHy (none yet: this is the first attempt, so start from "
 	        "the reference plan and make it faster)\n");
