@@ -148,6 +148,13 @@ typedef struct conv_ctx {
 
 static void plan_free(conv_plan *p);
 
+/* Destroys tensor descriptor d unless it is NULL (never made). */
+static void td_destroy(cudnnTensorDescriptor_t d)
+{
+	if (d)
+		cudnnDestroyTensorDescriptor(d);
+}
+
 /* Frees an entry: its plans, device buffers, descriptors and handle. */
 static void ctx_destroy(conv_ctx *e)
 {
@@ -155,10 +162,8 @@ static void ctx_destroy(conv_ctx *e)
 		plan_free(&e->plan[i]);
 	cudaFree(e->ws);
 	cudaFree(e->lay);
-	if (e->bd)
-		cudnnDestroyTensorDescriptor(e->bd);
-	if (e->byd)
-		cudnnDestroyTensorDescriptor(e->byd);
+	td_destroy(e->bd);
+	td_destroy(e->byd);
 	if (e->h)
 		cudnnDestroy(e->h);
 	free(e);
@@ -214,10 +219,8 @@ static void be_destroy(cudnnBackendDescriptor_t *b)
 
 static void plan_free(conv_plan *p)
 {
-	if (p->xd)
-		cudnnDestroyTensorDescriptor(p->xd);
-	if (p->yd)
-		cudnnDestroyTensorDescriptor(p->yd);
+	td_destroy(p->xd);
+	td_destroy(p->yd);
 	if (p->wd)
 		cudnnDestroyFilterDescriptor(p->wd);
 	if (p->cd)
@@ -736,7 +739,9 @@ typedef struct v7_cand {
 
 /* The heuristics' list for p's problem into cand (*got entries). The
  * transposed convolution is the backward data of the conv mapping y to x:
- * dy is our x, dx is our y. */
+ * dy is our x, dx is our y. The two branches are deliberate twins:
+ * cuDNN's forward and backward-data perf structs are distinct types, so
+ * each branch queries and copies into v7_cand on its own. */
 static krl_err v7_candidates(cudnnHandle_t h, const conv_plan *p,
                              const char *op, v7_cand *cand, int *got,
                              krl_diag *d)
