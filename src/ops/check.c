@@ -240,6 +240,9 @@ krl_err krl_ops_need_dim(const char *op, const krl_tensor *x,
 
 /* ==== Same-shape forms ==== */
 
+/* Deliberate twin: check_unary and check_binary walk the same steps
+ * (keys, dtypes, shapes) over one and two inputs; each keeps its own names
+ * and messages, which one helper would have to pass in piece by piece. */
 krl_err krl_ops_check_unary(const char *op, const char *const *keys,
                             const krl_tensor *in, const krl_tensor *out,
                             const krl_attrs *a, char *msg, size_t cap)

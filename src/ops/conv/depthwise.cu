@@ -179,6 +179,10 @@ struct dw3d_args {
 	int kd, kh, kw, sd, sh, sw, pd, ph, pw, dd, dh, dw;
 };
 
+/* Deliberate twin of the 2-d kernels: the 3-d kernel repeats their
+ * index walk over one more dim; one template would hide the two layouts
+ * (launch shapes, bias order) that PyTorch's two kernels have. */
+
 /* KD, KH, KW > 0: the kernel size known at compile time (0: read from
  * a); DIL1: every dilation is 1. */
 template <int KD, int KH, int KW, bool DIL1>

@@ -445,6 +445,10 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
 
 /* ==== Table ==== */
 
+/* Table rows: one declaration per op, the same shape by design (a row is
+ * the op's name, arity, attribute keys, caps and doc; duplicates lists them
+ * as twins, deliberately). */
+
 #define CONV_FWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
                   KRL_OPCAP_DEPTHWISE)
 #define CONV_BWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \

@@ -373,6 +373,9 @@ GOLDEN(smooth_l1)
 
 /* b broadcasts to a (right-aligned, each dim of b equal to a's or 1, rank
  * of b at most a's); y is shaped like a. */
+/* Deliberate twin: the check prologue is the same shape as other ops' checks
+ * (keys, dtypes, then shapes) by design; the shared steps are krl_ops_*
+ * helpers, the names and messages are this op's own. */
 static krl_err check_bcast(const char *op, const krl_tensor *in,
                            const krl_tensor *out, const krl_attrs *a,
                            char *msg, size_t cap)
@@ -480,6 +483,10 @@ BCAST_OP(div_bcast, 1)
 BCAST_OP(mul_bcast, 0)
 
 /* ==== Table ==== */
+
+/* Table rows: one declaration per op, the same shape by design (a row is
+ * the op's name, arity, attribute keys, caps and doc; duplicates lists them
+ * as twins, deliberately). */
 
 #define EW_OP(nm, nin, keys, caps, dc) \
 	KRL_OP(nm, nin, 1, keys, "eltwise", caps, NULL, dc)

@@ -118,6 +118,8 @@ KRL_RUN(clamp_min)
 
 /* ==== Arithmetic, binary and broadcast ops (elementwise.cu), copy ==== */
 
+/* Deliberate twin: the one-line KRL_RUN drivers here and in reduce/run.c have
+ * the same shape by design: one row per op, calling its family's helper. */
 static krl_err ew(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
                   const krl_tensor *out, int binary, float alpha,
                   krl_diag *d)

@@ -149,6 +149,9 @@ static krl_err golden_gemm(const krl_tensor *in, const krl_tensor *out,
 
 /* v must be a vector (torch.diag of a matrix, which extracts a diagonal,
  * is not this op); y is the square [n + |d|, n + |d|]. */
+/* Deliberate twin: the check prologue is the same shape as other ops' checks
+ * (keys, dtypes, then shapes) by design; the shared steps are helpers,
+ * the names and messages are this op's own. */
 static krl_err check_diag(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
@@ -191,6 +194,8 @@ static krl_err golden_diag(const krl_tensor *in, const krl_tensor *out,
 /* ==== triu, tril ==== */
 
 /* x -> y, f32, rank >= 2, same shape. */
+/* Deliberate twin: check_tri's prologue is check_diag's shape (diagonal,
+ * dtypes, then shapes); the names and messages differ. */
 static krl_err check_tri(const char *op, const krl_tensor *in,
                          const krl_tensor *out, const krl_attrs *a,
                          char *msg, size_t cap)
@@ -261,6 +266,10 @@ static krl_err golden_tril(const krl_tensor *in, const krl_tensor *out,
 }
 
 /* ==== Table ==== */
+
+/* Table rows: one declaration per op, the same shape by design (a row is
+ * the op's name, arity, attribute keys, caps and doc; duplicates lists them
+ * as twins, deliberately). */
 
 KRL_OP(gemm, 2, 1, k_gemm, "matmul",
        KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,

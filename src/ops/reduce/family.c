@@ -700,6 +700,10 @@ static krl_err golden_mul_mask(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Table ==== */
 
+/* Table rows: one declaration per op, the same shape by design (a row is
+ * the op's name, arity, attribute keys, caps and doc; duplicates lists them
+ * as twins, deliberately). */
+
 #define RED_OP(nm, ni, no, keys, caps, dc) \
 	KRL_OP(nm, ni, no, keys, "reduce", caps, NULL, dc)
 
