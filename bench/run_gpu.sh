@@ -46,6 +46,9 @@ if has tests; then
 		rc=$?
 		echo "$(basename "$t"): exit $rc" | tee -a "$S"
 	done
+	# cuDNN's legacy path (KRL_CUDNN_V7=1, docs/ops-conv.md) as well.
+	KRL_CUDNN_V7=1 timeout 600 build/tests/ops_gpu_ops_conv >> "$OUT/gpu_tests.log" 2>&1
+	echo "ops_gpu_ops_conv KRL_CUDNN_V7=1: exit $?" | tee -a "$S"
 fi
 if has floor; then
 	./build/bench/launch_floor > "$OUT/launch_floor.jsonl" 2>> "$S"
