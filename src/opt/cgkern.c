@@ -197,7 +197,7 @@ void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how)
 		first = 0;
 	}
 	cg_sb_printf(&G->dev, "\n/*\n * k%d (%s): nodes %s.\n", K->id, how,
-	             b.s ? b.s : "");
+	             b.z ? b.z : "");
 	cg_sb_puts(&G->dev, " * Writes:");
 	for (int o = 0; o < K->nout; o++)
 		cg_sb_printf(&G->dev, " %s", cg_bufname(G, K->out[o]));

@@ -14,87 +14,45 @@
 
 /* ==== Strings ==== */
 
-/* Makes room for extra more bytes and the NUL; on failure (no memory, or
- * a size past SIZE_MAX / 2) marks b oom, which every later append sees. */
-static void sb_grow(cg_sb *b, size_t extra)
-{
-	if (b->oom)
-		return;
-	if (extra > SIZE_MAX / 2 - b->n - 1) {
-		b->oom = 1;
-		return;
-	}
-	if (b->n + extra + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->n + extra + 1)
-		cap *= 2;
-	char *s = realloc(b->s, cap);
-	if (!s) {
-		b->oom = 1;
-		return;
-	}
-	b->s = s;
-	b->cap = cap;
-}
-
 void cg_sb_puts(cg_sb *b, const char *z)
 {
-	size_t n = strlen(z);
-	sb_grow(b, n);
-	if (b->oom)
-		return;
-	memcpy(b->s + b->n, z, n + 1);
-	b->n += n;
+	krl_strbuf_str(b, z);
 }
 
 void cg_sb_vprintf(cg_sb *b, const char *fmt, va_list ap)
 {
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0) {
-		b->oom = 1;
-		return;
-	}
-	sb_grow(b, (size_t)n);
-	if (b->oom)
-		return;
-	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-	b->n += (size_t)n;
+	krl_strbuf_vprintf(b, fmt, ap);
 }
 
 void cg_sb_printf(cg_sb *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	cg_sb_vprintf(b, fmt, ap);
+	krl_strbuf_vprintf(b, fmt, ap);
 	va_end(ap);
 }
 
 void cg_line(cg_sb *b, int ind, const char *fmt, ...)
 {
 	for (int i = 0; i < ind; i++)
-		cg_sb_puts(b, "\t");
+		krl_strbuf_str(b, "\t");
 	va_list ap;
 	va_start(ap, fmt);
-	cg_sb_vprintf(b, fmt, ap);
+	krl_strbuf_vprintf(b, fmt, ap);
 	va_end(ap);
-	cg_sb_puts(b, "\n");
+	krl_strbuf_str(b, "\n");
 }
 
 void cg_sb_cat(cg_sb *b, const cg_sb *src)
 {
 	if (src->oom)
 		b->oom = 1;
-	cg_sb_puts(b, src->s ? src->s : "");
+	krl_strbuf_add(b, src->z ? src->z : "", src->len);
 }
 
 void cg_sb_free(cg_sb *b)
 {
-	free(b->s);
-	memset(b, 0, sizeof *b);
+	krl_strbuf_free(b);
 }
 
 char *cg_fmt(cg_gen *G, const char *fmt, ...)
@@ -211,7 +169,7 @@ char *cg_prod(cg_gen *G, int n, int from, int to)
 			continue;
 		cg_sb_printf(&b, "%s(%s)", k++ ? " * " : "", x->dim[i].text);
 	}
-	char *r = cg_fmt(G, "%s", k ? (b.s ? b.s : "1") : "1");
+	char *r = cg_fmt(G, "%s", k ? (b.z ? b.z : "1") : "1");
 	if (b.oom)
 		G->oom = 1;
 	cg_sb_free(&b);

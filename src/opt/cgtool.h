@@ -18,21 +18,19 @@
 #include <stddef.h>
 
 #include "opt_int.h"
+#include "util/strbuf.h"
 
 /* ==== Strings (cgtext.c) ==== */
 
-/* A growing string. It never truncates silently: when an allocation fails
+/* A growing string: the library's krl_strbuf (util/strbuf.h; text in z,
+ * length len). It never truncates silently: when an allocation fails
  * (or a size would overflow, or a format is invalid) oom is set, later
  * appends are ignored, and the flag travels on: cg_sb_cat passes it to
  * the builder it appends to, and krl_codegen fails with KRL_ENOMEM when
  * any of the generation's builders (dev, plan, bufs, init) or G->oom has
  * it. A builder whose text is used other than through cg_sb_cat must have
  * its oom checked by its writer (they set G->oom). */
-typedef struct cg_sb {
-	char *s;
-	size_t n, cap;
-	int oom;
-} cg_sb;
+typedef krl_strbuf cg_sb;
 
 void cg_sb_puts(cg_sb *b, const char *z);
 void cg_sb_printf(cg_sb *b, const char *fmt, ...)

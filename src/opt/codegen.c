@@ -551,7 +551,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				p++;
 		}
 	}
-	cg_sb_printf(&out, " * %s\n *\n", sm.s ? sm.s : "");
+	cg_sb_printf(&out, " * %s\n *\n", sm.z ? sm.z : "");
 	cg_sb_puts(&out, " * Written by kernelrl's code generator (docs/optimizer.md)."
 	           " Kernels, in\n * the order the plan runs them:\n");
 	for (int k = 0; k < G.nk; k++)
@@ -568,15 +568,15 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	emit_helpers(&G, &out);
 	cg_sb_cat(&out, &G.dev);
 	cg_sb_puts(&out, "\n/*@plan\n");
-	if (G.bufs.s)
-		cg_sb_puts(&out, G.bufs.s);
-	if (G.init.s) {
+	if (G.bufs.z)
+		cg_sb_puts(&out, G.bufs.z);
+	if (G.init.z) {
 		cg_sb_puts(&out, "init\n");
-		cg_sb_puts(&out, G.init.s);
+		cg_sb_puts(&out, G.init.z);
 		cg_sb_puts(&out, "end\n");
 	}
-	if (G.plan.s)
-		cg_sb_puts(&out, G.plan.s);
+	if (G.plan.z)
+		cg_sb_puts(&out, G.plan.z);
 	cg_sb_puts(&out, "@*/\n");
 	if (G.err[0]) {
 		cg_sb_free(&out);
@@ -591,9 +591,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 		goto done;
 	}
-	*text = out.s;
+	*text = out.z;
 	if (summary)
-		*summary = sm.s;
+		*summary = sm.z;
 	else
 		cg_sb_free(&sm);
 	if (info) {

@@ -115,7 +115,7 @@ const char *cg_guard_cond(cg_em *em)
 	for (int i = 0; i < em->nguard; i++)
 		cg_sb_printf(&b, "%s%s %% %d == 0", i ? " && " : "",
 		             em->guard[i], em->vec);
-	const char *r = cg_fmt(em->G, "%s", b.s ? b.s : "true");
+	const char *r = cg_fmt(em->G, "%s", b.z ? b.z : "true");
 	if (b.oom)
 		em->G->oom = 1;
 	cg_sb_free(&b);
@@ -224,7 +224,7 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 					cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "",
 					             coord[k], cg_arg_long(G, em->K, st));
 			}
-			const char *r = nt ? cg_fmt(G, "(%s)", t.s) : "0";
+			const char *r = nt ? cg_fmt(G, "(%s)", t.z) : "0";
 			if (t.oom)
 				G->oom = 1;
 			cg_sb_free(&t);
@@ -272,7 +272,7 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 			q = cg_fmt(G, "%s * %s", q, cg_arg_long(G, em->K, st));
 		cg_sb_printf(&t, "%s%s", nt++ ? " + " : "", q);
 	}
-	const char *r = nt ? cg_fmt(G, "(%s)", t.s) : "0";
+	const char *r = nt ? cg_fmt(G, "(%s)", t.z) : "0";
 	if (t.oom)
 		G->oom = 1;
 	cg_sb_free(&t);
@@ -757,7 +757,7 @@ static cg_val ev_pw(cg_em *em, int n, const cg_point *p, int lvl)
 			cg_sb_puts(&b, c);
 		}
 	}
-	cg_val v = { cg_fmt(G, "%s", b.s ? b.s : ""), 'f' };
+	cg_val v = { cg_fmt(G, "%s", b.z ? b.z : ""), 'f' };
 	if (b.oom)
 		G->oom = 1;
 	cg_sb_free(&b);

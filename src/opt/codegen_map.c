@@ -46,7 +46,7 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind)
 				             cg_f(em, v[o][q]));
 			cg_line(em->buf[2], ind,
 			        "*reinterpret_cast<%s *>(%s + %s) = make_%s(%s);", vt,
-			        ptr, lin0, vt, args.s ? args.s : "");
+			        ptr, lin0, vt, args.z ? args.z : "");
 			if (args.oom)
 				G->oom = 1;
 			cg_sb_free(&args);
@@ -93,8 +93,8 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 		goto done;
 
 	cg_line(&body, 0, "{");
-	if (l0.s)
-		cg_sb_puts(&body, l0.s);
+	if (l0.z)
+		cg_sb_puts(&body, l0.z);
 	cg_line(&body, 1, "const int tid = threadIdx.x;");
 	if (vec > 1)
 		cg_line(&body, 1, "const long nv = (%s) ? %s / %d : 0;", guard, n,
@@ -115,8 +115,8 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	cg_line(&body, 3, "if (s < nv) {");
 	if (vec > 1)
 		cg_line(&body, 4, "const long i = s * %d;", vec);
-	if (step.s)
-		cg_sb_puts(&body, step.s);
+	if (step.z)
+		cg_sb_puts(&body, step.z);
 	cg_line(&body, 3, "}");
 	cg_line(&body, 2, "}");
 	cg_line(&body, 1, "}");
@@ -126,8 +126,8 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 		cg_line(&body, 1, "for (long i = nv * %d + (long)blockIdx.x * %d + "
 		        "tid; i < %s;", vec, blk, n);
 		cg_line(&body, 1, "     i += (long)gridDim.x * %d) {", blk);
-		if (tail.s)
-			cg_sb_puts(&body, tail.s);
+		if (tail.z)
+			cg_sb_puts(&body, tail.z);
 		cg_line(&body, 1, "}");
 	}
 	cg_line(&body, 0, "}");

@@ -334,7 +334,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		        "(IT + reach) * (IH + reach) * (IW + reach)" : r > 1 ?
 		        "(IH + reach) * (IW + reach)" : "IW + reach");
 		cg_line(&body, 3, "/* a huge plane */");
-		cg_line(&body, 3, "%s<long>(%s);", walk, args.s ? args.s : "");
+		cg_line(&body, 3, "%s<long>(%s);", walk, args.z ? args.z : "");
 		cg_line(&body, 3, "return;");
 		cg_line(&body, 2, "}");
 		cg_line(&body, 1, "}");
@@ -355,7 +355,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			for (int k = j + 1; k < r; k++)
 				cg_sb_printf(&sz, "%s%s", k > j + 1 ? " * " : "", ns[k]);
 			cg_line(&body, 1, "const I %sstep = %s%s; /* from a tap %s to "
-			        "the next */", d, pi.avg ? "" : "dl * ", sz.s,
+			        "the next */", d, pi.avg ? "" : "dl * ", sz.z,
 			        j == r - 2 ? "row" : "plane");
 			if (sz.oom)
 				G->oom = 1;
@@ -454,8 +454,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			cg_sb_printf(&ne, "%s%slo < %shi", j ? " && " : "", d, d);
 		}
 		/* one dim: its parentheses are the product's */
-		const char *ts = r > 1 ? cg_fmt(G, "(%s)", t.s) : t.s;
-		const char *ns = r > 1 ? cg_fmt(G, "(%s)", n.s) : n.s;
+		const char *ts = r > 1 ? cg_fmt(G, "(%s)", t.z) : t.z;
+		const char *ns = r > 1 ? cg_fmt(G, "(%s)", n.z) : n.z;
 		const char *div, *why;
 		if (pi.dov_lit && pi.dov_v > 0) {
 			div = cg_fmt(G, "%ld.f", pi.dov_v);
@@ -473,7 +473,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		}
 		cg_line(&body, ind, "/* the divisor: %s */", why);
 		cg_line(&body, ind, "const float div = %s;", div);
-		cg_line(&body, ind, "const float mean = %s ? sum / div : 0.f;", ne.s);
+		cg_line(&body, ind, "const float mean = %s ? sum / div : 0.f;", ne.z);
 		if (t.oom || n.oom || ne.oom)
 			G->oom = 1;
 		cg_sb_free(&t);
@@ -513,7 +513,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_kernel_sig(G, K, name, blk);
 	if (inc)
 		cg_sb_printf(&G->dev, "{\n\t%s<int>(%s);\n}\n", walk,
-		             args.s ? args.s : "");
+		             args.z ? args.z : "");
 	else
 		cg_sb_cat(&G->dev, &body);
 	cg_plan_launch(G, K, name,

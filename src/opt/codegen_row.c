@@ -811,7 +811,7 @@ static void finish_kernel(cg_gen *G, cg_kern *K, const char *name,
 {
 	cg_kernel_comment(G, K, how);
 	cg_kernel_sig(G, K, name, block);
-	cg_sb_puts(&G->dev, body->s ? body->s : "");
+	cg_sb_puts(&G->dev, body->z ? body->z : "");
 	cg_plan_launch(G, K, name, grid, blockdims);
 }
 

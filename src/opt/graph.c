@@ -16,6 +16,7 @@
 #include "lang/lexer.h"
 #include "lang/plan.h"
 #include "opt/opt_int.h"
+#include "util/strbuf.h"
 
 /* ==== Strings ==== */
 
@@ -92,31 +93,6 @@ char *krl_opt_num_text(double v)
 
 /* ==== Expression texts ==== */
 
-typedef struct sbuf {
-	char *p;
-	size_t n, cap;
-	int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *z)
-{
-	size_t k = strlen(z);
-	if (b->oom)
-		return;
-	if (b->n + k + 1 > b->cap) {
-		size_t cap = (b->cap ? b->cap * 2 : 64) + k;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, z, k + 1);
-	b->n += k;
-}
-
 static int prec_of(const krl_expr *e)
 {
 	if (e->kind != KRL_EX_BINARY)
@@ -124,49 +100,49 @@ static int prec_of(const krl_expr *e)
 	return e->op == '+' || e->op == '-' ? 1 : 2;
 }
 
-static void print_expr(const krl_expr *e, sbuf *b);
+static void print_expr(const krl_expr *e, krl_strbuf *b);
 
-static void print_sub(const krl_expr *e, int parens, sbuf *b)
+static void print_sub(const krl_expr *e, int parens, krl_strbuf *b)
 {
 	if (parens)
-		sb_put(b, "(");
+		krl_strbuf_str(b, "(");
 	print_expr(e, b);
 	if (parens)
-		sb_put(b, ")");
+		krl_strbuf_str(b, ")");
 }
 
-static void print_expr(const krl_expr *e, sbuf *b)
+static void print_expr(const krl_expr *e, krl_strbuf *b)
 {
 	char num[64];
 	switch (e->kind) {
 	case KRL_EX_INT:
 		snprintf(num, sizeof num, "%lld", (long long)e->ival);
-		sb_put(b, num);
+		krl_strbuf_str(b, num);
 		return;
 	case KRL_EX_FLOAT: {
 		char *z = krl_opt_num_text(e->fval);
 		if (!z)
 			b->oom = 1;
 		else
-			sb_put(b, z);
+			krl_strbuf_str(b, z);
 		free(z);
 		return;
 	}
 	case KRL_EX_NAME:
-		sb_put(b, e->name);
+		krl_strbuf_str(b, e->name);
 		return;
 	case KRL_EX_CALL:
-		sb_put(b, e->name);
-		sb_put(b, "(");
+		krl_strbuf_str(b, e->name);
+		krl_strbuf_str(b, "(");
 		for (int i = 0; i < e->nargs; i++) {
 			if (i)
-				sb_put(b, ", ");
+				krl_strbuf_str(b, ", ");
 			print_expr(e->args[i], b);
 		}
-		sb_put(b, ")");
+		krl_strbuf_str(b, ")");
 		return;
 	case KRL_EX_NEG:
-		sb_put(b, "-");
+		krl_strbuf_str(b, "-");
 		print_sub(e->lhs, e->lhs->kind == KRL_EX_BINARY ||
 		                  e->lhs->kind == KRL_EX_NEG, b);
 		return;
@@ -176,7 +152,7 @@ static void print_expr(const krl_expr *e, sbuf *b)
 		/* Left-associative: a right operand of equal precedence needs
 		 * parentheses (a - (b - c)), a left one does not. */
 		print_sub(e->lhs, prec_of(e->lhs) < p, b);
-		sb_put(b, op);
+		krl_strbuf_str(b, op);
 		print_sub(e->rhs, prec_of(e->rhs) <= p, b);
 		return;
 	}
@@ -185,13 +161,13 @@ static void print_expr(const krl_expr *e, sbuf *b)
 
 char *krl_opt_expr_text(const krl_expr *e)
 {
-	sbuf b = { 0 };
+	krl_strbuf b = { 0 };
 	print_expr(e, &b);
-	if (b.oom || !b.p) {
-		free(b.p);
+	if (b.oom || !b.z) {
+		krl_strbuf_free(&b);
 		return NULL;
 	}
-	return b.p;
+	return krl_strbuf_take(&b);
 }
 
 krl_expr *krl_opt_expr_copy(const krl_expr *e)
@@ -832,7 +808,7 @@ static const char *red_name(krl_redop r)
 
 char *krl_graph_format(const krl_graph *g)
 {
-	sbuf b = { 0 };
+	krl_strbuf b = { 0 };
 	char line[1024], dims[512];
 	for (int i = 0; i < g->nn; i++) {
 		const krl_gnode *n = &g->n[i];
@@ -909,12 +885,9 @@ char *krl_graph_format(const krl_graph *g)
 				                      " -> %s", g->task ?
 				                      g->task->decls[g->outdecl[q]].name
 				                      : "out");
-		sb_put(&b, line);
-		sb_put(&b, "\n");
+		krl_strbuf_str(&b, line);
+		krl_strbuf_str(&b, "\n");
 	}
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p ? b.p : krl_opt_strdup("");
+	/* The text, "" for an empty graph; NULL when out of memory. */
+	return krl_strbuf_take(&b);
 }

@@ -279,29 +279,29 @@ static void string_builder_reports_failure(void **state)
 	cg_sb_printf(&a, "x%d", 1);
 	cg_line(&a, 1, "y");
 	assert_false(a.oom);
-	assert_string_equal(a.s, "x1\ty\n");
+	assert_string_equal(a.z, "x1\ty\n");
 	cg_sb_cat(&b, &a);
 	assert_false(b.oom);
-	assert_string_equal(b.s, "x1\ty\n");
+	assert_string_equal(b.z, "x1\ty\n");
 
 	/* a size that would overflow: oom, nothing written */
 	cg_sb big = { 0 };
-	big.n = SIZE_MAX / 2 - 2;
+	big.len = SIZE_MAX / 2 - 2;
 	cg_sb_puts(&big, "abcd");
 	assert_true(big.oom);
-	assert_null(big.s);
-	big.n = 0;
+	assert_null(big.z);
+	big.len = 0;
 
 	/* a failed builder fails the one it goes into */
 	cg_sb_cat(&b, &big);
 	assert_true(b.oom);
-	size_t n = b.n;
+	size_t n = b.len;
 	cg_sb_puts(&b, "more");
-	assert_int_equal(b.n, n);
+	assert_int_equal(b.len, n);
 	cg_sb_free(&a);
 	cg_sb_free(&b);
 	cg_sb_free(&big);
-	assert_null(b.s);
+	assert_null(b.z);
 	cg_sb_free(&b); /* a zeroed builder: no-op */
 }
 
