@@ -1,4 +1,5 @@
 /* Helpers shared by the op tests (tests/ops/test_golden*.c). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,4 +65,14 @@ void optest_rejects(const char *name, const krl_tensor *in,
 		        "\"%s\"\n", name, want, r, msg);
 	assert_int_equal(r, KRL_EINVAL);
 	assert_non_null(strstr(msg, want));
+}
+
+void optest_near(const double *got, const double *want, int n, double tol)
+{
+	for (int i = 0; i < n; i++) {
+		if (!(fabs(got[i] - want[i]) <= tol))
+			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
+			        got[i], want[i]);
+		assert_true(fabs(got[i] - want[i]) <= tol);
+	}
 }

@@ -16,6 +16,9 @@ krl_attrs optest_attrs(int n, ...);
 /* Checks, then runs the golden op; both must succeed. */
 void optest_golden(const char *name, const krl_tensor *in,
                    const krl_tensor *out, const krl_attrs *a);
+/* Asserts got[i] within tol of want[i] for i < n, printing the first
+ * element that is not (NaN included). */
+void optest_near(const double *got, const double *want, int n, double tol);
 /* check() must fail with KRL_EINVAL and a message containing want. */
 void optest_rejects(const char *name, const krl_tensor *in,
                     const krl_tensor *out, const krl_attrs *a,

@@ -15,11 +15,6 @@
 
 /* ==== Helpers ==== */
 
-
-
-
-
-
 static void accepts(const char *name, const krl_tensor *in,
                     const krl_tensor *out, const krl_attrs *a)
 {
@@ -29,16 +24,6 @@ static void accepts(const char *name, const krl_tensor *in,
 	if (r)
 		fprintf(stderr, "%s: unexpected rejection: %s\n", name, msg);
 	assert_int_equal(r, KRL_OK);
-}
-
-static void near(const double *got, const double *want, int n, double tol)
-{
-	for (int i = 0; i < n; i++) {
-		if (fabs(got[i] - want[i]) > tol)
-			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
-			        got[i], want[i]);
-		assert_true(fabs(got[i] - want[i]) <= tol);
-	}
 }
 
 /* ==== Registry ==== */
@@ -107,7 +92,7 @@ static void test_gemm(void **state)
 			                      (double)tb);
 			memset(c, 0, sizeof c);
 			optest_golden("gemm", in, &out, &at_);
-			near(c, want, 4, 0);
+			optest_near(c, want, 4, 0);
 		}
 	/* alpha, and a batch of 2 with b broadcast */
 	double a2[12];
@@ -121,7 +106,7 @@ static void test_gemm(void **state)
 	krl_attrs al = optest_attrs(1, "alpha", 0.5);
 	optest_golden("gemm", in2, &out2, &al);
 	double want2[] = { 29, 32, 69.5, 77, -29, -32, -69.5, -77 };
-	near(c2, want2, 8, 0);
+	optest_near(c2, want2, 8, 0);
 	/* batched b as well */
 	double b2[12];
 	for (int i = 0; i < 6; i++) {
@@ -132,7 +117,7 @@ static void test_gemm(void **state)
 	                      optest_tensor(b2, 3, I(2), I(3), I(2)) };
 	optest_golden("gemm", in3, &out2, NULL);
 	double want3[] = { 58, 64, 139, 154, -6, -6, -15, -15 };
-	near(c2, want3, 8, 0);
+	optest_near(c2, want3, 8, 0);
 }
 
 static void test_gemm_check(void **state)
@@ -192,22 +177,22 @@ static void test_elementwise(void **state)
 	krl_tensor in = optest_tensor(x, 1, I(5)), out = optest_tensor(y, 1, I(5));
 	optest_golden("relu", &in, &out, NULL);
 	double relu[] = { 0, 0, 0, 1, 3 };
-	near(y, relu, 5, 0);
+	optest_near(y, relu, 5, 0);
 	optest_golden("square", &in, &out, NULL);
 	double sq[] = { 4, 0.25, 0, 1, 9 };
-	near(y, sq, 5, 0);
+	optest_near(y, sq, 5, 0);
 	krl_attrs al = optest_attrs(1, "alpha", -3.0);
 	optest_golden("scale", &in, &out, &al);
 	double sc[] = { 6, 1.5, 0, -3, -9 };
-	near(y, sc, 5, 0);
+	optest_near(y, sc, 5, 0);
 	optest_golden("copy", &in, &out, NULL);
-	near(y, x, 5, 0);
+	optest_near(y, x, 5, 0);
 
 	double g1[] = { 1.0, -1.0, 0.0 }, gy[3];
 	krl_tensor gi = optest_tensor(g1, 1, I(3)), go = optest_tensor(gy, 1, I(3));
 	optest_golden("gelu", &gi, &go, NULL);
 	double ge[] = { 0.8413447460685429, -0.15865525393145707, 0 };
-	near(gy, ge, 3, 1e-15);
+	optest_near(gy, ge, 3, 1e-15);
 	krl_attrs th = optest_attrs(1, "tanh", 1.0);
 	optest_golden("gelu", &gi, &go, &th);
 	assert_true(fabs(gy[0] - 0.8411919906082768) < 1e-15);
@@ -216,13 +201,13 @@ static void test_elementwise(void **state)
 	krl_tensor bin[2] = { optest_tensor(a, 2, I(2), I(2)), optest_tensor(b, 2, I(2), I(2)) };
 	krl_tensor bo = optest_tensor(r, 2, I(2), I(2));
 	optest_golden("add", bin, &bo, NULL);
-	near(r, (double[]){ 5, -6, 3.5, -2 }, 4, 0);
+	optest_near(r, (double[]){ 5, -6, 3.5, -2 }, 4, 0);
 	optest_golden("sub", bin, &bo, NULL);
-	near(r, (double[]){ -3, 10, 2.5, -6 }, 4, 0);
+	optest_near(r, (double[]){ -3, 10, 2.5, -6 }, 4, 0);
 	optest_golden("mul", bin, &bo, NULL);
-	near(r, (double[]){ 4, -16, 1.5, -8 }, 4, 0);
+	optest_near(r, (double[]){ 4, -16, 1.5, -8 }, 4, 0);
 	optest_golden("div", bin, &bo, NULL);
-	near(r, (double[]){ 0.25, -0.25, 6, -2 }, 4, 0);
+	optest_near(r, (double[]){ 0.25, -0.25, 6, -2 }, 4, 0);
 }
 
 static void test_elementwise_check(void **state)
@@ -270,22 +255,22 @@ static void test_reductions(void **state)
 	krl_attrs d1 = optest_attrs(1, "dim", 1.0);
 	krl_tensor keep = optest_tensor(y, 3, I(2), I(1), I(2));
 	optest_golden("sum", &in, &keep, &d1);
-	near(y, (double[]){ 9, 12, 27, 30 }, 4, 0);
+	optest_near(y, (double[]){ 9, 12, 27, 30 }, 4, 0);
 	krl_tensor drop = optest_tensor(y, 2, I(2), I(2));
 	memset(y, 0, sizeof y);
 	optest_golden("sum", &in, &drop, &d1);
-	near(y, (double[]){ 9, 12, 27, 30 }, 4, 0);
+	optest_near(y, (double[]){ 9, 12, 27, 30 }, 4, 0);
 	optest_golden("mean", &in, &drop, &d1);
-	near(y, (double[]){ 3, 4, 9, 10 }, 4, 1e-15);
+	optest_near(y, (double[]){ 3, 4, 9, 10 }, 4, 1e-15);
 	optest_golden("max", &in, &drop, &d1);
-	near(y, (double[]){ 5, 6, 11, 12 }, 4, 0);
+	optest_near(y, (double[]){ 5, 6, 11, 12 }, 4, 0);
 	optest_golden("min", &in, &drop, &d1);
-	near(y, (double[]){ 1, 2, 7, 8 }, 4, 0);
+	optest_near(y, (double[]){ 1, 2, 7, 8 }, 4, 0);
 	krl_attrs dm1 = optest_attrs(1, "dim", -1.0);
 	double y6[6];
 	krl_tensor o6 = optest_tensor(y6, 2, I(2), I(3));
 	optest_golden("sum", &in, &o6, &dm1);
-	near(y6, (double[]){ 3, 7, 11, 15, 19, 23 }, 6, 0);
+	optest_near(y6, (double[]){ 3, 7, 11, 15, 19, 23 }, 6, 0);
 
 	/* mean of everything into [] */
 	double m[] = { 1, 2, 3, 4 }, s;
@@ -299,16 +284,16 @@ static void test_reductions(void **state)
 	krl_tensor to = optest_tensor(ix, 1, I(2));
 	to.dtype = KRL_I64;
 	optest_golden("argmax", &ti, &to, &d1);
-	near(ix, (double[]){ 1, 0 }, 2, 0);
+	optest_near(ix, (double[]){ 1, 0 }, 2, 0);
 	optest_golden("argmin", &ti, &to, &d1);
-	near(ix, (double[]){ 0, 2 }, 2, 0);
+	optest_near(ix, (double[]){ 0, 2 }, 2, 0);
 	krl_attrs d0 = optest_attrs(1, "dim", 0.0);
 	krl_tensor to3 = optest_tensor(ix, 2, I(1), I(3));
 	to3.dtype = KRL_I64;
 	optest_golden("argmax", &ti, &to3, &d0);
-	near(ix, (double[]){ 1, 0, 0 }, 3, 0);
+	optest_near(ix, (double[]){ 1, 0, 0 }, 3, 0);
 	optest_golden("argmin", &ti, &to3, &d0);
-	near(ix, (double[]){ 0, 1, 1 }, 3, 0);
+	optest_near(ix, (double[]){ 0, 1, 1 }, 3, 0);
 }
 
 static void test_reduction_check(void **state)
@@ -349,16 +334,16 @@ static void test_softmax(void **state)
 	krl_tensor in = optest_tensor(x, 1, I(3)), out = optest_tensor(y, 1, I(3));
 	krl_attrs d0 = optest_attrs(1, "dim", 0.0);
 	optest_golden("softmax", &in, &out, &d0);
-	near(y, (double[]){ 0.09003057317038046, 0.24472847105479767,
+	optest_near(y, (double[]){ 0.09003057317038046, 0.24472847105479767,
 	                    0.6652409557748219 }, 3, 1e-15);
 	optest_golden("log_softmax", &in, &out, &d0);
-	near(y, (double[]){ -2.40760596444438, -1.4076059644443801,
+	optest_near(y, (double[]){ -2.40760596444438, -1.4076059644443801,
 	                    -0.40760596444438013 }, 3, 1e-14);
 	/* along dim 0 of a 3x2: each column is [1, 2, 3] */
 	double x2[] = { 1, 1, 2, 2, 3, 3 }, y2[6];
 	krl_tensor i2 = optest_tensor(x2, 2, I(3), I(2)), o2 = optest_tensor(y2, 2, I(3), I(2));
 	optest_golden("softmax", &i2, &o2, &d0);
-	near(y2, (double[]){ 0.09003057317038046, 0.09003057317038046,
+	optest_near(y2, (double[]){ 0.09003057317038046, 0.09003057317038046,
 	                     0.24472847105479767, 0.24472847105479767,
 	                     0.6652409557748219, 0.6652409557748219 }, 6,
 	     1e-15);
@@ -376,12 +361,12 @@ static void test_cumsum(void **state)
 	krl_tensor i1 = optest_tensor(x, 1, I(4)), o1 = optest_tensor(y, 1, I(4));
 	krl_attrs d0 = optest_attrs(1, "dim", 0.0), dm1 = optest_attrs(1, "dim", -1.0);
 	optest_golden("cumsum", &i1, &o1, &dm1);
-	near(y, (double[]){ 1, 3, 6, 10 }, 4, 0);
+	optest_near(y, (double[]){ 1, 3, 6, 10 }, 4, 0);
 	krl_tensor i2 = optest_tensor(x, 2, I(2), I(3)), o2 = optest_tensor(y, 2, I(2), I(3));
 	optest_golden("cumsum", &i2, &o2, &d0);
-	near(y, (double[]){ 1, 2, 3, 5, 7, 9 }, 6, 0);
+	optest_near(y, (double[]){ 1, 2, 3, 5, 7, 9 }, 6, 0);
 	optest_golden("cumsum", &i2, &o2, &dm1);
-	near(y, (double[]){ 1, 3, 6, 4, 9, 15 }, 6, 0);
+	optest_near(y, (double[]){ 1, 3, 6, 4, 9, 15 }, 6, 0);
 	krl_attrs d2 = optest_attrs(1, "dim", 2.0);
 	optest_rejects("cumsum", &i2, &o2, &d2, "cumsum: dim=2 is out of range");
 }
@@ -398,11 +383,11 @@ static void test_layernorm(void **state)
 	optest_golden("layernorm", in, &out, &e0);
 	double r = 1.224744871391589;
 	double want[] = { -r, 1, 0.5 * r - 1, -r, 1, 0.5 * r - 1 };
-	near(y, want, 6, 1e-14);
+	optest_near(y, want, 6, 1e-14);
 	/* default eps 1e-5: row 0 var 2/3, row 1 var 8/3 */
 	optest_golden("layernorm", in, &out, NULL);
 	double r0 = 1 / sqrt(2.0 / 3 + 1e-5), r1 = 2 / sqrt(8.0 / 3 + 1e-5);
-	near(y, (double[]){ -r0, 1, 0.5 * r0 - 1, -r1, 1, 0.5 * r1 - 1 }, 6,
+	optest_near(y, (double[]){ -r0, 1, 0.5 * r0 - 1, -r1, 1, 0.5 * r1 - 1 }, 6,
 	     1e-14);
 	/* axes=2 over a [2, 3] tail */
 	krl_tensor in2[3] = { optest_tensor(x, 2, I(2), I(3)), optest_tensor(w, 2, I(1), I(3)),

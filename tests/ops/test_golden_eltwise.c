@@ -18,8 +18,6 @@
 
 /* ==== Helpers ==== */
 
-
-
 /* n key/value pairs (const char *, double). */
 static krl_attrs A(int n, ...)
 {
@@ -90,17 +88,6 @@ static void accepts(const char *name, const krl_tensor *in,
 	if (r)
 		fprintf(stderr, "%s: unexpected rejection: %s\n", name, msg);
 	assert_int_equal(r, KRL_OK);
-}
-
-/* got[i] within tol of want[i] for i < n. */
-static void near(const double *got, const double *want, int n, double tol)
-{
-	for (int i = 0; i < n; i++) {
-		if (!(fabs(got[i] - want[i]) <= tol))
-			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
-			        got[i], want[i]);
-		assert_true(fabs(got[i] - want[i]) <= tol);
-	}
 }
 
 #define N(arr) ((int)(sizeof(arr) / sizeof((arr)[0])))
@@ -324,20 +311,20 @@ static void test_scalar_elementwise(void **state)
 	krl_tensor in = optest_tensor(x, 1, I(4)), out = optest_tensor(y, 1, I(4));
 	krl_attrs none = optest_attrs(0);
 	optest_golden("abs", &in, &out, &none);
-	near(y, (double[]){ 2, 4, M_E }, 3, 0);
+	optest_near(y, (double[]){ 2, 4, M_E }, 3, 0);
 	optest_golden("sqrt", &in, &out, &none);
 	assert_true(isnan(y[0]));
-	near(y + 1, (double[]){ 2 }, 1, 1e-15);
+	optest_near(y + 1, (double[]){ 2 }, 1, 1e-15);
 	optest_golden("log", &in, &out, &none);
-	near(y + 2, (double[]){ 1 }, 1, 1e-15);
+	optest_near(y + 2, (double[]){ 1 }, 1, 1e-15);
 	krl_attrs al = optest_attrs(1, "alpha", 0.5);
 	optest_golden("add_scalar", &in, &out, &al);
-	near(y, (double[]){ -1.5, 4.5 }, 2, 0);
+	optest_near(y, (double[]){ -1.5, 4.5 }, 2, 0);
 	optest_golden("rsub_scalar", &in, &out, &al);
-	near(y, (double[]){ 2.5, -3.5 }, 2, 0);
+	optest_near(y, (double[]){ 2.5, -3.5 }, 2, 0);
 	krl_attrs mn = optest_attrs(1, "min", 0.0);
 	optest_golden("clamp_min", &in, &out, &mn);
-	near(y, (double[]){ 0, 4, M_E }, 3, 0);
+	optest_near(y, (double[]){ 0, 4, M_E }, 3, 0);
 	assert_true(isnan(y[3]));
 
 	rejects("add_scalar", &in, &out, none, "alpha is required");
@@ -358,21 +345,21 @@ static void test_binary(void **state)
 	krl_tensor out = optest_tensor(y, 1, I(4));
 	krl_attrs none = optest_attrs(0);
 	optest_golden("xlogy", in, &out, &none);
-	near(y, (double[]){ 0, 2 }, 2, 1e-15);
+	optest_near(y, (double[]){ 0, 2 }, 2, 1e-15);
 	assert_true(isnan(y[2]));
-	near(y + 3, (double[]){ 0 }, 1, 0);
+	optest_near(y + 3, (double[]){ 0 }, 1, 0);
 
 	/* |a - b| = 0.5, 3, 1, 1.5 */
 	double p[] = { 0, 0, 1, 2 }, t[] = { 0.5, 3, 0, 0.5 };
 	krl_tensor pt[2] = { optest_tensor(p, 1, I(4)), optest_tensor(t, 1, I(4)) };
 	krl_attrs b1 = optest_attrs(1, "beta", 1.0);
 	optest_golden("smooth_l1", pt, &out, &b1);
-	near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
+	optest_near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
 	krl_attrs b2 = optest_attrs(1, "beta", 2.0);
 	optest_golden("smooth_l1", pt, &out, &b2);
-	near(y, (double[]){ 0.0625, 2.0, 0.25, 0.5625 }, 4, 1e-15);
+	optest_near(y, (double[]){ 0.0625, 2.0, 0.25, 0.5625 }, 4, 1e-15);
 	optest_golden("smooth_l1", pt, &out, &none); /* beta defaults to 1 */
-	near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
+	optest_near(y, (double[]){ 0.125, 2.5, 0.5, 1.0 }, 4, 1e-15);
 	krl_attrs bn = optest_attrs(1, "beta", -1.0);
 	rejects("smooth_l1", pt, &out, bn, "beta=-1");
 	krl_tensor short_[2] = { optest_tensor(p, 1, I(4)), optest_tensor(t, 1, I(3)) };
@@ -389,26 +376,26 @@ static void test_broadcast(void **state)
 	double b3[] = { 1, 2, 4 };
 	krl_tensor r3[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b3, 1, I(3)) };
 	optest_golden("div_bcast", r3, &out, &none);
-	near(y, (double[]){ 1, 1, 0.75, 4, 2.5, 1.5 }, 6, 1e-15);
+	optest_near(y, (double[]){ 1, 1, 0.75, 4, 2.5, 1.5 }, 6, 1e-15);
 	optest_golden("mul_bcast", r3, &out, &none);
-	near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
+	optest_near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
 	/* b [2, 1]: one value per row */
 	double b21[] = { 2, -1 };
 	krl_tensor c21[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b21, 2, I(2), I(1)) };
 	optest_golden("div_bcast", c21, &out, &none);
-	near(y, (double[]){ 0.5, 1, 1.5, -4, -5, -6 }, 6, 0);
+	optest_near(y, (double[]){ 0.5, 1, 1.5, -4, -5, -6 }, 6, 0);
 	/* b [1, 3] and b [] */
 	krl_tensor c13[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b3, 2, I(1), I(3)) };
 	optest_golden("mul_bcast", c13, &out, &none);
-	near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
+	optest_near(y, (double[]){ 1, 4, 12, 4, 10, 24 }, 6, 0);
 	double two[] = { 2 };
 	krl_tensor cs[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(two, 0) };
 	optest_golden("div_bcast", cs, &out, &none);
-	near(y, (double[]){ 0.5, 1, 1.5, 2, 2.5, 3 }, 6, 0);
+	optest_near(y, (double[]){ 0.5, 1, 1.5, 2, 2.5, 3 }, 6, 0);
 	/* b equal to a */
 	krl_tensor eq[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(a, 2, I(2), I(3)) };
 	optest_golden("div_bcast", eq, &out, &none);
-	near(y, (double[]){ 1, 1, 1, 1, 1, 1 }, 6, 0);
+	optest_near(y, (double[]){ 1, 1, 1, 1, 1, 1 }, 6, 0);
 
 	krl_tensor bad[2] = { optest_tensor(a, 2, I(2), I(3)), optest_tensor(b21, 1, I(2)) };
 	rejects("div_bcast", bad, &out, none, "does not broadcast");

@@ -14,10 +14,6 @@
 
 /* ==== Helpers ==== */
 
-
-
-
-
 /* The check must fail with a message containing want. */
 static void rejects(const char *name, const krl_tensor *in,
                     const krl_tensor *out, const krl_attrs *a,
@@ -30,16 +26,6 @@ static void rejects(const char *name, const krl_tensor *in,
 	if (!strstr(msg, want))
 		fprintf(stderr, "%s: message '%s' lacks '%s'\n", name, msg, want);
 	assert_non_null(strstr(msg, want));
-}
-
-static void near(const double *got, const double *want, int n, double tol)
-{
-	for (int i = 0; i < n; i++) {
-		if (!(fabs(got[i] - want[i]) <= tol))
-			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
-			        got[i], want[i]);
-		assert_true(fabs(got[i] - want[i]) <= tol);
-	}
 }
 
 /* ==== Normalisations ==== */
@@ -60,7 +46,7 @@ static void test_batchnorm(void **state)
 	                  -1.670820393249937, -1.223606797749979,
 	                  1.8944271909999157, 3.6832815729997477,
 	                  -0.7763932022500211, -0.3291796067500631 };
-	near(y, want, 8, 1e-12);
+	optest_near(y, want, 8, 1e-12);
 
 	double w3[] = { 1, 1, 1 };
 	krl_tensor bad[3] = { in[0], optest_tensor(w3, 1, I(3)), in[2] };
@@ -84,12 +70,12 @@ static void test_instancenorm(void **state)
 	krl_attrs a = optest_attrs(1, "eps", 0.0);
 	optest_golden("instancenorm", &in, &out, &a);
 	double want[] = { -1, 1, -1, 1 };
-	near(y, want, 4, 1e-12);
+	optest_near(y, want, 4, 1e-12);
 	/* eps enters under the root: var 1 + eps 3 gives rstd 1/2 */
 	krl_attrs e3 = optest_attrs(1, "eps", 3.0);
 	optest_golden("instancenorm", &in, &out, &e3);
 	double want3[] = { -0.5, 0.5, -2 / sqrt(7.0), 2 / sqrt(7.0) };
-	near(y, want3, 4, 1e-12);
+	optest_near(y, want3, 4, 1e-12);
 	krl_tensor o2 = optest_tensor(y, 3, I(1), I(2), I(1));
 	rejects("instancenorm", &in, &o2, &a, "shapes must be equal");
 }
@@ -107,13 +93,13 @@ static void test_groupnorm(void **state)
 	krl_attrs a = optest_attrs(2, "groups", 2.0, "eps", 0.0);
 	optest_golden("groupnorm", in, &out, &a);
 	double want[] = { -1, 2, -3, 5 };
-	near(y, want, 4, 1e-12);
+	optest_near(y, want, 4, 1e-12);
 	/* one group: mean 2.5, var 1.25 */
 	krl_attrs one = optest_attrs(2, "groups", 1.0, "eps", 0.0);
 	optest_golden("groupnorm", in, &out, &one);
 	double r = 1 / sqrt(1.25);
 	double want1[] = { -1.5 * r, -0.5 * 2 * r, 0.5 * 3 * r, 1.5 * 4 * r + 1 };
-	near(y, want1, 4, 1e-12);
+	optest_near(y, want1, 4, 1e-12);
 	krl_attrs three = optest_attrs(1, "groups", 3.0);
 	rejects("groupnorm", in, &out, &three, "dividing the 4 channels");
 	krl_attrs none = optest_attrs(0);
@@ -129,15 +115,15 @@ static void test_vector_norm(void **state)
 	krl_attrs a = optest_attrs(1, "dim", 1.0);
 	optest_golden("vector_norm", &in, &out, &a);
 	double want[] = { 5, 10 };
-	near(y, want, 2, 1e-12);
+	optest_near(y, want, 2, 1e-12);
 	krl_tensor drop = optest_tensor(y, 1, I(2));
 	krl_attrs last = optest_attrs(1, "dim", -1.0);
 	optest_golden("vector_norm", &in, &drop, &last);
-	near(y, want, 2, 1e-12);
+	optest_near(y, want, 2, 1e-12);
 	krl_tensor all = optest_tensor(y, 0);
 	krl_attrs none = optest_attrs(0);
 	optest_golden("vector_norm", &in, &all, &none);
-	near(y, (double[]){ sqrt(125.0) }, 1, 1e-12);
+	optest_near(y, (double[]){ sqrt(125.0) }, 1, 1e-12);
 
 	krl_attrs d0 = optest_attrs(1, "dim", 0.0);
 	rejects("vector_norm", &in, &drop, &d0, "only a reduction over the "
@@ -158,10 +144,10 @@ static void test_nll_loss(void **state)
 	krl_tensor out = optest_tensor(loss, 0);
 	krl_attrs none = optest_attrs(0);
 	optest_golden("nll_loss", in, &out, &none);
-	near(loss, (double[]){ 3.5 }, 1, 0);     /* (3 + 4) / 2 */
+	optest_near(loss, (double[]){ 3.5 }, 1, 0);     /* (3 + 4) / 2 */
 	t[0] = -100;                             /* ignored */
 	optest_golden("nll_loss", in, &out, &none);
-	near(loss, (double[]){ 4 }, 1, 0);
+	optest_near(loss, (double[]){ 4 }, 1, 0);
 	t[0] = 3;                                /* out of range */
 	optest_golden("nll_loss", in, &out, &none);
 	assert_true(isnan(loss[0]));
@@ -187,12 +173,12 @@ static void test_sdpa(void **state)
 	krl_tensor out = optest_tensor(o, 2, I(1), I(1));
 	krl_attrs s1 = optest_attrs(1, "scale", 1.0);
 	optest_golden("sdpa", in, &out, &s1);
-	near(o, (double[]){ (M_E + 3) / (M_E + 1) }, 1, 1e-14);
+	optest_near(o, (double[]){ (M_E + 3) / (M_E + 1) }, 1, 1e-14);
 	/* default scale 1/sqrt(2): weights e^(1/sqrt 2) and 1 */
 	krl_attrs none = optest_attrs(0);
 	optest_golden("sdpa", in, &out, &none);
 	double w = exp(1 / sqrt(2.0));
-	near(o, (double[]){ (w + 3) / (w + 1) }, 1, 1e-14);
+	optest_near(o, (double[]){ (w + 3) / (w + 1) }, 1, 1e-14);
 	/* batched: two heads, the second with the keys swapped */
 	double qb[] = { 1, 0, 1, 0 }, kb[] = { 1, 0, 0, 1, 0, 1, 1, 0 };
 	double vb[] = { 1, 3, 1, 3 }, ob[2];
@@ -201,7 +187,7 @@ static void test_sdpa(void **state)
 	                     optest_tensor(vb, 3, I(2), I(2), I(1)) };
 	krl_tensor outb = optest_tensor(ob, 3, I(2), I(1), I(1));
 	optest_golden("sdpa", ib, &outb, &s1);
-	near(ob, (double[]){ (M_E + 3) / (M_E + 1), (1 + 3 * M_E) / (M_E + 1) },
+	optest_near(ob, (double[]){ (M_E + 3) / (M_E + 1), (1 + 3 * M_E) / (M_E + 1) },
 	     2, 1e-14);
 
 	krl_tensor bad[3] = { in[0], optest_tensor(k, 2, I(1), I(4)), in[2] };

@@ -33,19 +33,6 @@ static krl_tensor T(double *data, krl_dtype dt, int ndim, ...)
 
 #define F KRL_F32
 
-
-
-
-static void near(const double *got, const double *want, int n, double tol)
-{
-	for (int i = 0; i < n; i++) {
-		if (!(fabs(got[i] - want[i]) <= tol))
-			fprintf(stderr, "element %d: got %.17g, want %.17g\n", i,
-			        got[i], want[i]);
-		assert_true(fabs(got[i] - want[i]) <= tol);
-	}
-}
-
 /* ==== Registry ==== */
 
 static void test_registry(void **state)
@@ -82,23 +69,23 @@ static void test_max_pool1d(void **state)
 	krl_attrs a = optest_attrs(3, "kernel_size", 2.0, "stride", 2.0, "padding",
 	                    1.0);
 	optest_golden("max_pool1d", &in, out, &a);
-	near(y, (double[]){ 1, 5, 4 }, 3, 0);
-	near(ix, (double[]){ 0, 1, 3 }, 3, 0);
+	optest_near(y, (double[]){ 1, 5, 4 }, 3, 0);
+	optest_near(ix, (double[]){ 0, 1, 3 }, 3, 0);
 
 	/* k=2 s=1 p=1 d=2: taps (j-1, j+1) */
 	out[0].dim[2] = out[1].dim[2] = 5;
 	a = optest_attrs(4, "kernel_size", 2.0, "stride", 1.0, "padding", 1.0,
 	          "dilation", 2.0);
 	optest_golden("max_pool1d", &in, out, &a);
-	near(y, (double[]){ 5, 2, 5, 3, 4 }, 5, 0);
-	near(ix, (double[]){ 1, 2, 1, 4, 3 }, 5, 0);
+	optest_near(y, (double[]){ 5, 2, 5, 3, 4 }, 5, 0);
+	optest_near(ix, (double[]){ 1, 2, 1, 4, 3 }, 5, 0);
 
 	/* ceil_mode keeps the partial last window {3}; floor drops it */
 	out[0].dim[2] = out[1].dim[2] = 3;
 	a = optest_attrs(2, "kernel_size", 2.0, "ceil_mode", 1.0);
 	optest_golden("max_pool1d", &in, out, &a);
-	near(y, (double[]){ 5, 4, 3 }, 3, 0);
-	near(ix, (double[]){ 1, 3, 4 }, 3, 0);
+	optest_near(y, (double[]){ 5, 4, 3 }, 3, 0);
+	optest_near(ix, (double[]){ 1, 3, 4 }, 3, 0);
 	a = optest_attrs(1, "kernel_size", 2.0);
 	optest_rejects("max_pool1d", &in, out, &a, "max_pool1d: x is [1, 1, 5], so "
 	        "y must be [1, 1, 2], not [1, 1, 3]");
@@ -112,7 +99,7 @@ static void test_max_pool1d(void **state)
 	optest_golden("max_pool1d", &inn, on, &a);
 	assert_true(isnan(y[0]));
 	assert_true(y[1] == 2);
-	near(ix, (double[]){ 1, 2 }, 2, 0);
+	optest_near(ix, (double[]){ 1, 2 }, 2, 0);
 }
 
 static void test_max_pool2d_3d(void **state)
@@ -125,8 +112,8 @@ static void test_max_pool2d_3d(void **state)
 	                      T(ix, KRL_I64, 4, I(1), I(1), I(2), I(2)) };
 	krl_attrs a = optest_attrs(2, "kernel_size", 2.0, "stride", 1.0);
 	optest_golden("max_pool2d", &in, out, &a);
-	near(y, (double[]){ 5, 6, 8, 9 }, 4, 0);
-	near(ix, (double[]){ 4, 5, 7, 8 }, 4, 0);
+	optest_near(y, (double[]){ 5, 6, 8, 9 }, 4, 0);
+	optest_near(ix, (double[]){ 4, 5, 7, 8 }, 4, 0);
 
 	/* 3-d: a 2x2x2 cube; k=2 s=2 gives its maximum; with p=1 every
 	 * window holds one corner of the cube */
@@ -141,8 +128,8 @@ static void test_max_pool2d_3d(void **state)
 		o3[i].dim[1] = o3[i].dim[2] = o3[i].dim[3] = 2;
 	a = optest_attrs(2, "kernel_size", 2.0, "padding", 1.0);
 	optest_golden("max_pool3d", &in3, o3, &a);
-	near(y, c, 8, 0);
-	near(ix, (double[]){ 0, 1, 2, 3, 4, 5, 6, 7 }, 8, 0);
+	optest_near(y, c, 8, 0);
+	optest_near(ix, (double[]){ 0, 1, 2, 3, 4, 5, 6, 7 }, 8, 0);
 }
 
 /* ==== Average pooling ==== */
@@ -158,27 +145,27 @@ static void test_avg_pool(void **state)
 	krl_attrs a = optest_attrs(3, "kernel_size", 3.0, "stride", 2.0, "padding",
 	                    1.0);
 	optest_golden("avg_pool1d", &in, &out, &a);
-	near(y, (double[]){ 1, 3, 3 }, 3, 1e-15);
+	optest_near(y, (double[]){ 1, 3, 3 }, 3, 1e-15);
 	a = optest_attrs(4, "kernel_size", 3.0, "stride", 2.0, "padding", 1.0,
 	          "count_include_pad", 0.0);
 	optest_golden("avg_pool1d", &in, &out, &a);
-	near(y, (double[]){ 1.5, 3, 4.5 }, 3, 1e-15);
+	optest_near(y, (double[]){ 1.5, 3, 4.5 }, 3, 1e-15);
 	a = optest_attrs(4, "kernel_size", 3.0, "stride", 2.0, "padding", 1.0,
 	          "divisor_override", 4.0);
 	optest_golden("avg_pool1d", &in, &out, &a);
-	near(y, (double[]){ 0.75, 2.25, 2.25 }, 3, 1e-15);
+	optest_near(y, (double[]){ 0.75, 2.25, 2.25 }, 3, 1e-15);
 	/* ceil_mode: the last window {5} is clipped to the input (no
 	 * padding), so it divides by 1 */
 	a = optest_attrs(2, "kernel_size", 2.0, "ceil_mode", 1.0);
 	optest_golden("avg_pool1d", &in, &out, &a);
-	near(y, (double[]){ 1.5, 3.5, 5 }, 3, 1e-15);
+	optest_near(y, (double[]){ 1.5, 3.5, 5 }, 3, 1e-15);
 
 	double x2[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	krl_tensor in2 = T(x2, F, 3, I(1), I(3), I(3));
 	krl_tensor o2 = T(y, F, 3, I(1), I(2), I(2));
 	a = optest_attrs(2, "kernel_size", 2.0, "stride", 1.0);
 	optest_golden("avg_pool2d", &in2, &o2, &a);
-	near(y, (double[]){ 3, 4, 6, 7 }, 4, 1e-15);
+	optest_near(y, (double[]){ 3, 4, 6, 7 }, 4, 1e-15);
 
 	double c[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	krl_tensor in3 = T(c, F, 5, I(1), I(1), I(2), I(2), I(2));
@@ -190,12 +177,12 @@ static void test_avg_pool(void **state)
 	o3.dim[2] = o3.dim[3] = o3.dim[4] = 2;
 	a = optest_attrs(2, "kernel_size", 2.0, "padding", 1.0);
 	optest_golden("avg_pool3d", &in3, &o3, &a);
-	near(y, (double[]){ 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1 },
+	optest_near(y, (double[]){ 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1 },
 	     8, 1e-15);
 	a = optest_attrs(3, "kernel_size", 2.0, "padding", 1.0, "count_include_pad",
 	          0.0);
 	optest_golden("avg_pool3d", &in3, &o3, &a);
-	near(y, c, 8, 1e-15);
+	optest_near(y, c, 8, 1e-15);
 }
 
 static void test_pool_check(void **state)
@@ -244,11 +231,11 @@ static void test_prod_cumprod(void **state)
 	krl_tensor out = T(y, F, 1, I(2));
 	krl_attrs a = optest_attrs(1, "dim", 1.0);
 	optest_golden("prod", &in, &out, &a);
-	near(y, (double[]){ 6, 120 }, 2, 0);
+	optest_near(y, (double[]){ 6, 120 }, 2, 0);
 	out = T(y, F, 2, I(1), I(3));
 	a = optest_attrs(1, "dim", -2.0);
 	optest_golden("prod", &in, &out, &a);
-	near(y, (double[]){ 4, 10, 18 }, 3, 0);
+	optest_near(y, (double[]){ 4, 10, 18 }, 3, 0);
 	out = T(y, F, 1, I(2));
 	optest_rejects("prod", &in, &out, &a, "prod: x is [2, 3] and dim=0, so y "
 	        "must be [1, 3] or [3], not [2]");
@@ -256,10 +243,10 @@ static void test_prod_cumprod(void **state)
 	out = T(y, F, 2, I(2), I(3));
 	a = optest_attrs(1, "dim", 1.0);
 	optest_golden("cumprod", &in, &out, &a);
-	near(y, (double[]){ 1, 2, 6, 4, 20, 120 }, 6, 0);
+	optest_near(y, (double[]){ 1, 2, 6, 4, 20, 120 }, 6, 0);
 	a = optest_attrs(1, "dim", 0.0);
 	optest_golden("cumprod", &in, &out, &a);
-	near(y, (double[]){ 1, 2, 3, 4, 10, 18 }, 6, 0);
+	optest_near(y, (double[]){ 1, 2, 3, 4, 10, 18 }, 6, 0);
 	a = optest_attrs(0);
 	optest_rejects("cumprod", &in, &out, &a, "cumprod: attribute dim is "
 	        "required");
@@ -276,15 +263,15 @@ static void test_copies(void **state)
 	krl_tensor out = T(y, F, 2, I(2), I(4));
 	krl_attrs a = optest_attrs(1, "dim", 1.0);
 	optest_golden("flip", &in, &out, &a);
-	near(y, (double[]){ 4, 3, 2, 1, 8, 7, 6, 5 }, 8, 0);
+	optest_near(y, (double[]){ 4, 3, 2, 1, 8, 7, 6, 5 }, 8, 0);
 	a = optest_attrs(1, "dim", 0.0);
 	optest_golden("flip", &in, &out, &a);
-	near(y, (double[]){ 5, 6, 7, 8, 1, 2, 3, 4 }, 8, 0);
+	optest_near(y, (double[]){ 5, 6, 7, 8, 1, 2, 3, 4 }, 8, 0);
 
 	out = T(y, F, 2, I(2), I(2));
 	a = optest_attrs(2, "dim", 1.0, "start", 1.0);
 	optest_golden("narrow", &in, &out, &a);
-	near(y, (double[]){ 2, 3, 6, 7 }, 4, 0);
+	optest_near(y, (double[]){ 2, 3, 6, 7 }, 4, 0);
 	a = optest_attrs(2, "dim", 1.0, "start", 3.0);
 	optest_rejects("narrow", &in, &out, &a, "narrow: start=3 + length 2 runs "
 	        "past dim 1 of x [2, 4]");
@@ -298,7 +285,7 @@ static void test_copies(void **state)
 	out = T(y, F, 2, I(2), I(5));
 	a = optest_attrs(1, "dim", 1.0);
 	optest_golden("cat", cin, &out, &a);
-	near(y, (double[]){ -1, 1, 2, 3, 4, -2, 5, 6, 7, 8 }, 10, 0);
+	optest_near(y, (double[]){ -1, 1, 2, 3, 4, -2, 5, 6, 7, 8 }, 10, 0);
 	out = T(y, F, 2, I(2), I(6));
 	optest_rejects("cat", cin, &out, &a, "cat: y must be [2, 5], not [2, 6]");
 	cin[0] = T(z, F, 2, I(1), I(2));
@@ -308,7 +295,7 @@ static void test_copies(void **state)
 	out = T(y, F, 2, I(2), I(3));
 	a = optest_attrs(1, "value", 2.5);
 	optest_golden("fill", NULL, &out, &a);
-	near(y, (double[]){ 2.5, 2.5, 2.5, 2.5, 2.5, 2.5 }, 6, 0);
+	optest_near(y, (double[]){ 2.5, 2.5, 2.5, 2.5, 2.5, 2.5 }, 6, 0);
 	a = optest_attrs(1, "value", INFINITY);
 	optest_rejects("fill", NULL, &out, &a, "fill: value must be a finite number");
 
@@ -316,7 +303,7 @@ static void test_copies(void **state)
 	krl_tensor min_[2] = { in, T(m, KRL_BOOL, 2, I(2), I(4)) };
 	out = T(y, F, 2, I(2), I(4));
 	optest_golden("mul_mask", min_, &out, NULL);
-	near(y, (double[]){ 1, 0, 3, 0, 0, 6, 7, 0 }, 8, 0);
+	optest_near(y, (double[]){ 1, 0, 3, 0, 0, 6, 7, 0 }, 8, 0);
 	min_[1].dtype = KRL_F32;
 	optest_rejects("mul_mask", min_, &out, NULL, "mul_mask: mask must be bool, "
 	        "not f32");
