@@ -102,7 +102,8 @@ typedef enum krl_role {
 	KRL_ROLE_PARAM,   /* task: drawn per correctness seed, read-only */
 	KRL_ROLE_OUTPUT,  /* task: written by the plan, poisoned before a call */
 	KRL_ROLE_SCRATCH, /* plan: `buffer`, uninitialised (poisoned) each call */
-	KRL_ROLE_DERIVED  /* candidate: `derived`, written only by `init` */
+	KRL_ROLE_DERIVED, /* candidate: `derived`, written only by `init` */
+	KRL_ROLE_VIEW     /* plan: `view`, another buffer's memory reshaped */
 } krl_role;
 
 typedef enum krl_dist_kind {
@@ -125,6 +126,8 @@ typedef struct krl_decl {
 	krl_expr *dim[KRL_MAX_DIM];
 	krl_dist dist;
 	krl_pos pos;
+	char *view_of;           /* KRL_ROLE_VIEW: the buffer it views */
+	krl_expr *view_off;      /* KRL_ROLE_VIEW: element offset, or NULL */
 } krl_decl;
 
 /* ==== Stress draws ==== */
@@ -286,6 +289,12 @@ typedef struct krl_buf {
 	int64_t numel;
 	size_t bytes;
 	krl_dist dist;
+	/* KRL_ROLE_VIEW only: the buffer whose memory it is (never itself a
+	 * view: chains of views resolve to the first buffer) and the offset
+	 * into it in elements. A view has no allocation of its own; who may
+	 * write it is its root's role. */
+	int alias;
+	int64_t offset;
 } krl_buf;
 
 typedef struct krl_karg {
@@ -372,6 +381,19 @@ krl_err krl_program_build_shapes(const krl_task *task,
                                  const krl_shapeset *ss, const krl_limits *lim,
                                  krl_program **out, krl_diag *d);
 void krl_program_free(krl_program *p);
+
+/* The buffer whose memory program buffer i is: i itself, or a view's
+ * root (KRL_ROLE_VIEW). */
+static inline int krl_buf_root(const krl_program *p, int i)
+{
+	return p->bufs[i].role == KRL_ROLE_VIEW ? p->bufs[i].alias : i;
+}
+
+/* Points every view's ptrs[i] into its root's memory: ptrs[alias] +
+ * offset elements of elem bytes (elem 0: the dtype's size, for device
+ * buffers; sizeof(double) for the golden executor's host buffers). Call
+ * after the other buffers have their pointers; views have no allocation. */
+void krl_program_bind_views(const krl_program *p, void **ptrs, size_t elem);
 
 #ifdef __cplusplus
 }

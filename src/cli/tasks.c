@@ -102,13 +102,16 @@ int krl_cmd_show(int argc, char **argv)
 		printf(" %s=%lld", ss->keys[k], (long long)ss->vals[k]);
 	printf("\n");
 	static const char *const roles[] = {"input", "param", "output", "buffer",
-	                                    "derived"};
+	                                    "derived", "view"};
 	static const char *const dists[] = {"", "normal", "uniform", "randint",
 	                                    "bernoulli", "const"};
 	for (int i = 0; i < p->nbufs; i++) {
 		const krl_buf *b = &p->bufs[i];
 		printf("%-7s %-10s ", roles[b->role], b->name);
 		print_shape(b);
+		if (b->role == KRL_ROLE_VIEW)
+			printf("  = %s+%lld", p->bufs[b->alias].name,
+			       (long long)b->offset);
 		if (b->dist.kind != KRL_DIST_NONE)
 			printf("  %s(%g, %g)", dists[b->dist.kind], b->dist.a, b->dist.b);
 		printf("  %.3f MB\n", b->bytes / 1e6);

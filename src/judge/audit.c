@@ -55,7 +55,8 @@ krl_err krl_audit_task(const krl_task *t, const char *set,
 		return r;
 	int64_t total = 0;
 	for (int i = 0; i < p->nbufs; i++)
-		total += p->bufs[i].numel;
+		if (p->bufs[i].role != KRL_ROLE_VIEW)
+			total += p->bufs[i].numel;
 	/* The golden ops run about 1e9 simple operations a second: bound the
 	 * work as well as the memory. */
 	if (total > max_elements || p->flops > 16.0 * (double)max_elements) {
@@ -73,11 +74,15 @@ krl_err krl_audit_task(const krl_task *t, const char *set,
 		goto out;
 	}
 	for (int i = 0; i < p->nbufs; i++)
-		if (!(bufs[i] = calloc((size_t)(p->bufs[i].numel ? p->bufs[i].numel : 1),
+		if (p->bufs[i].role != KRL_ROLE_VIEW &&
+		    !(bufs[i] = calloc((size_t)(p->bufs[i].numel ? p->bufs[i].numel : 1),
 		                       sizeof **bufs))) {
 			r = KRL_ENOMEM;
 			goto out;
 		}
+	for (int i = 0; i < p->nbufs; i++)
+		if (p->bufs[i].role == KRL_ROLE_VIEW)
+			bufs[i] = bufs[p->bufs[i].alias] + p->bufs[i].offset;
 	krl_judge_draw_host(p, bufs, KRL_ROLE_PARAM, seed, NULL, NULL);
 	krl_judge_draw_host(p, bufs, KRL_ROLE_INPUT, seed + 1, NULL, NULL);
 	if ((r = krl_exec_golden(p, bufs, d)) != KRL_OK)
@@ -116,7 +121,8 @@ krl_err krl_audit_task(const krl_task *t, const char *set,
 out:
 	if (bufs)
 		for (int i = 0; i < p->nbufs; i++)
-			free(bufs[i]);
+			if (p->bufs[i].role != KRL_ROLE_VIEW)
+				free(bufs[i]);
 	free(bufs);
 	krl_program_free(p);
 	return r;

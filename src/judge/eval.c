@@ -137,9 +137,13 @@ static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 	if (!S->sh || !S->pv || !S->rptr || !S->nom_max)
 		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 	for (int i = 0; i < p->nbufs && r == KRL_OK; i++) {
+		if (p->bufs[i].role == KRL_ROLE_VIEW)
+			continue; /* bound below, into its root */
 		r = krl_gbuf_alloc(&S->pv[i], p->bufs[i].bytes, j->stream, d);
 		S->rptr[i] = S->pv[i].ptr;
 	}
+	if (r == KRL_OK)
+		krl_program_bind_views(p, S->rptr, 0);
 	return r;
 }
 

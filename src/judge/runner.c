@@ -204,6 +204,8 @@ static int do_load(runner *R, json_t *m)
 	json_t *handles = json_array();
 	for (int i = 0; i < R->nbufs; i++) {
 		char hex[129];
+		if (R->prog->bufs[i].role == KRL_ROLE_VIEW)
+			continue; /* bound below, into its root */
 		r = krl_gbuf_alloc(&R->bufs[i], R->prog->bufs[i].bytes, R->stream, &d);
 		if (r == KRL_OK && i < R->prog->ntask &&
 		    (r = krl_gbuf_export(&R->bufs[i], hex, &d)) == KRL_OK)
@@ -223,6 +225,7 @@ static int do_load(runner *R, json_t *m)
 		}
 		R->ptrs[i] = R->bufs[i].ptr;
 	}
+	krl_program_bind_views(R->prog, R->ptrs, 0);
 	if (cudaStreamSynchronize(R->stream) != cudaSuccess) {
 		json_decref(handles);
 		krl_diag_set(&d, KRL_ECUDA, (krl_pos){0}, "allocation failed");
@@ -291,6 +294,8 @@ static int check_own_guards(runner *R, json_t **bad)
 	krl_diag d = {0};
 	for (int i = R->prog->ntask; i < R->nbufs; i++) {
 		int64_t n = 0, where = 0;
+		if (R->prog->bufs[i].role == KRL_ROLE_VIEW)
+			continue; /* no allocation, no guards of its own */
 		if (krl_gbuf_check_guards(&R->bufs[i], &n, &where, R->stream, &d) !=
 		    KRL_OK)
 			return -1;

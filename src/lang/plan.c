@@ -1,6 +1,7 @@
 /*
  * kernelrl: parsing of the plan language shared by task references and
- * candidates — `buffer`, `derived`, `launch`, `call` and `init ... end`
+ * candidates — `buffer`, `view`, `derived`, `launch`, `call` and
+ * `init ... end`
  * (docs/language.md, "Plan statements"). Checking a plan against shapes,
  * kernels and ops is program.c's job; here only the form is checked.
  */
@@ -23,6 +24,8 @@ void krl_decl_clear(krl_decl *decl)
 	free(decl->name);
 	for (int i = 0; i < decl->ndim; i++)
 		krl_expr_free(decl->dim[i]);
+	free(decl->view_of);
+	krl_expr_free(decl->view_off);
 	memset(decl, 0, sizeof *decl);
 }
 
@@ -97,6 +100,8 @@ static krl_err oom(krl_parser *p)
 	                    "out of memory");
 }
 
+static krl_err parse_dims(krl_parser *p, krl_decl *decl);
+
 krl_err krl_parse_decl(krl_parser *p, krl_decl *decl)
 {
 	krl_err r;
@@ -113,6 +118,13 @@ krl_err krl_parse_decl(krl_parser *p, krl_decl *decl)
 		return krl_p_expected(p, "a dtype (f32, f16, bf16, i32, i64, "
 		                         "bool)");
 	krl_p_next(p);
+	return parse_dims(p, decl);
+}
+
+/* Parses `[e, ...]` (or `[]`) into decl's dims. */
+static krl_err parse_dims(krl_parser *p, krl_decl *decl)
+{
+	krl_err r;
 	if ((r = krl_p_expect(p, '[')))
 		return r;
 	if (krl_p_accept(p, ']'))
@@ -130,6 +142,27 @@ krl_err krl_parse_decl(krl_parser *p, krl_decl *decl)
 		if (!krl_p_accept(p, ','))
 			return krl_p_expected(p, "',' or ']'");
 	}
+}
+
+/* Parses the rest of `view NAME = SRC [dims] [offset=e]` into decl. */
+static krl_err parse_view(krl_parser *p, krl_decl *decl)
+{
+	krl_err r;
+	decl->role = KRL_ROLE_VIEW;
+	decl->pos = krl_p_peek(p)->pos;
+	if ((r = krl_p_ident(p, "a view name", &decl->name)) ||
+	    (r = krl_p_expect(p, '=')) ||
+	    (r = krl_p_ident(p, "the name of the buffer it views",
+	                     &decl->view_of)) ||
+	    (r = parse_dims(p, decl)))
+		return r;
+	if (krl_p_is_word(p, "offset")) {
+		krl_p_next(p);
+		if ((r = krl_p_expect(p, '=')) ||
+		    (r = krl_parse_expr(p, &decl->view_off)))
+			return r;
+	}
+	return KRL_OK;
 }
 
 /* Parses `=(e[, e[, e]])` into dims[3] for the option named what. */
@@ -314,9 +347,9 @@ static krl_err parse_step(krl_parser *p, krl_stmt **arr, int *n, int launch)
 }
 
 static const char *const krl_ref_words =
-	"a plan statement (buffer, call or end)";
+	"a plan statement (buffer, view, call or end)";
 static const char *const krl_cand_words =
-	"a plan statement (buffer, derived, launch, call or init)";
+	"a plan statement (buffer, view, derived, launch, call or init)";
 
 krl_err krl_plan_parse(krl_parser *p, krl_plan *plan, int reference,
                        krl_pos start)
@@ -355,6 +388,18 @@ krl_err krl_plan_parse(krl_parser *p, krl_plan *plan, int reference,
 				return oom(p);
 			dc->role = is_buffer ? KRL_ROLE_SCRATCH : KRL_ROLE_DERIVED;
 			if ((r = krl_parse_decl(p, dc)) || (r = krl_p_eol(p)))
+				return r;
+		} else if (krl_p_is_word(p, "view")) {
+			if (in_init)
+				return krl_diag_set(p->d, KRL_ESYNTAX, t->pos,
+				                    "declarations go outside 'init': "
+				                    "expected launch, call or end");
+			krl_p_next(p);
+			krl_decl *dc = grow(&plan->bufs, &plan->nbufs,
+			                    sizeof *plan->bufs);
+			if (!dc)
+				return oom(p);
+			if ((r = parse_view(p, dc)) || (r = krl_p_eol(p)))
 				return r;
 		} else if (krl_p_is_word(p, "launch") && !reference) {
 			if (in_init)
@@ -397,7 +442,7 @@ krl_err krl_plan_parse(krl_parser *p, krl_plan *plan, int reference,
 			char buf[64];
 			return krl_diag_set(p->d, KRL_ESYNTAX, t->pos,
 			                    "a task's reference plan may only use "
-			                    "buffer and call, found %s",
+			                    "buffer, view and call, found %s",
 			                    krl_tok_describe(t, buf, sizeof buf));
 		} else {
 			return krl_p_expected(p, reference ? krl_ref_words :

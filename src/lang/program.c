@@ -64,6 +64,7 @@ static const char *role_name(krl_role r)
 	case KRL_ROLE_OUTPUT: return "output";
 	case KRL_ROLE_SCRATCH: return "buffer";
 	case KRL_ROLE_DERIVED: return "derived buffer";
+	case KRL_ROLE_VIEW: return "view";
 	}
 	return "?";
 }
@@ -123,6 +124,41 @@ static krl_err build_scope(build *b, const krl_shapeset *set)
 	return KRL_OK;
 }
 
+/* Resolves view kb (declared by dc, its dims already evaluated) onto the
+ * buffer it views: same dtype, numel + offset within that buffer, alias
+ * and offset taken through to the root so that views of views need no
+ * chasing later. */
+static krl_err bind_view(build *b, const krl_decl *dc, krl_buf *kb)
+{
+	const krl_program *p = b->prog;
+	int src = find_buf(b, dc->view_of);
+	const krl_buf *sb = &p->bufs[src];
+	int64_t off = 0;
+	if (dc->view_off) {
+		char what[96];
+		snprintf(what, sizeof what, "offset of view '%s'", dc->name);
+		krl_err r = eval_int(b, dc->view_off, 0, INT64_MAX, what, &off);
+		if (r)
+			return r;
+	}
+	if (off > sb->numel || kb->numel > sb->numel - off)
+		return krl_diag_set(b->d, KRL_EINVAL, dc->pos,
+		                    "view '%s' has %lld elements from offset "
+		                    "%lld, but '%s' has only %lld: a view must "
+		                    "lie inside the buffer it views",
+		                    dc->name, (long long)kb->numel,
+		                    (long long)off, sb->name,
+		                    (long long)sb->numel);
+	if (sb->role == KRL_ROLE_VIEW) {
+		kb->alias = sb->alias;
+		kb->offset = sb->offset + off;
+	} else {
+		kb->alias = src;
+		kb->offset = off;
+	}
+	return KRL_OK;
+}
+
 /* Resolves one declaration into prog->bufs[prog->nbufs++]; its dims may
  * use the buffers before it. */
 static krl_err add_buf(build *b, const krl_decl *dc)
@@ -149,6 +185,14 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 	kb->name = dc->name;
 	kb->role = dc->role;
 	kb->dtype = dc->dtype;
+	if (dc->role == KRL_ROLE_VIEW) {
+		int src = find_buf(b, dc->view_of);
+		if (src < 0)
+			return krl_diag_set(b->d, KRL_ENOTFOUND, dc->pos,
+			                    "view '%s': no buffer '%s' is declared "
+			                    "before it", dc->name, dc->view_of);
+		kb->dtype = p->bufs[src].dtype;
+	}
 	kb->ndim = dc->ndim;
 	kb->dist = dc->dist;
 	kb->numel = 1;
@@ -171,6 +215,11 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 		                    "bytes)", dc->name, (long long)kb->numel,
 		                    krl_dtype_size(kb->dtype));
 	kb->bytes = (size_t)kb->numel * krl_dtype_size(kb->dtype);
+	if (dc->role == KRL_ROLE_VIEW) {
+		krl_err r = bind_view(b, dc, kb);
+		if (r)
+			return r;
+	}
 	sh->name = kb->name;
 	sh->dtype = kb->dtype;
 	sh->ndim = kb->ndim;
@@ -191,25 +240,34 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 static krl_err check_access(build *b, krl_pos pos, int in_init, int buf,
                             int writes, const char *how)
 {
+	/* a view has its root's rights, and writing it writes the root */
+	const krl_buf *vb = &b->prog->bufs[buf];
+	buf = krl_buf_root(b->prog, buf);
 	const krl_buf *kb = &b->prog->bufs[buf];
+	char nm[160];
+	if (vb != kb)
+		snprintf(nm, sizeof nm, "%s' (through the view '%s')", kb->name,
+		         vb->name);
+	else
+		snprintf(nm, sizeof nm, "%s'", kb->name);
 	if (in_init) {
 		if (writes && kb->role != KRL_ROLE_DERIVED)
 			return krl_diag_set(b->d, KRL_EINVAL, pos,
-			                    "%s writes the %s '%s', but init may "
+			                    "%s writes the %s '%s, but init may "
 			                    "write only derived buffers", how,
-			                    role_name(kb->role), kb->name);
+			                    role_name(kb->role), nm);
 		if (kb->role != KRL_ROLE_PARAM && kb->role != KRL_ROLE_DERIVED)
 			return krl_diag_set(b->d, KRL_EINVAL, pos,
-			                    "%s uses the %s '%s', but init may read "
+			                    "%s uses the %s '%s, but init may read "
 			                    "only params and derived buffers", how,
-			                    role_name(kb->role), kb->name);
+			                    role_name(kb->role), nm);
 	} else if (writes && kb->role != KRL_ROLE_OUTPUT &&
 	           kb->role != KRL_ROLE_SCRATCH) {
 		return krl_diag_set(b->d, KRL_EINVAL, pos,
-		                    "%s writes the %s '%s', which the plan may not "
+		                    "%s writes the %s '%s, which the plan may not "
 		                    "write (only outputs and buffers; derived "
 		                    "buffers only in init)", how,
-		                    role_name(kb->role), kb->name);
+		                    role_name(kb->role), nm);
 	}
 	if (writes)
 		b->written[buf] = 1;
@@ -701,6 +759,18 @@ cleanup:
 	free(b.shapes);
 	free(b.written);
 	return r;
+}
+
+void krl_program_bind_views(const krl_program *p, void **ptrs, size_t elem)
+{
+	for (int i = 0; i < p->nbufs; i++) {
+		const krl_buf *kb = &p->bufs[i];
+		if (kb->role != KRL_ROLE_VIEW)
+			continue;
+		size_t sz = elem ? elem : krl_dtype_size(kb->dtype);
+		ptrs[i] = ptrs[kb->alias] ?
+		          (char *)ptrs[kb->alias] + (size_t)kb->offset * sz : NULL;
+	}
 }
 
 /* ==== Hidden shape sets ==== */

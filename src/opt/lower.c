@@ -1009,8 +1009,16 @@ krl_err krl_graph_lower(const krl_task *t, const char *set, krl_graph **out,
 		r = oom(&L);
 		goto done;
 	}
-	for (int i = 0; i < L.prog->nbufs; i++)
+	for (int i = 0; i < L.prog->nbufs; i++) {
 		L.cur[i] = -1;
+		if (L.prog->bufs[i].role == KRL_ROLE_VIEW) {
+			r = krl_diag_set(d, KRL_EUNSUPPORTED,
+			                 t->ref.bufs[i - t->ndecls].pos,
+			                 "the optimizer does not lower views yet "
+			                 "(view '%s')", L.prog->bufs[i].name);
+			goto done;
+		}
+	}
 	for (int i = 0; i < t->ndecls; i++) {
 		krl_gnode n = { .kind = KRL_GN_BUF, .buf = i };
 		if ((r = dims_of_buf(&L, i, &n))) {

@@ -294,7 +294,7 @@ static void test_errors(void **state)
 	cand_fails("/*@plan\ninit\n  buffer t f32 [1]\nend\n@*/", KRL_ESYNTAX,
 	           3, 3, "declarations go outside 'init'");
 	cand_fails("/*@plan\nend\n@*/", KRL_ESYNTAX, 2, 1,
-	           "expected a plan statement (buffer, derived, launch, call "
+	           "expected a plan statement (buffer, view, derived, launch, call "
 	           "or init), found 'end'");
 	cand_fails("/*@plan\n call relu(x) -> y\n @ \n@*/", KRL_ESYNTAX, 3, 2,
 	           "unexpected character '@'");

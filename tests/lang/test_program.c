@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "krl/lang.h"
 #include "krl/ops.h"
+#include "krl/runtime.h"
 
 static const char task_text[] =
 	"task relu\n"
@@ -472,6 +473,117 @@ static void test_call_and_buffer_errors(void **state)
 	            "more than 2^63 elements");
 }
 
+/* Views: zero-copy reshapes that alias their root's memory, with the
+ * root's write rights; offsets add up along chains of views. */
+static void test_views(void **state)
+{
+	(void)state;
+	krl_candidate *c;
+	krl_program *p;
+	krl_diag d;
+	KRL_ASSERT_OK(build("view xv = x [batch * dim]\n"
+	                    "view yv = y [batch * dim]\n"
+	                    "view hx = x [batch, dim / 2] offset=dim / 2\n"
+	                    "view part = hx [dim / 2] offset=3\n"
+	                    "call relu(xv) -> yv", "tiny", &c, &p, &d), &d);
+	int xv = p->ntask, yv = p->ntask + 1, hx = p->ntask + 2,
+	    part = p->ntask + 3;
+	assert_int_equal(p->bufs[xv].role, KRL_ROLE_VIEW);
+	assert_int_equal(p->bufs[xv].alias, 0);
+	assert_int_equal(p->bufs[xv].offset, 0);
+	assert_int_equal(p->bufs[xv].ndim, 1);
+	assert_int_equal(p->bufs[xv].numel, 4000);
+	assert_int_equal(p->bufs[yv].alias, 2);
+	assert_int_equal(krl_buf_root(p, yv), 2);
+	assert_int_equal(krl_buf_root(p, 2), 2);
+	assert_int_equal(p->bufs[hx].dtype, KRL_F32);
+	assert_int_equal(p->bufs[hx].offset, 500);
+	assert_int_equal(p->bufs[part].alias, 0);
+	assert_int_equal(p->bufs[part].offset, 503);
+	float mem[3][4000];
+	void *ptrs[8] = { mem[0], mem[1], mem[2] };
+	krl_program_bind_views(p, ptrs, 0);
+	assert_ptr_equal(ptrs[xv], mem[0]);
+	assert_ptr_equal(ptrs[yv], mem[2]);
+	assert_ptr_equal(ptrs[part], &mem[0][503]);
+	double host[4000];
+	ptrs[0] = host;
+	krl_program_bind_views(p, ptrs, sizeof(double));
+	assert_ptr_equal(ptrs[part], &host[503]);
+	krl_program_free(p);
+	krl_candidate_free(c);
+
+	/* the last element may be viewed, one past it may not */
+	KRL_ASSERT_OK(build("view v = x [1] offset=batch * dim - 1\n"
+	                    "call relu(x) -> y", "tiny", &c, &p, &d), &d);
+	krl_program_free(p);
+	krl_candidate_free(c);
+	build_fails("view v = x [2] offset=batch * dim - 1\ncall relu(x) -> y",
+	            KRL_EINVAL, 5, 6, "view 'v' has 2 elements from offset "
+	            "3999, but 'x' has only 4000");
+	build_fails("view v = q [4]\ncall relu(x) -> y", KRL_ENOTFOUND, 5, 6,
+	            "view 'v': no buffer 'q' is declared before it");
+	build_fails("view v = x [batch * dim]\ncall relu(x) -> v", KRL_EINVAL,
+	            6, 1, "writes the input 'x' (through the view 'v'), which "
+	            "the plan may not write");
+	build_fails("view v = y [batch * dim]\ncall relu(v) -> x", KRL_EINVAL,
+	            6, 1, "writes the input 'x', which");
+	build_fails("view v = x [batch * dim] offset=-1\ncall relu(x) -> y",
+	            KRL_EINVAL, 5, 33, "offset of view 'v' must be in 0..");
+	char src[512];
+	snprintf(src, sizeof src, "%sview v x [4]\ncall relu(x) -> y\n@*/\n",
+	         prelude);
+	assert_int_equal(krl_candidate_parse("c.cu", src, strlen(src), &c, &d),
+	                 KRL_ESYNTAX);
+	assert_int_equal(d.pos.line, 5);
+	assert_int_equal(d.pos.col, 8);
+	assert_non_null(strstr(d.msg, "expected '='"));
+}
+
+/* A task's reference plan may use views; the golden executor reads and
+ * writes through them (a mean over two trailing dims into a keepdim
+ * output, as PyTorch's mean(dim=(2, 3), keepdim=True)). */
+static void test_reference_view(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task mean23\n"
+		"shapes kb0 n=2 c=3 h=2 w=2\nshapes kb1 n=2 c=3 h=2 w=2\n"
+		"shapes tiny n=2 c=3 h=2 w=2\n"
+		"input x f32 [n, c, h, w] normal(0, 1)\n"
+		"output y f32 [n, c, 1, 1]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"plan\n"
+		"  view x3 = x [n, c, h * w]\n"
+		"  view y3 = y [n, c, 1]\n"
+		"  call mean(x3) -> y3 dim=2\n"
+		"end\n";
+	krl_task *t;
+	krl_program *p;
+	krl_diag d;
+	KRL_ASSERT_OK(krl_task_parse("m.task", text, strlen(text), &t, &d), &d);
+	krl_limits lim = krl_limits_sm90();
+	KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+	assert_int_equal(p->nbufs, 4);
+	double x[24], y[6] = {0};
+	for (int i = 0; i < 24; i++)
+		x[i] = i;
+	double *bufs[4] = { x, y, x, y };
+	KRL_ASSERT_OK(krl_exec_golden(p, bufs, &d), &d);
+	for (int i = 0; i < 6; i++)
+		assert_true(y[i] == 4 * i + 1.5);
+	krl_program_free(p);
+	krl_task_free(t);
+	static const char bad[] =
+		"task t\nshapes kb0 n=2\nshapes kb1 n=2\nshapes tiny n=2\n"
+		"input x f32 [n] normal(0, 1)\noutput y f32 [n]\n"
+		"tolerance atol=1 rtol=1\nplan\n  view v = x [n]\n"
+		"  derived q f32 [n]\nend\n";
+	assert_int_equal(krl_task_parse("b.task", bad, strlen(bad), &t, &d),
+	                 KRL_ESYNTAX);
+	assert_non_null(strstr(d.msg, "buffer, view and call"));
+}
+
 static void test_task_errors(void **state)
 {
 	(void)state;
@@ -527,6 +639,8 @@ int main(void)
 		cmocka_unit_test(test_calls_and_init),
 		cmocka_unit_test(test_launch_errors),
 		cmocka_unit_test(test_call_and_buffer_errors),
+		cmocka_unit_test(test_views),
+		cmocka_unit_test(test_reference_view),
 		cmocka_unit_test(test_task_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

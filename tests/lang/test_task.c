@@ -197,7 +197,7 @@ static void test_errors(void **state)
 	           "expected the end of the statement");
 	task_fails("  call relu(x) -> t\n", "  launch k grid=(1) block=(1) "
 	           "args()\n", KRL_ESYNTAX, 21, 3,
-	           "reference plan may only use buffer and call, found "
+	           "reference plan may only use buffer, view and call, found "
 	           "'launch'");
 	task_fails("  buffer t", "  derived t", KRL_ESYNTAX, 20, 3,
 	           "found 'derived'");
