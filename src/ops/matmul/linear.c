@@ -8,8 +8,8 @@
  * it is the gemm engine's b with tb = 1, no copy.
  *
  * addmm takes the epilogue only when both operands have more than one row
- * and column (M, K, N > 1: cuBLASLt's heuristic rejects a bias epilogue
- * with a dim of 1). Otherwise it copies the bias expanded to [M, N] into y
+ * and column (M, K, N > 1; PyTorch's comment: cuBLASLt's heuristic failed
+ * on a bias epilogue with a dim of 1). Otherwise it copies the bias expanded to [M, N] into y
  * and runs the GEMM with beta = 1; so do we (krl_k_bias_rows, then the
  * engine with beta = 1). We also take that path for a bias not aligned to
  * 16 bytes, which cuBLASLt's epilogue does not accept (PyTorch's
