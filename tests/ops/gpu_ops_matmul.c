@@ -1,6 +1,10 @@
 /*
- * GPU test of the op family "matmul" (docs/ops-matmul.md): diag, triu and
- * tril on random inputs (drawn on the host from a fixed seed), run on the
+ * GPU test of the op family "matmul" (docs/ops-matmul.md): linear against
+ * its float64 golden within fp32 GEMM tolerances (the bias epilogue and
+ * addmm's other path: M, K or N of 1, a misaligned bias; odd sizes, a
+ * [B, T, K] input, K = 0, an 8192-class product checked on sampled rows,
+ * its plans kept apart from gemm's in the shared cache, every `algo`);
+ * diag, triu and tril on random inputs (drawn on the host from a fixed seed), run on the
  * device through krl_op.run and compared element for element with the
  * float64 golden version, on tiny shapes and on mid-size shapes that take
  * each kernel's paths (vector and tail fill, off-diagonal copies, odd and
@@ -266,6 +270,290 @@ static void test_gemm_algo(void **state)
 	free(h);
 }
 
+/* ==== linear ==== */
+
+/* Device copy of n floats at `offset` floats past an aligned allocation;
+ * *base gets the allocation (to free). */
+static float *dev_copy(const float *h, int64_t n, int offset, void **base)
+{
+	float *p = NULL;
+	CK(cudaMalloc((void **)&p, (size_t)(n + offset + 1) * sizeof(float)));
+	if (n)
+		CK(cudaMemcpy(p + offset, h, (size_t)n * sizeof(float),
+		              cudaMemcpyHostToDevice));
+	*base = p;
+	return p + offset;
+}
+
+/* n elements of size bytes, at least one. */
+static size_t nbytes(int64_t n, size_t size)
+{
+	return (size_t)(n > 0 ? n : 1) * size;
+}
+
+static float *host_normal(int64_t n)
+{
+	float *h = malloc(nbytes(n, sizeof(float)));
+	assert_non_null(h);
+	for (int64_t i = 0; i < n; i++)
+		h[i] = (float)gpuop_nrand();
+	return h;
+}
+
+static void print_shape(char *buf, size_t cap, const shape *s)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (int j = 0; j < s->ndim && k < cap; j++)
+		k += (size_t)snprintf(buf + k, cap - k, "%s%lld", j ? "x" : "",
+		                      (long long)s->dim[j]);
+}
+
+/*
+ * linear(x, w, b) -> y on the GPU (twice: the second run takes the cached
+ * plan) against the float64 golden on the same f32 inputs, normal(0, 1).
+ * xs is x's shape (last dim K); w is [n, K]. x_off / b_off shift x and b
+ * that many floats from aligned memory (b_off 1 takes addmm's copy + GEMM
+ * path). With rows > 0 only `rows` rows spread over M are compared, against
+ * double sums computed here (for 8192-class shapes). Tolerance: atol = 1e-5
+ * + 1e-6 K (a sequential fp32 sum of K normal products errs by ~2.4e-8 K
+ * rms: ~40 sigma; TF32 (~5e-4 sqrt(K)) fails), rtol = 1e-5.
+ */
+static void linear_case(shape xs, int64_t n, int x_off, int b_off,
+                        int64_t rows)
+{
+	const krl_op *op = krl_op_find("linear");
+	assert_non_null(op);
+	int64_t k = xs.dim[xs.ndim - 1], m = 1;
+	for (int j = 0; j < xs.ndim - 1; j++)
+		m *= xs.dim[j];
+	shape ws = S(2, n, k), bs = S(1, n), ys = xs;
+	ys.dim[ys.ndim - 1] = n;
+	float *fx = host_normal(m * k), *fw = host_normal(n * k);
+	float *fb = host_normal(n);
+	float *got = malloc(nbytes(m * n, sizeof(float)));
+	assert_non_null(got);
+	void *bx, *bw, *bb;
+	float *dx = dev_copy(fx, m * k, x_off, &bx);
+	float *dw = dev_copy(fw, n * k, 0, &bw);
+	float *db = dev_copy(fb, n, b_off, &bb);
+	float *dy = NULL;
+	CK(cudaMalloc((void **)&dy, nbytes(m * n, sizeof(float))));
+	krl_tensor din[3] = { tensor(dx, &xs), tensor(dw, &ws),
+	                      tensor(db, &bs) };
+	krl_tensor dout = tensor(dy, &ys);
+	krl_attrs none;
+	memset(&none, 0, sizeof none);
+	char msg[512] = "";
+	krl_err r = op->check(din, &dout, &none, msg, sizeof msg);
+	if (r)
+		fprintf(stderr, "linear: check: %s\n", msg);
+	assert_int_equal(r, KRL_OK);
+	for (int rep = 0; rep < 2; rep++) {
+		CK(cudaMemset(dy, 0xff, (size_t)(m * n) * sizeof(float)));
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		KRL_ASSERT_OK(op->run(g_ctx, din, &dout, &none, &d), &d);
+	}
+	CK(cudaStreamSynchronize(g_stream));
+	CK(cudaMemcpy(got, dy, (size_t)(m * n) * sizeof(float),
+	              cudaMemcpyDeviceToHost));
+
+	/* the reference: the golden op, or double sums over sampled rows */
+	double *ref = malloc(nbytes(m * n, sizeof(double)));
+	assert_non_null(ref);
+	int64_t stride = 1;
+	if (rows > 0 && rows < m) {
+		stride = m / rows;
+		for (int64_t i = 0; i < m; i += stride)
+			for (int64_t j = 0; j < n; j++) {
+				double acc = 0;
+				for (int64_t l = 0; l < k; l++)
+					acc += (double)fx[i * k + l] *
+					       (double)fw[j * k + l];
+				ref[i * n + j] = acc + fb[j];
+			}
+	} else {
+		double *hx = malloc(nbytes(m * k, sizeof(double)));
+		double *hw = malloc(nbytes(n * k, sizeof(double)));
+		double *hb = malloc(nbytes(n, sizeof(double)));
+		assert_non_null(hx);
+		assert_non_null(hw);
+		assert_non_null(hb);
+		for (int64_t i = 0; i < m * k; i++)
+			hx[i] = fx[i];
+		for (int64_t i = 0; i < n * k; i++)
+			hw[i] = fw[i];
+		for (int64_t i = 0; i < n; i++)
+			hb[i] = fb[i];
+		krl_tensor hin[3] = { tensor(hx, &xs), tensor(hw, &ws),
+		                      tensor(hb, &bs) };
+		krl_tensor hout = tensor(ref, &ys);
+		assert_int_equal(op->golden(hin, &hout, &none), KRL_OK);
+		free(hx);
+		free(hw);
+		free(hb);
+	}
+	double atol = 1e-5 + 1e-6 * (double)k, rtol = 1e-5;
+	int64_t bad = 0, checked = 0, first = -1;
+	double max_abs = 0;
+	for (int64_t i = 0; i < m; i += stride)
+		for (int64_t j = 0; j < n; j++) {
+			int64_t at = i * n + j;
+			double e = fabs((double)got[at] - ref[at]);
+			checked++;
+			if (!(e <= atol + rtol * fabs(ref[at]))) {
+				if (first < 0)
+					first = at;
+				bad++;
+			} else if (e > max_abs) {
+				max_abs = e;
+			}
+		}
+	char sx[64];
+	print_shape(sx, sizeof sx, &xs);
+	printf("linear x [%s] w [%lldx%lld] x_off %d b_off %d: %lld checked, "
+	       "max_abs %.3g (atol %.3g)%s\n", sx, (long long)n, (long long)k,
+	       x_off, b_off, (long long)checked, max_abs, atol,
+	       bad ? "  FAIL" : "");
+	if (bad)
+		fprintf(stderr, "linear [%s] N=%lld: %lld of %lld outside; first "
+		        "at %lld: gpu %.9g, golden %.9g\n", sx, (long long)n,
+		        (long long)bad, (long long)checked, (long long)first,
+		        (double)got[first], ref[first]);
+	assert_int_equal(bad, 0);
+	cudaFree(bx);
+	cudaFree(bw);
+	cudaFree(bb);
+	cudaFree(dy);
+	free(fx);
+	free(fw);
+	free(fb);
+	free(got);
+	free(ref);
+}
+
+static void test_linear(void **state)
+{
+	(void)state;
+	struct { shape x; int64_t n; int x_off, b_off; int64_t rows; } c[] = {
+		{ S(2, I(3), I(5)), 7, 0, 0, 0 },           /* tiny, odd */
+		{ S(3, I(3), I(5), I(7)), 9, 0, 0, 0 },     /* [B, T, K] */
+		{ S(2, I(1), I(64)), 48, 0, 0, 0 },         /* M = 1: copy + GEMM */
+		{ S(2, I(1), I(1023)), 513, 0, 0, 0 },
+		{ S(3, I(2), I(3), I(1)), 5, 0, 0, 0 },     /* K = 1 */
+		{ S(2, I(16), I(4)), 1, 0, 0, 0 },          /* N = 1 */
+		{ S(2, I(3), I(0)), 5, 0, 0, 0 },           /* K = 0: y = b */
+		{ S(2, I(128), I(1023)), 257, 0, 0, 0 },    /* K % 4 = 3, N odd */
+		{ S(2, I(129), I(998)), 255, 1, 0, 0 },     /* misaligned x */
+		{ S(3, I(16), I(33), I(130)), 77, 0, 0, 0 },
+		{ S(2, I(128), I(512)), 256, 0, 1, 0 },     /* misaligned b */
+		{ S(2, I(1), I(4096)), 4095, 0, 0, 0 },
+		{ S(2, I(256), I(1024)), 1000, 0, 0, 0 },
+		/* 8192-class (KernelBench level 2's big Linears), 16 rows */
+		{ S(2, I(1024), I(8192)), 8192, 0, 0, 16 },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		linear_case(c[i].x, c[i].n, c[i].x_off, c[i].b_off, c[i].rows);
+}
+
+/* linear, gemm(x, w, tb=1), linear again on the same shapes and pointers:
+ * they share the plan cache, and the bias epilogue is part of a plan's
+ * problem, so gemm after linear adds no bias and linear after gemm adds
+ * it. */
+static void test_linear_gemm_cache(void **state)
+{
+	(void)state;
+	const int64_t m = 96, k = 200, n = 130;
+	float *fx = host_normal(m * k), *fw = host_normal(n * k);
+	float *fb = host_normal(n);
+	float *y1 = malloc((size_t)(m * n) * sizeof(float));
+	float *y2 = malloc((size_t)(m * n) * sizeof(float));
+	float *y3 = malloc((size_t)(m * n) * sizeof(float));
+	assert_non_null(y1);
+	assert_non_null(y2);
+	assert_non_null(y3);
+	void *bx, *bw, *bb;
+	float *dx = dev_copy(fx, m * k, 0, &bx), *dw = dev_copy(fw, n * k, 0, &bw);
+	float *db = dev_copy(fb, n, 0, &bb), *dy = NULL;
+	CK(cudaMalloc((void **)&dy, (size_t)(m * n) * sizeof(float)));
+	shape xs = S(2, m, k), ws = S(2, n, k), bs = S(1, n), ys = S(2, m, n);
+	krl_tensor lin[3] = { tensor(dx, &xs), tensor(dw, &ws), tensor(db, &bs) };
+	krl_tensor y = tensor(dy, &ys);
+	krl_attrs none, tb;
+	memset(&none, 0, sizeof none);
+	tb = A(1, "tb", 1.0);
+	const krl_op *lo = krl_op_find("linear"), *go = krl_op_find("gemm");
+	float *outs[3] = { y1, y2, y3 };
+	for (int step = 0; step < 3; step++) {
+		krl_diag d;
+		memset(&d, 0, sizeof d);
+		CK(cudaMemset(dy, 0xff, (size_t)(m * n) * sizeof(float)));
+		if (step == 1)
+			KRL_ASSERT_OK(go->run(g_ctx, lin, &y, &tb, &d), &d);
+		else
+			KRL_ASSERT_OK(lo->run(g_ctx, lin, &y, &none, &d), &d);
+		CK(cudaStreamSynchronize(g_stream));
+		CK(cudaMemcpy(outs[step], dy, (size_t)(m * n) * sizeof(float),
+		              cudaMemcpyDeviceToHost));
+	}
+	/* both linear runs are gemm's product plus b (b is normal(0, 1): a
+	 * lost or doubled bias is off by ~1; algorithms differ by ~1e-6) */
+	double worst = 0;
+	for (int64_t i = 0; i < m; i++)
+		for (int64_t j = 0; j < n; j++) {
+			int64_t at = i * n + j;
+			double want = (double)y2[at] + fb[j];
+			worst = fmax(worst, fabs((double)y1[at] - want));
+			worst = fmax(worst, fabs((double)y3[at] - want));
+			if (isnan(y1[at]) || isnan(y3[at]))
+				worst = INFINITY;
+		}
+	printf("linear vs gemm tb=1 + b, %lldx%lldx%lld: max |difference| "
+	       "%.3g\n", (long long)m, (long long)k, (long long)n, worst);
+	assert_true(worst <= 1e-3);
+	cudaFree(bx);
+	cudaFree(bw);
+	cudaFree(bb);
+	cudaFree(dy);
+	free(fx);
+	free(fw);
+	free(fb);
+	free(y1);
+	free(y2);
+	free(y3);
+}
+
+/* linear's `algo`: each of the heuristic's bias-epilogue algorithms
+ * agrees with the first. */
+static void test_linear_algo(void **state)
+{
+	(void)state;
+	const int64_t m = 256, k = 384, n = 320;
+	float *fx = host_normal(m * k), *fw = host_normal(n * k);
+	float *fb = host_normal(n);
+	void *bx, *bw, *bb;
+	float *dx = dev_copy(fx, m * k, 0, &bx), *dw = dev_copy(fw, n * k, 0, &bw);
+	float *db = dev_copy(fb, n, 0, &bb), *dy = NULL;
+	CK(cudaMalloc((void **)&dy, (size_t)(m * n) * sizeof(float)));
+	shape xs = S(2, m, k), ws = S(2, n, k), bs = S(1, n), ys = S(2, m, n);
+	krl_tensor in[3] = { tensor(dx, &xs), tensor(dw, &ws), tensor(db, &bs) };
+	krl_tensor y = tensor(dy, &ys);
+	krl_attrs none;
+	memset(&none, 0, sizeof none);
+	int ran = gpuop_algo_sweep("linear", in, &y, m * n, none, 1e-5);
+	printf("linear %lldx%lldx%lld: %d usable algorithms\n", (long long)m,
+	       (long long)k, (long long)n, ran);
+	assert_true(ran >= 1);
+	cudaFree(bx);
+	cudaFree(bw);
+	cudaFree(bb);
+	cudaFree(dy);
+	free(fx);
+	free(fw);
+	free(fb);
+}
+
 int main(void)
 {
 	g_rng = 0x2545f4914f6cdd1dull;
@@ -275,6 +563,9 @@ int main(void)
 		cmocka_unit_test(test_tri),
 		cmocka_unit_test(test_diag_then_gemm),
 		cmocka_unit_test(test_gemm_algo),
+		cmocka_unit_test(test_linear),
+		cmocka_unit_test(test_linear_gemm_cache),
+		cmocka_unit_test(test_linear_algo),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

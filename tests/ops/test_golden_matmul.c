@@ -1,9 +1,11 @@
 /*
  * Tests of the op family "matmul" that need no GPU (docs/ops-matmul.md):
- * the float64 golden versions of diag, triu and tril against values
- * computed by hand, their checks accepting good shapes and rejecting bad
- * ones with the sentence asserted, the eager compositions the tasks use
- * (diag then gemm, gemm then triu/tril) on hand-computed products, and the
+ * the float64 golden versions of linear, diag, triu and tril against
+ * values computed by hand, their checks accepting good shapes and
+ * rejecting bad ones with the sentence asserted, linear's golden against
+ * gemm's plus the bias, a plan calling linear resolving (and a bad one
+ * refused at its statement), the eager compositions the tasks use (diag
+ * then gemm, gemm then triu/tril) on hand-computed products, and the
  * family's task files parsing and building on kb0, kb1 and tiny.
  */
 #include <math.h>
@@ -72,6 +74,264 @@ static void test_registry(void **state)
 		assert_string_equal(op->attr_names[0], "diagonal");
 		assert_null(op->attr_names[1]);
 	}
+}
+
+/* ==== linear ==== */
+
+static void test_linear_registry(void **state)
+{
+	(void)state;
+	const krl_op *op = krl_op_find("linear");
+	assert_non_null(op);
+	assert_string_equal(op->family, "matmul");
+	assert_int_equal(op->nin, 3);
+	assert_int_equal(op->nout, 1);
+	assert_non_null(op->check);
+	assert_non_null(op->run);
+	assert_non_null(op->golden);
+	assert_non_null(op->doc);
+	assert_true(op->caps & KRL_OPCAP_LIBRARY);
+	assert_true(op->caps & KRL_OPCAP_ALGO);
+	/* its epilogue slot holds its own bias: nothing may fold in, and the
+	 * generated GEMM (two operands) does not replace it */
+	assert_false(op->caps & KRL_OPCAP_EPILOGUE);
+	assert_false(op->caps & KRL_OPCAP_LOWER);
+	assert_string_equal(op->attr_names[0], "algo");
+	assert_null(op->attr_names[1]);
+}
+
+/*
+ * x [2, 3, 3] (B = 2, T = 3, K = 3), w [5, 3] with rows e1, e2, e3,
+ * (1, 1, 1), (1, -1, 2), b = (0.25, -1, 2, 0, 10): a row (p, q, s) of x
+ * gives (p + 0.25, q - 1, s + 2, p + q + s, p - q + 2s + 10), worked out
+ * by hand below for the six rows.
+ */
+static void test_linear_golden(void **state)
+{
+	(void)state;
+	double x[18] = { 1, 2, 3,   0, -1, 4,   2, 2, -1,
+	                 -3, 0, 1,  5, 1, 1,    0.5, -2, 0 };
+	double w[15] = { 1, 0, 0,  0, 1, 0,  0, 0, 1,  1, 1, 1,  1, -1, 2 };
+	double b[5] = { 0.25, -1, 2, 0, 10 };
+	double y[30];
+	poison(y, 30);
+	krl_tensor in[3] = { optest_tensor(x, 3, I(2), I(3), I(3)),
+	                     optest_tensor(w, 2, I(5), I(3)),
+	                     optest_tensor(b, 1, I(5)) };
+	krl_tensor out = optest_tensor(y, 3, I(2), I(3), I(5));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("linear", in, &out, &none);
+	const double want[30] = {
+		1.25, 1, 5, 6, 15,
+		0.25, -2, 6, 3, 19,
+		2.25, 1, 1, 3, 8,
+		-2.75, -1, 3, -2, 9,
+		5.25, 0, 3, 7, 16,
+		0.75, -3, 2, -1.5, 12.5,
+	};
+	same(y, want, 30);
+
+	/* 2-D x [2, 3] against a dense w [2, 3]:
+	 * (1, 2, 3) . (1, 0, -1) + 0.5 = -1.5, (1, 2, 3) . (2, 1, 0.5) - 1 = 4.5,
+	 * (-1, 0, 2) . (1, 0, -1) + 0.5 = -2.5, (-1, 0, 2) . (2, 1, 0.5) - 1 = -2 */
+	double x2[6] = { 1, 2, 3, -1, 0, 2 };
+	double w2[6] = { 1, 0, -1, 2, 1, 0.5 };
+	double b2[2] = { 0.5, -1 };
+	double y2[4];
+	poison(y2, 4);
+	krl_tensor in2[3] = { optest_tensor(x2, 2, I(2), I(3)),
+	                      optest_tensor(w2, 2, I(2), I(3)),
+	                      optest_tensor(b2, 1, I(2)) };
+	krl_tensor out2 = optest_tensor(y2, 2, I(2), I(2));
+	optest_golden("linear", in2, &out2, &none);
+	const double want2[4] = { -1.5, 4.5, -2.5, -2 };
+	same(y2, want2, 4);
+
+	/* K = 0: y is the bias on every row (PyTorch's addmm, beta = 1) */
+	double b3[3] = { 1, -2, 7 }, y3[6];
+	poison(y3, 6);
+	krl_tensor in3[3] = { optest_tensor(x2, 2, I(2), I(0)),
+	                      optest_tensor(w2, 2, I(3), I(0)),
+	                      optest_tensor(b3, 1, I(3)) };
+	krl_tensor out3 = optest_tensor(y3, 2, I(2), I(3));
+	optest_golden("linear", in3, &out3, &none);
+	const double want3[6] = { 1, -2, 7, 1, -2, 7 };
+	same(y3, want3, 6);
+}
+
+/* linear(x, w, b) = gemm(x, w, tb=1) + b row by row, on odd shapes with
+ * a [B, T, K] x: the golden versions agree to rounding. */
+static void test_linear_is_gemm_plus_bias(void **state)
+{
+	(void)state;
+	enum { B = 3, T = 5, K = 7, N = 9 };
+	double x[B * T * K], w[N * K], b[N], y[B * T * N], g[B * T * N];
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	double *all[3] = { x, w, b };
+	int len[3] = { B * T * K, N * K, N };
+	for (int t = 0; t < 3; t++)
+		for (int i = 0; i < len[t]; i++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			all[t][i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+		}
+	krl_tensor in[3] = { optest_tensor(x, 3, I(B), I(T), I(K)),
+	                     optest_tensor(w, 2, I(N), I(K)),
+	                     optest_tensor(b, 1, I(N)) };
+	krl_tensor out = optest_tensor(y, 3, I(B), I(T), I(N));
+	krl_attrs none = optest_attrs(0);
+	optest_golden("linear", in, &out, &none);
+	krl_tensor gin[2] = { optest_tensor(x, 2, I(B * T), I(K)), in[1] };
+	krl_tensor gout = optest_tensor(g, 2, I(B * T), I(N));
+	krl_attrs tb = optest_attrs(1, "tb", 1.0);
+	optest_golden("gemm", gin, &gout, &tb);
+	for (int i = 0; i < B * T; i++)
+		for (int j = 0; j < N; j++)
+			g[i * N + j] += b[j];
+	optest_near(y, g, B * T * N, 1e-14);
+}
+
+static void test_linear_check(void **state)
+{
+	(void)state;
+	krl_tensor x = optest_tensor(NULL, 3, I(2), I(3), I(3));
+	krl_tensor w = optest_tensor(NULL, 2, I(5), I(3));
+	krl_tensor b = optest_tensor(NULL, 1, I(5));
+	krl_tensor y = optest_tensor(NULL, 3, I(2), I(3), I(5));
+	krl_attrs none = optest_attrs(0);
+	krl_tensor in[3] = { x, w, b };
+	accepts("linear", in, &y, &none);
+	krl_attrs a3 = optest_attrs(1, "algo", 3.0);
+	accepts("linear", in, &y, &a3);
+	/* 2-D x, and a 4-D one: leading dims are rows */
+	krl_tensor in2[3] = { optest_tensor(NULL, 2, I(7), I(3)), w, b };
+	krl_tensor y2 = optest_tensor(NULL, 2, I(7), I(5));
+	accepts("linear", in2, &y2, &none);
+	krl_tensor in4[3] = { optest_tensor(NULL, 4, I(2), I(1), I(4), I(3)),
+	                      w, b };
+	krl_tensor y4 = optest_tensor(NULL, 4, I(2), I(1), I(4), I(5));
+	accepts("linear", in4, &y4, &none);
+
+	krl_tensor bad[3];
+	memcpy(bad, in, sizeof bad);
+	bad[0] = optest_tensor(NULL, 1, I(3));
+	krl_tensor y1 = optest_tensor(NULL, 1, I(5));
+	optest_rejects("linear", bad, &y1, &none,
+	        "linear: x is [3] but must have at least 2 dims "
+	        "[..., in_features]");
+	memcpy(bad, in, sizeof bad);
+	bad[1] = optest_tensor(NULL, 3, I(5), I(3), I(1));
+	optest_rejects("linear", bad, &y, &none,
+	        "linear: w is [5, 3, 1] but must be [out_features, "
+	        "in_features] (2 dims)");
+	bad[1] = optest_tensor(NULL, 2, I(5), I(4));
+	optest_rejects("linear", bad, &y, &none,
+	        "linear: x is [2, 3, 3] but w is [5, 4]: x's last dim (3) must "
+	        "equal w's in_features (dim 1, 4)");
+	/* w given as [in, out] (a transposed weight) is the same mistake */
+	bad[1] = optest_tensor(NULL, 2, I(3), I(5));
+	optest_rejects("linear", bad, &y, &none,
+	        "x's last dim (3) must equal w's in_features (dim 1, 5)");
+	memcpy(bad, in, sizeof bad);
+	bad[2] = optest_tensor(NULL, 1, I(4));
+	optest_rejects("linear", bad, &y, &none,
+	        "linear: b is [4] but w is [5, 3]: b must be [5] (w's "
+	        "out_features)");
+	bad[2] = optest_tensor(NULL, 2, I(1), I(5));
+	optest_rejects("linear", bad, &y, &none,
+	        "linear: b is [1, 5] but w is [5, 3]: b must be [5]");
+	krl_tensor yn = optest_tensor(NULL, 3, I(2), I(3), I(4));
+	optest_rejects("linear", in, &yn, &none,
+	        "linear: y is [2, 3, 4] but x [2, 3, 3] @ w^T (w [5, 3]) "
+	        "gives [2, 3, 5]");
+	krl_tensor yf = optest_tensor(NULL, 2, I(6), I(5));
+	optest_rejects("linear", in, &yf, &none,
+	        "linear: y is [6, 5] but x [2, 3, 3] @ w^T (w [5, 3]) gives "
+	        "[2, 3, 5]");
+	krl_attrs tb = optest_attrs(1, "tb", 1.0);
+	optest_rejects("linear", in, &y, &tb,
+	        "linear: unknown attribute 'tb' (allowed: algo)");
+	krl_attrs a8 = optest_attrs(1, "algo", 8.0);
+	optest_rejects("linear", in, &y, &a8, "linear: algo=8 must be an "
+	        "integer from 0");
+	memcpy(bad, in, sizeof bad);
+	bad[2].dtype = KRL_F16;
+	optest_rejects("linear", bad, &y, &none, "linear: b must be f32, not "
+	        "f16");
+	krl_tensor yi = y;
+	yi.dtype = KRL_I64;
+	optest_rejects("linear", in, &yi, &none, "linear: y must be f32, not "
+	        "i64");
+}
+
+/* A plan calling linear (nn.Linear on a [batch, seq, in] input) resolves
+ * on every shape set; one passing the bias as the weight is refused at
+ * the call with the check's sentence. */
+static const char linear_task[] =
+	"task linear_plan\n"
+	"shapes kb0  batch=128 seq=3 fin=1024 fout=512\n"
+	"shapes kb1  batch=1024 seq=3 fin=8192 fout=8192\n"
+	"shapes tiny batch=3 seq=5 fin=7 fout=9\n"
+	"input  x f32 [batch, seq, fin] normal(0, 1)\n"
+	"param  w f32 [fout, fin] uniform(-0.03, 0.03)\n"
+	"param  b f32 [fout] uniform(-0.03, 0.03)\n"
+	"output y f32 [batch, seq, fout]\n"
+	"tolerance atol=1e-4 rtol=1e-4\n"
+	"bytes 4 * (numel(x) + numel(w) + numel(b) + numel(y))\n"
+	"flops 2 * batch * seq * fin * fout\n"
+	"plan\n"
+	"%s"
+	"end\n";
+
+static krl_err build_linear_plan(const char *calls, const char *set,
+                                 krl_diag *d, int *nbody,
+                                 const krl_op **op)
+{
+	char text[2048];
+	snprintf(text, sizeof text, linear_task, calls);
+	krl_task *t = NULL;
+	memset(d, 0, sizeof *d);
+	KRL_ASSERT_OK(krl_task_parse("linear.task", text, strlen(text), &t, d),
+	              d);
+	krl_limits lim = krl_limits_sm90();
+	krl_program *p = NULL;
+	memset(d, 0, sizeof *d);
+	krl_err r = krl_program_build(t, NULL, set, &lim, &p, d);
+	if (!r) {
+		*nbody = p->nbody;
+		*op = p->nbody > 0 ? p->body[0].op : NULL;
+		krl_program_free(p);
+	}
+	krl_task_free(t);
+	return r;
+}
+
+static void test_linear_plan(void **state)
+{
+	(void)state;
+	const char *sets[] = { "kb0", "kb1", "tiny" };
+	for (int s = 0; s < 3; s++) {
+		krl_diag d;
+		int nbody = 0;
+		const krl_op *op = NULL;
+		KRL_ASSERT_OK(build_linear_plan("  call linear(x, w, b) -> y\n",
+		                                sets[s], &d, &nbody, &op), &d);
+		assert_int_equal(nbody, 1);
+		assert_non_null(op);
+		assert_string_equal(op->name, "linear");
+	}
+	krl_diag d;
+	int nbody = 0;
+	const krl_op *op = NULL;
+	krl_err r = build_linear_plan("  call linear(x, b, b) -> y\n", "tiny",
+	                              &d, &nbody, &op);
+	const char *want = "linear: w is [9] but must be [out_features, "
+	                   "in_features] (2 dims)";
+	if (!strstr(d.msg, want))
+		fprintf(stderr, "unexpected message: %s\n", d.msg);
+	assert_int_not_equal(r, KRL_OK);
+	assert_non_null(strstr(d.msg, want));
 }
 
 /* ==== diag ==== */
@@ -345,6 +605,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_linear_registry),
+		cmocka_unit_test(test_linear_golden),
+		cmocka_unit_test(test_linear_is_gemm_plus_bias),
+		cmocka_unit_test(test_linear_check),
+		cmocka_unit_test(test_linear_plan),
 		cmocka_unit_test(test_diag_golden),
 		cmocka_unit_test(test_diag_check),
 		cmocka_unit_test(test_triu_golden),

@@ -3,14 +3,16 @@
  * (cuBLASLt, gemm.c) and the ops around it that KernelBench's matmul
  * problems run in eager PyTorch.
  *
- *   gemm  a [..., M, K], b [(...,) K, N] -> c [..., M, N]   torch.matmul
+ *   gemm    a [..., M, K], b [(...,) K, N] -> c [..., M, N]   torch.matmul
+ *   linear  x [..., K], w [N, K], b [N] -> y [..., N]   nn.Linear (bias)
  *   diag  v [n] -> y [n + |d|, n + |d|]   torch.diag(v, diagonal=d)
  *   triu  x [..., R, C] -> y (same)       torch.triu(x, diagonal=k)
  *   tril  x [..., R, C] -> y (same)       torch.tril(x, diagonal=k)
  *
  * This file holds each op's shape check, its float64 golden version and
  * the table; it is CPU-only (the fuzzers compile it with -DKRL_OPS_NO_GPU)
- * and names the GPU drivers of run.c and gemm.c through KRL_RUNFN.
+ * and names the GPU drivers of run.c, gemm.c and linear.c through
+ * KRL_RUNFN.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -145,6 +147,75 @@ static krl_err golden_gemm(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
+/* ==== linear ==== */
+
+static const char *const k_linear[] = { "algo", NULL };
+
+/* x [..., K] (rank >= 2), w [N, K], b [N] -> y [..., N], all f32; `algo`
+ * as gemm's. A 1-D x is refused: PyTorch runs it as mv then add, two
+ * other kernels. */
+static krl_err check_linear(const krl_tensor *in, const krl_tensor *out,
+                            const krl_attrs *at, char *msg, size_t cap)
+{
+	const char *op = "linear";
+	const krl_tensor *x = &in[0], *w = &in[1], *b = &in[2], *y = &out[0];
+	char sx[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP], sb[KRL_SHAPE_CAP];
+	char sy[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_linear, at, msg, cap)) ||
+	    (r = krl_ops_need_algo(op, at, msg, cap)) ||
+	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "w", w, "b", b, "y", y,
+	                          NULL)))
+		return r;
+	if (x->ndim < 2)
+		return krl_ops_fail(msg, cap, "%s: x is %s but must have at least 2 "
+		            "dims [..., in_features] (PyTorch runs a 1-D input as "
+		            "mv + add, not addmm)", op, KRL_SHAPE(x, sx));
+	if (w->ndim != 2)
+		return krl_ops_fail(msg, cap, "%s: w is %s but must be [out_features, "
+		            "in_features] (2 dims)", op, KRL_SHAPE(w, sw));
+	int64_t k = x->dim[x->ndim - 1], n = w->dim[0];
+	if (w->dim[1] != k)
+		return krl_ops_fail(msg, cap, "%s: x is %s but w is %s: x's last dim "
+		            "(%lld) must equal w's in_features (dim 1, %lld)", op,
+		            KRL_SHAPE(x, sx), KRL_SHAPE(w, sw), (long long)k,
+		            (long long)w->dim[1]);
+	if (b->ndim != 1 || b->dim[0] != n)
+		return krl_ops_fail(msg, cap, "%s: b is %s but w is %s: b must be "
+		            "[%lld] (w's out_features)", op, KRL_SHAPE(b, sb),
+		            KRL_SHAPE(w, sw), (long long)n);
+	krl_tensor want = *x;
+	want.dim[x->ndim - 1] = n;
+	if (!krl_ops_same_shape(y, &want)) {
+		char sv[KRL_SHAPE_CAP];
+		return krl_ops_fail(msg, cap, "%s: y is %s but x %s @ w^T (w %s) "
+		            "gives %s", op, KRL_SHAPE(y, sy), KRL_SHAPE(x, sx),
+		            KRL_SHAPE(w, sw), KRL_SHAPE(&want, sv));
+	}
+	return KRL_OK;
+}
+
+/* y[i, j] = sum_l x[i, l] * w[j, l] + b[j] in double, x's leading dims as
+ * rows i. */
+static krl_err golden_linear(const krl_tensor *in, const krl_tensor *out,
+                             const krl_attrs *a)
+{
+	(void)a;
+	const krl_tensor *x = &in[0];
+	int64_t m = krl_ops_prod(x, 0, x->ndim - 1);
+	int64_t k = x->dim[x->ndim - 1], n = in[1].dim[0];
+	const double *px = D(x), *pw = D(&in[1]), *pb = D(&in[2]);
+	double *py = D(&out[0]);
+	for (int64_t i = 0; i < m; i++)
+		for (int64_t j = 0; j < n; j++) {
+			double s = 0;
+			for (int64_t l = 0; l < k; l++)
+				s += px[i * k + l] * pw[j * k + l];
+			py[i * n + j] = s + pb[j];
+		}
+	return KRL_OK;
+}
+
 /* ==== diag ==== */
 
 /* v must be a vector (torch.diag of a matrix, which extracts a diagonal,
@@ -275,6 +346,10 @@ KRL_OP(gemm, 2, 1, k_gemm, "matmul",
        KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,
        "c = alpha * op(a) @ op(b), batched over leading dims (b may have "
        "none); true fp32 through cuBLASLt");
+KRL_OP(linear, 3, 1, k_linear, "matmul", KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO,
+       NULL, "y = x @ w^T + b (nn.Linear with bias): x [..., K] (leading "
+       "dims as rows), w [N, K], b [N], y [..., N]; true fp32, one "
+       "cuBLASLt matmul with its bias epilogue (addmm)");
 KRL_OP(diag, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
        "y = torch.diag(v, diagonal): the vector v on the given diagonal of "
        "a square zero matrix [n + |diagonal|, n + |diagonal|]");
@@ -285,8 +360,8 @@ KRL_OP(tril, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
        "y = torch.tril(x, diagonal): x where column - row <= diagonal, "
        "else 0, over the last two dims");
 
-static const krl_op *const ops[] = { &op_gemm, &op_diag, &op_triu, &op_tril,
-                                     NULL };
+static const krl_op *const ops[] = { &op_gemm, &op_linear, &op_diag,
+                                     &op_triu, &op_tril, NULL };
 
 const krl_op_family krl_family_matmul = {
 	"matmul", ops, KRL_RUNFN(krl_matmul_state_free),

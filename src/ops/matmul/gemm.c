@@ -13,6 +13,11 @@
  * family's state in the op context, made on the first call. The `algo` attribute K takes the
  * heuristic's K-th result instead of its first (a choice the optimizer
  * searches over; the eager reference never sets it).
+ *
+ * The engine under the op, krl_matmul_lt (matmul.h), is shared with the
+ * family's `linear` (linear.c): one cuBLASLt matmul, optionally with
+ * cuBLASLt's bias epilogue (CUBLASLT_EPILOGUE_BIAS) or accumulating into c
+ * (beta = 1), through the same handle, workspace and plan cache.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +46,7 @@ typedef struct krl_gemm_plan {
 	int b_batched;
 	unsigned align[3];        /* of a, b, c: part of the problem */
 	int algo_index;           /* the `algo` attribute: which heuristic result */
+	int bias;                 /* CUBLASLT_EPILOGUE_BIAS */
 	void *op_desc;            /* cublasLtMatmulDesc_t */
 	void *la, *lb, *lc;       /* cublasLtMatrixLayout_t */
 	unsigned char algo[64];   /* cublasLtMatmulAlgo_t (64 bytes) */
@@ -77,12 +83,13 @@ void krl_matmul_state_free(void *state)
 }
 
 /* c's plan cache, made on first use. */
-static krl_err cache_get(krl_opctx *c, gemm_cache **out, krl_diag *d)
+static krl_err cache_get(krl_opctx *c, const char *op, gemm_cache **out,
+                         krl_diag *d)
 {
 	void **slot = krl_opctx_slot(c, &krl_family_matmul);
 	if (!*slot && !(*slot = calloc(1, sizeof(gemm_cache))))
 		return krl_diag_set(d, KRL_ENOMEM, nopos,
-		                    "gemm: out of host memory");
+		                    "%s: out of host memory", op);
 	*out = *slot;
 	return KRL_OK;
 }
@@ -95,6 +102,11 @@ typedef struct gemm_key {
 	int b_batched;
 	unsigned align_a, align_b, align_c;
 	int algo;                /* which heuristic result (the attribute) */
+	int bias;                /* 1: CUBLASLT_EPILOGUE_BIAS */
+	/* Not part of the problem: the calling op's name (messages) and the
+	 * bias pointer the heuristic sees (each call sets its own). */
+	const char *op;
+	const void *bias_ptr;
 } gemm_key;
 
 /* Largest power of two (at most 256) dividing the address and, for batches,
@@ -140,6 +152,16 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 	               CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa), d);
 	KRL_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(desc,
 	               CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb), d);
+	if (k->bias) {
+		/* a vector over the rows of cuBLASLt's column-major D, which
+		 * are our columns: b[j] added to c[i, j] */
+		cublasLtEpilogue_t ep = CUBLASLT_EPILOGUE_BIAS;
+		KRL_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(desc,
+		               CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep), d);
+		KRL_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(desc,
+		               CUBLASLT_MATMUL_DESC_BIAS_POINTER, &k->bias_ptr,
+		               sizeof k->bias_ptr), d);
+	}
 	int64_t m = k->m, n = k->n, kk = k->k;
 	cublasLtMatrixLayout_t la = NULL, lb = NULL, lc = NULL;
 	krl_err r;
@@ -191,19 +213,21 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 		return krl_ops_cublas_fail(st, "cublasLtMatmulAlgoGetHeuristic",
 		                           __FILE__, __LINE__, d);
 	if (nres < 1)
-		return krl_diag_set(d, KRL_ECUBLAS, nopos, "gemm: cuBLASLt has no "
-		                    "fp32 algorithm for m=%lld n=%lld k=%lld "
-		                    "batch=%lld", (long long)m, (long long)n,
+		return krl_diag_set(d, KRL_ECUBLAS, nopos, "%s: cuBLASLt has no "
+		                    "fp32 algorithm%s for m=%lld n=%lld k=%lld "
+		                    "batch=%lld", k->op, k->bias ? " with the bias "
+		                    "epilogue" : "", (long long)m, (long long)n,
 		                    (long long)kk, (long long)k->batch);
 	if (nres <= k->algo)
-		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "gemm: algo=%d, but "
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: algo=%d, but "
 		                    "cuBLASLt's heuristic offers %d fp32 "
 		                    "algorithm%s for m=%lld n=%lld k=%lld batch=%lld "
-		                    "(algo counts from 0)", k->algo, nres,
+		                    "(algo counts from 0)", k->op, k->algo, nres,
 		                    nres == 1 ? "" : "s", (long long)m, (long long)n,
 		                    (long long)kk, (long long)k->batch);
 	memcpy(p->algo, &res[k->algo].algo, sizeof res[k->algo].algo);
 	p->algo_index = k->algo;
+	p->bias = k->bias;
 	p->has_algo = 1;
 	p->ta = k->ta;
 	p->tb = k->tb;
@@ -225,7 +249,7 @@ static int plan_matches(const krl_gemm_plan *p, const gemm_key *k)
 	       p->n == k->n && p->k == k->k && p->batch == k->batch &&
 	       p->b_batched == k->b_batched && p->align[0] == k->align_a &&
 	       p->align[1] == k->align_b && p->align[2] == k->align_c &&
-	       p->algo_index == k->algo;
+	       p->algo_index == k->algo && p->bias == k->bias;
 }
 
 /* The cached plan for k, made (evicting the least recently used) when
@@ -234,7 +258,7 @@ static krl_err plan_get(krl_opctx *c, const gemm_key *k,
                         krl_gemm_plan **out, krl_diag *d)
 {
 	gemm_cache *g = NULL;
-	krl_err r = cache_get(c, &g, d);
+	krl_err r = cache_get(c, k->op, &g, d);
 	if (r)
 		return r;
 	krl_gemm_plan *victim = &g->plan[0];
@@ -259,56 +283,84 @@ static krl_err plan_get(krl_opctx *c, const gemm_key *k,
 	return KRL_OK;
 }
 
+/* ==== The engine (matmul.h) ==== */
+
+krl_err krl_matmul_lt(krl_opctx *c, const krl_lt_gemm *g, krl_diag *d)
+{
+	gemm_key k;
+	memset(&k, 0, sizeof k);
+	k.ta = g->ta;
+	k.tb = g->tb;
+	k.m = g->m;
+	k.n = g->n;
+	k.k = g->k;
+	k.batch = g->batch;
+	k.b_batched = g->b_batched;
+	k.algo = g->algo;
+	k.bias = g->bias != NULL;
+	k.op = g->op;
+	k.bias_ptr = g->bias;
+	int64_t sb = k.batch > 1 ? 4 : 0;
+	k.align_a = alignment(g->a, sb * k.m * k.k);
+	k.align_b = alignment(g->b, k.b_batched ? sb * k.k * k.n : 0);
+	k.align_c = alignment(g->c, sb * k.m * k.n);
+	krl_gemm_plan *p = NULL;
+	krl_err r = plan_get(c, &k, &p, d);
+	if (r)
+		return r;
+	cublasLtMatmulDesc_t desc = (cublasLtMatmulDesc_t)p->op_desc;
+	if (k.bias)
+		KRL_CUBLAS_TRY(cublasLtMatmulDescSetAttribute(desc,
+		               CUBLASLT_MATMUL_DESC_BIAS_POINTER, &g->bias,
+		               sizeof g->bias), d);
+	cublasLtMatmulAlgo_t algo;
+	memcpy(&algo, p->algo, sizeof algo);
+	KRL_CUBLAS_TRY(cublasLtMatmul((cublasLtHandle_t)c->lt, desc, &g->alpha,
+	               g->b, (cublasLtMatrixLayout_t)p->la, g->a,
+	               (cublasLtMatrixLayout_t)p->lb, &g->beta, g->c,
+	               (cublasLtMatrixLayout_t)p->lc, g->c,
+	               (cublasLtMatrixLayout_t)p->lc, &algo, c->workspace,
+	               c->workspace_bytes, (cudaStream_t)c->stream), d);
+	return KRL_OK;
+}
+
 /* ==== The op ==== */
 
 KRL_RUN(gemm)
 {
 	const krl_tensor *ta_ = &in[0], *tb_ = &in[1];
-	gemm_key k;
-	memset(&k, 0, sizeof k);
-	k.ta = krl_attrs_get(a, "ta", 0) != 0;
-	k.tb = krl_attrs_get(a, "tb", 0) != 0;
-	k.algo = (int)krl_attrs_get(a, "algo", 0);
-	float alpha = (float)krl_attrs_get(a, "alpha", 1);
-	float beta = 0.f;
+	krl_lt_gemm g;
+	memset(&g, 0, sizeof g);
+	g.op = "gemm";
+	g.ta = krl_attrs_get(a, "ta", 0) != 0;
+	g.tb = krl_attrs_get(a, "tb", 0) != 0;
+	g.algo = (int)krl_attrs_get(a, "algo", 0);
+	g.alpha = (float)krl_attrs_get(a, "alpha", 1);
+	g.beta = 0.f;
 	int na = ta_->ndim, nb = tb_->ndim;
-	k.m = k.ta ? ta_->dim[na - 1] : ta_->dim[na - 2];
-	k.k = k.ta ? ta_->dim[na - 2] : ta_->dim[na - 1];
-	k.n = k.tb ? tb_->dim[nb - 2] : tb_->dim[nb - 1];
-	k.batch = krl_ops_prod(ta_, 0, na - 2);
-	k.b_batched = nb > 2;
-	if (k.m == 0 || k.n == 0 || k.batch == 0)
+	g.m = g.ta ? ta_->dim[na - 1] : ta_->dim[na - 2];
+	g.k = g.ta ? ta_->dim[na - 2] : ta_->dim[na - 1];
+	g.n = g.tb ? tb_->dim[nb - 2] : tb_->dim[nb - 1];
+	g.batch = krl_ops_prod(ta_, 0, na - 2);
+	g.b_batched = nb > 2;
+	if (g.m == 0 || g.n == 0 || g.batch == 0)
 		return KRL_OK;
-	if (k.k == 0) {
-		CUDA_TRY(d, cudaMemsetAsync(out[0].data, 0, (size_t)(k.batch *
-		             k.m * k.n) * sizeof(float),
+	if (g.k == 0) {
+		CUDA_TRY(d, cudaMemsetAsync(out[0].data, 0, (size_t)(g.batch *
+		             g.m * g.n) * sizeof(float),
 		             (cudaStream_t)c->stream));
 		return KRL_OK;
 	}
-	if (!k.b_batched && !k.ta && k.batch > 1) {
-		k.m *= k.batch;
-		k.batch = 1;
+	if (!g.b_batched && !g.ta && g.batch > 1) {
+		g.m *= g.batch;
+		g.batch = 1;
 	}
-	if (k.batch > 0x7fffffff)
+	if (g.batch > 0x7fffffff)
 		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "gemm: %lld "
 		                    "batches exceed cuBLASLt's limit",
-		                    (long long)k.batch);
-	int64_t sb = k.batch > 1 ? 4 : 0;
-	k.align_a = alignment(ta_->data, sb * k.m * k.k);
-	k.align_b = alignment(tb_->data, k.b_batched ? sb * k.k * k.n : 0);
-	k.align_c = alignment(out[0].data, sb * k.m * k.n);
-	krl_gemm_plan *p = NULL;
-	krl_err r = plan_get(c, &k, &p, d);
-	if (r)
-		return r;
-	cublasLtMatmulAlgo_t algo;
-	memcpy(&algo, p->algo, sizeof algo);
-	KRL_CUBLAS_TRY(cublasLtMatmul((cublasLtHandle_t)c->lt,
-	               (cublasLtMatmulDesc_t)p->op_desc, &alpha, tb_->data,
-	               (cublasLtMatrixLayout_t)p->la, ta_->data,
-	               (cublasLtMatrixLayout_t)p->lb, &beta, out[0].data,
-	               (cublasLtMatrixLayout_t)p->lc, out[0].data,
-	               (cublasLtMatrixLayout_t)p->lc, &algo, c->workspace,
-	               c->workspace_bytes, (cudaStream_t)c->stream), d);
-	return KRL_OK;
+		                    (long long)g.batch);
+	g.a = ta_->data;
+	g.b = tb_->data;
+	g.c = out[0].data;
+	return krl_matmul_lt(c, &g, d);
 }

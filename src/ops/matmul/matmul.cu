@@ -14,6 +14,10 @@
  *   threads, 2 consecutive columns per thread for 4-byte types (the last
  *   dim padded to 2), scalar loads and stores; a thread whose columns are
  *   all masked out stores zeros without reading x.
+ * - linear's bias copy (only where addmm does not take cuBLASLt's bias
+ *   epilogue: a dim of 1, a misaligned bias): the copy of the bias expanded
+ *   to [rows, cols] into y, launch_legacy_kernel<128, 2> with an offset
+ *   calculator (the input's row stride is 0), before a GEMM with beta = 1.
  *
  * All indexing is int64, so tensors beyond 2^31 elements work.
  */
@@ -180,5 +184,40 @@ extern "C" int krl_k_triu_tril(const float *x, float *y, int64_t batch,
 	else
 		tri_kernel<false><<<(unsigned)blocks, TRI_THREADS, 0, s>>>(
 			x, y, rows, cols, cols_padded, n_padded, k);
+	return (int)cudaGetLastError();
+}
+
+/* ==== linear's bias copy (launch_legacy_kernel<128, 2>) ==== */
+
+#define BIAS_THREADS 128
+#define BIAS_UNROLL 2
+#define BIAS_BLOCK_WORK (BIAS_THREADS * BIAS_UNROLL)
+
+/* y[i] = b[i % cols] for i < n; each thread takes BIAS_UNROLL elements
+ * BIAS_THREADS apart, as the legacy elementwise loop does. */
+__global__ void __launch_bounds__(BIAS_THREADS)
+bias_rows_kernel(const float *__restrict__ b, float *__restrict__ y,
+                 int64_t n, int64_t cols)
+{
+	int64_t base = (int64_t)blockIdx.x * BIAS_BLOCK_WORK + threadIdx.x;
+#pragma unroll
+	for (int k = 0; k < BIAS_UNROLL; k++) {
+		int64_t i = base + (int64_t)k * BIAS_THREADS;
+		if (i < n)
+			y[i] = b[i % cols];
+	}
+}
+
+extern "C" int krl_k_bias_rows(const float *b, float *y, int64_t rows,
+                               int64_t cols, void *stream)
+{
+	if (rows <= 0 || cols <= 0)
+		return 0;
+	int64_t n = rows * cols;
+	int64_t blocks = (n + BIAS_BLOCK_WORK - 1) / BIAS_BLOCK_WORK;
+	if (blocks > 0x7fffffff)
+		return (int)cudaErrorInvalidConfiguration;
+	bias_rows_kernel<<<(unsigned)blocks, BIAS_THREADS, 0,
+	                   (cudaStream_t)stream>>>(b, y, n, cols);
 	return (int)cudaGetLastError();
 }
