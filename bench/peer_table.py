@@ -139,7 +139,8 @@ def table(rows, refs, rvt, shapes):
         got = [v for v in sp[p] if v]
         g = gmean(got)
         lines.append(f"- {label} over eager (geometric mean of eager ms / "
-                     f"{p} ms): **{fmt(g)}x** over {len(got)} of {n} problems")
+                     f"{p} ms): **{fmt(g) + 'x' if g else 'n/a'}** over "
+                     f"{len(got)} of {n} problems")
     lines.append("- failures: " + ", ".join(f"{p} {fails[p]}" for p in PEERS)
                  + f" (of {n} problems)")
     if have_refs:
