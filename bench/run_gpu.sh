@@ -71,13 +71,17 @@ sel_tag() {
 	[ -n "${TASKS_FROM:-}${TASKS_TO:-}" ] && t=${t}_${TASKS_FROM:-1}-${TASKS_TO:-end}
 	echo "$t"
 }
-# time_refs SET FILE: krl time-ref of the selected ids ($ids) into FILE.
+# time_refs SET FILE: krl time-ref of the selected ids ($ids) into FILE, and
+# a copy in $WORK/refs for a later call's torch phase on the same machine.
 time_refs() {
 	local t0
 	t0=$(date +%s.%N)
 	${REFS_SECONDS:+timeout "$REFS_SECONDS"} ./build/krl time-ref "${ids[@]}" \
 		--shapes "$1" --reps "${REPS:-20}" --json > "$2" 2>> "$S"
 	echo "refs $1: exit $?, $(wc -l < "$2") of ${#ids[@]} tasks timed, $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+	mkdir -p "${WORK:-.gpuwork}/refs"
+	cp "$2" "${WORK:-.gpuwork}/refs/"
+	echo "${KRL_COMMIT:-}" > "${WORK:-.gpuwork}/refs/$(basename "$2" .jsonl).commit"
 }
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
@@ -164,7 +168,15 @@ if has torch; then
 	mapfile -t ids < <(select_ids "$lvl")
 	printf '%s\n' "${ids[@]}" > "$tmp/ids.txt"
 	for s in ${TORCH_SETS:-kb1}; do
+		# The references of this call's refs phase, or of an earlier call
+		# on this machine at this commit, or timed now.
 		refs=$OUT/refs${tag}_$s.jsonl
+		kept=${WORK:-.gpuwork}/refs/refs${tag}_$s
+		if [ ! -s "$refs" ] && [ -s "$kept.jsonl" ] &&
+			[ "$(cat "$kept.commit" 2>/dev/null)" = "${KRL_COMMIT:-}" ]; then
+			cp "$kept.jsonl" "$refs"
+			echo "torch $s: the references of an earlier call ($kept.jsonl)" | tee -a "$S"
+		fi
 		[ -s "$refs" ] || time_refs "$s" "$refs"
 		t0=$(date +%s.%N)
 		${TORCH_SECONDS:+timeout "$TORCH_SECONDS"} env -u LD_LIBRARY_PATH \
