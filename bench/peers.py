@@ -130,6 +130,23 @@ class Alarm:
         return False
 
 
+def usable_cpus():
+    """CPUs this process may use: its affinity set, and a cgroup v2 quota
+    if there is one (a container may see the host's cores)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:
+            quota, period = f.read().split()[:2]
+        if quota != "max":
+            n = min(n, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return n
+
+
 def commit_id(root):
     c = os.environ.get("KRL_COMMIT", "")
     if not c and os.path.exists(os.path.join(root, ".commit")):
@@ -368,7 +385,7 @@ def warm_caches(tasks, args, deadline):
     (round-robin shares), until they finish or `deadline` (time.monotonic)
     passes (then they are killed); returns {task id: worker record}."""
     n = min(args.compile_workers, len(tasks))
-    threads = max(1, (os.cpu_count() or 1) // n)
+    threads = max(1, min(4, usable_cpus() // n))
     frac = args.worker_memory / n
     logdir = os.path.join(args.cache_dir, "warm-logs")
     os.makedirs(logdir, exist_ok=True)
