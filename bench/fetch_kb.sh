@@ -19,7 +19,7 @@ out=${2:-$root/.kb}
 if [ -d "$src/.git" ]; then
 	src=$src/.git
 fi
-if ! git --git-dir="$src" rev-parse --verify -q HEAD^{commit} > /dev/null; then
+if ! git --git-dir="$src" rev-parse --verify -q "HEAD^{commit}" > /dev/null 2>&1; then
 	echo "fetch_kb: $src is not a git repository" >&2
 	exit 1
 fi
