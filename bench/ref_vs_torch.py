@@ -8,46 +8,34 @@ the stream, median -- and writes a table: reference time over PyTorch time
 per problem, and the share within 0.67x-1.5x (issue 3).
 
 Run on the GPU machine (it has PyTorch). The KernelBench problem files are
-read from a folder given on the command line (a checkout of
-ScalingIntelligence/KernelBench: KernelBench/level1/*.py at HEAD for kb1, at
-b08d959^ for kb0); they are used at run time and never copied into this
-repository.
+read from --kernelbench (default .kb/SHAPES, exported by bench/fetch_kb.sh:
+KernelBench/levelN/*.py at HEAD for kb1, at b08d959^ for kb0); they are used
+at run time and never copied into this repository.
 
-    python3 bench/ref_vs_torch.py --kernelbench KB/KernelBench --shapes kb1 \
-        --krl build/krl --out bench/out/ref_vs_torch_kb1.jsonl
+    bash bench/fetch_kb.sh            # .kb/kb1, .kb/kb0 (ignored)
+    python3 bench/ref_vs_torch.py --level 2 --shapes kb1 \
+        --krl build/krl --out bench/out/ref_vs_torch_level2_kb1.jsonl
+
+Any level: --level, task ids, --list, --only and a --from/--to slice select
+the tasks (bench/kbtasks.py; a source line's "(main)" / "(b08d959^)" marker
+keeps a task to its revision's shape set). The share within 0.67x-1.5x is
+reported per level.
 
 PyTorch runs with its defaults: TF32 off for matmul, on for cuDNN
 convolutions (the tasks' precision tiers say the same).
 """
 import argparse
-import glob
+import gc
 import importlib.util
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
+from collections import defaultdict
 
-
-def task_sources(tasks_dir, shapes):
-    """(task id, level, KernelBench file name) for every task file whose
-    program is the one of the KernelBench revision behind `shapes`: a source
-    line marked "(b08d959^)" is kb0's program only, "(main)" kb1's only."""
-    out = []
-    other = "(main)" if shapes == "kb0" else "(b08d959^)"
-    for path in sorted(glob.glob(os.path.join(tasks_dir, "level*", "*.task"))):
-        tid = os.path.relpath(path, tasks_dir)[:-len(".task")]
-        text = open(path).read()
-        m = re.search(r'^source\s+"[^"]*?(level\d+)/([^"\s]+\.py)([^"]*)"',
-                      text, re.M)
-        if m and other in m.group(3):
-            print(f"{tid}: another revision's program, skipped", file=sys.stderr)
-        elif m:
-            out.append((tid, m.group(1), m.group(2)))
-        else:
-            print(f"{tid}: no KernelBench source line, skipped", file=sys.stderr)
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kbtasks  # noqa: E402
 
 
 def load_module(path):
@@ -59,35 +47,41 @@ def load_module(path):
 
 def time_torch(path, reps, torch):
     """Median ms of Model(*get_init_inputs())(*get_inputs()) on the GPU."""
-    mod = load_module(path)
-    torch.manual_seed(0)
-    with torch.device("cuda"):
-        model = mod.Model(*mod.get_init_inputs())
-        inputs = mod.get_inputs()
-    model = model.cuda()
-    inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in inputs]
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    flush = torch.empty(2 * l2, dtype=torch.uint8, device="cuda")
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    times = []
-    with torch.no_grad():
-        for i in range(reps + 3):
-            # Fresh values in the same buffers (as the judge draws fresh
-            # inputs): floating tensors are redrawn like get_inputs does.
-            for x in inputs:
-                if isinstance(x, torch.Tensor) and x.is_floating_point():
-                    x.uniform_()
-            flush.zero_()
-            start.record()
-            model(*inputs)
-            end.record()
-            end.synchronize()
-            if i >= 3:
-                times.append(start.elapsed_time(end))
-    del model, inputs, flush
-    torch.cuda.empty_cache()
-    return statistics.median(times)
+    model = inputs = flush = None
+    try:
+        mod = load_module(path)
+        torch.manual_seed(0)
+        with torch.device("cuda"):
+            model = mod.Model(*mod.get_init_inputs())
+            inputs = mod.get_inputs()
+        model = model.cuda()
+        inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in inputs]
+        l2 = torch.cuda.get_device_properties(0).L2_cache_size
+        flush = torch.empty(2 * l2, dtype=torch.uint8, device="cuda")
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        times = []
+        with torch.no_grad():
+            for i in range(reps + 3):
+                # Fresh values in the same buffers (as the judge draws fresh
+                # inputs): floating tensors are redrawn like get_inputs does.
+                for x in inputs:
+                    if isinstance(x, torch.Tensor) and x.is_floating_point():
+                        x.uniform_()
+                flush.zero_()
+                start.record()
+                model(*inputs)
+                end.record()
+                end.synchronize()
+                if i >= 3:
+                    times.append(start.elapsed_time(end))
+        return statistics.median(times)
+    finally:
+        # Also after an error (out of memory): the next problem gets the
+        # memory back.
+        del model, inputs, flush
+        gc.collect()
+        torch.cuda.empty_cache()
 
 
 def time_reference(krl, ids, shapes, reps):
@@ -99,45 +93,57 @@ def time_reference(krl, ids, shapes, reps):
     sys.stderr.write(proc.stderr)
     for line in proc.stdout.splitlines():
         rec = json.loads(line)
-        out[rec["task"]] = rec["ref_ms"]["median"]
+        if (rec.get("ref_ms") or {}).get("median"):
+            out[rec["task"]] = rec["ref_ms"]["median"]
     return out
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--kernelbench", required=True,
-                    help="folder holding level1/*.py of the matching revision")
-    ap.add_argument("--shapes", default="kb1")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1])
+    kbtasks.add_selection_args(ap)
+    ap.add_argument("--kernelbench", default="",
+                    help="KernelBench export of the shape set's revision, "
+                         "holding levelN/*.py (default .kb/SHAPES)")
+    ap.add_argument("--shapes", default="kb1", choices=("kb0", "kb1"))
     ap.add_argument("--krl", default="build/krl")
-    ap.add_argument("--tasks", default="tasks")
     ap.add_argument("--reps", type=int, default=30)
-    ap.add_argument("--only", default="", help="regex on task ids")
-    ap.add_argument("--krl-times", default="",
-                    help="reuse `krl time-ref --json` output instead of running it")
+    ap.add_argument("--krl-times", action="append", default=[],
+                    help="reuse `krl time-ref --json` output instead of running "
+                         "it (repeatable: pieces of one run)")
     ap.add_argument("--out", default="bench/out/ref_vs_torch.jsonl")
     args = ap.parse_args()
 
+    kb = args.kernelbench or os.path.join(".kb", args.shapes)
+    if not os.path.isdir(kb):
+        sys.exit(f"ref_vs_torch: no {kb}: run bench/fetch_kb.sh first")
+    todo = kbtasks.select(args, args.shapes, kb)
+    if not todo:
+        sys.exit("ref_vs_torch: no task selected")
+
     import torch  # only on the GPU machine
 
-    todo = [(t, lvl, f) for t, lvl, f in task_sources(args.tasks, args.shapes)
-            if re.search(args.only, t)]
     if args.krl_times:
         ref = {}
-        for line in open(args.krl_times):
-            rec = json.loads(line)
-            ref[rec["task"]] = rec["ref_ms"]["median"]
+        for path in args.krl_times:
+            for line in open(path):
+                rec = json.loads(line)
+                if (rec.get("ref_ms") or {}).get("median"):
+                    ref[rec["task"]] = rec["ref_ms"]["median"]
     else:
-        ref = time_reference(args.krl, [t for t, _, _ in todo], args.shapes,
+        ref = time_reference(args.krl, [t.tid for t in todo], args.shapes,
                              args.reps)
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     rows = []
     with open(args.out, "w") as f:
-        for tid, lvl, fname in todo:
-            path = os.path.join(args.kernelbench, lvl, fname)
-            row = {"task": tid, "shapes": args.shapes, "kernelbench": fname,
-                   "ref_ms": ref.get(tid)}
+        for t in todo:
+            row = {"task": t.tid, "level": t.level, "shapes": args.shapes,
+                   "kernelbench": os.path.basename(t.path),
+                   "ref_ms": ref.get(t.tid)}
             try:
-                row["torch_ms"] = time_torch(path, args.reps, torch)
+                row["torch_ms"] = time_torch(t.path, args.reps, torch)
             except Exception as e:  # a problem that cannot run is reported
                 row["torch_error"] = f"{type(e).__name__}: {e}"[:300]
             if row.get("ref_ms") and row.get("torch_ms"):
@@ -146,17 +152,32 @@ def main():
             rows.append(row)
             f.write(json.dumps(row) + "\n")
             f.flush()
-            print(f"{tid:36s} ref {row.get('ref_ms') or float('nan'):10.4f} ms  "
+            print(f"{t.tid:36s} ref {row.get('ref_ms') or float('nan'):10.4f} ms  "
                   f"torch {row.get('torch_ms') or float('nan'):10.4f} ms  "
                   f"ratio {row.get('ratio', float('nan')):6.3f}"
                   f"{'' if row.get('within', True) else '  OUTSIDE'}"
                   f"{'  ' + row['torch_error'] if 'torch_error' in row else ''}",
                   flush=True)
-    both = [r for r in rows if "ratio" in r]
-    inside = sum(r["within"] for r in both)
-    print(f"{inside} of {len(both)} problems within 0.67x-1.5x of PyTorch eager "
-          f"({100.0 * inside / max(1, len(both)):.1f}%); "
-          f"{len(rows) - len(both)} without both times")
+    for line in share_lines(rows):
+        print(line)
+
+
+def share_lines(rows):
+    """Per level: how many problems are within 0.67x-1.5x of PyTorch eager
+    (of those with both times), and how many lack a time."""
+    by_level = defaultdict(list)
+    for r in rows:
+        by_level[r.get("level")].append(r)
+    out = []
+    for level in sorted(by_level, key=lambda x: (x is None, x)):
+        rs = by_level[level]
+        both = [r for r in rs if "ratio" in r]
+        inside = sum(r["within"] for r in both)
+        out.append(f"level {level}: {inside} of {len(both)} problems within "
+                   f"0.67x-1.5x of PyTorch eager "
+                   f"({100.0 * inside / max(1, len(both)):.1f}%); "
+                   f"{len(rs) - len(both)} without both times")
+    return out
 
 
 if __name__ == "__main__":

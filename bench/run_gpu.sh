@@ -7,15 +7,29 @@
 # Phases (default: tests nvrtc examples stability adversarial faults
 # optimize): those, and refself (every level-1 task's reference plan judged
 # as a candidate against itself at tiny,kb0, stress draws on: refself.jsonl);
-# refs (every task's reference timed at kb0
-# and kb1: refs_kb0.jsonl, refs_kb1.jsonl); torch (bench/ref_vs_torch.py at
-# kb1, needs KernelBench's level1/*.py under $KB/kb1, default .kb/kb1:
-# ref_vs_torch_kb1.jsonl); gen (candidates under $GEN, default .gen, named
+# refs (every selected task's reference timed with krl time-ref at each set
+# of $REF_SETS, default "kb0 kb1": refs_kb0.jsonl, refs_kb1.jsonl for level
+# 1, refs_level2_kb0.jsonl ... for another level); torch
+# (bench/ref_vs_torch.py at each set of $TORCH_SETS, default kb1, on the
+# KernelBench files under $KB/SET, default .kb/kb1 (bench/fetch_kb.sh makes
+# .kb; carry it): ref_vs_torch_kb1.jsonl, ref_vs_torch_level2_kb1.jsonl;
+# it reuses the refs file of the same call, or times the references first);
+# peers (bench/peers.py: PyTorch eager, CUDA graph and torch.compile on
+# level $LEVEL, default 2, at $PEER_SETS, default kb1, resumable across
+# calls: peers_level2_kb1.jsonl and its table peers_level2_kb1.md; see
+# below); gen (candidates under $GEN, default .gen, named
 # after their level-1 task, judged at tiny,kb1: gen.jsonl); floor
 # (bench/launch_floor: the timing floor of a 1 MiB call under the judge's
 # protocol, and how buffer placement moves it: launch_floor.jsonl).
 # level1 (the builtin optimizer over all of level 1 at kb1, or the
 # problems in $LEVEL1_TASKS, resumable across calls: see below).
+# The task selection of refs, torch and peers (docs/peers.md): LEVEL (refs
+# and torch default 1, peers 2), or TASKS, a glob under tasks/ ('level2/*'),
+# or TASK_LIST, a file of task ids; then TASKS_FROM/TASKS_TO, 1-based
+# positions in that list in suite order (bench/kbtasks.py), the same tasks in
+# every phase, so that a level can be split across device calls; a slice
+# adds _FROM-TO to the file names. REFS_SECONDS / TORCH_SECONDS bound each
+# set's run (lines already written are kept).
 # PACK=NAME packs every file under $OUT but
 # summary.txt into NAME.tar.gz (the device tool brings back 8 files).
 # Other files under $OUT (default bench/out):
@@ -34,6 +48,41 @@ tmp=$(mktemp -d)
 phases=${*:-tests nvrtc examples stability adversarial faults optimize}
 has() { [[ " $phases " == *" $1 "* ]]; }
 secs() { awk "BEGIN{print $2 - $1}"; }
+py() { env -u LD_LIBRARY_PATH python3 "$@"; }
+# select_ids LEVEL: the selected task ids, one a line, in suite order.
+select_ids() {
+	local sel=()
+	if [ -n "${TASKS:-}" ]; then
+		# shellcheck disable=SC2086 # TASKS is a glob on purpose
+		mapfile -t sel < <(cd tasks && printf '%s\n' $TASKS | sed -n 's/\.task$//p')
+		[ ${#sel[@]} -gt 0 ] || return 1
+	elif [ -z "${TASK_LIST:-}" ]; then
+		sel=(--level "$1")
+	fi
+	py bench/kbtasks.py "${sel[@]}" ${TASK_LIST:+--list "$TASK_LIST"} \
+		${TASKS_FROM:+--from "$TASKS_FROM"} ${TASKS_TO:+--to "$TASKS_TO"}
+}
+# sel_tag LEVEL: the selection's part of the output file names ("" for all
+# of level 1, as before; _level2; _sel for TASKS/TASK_LIST; then _FROM-TO).
+sel_tag() {
+	local t=""
+	[ "$1" != 1 ] && t=_level$1
+	[ -n "${TASKS:-}${TASK_LIST:-}" ] && t=_sel
+	[ -n "${TASKS_FROM:-}${TASKS_TO:-}" ] && t=${t}_${TASKS_FROM:-1}-${TASKS_TO:-end}
+	echo "$t"
+}
+# time_refs SET FILE: krl time-ref of the selected ids ($ids) into FILE, and
+# a copy in $WORK/refs for a later call's torch phase on the same machine.
+time_refs() {
+	local t0
+	t0=$(date +%s.%N)
+	${REFS_SECONDS:+timeout "$REFS_SECONDS"} ./build/krl time-ref "${ids[@]}" \
+		--shapes "$1" --reps "${REPS:-20}" --json > "$2" 2>> "$S"
+	echo "refs $1: exit $?, $(wc -l < "$2") of ${#ids[@]} tasks timed, $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+	mkdir -p "${WORK:-.gpuwork}/refs"
+	cp "$2" "${WORK:-.gpuwork}/refs/"
+	echo "${KRL_COMMIT:-}" > "${WORK:-.gpuwork}/refs/$(basename "$2" .jsonl).commit"
+}
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
 	echo "commit $(cat .commit 2>/dev/null || git rev-parse HEAD 2>/dev/null)"
@@ -106,20 +155,86 @@ if has faults; then
 	cp "$tmp/fault_batch.jsonl" "$OUT/"
 fi
 if has refs; then
-	mapfile -t ids < <(cd tasks && ls level*/*.task | sed "s/\.task$//")
-	for s in kb0 kb1; do
-		t0=$(date +%s.%N)
-		./build/krl time-ref "${ids[@]}" --shapes $s --reps ${REPS:-20} --json \
-			> "$OUT/refs_$s.jsonl" 2>> "$S"
-		echo "refs $s: exit $?, $(wc -l < "$OUT/refs_$s.jsonl") of ${#ids[@]} tasks timed, $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+	lvl=${LEVEL:-1}
+	tag=$(sel_tag "$lvl")
+	mapfile -t ids < <(select_ids "$lvl")
+	for s in ${REF_SETS:-kb0 kb1}; do
+		time_refs "$s" "$OUT/refs${tag}_$s.jsonl"
 	done
 fi
 if has torch; then
-	t0=$(date +%s.%N)
-	env -u LD_LIBRARY_PATH python3 bench/ref_vs_torch.py --kernelbench "${KB:-.kb}/kb1" \
-		--shapes kb1 --krl-times "$OUT/refs_kb1.jsonl" --reps ${REPS:-20} \
-		--out "$OUT/ref_vs_torch_kb1.jsonl" 2>&1 | tail -40 | tee -a "$S"
-	echo "torch kb1: $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+	lvl=${LEVEL:-1}
+	tag=$(sel_tag "$lvl")
+	mapfile -t ids < <(select_ids "$lvl")
+	printf '%s\n' "${ids[@]}" > "$tmp/ids.txt"
+	for s in ${TORCH_SETS:-kb1}; do
+		# The references of this call's refs phase, or of an earlier call
+		# on this machine at this commit, or timed now.
+		refs=$OUT/refs${tag}_$s.jsonl
+		kept=${WORK:-.gpuwork}/refs/refs${tag}_$s
+		if [ ! -s "$refs" ] && [ -s "$kept.jsonl" ] &&
+			[ "$(cat "$kept.commit" 2>/dev/null)" = "${KRL_COMMIT:-}" ]; then
+			cp "$kept.jsonl" "$refs"
+			echo "torch $s: the references of an earlier call ($kept.jsonl)" | tee -a "$S"
+		fi
+		[ -s "$refs" ] || time_refs "$s" "$refs"
+		t0=$(date +%s.%N)
+		${TORCH_SECONDS:+timeout "$TORCH_SECONDS"} env -u LD_LIBRARY_PATH \
+			python3 bench/ref_vs_torch.py --list "$tmp/ids.txt" \
+			--kernelbench "${KB:-.kb}/$s" --shapes "$s" --krl-times "$refs" \
+			--reps "${REPS:-20}" --out "$OUT/ref_vs_torch${tag}_$s.jsonl" 2>&1 |
+			tail -40 | tee -a "$S"
+		echo "torch $s: $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+	done
+fi
+if has peers; then
+	# PyTorch's peers (bench/peers.py, docs/peers.md). The results file
+	# lives in $WORK/peers (default .gpuwork, ignored, kept on a warm
+	# machine; carry .gpuwork/peers back otherwise) and each call resumes
+	# it, so a level runs over several calls at one commit: a file of
+	# another commit is moved aside first. The Inductor/Triton cache is
+	# $PEERS_CACHE (default $WORK/inductor). Each call stops starting
+	# problems after $PEERS_SECONDS (default 540); $PEERS_WORKERS (default
+	# 8) processes compile every remaining problem first (at most 60% of
+	# that time); $PEERS limits the peers (eager,graph,compile).
+	lvl=${LEVEL:-2}
+	rtag=$(sel_tag "$lvl") # the refs phase's names (level 1: none)
+	tag=$rtag
+	[ "$lvl" = 1 ] && [ -z "${TASKS:-}${TASK_LIST:-}" ] && tag=_level1$tag
+	mapfile -t ids < <(select_ids "$lvl")
+	printf '%s\n' "${ids[@]}" > "$tmp/ids.txt"
+	w=${WORK:-.gpuwork}/peers
+	mkdir -p "$w"
+	commit=${KRL_COMMIT:-$(git rev-parse HEAD 2>/dev/null)}
+	for s in ${PEER_SETS:-kb1}; do
+		f=peers${tag}_$s
+		if [ -s "$w/$f.jsonl" ] && [ "$(cat "$w/$f.commit" 2>/dev/null)" != "$commit" ]; then
+			mv "$w/$f.jsonl" "$w/$f.$(cat "$w/$f.commit" 2>/dev/null || echo old).jsonl"
+		fi
+		echo "$commit" > "$w/$f.commit"
+		t0=$(date +%s)
+		budget=${PEERS_SECONDS:-540}
+		for try in 1 2 3; do
+			left=$((budget - ($(date +%s) - t0)))
+			[ "$left" -gt 30 ] || break
+			py bench/peers.py --list "$tmp/ids.txt" --shapes "$s" \
+				--kb "${KB:-.kb}/$s" --out "$w/$f.jsonl" --resume \
+				--compile-workers "${PEERS_WORKERS:-8}" \
+				--cache-dir "${PEERS_CACHE:-${WORK:-.gpuwork}/inductor}" \
+				--deadline "$left" ${PEERS:+--peers "$PEERS"} \
+				${PEERS_BUDGET:+--budget "$PEERS_BUDGET"} ${KRL_COMMIT:+--commit "$KRL_COMMIT"} \
+				>> "$OUT/peers.log" 2>&1
+			rc=$?
+			echo "peers $s (try $try): exit $rc, $(wc -l < "$w/$f.jsonl") lines in $f.jsonl (${#ids[@]} tasks selected, both revisions), $(($(date +%s) - t0)) s" | tee -a "$S"
+			# 3: a problem broke the CUDA context; a new process resumes.
+			[ "$rc" = 3 ] || break
+		done
+		cp "$w/$f.jsonl" "$OUT/"
+		refs=()
+		[ -s "$OUT/refs${rtag}_$s.jsonl" ] && refs=(--refs "$OUT/refs${rtag}_$s.jsonl")
+		py bench/peer_table.py "$OUT/$f.jsonl" "${refs[@]}" --out "$OUT/$f.md"
+		grep -E '^- (CUDA graph|torch.compile|best of|failures|kernelrl)' "$OUT/$f.md" | tee -a "$S"
+	done
 fi
 if has gen; then
 	# Candidates written by the optimizer's tests (KRL_GEN_DIR=.gen), each
