@@ -1,7 +1,8 @@
 /*
- * kernelrl: kernels of the op family "norm" (docs/ops-norm.md): batch,
- * instance and group norm, the 2-norm reduction, nll_loss and a fused
- * attention.
+ * kernelrl: kernels of the op family "norm" (docs/ops-norm.md): batch
+ * norm's native NCHW path (instance norm, and batchnorm where neither
+ * cuDNN nor bn1d.cu's channels-last kernels run), group norm, the 2-norm
+ * reduction, nll_loss and a fused attention.
  *
  * Each kernel reproduces the launch structure of the CUDA kernel PyTorch
  * eager dispatches to (named per section), written from scratch:
