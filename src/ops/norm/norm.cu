@@ -13,6 +13,8 @@
  *     batch_norm_transform_input_kernel (Normalization.cuh);
  *   - group norm: RowwiseMomentsCUDAKernel, ComputeFusedParamsCUDAKernel
  *     and the TensorIterator apply y = a * x + b (group_norm_kernel.cu);
+ *     with one element per (n, c) (HxW = 1), GroupNorm1dForward instead:
+ *     the moments and one apply (x - mean) * rstd * w + b;
  *   - vector_norm: reduce_kernel under ReduceConfig's rules (Reduce.cuh),
  *     global partials combined by the last block;
  *   - nll_loss: nll_loss_forward_reduce_cuda_kernel_2d (one block of
@@ -322,6 +324,29 @@ gn_apply(const float *__restrict__ x, const float *__restrict__ pa,
 	}
 }
 
+/* GroupNorm1dForward (m == 1): y[i] = (x[i] - mean[r]) * rstd[r] * w[ch]
+ * + b[ch] with r = i / cg the (n, group) row and ch = i % c: the
+ * TensorIterator over the [N, G, D] views with mean and rstd broadcast
+ * over D and w, b over N (the same legacy unrolled launch as gn_apply). */
+template <typename I>
+__global__ void __launch_bounds__(GN_APPLY_THREADS)
+gn1d_apply(const float *__restrict__ x, const float *__restrict__ mean,
+           const float *__restrict__ rstd, const float *__restrict__ w,
+           const float *__restrict__ b, float *__restrict__ y, int64_t n,
+           int64_t c, int64_t cg)
+{
+	int64_t base = (int64_t)blockIdx.x * GN_APPLY_THREADS * 4 + threadIdx.x;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int64_t i = base + k * GN_APPLY_THREADS;
+		if (i < n) {
+			int64_t r = (int64_t)((I)i / (I)cg);
+			int64_t ch = (int64_t)((I)i % (I)c);
+			y[i] = (x[i] - mean[r]) * rstd[r] * w[ch] + b[ch];
+		}
+	}
+}
+
 extern "C" int krl_kn_groupnorm(const float *x, const float *w,
                                 const float *b, float *y, int64_t n,
                                 int64_t c, int64_t m, int64_t g, float eps,
@@ -339,15 +364,27 @@ extern "C" int krl_kn_groupnorm(const float *x, const float *w,
 	gn_moments<<<(unsigned)(n * g), threads, 0, s>>>(x, cg * m, eps, mean,
 	                                                 rstd);
 	TRY(cudaGetLastError());
+	int64_t grid = (total + 4 * GN_APPLY_THREADS - 1) / (4 * GN_APPLY_THREADS);
+	if (grid > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	if (m == 1) {
+		/* GroupNorm1dForward: no fused parameters */
+		if (total <= 0xffffffffLL)
+			gn1d_apply<uint32_t><<<(unsigned)grid, GN_APPLY_THREADS,
+			                       0, s>>>(x, mean, rstd, w, b, y,
+			                               total, c, cg);
+		else
+			gn1d_apply<int64_t><<<(unsigned)grid, GN_APPLY_THREADS,
+			                      0, s>>>(x, mean, rstd, w, b, y,
+			                              total, c, cg);
+		return (int)cudaGetLastError();
+	}
 	gn_params<<<(unsigned)((n * c + 255) / 256), 256, 0, s>>>(
 		mean, rstd, w, b, n, c, cg, pa, pb);
 	TRY(cudaGetLastError());
 	/* Deliberate twin of layernorm.cu's launch: pick a template instance
 	 * (index width here, vector loads there) and launch; the kernels and
 	 * grids differ. */
-	int64_t grid = (total + 4 * GN_APPLY_THREADS - 1) / (4 * GN_APPLY_THREADS);
-	if (grid > GRID_MAX)
-		return (int)cudaErrorInvalidConfiguration;
 	if (total <= 0xffffffffLL)
 		gn_apply<uint32_t><<<(unsigned)grid, GN_APPLY_THREADS, 0, s>>>(
 			x, pa, pb, y, total, m);

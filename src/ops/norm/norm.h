@@ -90,8 +90,10 @@ int krl_kn_batchnorm_cl(const float *x, const float *w, const float *b,
 
 #define KRL_BNCL_SCRATCH_MIN(c) ((2 * (c) * 4 + 255) / 256 * 256)
 
-/* Group norm of x [n, c, m] with g groups; scratch holds 2 * n * g +
- * 2 * n * c floats. */
+/* Group norm of x [n, c, m] with g groups; scratch holds 2 * n * g floats
+ * when m == 1 (PyTorch's GroupNorm1dForward: row moments, then one
+ * elementwise (x - mean) * rstd * w + b), else 2 * n * g + 2 * n * c
+ * (row moments, per-(n, c) a and b, y = a * x + b). */
 int krl_kn_groupnorm(const float *x, const float *w, const float *b,
                      float *y, int64_t n, int64_t c, int64_t m, int64_t g,
                      float eps, float *scratch, void *stream);

@@ -88,7 +88,9 @@ KRL_RUN(groupnorm)
 	const krl_tensor *x = &in[0];
 	int64_t n = x->dim[0], ch = x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
 	int64_t g = (int64_t)krl_attrs_get(a, "groups", 1), bytes;
-	krl_err r = need_scratch(c, "groupnorm", 2 * n * g + 2 * n * ch, d);
+	/* one element per (n, c): GroupNorm1dForward keeps no a, b */
+	int64_t need = 2 * n * g + (m == 1 ? 0 : 2 * n * ch);
+	krl_err r = need_scratch(c, "groupnorm", need, d);
 	if (r)
 		return r;
 	CUDA_TRY(d, krl_kn_groupnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
