@@ -134,6 +134,13 @@ extern const krl_op_family krl_family_reduce;
 extern const krl_op_family krl_family_norm;
 extern const krl_op_family krl_family_conv;
 
+/* The one cuDNN handle of opctx c, bound to c's stream: the conv family's
+ * (conv/run.c; made on first use, freed with the conv family's state),
+ * shared with every family that calls cuDNN (the norm family's
+ * batchnorm), so that a context holds one handle. *h is a cudnnHandle_t;
+ * NULL on error. */
+krl_err krl_ops_cudnn_handle(krl_opctx *c, void **h, krl_diag *d);
+
 /* f's index in the registry (its state slot in a krl_opctx), or -1. */
 int krl_ops_family_slot(const krl_op_family *f);
 

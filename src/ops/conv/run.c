@@ -210,6 +210,18 @@ static krl_err conv_ctx_get(krl_opctx *c, conv_ctx **out, krl_diag *d)
 	return KRL_OK;
 }
 
+krl_err krl_ops_cudnn_handle(krl_opctx *c, void **h, krl_diag *d)
+{
+	conv_ctx *e = NULL;
+	krl_err r = conv_ctx_get(c, &e, d);
+	*h = NULL;
+	if (r)
+		return r;
+	CUDNN_TRY(cudnnSetStream(e->h, (cudaStream_t)c->stream), d);
+	*h = e->h;
+	return KRL_OK;
+}
+
 static void be_destroy(cudnnBackendDescriptor_t *b)
 {
 	if (*b)

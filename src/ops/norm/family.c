@@ -603,4 +603,6 @@ static const krl_op *const ops[] = {
 	&op_nll_loss, &op_sdpa, NULL,
 };
 
-const krl_op_family krl_family_norm = { "norm", ops, NULL };
+const krl_op_family krl_family_norm = {
+	"norm", ops, KRL_RUNFN(krl_norm_state_free),
+};

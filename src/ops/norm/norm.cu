@@ -1,7 +1,8 @@
 /*
- * kernelrl: kernels of the op family "norm" (docs/ops-norm.md): batch,
- * instance and group norm, the 2-norm reduction, nll_loss and a fused
- * attention.
+ * kernelrl: kernels of the op family "norm" (docs/ops-norm.md): batch
+ * norm's native NCHW path (instance norm, and batchnorm where neither
+ * cuDNN nor bn1d.cu's channels-last kernels run), group norm, the 2-norm
+ * reduction, nll_loss and a fused attention.
  *
  * Each kernel reproduces the launch structure of the CUDA kernel PyTorch
  * eager dispatches to (named per section), written from scratch:
@@ -12,6 +13,8 @@
  *     batch_norm_transform_input_kernel (Normalization.cuh);
  *   - group norm: RowwiseMomentsCUDAKernel, ComputeFusedParamsCUDAKernel
  *     and the TensorIterator apply y = a * x + b (group_norm_kernel.cu);
+ *     with one element per (n, c) (HxW = 1), GroupNorm1dForward instead:
+ *     the moments and one apply (x - mean) * rstd * w + b;
  *   - vector_norm: reduce_kernel under ReduceConfig's rules (Reduce.cuh),
  *     global partials combined by the last block;
  *   - nll_loss: nll_loss_forward_reduce_cuda_kernel_2d (one block of
@@ -33,96 +36,7 @@
 
 #define GRID_MAX 0x7fffffffLL
 
-/* ==== Welford ==== */
-
-/* Mean, sum of squared deviations and count of a set of values. The count
- * is an int: it stays exact where a float count would stop at 2^24. */
-struct Welford {
-	float mean, m2;
-	int count;
-};
-
-__device__ __forceinline__ Welford wf_push(Welford a, float v)
-{
-	a.count += 1;
-	float d1 = v - a.mean;
-	a.mean += d1 / (float)a.count;
-	a.m2 += d1 * (v - a.mean);
-	return a;
-}
-
-/* Adds K values at once: their own mean and m2, then Chan's combination
- * (one division per K values instead of one per value). */
-template <int K>
-__device__ __forceinline__ Welford wf_push_k(Welford a, const float *v)
-{
-	float s = 0.f;
-#pragma unroll
-	for (int k = 0; k < K; k++)
-		s += v[k];
-	float mb = s * (1.f / K);
-	float q = 0.f;
-#pragma unroll
-	for (int k = 0; k < K; k++)
-		q += (v[k] - mb) * (v[k] - mb);
-	int count = a.count + K;
-	float f = (float)K / (float)count;
-	float delta = mb - a.mean;
-	a.mean += delta * f;
-	a.m2 += q + delta * delta * (float)a.count * f;
-	a.count = count;
-	return a;
-}
-
-__device__ __forceinline__ Welford wf_combine(Welford a, Welford b)
-{
-	int count = a.count + b.count;
-	float coef = count != 0 ? (float)b.count / (float)count : 0.f;
-	float delta = b.mean - a.mean;
-	Welford r;
-	r.mean = a.mean + delta * coef;
-	r.m2 = a.m2 + b.m2 + delta * delta * (float)a.count * coef;
-	r.count = count;
-	return r;
-}
-
-/* Combines the Welford states of the whole block (blockDim.x * blockDim.y
- * threads, a multiple of 32, at most 1024) into thread 0's result. */
-__device__ Welford wf_block(Welford s)
-{
-	__shared__ Welford part[32];
-	int tid = threadIdx.y * blockDim.x + threadIdx.x;
-	int nt = blockDim.x * blockDim.y;
-	for (int off = 16; off > 0; off >>= 1) {
-		Welford o;
-		o.mean = __shfl_down_sync(0xffffffffu, s.mean, off);
-		o.m2 = __shfl_down_sync(0xffffffffu, s.m2, off);
-		o.count = __shfl_down_sync(0xffffffffu, s.count, off);
-		s = wf_combine(s, o);
-	}
-	if (tid % 32 == 0)
-		part[tid / 32] = s;
-	__syncthreads();
-	if (tid == 0)
-		for (int k = 1; k < nt / 32; k++)
-			s = wf_combine(s, part[k]);
-	return s;
-}
-
-/* The same combination in double with a 64-bit count: b joins a. */
-__device__ __forceinline__ void wf_combine_d(double &mean, double &m2,
-                                             long long &count, double bmean,
-                                             double bm2, long long bcount)
-{
-	if (bcount == 0)
-		return;
-	long long n = count + bcount;
-	double f = (double)bcount / (double)n;
-	double delta = bmean - mean;
-	mean += delta * f;
-	m2 += bm2 + delta * delta * (double)count * f;
-	count = n;
-}
+#include "ops/norm/welford.cuh"
 
 /* ==== Batch and instance norm ====
  *
@@ -410,6 +324,29 @@ gn_apply(const float *__restrict__ x, const float *__restrict__ pa,
 	}
 }
 
+/* GroupNorm1dForward (m == 1): y[i] = (x[i] - mean[r]) * rstd[r] * w[ch]
+ * + b[ch] with r = i / cg the (n, group) row and ch = i % c: the
+ * TensorIterator over the [N, G, D] views with mean and rstd broadcast
+ * over D and w, b over N (the same legacy unrolled launch as gn_apply). */
+template <typename I>
+__global__ void __launch_bounds__(GN_APPLY_THREADS)
+gn1d_apply(const float *__restrict__ x, const float *__restrict__ mean,
+           const float *__restrict__ rstd, const float *__restrict__ w,
+           const float *__restrict__ b, float *__restrict__ y, int64_t n,
+           int64_t c, int64_t cg)
+{
+	int64_t base = (int64_t)blockIdx.x * GN_APPLY_THREADS * 4 + threadIdx.x;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		int64_t i = base + k * GN_APPLY_THREADS;
+		if (i < n) {
+			int64_t r = (int64_t)((I)i / (I)cg);
+			int64_t ch = (int64_t)((I)i % (I)c);
+			y[i] = (x[i] - mean[r]) * rstd[r] * w[ch] + b[ch];
+		}
+	}
+}
+
 extern "C" int krl_kn_groupnorm(const float *x, const float *w,
                                 const float *b, float *y, int64_t n,
                                 int64_t c, int64_t m, int64_t g, float eps,
@@ -427,15 +364,27 @@ extern "C" int krl_kn_groupnorm(const float *x, const float *w,
 	gn_moments<<<(unsigned)(n * g), threads, 0, s>>>(x, cg * m, eps, mean,
 	                                                 rstd);
 	TRY(cudaGetLastError());
+	int64_t grid = (total + 4 * GN_APPLY_THREADS - 1) / (4 * GN_APPLY_THREADS);
+	if (grid > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	if (m == 1) {
+		/* GroupNorm1dForward: no fused parameters */
+		if (total <= 0xffffffffLL)
+			gn1d_apply<uint32_t><<<(unsigned)grid, GN_APPLY_THREADS,
+			                       0, s>>>(x, mean, rstd, w, b, y,
+			                               total, c, cg);
+		else
+			gn1d_apply<int64_t><<<(unsigned)grid, GN_APPLY_THREADS,
+			                      0, s>>>(x, mean, rstd, w, b, y,
+			                              total, c, cg);
+		return (int)cudaGetLastError();
+	}
 	gn_params<<<(unsigned)((n * c + 255) / 256), 256, 0, s>>>(
 		mean, rstd, w, b, n, c, cg, pa, pb);
 	TRY(cudaGetLastError());
 	/* Deliberate twin of layernorm.cu's launch: pick a template instance
 	 * (index width here, vector loads there) and launch; the kernels and
 	 * grids differ. */
-	int64_t grid = (total + 4 * GN_APPLY_THREADS - 1) / (4 * GN_APPLY_THREADS);
-	if (grid > GRID_MAX)
-		return (int)cudaErrorInvalidConfiguration;
 	if (total <= 0xffffffffLL)
 		gn_apply<uint32_t><<<(unsigned)grid, GN_APPLY_THREADS, 0, s>>>(
 			x, pa, pb, y, total, m);

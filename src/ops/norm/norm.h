@@ -36,6 +36,10 @@ double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a);
 KRL_RUN(softmax); KRL_RUN(log_softmax); KRL_RUN(layernorm);
 KRL_RUN(batchnorm); KRL_RUN(instancenorm); KRL_RUN(groupnorm);
 KRL_RUN(vector_norm); KRL_RUN(nll_loss); KRL_RUN(sdpa);
+
+/* Frees the family's state in a krl_opctx (batchnorm.c): batchnorm's
+ * counter and running statistics, its cuDNN descriptors. */
+void krl_norm_state_free(void *state);
 #endif
 
 /* ==== Softmax (softmax.cu) ==== */
@@ -67,8 +71,29 @@ int krl_kn_batchnorm(const float *x, const float *w, const float *b,
  * channel. */
 #define KRL_BN_SCRATCH_FLOATS(c) (2 * (c) + 64 + 4 * (c))
 
-/* Group norm of x [n, c, m] with g groups; scratch holds 2 * n * g +
- * 2 * n * c floats. */
+/* ==== Channels-last batch norm and the batch counter (bn1d.cu) ==== */
+
+/* counter[0] += 1 (int64, device): num_batches_tracked.add_(1). */
+int krl_kn_bn_count(int64_t *counter, void *stream);
+
+/* Training-mode batch norm of a channels-last x [rows, c] (PyTorch's
+ * BatchNorm1d kernels): y = w * (x - mean) * invstd + b with biased batch
+ * statistics (w, b may be NULL: 1 and 0); the running statistics rmean
+ * and rvar [c] (device) move by `momentum` towards the batch's mean and
+ * unbiased var. scratch (scratch_bytes, device) holds the statistics,
+ * semaphores and staged partials: at least KRL_BNCL_SCRATCH_MIN(c)
+ * bytes; less than the full row split needs shrinks the split. */
+int krl_kn_batchnorm_cl(const float *x, const float *w, const float *b,
+                        float *y, int64_t rows, int64_t c, float eps,
+                        float momentum, float *rmean, float *rvar,
+                        void *scratch, int64_t scratch_bytes, void *stream);
+
+#define KRL_BNCL_SCRATCH_MIN(c) ((2 * (c) * 4 + 255) / 256 * 256)
+
+/* Group norm of x [n, c, m] with g groups; scratch holds 2 * n * g floats
+ * when m == 1 (PyTorch's GroupNorm1dForward: row moments, then one
+ * elementwise (x - mean) * rstd * w + b), else 2 * n * g + 2 * n * c
+ * (row moments, per-(n, c) a and b, y = a * x + b). */
 int krl_kn_groupnorm(const float *x, const float *w, const float *b,
                      float *y, int64_t n, int64_t c, int64_t m, int64_t g,
                      float eps, float *scratch, void *stream);

@@ -1,7 +1,8 @@
 /*
  * kernelrl: GPU drivers of the op family "norm" (family.c): tensors to
  * the launchers of softmax.cu, layernorm.cu and norm.cu, on the context's
- * stream. Shapes and attributes have passed check(). Statistics and
+ * stream (batchnorm's, with its backend choice and state, is in
+ * batchnorm.c). Shapes and attributes have passed check(). Statistics and
  * partials go to the context's scratch after the reduction semaphores of
  * reduce.cu (which must stay zero), so no op allocates.
  */
@@ -65,22 +66,6 @@ static krl_err need_scratch(krl_opctx *c, const char *op, int64_t floats,
 
 /* ==== Normalisations ==== */
 
-KRL_RUN(batchnorm)
-{
-	const krl_tensor *x = &in[0];
-	int64_t n = x->dim[0], ch = x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
-	int64_t bytes;
-	krl_err r = need_scratch(c, "batchnorm", KRL_BN_SCRATCH_FLOATS(ch), d);
-	if (r)
-		return r;
-	float *s = scratch(c, &bytes);
-	CUDA_TRY(d, krl_kn_batchnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
-	                              n, ch, m,
-	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              c->sm_count, s, bytes, c->stream));
-	return KRL_OK;
-}
-
 /* PyTorch's instance_norm: batch norm of x seen as [1, N * C, ...]. */
 KRL_RUN(instancenorm)
 {
@@ -103,7 +88,9 @@ KRL_RUN(groupnorm)
 	const krl_tensor *x = &in[0];
 	int64_t n = x->dim[0], ch = x->dim[1], m = krl_ops_prod(x, 2, x->ndim);
 	int64_t g = (int64_t)krl_attrs_get(a, "groups", 1), bytes;
-	krl_err r = need_scratch(c, "groupnorm", 2 * n * g + 2 * n * ch, d);
+	/* one element per (n, c): GroupNorm1dForward keeps no a, b */
+	int64_t need = 2 * n * g + (m == 1 ? 0 : 2 * n * ch);
+	krl_err r = need_scratch(c, "groupnorm", need, d);
 	if (r)
 		return r;
 	CUDA_TRY(d, krl_kn_groupnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
