@@ -489,6 +489,7 @@ static krl_err check_bcast(const char *op, int two_way, const krl_tensor *in,
 {
 	const krl_tensor *ta = &in[0], *tb = &in[1];
 	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP], s3[KRL_SHAPE_CAP];
+	char s4[KRL_SHAPE_CAP];
 	krl_tensor bc;
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
@@ -506,7 +507,7 @@ static krl_err check_bcast(const char *op, int two_way, const krl_tensor *in,
 			            "to %s, so y must be %s, not %s", op,
 			            KRL_SHAPE(ta, s1), KRL_SHAPE(tb, s2),
 			            KRL_SHAPE(&bc, s3), s3,
-			            KRL_SHAPE(&out[0], s2));
+			            KRL_SHAPE(&out[0], s4));
 		return KRL_OK;
 	}
 	int ok = tb->ndim <= ta->ndim && broadcast_shape(ta, tb, &bc) &&
