@@ -11,7 +11,9 @@
  * CUDALoops.cuh), 128 threads per block, one float4 per input and per
  * output a thread, one block per 512 elements, the last block and
  * misaligned pointers on the scalar path (unrolled_elementwise_kernel).
- * Broadcasts take the scalar kernel with a and b read at their broadcast
+ * Broadcasts (where an operand really broadcasts; equal shapes take the
+ * same-shape path, as TensorIterator finds them contiguous) take the
+ * scalar kernel with a and b read at their broadcast
  * offsets, which is TensorIterator's legacy unrolled kernel with its
  * OffsetCalculator (4 elements a thread, 128 threads, every operand's
  * offset from one pass of divisions, 32-bit index arithmetic below 2^32
@@ -160,6 +162,18 @@ extern "C" int krl_k_broadcast(krl_ew_op op, const float *a,
 		g.astride[g.nd] = astride[i];
 		g.bstride[g.nd] = bstride[i];
 		g.nd++;
+	}
+	/* nothing broadcasts after all (equal shapes, or one element):
+	 * TensorIterator sees contiguous operands and runs the vectorised
+	 * kernel */
+	if (g.nd == 0 || (g.nd == 1 && g.astride[0] == 1 && g.bstride[0] == 1)) {
+		switch (op) {
+		case KRL_EW_DIV: case KRL_EW_MUL: case KRL_EW_ADD:
+		case KRL_EW_SUB: case KRL_EW_MIN:
+			return krl_k_elementwise(op, a, b, y, n, 0.f, stream);
+		default:
+			return (int)cudaErrorInvalidValue;
+		}
 	}
 	switch (op) {
 	case KRL_EW_DIV:
