@@ -35,6 +35,11 @@ static inline bool aligned_to(const void *p, uintptr_t bytes)
 
 /* ==== Readers: the operands of element i ====
  *
+ * Loads go through the read-only data cache (__ldg), as the kernels' const
+ * __restrict__ operands did before the readers held the pointers; an op
+ * may still run in place (y == a): each element is read, then written, by
+ * one thread.
+ *
  * load(i, x, y) sets the operands of element i. A reader with `vec` also
  * has load4(i, x, y), those of elements i .. i + 3 (i a multiple of 4)
  * with vector loads, and aligned(), whether its pointers allow them. */
@@ -45,12 +50,12 @@ struct rd_unary {
 	const float *a;
 	__device__ void load(int64_t i, float &x, float &y) const
 	{
-		x = a[i];
+		x = __ldg(a + i);
 		y = 0.f;
 	}
 	__device__ void load4(int64_t i, float4 &x, float4 &y) const
 	{
-		x = *reinterpret_cast<const float4 *>(a + i);
+		x = __ldg(reinterpret_cast<const float4 *>(a + i));
 		y = make_float4(0.f, 0.f, 0.f, 0.f);
 	}
 	bool aligned() const { return aligned_to(a, 16); }
@@ -62,13 +67,13 @@ struct rd_same {
 	const float *a, *b;
 	__device__ void load(int64_t i, float &x, float &y) const
 	{
-		x = a[i];
-		y = b[i];
+		x = __ldg(a + i);
+		y = __ldg(b + i);
 	}
 	__device__ void load4(int64_t i, float4 &x, float4 &y) const
 	{
-		x = *reinterpret_cast<const float4 *>(a + i);
-		y = *reinterpret_cast<const float4 *>(b + i);
+		x = __ldg(reinterpret_cast<const float4 *>(a + i));
+		y = __ldg(reinterpret_cast<const float4 *>(b + i));
 	}
 	bool aligned() const { return aligned_to(a, 16) && aligned_to(b, 16); }
 };
@@ -81,13 +86,13 @@ struct rd_mask {
 	const unsigned char *m;
 	__device__ void load(int64_t i, float &x, float &y) const
 	{
-		x = a[i];
-		y = m[i] ? 1.f : 0.f;
+		x = __ldg(a + i);
+		y = __ldg(m + i) ? 1.f : 0.f;
 	}
 	__device__ void load4(int64_t i, float4 &x, float4 &y) const
 	{
-		x = *reinterpret_cast<const float4 *>(a + i);
-		uchar4 v = *reinterpret_cast<const uchar4 *>(m + i);
+		x = __ldg(reinterpret_cast<const float4 *>(a + i));
+		uchar4 v = __ldg(reinterpret_cast<const uchar4 *>(m + i));
 		y = make_float4(v.x ? 1.f : 0.f, v.y ? 1.f : 0.f,
 		                v.z ? 1.f : 0.f, v.w ? 1.f : 0.f);
 	}
@@ -124,8 +129,8 @@ struct rd_bcast {
 			ob += r * g.bstride[k];
 			i = q;
 		}
-		x = a[oa];
-		y = b[ob];
+		x = __ldg(a + oa);
+		y = __ldg(b + ob);
 	}
 };
 
