@@ -7,7 +7,10 @@
  * inputs must give NaN where the golden op does. The ops the norm and loss
  * tasks use (abs, sqrt, log, the scalar ops, xlogy, smooth_l1, and
  * div/mul with b broadcast) run on several shapes, binary ones with two
- * inputs. Needs a GPU: skips (exit 77) without one.
+ * inputs; add/sub/minimum with both operands broadcast over shapes that
+ * make each side broadcast (ranks differing, 0-dim operands, sizes past a
+ * block), and dropout_apply with a bool keep-mask. Needs a GPU: skips
+ * (exit 77) without one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,15 +27,18 @@
 
 /* How inputs are drawn: normal(0, 1), normal(0, 12) (reaches softplus's
  * threshold and the saturated tails), |normal| (for sqrt/rsqrt/pow),
- * normal(0, 1) with every 97th element NaN, and uniform 0.5 .. 1.5 (for
- * log, xlogy and divisors). */
-typedef enum { D_NORMAL, D_WIDE, D_POSITIVE, D_NAN, D_UNIT } dist;
+ * normal(0, 1) with every 97th element NaN, uniform 0.5 .. 1.5 (for
+ * log, xlogy and divisors), and a bool keep-mask bernoulli(0.8) (a 1-byte
+ * input of run_nary). */
+typedef enum { D_NORMAL, D_WIDE, D_POSITIVE, D_NAN, D_UNIT, D_MASK } dist;
 
 /* Element j of an input drawn from dd. */
 static double draw(dist dd, int64_t j)
 {
 	if (dd == D_UNIT)
 		return 0.5 + gpuop_urand();
+	if (dd == D_MASK)
+		return gpuop_urand() < 0.8 ? 1.0 : 0.0;
 	double v = gpuop_nrand();
 	if (dd == D_WIDE)
 		v *= 12;
@@ -155,10 +161,10 @@ static void run_case(const char *name, int64_t rows, int64_t cols,
 }
 
 /*
- * Runs op `name` on inputs of shapes ins[nin] (input i drawn from dd[i])
- * into one output of shape outs, on the GPU and in golden float64, and
- * checks every output element with abs(g - r) <= atol + rtol * abs(r).
- * Runs the GPU op twice.
+ * Runs op `name` on inputs of shapes ins[nin] (input i drawn from dd[i];
+ * f32, or bool bytes for D_MASK) into one output of shape outs, on the
+ * GPU and in golden float64, and checks every output element with
+ * abs(g - r) <= atol + rtol * abs(r). Runs the GPU op twice.
  */
 static void run_nary(const char *name, const shape *ins, const dist *dd,
                      int nin, shape outs, krl_attrs a, double atol,
@@ -170,26 +176,33 @@ static void run_nary(const char *name, const shape *ins, const dist *dd,
 	assert_true(nin <= 2);
 	for (int i = 0; i < nin; i++) {
 		int64_t n = numel(&ins[i]);
+		int mask = dd[i] == D_MASK;
+		size_t es = mask ? 1 : sizeof(float);
 		double *h = malloc((size_t)(n ? n : 1) * sizeof(double));
 		float *f = malloc((size_t)(n ? n : 1) * sizeof(float));
+		unsigned char *m = malloc((size_t)(n ? n : 1));
 		assert_non_null(h);
 		assert_non_null(f);
+		assert_non_null(m);
 		for (int64_t j = 0; j < n; j++) {
 			f[j] = (float)draw(dd[i], j);
+			m[j] = f[j] != 0;
 			h[j] = (double)f[j];
 		}
 		memset(&hin[i], 0, sizeof hin[i]);
 		hin[i].data = h;
-		hin[i].dtype = KRL_F32;
+		hin[i].dtype = mask ? KRL_BOOL : KRL_F32;
 		hin[i].ndim = ins[i].ndim;
 		memcpy(hin[i].dim, ins[i].dim, sizeof ins[i].dim);
 		din[i] = hin[i];
 		void *dp = NULL;
-		size_t bytes = (size_t)n * sizeof(float);
+		size_t bytes = (size_t)n * es;
 		CK(cudaMalloc(&dp, bytes ? bytes : 8));
-		CK(cudaMemcpy(dp, f, bytes, cudaMemcpyHostToDevice));
+		CK(cudaMemcpy(dp, mask ? (void *)m : (void *)f, bytes,
+		              cudaMemcpyHostToDevice));
 		din[i].data = dp;
 		free(f);
+		free(m);
 	}
 	int64_t no = numel(&outs);
 	memset(&hout, 0, sizeof hout);
@@ -376,6 +389,66 @@ static void test_broadcast(void **state)
 	}
 }
 
+/* hardswish, exp, minimum/maximum with a scalar. */
+static void test_new_unary(void **state)
+{
+	(void)state;
+	dist ds[] = { D_NORMAL, D_WIDE, D_NAN };
+	for (int i = 0; i < 3; i++) {
+		/* x + 3 rounds to half an ulp of 4 near x = -3, times |x| / 6 */
+		all_shapes("hardswish", A0, ds[i], 2e-7, 5e-7);
+		all_shapes("exp", A0, ds[i], 1e-30, 3e-7);
+		all_shapes("minimum_scalar", A1("value", 0.5), ds[i], 0, 0);
+		all_shapes("maximum_scalar", A1("value", -0.25), ds[i], 0, 0);
+	}
+}
+
+/* add_bcast, sub_bcast, minimum_bcast: a and b -> their broadcast shape. */
+static void test_broadcast_two_way(void **state)
+{
+	(void)state;
+	struct { shape a, b, y; } c[] = {
+		{ S(2, I(33), I(1)), S(1, I(70)), S(2, I(33), I(70)) },
+		{ S(1, I(70)), S(2, I(33), I(1)), S(2, I(33), I(70)) },
+		{ S(4, I(3), I(1), I(7), I(1)), S(3, I(5), I(1), I(33)),
+		  S(4, I(3), I(5), I(7), I(33)) },
+		{ S(0), S(2, I(33), I(70)), S(2, I(33), I(70)) },
+		{ S(2, I(33), I(70)), S(0), S(2, I(33), I(70)) },
+		{ S(0), S(0), S(0) },
+		{ S(2, I(1000), I(1003)), S(2, I(1000), I(1003)),
+		  S(2, I(1000), I(1003)) },
+		/* a bias [C, 1, 1] against [N, C, H, W] both ways round */
+		{ S(4, I(16), I(64), I(31), I(33)), S(3, I(64), I(1), I(1)),
+		  S(4, I(16), I(64), I(31), I(33)) },
+		{ S(3, I(64), I(1), I(1)), S(4, I(16), I(64), I(31), I(33)),
+		  S(4, I(16), I(64), I(31), I(33)) },
+	};
+	dist nn[2] = { D_NORMAL, D_NORMAL }, nan2[2] = { D_NAN, D_NAN };
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		shape in[2] = { c[i].a, c[i].b };
+		run_nary("add_bcast", in, nn, 2, c[i].y, A(0), 0, 1.2e-7);
+		run_nary("sub_bcast", in, nn, 2, c[i].y, A(0), 0, 1.2e-7);
+		run_nary("minimum_bcast", in, nan2, 2, c[i].y, A(0), 0, 0);
+	}
+}
+
+/* dropout_apply: x * mask * float scale, NaN where a dropped x is NaN. */
+static void test_dropout_apply(void **state)
+{
+	(void)state;
+	shape sh[] = { S(2, I(3), I(7)), S(2, I(1000), I(1003)),
+	               S(1, I(4099)) };
+	for (int s = 0; s < 3; s++) {
+		shape in[2] = { sh[s], sh[s] };
+		dist d[2] = { D_NAN, D_MASK };
+		run_nary("dropout_apply", in, d, 2, sh[s], A(1, "p", 0.2), 0,
+		         6e-8);
+		run_nary("dropout_apply", in, d, 2, sh[s], A(1, "p", 0.1), 0,
+		         6e-8);
+		run_nary("dropout_apply", in, d, 2, sh[s], A(1, "p", 0.0), 0, 0);
+	}
+}
+
 int main(void)
 {
 	g_rng = 0x2545f4914f6cdd1dull;
@@ -385,6 +458,9 @@ int main(void)
 		cmocka_unit_test(test_scalar_ops),
 		cmocka_unit_test(test_loss_ops),
 		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_new_unary),
+		cmocka_unit_test(test_broadcast_two_way),
+		cmocka_unit_test(test_dropout_apply),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

@@ -7,8 +7,10 @@
  * rows/cols and split product reductions; CUB, innermost (each thread
  * shape PyTorch's rule picks: 16, 128 and 512 threads along a row) and
  * outer-dim scans, for cumsum and cumprod; flip, narrow and cat of 4- and
- * 1-byte elements, cat with its vector and scalar paths). Needs a GPU:
- * skips (exit 77) without one.
+ * 1-byte elements, cat with its vector and scalar paths; logsumexp over
+ * rows, over a middle dim and over size-1 dims, with -inf, +inf and NaN
+ * rows, its temporaries grown and reused). Needs a GPU: skips (exit 77)
+ * without one.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -25,8 +27,12 @@
 /* ==== Random inputs ==== */
 
 /* How an input is drawn: normal(0, 1), uniform(0.9, 1.1) (products),
- * uniform(0.99, 1.01) (long cumulative products), bernoulli(0.5). */
-typedef enum { D_NORMAL, D_NEAR1, D_NEAR1_TIGHT, D_BOOL } dist;
+ * uniform(0.99, 1.01) (long cumulative products), bernoulli(0.5),
+ * normal(0, 20), and normal(0, 20) with elements 0..6 -inf, element 9
+ * +inf and element 20 NaN (rows of 7: a -inf row, a row holding +inf, a
+ * NaN row). */
+typedef enum { D_NORMAL, D_NEAR1, D_NEAR1_TIGHT, D_BOOL, D_WIDE,
+               D_SPECIAL } dist;
 
 /* ==== One case ==== */
 
@@ -118,6 +124,15 @@ static void run_case(const char *name, const ten *ins, int nin,
 			case D_NEAR1_TIGHT:
 				((float *)raw[i])[j] =
 					(float)(0.99 + 0.02 * gpuop_urand());
+				break;
+			case D_WIDE:
+				((float *)raw[i])[j] = (float)(20 * gpuop_nrand());
+				break;
+			case D_SPECIAL:
+				((float *)raw[i])[j] =
+					j < 7 ? -INFINITY : j == 9 ? INFINITY
+					: j == 20 ? NAN
+					: (float)(20 * gpuop_nrand());
 				break;
 			default:
 				((float *)raw[i])[j] = (float)gpuop_nrand();
@@ -369,6 +384,35 @@ static void test_copies(void **state)
 	run_case("cat", bc, 2, &by, 1, A(1, "dim", 1.0), 0, 0);
 }
 
+/* logsumexp: PyTorch's nine kernels against the float64 golden. */
+static void test_logsumexp(void **state)
+{
+	(void)state;
+	struct { ten x, y; int dim; } c[] = {
+		{ T(KRL_F32, D_SPECIAL, 2, I(5), I(7)),
+		  T(KRL_F32, D_NORMAL, 2, I(5), I(1)), 1 },
+		{ T(KRL_F32, D_WIDE, 2, I(5), I(7)),
+		  T(KRL_F32, D_NORMAL, 1, I(7)), 0 },
+		{ T(KRL_F32, D_NORMAL, 1, I(129)), T(KRL_F32, D_NORMAL, 0), 0 },
+		/* size-1 dim (18's chain), then rows of 8192 (64's) */
+		{ T(KRL_F32, D_NORMAL, 2, I(33), I(1)),
+		  T(KRL_F32, D_NORMAL, 2, I(33), I(1)), 1 },
+		{ T(KRL_F32, D_WIDE, 2, I(64), I(8192)),
+		  T(KRL_F32, D_NORMAL, 2, I(64), I(1)), 1 },
+		/* over channels (43's, 92's): inner dims contiguous */
+		{ T(KRL_F32, D_NORMAL, 4, I(3), I(64), I(17), I(65)),
+		  T(KRL_F32, D_NORMAL, 4, I(3), I(1), I(17), I(65)), 1 },
+		{ T(KRL_F32, D_WIDE, 3, I(2), I(16), I(3969)),
+		  T(KRL_F32, D_NORMAL, 2, I(2), I(3969)), 1 },
+		/* smaller again: the grown temporaries reused */
+		{ T(KRL_F32, D_SPECIAL, 2, I(5), I(7)),
+		  T(KRL_F32, D_NORMAL, 1, I(5)), -1 },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		run_case("logsumexp", &c[i].x, 1, &c[i].y, 1,
+		         A(1, "dim", (double)c[i].dim), 1e-5, 1e-6);
+}
+
 int main(void)
 {
 	g_rng = 0x2545f4914f6cdd1dull;
@@ -379,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_cumprod),
 		cmocka_unit_test(test_cumsum),
 		cmocka_unit_test(test_copies),
+		cmocka_unit_test(test_logsumexp),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

@@ -3,9 +3,12 @@
  * golden version against values worked out from the closed forms (sigmoid(0)
  * = 1/2, selu(1) = scale, softplus's linear region, pow's special
  * exponents, xlogy's zero and NaN cases, smooth_l1's two branches, b
- * broadcast along rows, columns and as a scalar, NaN passing through), and
- * every check accepting good calls and rejecting bad ones with the
- * sentence asserted.
+ * broadcast along rows, columns and as a scalar, NaN passing through; both
+ * operands broadcast for add/sub/minimum_bcast, ranks differing and 0-dim
+ * operands; hardswish's three pieces, exp, minimum/maximum with a scalar
+ * keeping NaN, dropout_apply's float scale and its NaN where a dropped x is
+ * not finite), and every check accepting good calls and rejecting bad ones
+ * with the sentence asserted.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -108,6 +111,16 @@ static const struct { const char *name; int nin; } g_all[] = {
 	{ "sqrt", 1 }, { "log", 1 }, { "add_scalar", 1 },
 	{ "rsub_scalar", 1 }, { "clamp_min", 1 }, { "xlogy", 2 },
 	{ "smooth_l1", 2 }, { "div_bcast", 2 }, { "mul_bcast", 2 },
+	{ "add_bcast", 2 }, { "sub_bcast", 2 }, { "minimum_bcast", 2 },
+	{ "minimum_scalar", 1 }, { "maximum_scalar", 1 }, { "hardswish", 1 },
+	{ "exp", 1 }, { "dropout_apply", 2 },
+};
+
+/* The family's ops the optimizer keeps whole (KRL_OPCAP_LIBRARY); the
+ * others lower. */
+static const char *const g_library[] = {
+	"mish", "add_bcast", "sub_bcast", "minimum_bcast", "minimum_scalar",
+	"maximum_scalar", "hardswish", "exp", "dropout_apply",
 };
 
 /* ==== Registry ==== */
@@ -139,8 +152,10 @@ static void test_registry(void **state)
 		assert_non_null(op->check);
 		assert_non_null(op->golden);
 		assert_non_null(op->run);
-		int want = strcmp(op->name, "mish") == 0 ? KRL_OPCAP_LIBRARY
-		                                        : KRL_OPCAP_LOWER;
+		int want = KRL_OPCAP_LOWER;
+		for (int k = 0; k < N(g_library); k++)
+			if (strcmp(op->name, g_library[k]) == 0)
+				want = KRL_OPCAP_LIBRARY;
 		assert_int_equal(op->caps & (KRL_OPCAP_LOWER | KRL_OPCAP_LIBRARY),
 		                 want);
 	}
@@ -406,6 +421,141 @@ static void test_broadcast(void **state)
 	rejects("mul_bcast", r3, &o32, none, "shaped like a");
 }
 
+/* add_bcast, sub_bcast, minimum_bcast: both operands broadcast. */
+static void test_broadcast_two_way(void **state)
+{
+	(void)state;
+	krl_attrs none = optest_attrs(0);
+	double y[12];
+	/* a [2, 1] + b [3] -> [2, 3]: a along rows, b along columns */
+	double a21[] = { 1, 2 }, b3[] = { 10, 20, 30 };
+	krl_tensor ab[2] = { optest_tensor(a21, 2, I(2), I(1)),
+	                     optest_tensor(b3, 1, I(3)) };
+	krl_tensor o23 = optest_tensor(y, 2, I(2), I(3));
+	optest_golden("add_bcast", ab, &o23, &none);
+	optest_near(y, (double[]){ 11, 21, 31, 12, 22, 32 }, 6, 0);
+	/* b [3] - a [2, 1]: the full-rank operand second */
+	krl_tensor ba[2] = { optest_tensor(b3, 1, I(3)),
+	                     optest_tensor(a21, 2, I(2), I(1)) };
+	optest_golden("sub_bcast", ba, &o23, &none);
+	optest_near(y, (double[]){ 9, 19, 29, 8, 18, 28 }, 6, 0);
+	/* a [2, 1, 2] + b [3, 1] -> [2, 3, 2] */
+	double a212[] = { 1, 2, 3, 4 }, b31[] = { 0, 10, 20 };
+	krl_tensor c3[2] = { optest_tensor(a212, 3, I(2), I(1), I(2)),
+	                     optest_tensor(b31, 2, I(3), I(1)) };
+	krl_tensor o232 = optest_tensor(y, 3, I(2), I(3), I(2));
+	optest_golden("add_bcast", c3, &o232, &none);
+	optest_near(y, (double[]){ 1, 2, 11, 12, 21, 22, 3, 4, 13, 14, 23, 24 },
+	            12, 0);
+	/* 0-dim operands: [] - [2], and [] - [] -> [] */
+	double five[] = { 5 }, b2[] = { 1, 2 };
+	krl_tensor s2[2] = { optest_tensor(five, 0), optest_tensor(b2, 1, I(2)) };
+	krl_tensor o2 = optest_tensor(y, 1, I(2));
+	optest_golden("sub_bcast", s2, &o2, &none);
+	optest_near(y, (double[]){ 4, 3 }, 2, 0);
+	krl_tensor ss[2] = { optest_tensor(five, 0), optest_tensor(b2, 0) };
+	krl_tensor o0 = optest_tensor(y, 0);
+	optest_golden("sub_bcast", ss, &o0, &none);
+	optest_near(y, (double[]){ 4 }, 1, 0);
+	/* minimum with a 0-dim b; NaN from either side propagates */
+	double m4[] = { 1, NAN, 3, -1 }, half[] = { 0.5 }, nan1[] = { NAN };
+	krl_tensor mn[2] = { optest_tensor(m4, 2, I(2), I(2)),
+	                     optest_tensor(half, 0) };
+	krl_tensor o22 = optest_tensor(y, 2, I(2), I(2));
+	optest_golden("minimum_bcast", mn, &o22, &none);
+	optest_near(y, (double[]){ 0.5 }, 1, 0);
+	assert_true(isnan(y[1]));
+	optest_near(y + 2, (double[]){ 0.5, -1 }, 2, 0);
+	krl_tensor mb[2] = { optest_tensor(b2, 1, I(2)), optest_tensor(nan1, 0) };
+	optest_golden("minimum_bcast", mb, &o2, &none);
+	assert_true(isnan(y[0]) && isnan(y[1]));
+
+	/* shapes that do not broadcast, and a y of the wrong shape */
+	double a6[] = { 1, 2, 3, 4, 5, 6 };
+	krl_tensor bad[2] = { optest_tensor(a6, 2, I(2), I(3)),
+	                      optest_tensor(b2, 1, I(2)) };
+	rejects("add_bcast", bad, &o23, none, "add_bcast: a [2, 3] and b [2] do "
+	        "not broadcast");
+	krl_tensor o32 = optest_tensor(y, 2, I(3), I(2));
+	rejects("sub_bcast", ab, &o32, none, "sub_bcast: a [2, 1] and b [3] "
+	        "broadcast to [2, 3], so y must be [2, 3], not [3, 2]");
+	krl_tensor o3 = optest_tensor(y, 1, I(3));
+	rejects("minimum_bcast", ab, &o3, none, "so y must be [2, 3], not [3]");
+	krl_tensor hb[2] = { ab[0], ab[1] };
+	hb[1].dtype = KRL_F16;
+	rejects("add_bcast", hb, &o23, none, "add_bcast: b must be f32, not f16");
+}
+
+/* hardswish, exp, minimum/maximum with a scalar. */
+static void test_hardswish_exp_minmax(void **state)
+{
+	(void)state;
+	double x[] = { -4, -3, -1, 0, 1, 3, 4, NAN };
+	double w[] = { 0, 0, -1.0 / 3, 0, 2.0 / 3, 3, 4, NAN };
+	expect("hardswish", A(0), x, w, 8, 1e-15);
+	double xe[] = { 0, 1, -INFINITY, M_LN2 };
+	double we[] = { 1, M_E, 0, 2 };
+	expect("exp", A(0), xe, we, 4, 1e-15);
+	double xm[] = { -1, 0.5, 2, NAN };
+	expect("minimum_scalar", A(1, "value", 0.5), xm,
+	       (double[]){ -1, 0.5, 0.5, NAN }, 4, 0);
+	expect("maximum_scalar", A(1, "value", 0.5), xm,
+	       (double[]){ 0.5, 0.5, 2, NAN }, 4, 0);
+	double buf[4];
+	krl_tensor t = optest_tensor(buf, 1, I(4));
+	rejects("minimum_scalar", &t, &t, A(0),
+	        "minimum_scalar: attribute value is required");
+	rejects("maximum_scalar", &t, &t, A(1, "value", INFINITY),
+	        "maximum_scalar: value=inf must be a finite float");
+	rejects("maximum_scalar", &t, &t, A(1, "min", 1.0),
+	        "maximum_scalar: unknown attribute 'min' (allowed: value)");
+	rejects("exp", &t, &t, A(1, "value", 1.0),
+	        "exp: unknown attribute 'value' (it takes none)");
+}
+
+/* dropout_apply: y = x * mask * scale with the float scale. */
+static void test_dropout_apply(void **state)
+{
+	(void)state;
+	double x[] = { 1, -2, 3, NAN, INFINITY, 9 }, m[] = { 1, 0, 1, 0, 0, 1 };
+	double y[6];
+	krl_tensor in[2] = { optest_tensor(x, 1, I(6)), optest_tensor(m, 1, I(6)) };
+	in[1].dtype = KRL_BOOL;
+	krl_tensor out = optest_tensor(y, 1, I(6));
+	/* p = 0.2: 1 / (float)0.8 rounds to 1.25 in float */
+	krl_attrs p2 = optest_attrs(1, "p", 0.2);
+	optest_golden("dropout_apply", in, &out, &p2);
+	optest_near(y, (double[]){ 1.25, 0, 3.75 }, 3, 0);
+	/* a dropped NaN or inf is NaN (x * 0), as fused_dropout's product */
+	assert_true(isnan(y[3]) && isnan(y[4]));
+	optest_near(y + 5, (double[]){ 11.25 }, 1, 0);
+	/* p = 0.1: the float scale is 1.1111111640930176, not 1/0.9 */
+	krl_attrs p1 = optest_attrs(1, "p", 0.1);
+	optest_golden("dropout_apply", in, &out, &p1);
+	optest_near(y + 5, (double[]){ 10.000000476837158 }, 1, 1e-12);
+	krl_attrs p0 = optest_attrs(1, "p", 0.0);
+	optest_golden("dropout_apply", in, &out, &p0);
+	optest_near(y, (double[]){ 1, 0, 3 }, 3, 0);
+
+	rejects("dropout_apply", in, &out, optest_attrs(1, "p", 1.0),
+	        "dropout_apply: p=1 must be in [0, 1)");
+	rejects("dropout_apply", in, &out, optest_attrs(1, "p", -0.5),
+	        "dropout_apply: p=-0.5 must be in [0, 1)");
+	rejects("dropout_apply", in, &out, optest_attrs(0),
+	        "dropout_apply: attribute p is required");
+	krl_tensor mf[2] = { in[0], in[1] };
+	mf[1].dtype = KRL_F32;
+	rejects("dropout_apply", mf, &out, p2,
+	        "dropout_apply: mask must be bool, not f32");
+	krl_tensor ms[2] = { in[0], optest_tensor(m, 1, I(5)) };
+	ms[1].dtype = KRL_BOOL;
+	rejects("dropout_apply", ms, &out, p2,
+	        "dropout_apply: x is [6] but mask is [5]: shapes must be equal");
+	krl_tensor o5 = optest_tensor(y, 1, I(5));
+	rejects("dropout_apply", in, &o5, p2,
+	        "dropout_apply: x is [6] but y is [5]: shapes must be equal");
+}
+
 /* ==== Checks ==== */
 
 static void test_checks(void **state)
@@ -494,6 +644,9 @@ int main(void)
 		cmocka_unit_test(test_scalar_elementwise),
 		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_broadcast),
+		cmocka_unit_test(test_broadcast_two_way),
+		cmocka_unit_test(test_hardswish_exp_minmax),
+		cmocka_unit_test(test_dropout_apply),
 		cmocka_unit_test(test_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
  * CPU tests of the "reduce" op family (src/ops/reduce/family.c): every
  * golden op against values computed by hand (pooling with padding,
  * dilation, ceil_mode, count_include_pad and divisor_override; prod,
- * cumprod, flip, narrow, cat, fill, mul_mask), and the checks accepting
+ * cumprod, flip, narrow, cat, fill, mul_mask; logsumexp over either dim,
+ * with large values and PyTorch's -inf, +inf and NaN rows), and the checks
+ * accepting
  * good calls and rejecting bad ones with the sentence asserted.
  */
 #include <math.h>
@@ -40,7 +42,7 @@ static void test_registry(void **state)
 	(void)state;
 	const char *names[] = { "max_pool1d", "max_pool2d", "max_pool3d",
 		"avg_pool1d", "avg_pool2d", "avg_pool3d", "prod", "cumprod",
-		"flip", "narrow", "cat", "fill", "mul_mask" };
+		"flip", "narrow", "cat", "fill", "mul_mask", "logsumexp" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const krl_op *op = krl_op_find(names[i]);
 		assert_non_null(op);
@@ -52,6 +54,9 @@ static void test_registry(void **state)
 	}
 	assert_int_equal(krl_op_find("max_pool2d")->nout, 2);
 	assert_int_equal(krl_op_find("fill")->nin, 0);
+	assert_int_equal(krl_op_find("logsumexp")->caps &
+	                 (KRL_OPCAP_LOWER | KRL_OPCAP_LIBRARY),
+	                 KRL_OPCAP_LIBRARY);
 }
 
 /* ==== Max pooling ==== */
@@ -252,6 +257,52 @@ static void test_prod_cumprod(void **state)
 	        "required");
 }
 
+/* ==== logsumexp ==== */
+
+static void test_logsumexp(void **state)
+{
+	(void)state;
+	double x[] = { 0, 0, 0, 1, 2, 3 };
+	double y[6];
+	krl_tensor in = T(x, F, 2, I(2), I(3));
+	/* rows: log 3, and 3 + log(e^-2 + e^-1 + 1); y keeps dim as 1 */
+	krl_tensor out = T(y, F, 2, I(2), I(1));
+	krl_attrs a = optest_attrs(1, "dim", 1.0);
+	optest_golden("logsumexp", &in, &out, &a);
+	optest_near(y, (double[]){ 1.0986122886681098, 3.4076059644443806 }, 2,
+	            1e-14);
+	/* columns: log(1 + e^k), dim dropped */
+	out = T(y, F, 1, I(3));
+	a = optest_attrs(1, "dim", -2.0);
+	optest_golden("logsumexp", &in, &out, &a);
+	optest_near(y, (double[]){ 1.3132616875182228, 2.1269280110429727,
+	                           3.048587351573742 }, 3, 1e-14);
+	/* no overflow (the max is subtracted first); a row of -inf is
+	 * -inf; a row holding +inf is +inf; NaN propagates */
+	double z[] = { 1000, 1000, -INFINITY, -INFINITY, INFINITY, -INFINITY,
+	               1, NAN };
+	krl_tensor zin = T(z, F, 2, I(4), I(2));
+	out = T(y, F, 1, I(4));
+	a = optest_attrs(1, "dim", 1.0);
+	optest_golden("logsumexp", &zin, &out, &a);
+	optest_near(y, (double[]){ 1000.6931471805599 }, 1, 1e-12);
+	assert_true(isinf(y[1]) && y[1] < 0);
+	assert_true(isinf(y[2]) && y[2] > 0);
+	assert_true(isnan(y[3]));
+
+	out = T(y, F, 1, I(2));
+	a = optest_attrs(1, "dim", 0.0);
+	optest_rejects("logsumexp", &in, &out, &a, "logsumexp: x is [2, 3] and "
+	        "dim=0, so y must be [1, 3] or [3], not [2]");
+	a = optest_attrs(0);
+	optest_rejects("logsumexp", &in, &out, &a, "logsumexp: attribute dim is "
+	        "required");
+	krl_tensor e = T(x, F, 2, I(2), I(0)), eo = T(y, F, 1, I(2));
+	a = optest_attrs(1, "dim", 1.0);
+	optest_rejects("logsumexp", &e, &eo, &a, "logsumexp: x is [2, 0]: "
+	        "cannot reduce over dim 1 of size 0");
+}
+
 /* ==== Copies ==== */
 
 static void test_copies(void **state)
@@ -319,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_pool_check),
 		cmocka_unit_test(test_prod_cumprod),
 		cmocka_unit_test(test_copies),
+		cmocka_unit_test(test_logsumexp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /*
  * kernelrl: the arithmetic kernels of the op family "eltwise": relu, gelu,
  * square, scale, the same-shape add, sub, mul, div, xlogy and smooth_l1,
- * and div/mul with b broadcast (div_bcast, mul_bcast).
+ * and the broadcast ops: div/mul with b broadcast (div_bcast, mul_bcast)
+ * and add, sub, minimum with both operands broadcast (add_bcast,
+ * sub_bcast, minimum_bcast).
  *
  * Each op is a case of ew_apply, launched by the family's one launch
  * structure (ewlaunch.cuh, shared with eltwise.cu): same-shape ops that of
@@ -9,9 +11,12 @@
  * CUDALoops.cuh), 128 threads per block, one float4 per input and per
  * output a thread, one block per 512 elements, the last block and
  * misaligned pointers on the scalar path (unrolled_elementwise_kernel).
- * Broadcasts take the scalar kernel with b read at its broadcast offset,
- * which is TensorIterator's legacy unrolled kernel (4 elements a thread,
- * 128 threads, offsets by division, 32-bit index arithmetic below 2^32
+ * Broadcasts (where an operand really broadcasts; equal shapes take the
+ * same-shape path, as TensorIterator finds them contiguous) take the
+ * scalar kernel with a and b read at their broadcast
+ * offsets, which is TensorIterator's legacy unrolled kernel with its
+ * OffsetCalculator (4 elements a thread, 128 threads, every operand's
+ * offset from one pass of divisions, 32-bit index arithmetic below 2^32
  * elements).
  */
 #include <cuda_runtime.h>
@@ -47,6 +52,13 @@ __device__ __forceinline__ float ew_apply(float a, float b, float alpha)
 		return a * b;
 	case KRL_EW_DIV:
 		return a / b;
+	case KRL_EW_MIN:
+		/* torch.minimum: a NaN operand is the result */
+		if (a != a)
+			return a;
+		if (b != b)
+			return b;
+		return fminf(a, b);
 	case KRL_EW_XLOGY:
 		/* torch.xlogy: NaN b propagates, else 0 where a == 0 */
 		if (b != b)
@@ -77,13 +89,9 @@ static int ew_launch(const float *a, const float *b, float *y, int64_t n,
                      float alpha, cudaStream_t s)
 {
 	if constexpr (BINARY)
-		return ew_run<ew_op<OP>, b_same, true>(a, b, y, n,
-		                                        ew_op<OP>{alpha},
-		                                        b_same(), s);
+		return ew_run(rd_same{a, b}, y, n, ew_op<OP>{alpha}, s);
 	else
-		return ew_run<ew_op<OP>, b_none, true>(a, b, y, n,
-		                                        ew_op<OP>{alpha},
-		                                        b_none(), s);
+		return ew_run(rd_unary{a}, y, n, ew_op<OP>{alpha}, s);
 }
 
 extern "C" int krl_k_elementwise(krl_ew_op op, const float *a,
@@ -100,57 +108,84 @@ extern "C" int krl_k_elementwise(krl_ew_op op, const float *a,
 	EW_CASE(KRL_EW_SCALE, false) EW_CASE(KRL_EW_ADD, true)
 	EW_CASE(KRL_EW_SUB, true) EW_CASE(KRL_EW_MUL, true)
 	EW_CASE(KRL_EW_DIV, true) EW_CASE(KRL_EW_XLOGY, true)
-	EW_CASE(KRL_EW_SMOOTH_L1, true)
+	EW_CASE(KRL_EW_SMOOTH_L1, true) EW_CASE(KRL_EW_MIN, true)
 #undef EW_CASE
 	}
 	return (int)cudaErrorInvalidValue;
 }
 
-/* A broadcast op: the scalar kernel with b's broadcast reader (I as
- * b_bcast's). */
+/* A broadcast op: the scalar kernel with both operands at their
+ * broadcast offsets (I as rd_bcast's). */
 template <krl_ew_op OP, typename I>
 static int ew_bcast(const float *a, const float *b, float *y, int64_t n,
                     const Bcast &g, cudaStream_t s)
 {
-	b_bcast<I> rb;
-	rb.g = g;
-	return ew_run<ew_op<OP>, b_bcast<I>, false>(a, b, y, n, ew_op<OP>{0.f},
-	                                             rb, s);
+	rd_bcast<I> rd;
+	rd.a = a;
+	rd.b = b;
+	rd.g = g;
+	return ew_run(rd, y, n, ew_op<OP>{0.f}, s);
+}
+
+template <krl_ew_op OP>
+static int ew_bcast_n(const float *a, const float *b, float *y, int64_t n,
+                      const Bcast &g, cudaStream_t s)
+{
+	return n <= 0xffffffffLL ? ew_bcast<OP, uint32_t>(a, b, y, n, g, s)
+	                         : ew_bcast<OP, int64_t>(a, b, y, n, g, s);
 }
 
 extern "C" int krl_k_broadcast(krl_ew_op op, const float *a,
                                const float *b, float *y, int nd,
-                               const int64_t *dim, const int64_t *bstride,
-                               void *stream)
+                               const int64_t *dim, const int64_t *astride,
+                               const int64_t *bstride, void *stream)
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	Bcast g;
 	int64_t n = 1;
 	g.nd = 0;
-	/* drop size-1 dims, merge neighbours b walks contiguously (or not
-	 * at all), outermost first, as TensorIterator coalesces */
+	/* drop size-1 dims, merge neighbours both operands walk contiguously
+	 * (or not at all), outermost first, as TensorIterator coalesces */
 	for (int i = 0; i < nd; i++) {
 		n *= dim[i];
 		if (dim[i] == 1)
 			continue;
 		if (g.nd > 0 &&
+		    g.astride[g.nd - 1] == astride[i] * dim[i] &&
 		    g.bstride[g.nd - 1] == bstride[i] * dim[i]) {
 			g.dim[g.nd - 1] *= dim[i];
+			g.astride[g.nd - 1] = astride[i];
 			g.bstride[g.nd - 1] = bstride[i];
 			continue;
 		}
 		g.dim[g.nd] = dim[i];
+		g.astride[g.nd] = astride[i];
 		g.bstride[g.nd] = bstride[i];
 		g.nd++;
 	}
-	bool small = n <= 0xffffffffLL;
+	/* nothing broadcasts after all (equal shapes, or one element):
+	 * TensorIterator sees contiguous operands and runs the vectorised
+	 * kernel */
+	if (g.nd == 0 || (g.nd == 1 && g.astride[0] == 1 && g.bstride[0] == 1)) {
+		switch (op) {
+		case KRL_EW_DIV: case KRL_EW_MUL: case KRL_EW_ADD:
+		case KRL_EW_SUB: case KRL_EW_MIN:
+			return krl_k_elementwise(op, a, b, y, n, 0.f, stream);
+		default:
+			return (int)cudaErrorInvalidValue;
+		}
+	}
 	switch (op) {
 	case KRL_EW_DIV:
-		return small ? ew_bcast<KRL_EW_DIV, uint32_t>(a, b, y, n, g, s)
-		             : ew_bcast<KRL_EW_DIV, int64_t>(a, b, y, n, g, s);
+		return ew_bcast_n<KRL_EW_DIV>(a, b, y, n, g, s);
 	case KRL_EW_MUL:
-		return small ? ew_bcast<KRL_EW_MUL, uint32_t>(a, b, y, n, g, s)
-		             : ew_bcast<KRL_EW_MUL, int64_t>(a, b, y, n, g, s);
+		return ew_bcast_n<KRL_EW_MUL>(a, b, y, n, g, s);
+	case KRL_EW_ADD:
+		return ew_bcast_n<KRL_EW_ADD>(a, b, y, n, g, s);
+	case KRL_EW_SUB:
+		return ew_bcast_n<KRL_EW_SUB>(a, b, y, n, g, s);
+	case KRL_EW_MIN:
+		return ew_bcast_n<KRL_EW_MIN>(a, b, y, n, g, s);
 	default:
 		return (int)cudaErrorInvalidValue;
 	}

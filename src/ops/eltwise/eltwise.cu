@@ -1,7 +1,10 @@
 /*
  * kernelrl: unary kernels of the op family "eltwise" (leaky_relu, sigmoid,
  * tanh, elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish, abs,
- * sqrt, log, add_scalar, rsub_scalar, clamp_min).
+ * sqrt, log, exp, hardswish, add_scalar, rsub_scalar, clamp_min,
+ * minimum/maximum with a scalar), the ops of a float and a bool mask
+ * (dropout_apply's scale, masked_fill) and the float == scalar comparison
+ * (the last two are kernels of the reduce family's logsumexp).
  *
  * Each is launched by the family's one launch structure (ewlaunch.cuh,
  * shared with elementwise.cu), that of PyTorch's
@@ -162,6 +165,69 @@ struct op_clamp_min {
 	}
 };
 
+/* F.hardswish: hardswish_kernel (ActivationHardswishKernel.cu):
+ * x * min(max(x + 3, 0), 6) / 6, a true division; the std::max/min
+ * comparisons keep a NaN. */
+struct op_hardswish {
+	__device__ float operator()(float x) const
+	{
+		float t = x + 3.f;
+		t = t < 0.f ? 0.f : t;
+		t = 6.f < t ? 6.f : t;
+		return x * t / 6.f;
+	}
+};
+
+/* torch.exp: exp_kernel_cuda, the accurate expf. */
+struct op_exp {
+	__device__ float operator()(float x) const { return expf(x); }
+};
+
+/* torch.minimum / torch.maximum with a CPU scalar: the scalar is an
+ * argument of the kernel (opmath_symmetric_gpu_kernel_with_scalars); a NaN
+ * x is the result. */
+struct op_minimum {
+	float v;
+	__device__ float operator()(float x) const
+	{
+		return x != x ? x : fminf(x, v);
+	}
+};
+struct op_maximum {
+	float v;
+	__device__ float operator()(float x) const
+	{
+		return x != x ? x : fmaxf(x, v);
+	}
+};
+
+/* Ops of x and a mask m as 0.f / 1.f (rd_mask). */
+struct op_mask_scale {
+	float scale;
+	__device__ float operator()(float x, float m) const
+	{
+		/* fused_dropout: x * mask * scale, so a dropped NaN or inf
+		 * is NaN, as in PyTorch */
+		return x * m * scale;
+	}
+};
+struct op_mask_fill {
+	float v;
+	__device__ float operator()(float x, float m) const
+	{
+		return m != 0.f ? v : x;
+	}
+};
+
+/* x == v as 1.f / 0.f, stored as a bool byte by ew_run. */
+struct op_eq {
+	float v;
+	__device__ float operator()(float x) const
+	{
+		return x == v ? 1.f : 0.f;
+	}
+};
+
 /* ==== Launch ==== */
 
 /* One launch of functor f over n elements (ewlaunch.cuh); the cudaError_t
@@ -170,8 +236,7 @@ template <typename F>
 static int el_launch(const float *x, float *y, int64_t n, F f,
                      cudaStream_t s)
 {
-	return ew_run<ew_unary<F>, b_none, true>(x, NULL, y, n,
-	                                          ew_unary<F>{f}, b_none(), s);
+	return ew_run(rd_unary{x}, y, n, ew_unary<F>{f}, s);
 }
 
 /* pow by a scalar exponent: PyTorch's host-side choice of kernel
@@ -239,6 +304,38 @@ extern "C" int krl_k_eltwise(krl_elt_op op, const float *x, float *y,
 		return el_launch(x, y, n, op_rsub_scalar{p0}, s);
 	case KRL_ELT_CLAMP_MIN:
 		return el_launch(x, y, n, op_clamp_min{p0}, s);
+	case KRL_ELT_HARDSWISH:
+		return el_launch(x, y, n, op_hardswish(), s);
+	case KRL_ELT_EXP:
+		return el_launch(x, y, n, op_exp(), s);
+	case KRL_ELT_MINIMUM:
+		return el_launch(x, y, n, op_minimum{p0}, s);
+	case KRL_ELT_MAXIMUM:
+		return el_launch(x, y, n, op_maximum{p0}, s);
 	}
 	return (int)cudaErrorInvalidValue;
+}
+
+/* One vectorised kernel over x and the mask, as TensorIterator runs
+ * masked_scale and masked_fill_ on contiguous operands (4 floats and 4
+ * mask bytes a thread). */
+extern "C" int krl_k_masked(krl_mask_op op, const float *x,
+                            const unsigned char *m, float *y, int64_t n,
+                            float p, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	switch (op) {
+	case KRL_MASK_SCALE:
+		return ew_run(rd_mask{x, m}, y, n, op_mask_scale{p}, s);
+	case KRL_MASK_FILL:
+		return ew_run(rd_mask{x, m}, y, n, op_mask_fill{p}, s);
+	}
+	return (int)cudaErrorInvalidValue;
+}
+
+extern "C" int krl_k_eq_scalar(const float *x, unsigned char *m, int64_t n,
+                               float v, void *stream)
+{
+	return ew_run(rd_unary{x}, m, n, ew_unary<op_eq>{op_eq{v}},
+	              (cudaStream_t)stream);
 }

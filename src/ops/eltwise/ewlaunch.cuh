@@ -3,14 +3,17 @@
  * elementwise.cu and eltwise.cu (CUDA only; include it from .cu files).
  *
  * An op is a functor f(a, b) -> y over floats (a unary op ignores b) and
- * a reader says where b comes from: none, the same index, or a broadcast
- * offset. ew_run launches it with the structure of PyTorch's
- * vectorized_elementwise_kernel (ATen Loops.cuh / CUDALoops.cuh): 128
- * threads per block, 4 floats per thread moved with one 16-byte load per
- * input and one 16-byte store, one block per 512 elements (no grid-stride
- * loop); the last, partial block runs a strided scalar loop, and
- * misaligned pointers and broadcasts take the scalar kernel (PyTorch's
- * unrolled_elementwise_kernel: 4 elements a thread, 128 apart). Block
+ * a reader says where a and b of element i come from: a alone, a and b at
+ * the same index, a float and a bool mask at the same index, or both at
+ * their broadcast offsets. ew_run launches it with the structure of
+ * PyTorch's vectorized_elementwise_kernel (ATen Loops.cuh /
+ * CUDALoops.cuh): 128 threads per block, 4 elements per thread moved with
+ * one vector load per input and one vector store, one block per 512
+ * elements (no grid-stride loop); the last, partial block runs a strided
+ * scalar loop, and misaligned pointers and broadcasts take the scalar
+ * kernel (PyTorch's unrolled_elementwise_kernel and the legacy kernel of
+ * TensorIterator's OffsetCalculator path: 4 elements a thread, 128
+ * apart). The output is float, or a byte (bool) for comparisons. Block
  * offsets are 64-bit.
  */
 #ifndef KRL_OPS_ELTWISE_EWLAUNCH_CUH
@@ -25,57 +28,132 @@
 #define EW_VEC 4
 #define EW_BLOCK_WORK (EW_THREADS * EW_VEC)
 
-/* ==== How a kernel reads b ====
+static inline bool aligned_to(const void *p, uintptr_t bytes)
+{
+	return ((uintptr_t)p & (bytes - 1)) == 0;
+}
+
+/* ==== Readers: the operands of element i ====
  *
- * A reader gives b's element for a's element i; `reads` says whether the
- * op has a b at all. */
+ * Loads go through the read-only data cache (__ldg), as the kernels' const
+ * __restrict__ operands did before the readers held the pointers; an op
+ * may still run in place (y == a): each element is read, then written, by
+ * one thread.
+ *
+ * load(i, x, y) sets the operands of element i. A reader with `vec` also
+ * has load4(i, x, y), those of elements i .. i + 3 (i a multiple of 4)
+ * with vector loads, and aligned(), whether its pointers allow them. */
 
-/* Unary ops: no b (0 is passed and ignored). */
-struct b_none {
-	static const bool reads = false;
-	__device__ float operator()(const float *, int64_t) const
+/* Unary ops: a[i] (y is 0 and ignored). */
+struct rd_unary {
+	static constexpr bool vec = true;
+	const float *a;
+	__device__ void load(int64_t i, float &x, float &y) const
 	{
-		return 0.f;
+		x = __ldg(a + i);
+		y = 0.f;
 	}
+	__device__ void load4(int64_t i, float4 &x, float4 &y) const
+	{
+		x = __ldg(reinterpret_cast<const float4 *>(a + i));
+		y = make_float4(0.f, 0.f, 0.f, 0.f);
+	}
+	bool aligned() const { return aligned_to(a, 16); }
 };
 
-/* Same-shape binary ops: b[i]. */
-struct b_same {
-	static const bool reads = true;
-	__device__ float operator()(const float *b, int64_t i) const
+/* Same-shape binary ops: a[i], b[i]. */
+struct rd_same {
+	static constexpr bool vec = true;
+	const float *a, *b;
+	__device__ void load(int64_t i, float &x, float &y) const
 	{
-		return b[i];
+		x = __ldg(a + i);
+		y = __ldg(b + i);
 	}
+	__device__ void load4(int64_t i, float4 &x, float4 &y) const
+	{
+		x = __ldg(reinterpret_cast<const float4 *>(a + i));
+		y = __ldg(reinterpret_cast<const float4 *>(b + i));
+	}
+	bool aligned() const { return aligned_to(a, 16) && aligned_to(b, 16); }
 };
 
-/* a's dims after merging and b's strides along them (0 where b
- * broadcasts). */
+/* A float and a bool mask of one shape: a[i], and m[i] as 0 or 1 (4
+ * mask bytes a vector load). */
+struct rd_mask {
+	static constexpr bool vec = true;
+	const float *a;
+	const unsigned char *m;
+	__device__ void load(int64_t i, float &x, float &y) const
+	{
+		x = __ldg(a + i);
+		y = __ldg(m + i) ? 1.f : 0.f;
+	}
+	__device__ void load4(int64_t i, float4 &x, float4 &y) const
+	{
+		x = __ldg(reinterpret_cast<const float4 *>(a + i));
+		uchar4 v = __ldg(reinterpret_cast<const uchar4 *>(m + i));
+		y = make_float4(v.x ? 1.f : 0.f, v.y ? 1.f : 0.f,
+		                v.z ? 1.f : 0.f, v.w ? 1.f : 0.f);
+	}
+	bool aligned() const { return aligned_to(a, 16) && aligned_to(m, 4); }
+};
+
+/* The output's dims after merging and each operand's element strides
+ * along them (0 where it broadcasts). */
 struct Bcast {
 	int nd;
 	int64_t dim[KRL_MAX_DIM];
+	int64_t astride[KRL_MAX_DIM];
 	int64_t bstride[KRL_MAX_DIM];
 };
 
-/* b broadcast to a: b at the offset of a's element i, computed by
- * division in index type I (uint32_t when a has fewer than 2^32
- * elements, as PyTorch's IntDivider; else int64_t). */
+/* Both operands at their broadcast offsets of output element i, computed
+ * by one pass of divisions in index type I (uint32_t when the output has
+ * fewer than 2^32 elements, as PyTorch's IntDivider; else int64_t), as
+ * TensorIterator's OffsetCalculator does. Scalar kernel only. */
 template <typename I>
-struct b_bcast {
-	static const bool reads = true;
+struct rd_bcast {
+	static constexpr bool vec = false;
+	const float *a, *b;
 	Bcast g;
-	__device__ float operator()(const float *b, int64_t i64) const
+	__device__ void load(int64_t i64, float &x, float &y) const
 	{
 		I i = (I)i64;
-		int64_t off = 0;
+		int64_t oa = 0, ob = 0;
 		for (int k = g.nd - 1; k >= 0; k--) {
 			I d = (I)g.dim[k];
 			I q = i / d;
-			off += (int64_t)(i - q * d) * g.bstride[k];
+			int64_t r = (int64_t)(i - q * d);
+			oa += r * g.astride[k];
+			ob += r * g.bstride[k];
 			i = q;
 		}
-		return b[off];
+		x = __ldg(a + oa);
+		y = __ldg(b + ob);
 	}
 };
+
+/* ==== Writers: float or bool outputs ==== */
+
+__device__ __forceinline__ void ew_store(float *y, int64_t i, float v)
+{
+	y[i] = v;
+}
+__device__ __forceinline__ void ew_store(unsigned char *y, int64_t i, float v)
+{
+	y[i] = v != 0.f;
+}
+__device__ __forceinline__ void ew_store4(float *y, int64_t i, float4 v)
+{
+	*reinterpret_cast<float4 *>(y + i) = v;
+}
+__device__ __forceinline__ void ew_store4(unsigned char *y, int64_t i,
+                                          float4 v)
+{
+	*reinterpret_cast<uchar4 *>(y + i) =
+		make_uchar4(v.x != 0.f, v.y != 0.f, v.z != 0.f, v.w != 0.f);
+}
 
 /* ==== Kernels ==== */
 
@@ -86,76 +164,70 @@ struct ew_unary {
 	__device__ float operator()(float a, float) const { return f(a); }
 };
 
-/* Same-shape ops (B is b_none or b_same) on 16-byte aligned pointers. */
-template <typename F, typename B>
+/* Readers with aligned vector loads, output y of O (float or bool). */
+template <typename F, typename R, typename O>
 __global__ void __launch_bounds__(EW_THREADS)
-ew_vec_kernel(const float *__restrict__ a, const float *__restrict__ b,
-              float *__restrict__ y, int64_t n, F f, B rb)
+ew_vec_kernel(R rd, O *__restrict__ y, int64_t n, F f)
 {
 	int64_t base = (int64_t)blockIdx.x * EW_BLOCK_WORK;
 	int64_t remaining = n - base;
 	if (remaining >= EW_BLOCK_WORK) {
 		int64_t i = base + (int64_t)threadIdx.x * EW_VEC;
-		float4 va = *reinterpret_cast<const float4 *>(a + i);
-		float4 vb = make_float4(0.f, 0.f, 0.f, 0.f);
-		if (B::reads)
-			vb = *reinterpret_cast<const float4 *>(b + i);
-		float4 vy;
+		float4 va, vb, vy;
+		rd.load4(i, va, vb);
 		vy.x = f(va.x, vb.x);
 		vy.y = f(va.y, vb.y);
 		vy.z = f(va.z, vb.z);
 		vy.w = f(va.w, vb.w);
-		*reinterpret_cast<float4 *>(y + i) = vy;
+		ew_store4(y, i, vy);
 		return;
 	}
 	/* the tail block: strided scalar elements, as PyTorch's unrolled path */
 	for (int k = threadIdx.x; k < remaining; k += EW_THREADS) {
-		int64_t i = base + k;
-		y[i] = f(a[i], rb(b, i));
+		float va, vb;
+		rd.load(base + k, va, vb);
+		ew_store(y, base + k, f(va, vb));
 	}
 }
 
 /* 4 elements a thread, 128 apart: misaligned pointers and broadcasts. */
-template <typename F, typename B>
+template <typename F, typename R, typename O>
 __global__ void __launch_bounds__(EW_THREADS)
-ew_scalar_kernel(const float *__restrict__ a, const float *__restrict__ b,
-                 float *__restrict__ y, int64_t n, F f, B rb)
+ew_scalar_kernel(R rd, O *__restrict__ y, int64_t n, F f)
 {
 	int64_t base = (int64_t)blockIdx.x * EW_BLOCK_WORK;
 	for (int k = 0; k < EW_VEC; k++) {
 		int64_t i = base + threadIdx.x + (int64_t)k * EW_THREADS;
-		if (i < n)
-			y[i] = f(a[i], rb(b, i));
+		if (i < n) {
+			float va, vb;
+			rd.load(i, va, vb);
+			ew_store(y, i, f(va, vb));
+		}
 	}
 }
 
-static inline bool aligned16(const void *p)
-{
-	return ((uintptr_t)p & 15) == 0;
-}
-
-/* The one launch of every op of the family: op f over n elements of a
- * (and b through rb) into y, with the vectorised kernel when VEC and the
- * pointers are 16-byte aligned, else the scalar one. Returns the
- * cudaError_t of the launch as an int; n <= 0 launches nothing. */
-template <typename F, typename B, bool VEC>
-static int ew_run(const float *a, const float *b, float *y, int64_t n, F f,
-                  B rb, cudaStream_t s)
+/* The one launch of every op of the family: op f over n output elements
+ * y (float or bool), operands from reader rd, with the vectorised kernel
+ * when rd and y are aligned for it (never for broadcasts), else the
+ * scalar one. Returns the cudaError_t of the launch as an int; n <= 0
+ * launches nothing. */
+template <typename F, typename R, typename O>
+static int ew_run(R rd, O *y, int64_t n, F f, cudaStream_t s)
 {
 	if (n <= 0)
 		return 0;
 	int64_t blocks = (n + EW_BLOCK_WORK - 1) / EW_BLOCK_WORK;
 	if (blocks > 0x7fffffff)
 		return (int)cudaErrorInvalidConfiguration;
-	if constexpr (VEC) {
-		if (aligned16(a) && aligned16(y) && (!B::reads || aligned16(b))) {
-			ew_vec_kernel<F, B><<<(unsigned)blocks, EW_THREADS, 0,
-			                      s>>>(a, b, y, n, f, rb);
+	if constexpr (R::vec) {
+		if (rd.aligned() && aligned_to(y, EW_VEC * sizeof(O))) {
+			ew_vec_kernel<F, R, O><<<(unsigned)blocks, EW_THREADS,
+			                         0, s>>>(rd, y, n, f);
 			return (int)cudaGetLastError();
 		}
 	}
-	ew_scalar_kernel<F, B><<<(unsigned)blocks, EW_THREADS, 0, s>>>(
-		a, b, y, n, f, rb);
+	ew_scalar_kernel<F, R, O><<<(unsigned)blocks, EW_THREADS, 0, s>>>(
+		rd, y, n, f);
 	return (int)cudaGetLastError();
 }
 

@@ -1,6 +1,7 @@
 /*
  * kernelrl: the op family "eltwise" (docs/ops-eltwise.md): activations,
- * same-shape arithmetic, scalar elementwise ops, div/mul with b broadcast
+ * same-shape arithmetic, scalar elementwise ops, div/mul with b broadcast,
+ * add/sub/minimum with both operands broadcast, dropout with a given mask
  * and copy, each one PyTorch eager kernel.
  *
  * This file holds every op's shape check, its float64 golden version and
@@ -154,6 +155,68 @@ static krl_err check_clamp_min(const krl_tensor *in, const krl_tensor *out,
                                const krl_attrs *a, char *msg, size_t cap)
 {
 	return unary_attr("clamp_min", k_min, in, out, a, msg, cap);
+}
+
+/* ==== exp, hardswish, minimum_scalar, maximum_scalar ==== */
+
+static const char *const k_value[] = { "value", NULL };
+
+PLAIN_CHECK(exp)
+PLAIN_CHECK(hardswish)
+
+/* `value` is required and the kernel takes it as a float. */
+#define VALUE_CHECK(name)                                                  \
+	static krl_err check_##name(const krl_tensor *in,                  \
+	                            const krl_tensor *out,                 \
+	                            const krl_attrs *a, char *msg,         \
+	                            size_t cap)                            \
+	{                                                                  \
+		krl_err r = krl_ops_check_unary(#name, k_value, in, out, a,\
+		                                msg, cap);                 \
+		return r ? r : need_float(#name, a, "value", 1, msg, cap); \
+	}
+VALUE_CHECK(minimum_scalar)
+VALUE_CHECK(maximum_scalar)
+
+/* ==== dropout_apply ==== */
+
+static const char *const k_p[] = { "p", NULL };
+
+float krl_eltwise_dropout_scale(double p)
+{
+	volatile float keep = (float)(1.0 - p);
+	return (float)(1.0 / (double)keep);
+}
+
+/* x (f32), mask (bool, x's shape) -> y (f32, x's shape); p in [0, 1). */
+static krl_err check_dropout_apply(const krl_tensor *in,
+                                   const krl_tensor *out,
+                                   const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "dropout_apply";
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_p, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", &in[0], KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "mask", &in[1], KRL_BOOL, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_F32, msg, cap)))
+		return r;
+	if (!krl_ops_attr_has(a, "p"))
+		return krl_ops_fail(msg, cap, "%s: attribute p is required (the "
+		            "drop probability)", op);
+	double p = krl_attrs_get(a, "p", 0);
+	if (!(p >= 0 && p < 1) || !isfinite(krl_eltwise_dropout_scale(p)))
+		return krl_ops_fail(msg, cap, "%s: p=%g must be in [0, 1) (y = "
+		            "x / (1 - p) where the mask keeps x)", op, p);
+	if (!krl_ops_same_shape(&in[0], &in[1]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but mask is %s: shapes "
+		            "must be equal", op, KRL_SHAPE(&in[0], s1),
+		            KRL_SHAPE(&in[1], s2));
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must "
+		            "be equal", op, KRL_SHAPE(&in[0], s1),
+		            KRL_SHAPE(&out[0], s2));
+	return KRL_OK;
 }
 
 /* ==== The activations ==== */
@@ -345,6 +408,27 @@ UNARY_GOLDEN(sqrt, (void)0, sqrt(x))
 UNARY_GOLDEN(log, (void)0, log(x))
 UNARY_GOLDEN(add_scalar, double al = krl_attrs_get(a, "alpha", 0), x + al)
 UNARY_GOLDEN(rsub_scalar, double al = krl_attrs_get(a, "alpha", 0), al - x)
+UNARY_GOLDEN(exp, (void)0, exp(x))
+/* a true division by 6, NaN kept by the clamp */
+UNARY_GOLDEN(hardswish, (void)0, x * clamp_nan(x + 3.0, 0.0, 6.0) / 6.0)
+/* torch.minimum / maximum with a scalar: a NaN x is the result */
+UNARY_GOLDEN(minimum_scalar, double v = krl_attrs_get(a, "value", 0),
+             isnan(x) ? x : fmin(x, v))
+UNARY_GOLDEN(maximum_scalar, double v = krl_attrs_get(a, "value", 0),
+             isnan(x) ? x : fmax(x, v))
+
+/* x * mask * scale, scale the float one of the GPU op: a dropped NaN or
+ * inf is NaN, as in fused_dropout. */
+GOLDEN(dropout_apply)
+{
+	int64_t n = krl_tensor_numel(&in[0]);
+	double scale = krl_eltwise_dropout_scale(krl_attrs_get(a, "p", 0));
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = D(&in[0])[i] *
+		                (D(&in[1])[i] != 0 ? 1.0 : 0.0) * scale;
+	return KRL_OK;
+}
+
 /* NaN propagates, as torch.clamp_min does */
 UNARY_GOLDEN(clamp_min, double lo = krl_attrs_get(a, "min", 0),
              isnan(x) ? x : fmax(x, lo))
@@ -369,29 +453,65 @@ GOLDEN(smooth_l1)
 	return KRL_OK;
 }
 
-/* ==== div_bcast, mul_bcast ==== */
+/* ==== Broadcast ops: div_bcast, mul_bcast (one way), add_bcast,
+ * sub_bcast, minimum_bcast (two way) ==== */
 
-/* b broadcasts to a (right-aligned, each dim of b equal to a's or 1, rank
- * of b at most a's); y is shaped like a. */
+/* The numpy broadcast of a and b (right-aligned; each pair of dims equal
+ * or one of them 1) into *bc; 0 when they do not broadcast. */
+static int broadcast_shape(const krl_tensor *a, const krl_tensor *b,
+                           krl_tensor *bc)
+{
+	int nd = a->ndim > b->ndim ? a->ndim : b->ndim;
+	memset(bc, 0, sizeof *bc);
+	bc->dtype = a->dtype;
+	bc->ndim = nd;
+	for (int i = 0; i < nd; i++) {
+		int ia = a->ndim - nd + i, ib = b->ndim - nd + i;
+		int64_t da = ia >= 0 ? a->dim[ia] : 1;
+		int64_t db = ib >= 0 ? b->dim[ib] : 1;
+		if (da != db && da != 1 && db != 1)
+			return 0;
+		bc->dim[i] = da == 1 ? db : da;
+	}
+	return 1;
+}
+
+/* a, b -> y, all f32. One way (two_way 0: div_bcast, mul_bcast): b
+ * broadcasts to a (rank of b at most a's, each dim of b equal to a's or
+ * 1) and y is shaped like a. Two way: y has the broadcast shape of a and
+ * b. */
 /* Deliberate twin: the check prologue is the same shape as other ops' checks
  * (keys, dtypes, then shapes) by design; the shared steps are krl_ops_*
  * helpers, the names and messages are this op's own. */
-static krl_err check_bcast(const char *op, const krl_tensor *in,
+static krl_err check_bcast(const char *op, int two_way, const krl_tensor *in,
                            const krl_tensor *out, const krl_attrs *a,
                            char *msg, size_t cap)
 {
 	const krl_tensor *ta = &in[0], *tb = &in[1];
-	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP], s3[KRL_SHAPE_CAP];
+	char s4[KRL_SHAPE_CAP];
+	krl_tensor bc;
 	krl_err r;
 	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
 	    (r = krl_ops_need_f32(op, msg, cap,
 				  "a", ta, "b", tb, "y", &out[0], NULL)))
 		return r;
-	int ok = tb->ndim <= ta->ndim;
-	for (int i = 0; ok && i < tb->ndim; i++) {
-		int64_t db = tb->dim[tb->ndim - 1 - i];
-		ok = db == 1 || db == ta->dim[ta->ndim - 1 - i];
+	if (two_way) {
+		if (!broadcast_shape(ta, tb, &bc))
+			return krl_ops_fail(msg, cap, "%s: a %s and b %s do not "
+			            "broadcast (right-aligned, each pair of dims "
+			            "equal or one of them 1)", op,
+			            KRL_SHAPE(ta, s1), KRL_SHAPE(tb, s2));
+		if (!krl_ops_same_shape(&bc, &out[0]))
+			return krl_ops_fail(msg, cap, "%s: a %s and b %s broadcast "
+			            "to %s, so y must be %s, not %s", op,
+			            KRL_SHAPE(ta, s1), KRL_SHAPE(tb, s2),
+			            KRL_SHAPE(&bc, s3), s3,
+			            KRL_SHAPE(&out[0], s4));
+		return KRL_OK;
 	}
+	int ok = tb->ndim <= ta->ndim && broadcast_shape(ta, tb, &bc) &&
+	         krl_ops_same_shape(&bc, ta);
 	if (!ok)
 		return krl_ops_fail(msg, cap, "%s: b %s does not broadcast to a %s "
 		            "(right-aligned, each dim of b equal to a's or 1)",
@@ -437,50 +557,72 @@ static krl_err check_copy(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
-/* The offset into b of element i of a. */
-static int64_t bcast_off(const krl_tensor *a, const int64_t *stride,
+/* The offset of y's element i in an operand with strides `stride` along
+ * y's dims. */
+static int64_t bcast_off(const krl_tensor *y, const int64_t *stride,
                          int64_t i)
 {
 	int64_t off = 0;
-	for (int k = a->ndim - 1; k >= 0; k--) {
-		off += (i % a->dim[k]) * stride[k];
-		i /= a->dim[k];
+	for (int k = y->ndim - 1; k >= 0; k--) {
+		off += (i % y->dim[k]) * stride[k];
+		i /= y->dim[k];
 	}
 	return off;
 }
 
-/* y = a / b (div) or a * b with b broadcast to a. */
-static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
-                         int div)
+/* torch.minimum: a NaN operand is the result. */
+static double min_nan(double x, double y)
 {
-	int64_t stride[KRL_MAX_DIM];
-	krl_eltwise_bcast_strides(&in[0], &in[1], stride);
-	int64_t n = krl_tensor_numel(&in[0]);
+	if (isnan(x))
+		return x;
+	return isnan(y) ? y : fmin(x, y);
+}
+
+/* y = a op b with both broadcast to y's shape; op a krl_ew_op of the
+ * five broadcast ones. */
+static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
+                         krl_ew_op op)
+{
+	int64_t sa[KRL_MAX_DIM], sb[KRL_MAX_DIM];
+	krl_eltwise_bcast_strides(&out[0], &in[0], sa);
+	krl_eltwise_bcast_strides(&out[0], &in[1], sb);
+	int64_t n = krl_tensor_numel(&out[0]);
 	for (int64_t i = 0; i < n; i++) {
-		double x = D(&in[0])[i];
-		double y = D(&in[1])[bcast_off(&in[0], stride, i)];
-		D(&out[0])[i] = div ? x / y : x * y;
+		double x = D(&in[0])[bcast_off(&out[0], sa, i)];
+		double y = D(&in[1])[bcast_off(&out[0], sb, i)];
+		double v;
+		switch (op) {
+		case KRL_EW_DIV: v = x / y; break;
+		case KRL_EW_MUL: v = x * y; break;
+		case KRL_EW_ADD: v = x + y; break;
+		case KRL_EW_SUB: v = x - y; break;
+		default: v = min_nan(x, y); break;
+		}
+		D(&out[0])[i] = v;
 	}
 }
 
-/* check_NAME and golden_NAME of a broadcast op: a / b when div is 1,
- * a * b when 0. */
-#define BCAST_OP(name, div)                                                \
+/* check_NAME and golden_NAME of a broadcast op (two_way: both operands
+ * broadcast). */
+#define BCAST_OP(name, two_way, op)                                        \
 	static krl_err check_##name(const krl_tensor *in,                  \
 	                            const krl_tensor *out,                 \
 	                            const krl_attrs *a, char *msg,         \
 	                            size_t cap)                            \
 	{                                                                  \
-		return check_bcast(#name, in, out, a, msg, cap);           \
+		return check_bcast(#name, two_way, in, out, a, msg, cap);  \
 	}                                                                  \
 	GOLDEN(name)                                                       \
 	{                                                                  \
 		(void)a;                                                   \
-		bcast_golden(in, out, div);                                \
+		bcast_golden(in, out, op);                                 \
 		return KRL_OK;                                             \
 	}
-BCAST_OP(div_bcast, 1)
-BCAST_OP(mul_bcast, 0)
+BCAST_OP(div_bcast, 0, KRL_EW_DIV)
+BCAST_OP(mul_bcast, 0, KRL_EW_MUL)
+BCAST_OP(add_bcast, 1, KRL_EW_ADD)
+BCAST_OP(sub_bcast, 1, KRL_EW_SUB)
+BCAST_OP(minimum_bcast, 1, KRL_EW_MIN)
 
 /* ==== Table ==== */
 
@@ -535,6 +677,23 @@ EW_OP(smooth_l1, 2, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta where "
       "unreduced)");
 EW_OP(div_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to a");
 EW_OP(mul_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to a");
+EW_OP(add_bcast, 2, k_none, KRL_OPCAP_LIBRARY, "y = a + b, both broadcast "
+      "numpy-style (right-aligned, dims equal or 1, [] ok); y has the "
+      "broadcast shape");
+EW_OP(sub_bcast, 2, k_none, KRL_OPCAP_LIBRARY, "y = a - b, both broadcast "
+      "as add_bcast");
+EW_OP(minimum_bcast, 2, k_none, KRL_OPCAP_LIBRARY, "y = torch.minimum(a, "
+      "b), both broadcast as add_bcast, NaN propagates");
+EW_OP(minimum_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y = min(x, value), "
+      "NaN propagates (torch.min with a scalar tensor)");
+EW_OP(maximum_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y = max(x, value), "
+      "NaN propagates");
+EW_OP(hardswish, 1, k_none, KRL_OPCAP_LIBRARY, "y = x * min(max(x + 3, 0), "
+      "6) / 6 (F.hardswish)");
+EW_OP(exp, 1, k_none, KRL_OPCAP_LIBRARY, "y = exp(x)");
+EW_OP(dropout_apply, 2, k_p, KRL_OPCAP_LIBRARY, "y = x * mask / (1 - p) "
+      "(mask bool, x's shape, drawn bernoulli(1 - p); scale rounded to "
+      "float, as F.dropout in training)");
 
 static const krl_op *const ops[] = {
 	&op_relu, &op_gelu, &op_add, &op_sub, &op_mul, &op_div, &op_square,
@@ -542,7 +701,8 @@ static const krl_op *const ops[] = {
 	&op_selu, &op_hardsigmoid, &op_softplus, &op_hardtanh, &op_pow_scalar,
 	&op_mish, &op_abs, &op_sqrt, &op_log, &op_add_scalar, &op_rsub_scalar,
 	&op_clamp_min, &op_xlogy, &op_smooth_l1, &op_div_bcast, &op_mul_bcast,
-	NULL,
+	&op_add_bcast, &op_sub_bcast, &op_minimum_bcast, &op_minimum_scalar,
+	&op_maximum_scalar, &op_hardswish, &op_exp, &op_dropout_apply, NULL,
 };
 
 const krl_op_family krl_family_eltwise = { "eltwise", ops, NULL };

@@ -116,6 +116,23 @@ KRL_RUN(clamp_min)
 	return elt(c, KRL_ELT_CLAMP_MIN, in, out, attr_f(a, "min", 0), 0.f, d);
 }
 
+KRL_RUN(minimum_scalar)
+{
+	return elt(c, KRL_ELT_MINIMUM, in, out, attr_f(a, "value", 0), 0.f, d);
+}
+
+KRL_RUN(maximum_scalar)
+{
+	return elt(c, KRL_ELT_MAXIMUM, in, out, attr_f(a, "value", 0), 0.f, d);
+}
+
+KRL_RUN(hardswish)
+{
+	return elt(c, KRL_ELT_HARDSWISH, in, out, 0.f, 0.f, d);
+}
+
+KRL_RUN(exp) { return elt(c, KRL_ELT_EXP, in, out, 0.f, 0.f, d); }
+
 /* ==== Arithmetic, binary and broadcast ops (elementwise.cu), copy ==== */
 
 /* Deliberate twin: the one-line KRL_RUN drivers here and in reduce/run.c have
@@ -143,20 +160,39 @@ KRL_RUN(smooth_l1)
 	return ew(c, KRL_EW_SMOOTH_L1, in, out, 1, attr_f(a, "beta", 1), d);
 }
 
-/* b broadcast to a (the check has accepted the shapes). */
+/* a and b broadcast to y's shape (the check has accepted the shapes; for
+ * div_bcast and mul_bcast y is shaped like a, so a's strides are
+ * contiguous). */
 static krl_err bcast(krl_opctx *c, krl_ew_op op, const krl_tensor *in,
                      const krl_tensor *out, krl_diag *d)
 {
-	int64_t stride[KRL_MAX_DIM];
-	krl_eltwise_bcast_strides(&in[0], &in[1], stride);
+	int64_t sa[KRL_MAX_DIM], sb[KRL_MAX_DIM];
+	krl_eltwise_bcast_strides(&out[0], &in[0], sa);
+	krl_eltwise_bcast_strides(&out[0], &in[1], sb);
 	CUDA_TRY(d, krl_k_broadcast(op, F(&in[0]), F(&in[1]), F(&out[0]),
-	                             in[0].ndim, in[0].dim, stride,
+	                             out[0].ndim, out[0].dim, sa, sb,
 	                             c->stream));
 	return KRL_OK;
 }
 
 KRL_RUN(div_bcast) { return bcast(c, KRL_EW_DIV, in, out, d); }
 KRL_RUN(mul_bcast) { return bcast(c, KRL_EW_MUL, in, out, d); }
+KRL_RUN(add_bcast) { return bcast(c, KRL_EW_ADD, in, out, d); }
+KRL_RUN(sub_bcast) { return bcast(c, KRL_EW_SUB, in, out, d); }
+KRL_RUN(minimum_bcast) { return bcast(c, KRL_EW_MIN, in, out, d); }
+
+/* dropout_apply: fused_dropout's float scale, 1.0 / (float)(1 - p)
+ * computed in double and rounded to float (krl_eltwise_dropout_scale). */
+KRL_RUN(dropout_apply)
+{
+	CUDA_TRY(d, krl_k_masked(KRL_MASK_SCALE, F(&in[0]),
+	                          (const unsigned char *)in[1].data,
+	                          F(&out[0]), krl_tensor_numel(&out[0]),
+	                          krl_eltwise_dropout_scale(
+	                                  krl_attrs_get(a, "p", 0)),
+	                          c->stream));
+	return KRL_OK;
+}
 
 KRL_RUN(gelu)
 {

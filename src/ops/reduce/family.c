@@ -1,7 +1,8 @@
 /*
  * kernelrl: the op family "reduce" (docs/ops-reduce.md): reductions over
- * one dim (sum, mean, max, min, argmax, argmin, prod), cumulative sums and
- * products, pooling (max_pool1d/2d/3d, avg_pool1d/2d/3d), and the copies
+ * one dim (sum, mean, max, min, argmax, argmin, prod, logsumexp),
+ * cumulative sums and products, pooling (max_pool1d/2d/3d,
+ * avg_pool1d/2d/3d), and the copies
  * KernelBench's scan problems decompose into in eager PyTorch (flip,
  * narrow, cat, fill, mul_mask).
  *
@@ -347,6 +348,7 @@ REDUCE_CHECK(min, KRL_F32, 0)
 REDUCE_CHECK(argmax, KRL_I64, 0)
 REDUCE_CHECK(argmin, KRL_I64, 0)
 REDUCE_CHECK(prod, KRL_F32, 1)
+REDUCE_CHECK(logsumexp, KRL_F32, 0)
 
 /* mean: over `dim` like sum, or without dim over every element into a
  * single-element y ([] normally). */
@@ -450,6 +452,30 @@ GOLDEN(prod)
 			for (int64_t j = 0; j < l.r; j++)
 				p *= D(&in[0])[(o * l.r + j) * l.inner + i];
 			D(&out[0])[o * l.inner + i] = p;
+		}
+	return KRL_OK;
+}
+
+/* torch.logsumexp over dim as PyTorch computes it: m = max (NaN
+ * propagating), m taken as 0 where it is infinite, y = log(sum(exp(x -
+ * m))) + m; so a row of -inf is -inf, a row holding +inf is +inf, NaN
+ * propagates. */
+GOLDEN(logsumexp)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	for (int64_t o = 0; o < l.outer; o++)
+		for (int64_t i = 0; i < l.inner; i++) {
+			const double *p = D(&in[0]) + o * l.r * l.inner + i;
+			double m = p[0];
+			for (int64_t j = 1; j < l.r && !isnan(m); j++)
+				if (isnan(p[j * l.inner]) || p[j * l.inner] > m)
+					m = p[j * l.inner];
+			if (isinf(m))
+				m = 0;
+			double s = 0;
+			for (int64_t j = 0; j < l.r; j++)
+				s += exp(p[j * l.inner] - m);
+			D(&out[0])[o * l.inner + i] = log(s) + m;
 		}
 	return KRL_OK;
 }
@@ -757,12 +783,18 @@ RED_OP(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) "
        "everywhere");
 RED_OP(mul_mask, 2, 1, k_none, KRL_OPCAP_LOWER, "y = x * mask, mask bool "
        "(same shapes)");
+RED_OP(logsumexp, 1, 1, k_dim, KRL_OPCAP_LIBRARY, "y = log(sum(exp(x))) "
+       "over dim (kept as size 1 or dropped), as torch.logsumexp: max "
+       "subtracted first, a row of -inf gives -inf");
 
 static const krl_op *const ops[] = {
 	&op_sum, &op_mean, &op_max, &op_min, &op_argmax, &op_argmin,
 	&op_cumsum, &op_max_pool1d, &op_max_pool2d, &op_max_pool3d,
 	&op_avg_pool1d, &op_avg_pool2d, &op_avg_pool3d, &op_prod, &op_cumprod,
-	&op_flip, &op_narrow, &op_cat, &op_fill, &op_mul_mask, NULL
+	&op_flip, &op_narrow, &op_cat, &op_fill, &op_mul_mask, &op_logsumexp,
+	NULL
 };
 
-const krl_op_family krl_family_reduce = { "reduce", ops, NULL };
+const krl_op_family krl_family_reduce = {
+	"reduce", ops, KRL_RUNFN(krl_reduce_state_free),
+};

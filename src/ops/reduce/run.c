@@ -3,12 +3,24 @@
  * maps the op's tensors to a kernel of reduce.cu, reduce2.cu or scan.cu on
  * the context's stream and turns a launch error into KRL_ECUDA with the place it
  * happened. Shapes and attributes are assumed to have passed check().
+ *
+ * logsumexp is PyTorch's composite of nine kernels, the reductions of
+ * reduce.cu and the elementwise kernels of the eltwise family
+ * (ops/eltwise/eltwise.h); its temporaries (x - max is as large as x) live
+ * in the family's state: one device buffer in the context's slot, grown
+ * to the largest call outside graph captures, freed with the context.
  */
+#include <math.h>
+#include <stdlib.h>
+
 #include <cuda_runtime.h>
 
+#include "ops/eltwise/eltwise.h"
 #include "ops/ops_int.h"
 #include "ops/reduce/reduce.h"
 #include "runtime/cudacheck.h"
+
+static const krl_pos nopos = { 0, 0, 0 };
 
 #define F(t) ((float *)(t)->data)
 
@@ -167,5 +179,127 @@ KRL_RUN(mul_mask)
 	                            (const unsigned char *)in[1].data,
 	                            F(&out[0]), krl_tensor_numel(&out[0]),
 	                            c->stream));
+	return KRL_OK;
+}
+
+/* ==== logsumexp ==== */
+
+/* The family's state: logsumexp's temporaries. An opctx is used by one
+ * thread at a time, so no lock. */
+typedef struct red_state {
+	void *buf;     /* device */
+	size_t bytes;
+} red_state;
+
+void krl_reduce_state_free(void *state)
+{
+	red_state *st = state;
+	if (!st)
+		return;
+	cudaFree(st->buf);
+	free(st);
+}
+
+/* The family's buffer in c, at least `bytes` long, in *out. Growing frees
+ * the old buffer (cudaFree waits for work queued on it) and allocates a
+ * new one, which a graph capture cannot do: then the call fails and says
+ * to run the plan once before capturing it (as the conv family's
+ * workspace). KRL_ENOMEM when the device has no room. */
+static krl_err buf_reserve(krl_opctx *c, size_t bytes, void **out,
+                           krl_diag *d)
+{
+	void **slot = krl_opctx_slot(c, &krl_family_reduce);
+	if (!*slot) {
+		*slot = calloc(1, sizeof(red_state));
+		if (!*slot)
+			return krl_diag_set(d, KRL_ENOMEM, nopos,
+			                    "logsumexp: out of host memory");
+	}
+	red_state *st = *slot;
+	if (bytes > st->bytes) {
+		enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+		CUDA_TRY(d, cudaStreamIsCapturing((cudaStream_t)c->stream,
+		                                  &cs));
+		if (cs != cudaStreamCaptureStatusNone)
+			return krl_diag_set(d, KRL_ECUDA, nopos, "logsumexp: its "
+			                    "temporaries must grow to %zu bytes "
+			                    "during a graph capture; run the plan "
+			                    "once before capturing it", bytes);
+		CUDA_TRY(d, cudaFree(st->buf));
+		st->buf = NULL;
+		st->bytes = 0;
+		cudaError_t e = cudaMalloc(&st->buf, bytes);
+		if (e == cudaErrorMemoryAllocation) {
+			(void)cudaGetLastError();
+			st->buf = NULL;
+			return krl_diag_set(d, KRL_ENOMEM, nopos, "logsumexp: no "
+			                    "device memory for %zu bytes of "
+			                    "temporaries", bytes);
+		}
+		CUDA_TRY(d, e);
+		st->bytes = bytes;
+	}
+	*out = st->buf;
+	return KRL_OK;
+}
+
+/* n elements of esize bytes, rounded up to 256 bytes (so that every
+ * temporary is as aligned as cudaMalloc's memory). */
+static size_t span256(int64_t n, size_t esize)
+{
+	return ((size_t)n * esize + 255) & ~(size_t)255;
+}
+
+/* torch.logsumexp(x, dim) as logsumexp_out_impl runs it, nine kernels:
+ *   maxes = amax(x, dim, keepdim)            reduce (max)
+ *   maxes.masked_fill_(maxes.abs() == inf, 0) abs, == inf (bool), masked_fill
+ *   t = x - maxes                            broadcast sub into a temporary
+ *   t.exp_()                                 exp in place
+ *   y = sum(t, dim)                          reduce (sum)
+ *   y.log_().add_(maxes)                     log, add in place
+ * so a row of -inf gives log(0) + 0 = -inf and a row holding +inf gives
+ * +inf, as PyTorch's. Temporaries: t (x's size), maxes, |maxes| (y's
+ * size, float) and the mask (y's size, bool). */
+KRL_RUN(logsumexp)
+{
+	krl_rlayout l = krl_ops_layout(&in[0], krl_ops_dim(a, in[0].ndim));
+	int64_t nx = krl_tensor_numel(&in[0]), ny = l.outer * l.inner;
+	if (nx == 0)
+		return KRL_OK;
+	size_t ot = 0, om = ot + span256(nx, 4), oa = om + span256(ny, 4);
+	size_t ok = oa + span256(ny, 4), bytes = ok + span256(ny, 1);
+	void *buf = NULL;
+	krl_err r = buf_reserve(c, bytes, &buf, d);
+	if (r)
+		return r;
+	float *t = (float *)((char *)buf + ot);
+	float *maxes = (float *)((char *)buf + om);
+	float *absm = (float *)((char *)buf + oa);
+	unsigned char *inf = (unsigned char *)buf + ok;
+	float *y = F(&out[0]);
+	/* x [outer, r, inner] and maxes [outer, 1, inner] over t's dims */
+	int64_t dim[3] = { l.outer, l.r, l.inner };
+	int64_t sx[3] = { l.r * l.inner, l.inner, 1 };
+	int64_t sm[3] = { l.inner, 0, 1 };
+	CUDA_TRY(d, krl_k_reduce(KRL_RED_MAX, F(&in[0]), maxes, l.outer, l.r,
+	                          l.inner, c->scratch,
+	                          (int64_t)c->scratch_bytes, c->sm_count,
+	                          c->stream));
+	CUDA_TRY(d, krl_k_eltwise(KRL_ELT_ABS, maxes, absm, ny, 0.f, 0.f,
+	                           c->stream));
+	CUDA_TRY(d, krl_k_eq_scalar(absm, inf, ny, INFINITY, c->stream));
+	CUDA_TRY(d, krl_k_masked(KRL_MASK_FILL, maxes, inf, maxes, ny, 0.f,
+	                          c->stream));
+	CUDA_TRY(d, krl_k_broadcast(KRL_EW_SUB, F(&in[0]), maxes, t, 3, dim,
+	                             sx, sm, c->stream));
+	CUDA_TRY(d, krl_k_eltwise(KRL_ELT_EXP, t, t, nx, 0.f, 0.f,
+	                           c->stream));
+	CUDA_TRY(d, krl_k_reduce(KRL_RED_SUM, t, y, l.outer, l.r, l.inner,
+	                          c->scratch, (int64_t)c->scratch_bytes,
+	                          c->sm_count, c->stream));
+	CUDA_TRY(d, krl_k_eltwise(KRL_ELT_LOG, y, y, ny, 0.f, 0.f,
+	                           c->stream));
+	CUDA_TRY(d, krl_k_elementwise(KRL_EW_ADD, y, maxes, y, ny, 0.f,
+	                               c->stream));
 	return KRL_OK;
 }
