@@ -75,6 +75,40 @@ void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f)
 	return i >= 0 && i < KRL_OPS_MAX_FAMILIES ? &c->family_state[i] : NULL;
 }
 
+krl_err krl_opctx_grow(krl_opctx *c, void **buf, size_t *have, size_t bytes,
+                       const char *what, krl_diag *d)
+{
+	if (bytes <= *have)
+		return KRL_OK;
+	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+	CUDA_TRY(d, cudaStreamIsCapturing((cudaStream_t)c->stream, &cs));
+	if (cs != cudaStreamCaptureStatusNone)
+		return krl_diag_set(d, KRL_ECUDA, nopos, "%s must grow to %zu "
+		                    "bytes during a graph capture; run the plan "
+		                    "once before capturing it", what, bytes);
+	CUDA_TRY(d, cudaFree(*buf));
+	*buf = NULL;
+	*have = 0;
+	cudaError_t e = cudaMalloc(buf, bytes);
+	if (e == cudaErrorMemoryAllocation) {
+		(void)cudaGetLastError();
+		*buf = NULL;
+		return krl_diag_set(d, KRL_ENOMEM, nopos, "%s: no device memory "
+		                    "for %zu bytes", what, bytes);
+	}
+	CUDA_TRY(d, e);
+	*have = bytes;
+	return KRL_OK;
+}
+
+krl_err krl_opctx_temp(krl_opctx *c, size_t bytes, void **out,
+                       const char *what, krl_diag *d)
+{
+	krl_err r = krl_opctx_grow(c, &c->temp, &c->temp_bytes, bytes, what, d);
+	*out = r ? NULL : c->temp;
+	return r;
+}
+
 /* Each family's state first (it may hold cuBLASLt descriptors or cuDNN
  * objects of this device), then the context's own. */
 void krl_opctx_free(krl_opctx *c)
@@ -90,5 +124,6 @@ void krl_opctx_free(krl_opctx *c)
 		cublasLtDestroy((cublasLtHandle_t)c->lt);
 	cudaFree(c->workspace);
 	cudaFree(c->scratch);
+	cudaFree(c->temp);
 	free(c);
 }

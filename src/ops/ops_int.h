@@ -158,6 +158,8 @@ struct krl_opctx {
 	size_t workspace_bytes;
 	void *scratch;            /* device, for multi-block reductions */
 	size_t scratch_bytes;
+	void *temp;               /* device, grown on demand: krl_opctx_temp */
+	size_t temp_bytes;
 	/* One slot per family (krl_ops_family_slot), NULL until the
 	 * family's drivers make their state (the matmul family's GEMM plan
 	 * cache, the conv family's cuDNN handle and plans); krl_opctx_free
@@ -167,6 +169,25 @@ struct krl_opctx {
 
 /* The state slot of family f in c (never NULL for a registered family). */
 void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f);
+
+/*
+ * Makes device buffer *buf (of *have bytes) at least `bytes` long; what
+ * names it in messages ("conv: the cuDNN workspace"). Growing frees the
+ * old buffer (cudaFree waits for the device, so work queued on it is done)
+ * and allocates anew, which a graph capture cannot do: then KRL_ECUDA
+ * saying to run the plan once before capturing it. KRL_ENOMEM when the
+ * device has no room (the buffer is then empty, *have 0, and the next call
+ * that needs it grows it again); KRL_ECUDA on other CUDA errors.
+ */
+krl_err krl_opctx_grow(krl_opctx *c, void **buf, size_t *have, size_t bytes,
+                       const char *what, krl_diag *d);
+
+/* c's temporary buffer, at least `bytes` long (krl_opctx_grow), for an
+ * op whose temporaries can outgrow the fixed scratch (logsumexp's x - max,
+ * groupnorm's per-row statistics). Ops on one stream run one at a time,
+ * so one buffer serves them all; its contents do not survive the call. */
+krl_err krl_opctx_temp(krl_opctx *c, size_t bytes, void **out,
+                       const char *what, krl_diag *d);
 
 /* CUDA runtime errors: CUDA_TRY (runtime/cudacheck.h, krl_cuda_fail), in
  * the GPU drivers only; the kernel launchers return a cudaError_t as an

@@ -247,46 +247,14 @@ static void plan_free(conv_plan *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* Makes device buffer *buf (of *have bytes; `what` names it in messages)
- * at least `bytes` long. Returns KRL_OK, KRL_ENOMEM when the device has no
- * room (the buffer is then empty and regrown by the next call that needs
- * it), or KRL_ECUDA. Growing frees the old buffer (cudaFree waits for the
- * device, so work already queued on it is finished) and is refused while
- * the stream is being captured into a graph. */
-static krl_err dev_reserve(void **buf, size_t *have, krl_opctx *c,
-                           size_t bytes, const char *what, krl_diag *d)
-{
-	if (bytes <= *have)
-		return KRL_OK;
-	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-	CUDA_TRY(d, cudaStreamIsCapturing((cudaStream_t)c->stream, &cs));
-	if (cs != cudaStreamCaptureStatusNone)
-		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: the %s must "
-		                    "grow to %zu bytes during a graph capture; "
-		                    "run the plan once before capturing it", what,
-		                    bytes);
-	CUDA_TRY(d, cudaFree(*buf));
-	*buf = NULL;
-	*have = 0;
-	cudaError_t ce = cudaMalloc(buf, bytes);
-	if (ce == cudaErrorMemoryAllocation) {
-		(void)cudaGetLastError();
-		*buf = NULL;
-		return KRL_ENOMEM;
-	}
-	CUDA_TRY(d, ce);
-	*have = bytes;
-	return KRL_OK;
-}
-
-/* The cuDNN workspace, at least `bytes` long (dev_reserve). On KRL_ENOMEM
+/* The cuDNN workspace, at least `bytes` long (krl_opctx_grow). On KRL_ENOMEM
  * the caller tries the next engine or algorithm, as PyTorch does when its
  * workspace allocation fails. */
 static krl_err ws_reserve(conv_ctx *e, krl_opctx *c, size_t bytes,
                           krl_diag *d)
 {
-	return dev_reserve(&e->ws, &e->ws_bytes, c, bytes, "cuDNN workspace",
-	                   d);
+	return krl_opctx_grow(c, &e->ws, &e->ws_bytes, bytes,
+	                      "conv: the cuDNN workspace", d);
 }
 
 static void packed_strides(const int *dim, int nd, int *stride)
@@ -984,8 +952,9 @@ static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
 	size_t xs = lay_span(krl_tensor_numel(&in[0]));
 	size_t ws = lay_span(krl_tensor_numel(&in[1]));
 	size_t need = xs + ws + lay_span(krl_tensor_numel(&out[0]));
-	krl_err r = dev_reserve(&e->lay, &e->lay_bytes, c, need,
-	                        "buffer of the channels-last copies", d);
+	krl_err r = krl_opctx_grow(c, &e->lay, &e->lay_bytes, need,
+	                           "conv: the buffer of the channels-last "
+	                           "copies", d);
 	if (r == KRL_ENOMEM)
 		return krl_diag_set(d, KRL_ECUDA, nopos, "%s: layout=nhwc: no "
 		                    "device memory for the channels-last copies "

@@ -90,13 +90,21 @@ KRL_RUN(groupnorm)
 	int64_t g = (int64_t)krl_attrs_get(a, "groups", 1), bytes;
 	/* one element per (n, c): GroupNorm1dForward keeps no a, b */
 	int64_t need = 2 * n * g + (m == 1 ? 0 : 2 * n * ch);
-	krl_err r = need_scratch(c, "groupnorm", need, d);
-	if (r)
-		return r;
+	float *s = scratch(c, &bytes);
+	if (need * (int64_t)sizeof(float) > bytes) {
+		/* PyTorch allocates mean and rstd [N, G] per call; ours go to
+		 * the context's temporary buffer when the scratch is short */
+		void *t = NULL;
+		krl_err r = krl_opctx_temp(c, (size_t)need * sizeof(float), &t,
+		                           "groupnorm: its statistics", d);
+		if (r)
+			return r;
+		s = t;
+	}
 	CUDA_TRY(d, krl_kn_groupnorm(F(x), F(&in[1]), F(&in[2]), F(&out[0]),
 	                              n, ch, m, g,
 	                              (float)krl_attrs_get(a, "eps", 1e-5),
-	                              scratch(c, &bytes), c->stream));
+	                              s, c->stream));
 	return KRL_OK;
 }
 

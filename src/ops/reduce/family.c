@@ -796,5 +796,5 @@ static const krl_op *const ops[] = {
 };
 
 const krl_op_family krl_family_reduce = {
-	"reduce", ops, KRL_RUNFN(krl_reduce_state_free),
+	"reduce", ops, NULL,
 };

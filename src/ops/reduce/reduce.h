@@ -104,10 +104,6 @@ KRL_RUN(avg_pool1d); KRL_RUN(avg_pool2d); KRL_RUN(avg_pool3d);
 KRL_RUN(prod); KRL_RUN(cumprod); KRL_RUN(flip); KRL_RUN(narrow);
 KRL_RUN(cat); KRL_RUN(fill); KRL_RUN(mul_mask); KRL_RUN(logsumexp);
 
-/* Frees the family's state in a krl_opctx (run.c: the device buffer of
- * logsumexp's temporaries). */
-void krl_reduce_state_free(void *state);
-
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,6 @@
 #include "ops/reduce/reduce.h"
 #include "runtime/cudacheck.h"
 
-static const krl_pos nopos = { 0, 0, 0 };
 
 #define F(t) ((float *)(t)->data)
 
@@ -184,65 +183,6 @@ KRL_RUN(mul_mask)
 
 /* ==== logsumexp ==== */
 
-/* The family's state: logsumexp's temporaries. An opctx is used by one
- * thread at a time, so no lock. */
-typedef struct red_state {
-	void *buf;     /* device */
-	size_t bytes;
-} red_state;
-
-void krl_reduce_state_free(void *state)
-{
-	red_state *st = state;
-	if (!st)
-		return;
-	cudaFree(st->buf);
-	free(st);
-}
-
-/* The family's buffer in c, at least `bytes` long, in *out. Growing frees
- * the old buffer (cudaFree waits for work queued on it) and allocates a
- * new one, which a graph capture cannot do: then the call fails and says
- * to run the plan once before capturing it (as the conv family's
- * workspace). KRL_ENOMEM when the device has no room. */
-static krl_err buf_reserve(krl_opctx *c, size_t bytes, void **out,
-                           krl_diag *d)
-{
-	void **slot = krl_opctx_slot(c, &krl_family_reduce);
-	if (!*slot) {
-		*slot = calloc(1, sizeof(red_state));
-		if (!*slot)
-			return krl_diag_set(d, KRL_ENOMEM, nopos,
-			                    "logsumexp: out of host memory");
-	}
-	red_state *st = *slot;
-	if (bytes > st->bytes) {
-		enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-		CUDA_TRY(d, cudaStreamIsCapturing((cudaStream_t)c->stream,
-		                                  &cs));
-		if (cs != cudaStreamCaptureStatusNone)
-			return krl_diag_set(d, KRL_ECUDA, nopos, "logsumexp: its "
-			                    "temporaries must grow to %zu bytes "
-			                    "during a graph capture; run the plan "
-			                    "once before capturing it", bytes);
-		CUDA_TRY(d, cudaFree(st->buf));
-		st->buf = NULL;
-		st->bytes = 0;
-		cudaError_t e = cudaMalloc(&st->buf, bytes);
-		if (e == cudaErrorMemoryAllocation) {
-			(void)cudaGetLastError();
-			st->buf = NULL;
-			return krl_diag_set(d, KRL_ENOMEM, nopos, "logsumexp: no "
-			                    "device memory for %zu bytes of "
-			                    "temporaries", bytes);
-		}
-		CUDA_TRY(d, e);
-		st->bytes = bytes;
-	}
-	*out = st->buf;
-	return KRL_OK;
-}
-
 /* n elements of esize bytes, rounded up to 256 bytes (so that every
  * temporary is as aligned as cudaMalloc's memory). */
 static size_t span256(int64_t n, size_t esize)
@@ -269,7 +209,8 @@ KRL_RUN(logsumexp)
 	size_t ot = 0, om = ot + span256(nx, 4), oa = om + span256(ny, 4);
 	size_t ok = oa + span256(ny, 4), bytes = ok + span256(ny, 1);
 	void *buf = NULL;
-	krl_err r = buf_reserve(c, bytes, &buf, d);
+	krl_err r = krl_opctx_temp(c, bytes, &buf, "logsumexp: its temporaries",
+	                           d);
 	if (r)
 		return r;
 	float *t = (float *)((char *)buf + ot);
