@@ -33,7 +33,8 @@
 # PACK=NAME packs every file under $OUT but
 # summary.txt into NAME.tar.gz (the device tool brings back 8 files).
 # Other files under $OUT (default bench/out):
-# summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl,
+# summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl
+# (examples/level1; batch_level2_kb0.jsonl ... for $EXAMPLE_LEVELS, default "1 2"),
 # adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (the stability
 # records are summarised as a table in summary.txt).
 set -uo pipefail
@@ -107,11 +108,15 @@ if has nvrtc; then
 	./build/bench/eval_speed --no-evals --reps 5 --json "$OUT/nvrtc.json" 2>&1 | tee -a "$S"
 fi
 if has examples; then
-	for s in kb0 kb1; do
-		t0=$(date +%s.%N)
-		./build/krl batch examples/level1/EXPECTED --shapes tiny,$s --json \
-			> "$OUT/batch_$s.jsonl" 2>> "$S"
-		echo "examples tiny,$s: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/batch_$s.jsonl") records" | tee -a "$S"
+	# level 1 keeps its old file names (batch_kb0.jsonl); level N adds _levelN
+	for lv in ${EXAMPLE_LEVELS:-1 2}; do
+		sfx=; [ "$lv" = 1 ] || sfx=_level$lv
+		for s in kb0 kb1; do
+			t0=$(date +%s.%N)
+			./build/krl batch "examples/level$lv/EXPECTED" --shapes tiny,$s --json \
+				> "$OUT/batch${sfx}_$s.jsonl" 2>> "$S"
+			echo "examples level$lv tiny,$s: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/batch${sfx}_$s.jsonl") records" | tee -a "$S"
+		done
 	done
 fi
 if has stability; then
