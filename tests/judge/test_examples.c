@@ -1,5 +1,5 @@
 /*
- * Every bundled example candidate (examples/level1/EXPECTED) and every case
+ * Every bundled example candidate (examples/level{1,2}/EXPECTED) and every case
  * of the adversarial corpus (tests/adversarial/EXPECTED) through all the
  * stages that need no GPU, by the judge's own code for them
  * (krl_judge_check): parsing, plan validation on kb0, kb1 and tiny, the
@@ -116,6 +116,10 @@ static void every_example(void **state)
 	/* Issue 2: 12 problems, one fast and one wrong candidate each. */
 	assert_int_equal(fast, 12);
 	assert_int_equal(wrong, 12);
+	/* Issue 16: 6 level-2 problems of different shapes, the same pair. */
+	run_manifest("examples/level2", &fast, &wrong);
+	assert_int_equal(fast, 6);
+	assert_int_equal(wrong, 6);
 }
 
 static void adversarial_corpus(void **state)
