@@ -115,12 +115,12 @@ extern "C" int krl_k_elementwise(krl_ew_op op, const float *a,
 }
 
 /* A broadcast op: the scalar kernel with both operands at their
- * broadcast offsets (I as rd_bcast's). */
-template <krl_ew_op OP, typename I>
+ * broadcast offsets (I and AC as rd_bcast's). */
+template <krl_ew_op OP, typename I, bool AC>
 static int ew_bcast(const float *a, const float *b, float *y, int64_t n,
                     const Bcast &g, cudaStream_t s)
 {
-	rd_bcast<I> rd;
+	rd_bcast<I, AC> rd;
 	rd.a = a;
 	rd.b = b;
 	rd.g = g;
@@ -131,8 +131,18 @@ template <krl_ew_op OP>
 static int ew_bcast_n(const float *a, const float *b, float *y, int64_t n,
                       const Bcast &g, cudaStream_t s)
 {
-	return n <= 0xffffffffLL ? ew_bcast<OP, uint32_t>(a, b, y, n, g, s)
-	                         : ew_bcast<OP, int64_t>(a, b, y, n, g, s);
+	/* a contiguous like the output: its strides are the dims' products */
+	bool ac = true;
+	int64_t st = 1;
+	for (int k = g.nd - 1; k >= 0; k--) {
+		ac = ac && g.astride[k] == st;
+		st *= g.dim[k];
+	}
+	if (n <= 0xffffffffLL)
+		return ac ? ew_bcast<OP, uint32_t, true>(a, b, y, n, g, s)
+		          : ew_bcast<OP, uint32_t, false>(a, b, y, n, g, s);
+	return ac ? ew_bcast<OP, int64_t, true>(a, b, y, n, g, s)
+	          : ew_bcast<OP, int64_t, false>(a, b, y, n, g, s);
 }
 
 extern "C" int krl_k_broadcast(krl_ew_op op, const float *a,
