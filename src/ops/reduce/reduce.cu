@@ -447,6 +447,15 @@ static int reduce_launch(Op op, const float *x, void *yv, int64_t outer,
 	int64_t cols = inner / ov;
 	int w, h;
 	block_dims(cols, r, maxt, &w, &h);
+	if (r < 16 * (int64_t)h && r < 256) {
+		/* few values per thread: PyTorch's ReduceConfig then spends
+		 * the block on outputs (split_output), not on r; one thread
+		 * reading all of a short column keeps four loads in flight
+		 * without the shared-memory combine (on the H200, r = 16 over
+		 * 123039 columns took 1.6 ms for 1 GB with 16 rows a block) */
+		h = 1;
+		w = last_pow2(cols) < maxt ? last_pow2(cols) : maxt;
+	}
 	int64_t tiles = cdiv(cols, w);
 	int64_t grid = outer * tiles;
 	int64_t vpt = cdiv(r, (int64_t)h);
