@@ -185,6 +185,8 @@ extern "C" int krl_k_broadcast(krl_ew_op op, const float *a,
 			return (int)cudaErrorInvalidValue;
 		}
 	}
+	if (n <= 0xffffffffLL)
+		bcast_dividers(g); /* the 32-bit kernels divide by multiplying */
 	switch (op) {
 	case KRL_EW_DIV:
 		return ew_bcast_n<KRL_EW_DIV>(a, b, y, n, g, s);

@@ -100,13 +100,43 @@ struct rd_mask {
 };
 
 /* The output's dims after merging and each operand's element strides
- * along them (0 where it broadcasts). */
+ * along them (0 where it broadcasts); for 32-bit indices, each dim's
+ * divider (bcast_dividers). */
 struct Bcast {
 	int nd;
 	int64_t dim[KRL_MAX_DIM];
 	int64_t astride[KRL_MAX_DIM];
 	int64_t bstride[KRL_MAX_DIM];
+	uint32_t magic[KRL_MAX_DIM];
+	int shift[KRL_MAX_DIM];
 };
+
+/* Division by a runtime constant d (1 <= d < 2^32) as a multiply and a
+ * shift, the round-up method of Granlund and Montgomery that PyTorch's
+ * IntDivider uses: with s the smallest shift such that 2^s >= d and
+ * magic = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, magic) + n)
+ * >> s for every 32-bit n (the sum taken in 64 bits). A hardware-less
+ * integer division costs ~20 instructions per dim and element, which made
+ * the broadcast kernels compute-bound. */
+static inline void bcast_dividers(Bcast &g)
+{
+	for (int k = 0; k < g.nd; k++) {
+		uint64_t d = (uint64_t)g.dim[k];
+		int s = 0;
+		while (s < 32 && ((uint64_t)1 << s) < d)
+			s++;
+		g.shift[k] = s;
+		g.magic[k] = (uint32_t)((((uint64_t)1 << 32) *
+		                         (((uint64_t)1 << s) - d)) / d + 1);
+	}
+}
+
+__device__ __forceinline__ uint32_t bcast_div(uint32_t n, uint32_t magic,
+                                              int shift)
+{
+	uint32_t t = __umulhi(n, magic);
+	return (uint32_t)(((uint64_t)t + n) >> shift);
+}
 
 /* Both operands at their broadcast offsets of output element i, computed
  * by one pass of divisions in index type I (uint32_t when the output has
@@ -129,7 +159,11 @@ struct rd_bcast {
 		int64_t oa = 0, ob = 0;
 		for (int k = g.nd - 1; k >= 0; k--) {
 			I d = (I)g.dim[k];
-			I q = i / d;
+			I q;
+			if constexpr (sizeof(I) == 4)
+				q = bcast_div(i, g.magic[k], g.shift[k]);
+			else
+				q = i / d;
 			int64_t r = (int64_t)(i - q * d);
 			if constexpr (!AC)
 				oa += r * g.astride[k];
