@@ -124,8 +124,8 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
 	                       const krl_tensor *out, const krl_attrs *a,      \
 	                       krl_diag *d)
 
-/* The families (registry.c lists them): matmul/ (gemm, diag, triu,
- * tril), eltwise/ (activations, arithmetic, copy), reduce/ (reductions,
+/* The families (registry.c lists them): matmul/ (gemm, linear, diag,
+ * triu, tril), eltwise/ (activations, arithmetic, copy), reduce/ (reductions,
  * scans, pooling), norm/ (softmax, norms, losses, attention), conv/ (cuDNN
  * convolutions). */
 extern const krl_op_family krl_family_matmul;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ops/eltwise/eltwise.h"
+#include "ops/intdiv.cuh"
 
 #define EW_THREADS 128
 #define EW_VEC 4
@@ -107,35 +108,14 @@ struct Bcast {
 	int64_t dim[KRL_MAX_DIM];
 	int64_t astride[KRL_MAX_DIM];
 	int64_t bstride[KRL_MAX_DIM];
-	uint32_t magic[KRL_MAX_DIM];
-	int shift[KRL_MAX_DIM];
+	Div32 div[KRL_MAX_DIM];
 };
 
-/* Division by a runtime constant d (1 <= d < 2^32) as a multiply and a
- * shift, the round-up method of Granlund and Montgomery that PyTorch's
- * IntDivider uses: with s the smallest shift such that 2^s >= d and
- * magic = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, magic) + n)
- * >> s for every 32-bit n (the sum taken in 64 bits). A hardware-less
- * integer division costs ~20 instructions per dim and element, which made
- * the broadcast kernels compute-bound. */
+/* The 32-bit kernels' dividers, one per dim (intdiv.cuh). */
 static inline void bcast_dividers(Bcast &g)
 {
-	for (int k = 0; k < g.nd; k++) {
-		uint64_t d = (uint64_t)g.dim[k];
-		int s = 0;
-		while (s < 32 && ((uint64_t)1 << s) < d)
-			s++;
-		g.shift[k] = s;
-		g.magic[k] = (uint32_t)((((uint64_t)1 << 32) *
-		                         (((uint64_t)1 << s) - d)) / d + 1);
-	}
-}
-
-__device__ __forceinline__ uint32_t bcast_div(uint32_t n, uint32_t magic,
-                                              int shift)
-{
-	uint32_t t = __umulhi(n, magic);
-	return (uint32_t)(((uint64_t)t + n) >> shift);
+	for (int k = 0; k < g.nd; k++)
+		g.div[k] = div32(g.dim[k]);
 }
 
 /* Both operands at their broadcast offsets of output element i, computed
@@ -161,7 +141,7 @@ struct rd_bcast {
 			I d = (I)g.dim[k];
 			I q;
 			if constexpr (sizeof(I) == 4)
-				q = bcast_div(i, g.magic[k], g.shift[k]);
+				q = g.div[k].div(i);
 			else
 				q = i / d;
 			int64_t r = (int64_t)(i - q * d);

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "ops/reduce/reduce.h"
+#include "ops/intdiv.cuh"
 
 #define MAX_GRID_YZ 65535
 #define MAX_I32 ((int64_t)0x7fffffff)
@@ -455,41 +456,6 @@ extern "C" int krl_k_avg_pool3d(const float *x, float *y, const krl_pool *g,
 
 #define EW_THREADS 128
 #define EW_WORK 4
-
-/* n / d in 32 bits (1 <= d <= 2^31, n < 2^31) by a multiply-high, an add
- * and a shift instead of a division, as PyTorch's IntDivider in the
- * OffsetCalculator of its elementwise kernels: with l = ceil(log2(d)) and
- * m = floor(2^32 (2^l - d) / d) + 1, n / d = (umulhi(n, m) + n) >> l
- * (Granlund and Montgomery, "Division by invariant integers using
- * multiplication", 1994). umulhi(n, m) <= n, so the sum stays below 2^32. */
-struct Div32 {
-	uint32_t d, m, l;
-	__device__ __forceinline__ uint32_t div(uint32_t n) const
-	{
-		return (__umulhi(n, m) + n) >> l;
-	}
-};
-
-static Div32 div32(int64_t d)
-{
-	Div32 v;
-	v.d = (uint32_t)d;
-	v.l = 0;
-	while (((uint64_t)1 << v.l) < (uint64_t)d)
-		v.l++;
-	uint64_t m = (((uint64_t)1 << 32) * (((uint64_t)1 << v.l) - v.d)) / v.d;
-	v.m = (uint32_t)(m + 1);
-	return v;
-}
-
-/* The same interface in 64 bits, for tensors of 2^31 elements or more. */
-struct Div64 {
-	int64_t d;
-	__device__ __forceinline__ int64_t div(int64_t n) const
-	{
-		return n / d;
-	}
-};
 
 /* Calls f(T()) with T the unsigned integer type of esize bytes (1, 2 or 8;
  * any other size: 4), for the copies, which move elements as bits. */
