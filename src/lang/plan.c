@@ -376,7 +376,8 @@ krl_err krl_plan_parse(krl_parser *p, krl_plan *plan, int reference,
 			                                     krl_cand_words);
 		int is_buffer = krl_p_is_word(p, "buffer");
 		int is_derived = krl_p_is_word(p, "derived");
-		if (is_buffer || (is_derived && !reference)) {
+		int is_view = krl_p_is_word(p, "view");
+		if (is_buffer || is_view || (is_derived && !reference)) {
 			if (in_init)
 				return krl_diag_set(p->d, KRL_ESYNTAX, t->pos,
 				                    "declarations go outside 'init': "
@@ -386,20 +387,14 @@ krl_err krl_plan_parse(krl_parser *p, krl_plan *plan, int reference,
 			                    sizeof *plan->bufs);
 			if (!dc)
 				return oom(p);
-			dc->role = is_buffer ? KRL_ROLE_SCRATCH : KRL_ROLE_DERIVED;
-			if ((r = krl_parse_decl(p, dc)) || (r = krl_p_eol(p)))
-				return r;
-		} else if (krl_p_is_word(p, "view")) {
-			if (in_init)
-				return krl_diag_set(p->d, KRL_ESYNTAX, t->pos,
-				                    "declarations go outside 'init': "
-				                    "expected launch, call or end");
-			krl_p_next(p);
-			krl_decl *dc = grow(&plan->bufs, &plan->nbufs,
-			                    sizeof *plan->bufs);
-			if (!dc)
-				return oom(p);
-			if ((r = parse_view(p, dc)) || (r = krl_p_eol(p)))
+			if (is_view) {
+				r = parse_view(p, dc);
+			} else {
+				dc->role = is_buffer ? KRL_ROLE_SCRATCH :
+				                       KRL_ROLE_DERIVED;
+				r = krl_parse_decl(p, dc);
+			}
+			if (r || (r = krl_p_eol(p)))
 				return r;
 		} else if (krl_p_is_word(p, "launch") && !reference) {
 			if (in_init)
