@@ -25,6 +25,8 @@ static const char usage[] =
 	"  train [opts]                learn the builtin policy's weights; --eval: vs uniform choice\n"
 	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
 	"  export-sft [opts]           correct candidates as an SFT set (data augmentation)\n"
+	"  report [opts] OUT.html      one self-contained HTML page with charts of the store\n"
+	"                              and results files (speedups, peers, verdicts, roofline)\n"
 	"  help                        this text\n"
 	"\n"
 	"TASK is an id (level1/19_relu), an unambiguous prefix (level1/19) or a .task path.\n"
@@ -64,6 +66,8 @@ int main(int argc, char **argv)
 		return krl_cmd_export_rollouts(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-sft"))
 		return krl_cmd_export_sft(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return krl_cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "krl: unknown command '%s'\n\n%s", argv[1], usage);
 	return KRL_EXIT_USAGE;
 }
