@@ -11,9 +11,9 @@
 #include "report/report_int.h"
 
 /* Layout, in SVG user units (pixels at 100%). */
-#define W 960
-#define LABEL_W 380
-#define PLOT_W 400
+#define W 1000
+#define LABEL_W 360
+#define PLOT_W 440
 #define ROW_H 16
 #define TOP 34
 #define BOTTOM 40
@@ -186,20 +186,26 @@ void rp_svg_hbar(krl_strbuf *b, const rp_hbar *c)
 	krl_strbuf_printf(b, "<svg "
 	                     "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	                     "role=\"img\">\n", W, h, W, h);
-	/* legend */
-	double lx = LABEL_W;
+	/* legend, from the left edge: about 6.2 units a character */
+	int any_ci = 0;
+	for (int i = 0; i < c->n; i++)
+		any_ci |= isfinite(c->rows[i].lo) && isfinite(c->rows[i].hi);
+	double lx = 10;
 	krl_strbuf_printf(b, "<rect x=\"%.0f\" y=\"8\" width=\"14\" height=\"10\" "
 	                     "class=\"bar\"/><text x=\"%.0f\" y=\"17\">",
 	                  lx, lx + 18);
 	rp_escz(b, c->bar_name);
-	krl_strbuf_str(b, " (whisker: 95% interval)</text>\n");
-	lx += 18 + 7.0 * (double)strlen(c->bar_name ? c->bar_name : "") + 170;
+	if (any_ci)
+		krl_strbuf_str(b, " (whisker: 95% interval)");
+	krl_strbuf_str(b, "</text>\n");
+	lx += 18 + 6.2 * (double)(strlen(c->bar_name ? c->bar_name : "") +
+	                          (any_ci ? 24 : 0)) + 20;
 	for (int k = 0; k < c->nmark; k++) {
 		marker(b, k, lx, 13, c->mark_name[k], NAN);
 		krl_strbuf_printf(b, "<text x=\"%.0f\" y=\"17\">", lx + 8);
 		rp_escz(b, c->mark_name[k]);
 		krl_strbuf_str(b, "</text>\n");
-		lx += 16 + 6.5 * (double)strlen(c->mark_name[k]);
+		lx += 28 + 6.2 * (double)strlen(c->mark_name[k]);
 	}
 	double y0 = TOP, y1 = TOP + c->n * ROW_H;
 	ticks(b, &s, y0, y1);
@@ -256,7 +262,9 @@ void rp_svg_hbar(krl_strbuf *b, const rp_hbar *c)
 				if (!isfinite(vx) || mx > vx)
 					vx = mx;
 			}
-		double tx = isfinite(vx) ? vx + 8 : LABEL_W + 4;
+		/* the numbers in a column of their own, right of the plot */
+		(void)vx;
+		double tx = isfinite(r->v) ? LABEL_W + PLOT_W + 12 : LABEL_W + 4;
 		krl_strbuf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\">",
 		                  tx, ym + 4, r->flag ? "val flag" : "val");
 		if (isfinite(r->v))
@@ -369,6 +377,7 @@ void rp_svg_lines(krl_strbuf *b, const char *xaxis, const char *yaxis,
 		rp_escz(b, ser[i].label);
 		krl_strbuf_str(b, "</title>");
 		int open = 0;
+		double py = 0;
 		for (int j = 0; j < ser[i].n; j++) {
 			double v = ser[i].y[j];
 			if (!isfinite(v)) {
@@ -382,8 +391,12 @@ void rp_svg_lines(krl_strbuf *b, const char *xaxis, const char *yaxis,
 			double x = sx(&xs, j + 1), y = top + pw * (1 - v / ymax);
 			if (!open)
 				krl_strbuf_str(b, "<polyline points=\"");
+			/* a step: the best holds until the next evaluation */
+			if (open)
+				krl_strbuf_printf(b, " %.1f,%.1f", x, py);
 			krl_strbuf_printf(b, "%s%.1f,%.1f", open ? " " : "", x, y);
 			open = 1;
+			py = y;
 		}
 		if (open)
 			krl_strbuf_str(b, "\"/>");
