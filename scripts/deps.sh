@@ -6,7 +6,10 @@
 # expected at /usr/local/cuda (or cuDNN from NVIDIA's packages).
 #
 #   bash scripts/deps.sh          what building krl needs (the quickstart)
-#   bash scripts/deps.sh --test   and what the tests need (clang, libFuzzer)
+#   bash scripts/deps.sh --test   and what the tests need (clang, libFuzzer,
+#                                 and Debian's chromium for krl report's
+#                                 headless check: about 1m40s with apt-get
+#                                 update on a Debian 12 machine)
 set -euo pipefail
 
 cmake_ok() {
@@ -50,6 +53,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 	SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+# Headless Chromium renders krl report's page in a test
+# (tests/report/test_chromium.c). Debian packages it as chromium; where
+# that does not install (Ubuntu ships it as a snap) the test skips itself
+# with a line saying so, and nothing else depends on it.
+if [ "${1:-}" = --test ] && ! has chromium && ! has chromium-browser; then
+	echo "installing: chromium (krl report's headless check)"
+	SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+	{ $SUDO apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; } ||
+		echo "note: chromium did not install; report_test_chromium will skip" >&2
 fi
 
 if ! has nvcc; then
