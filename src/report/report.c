@@ -537,6 +537,8 @@ static void candidates_section(krl_strbuf *b, const rp_data *D,
 		else if (p->hash[0])
 			krl_strbuf_str(b, "<span class=\"note\">no description stored"
 			                  "</span>");
+		else if (!o->db)
+			krl_strbuf_str(b, "<span class=\"note\">no store given</span>");
 		else
 			krl_strbuf_str(b, "<span class=\"note\">no correct candidate in "
 			                  "the store</span>");

@@ -218,6 +218,13 @@ static void cli_writes_the_page(void **state)
 	assert_int_equal(run("report --no-db --results results.jsonl r.html",
 	                     &out), 0);
 	free(out);
+	snprintf(path, sizeof path, "%s/r.html", dir);
+	z = fx_read(path);
+	assert_non_null(strstr(z, "2.345x [2.301, 2.389]"));
+	assert_non_null(strstr(z, "no store given"));
+	assert_non_null(strstr(z, "<th>store</th><td>none"));
+	assert_null(strstr(z, "<details>"));
+	free(z);
 	/* usage and input errors */
 	assert_int_equal(run("report --no-db r.html", &out), 2);
 	assert_non_null(strstr(out, "nothing to report"));
