@@ -231,10 +231,8 @@ void rp_svg_hbar(krl_strbuf *b, const rp_hbar *c)
 		if (r->href)
 			krl_strbuf_str(b, "</a>");
 		krl_strbuf_str(b, "\n");
-		double vx = NAN;
 		if (isfinite(r->v) && (!c->log || r->v > 0)) {
 			double a = sx(&s, base), z = sx(&s, r->v);
-			vx = z;
 			krl_strbuf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			                     "height=\"%d\" class=\"%s\"><title>",
 			                  fmin(a, z), y + 3, fabs(z - a) < 1 ? 1 : fabs(z - a),
@@ -251,19 +249,14 @@ void rp_svg_hbar(krl_strbuf *b, const rp_hbar *c)
 				                  "<path d=\"M%.1f %.1fv6M%.1f %.1fH%.1fM%.1f "
 				                  "%.1fv6\" class=\"ci\"/>",
 				                  l, ym - 3, l, ym, u, u, ym - 3);
-				if (u > vx)
-					vx = u;
 			}
 		}
 		for (int k = 0; k < c->nmark; k++)
-			if (isfinite(r->mark[k]) && (!c->log || r->mark[k] > 0)) {
-				double mx = sx(&s, r->mark[k]);
-				marker(b, k, mx, ym, c->mark_name[k], r->mark[k]);
-				if (!isfinite(vx) || mx > vx)
-					vx = mx;
-			}
-		/* the numbers in a column of their own, right of the plot */
-		(void)vx;
+			if (isfinite(r->mark[k]) && (!c->log || r->mark[k] > 0))
+				marker(b, k, sx(&s, r->mark[k]), ym, c->mark_name[k],
+				       r->mark[k]);
+		/* the numbers in a column of their own, right of the plot (a
+		 * row without a value says why where its bar would be) */
 		double tx = isfinite(r->v) ? LABEL_W + PLOT_W + 12 : LABEL_W + 4;
 		krl_strbuf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" class=\"%s\">",
 		                  tx, ym + 4, r->flag ? "val flag" : "val");

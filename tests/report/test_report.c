@@ -100,6 +100,9 @@ static void page_carries_the_numbers(void **state)
 	assert_non_null(strstr(z, "precision tier: <code>fp32</code>"));
 	assert_non_null(strstr(z, "timing mode: <code>stream</code>"));
 	assert_non_null(strstr(z, "shape set: <code>kb1</code>"));
+	/* and on the chart itself */
+	assert_non_null(strstr(z, "speedup over krl eager reference (x); shapes "
+	                          "kb1, precision fp32, timing stream"));
 	/* the verdict mix: every verdict, per run and in all */
 	assert_non_null(strstr(z, "wrong_output"));
 	assert_non_null(strstr(z, "compile_error"));
