@@ -66,7 +66,8 @@ static void renders_in_chromium(void **state)
 	/* One profile folder of our own; no network at all (a fetch would
 	 * fail and be logged); console messages logged to stderr. */
 	const char *flags =
-		"--headless --no-sandbox --disable-gpu --hide-scrollbars "
+		"--headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
+		"--hide-scrollbars "
 		"--no-first-run --no-default-browser-check --disable-extensions "
 		"--disable-background-networking --disable-sync "
 		"--proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>' "
