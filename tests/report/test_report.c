@@ -14,6 +14,7 @@
 
 #include "fixture.h"
 #include "krl/report.h"
+#include "report/report_int.h"
 
 static char dir[64];
 
@@ -254,9 +255,37 @@ static void cli_writes_the_page(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* rp_esc: HTML's five specials, and text that is not valid UTF-8 or is a
+ * control character becomes '?'; valid characters pass whole. */
+static void escape_rules(void **state)
+{
+	static const struct { const char *in; size_t n; const char *out; } c[] = {
+		{"a<b>&\"'", 7, "a&lt;b&gt;&amp;&quot;&#39;"},
+		{"tab\tnl\n", 7, "tab\tnl\n"},
+		{"bell\a\x7f", 6, "bell??"},
+		{"nul\0x", 5, "nul?x"},
+		{"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
+		 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"},
+		{"\xff\xfe", 2, "??"},
+		{"\xc0\xaf", 2, "??"},         /* overlong '/' */
+		{"\xed\xa0\x80", 3, "???"},    /* a surrogate */
+		{"\xf4\x90\x80\x80", 4, "????"}, /* above U+10FFFF */
+		{"cut\xe2\x82", 5, "cut??"},   /* ends inside a character */
+	};
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		krl_strbuf b = {0};
+		rp_esc(&b, c[i].in, c[i].n);
+		char *z = krl_strbuf_take(&b);
+		assert_non_null(z);
+		assert_string_equal(z, c[i].out);
+		free(z);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(escape_rules),
 		cmocka_unit_test(page_carries_the_numbers),
 		cmocka_unit_test(outside_text_is_escaped),
 		cmocka_unit_test(sources_are_capped),
