@@ -563,8 +563,9 @@ static enum MHD_Result reward(krl_service *s, struct MHD_Connection *c,
 		json_array_append_new(ids, json_integer(j->row_id));
 	}
 	r = send_json(s, c, 200,
-	              json_pack("{s:o, s:o, s:o, s:{s:O}, s:o, s:s}", "rewards",
-	                        rewards, "scores", scores, "verdicts", verdicts,
+	              json_pack("{s:o, s:o, s:o, s:{s:O}, s:o, s:o, s:s}",
+	                        "rewards", rewards, "scores", scores,
+	                        "verdicts", verdicts,
 	                        "extra_logs", "speedup", speedups, "speedups",
 	                        speedups, "evaluation_ids", ids, "run", s->run),
 	              NULL);

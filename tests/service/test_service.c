@@ -282,7 +282,7 @@ static void *stall_thread(void *p)
 {
 	stall_arg *a = p;
 	char v[32];
-	a->status = evaluate("//@standin stall\n", "{\"timeout_s\": 1.5}", v);
+	a->status = evaluate("//@standin stall\n", "{\"timeout_s\": 3}", v);
 	return NULL;
 }
 
@@ -305,28 +305,37 @@ static void wait_idle(void)
 	fail_msg("the server never became idle");
 }
 
-static void queue_full_429(void **state)
+/* Polls /healthz until the queue holds q jobs and in_flight are running. */
+static void wait_for(int q, int in_flight)
 {
-	/* 2 workers and a queue of 4: six stalls fill both, the seventh is
-	 * refused with Retry-After. */
-	pthread_t t[6];
-	static stall_arg a[6];
-	wait_idle();
-	for (int i = 0; i < 6; i++)
-		assert_int_equal(pthread_create(&t[i], NULL, stall_thread, &a[i]), 0);
-	int full = 0;
-	for (int tries = 0; tries < 200 && !full; tries++) {
+	for (int tries = 0; tries < 500; tries++) {
 		http_reply r;
 		assert_int_equal(get("/healthz", NULL, &r), 200);
 		json_t *j = json_loads(r.body, 0, NULL);
-		full = json_integer_value(json_object_get(j, "queue")) == 4 &&
-		       json_integer_value(json_object_get(j, "in_flight")) == 2;
+		int there = json_integer_value(json_object_get(j, "queue")) == q &&
+		            json_integer_value(json_object_get(j, "in_flight")) ==
+		                    in_flight;
 		json_decref(j);
 		http_reply_free(&r);
-		if (!full)
-			usleep(5000);
+		if (there)
+			return;
+		usleep(5000);
 	}
-	assert_true(full);
+	fail_msg("the server never held %d queued and %d running", q, in_flight);
+}
+
+static void queue_full_429(void **state)
+{
+	/* 2 workers and a queue of 4: two stalls occupy the workers, four
+	 * more fill the queue, the seventh request is refused with
+	 * Retry-After. */
+	pthread_t t[6];
+	static stall_arg a[6];
+	wait_idle();
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(pthread_create(&t[i], NULL, stall_thread, &a[i]), 0);
+		wait_for(i < 2 ? 0 : i - 1, i < 2 ? i + 1 : 2);
+	}
 	http_reply r;
 	char *b = eval_body("//@standin ok 1.0\n", NULL);
 	assert_int_equal(post("/v1/evaluate", TOKEN, b, &r), 429);
@@ -382,6 +391,10 @@ static void openrlhf_reward(void **state)
 	                    "wrong_output");
 	assert_string_equal(json_string_value(json_array_get(v, 2)),
 	                    "no_candidate");
+	json_t *ids = json_object_get(res, "evaluation_ids");
+	assert_int_equal(json_array_size(ids), 3);
+	assert_true(json_integer_value(json_array_get(ids, 0)) > 0);
+	assert_non_null(json_string_value(json_object_get(res, "run")));
 	json_t *sc = json_object_get(res, "scores");
 	assert_near(json_number_value(json_array_get(sc, 0)), 1.0, 0);
 	assert_near(json_number_value(json_array_get(sc, 1)), 0.0, 0);
