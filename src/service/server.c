@@ -156,10 +156,19 @@ static int load_task(krl_service *s, const char *id, const char *text,
 		         "level1/19_relu)", id);
 		return 404;
 	}
-	if (krl_suite_load_task(s->suite, id, t, &d) != KRL_OK) {
-		snprintf(msg, cap, "unknown task '%s': %s", id,
-		         krl_diag_format(&d, buf, sizeof buf));
+	/* Resolved in the suite only: krl_suite_load_task would also open
+	 * a file of that name. */
+	int i = krl_suite_find(s->suite, id, &d);
+	if (i < 0) {
+		snprintf(msg, cap, "unknown task '%s'%s", id,
+		         strstr(d.msg, "ambiguous") ? " (ambiguous: several "
+		                                      "tasks match)" : "");
 		return 404;
+	}
+	if (krl_suite_load_task(s->suite, s->suite->ids[i], t, &d) != KRL_OK) {
+		snprintf(msg, cap, "task '%s' cannot be loaded: %s", id,
+		         krl_diag_format(&d, buf, sizeof buf));
+		return 500;
 	}
 	return 0;
 }

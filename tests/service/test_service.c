@@ -218,6 +218,12 @@ static void bad_requests(void **state)
 	                      "{\"task\": \"tasks/level1/19_relu.task\", "
 	                      "\"candidate\": \"x\"}", &r), 404);
 	http_reply_free(&r);
+	/* a file in the server's folder is not a task either */
+	assert_int_equal(post("/v1/evaluate", TOKEN,
+	                      "{\"task\": \"CMakeLists.txt\", \"candidate\": \"x\"}",
+	                      &r), 404);
+	assert_null(strstr(r.body, "CMakeLists.txt:")); /* never parsed */
+	http_reply_free(&r);
 	assert_int_equal(post("/v1/evaluate", TOKEN,
 	                      "{\"task_text\": \"task broken(\", \"candidate\": \"x\"}",
 	                      &r), 400);
