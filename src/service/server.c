@@ -388,13 +388,25 @@ out:
 /* The completion part of an OpenRLHF query: the text after the prompt
  * when the query holds it (OpenRLHF sends prompt and response decoded
  * together), so that a code block of the prompt is never taken for the
- * model's candidate; else the whole query. */
+ * model's candidate. A tokenizer's round trip may change the prompt's
+ * start (special tokens, a chat template), so its second half (at most
+ * its last 256 bytes) is looked for next; else the whole query. */
 static const char *response_part(const char *query, const char *prompt)
 {
 	if (!prompt || !*prompt)
 		return query;
+	size_t n = strlen(prompt);
 	const char *p = strstr(query, prompt);
-	return p ? p + strlen(prompt) : query;
+	if (p)
+		return p + n;
+	size_t k = n / 2 < 256 ? n / 2 : 256;
+	if (!k)
+		return query;
+	const char *tail = prompt + n - k;
+	const char *last = NULL;
+	for (p = query; (p = strstr(p, tail)); p++)
+		last = p;
+	return last ? last + strlen(tail) : query;
 }
 
 /* An array field of the reward request: NULL when absent, else it must be

@@ -55,7 +55,7 @@ int http_do(const char *method, const char *url, const char *token,
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 900L); /* the real judge queues */
 	if (token) {
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
 		h = curl_slist_append(h, auth);

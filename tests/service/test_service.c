@@ -418,6 +418,19 @@ static void openrlhf_reward(void **state)
 	json_decref(res);
 	rows_expected++;
 
+	/* a prompt whose start the tokenizer's round trip changed: found by
+	 * its end */
+	char *q3 = malloc(strlen(prompt) + strlen(none) + 16);
+	sprintf(q3, "<|im_start|>%s%s", prompt + 1, none);
+	res = reward_call("/reward",
+	                  json_pack("{s:[s], s:[s], s:s}", "query", q3, "prompts",
+	                            prompt, "task", task), 200);
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(res, "verdicts"), 0)), "no_candidate");
+	json_decref(res);
+	free(q3);
+	rows_expected++;
+
 	json_decref(reward_call("/reward", json_pack("{s:[s]}", "query", good),
 	                        400));
 	json_decref(reward_call("/reward",
