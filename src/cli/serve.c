@@ -1,11 +1,9 @@
 /* krl serve: the judge as an HTTP service for RL trainers (docs/serve.md). */
-#include <errno.h>
-#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "krl/service.h"
@@ -48,15 +46,6 @@ static const char serve_usage[] =
 	"                      one (speedup - 1, or -1 for a failure)\n"
 	"  --verbose           one line per request on stderr\n"
 	"\n";
-
-static int pipe_fds[2] = {-1, -1};
-
-static void on_signal(int sig)
-{
-	char c = (char)sig;
-	ssize_t n = write(pipe_fds[1], &c, 1);
-	(void)n;
-}
 
 /* The run's config: what a reader of the store needs to know. */
 static char *run_config(const krl_judge_opts *o, const char *host, int port,
@@ -185,17 +174,16 @@ int krl_cmd_serve(int argc, char **argv)
 	char *config = run_config(&jo, so.host ? so.host : "127.0.0.1",
 	                          so.port, ev.nworkers, so.raw_reward);
 	so.config = config;
-	if (pipe(pipe_fds) != 0) {
-		fprintf(stderr, "krl serve: pipe: %s\n", strerror(errno));
-		goto out;
-	}
-	fcntl(pipe_fds[1], F_SETFL, O_NONBLOCK);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* SIGINT and SIGTERM stay blocked in every thread, and in the
+	 * judge's runner and compiler processes, which inherit the mask: the
+	 * main thread takes them with sigwait. So a terminal's Ctrl-C, sent
+	 * to the whole process group, cannot kill a runner in the middle of
+	 * an evaluation that the graceful stop is waiting for. */
+	sigset_t stop_signals;
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
 	fprintf(stderr, "krl serve: starting %d judge worker%s...\n",
 	        ev.nworkers, ev.nworkers == 1 ? "" : "s");
 	if (krl_service_start(&so, &ev, &s, &d) != KRL_OK) {
@@ -210,11 +198,11 @@ int krl_cmd_serve(int argc, char **argv)
 	fprintf(stderr, "krl serve: listening (run %s, store %s%s)\n",
 	        krl_service_run(s), so.db ? so.db : "krl.db",
 	        so.token && *so.token ? ", bearer token required" : "");
-	char c = SIGTERM;
-	while (read(pipe_fds[0], &c, 1) < 0 && errno == EINTR)
-		;
+	int sig = SIGTERM;
+	if (sigwait(&stop_signals, &sig) != 0)
+		sig = SIGTERM;
 	fprintf(stderr, "krl serve: %s: finishing the requests in hand...\n",
-	        c == SIGINT ? "SIGINT" : "SIGTERM");
+	        sig == SIGINT ? "SIGINT" : "SIGTERM");
 	krl_service_stop(s);
 	fprintf(stderr, "krl serve: stopped\n");
 	rc = KRL_EXIT_OK;
