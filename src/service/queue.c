@@ -208,7 +208,6 @@ static void run_job(krl_service *s, void *wctx, int worker, svc_job *j)
 	}
 	double secs = krl_now_s() - t0;
 	pthread_mutex_lock(&s->mu);
-	s->in_flight--;
 	s->eval_ms_ewma = s->eval_ms_ewma > 0
 	                          ? 0.9 * s->eval_ms_ewma + 0.1 * secs * 1e3
 	                          : secs * 1e3;
@@ -237,6 +236,7 @@ static void run_job(krl_service *s, void *wctx, int worker, svc_job *j)
 	else
 		json_decref(rec);
 	pthread_mutex_lock(&s->mu);
+	s->in_flight--; /* only now: its row is committed */
 	if (e != KRL_OK) {
 		set_failed(j, e, &d);
 		s->judge_errors++;
