@@ -23,6 +23,8 @@ static const char usage[] =
 	"  optimize TASK... [opts]     make tasks faster: the builtin policy's search, a table of\n"
 	"                              speedups (resumable; --policy llm: CUDA-L1's loop with an LLM)\n"
 	"  train [opts]                learn the builtin policy's weights; --eval: vs uniform choice\n"
+	"  serve [opts]                the judge as an HTTP service for RL trainers (GPU;\n"
+	"                              /v1/evaluate, OpenRLHF's /reward, /metrics)\n"
 	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
 	"  export-sft [opts]           correct candidates as an SFT set (data augmentation)\n"
 	"  report [opts] OUT.html      one self-contained HTML page with charts of the store\n"
@@ -33,7 +35,7 @@ static const char usage[] =
 	"Environment: KRL_TASKS (tasks folder), KRL_CACHE_DIR (NVRTC cache and device ceilings),\n"
 	"KRL_COMPILE_TIMEOUT (default compile deadline, s), KRL_SANDBOX (landlock, namespace, none),\n"
 	"KRL_LLM_BASE_URL, KRL_LLM_MODEL, KRL_LLM_API_KEY, KRL_TEMPLATES, KRL_WEIGHTS,\n"
-	"CUDA_VISIBLE_DEVICES.\n";
+	"CUDA_VISIBLE_DEVICES, KRL_SERVE_TOKEN.\n";
 
 int main(int argc, char **argv)
 {
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
 		return krl_cmd_optimize(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "train"))
 		return krl_cmd_train(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "serve"))
+		return krl_cmd_serve(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-rollouts"))
 		return krl_cmd_export_rollouts(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-sft"))
