@@ -23,6 +23,8 @@ static const char usage[] =
 	"  optimize TASK... [opts]     make tasks faster: the builtin policy's search, a table of\n"
 	"                              speedups (resumable; --policy llm: CUDA-L1's loop with an LLM)\n"
 	"  train [opts]                learn the builtin policy's weights; --eval: vs uniform choice\n"
+	"  export TASK --to cuda|torch DIR  the best candidate as standalone CUDA or a\n"
+	"                              PyTorch package with ModelNew (see krl export --help)\n"
 	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
 	"  export-sft [opts]           correct candidates as an SFT set (data augmentation)\n"
 	"  help                        this text\n"
@@ -60,6 +62,8 @@ int main(int argc, char **argv)
 		return krl_cmd_optimize(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "train"))
 		return krl_cmd_train(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return krl_cmd_export(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-rollouts"))
 		return krl_cmd_export_rollouts(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-sft"))
