@@ -47,7 +47,7 @@ static json_t *meta_json(const krl_task *t, const krl_program *p,
 			"dtype", krl_dtype_name(q->dtype), "shape", dims));
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:f, s:s, "
-	                 "s:s, s:s, s:f, s:f, s:f, s:I, s:I, s:b, s:o}",
+	                 "s:s, s:s, s:f, s:f, s:f, s:I, s:I, s:b, s:o, s:s}",
 		"task", t->id ? t->id : t->name, "name", t->name, "stem", stem,
 		"shapes", o->shapes, "shape_values", shape,
 		"source", t->source ? t->source : "",
@@ -58,7 +58,7 @@ static json_t *meta_json(const krl_task *t, const krl_program *p,
 		"krl_speedup", o->speedup, "krl_ci_low", o->ci_low,
 		"krl_ci_high", o->ci_high, "workspace_bytes", (json_int_t)scratch,
 		"derived_bytes", (json_int_t)derived, "has_init", p->ninit > 0,
-		"buffers", bufs);
+		"buffers", bufs, "library", lib);
 }
 
 krl_err krl_export_torch(const krl_task *t, const krl_candidate *c,
@@ -76,7 +76,7 @@ krl_err krl_export_torch(const krl_task *t, const krl_candidate *c,
 	snprintf(pkg, sizeof pkg, "%s/krl_%s", dir, stem);
 	snprintf(csrc, sizeof csrc, "%s/csrc", pkg);
 	if (krl_mkdirs(csrc) != 0)
-		return krl_diag_set(d, KRL_EIO, nopos, "export: cannot create "
+		return krl_diag_set(d, KRL_EIO, nopos, "cannot create "
 		                    "%s: %s", csrc, strerror(errno));
 	krl_err e = krl_export_cuda(t, c, p, o, csrc, d);
 	if (e)
@@ -91,7 +91,7 @@ krl_err krl_export_torch(const krl_task *t, const krl_candidate *c,
 	char *z = m ? json_dumps(m, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
 	json_decref(m);
 	if (!z)
-		return krl_diag_set(d, KRL_ENOMEM, nopos, "export: out of memory");
+		return krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory");
 	krl_strbuf_str(&b, z);
 	krl_strbuf_str(&b, "\n");
 	free(z);
