@@ -29,16 +29,16 @@ krl_err krl_export_file(const char *dir, const char *name, krl_strbuf *b,
 	char path[4096];
 	krl_err e = KRL_OK;
 	if (b->oom)
-		e = krl_diag_set(d, KRL_ENOMEM, nopos, "export: out of memory "
+		e = krl_diag_set(d, KRL_ENOMEM, nopos, "out of memory "
 		                 "writing %s", name);
 	else if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-		e = krl_diag_set(d, KRL_EIO, nopos, "export: path too long: %s/%s",
+		e = krl_diag_set(d, KRL_EIO, nopos, "path too long: %s/%s",
 		                 dir, name);
 	if (!e) {
 		FILE *f = fopen(path, "w");
 		size_t n = b->len;
 		if (!f || (n && fwrite(b->z, 1, n, f) != n) || fclose(f) != 0)
-			e = krl_diag_set(d, KRL_EIO, nopos, "export: cannot write "
+			e = krl_diag_set(d, KRL_EIO, nopos, "cannot write "
 			                 "%s: %s", path, strerror(errno));
 	}
 	krl_strbuf_free(b);
@@ -51,7 +51,7 @@ krl_err krl_export_copy(const char *src, const char *dir, const char *name,
 {
 	FILE *f = fopen(src, "rb");
 	if (!f)
-		return krl_diag_set(d, KRL_ENOTFOUND, nopos, "export: cannot read "
+		return krl_diag_set(d, KRL_ENOTFOUND, nopos, "cannot read "
 		                    "%s: %s", src, strerror(errno));
 	krl_strbuf b = {0};
 	char chunk[65536];
@@ -62,7 +62,7 @@ krl_err krl_export_copy(const char *src, const char *dir, const char *name,
 	fclose(f);
 	if (bad) {
 		krl_strbuf_free(&b);
-		return krl_diag_set(d, KRL_EIO, nopos, "export: error reading %s", src);
+		return krl_diag_set(d, KRL_EIO, nopos, "error reading %s", src);
 	}
 	return krl_export_file(dir, name, &b, d);
 }
@@ -88,7 +88,7 @@ static krl_err check_ops(const krl_program *p, krl_diag *d)
 			    !krl_export_op_supported(s[i].op->name, msg, sizeof msg))
 				return krl_diag_set(d, KRL_EUNSUPPORTED, s[i].src
 				                    ? s[i].src->pos : nopos,
-				                    "export: %s", msg);
+				                    "%s", msg);
 	}
 	return KRL_OK;
 }
@@ -108,7 +108,7 @@ krl_err krl_export_write(const krl_task *t, const krl_candidate *c,
 	if ((e = check_ops(p, d)))
 		goto out;
 	if (krl_mkdirs(dir) != 0) {
-		e = krl_diag_set(d, KRL_EIO, nopos, "export: cannot create %s: %s",
+		e = krl_diag_set(d, KRL_EIO, nopos, "cannot create %s: %s",
 		                 dir, strerror(errno));
 		goto out;
 	}
