@@ -31,15 +31,20 @@ static const char export_usage[] =
 #endif
 
 /* .kb/<set>/levelN/FILE.py from the task's `source "KernelBench
- * levelN/FILE.py"` line, when that file exists; else NULL. */
+ * levelN/FILE.py [(REV)]"` line, when that file exists; else NULL. */
 static const char *default_model(const krl_task *t, const char *shapes,
                                  char *buf, size_t cap)
 {
 	const char *pfx = "KernelBench ";
 	if (!t->source || strncmp(t->source, pfx, strlen(pfx)) != 0)
 		return NULL;
-	const char *set = !strcmp(shapes, "kb0") ? "kb0" : "kb1";
-	snprintf(buf, cap, ".kb/%s/%s", set, t->source + strlen(pfx));
+	/* the path ends at the first blank; a "(main)" or "(b08d959^)" after
+	 * it says which KernelBench revision (kb1, kb0) the file is from */
+	const char *z = t->source + strlen(pfx);
+	const char *set = strstr(z, "(main)") ? "kb1"
+	                : strstr(z, "(b08d959^)") ? "kb0"
+	                : !strcmp(shapes, "kb0") ? "kb0" : "kb1";
+	snprintf(buf, cap, ".kb/%s/%.*s", set, (int)strcspn(z, " \t"), z);
 	return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
