@@ -410,7 +410,6 @@ static void put_kernels(krl_strbuf *b, const krl_task *t, const krl_candidate *c
 				                  ctype(p->bufs[i].dtype), p->bufs[i].name);
 		krl_strbuf_printf(b, "%svoid *derived, cudaStream_t s)\n{\n",
 		                  m ? ", " : "");
-		krl_strbuf_str(b, "\tvoid *scratch = 0;\n\t(void)scratch;\n");
 		put_bufptrs(b, p, off, 1);
 		put_steps(b, c, p, p->init, p->ninit, stem);
 		krl_strbuf_str(b, "\treturn 0;\n}\n\n");

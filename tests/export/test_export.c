@@ -219,6 +219,39 @@ out:
 	krl_task_free(t);
 }
 
+/* A plan with `derived` and `init` (no nvcc: the code paths are the
+ * launches' above). */
+static void test_init_cuda(void **state)
+{
+	(void)state;
+	krl_task *t = NULL;
+	krl_candidate *c = NULL;
+	krl_diag d = {0};
+	load("level2/14_gemm_divide_sum_scaling",
+	     "examples/level2/14_gemm_divide_sum_scaling.fast.cu", &t, &c);
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/init", tmpdir);
+	krl_export_opts o = cuda_opts();
+	KRL_ASSERT_OK(krl_export_write(t, c, &o, dir, &d), &d);
+	char *h = slurp(dir, "krl_gemm_divide_sum_scaling.h");
+	char *k = slurp(dir, "kernels.cu"), *m = slurp(dir, "main.cu");
+	has(h, "int krl_gemm_divide_sum_scaling_init(const float *w, void *derived, "
+	       "cudaStream_t s);");
+	has(h, "int krl_gemm_divide_sum_scaling_forward(const float *x, "
+	       "const float *w, float *y, const void *derived, void *scratch, "
+	       "cudaStream_t s);");
+	/* csum f64 [8192] at kb1: 65536 bytes of derived state */
+	has(k, "size_t krl_gemm_divide_sum_scaling_derived_size(void)\n{\n\treturn 65536;");
+	has(k, "(const void *)colsum, args)");
+	has(k, "double a4 = 0x1.8p-1;");       /* 0.75, exact */
+	has(m, "RUN(krl_gemm_divide_sum_scaling_init((const float *)w, derived, s));");
+	free(h);
+	free(k);
+	free(m);
+	krl_candidate_free(c);
+	krl_task_free(t);
+}
+
 /* ==== --to torch ==== */
 
 static void test_torch_package(void **state)
@@ -408,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_relu_cuda),
 		cmocka_unit_test(test_softmax_cuda),
 		cmocka_unit_test(test_conv_call_cuda),
+		cmocka_unit_test(test_init_cuda),
 		cmocka_unit_test(test_torch_package),
 		cmocka_unit_test(test_best_candidate),
 	};
