@@ -42,9 +42,14 @@ static json_t *meta_json(const krl_task *t, const krl_program *p,
 		json_t *dims = json_array();
 		for (int k = 0; k < q->ndim; k++)
 			json_array_append_new(dims, json_integer(q->dim[k]));
-		json_array_append_new(bufs, json_pack("{s:s, s:s, s:s, s:o}",
+		json_t *jb = json_pack("{s:s, s:s, s:s, s:o}",
 			"name", q->name, "role", role_name(q->role),
-			"dtype", krl_dtype_name(q->dtype), "shape", dims));
+			"dtype", krl_dtype_name(q->dtype), "shape", dims);
+		/* a param drawn as const(v) is a constant of the task, not a
+		 * parameter of the Model: ModelNew fills it with v */
+		if (jb && q->role == KRL_ROLE_PARAM && q->dist.kind == KRL_DIST_CONST)
+			json_object_set_new(jb, "const", json_real(q->dist.a));
+		json_array_append_new(bufs, jb);
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:f, s:s, "
 	                 "s:s, s:s, s:f, s:f, s:f, s:I, s:I, s:b, s:o, s:s}",

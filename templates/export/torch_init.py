@@ -85,6 +85,65 @@ def load():
     return lib
 
 
+def _build_model(args, kwargs):
+    """KernelBench's Model(*args, **kwargs), and its parameters, then its
+    buffers, as (dotted name, tensor) in the order its constructors created
+    them. nn.Module's __setattr__ and register_* are wrapped while the Model
+    is built to record that order (not thread-safe with other threads
+    building modules at the same moment)."""
+    seen = {}
+    mod_setattr = torch.nn.Module.__setattr__
+    mod_regp = torch.nn.Module.register_parameter
+    mod_regb = torch.nn.Module.register_buffer
+
+    def note(m, name):
+        names = seen.setdefault(id(m), [])
+        if name not in names:
+            names.append(name)
+
+    def setattr_(self, name, value):
+        if isinstance(value, (torch.nn.Parameter, torch.nn.Module, torch.Tensor)):
+            note(self, name)
+        mod_setattr(self, name, value)
+
+    def regp(self, name, *a, **k):
+        note(self, name)
+        return mod_regp(self, name, *a, **k)
+
+    def regb(self, name, *a, **k):
+        note(self, name)
+        return mod_regb(self, name, *a, **k)
+
+    torch.nn.Module.__setattr__ = setattr_
+    torch.nn.Module.register_parameter = regp
+    torch.nn.Module.register_buffer = regb
+    try:
+        ref = kb_model.Model(*args, **kwargs)
+    finally:
+        torch.nn.Module.__setattr__ = mod_setattr
+        torch.nn.Module.register_parameter = mod_regp
+        torch.nn.Module.register_buffer = mod_regb
+    order, done = [], set()
+
+    def walk(m, prefix, kind):
+        names = list(seen.get(id(m), []))
+        names += [n for n in list(m._parameters) + list(m._buffers) +
+                  list(m._modules) if n not in names]
+        store = m._parameters if kind == "p" else m._buffers
+        for n in names:
+            if n in store and store[n] is not None:
+                t = store[n]
+                if id(t) not in done:
+                    done.add(id(t))
+                    order.append((prefix + n, t))
+            elif n in m._modules and m._modules[n] is not None:
+                walk(m._modules[n], prefix + n + ".", kind)
+
+    walk(ref, "", "p")   # parameters first, then buffers (running stats)
+    walk(ref, "", "b")
+    return ref, order
+
+
 def _fail(lib, what, rc):
     msg = getattr(lib, f"krl_{_STEM}_error")().decode(errors="replace")
     raise RuntimeError(f"{__name__}: {what} failed ({rc}): {msg}")
@@ -93,28 +152,33 @@ def _fail(lib, what, rc):
 class ModelNew(torch.nn.Module):
     def __init__(self, *args, **kwargs):
         super().__init__()
-        ref = kb_model.Model(*args, **kwargs)
-        # The task's params, in order, are the Model's parameters and then
-        # its buffers, in order (KernelBench's own registration order).
-        names = [("p", n) for n, _ in ref.named_parameters()] + \
-                [("b", n) for n, _ in ref.named_buffers()]
-        specs = [b for b in META["buffers"] if b["role"] == "param"]
-        if len(names) < len(specs):
-            raise ValueError(f"{__name__}: the task has {len(specs)} params "
-                             f"but the Model only {len(names)} parameters "
-                             "and buffers")
-        tensors = dict(ref.named_parameters())
-        tensors.update(dict(ref.named_buffers()))
-        for spec, (_, n) in zip(specs, names):
-            t = tensors[n]
+        ref, order = _build_model(args, kwargs)
+        # The task's params, in order, are the Model's parameters, then its
+        # buffers, each in the order its __init__ created them (recorded
+        # while it ran: named_parameters() lists a module's own parameters
+        # before its submodules', whatever order __init__ used).
+        # Params are matched in order, each to the next Model tensor, whose
+        # element count must agree; a param drawn as const(v) with no such
+        # tensor left to match is a constant of the task (a `zero` the
+        # reference needs), not the Model's: it is filled with v.
+        self._param_names = []
+        k = 0
+        for spec in (b for b in META["buffers"] if b["role"] == "param"):
             numel = 1
             for s in spec["shape"]:
                 numel *= s
-            if t.numel() != numel:
+            if k < len(order) and order[k][1].numel() == numel:
+                self._param_names.append(order[k][0])
+                k += 1
+            elif "const" in spec:
+                self._param_names.append(None)
+            elif k < len(order):
                 raise ValueError(f"{__name__}: task param {spec['name']} "
                                  f"{spec['shape']} does not match the Model's "
-                                 f"{n} {list(t.shape)}")
-        self._param_names = [n for _, n in names[:len(specs)]]
+                                 f"{order[k][0]} {list(order[k][1].shape)}")
+            else:
+                raise ValueError(f"{__name__}: task param {spec['name']} has "
+                                 "no Model parameter or buffer left to match")
         # Adopt the Model's state under the same names (state_dict keys match).
         for n, m in ref.named_children():
             self.add_module(n, m)
@@ -122,6 +186,13 @@ class ModelNew(torch.nn.Module):
             self.register_parameter(n, p)
         for n, b in ref._buffers.items():
             self.register_buffer(n, b, persistent=n not in ref._non_persistent_buffers_set)
+        specs = [b for b in META["buffers"] if b["role"] == "param"]
+        for b, n in zip(specs, self._param_names):
+            if n is None:
+                self.register_buffer("_krl_const_" + b["name"],
+                                     torch.full(b["shape"], b["const"],
+                                                dtype=_DTYPES[b["dtype"]]),
+                                     persistent=False)
         self._derived = None
         self._init_key = None
         self._warm = set()
@@ -130,6 +201,7 @@ class ModelNew(torch.nn.Module):
         out = []
         specs = [b for b in META["buffers"] if b["role"] == "param"]
         for spec, n in zip(specs, self._param_names):
+            n = n or "_krl_const_" + spec["name"]
             try:
                 t = self.get_parameter(n)
             except AttributeError:
