@@ -23,6 +23,7 @@ int krl_cmd_time_ref(int argc, char **argv);
 int krl_cmd_train(int argc, char **argv);
 int krl_cmd_report(int argc, char **argv);
 int krl_cmd_serve(int argc, char **argv);
+int krl_cmd_export(int argc, char **argv);
 
 /* Consumes the judge option s (with its value v, which may be NULL) into o:
  * returns how many arguments it used (1 or 2), 0 when s is not a judge

@@ -25,6 +25,8 @@ static const char usage[] =
 	"  train [opts]                learn the builtin policy's weights; --eval: vs uniform choice\n"
 	"  serve [opts]                the judge as an HTTP service for RL trainers (GPU;\n"
 	"                              /v1/evaluate, OpenRLHF's /reward, /metrics)\n"
+	"  export TASK --to cuda|torch DIR  the best candidate as standalone CUDA or a\n"
+	"                              PyTorch package with ModelNew (see krl export --help)\n"
 	"  export-rollouts [opts]      stored evaluations as JSON lines for an RL trainer\n"
 	"  export-sft [opts]           correct candidates as an SFT set (data augmentation)\n"
 	"  report [opts] OUT.html      one self-contained HTML page with charts of the store\n"
@@ -66,6 +68,8 @@ int main(int argc, char **argv)
 		return krl_cmd_train(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "serve"))
 		return krl_cmd_serve(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return krl_cmd_export(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-rollouts"))
 		return krl_cmd_export_rollouts(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export-sft"))
