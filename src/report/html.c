@@ -8,36 +8,7 @@
 #include <string.h>
 
 #include "report/report_int.h"
-
-/* The length of the valid UTF-8 character at s[0..n), or 0 when s does
- * not start one (overlong forms, surrogates, above U+10FFFF). */
-static size_t utf8_char(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	unsigned cp = c & (0x3f >> (len - 1));
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
+#include "util/utf8.h"
 
 void rp_esc(krl_strbuf *b, const char *z, size_t n)
 {
@@ -56,7 +27,8 @@ void rp_esc(krl_strbuf *b, const char *z, size_t n)
 		default:
 			if (s[i] < 0x20 || s[i] == 0x7f)
 				rep = "?";
-			else if (s[i] >= 0x80 && !(k = utf8_char(s + i, n - i)))
+			else if (s[i] >= 0x80 &&
+			         !(k = krl_utf8_char_len(z + i, n - i)))
 				rep = "?", k = 1;
 		}
 		if (rep) {

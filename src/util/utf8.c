@@ -5,9 +5,7 @@
 
 #include "util/utf8.h"
 
-/* The length of the valid UTF-8 character at s[0..n), or 0 when s does
- * not start one (RFC 3629: no overlong forms, no surrogates, at most
- * U+10FFFF). */
+/* krl_utf8_char_len (utf8.h) on bytes. */
 static size_t char_len(const unsigned char *s, size_t n)
 {
 	unsigned c = s[0];
@@ -38,6 +36,11 @@ static size_t char_len(const unsigned char *s, size_t n)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return k;
+}
+
+size_t krl_utf8_char_len(const char *s, size_t n)
+{
+	return char_len((const unsigned char *)s, n);
 }
 
 size_t krl_utf8_cut(const char *s, size_t n, size_t cap)

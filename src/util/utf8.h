@@ -9,6 +9,11 @@
 
 #include <stddef.h>
 
+/* The length of the valid UTF-8 character at s[0..n) (n >= 1), or 0 when
+ * s does not start one (RFC 3629: no overlong forms, no surrogates, at
+ * most U+10FFFF). */
+size_t krl_utf8_char_len(const char *s, size_t n);
+
 /* The length of the longest prefix of s[0..n) that is at most cap bytes
  * and does not end inside a multi-byte character (s itself need not be
  * valid UTF-8: an invalid byte counts as a character of its own). */
