@@ -29,8 +29,7 @@
 
 /* Per-connection upload state (MHD's con_cls). */
 typedef struct upload {
-	char *buf;
-	size_t len, cap;
+	krl_strbuf body;         /* at most max_body bytes */
 	int too_big;
 	int counted;             /* in s->active until completed */
 	double t0;
@@ -655,9 +654,9 @@ static enum MHD_Result route(krl_service *s, struct MHD_Connection *c,
 	if (u->too_big)
 		return send_error(s, c, 413, NULL, "the body is larger than %zu "
 		                  "bytes (--max-body)", s->o.max_body);
-	const char *body = u->buf ? u->buf : "";
-	return is_eval ? evaluate(s, c, body, u->len)
-	               : reward(s, c, body, u->len);
+	const char *body = u->body.z ? u->body.z : "";
+	return is_eval ? evaluate(s, c, body, u->body.len)
+	               : reward(s, c, body, u->body.len);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
@@ -688,26 +687,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		return MHD_YES;
 	}
 	if (*size) {
-		if (!u->too_big && u->len + *size > s->o.max_body) {
+		if (!u->too_big && u->body.len + *size > s->o.max_body) {
 			u->too_big = 1;
-			free(u->buf);
-			u->buf = NULL;
-			u->len = u->cap = 0;
+			krl_strbuf_free(&u->body);
 		}
 		if (!u->too_big) {
-			if (u->len + *size + 1 > u->cap) {
-				size_t cap = 2 * (u->len + *size) + 64;
-				if (cap > s->o.max_body + 1)
-					cap = s->o.max_body + 1;
-				char *p = realloc(u->buf, cap);
-				if (!p)
-					return MHD_NO;
-				u->buf = p;
-				u->cap = cap;
-			}
-			memcpy(u->buf + u->len, data, *size);
-			u->len += *size;
-			u->buf[u->len] = 0;
+			krl_strbuf_add(&u->body, data, *size);
+			if (u->body.oom)
+				return MHD_NO;
 		}
 		*size = 0;
 		return MHD_YES;
@@ -731,7 +718,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 				pthread_cond_broadcast(&s->idle);
 			pthread_mutex_unlock(&s->mu);
 		}
-		free(u->buf);
+		krl_strbuf_free(&u->body);
 		free(u);
 		*con_cls = NULL;
 	}
