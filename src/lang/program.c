@@ -124,15 +124,13 @@ static krl_err build_scope(build *b, const krl_shapeset *set)
 	return KRL_OK;
 }
 
-/* Resolves view kb (declared by dc, its dims already evaluated) onto the
- * buffer it views: same dtype, numel + offset within that buffer, alias
+/* Resolves view kb (declared by dc, its dims already evaluated) onto
+ * buffer src, the one it views: same dtype, numel + offset within that buffer, alias
  * and offset taken through to the root so that views of views need no
  * chasing later. */
-static krl_err bind_view(build *b, const krl_decl *dc, krl_buf *kb)
+static krl_err bind_view(build *b, const krl_decl *dc, int src, krl_buf *kb)
 {
-	const krl_program *p = b->prog;
-	int src = find_buf(b, dc->view_of);
-	const krl_buf *sb = &p->bufs[src];
+	const krl_buf *sb = &b->prog->bufs[src];
 	int64_t off = 0;
 	if (dc->view_off) {
 		char what[96];
@@ -185,8 +183,9 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 	kb->name = dc->name;
 	kb->role = dc->role;
 	kb->dtype = dc->dtype;
+	int src = -1; /* the buffer a view views */
 	if (dc->role == KRL_ROLE_VIEW) {
-		int src = find_buf(b, dc->view_of);
+		src = find_buf(b, dc->view_of);
 		if (src < 0)
 			return krl_diag_set(b->d, KRL_ENOTFOUND, dc->pos,
 			                    "view '%s': no buffer '%s' is declared "
@@ -216,7 +215,7 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 		                    krl_dtype_size(kb->dtype));
 	kb->bytes = (size_t)kb->numel * krl_dtype_size(kb->dtype);
 	if (dc->role == KRL_ROLE_VIEW) {
-		krl_err r = bind_view(b, dc, kb);
+		krl_err r = bind_view(b, dc, src, kb);
 		if (r)
 			return r;
 	}
