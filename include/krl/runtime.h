@@ -111,8 +111,9 @@ krl_err krl_exec_prepare(const krl_program *p, const krl_module *mod,
 
 /*
  * Runs a reference program's body on the CPU with the float64 golden ops:
- * bufs[i] holds p->bufs[i] as numel doubles (integers too). Candidate
- * launches are KRL_EUNSUPPORTED. Needs no GPU.
+ * bufs[i] holds p->bufs[i] as numel doubles (integers too); a view's
+ * entry is not read (it lives in its root's array, from its offset on).
+ * Candidate launches are KRL_EUNSUPPORTED. Needs no GPU.
  */
 krl_err krl_exec_golden(const krl_program *p, double *const *bufs,
                         krl_diag *d);

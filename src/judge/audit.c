@@ -80,9 +80,6 @@ krl_err krl_audit_task(const krl_task *t, const char *set,
 			r = KRL_ENOMEM;
 			goto out;
 		}
-	for (int i = 0; i < p->nbufs; i++)
-		if (p->bufs[i].role == KRL_ROLE_VIEW)
-			bufs[i] = bufs[p->bufs[i].alias] + p->bufs[i].offset;
 	krl_judge_draw_host(p, bufs, KRL_ROLE_PARAM, seed, NULL, NULL);
 	krl_judge_draw_host(p, bufs, KRL_ROLE_INPUT, seed + 1, NULL, NULL);
 	if ((r = krl_exec_golden(p, bufs, d)) != KRL_OK)

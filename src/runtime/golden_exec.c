@@ -11,9 +11,14 @@
 #include "krl/ops.h"
 #include "krl/runtime.h"
 
-static void view(krl_tensor *t, const krl_buf *b, double *data)
+/* Buffer i of p as a tensor over bufs: a view (KRL_ROLE_VIEW) reads its
+ * root's array from its offset on, so views need no array of their own. */
+static void view(krl_tensor *t, const krl_program *p, double *const *bufs,
+                 int i)
 {
-	t->data = data;
+	const krl_buf *b = &p->bufs[i];
+	t->data = b->role == KRL_ROLE_VIEW ? bufs[b->alias] + b->offset
+	                                   : bufs[i];
 	t->dtype = b->dtype;
 	t->ndim = b->ndim;
 	memcpy(t->dim, b->dim, sizeof b->dim);
@@ -33,9 +38,9 @@ krl_err krl_exec_golden(const krl_program *p, double *const *bufs,
 			return krl_diag_set(d, KRL_EUNSUPPORTED, at,
 			                    "op %s has no golden version", s->op->name);
 		for (int k = 0; k < s->nin; k++)
-			view(&in[k], &p->bufs[s->in[k]], bufs[s->in[k]]);
+			view(&in[k], p, bufs, s->in[k]);
 		for (int k = 0; k < s->nout; k++)
-			view(&out[k], &p->bufs[s->out[k]], bufs[s->out[k]]);
+			view(&out[k], p, bufs, s->out[k]);
 		krl_err r = s->op->golden(in, out, &s->attrs);
 		if (r != KRL_OK)
 			return krl_diag_set(d, r, at, "golden %s failed: %s",
