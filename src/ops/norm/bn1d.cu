@@ -30,13 +30,6 @@
 #include "ops/norm/norm.h"
 #include "ops/norm/welford.cuh"
 
-#define TRY(call)                                                          \
-	do {                                                               \
-		cudaError_t e_ = (call);                                   \
-		if (e_ != cudaSuccess)                                     \
-			return (int)e_;                                    \
-	} while (0)
-
 /* PyTorch's channels-last batch norm constants: most threads per block,
  * widest tile along C, rows a thread should see, most row-splitting
  * blocks. */

@@ -27,13 +27,6 @@
 
 #include "ops/norm/norm.h"
 
-#define TRY(call)                                                          \
-	do {                                                               \
-		cudaError_t e_ = (call);                                   \
-		if (e_ != cudaSuccess)                                     \
-			return (int)e_;                                    \
-	} while (0)
-
 #define GRID_MAX 0x7fffffffLL
 
 #include "ops/norm/welford.cuh"

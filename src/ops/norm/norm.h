@@ -118,4 +118,16 @@ int krl_kn_sdpa(const float *q, const float *k, const float *v, float *o,
 #ifdef __cplusplus
 }
 #endif
+
+#ifdef __CUDACC__
+/* In the family's kernel launchers, which return a cudaError_t as an
+ * int: returns the error of a failed runtime call. */
+#define TRY(call)                                                          \
+	do {                                                               \
+		cudaError_t e_ = (call);                                   \
+		if (e_ != cudaSuccess)                                     \
+			return (int)e_;                                    \
+	} while (0)
+#endif
+
 #endif
