@@ -40,7 +40,8 @@ for t in "${tasks[@]}"; do
 		fail=1
 		continue
 	fi
-	python3 bench/check_export.py "$dir.torch" --out "$OUT/check.jsonl" || fail=1
+	# PyTorch with its own CUDA libraries (not a staged .devlibs)
+	env -u LD_LIBRARY_PATH python3 bench/check_export.py "$dir.torch" --out "$OUT/check.jsonl" || fail=1
 	if ./build/krl export "$t" --db "$DB" --shapes "$SHAPES" --to cuda "$dir.cuda" &&
 	   make -C "$dir.cuda" NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" \
 		> "$dir.cuda/make.log" 2>&1 &&

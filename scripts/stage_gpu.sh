@@ -5,7 +5,7 @@
 # the GPU machine: rm -rf build && mv .gpubuild build && bash bench/run_gpu.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bins=(build/krl build/tests/*_gpu_* build/bench/eval_speed build/bench/mockllm_server
+bins=(build/krl build/libkrl_ops.so build/tests/*_gpu_* build/bench/eval_speed build/bench/mockllm_server
       build/bench/launch_floor)
 rm -rf .gpubuild
 for b in "${bins[@]}"; do

@@ -113,6 +113,8 @@ static char *evaluate_body(const load_opts *o, const char *task,
                            const char *cand, double timeout_s)
 {
 	json_t *j = json_pack("{s:s, s:s}", "task", task, "candidate", cand);
+	if (o->shapes)
+		json_object_set_new(j, "shapes", json_string(o->shapes));
 	if (timeout_s > 0)
 		json_object_set_new(j, "timeout_s", json_real(timeout_s));
 	char *z = json_dumps(j, JSON_COMPACT);

@@ -46,6 +46,8 @@ typedef struct load_opts {
 	size_t max_body;         /* the server's limit (oversized goes past) */
 	int requests, clients;
 	unsigned seed;
+	const char *shapes;      /* "shapes" sent with every evaluation, or
+	                          * NULL: the server's default */
 } load_opts;
 
 typedef struct load_result {

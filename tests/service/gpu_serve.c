@@ -8,7 +8,9 @@
  * Prints the throughput (evaluations per minute per GPU) and appends it
  * as a JSON line to $KRL_SERVE_RESULTS when that is set.
  *
- * $KRL_SERVE_LOAD_N requests (default 100; the acceptance run uses 500).
+ * $KRL_SERVE_LOAD_N requests (default 100; the acceptance run uses 500),
+ * each evaluation at the shape sets $KRL_SERVE_SHAPES (sent as the
+ * request's "shapes"; default: the server's, the judge's kb1).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +67,8 @@ static void load_real_judge(void **state)
 	load_opts lo = {
 		.base = base, .token = TOKEN, .task = "level1/19_relu",
 		.good = good, .wrong = wrong, .hang = hang, .stall = NULL,
-		.max_body = o.max_body, .requests = n, .clients = 32, .seed = 19};
+		.max_body = o.max_body, .requests = n, .clients = 32, .seed = 19,
+		.shapes = getenv("KRL_SERVE_SHAPES")};
 	load_result r;
 	load_run(&lo, &r);
 	for (int k = 0; k < LOAD_NKINDS; k++)
@@ -84,10 +87,12 @@ static void load_real_judge(void **state)
 		time_t now = time(NULL);
 		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 		fprintf(f, "{\"test\": \"serve_load\", \"requests\": %d, "
-		        "\"clients\": 32, \"gpus\": %d, \"evaluations\": %d, "
+		        "\"clients\": 32, \"shapes\": \"%s\", \"gpus\": %d, "
+		        "\"evaluations\": %d, "
 		        "\"seconds\": %.2f, \"evals_per_min_per_gpu\": %.2f, "
 		        "\"wrong_answers\": %d, \"no_answer\": %d, \"date\": "
-		        "\"%s\"}\n", n, ev.nworkers, r.evaluations, r.seconds,
+		        "\"%s\"}\n", n, lo.shapes ? lo.shapes : "default",
+		        ev.nworkers, r.evaluations, r.seconds,
 		        per_gpu, r.wrong_answers, r.no_answer, date);
 		fclose(f);
 	}
