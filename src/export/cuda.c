@@ -50,7 +50,7 @@ static void put_double(krl_strbuf *b, double v, int is_float)
 static void put_karg(krl_strbuf *b, const krl_karg *a, int k)
 {
 	if (a->buf >= 0) {
-		krl_strbuf_printf(b, "\t\tvoid *a%d = B[%d];\n", k, a->buf);
+		krl_strbuf_printf(b, "\t\tvoid *a%d = krl_b[%d];\n", k, a->buf);
 		return;
 	}
 	int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double g;
@@ -127,32 +127,32 @@ static void put_task_params(krl_strbuf *b, const krl_program *p, int inputs,
 static void put_bufptrs(krl_strbuf *b, const krl_program *p, const size_t *off,
                         int init)
 {
-	krl_strbuf_printf(b, "\tvoid *B[%d];\n", p->nbufs > 0 ? p->nbufs : 1);
+	krl_strbuf_printf(b, "\tvoid *krl_b[%d];\n", p->nbufs > 0 ? p->nbufs : 1);
 	for (int i = 0; i < p->nbufs; i++) {
 		const krl_buf *q = &p->bufs[i];
 		switch (q->role) {
 		case KRL_ROLE_INPUT: case KRL_ROLE_OUTPUT:
 			if (init) {
-				krl_strbuf_printf(b, "\tB[%d] = 0;\n", i);
+				krl_strbuf_printf(b, "\tkrl_b[%d] = 0;\n", i);
 				break;
 			}
 			/* fallthrough */
 		case KRL_ROLE_PARAM:
-			krl_strbuf_printf(b, "\tB[%d] = (void *)%s;\n", i, q->name);
+			krl_strbuf_printf(b, "\tkrl_b[%d] = (void *)%s;\n", i, q->name);
 			break;
 		case KRL_ROLE_SCRATCH:
 			if (init)
-				krl_strbuf_printf(b, "\tB[%d] = 0;\n", i);
+				krl_strbuf_printf(b, "\tkrl_b[%d] = 0;\n", i);
 			else
-				krl_strbuf_printf(b, "\tB[%d] = (char *)scratch + %zu;\n",
+				krl_strbuf_printf(b, "\tkrl_b[%d] = (char *)krl_scratch + %zu;\n",
 				                  i, off[i]);
 			break;
 		case KRL_ROLE_DERIVED:
-			krl_strbuf_printf(b, "\tB[%d] = (char *)derived + %zu;\n", i,
+			krl_strbuf_printf(b, "\tkrl_b[%d] = (char *)krl_derived + %zu;\n", i,
 			                  off[i]);
 			break;
 		case KRL_ROLE_VIEW:
-			krl_strbuf_printf(b, "\tB[%d] = B[%d] ? (char *)B[%d] + %lld : 0;"
+			krl_strbuf_printf(b, "\tkrl_b[%d] = krl_b[%d] ? (char *)krl_b[%d] + %lld : 0;"
 			                  "  /* view %s */\n", i, q->alias, q->alias,
 			                  (long long)(q->offset *
 			                              (int64_t)krl_dtype_size(q->dtype)),
@@ -165,7 +165,7 @@ static void put_bufptrs(krl_strbuf *b, const krl_program *p, const size_t *off,
 static void put_tensor(krl_strbuf *b, const krl_program *p, int i)
 {
 	const krl_buf *q = &p->bufs[i];
-	krl_strbuf_printf(b, "{B[%d], %d, %d, {", i, (int)q->dtype, q->ndim);
+	krl_strbuf_printf(b, "{krl_b[%d], %d, %d, {", i, (int)q->dtype, q->ndim);
 	for (int k = 0; k < q->ndim; k++)
 		krl_strbuf_printf(b, "%s%lld", k ? ", " : "", (long long)q->dim[k]);
 	krl_strbuf_str(b, q->ndim ? "}}" : "0}}");
@@ -208,7 +208,7 @@ static void put_steps(krl_strbuf *b, const krl_candidate *c,
 				                  "\t\tconst double *vals = 0;\n");
 			}
 			krl_strbuf_printf(b, "\t\tif (krl_ops_call(\"%s\", in, %d, out, "
-			                  "%d, %d, keys, vals, (void *)s))\n"
+			                  "%d, %d, keys, vals, (void *)krl_stream))\n"
 			                  "\t\t\treturn %s_fail_ops(\"%s\");\n\t}\n",
 			                  x->op->name, x->nin, x->nout, x->attrs.n,
 			                  stem, x->op->name);
@@ -226,7 +226,7 @@ static void put_steps(krl_strbuf *b, const krl_candidate *c,
 		                  "\t\tcfg.gridDim = dim3(%uu, %uu, %uu);\n"
 		                  "\t\tcfg.blockDim = dim3(%uu, %uu, %uu);\n"
 		                  "\t\tcfg.dynamicSmemBytes = %uu;\n"
-		                  "\t\tcfg.stream = s;\n",
+		                  "\t\tcfg.stream = krl_stream;\n",
 		                  x->grid[0], x->grid[1], x->grid[2], x->block[0],
 		                  x->block[1], x->block[2], x->smem);
 		int na = 0;
@@ -318,7 +318,7 @@ static void put_header(krl_strbuf *b, const krl_task *t, const krl_program *p,
 	                  : o->cand_origin ? o->cand_origin : "?");
 	put_shapes_comment(b, t, p, o->shapes);
 	krl_strbuf_printf(b,
-		" *\n * Every function runs asynchronously on stream s and returns 0, a\n"
+		" *\n * Every function runs asynchronously on krl_stream and returns 0, a\n"
 		" * cudaError_t (> 0) or -1 (a library op failed); krl_%s_error()\n"
 		" * says what failed. All pointers are device pointers to contiguous\n"
 		" * row-major tensors of the shapes above. docs/export.md.\n */\n"
@@ -342,14 +342,14 @@ static void put_header(krl_strbuf *b, const krl_task *t, const krl_program *p,
 			if (p->bufs[i].role == KRL_ROLE_PARAM)
 				krl_strbuf_printf(b, "%sconst %s *%s", m++ ? ", " : "",
 				                  ctype(p->bufs[i].dtype), p->bufs[i].name);
-		krl_strbuf_printf(b, "%svoid *derived, cudaStream_t s);\n",
+		krl_strbuf_printf(b, "%svoid *krl_derived, cudaStream_t krl_stream);\n",
 		                  m ? ", " : "");
 	}
 	krl_strbuf_printf(b, "/* Runs the plan: inputs, params and outputs in the "
 	                  "task's order. */\nint krl_%s_forward(", stem);
 	put_task_params(b, p, 1, 1, &n);
-	krl_strbuf_printf(b, "%s%svoid *scratch, cudaStream_t s);\n",
-	                  n ? ", " : "", der ? "const void *derived, " : "");
+	krl_strbuf_printf(b, "%s%svoid *krl_scratch, cudaStream_t krl_stream);\n",
+	                  n ? ", " : "", der ? "const void *krl_derived, " : "");
 	krl_strbuf_printf(b, "/* What the last failing call on this thread "
 	                  "failed at. */\nconst char *krl_%s_error(void);\n\n"
 	                  "#ifdef __cplusplus\n}\n#endif\n#endif\n", stem);
@@ -408,7 +408,7 @@ static void put_kernels(krl_strbuf *b, const krl_task *t, const krl_candidate *c
 			if (p->bufs[i].role == KRL_ROLE_PARAM)
 				krl_strbuf_printf(b, "%sconst %s *%s", m++ ? ", " : "",
 				                  ctype(p->bufs[i].dtype), p->bufs[i].name);
-		krl_strbuf_printf(b, "%svoid *derived, cudaStream_t s)\n{\n",
+		krl_strbuf_printf(b, "%svoid *krl_derived, cudaStream_t krl_stream)\n{\n",
 		                  m ? ", " : "");
 		put_bufptrs(b, p, off, 1);
 		put_steps(b, c, p, p->init, p->ninit, stem);
@@ -416,11 +416,11 @@ static void put_kernels(krl_strbuf *b, const krl_task *t, const krl_candidate *c
 	}
 	krl_strbuf_printf(b, "extern \"C\" int krl_%s_forward(", stem);
 	put_task_params(b, p, 1, 1, &n);
-	krl_strbuf_printf(b, "%s%svoid *scratch, cudaStream_t s)\n{\n",
-	                  n ? ", " : "", der ? "const void *derived, " : "");
+	krl_strbuf_printf(b, "%s%svoid *krl_scratch, cudaStream_t krl_stream)\n{\n",
+	                  n ? ", " : "", der ? "const void *krl_derived, " : "");
 	put_bufptrs(b, p, off, 0);
 	put_steps(b, c, p, p->body, p->nbody, stem);
-	krl_strbuf_str(b, "\t(void)B;\n\t(void)scratch;\n\treturn 0;\n}\n");
+	krl_strbuf_str(b, "\t(void)krl_b;\n\t(void)krl_scratch;\n\treturn 0;\n}\n");
 }
 
 /* ==== main.cu ==== */
@@ -504,11 +504,11 @@ static void put_main(krl_strbuf *b, const krl_task *t, const krl_program *p,
 	for (int i = 0; i < p->ntask; i++) {
 		const krl_buf *q = &p->bufs[i];
 		if (q->role == KRL_ROLE_OUTPUT) {
-			krl_strbuf_printf(b, "\tvoid *%s = 0;\n\tCK(cudaMalloc(&%s, %zu));\n",
+			krl_strbuf_printf(b, "\tvoid *buf_%s = 0;\n\tCK(cudaMalloc(&buf_%s, %zu));\n",
 			                  q->name, q->name, q->bytes + 1);
 			continue;
 		}
-		krl_strbuf_printf(b, "\tvoid *%s = make(%lldull, %d, %d, ", q->name,
+		krl_strbuf_printf(b, "\tvoid *buf_%s = make(%lldull, %d, %d, ", q->name,
 		                  (long long)q->numel, (int)q->dtype,
 		                  distk[q->dist.kind]);
 		put_double(b, q->dist.a, 0);
@@ -525,13 +525,13 @@ static void put_main(krl_strbuf *b, const krl_task *t, const krl_program *p,
 		                  "\tRUN(krl_%s_init(", stem, stem);
 		for (int i = 0; i < p->ntask; i++)
 			if (p->bufs[i].role == KRL_ROLE_PARAM)
-				krl_strbuf_printf(b, "(const %s *)%s, ",
+				krl_strbuf_printf(b, "(const %s *)buf_%s, ",
 				                  ctype(p->bufs[i].dtype), p->bufs[i].name);
 		krl_strbuf_str(b, "derived, s));\n");
 	}
 	krl_strbuf_printf(b, "#define FORWARD krl_%s_forward(", stem);
 	for (int i = 0; i < p->ntask; i++)
-		krl_strbuf_printf(b, "(%s%s *)%s, ",
+		krl_strbuf_printf(b, "(%s%s *)buf_%s, ",
 		                  p->bufs[i].role == KRL_ROLE_OUTPUT ? "" : "const ",
 		                  ctype(p->bufs[i].dtype), p->bufs[i].name);
 	krl_strbuf_printf(b, "%sscratch, s)\n", der ? "derived, " : "");
@@ -539,7 +539,7 @@ static void put_main(krl_strbuf *b, const krl_task *t, const krl_program *p,
 	                  "\tint ok = 1;\n");
 	for (int i = 0; i < p->ntask; i++)
 		if (p->bufs[i].role == KRL_ROLE_OUTPUT)
-			krl_strbuf_printf(b, "\tok &= checksum(\"%s\", %s, %lldull, %d);\n",
+			krl_strbuf_printf(b, "\tok &= checksum(\"%s\", buf_%s, %lldull, %d);\n",
 			                  p->bufs[i].name, p->bufs[i].name,
 			                  (long long)p->bufs[i].numel,
 			                  (int)p->bufs[i].dtype);

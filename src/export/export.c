@@ -93,6 +93,22 @@ static krl_err check_ops(const krl_program *p, krl_diag *d)
 	return KRL_OK;
 }
 
+/* The generated host code names its own identifiers krl_* (the buffer
+ * table, the stream, the workspaces): a task buffer may not. */
+static krl_err check_names(const krl_task *t, const krl_program *p,
+                           krl_diag *d)
+{
+	for (int i = 0; i < p->ntask; i++)
+		if (!strncmp(p->bufs[i].name, "krl_", 4))
+			return krl_diag_set(d, KRL_EUNSUPPORTED, nopos,
+			                    "task %s: buffer '%s': names starting "
+			                    "with krl_ are the exported host code's "
+			                    "own; rename it to export",
+			                    t->id ? t->id : t->name,
+			                    p->bufs[i].name);
+	return KRL_OK;
+}
+
 krl_err krl_export_write(const krl_task *t, const krl_candidate *c,
                          const krl_export_opts *o, const char *dir,
                          krl_diag *d)
@@ -105,7 +121,7 @@ krl_err krl_export_write(const krl_task *t, const krl_candidate *c,
 	krl_err e = krl_program_build(t, c, o->shapes, &lim, &p, d);
 	if (e)
 		return e;
-	if ((e = check_ops(p, d)))
+	if ((e = check_ops(p, d)) || (e = check_names(t, p, d)))
 		goto out;
 	if (krl_mkdirs(dir) != 0) {
 		e = krl_diag_set(d, KRL_EIO, nopos, "cannot create %s: %s",

@@ -121,8 +121,8 @@ static void test_relu_cuda(void **state)
 	krl_export_opts o = cuda_opts();
 	KRL_ASSERT_OK(krl_export_write(t, c, &o, dir, &d), &d);
 	char *h = slurp(dir, "krl_relu.h"), *k = slurp(dir, "kernels.cu");
-	has(h, "int krl_relu_forward(const float *x, float *y, void *scratch, "
-	       "cudaStream_t s);");
+	has(h, "int krl_relu_forward(const float *x, float *y, void *krl_scratch, "
+	       "cudaStream_t krl_stream);");
 	has(h, "size_t krl_relu_workspace_size(void);");
 	assert_null(strstr(h, "krl_relu_init"));       /* no init in the plan */
 	/* the candidate as it is, then the launch with kb1's geometry:
@@ -204,8 +204,8 @@ static void test_conv_call_cuda(void **state)
 	o = cuda_opts();
 	KRL_ASSERT_OK(krl_export_write(t, c, &o, dir, &d), &d);
 	char *k = slurp(dir, "kernels.cu"), *mk = slurp(dir, "Makefile");
-	has(k, "{B[0], 0, 4, {128, 64, 128, 128}}, {B[1], 0, 4, {128, 64, 3, 3}}");
-	has(k, "krl_ops_call(\"conv\", in, 2, out, 1, 0, keys, vals, (void *)s)");
+	has(k, "{krl_b[0], 0, 4, {128, 64, 128, 128}}, {krl_b[1], 0, 4, {128, 64, 3, 3}}");
+	has(k, "krl_ops_call(\"conv\", in, 2, out, 1, 0, keys, vals, (void *)krl_stream)");
 	has(mk, "-lkrl_ops");
 	free(k);
 	free(mk);
@@ -235,16 +235,16 @@ static void test_init_cuda(void **state)
 	KRL_ASSERT_OK(krl_export_write(t, c, &o, dir, &d), &d);
 	char *h = slurp(dir, "krl_gemm_divide_sum_scaling.h");
 	char *k = slurp(dir, "kernels.cu"), *m = slurp(dir, "main.cu");
-	has(h, "int krl_gemm_divide_sum_scaling_init(const float *w, void *derived, "
-	       "cudaStream_t s);");
+	has(h, "int krl_gemm_divide_sum_scaling_init(const float *w, void "
+	       "*krl_derived, cudaStream_t krl_stream);");
 	has(h, "int krl_gemm_divide_sum_scaling_forward(const float *x, "
-	       "const float *w, float *y, const void *derived, void *scratch, "
-	       "cudaStream_t s);");
+	       "const float *w, float *y, const void *krl_derived, void "
+	       "*krl_scratch, cudaStream_t krl_stream);");
 	/* csum f64 [8192] at kb1: 65536 bytes of derived state */
 	has(k, "size_t krl_gemm_divide_sum_scaling_derived_size(void)\n{\n\treturn 65536;");
 	has(k, "(const void *)colsum, args)");
 	has(k, "double a4 = 0x1.8p-1;");       /* 0.75, exact */
-	has(m, "RUN(krl_gemm_divide_sum_scaling_init((const float *)w, derived, s));");
+	has(m, "RUN(krl_gemm_divide_sum_scaling_init((const float *)buf_w, derived, s));");
 	free(h);
 	free(k);
 	free(m);
@@ -253,6 +253,64 @@ static void test_init_cuda(void **state)
 }
 
 /* ==== --to torch ==== */
+
+/* Buffers named like the generated host code's own identifiers (B was
+ * the buffer table's name and s the stream's: level-1 GEMMs have A, B, C)
+ * export and compile; a name starting with krl_ is refused, named. */
+static void test_buffer_names(void **state)
+{
+	(void)state;
+	static const char task[] =
+		"task names\nshapes kb0 n=100\nshapes kb1 n=1000\nshapes tiny n=7\n"
+		"input B f32 [n] normal(0, 1)\ninput s f32 [n] normal(0, 1)\n"
+		"output scratch f32 [n]\ntolerance atol=1e-6 rtol=1e-6\n"
+		"plan\n  call add(B, s) -> scratch\nend\n";
+	static const char cand[] =
+		"extern \"C\" __global__ void addk(const float *a, const float *b,"
+		" float *c, int n)\n{\n\tint i = blockIdx.x * blockDim.x + "
+		"threadIdx.x;\n\tif (i < n)\n\t\tc[i] = a[i] + b[i];\n}\n"
+		"/*@plan\nlaunch addk grid=(cdiv(n, 256)) block=(256) "
+		"args(B, s, scratch, n)\n@*/\n";
+	krl_task *t = NULL;
+	krl_candidate *c = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_task_parse("names.task", task, strlen(task), &t, &d),
+	              &d);
+	KRL_ASSERT_OK(krl_candidate_parse("names.cu", cand, strlen(cand), &c,
+	                                  &d), &d);
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/names", tmpdir);
+	krl_export_opts o = cuda_opts();
+	KRL_ASSERT_OK(krl_export_write(t, c, &o, dir, &d), &d);
+	char *k = slurp(dir, "kernels.cu");
+	has(k, "int krl_names_forward(const float *B, const float *s, float "
+	       "*scratch, void *krl_scratch, cudaStream_t krl_stream)");
+	has(k, "krl_b[0] = (void *)B;");
+	has(k, "cfg.stream = krl_stream;");
+	free(k);
+	nvcc_compile(dir, 1);
+	krl_task_free(t);
+	static const char bad[] =
+		"task names\nshapes kb0 n=100\nshapes kb1 n=1000\nshapes tiny n=7\n"
+		"input krl_b f32 [n] normal(0, 1)\ninput s f32 [n] normal(0, 1)\n"
+		"output scratch f32 [n]\ntolerance atol=1e-6 rtol=1e-6\n"
+		"plan\n  call add(krl_b, s) -> scratch\nend\n";
+	static const char badc[] =
+		"extern \"C\" __global__ void addk(const float *a, const float *b,"
+		" float *c, int n)\n{\n\tint i = blockIdx.x * blockDim.x + "
+		"threadIdx.x;\n\tif (i < n)\n\t\tc[i] = a[i] + b[i];\n}\n"
+		"/*@plan\nlaunch addk grid=(cdiv(n, 256)) block=(256) "
+		"args(krl_b, s, scratch, n)\n@*/\n";
+	krl_candidate_free(c);
+	KRL_ASSERT_OK(krl_task_parse("bad.task", bad, strlen(bad), &t, &d), &d);
+	KRL_ASSERT_OK(krl_candidate_parse("bad.cu", badc, strlen(badc), &c, &d),
+	              &d);
+	snprintf(dir, sizeof dir, "%s/names2", tmpdir);
+	assert_int_equal(krl_export_write(t, c, &o, dir, &d), KRL_EUNSUPPORTED);
+	has(d.msg, "buffer 'krl_b'");
+	krl_candidate_free(c);
+	krl_task_free(t);
+}
 
 static void test_torch_package(void **state)
 {
@@ -442,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_cuda),
 		cmocka_unit_test(test_conv_call_cuda),
 		cmocka_unit_test(test_init_cuda),
+		cmocka_unit_test(test_buffer_names),
 		cmocka_unit_test(test_torch_package),
 		cmocka_unit_test(test_best_candidate),
 	};
