@@ -68,6 +68,11 @@ PEER_FIELDS = ("torch_eager_ms", "torch_graph_ms", "torch_compile_ms",
                "torch_version", "kernelbench", "kernelbench_commit")
 
 
+def fx(g):
+    """A geometric mean as "1.234x", or "n/a"."""
+    return "n/a" if g is None else f"{g:.3f}x"
+
+
 def timing_set(shapes):
     """The set a result is timed at: the last of "tiny,kb1"."""
     return (shapes or "").split(",")[-1].strip()
@@ -229,9 +234,9 @@ def join_line(r, p, how, tid):
         if not r.get("gpu"):
             out["gpu"] = p["gpu"]
         out["peers_gpu"] = p["gpu"]
-    out["peers_commit"] = p.get("commit")
-    out["peers_session"] = p.get("session")
-    out["peers_date"] = p.get("date")
+    for k in ("commit", "session", "date"):
+        if p.get(k) is not None:
+            out[f"peers_{k}"] = p[k]
     if how == "file" or task_id(p.get("task")) != tid:
         out["peers_task"] = p.get("task")
     if r.get("session") and p.get("session"):
@@ -256,13 +261,17 @@ def join(opt, peers, tasks):
 
 def counted(j, refs):
     """kernelrl's time as the headline counts it: the best candidate's, or
-    the reference's where the search found nothing faster (best_ms above
-    ref_ms, or no correct candidate); (ms, counted at the reference)."""
+    the reference's where the search found nothing faster (a speedup below
+    1, the judge's median of paired ratios; without one, best_ms above
+    ref_ms; or no correct candidate); (ms, counted at the reference)."""
     tid, s = task_id(j.get("problem")), timing_set(j.get("shapes"))
     best, ref = num(j.get("best_ms")), num(j.get("ref_ms"))
     if ref is None:
         ref = refs.get((tid, s))
-    if best is not None and (ref is None or best <= ref):
+    sp = num(j.get("speedup"))
+    slower = sp < 1.0 if sp is not None else (
+        best is not None and ref is not None and best > ref)
+    if best is not None and not (slower and ref is not None):
         return best, False
     return ref, ref is not None
 
@@ -360,12 +369,13 @@ def summarize(rows, refs, reasons, expect=None):
         lines.append(f"- selected tasks without a result line: {len(lack)}"
                      + (": " + ", ".join(lack) if lack else ""))
     lines.append("- geometric mean of vs_best_torch (best of PyTorch ms / "
-                 f"kernelrl ms): **{fmt(g['best_torch'])}x** over "
+                 f"kernelrl ms): **{fx(g['best_torch'])}** over "
                  f"{len(vs['best_torch'])}")
     lines.append(f"- geometric mean of speedup over kernelrl's reference: "
-                 f"{fmt(fig['gmean_speedup'])}x; over PyTorch eager "
-                 f"(vs_eager): **{fmt(g['eager'])}x**; over CUDA graph "
-                 f"{fmt(g['graph'])}x; over torch.compile {fmt(g['compile'])}x")
+                 f"{fx(fig['gmean_speedup'])} over {len(speedups)}; over "
+                 f"PyTorch eager (vs_eager): **{fx(g['eager'])}**; over CUDA "
+                 f"graph {fx(g['graph'])}; over torch.compile "
+                 f"{fx(g['compile'])}")
     lines.append(f"- below {PARITY} of best-of-PyTorch: **{len(losses)}**"
                  + ("" if losses else " (none)"))
     for tid, v, j in sorted(losses, key=lambda x: x[1]):
@@ -375,7 +385,8 @@ def summarize(rows, refs, reasons, expect=None):
                      f"{fmt(num(j.get('best_torch_ms')), '.4f')} ms, kernelrl "
                      f"{fmt(num(j.get('best_ms')), '.4f')} ms, roofline "
                      f"{fmt(num(j.get('roofline')))}): {why}")
-    lines.append(f"- roofline fraction: median {fmt(fig['roofline_median'])} "
+    lines.append(f"- roofline fraction: median "
+                 f"{fmt(fig['roofline_median']) or 'n/a'} "
                  f"over {len(roofs)}; above 1.0: **{len(above)}**"
                  + (" (" + ", ".join(f"{t} {r:.2f}" for t, r in above) + ")"
                     if above else ""))

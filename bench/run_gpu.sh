@@ -352,7 +352,7 @@ for t in open(sys.argv[2]).read().split():
 		--expect "$w/selected.txt" ${REASONS:+--reasons "$REASONS"} \
 		--out "$OUT/optimize-$name.jsonl" --md "$OUT/optimize-$name.md" 2>&1 |
 		tee -a "$S"
-	cp "$w/$f.jsonl" "$OUT/"
+	cp "$w/$f.jsonl" "$OUT/optimize-$name.peers.jsonl"
 	cp "$w/optimize-level$lvl-$s.txt" "$OUT/optimize-$name.txt" 2>/dev/null
 	cp "$w/work/krl.db" "$OUT/$name.db" 2>/dev/null
 	cp "$w/work/optimize.err" "$OUT/$name.err" 2>/dev/null
