@@ -65,7 +65,8 @@ PARITY = 0.97
 # Fields a peers line hands over as they are.
 PEER_FIELDS = ("torch_eager_ms", "torch_graph_ms", "torch_compile_ms",
                "torch_compile_s", "best_torch_ms", "best_torch_peer",
-               "torch_version", "kernelbench", "kernelbench_commit")
+               "torch_version", "kernelbench", "kernelbench_commit", "cuda",
+               "cudnn")
 
 
 def fx(g):
@@ -223,8 +224,9 @@ def join_line(r, p, how, tid):
     for k in PEER_FIELDS:
         if k in p:
             out[k] = p[k]
-    for k, v in p.items():
-        if k.startswith("torch_") and k.endswith("_error"):
+    for k, v in p.items():  # a failed peer; not a warm-up worker's failure
+        if k.startswith("torch_") and k.endswith("_error") \
+                and not k.startswith("torch_compile_worker"):
             out[k] = v
     best = r.get("best_ms")
     for peer in PEERS:

@@ -8,7 +8,8 @@
 # Appends one JSON line per problem to OUTDIR/optimize-levelLEVEL-SHAPES.jsonl
 # (the fields of krl optimize --results, plus gpu and session, stamped by
 # bench/stamp_results.py) and the printed table to
-# OUTDIR/optimize-levelLEVEL-SHAPES.txt. Resumable: a task that already has
+# OUTDIR/optimize-levelLEVEL-SHAPES.txt; the selected tasks that have a
+# line, one a line, to OUTDIR/done.txt. Resumable: a task that already has
 # a line at SHAPES is not run again, and the store and candidates stay in
 # OUTDIR/work, so a problem cut off by a kill or OPT_SECONDS resumes where
 # it stopped.
@@ -67,6 +68,9 @@ if [ ${#todo[@]} -gt 0 ]; then
 fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 py bench/stamp_results.py "$res" gpu="$gpu" session="${KRL_SESSION:-}" 2>/dev/null
+# The selected tasks that have a result line now (bench/run_gpu.sh's level
+# phase times their peers).
+printf '%s\n' "${sel[@]}" | grep -xF -f <(done_ids; echo /) > "$out/done.txt"
 note=
 [ "$rc" = 124 ] && note=": OPT_SECONDS reached"
 echo "optimize level $level $shapes, budget $budget: ${#sel[@]} selected, $((${#sel[@]} - ${#todo[@]})) done before, ${#todo[@]} run now (exit $rc$note), $(have) of ${#sel[@]} with a result line, $(awk "BEGIN{print $(date +%s.%N) - $t0}") s"

@@ -325,38 +325,30 @@ if has level; then
 	printf '%s\n' "${ids[@]}" > "$w/selected.txt"
 	t0=$(date +%s)
 	total=${LEVEL_SECONDS:-540}
-	KRL_OPT_ARGS=${KRL_OPT_ARGS:---min-pairs 10 --patience 3} \
-		OPT_SECONDS=${OPT_SECONDS:-$((total * 6 / 10))} \
-		bash bench/optimize_level.sh "$lvl" "$w" "${BUDGET:-32}" "$s" \
-		--list "$w/selected.txt" 2>&1 | tee -a "$S"
-	res=$w/optimize-level$lvl-$s.jsonl
-	# The peers of the problems that have a result line (at this commit).
-	py -c '
-import json, sys
-have = set()
-for ln in open(sys.argv[1]):
-    try:
-        have.add(json.loads(ln).get("problem"))
-    except (ValueError, AttributeError):
-        pass
-for t in open(sys.argv[2]).read().split():
-    if t in have:
-        print(t)
-' "$res" "$w/selected.txt" > "$w/with-results.txt" 2>/dev/null
-	f=peers_level${lvl}_$s
-	if [ -s "$w/with-results.txt" ]; then
-		run_peers "$w/with-results.txt" "$s" "$w/$f.jsonl" $((total - ($(date +%s) - t0)))
+	if [ ${#ids[@]} -eq 0 ] || [ -z "${ids[0]}" ]; then
+		echo "level $lvl $s: no task selected; phase skipped" | tee -a "$S"
+	else
+		KRL_OPT_ARGS=${KRL_OPT_ARGS:---min-pairs 10 --patience 3} \
+			OPT_SECONDS=${OPT_SECONDS:-$((total * 6 / 10))} \
+			bash bench/optimize_level.sh "$lvl" "$w" "${BUDGET:-32}" "$s" \
+			--list "$w/selected.txt" 2>&1 | tee -a "$S"
+		res=$w/optimize-level$lvl-$s.jsonl
+		f=peers_level${lvl}_$s
+		# The peers of the selected problems that have a result line.
+		if [ -s "$w/done.txt" ]; then
+			run_peers "$w/done.txt" "$s" "$w/$f.jsonl" $((total - ($(date +%s) - t0)))
+		fi
+		touch "$w/$f.jsonl" "$res"
+		py bench/join_peers.py "$res" --peers "$w/$f.jsonl" \
+			--expect "$w/selected.txt" ${REASONS:+--reasons "$REASONS"} \
+			--out "$OUT/optimize-$name.jsonl" --md "$OUT/optimize-$name.md" 2>&1 |
+			tee -a "$S"
+		cp "$w/$f.jsonl" "$OUT/optimize-$name.peers.jsonl"
+		cp "$w/optimize-level$lvl-$s.txt" "$OUT/optimize-$name.txt" 2>/dev/null
+		cp "$w/work/krl.db" "$OUT/$name.db" 2>/dev/null
+		cp "$w/work/optimize.err" "$OUT/$name.err" 2>/dev/null
+		echo "level $lvl $s: $(($(date +%s) - t0)) s in this phase" | tee -a "$S"
 	fi
-	touch "$w/$f.jsonl"
-	py bench/join_peers.py "$res" --peers "$w/$f.jsonl" \
-		--expect "$w/selected.txt" ${REASONS:+--reasons "$REASONS"} \
-		--out "$OUT/optimize-$name.jsonl" --md "$OUT/optimize-$name.md" 2>&1 |
-		tee -a "$S"
-	cp "$w/$f.jsonl" "$OUT/optimize-$name.peers.jsonl"
-	cp "$w/optimize-level$lvl-$s.txt" "$OUT/optimize-$name.txt" 2>/dev/null
-	cp "$w/work/krl.db" "$OUT/$name.db" 2>/dev/null
-	cp "$w/work/optimize.err" "$OUT/$name.err" 2>/dev/null
-	echo "level $lvl $s: $(($(date +%s) - t0)) s in this phase" | tee -a "$S"
 fi
 # Everything but the summary in one archive: the device tool brings back
 # at most 8 files.

@@ -325,6 +325,8 @@ class OptimizeLevel(unittest.TestCase):
         self.assertEqual([ln["session"] for ln in lines],
                          ["call-1"] * 3 + ["call-2"])
         self.assertIn("3 done before, 1 run now", r.stdout)
+        with open(os.path.join(d, "out", "done.txt")) as f:
+            self.assertEqual(len(f.read().split()), 4)
         # everything done: krl is not called
         r = run("--from", "1", "--to", "4")
         with open(krl + ".log") as f:
