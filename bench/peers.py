@@ -480,6 +480,11 @@ def parse_args(argv=None):
     ap.add_argument("--commit", default="",
                     help="kernelrl commit to record (default $KRL_COMMIT, "
                          ".commit, or git)")
+    ap.add_argument("--session", default="",
+                    help="the device call to record as `session` (default "
+                         "$KRL_SESSION; bench/run_gpu.sh sets it), so that "
+                         "bench/join_peers.py can tell whether the peers and "
+                         "the search ran in one call")
     args = ap.parse_args(argv)
     args.peer_list = [p.strip() for p in args.peers.split(",") if p.strip()]
     bad = [p for p in args.peer_list if p not in PEERS]
@@ -542,6 +547,8 @@ def main(argv=None):
         "gpu": torch.cuda.get_device_name(0),
         "commit": args.commit or commit_id(root),
     }
+    if args.session or os.environ.get("KRL_SESSION"):
+        env["session"] = args.session or os.environ["KRL_SESSION"]
     rev = os.path.join(kb_root, "REVISION")
     if os.path.exists(rev):
         env["kernelbench_commit"] = open(rev).read().split()[0]
@@ -561,6 +568,7 @@ def main(argv=None):
                    "kernelbench": f"level{task.kb_level}/"
                                   f"{os.path.basename(task.path)}"}
             rec.update(env)
+            rec["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
             w = warm.get(task.tid)
             if w is not None:
                 rec["torch_compile_worker_s"] = w.get("s")

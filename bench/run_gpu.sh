@@ -22,10 +22,16 @@
 # (bench/launch_floor: the timing floor of a 1 MiB call under the judge's
 # protocol, and how buffer placement moves it: launch_floor.jsonl).
 # level1 (the builtin optimizer over all of level 1 at kb1, or the
-# problems in $LEVEL1_TASKS, resumable across calls: see below).
+# problems in $LEVEL1_TASKS, resumable across calls: see below); level
+# (the builtin optimizer over level $LEVEL, default 1, at $SHAPES, default
+# kb1, budget $BUDGET, default 32, then bench/peers.py on the problems it
+# finished, in the same call, and bench/join_peers.py: results with peer
+# columns, optimize-level2-kb1.jsonl and its figures optimize-level2-kb1.md;
+# resumable across calls; see below).
 # The task selection of refs, torch and peers (docs/peers.md): LEVEL (refs
 # and torch default 1, peers 2), or TASKS, a glob under tasks/ ('level2/*'),
-# or TASK_LIST, a file of task ids; then TASKS_FROM/TASKS_TO, 1-based
+# or TASK_LIST, a file of task ids; then ONLY, a regex on task ids
+# (kbtasks.py --only); then TASKS_FROM/TASKS_TO, 1-based
 # positions in that list in suite order (bench/kbtasks.py), the same tasks in
 # every phase, so that a level can be split across device calls; a slice
 # adds _FROM-TO to the file names. REFS_SECONDS / TORCH_SECONDS bound each
@@ -44,6 +50,9 @@ export LD_LIBRARY_PATH=$PWD/.devlibs:${LD_LIBRARY_PATH:-}
 export KRL_CACHE_DIR=${KRL_CACHE_DIR:-/tmp/krl-cache}
 export KRL_BIN=$PWD/build/krl
 export KRL_COMMIT=${KRL_COMMIT:-$(cat .commit 2>/dev/null)}
+# This device call, recorded with the optimize results and the peers
+# (bench/join_peers.py tells whether both ran in one call).
+export KRL_SESSION=${KRL_SESSION:-$(date -u +%Y%m%dT%H%M%SZ)-$(hostname)-$$}
 S=$OUT/summary.txt
 tmp=$(mktemp -d)
 phases=${*:-tests nvrtc examples stability adversarial faults optimize}
@@ -61,14 +70,16 @@ select_ids() {
 		sel=(--level "$1")
 	fi
 	py bench/kbtasks.py "${sel[@]}" ${TASK_LIST:+--list "$TASK_LIST"} \
+		${ONLY:+--only "$ONLY"} \
 		${TASKS_FROM:+--from "$TASKS_FROM"} ${TASKS_TO:+--to "$TASKS_TO"}
 }
 # sel_tag LEVEL: the selection's part of the output file names ("" for all
-# of level 1, as before; _level2; _sel for TASKS/TASK_LIST; then _FROM-TO).
+# of level 1, as before; _level2; _sel for TASKS/TASK_LIST/ONLY; then
+# _FROM-TO).
 sel_tag() {
 	local t=""
 	[ "$1" != 1 ] && t=_level$1
-	[ -n "${TASKS:-}${TASK_LIST:-}" ] && t=_sel
+	[ -n "${TASKS:-}${TASK_LIST:-}${ONLY:-}" ] && t=_sel
 	[ -n "${TASKS_FROM:-}${TASKS_TO:-}" ] && t=${t}_${TASKS_FROM:-1}-${TASKS_TO:-end}
 	echo "$t"
 }
@@ -84,8 +95,35 @@ time_refs() {
 	cp "$2" "${WORK:-.gpuwork}/refs/"
 	echo "${KRL_COMMIT:-}" > "${WORK:-.gpuwork}/refs/$(basename "$2" .jsonl).commit"
 }
+# run_peers LIST SET FILE SECONDS: bench/peers.py on the task ids in LIST
+# at shape set SET, resuming FILE, starting no problem after SECONDS; a new
+# process goes on after a problem that broke the CUDA context (exit 3), up
+# to three times. The Inductor/Triton cache is $PEERS_CACHE (default
+# $WORK/inductor); $PEERS_WORKERS (default 8) processes compile every
+# remaining problem first (at most 60% of the time); $PEERS limits the
+# peers (eager,graph,compile), $PEERS_BUDGET the seconds per problem.
+run_peers() {
+	local t0 left rc try
+	t0=$(date +%s)
+	for try in 1 2 3; do
+		left=$(($4 - ($(date +%s) - t0)))
+		[ "$left" -gt 30 ] || break
+		py bench/peers.py --list "$1" --shapes "$2" \
+			--kb "${KB:-.kb}/$2" --out "$3" --resume \
+			--compile-workers "${PEERS_WORKERS:-8}" \
+			--cache-dir "${PEERS_CACHE:-${WORK:-.gpuwork}/inductor}" \
+			--deadline "$left" ${PEERS:+--peers "$PEERS"} \
+			${PEERS_BUDGET:+--budget "$PEERS_BUDGET"} ${KRL_COMMIT:+--commit "$KRL_COMMIT"} \
+			>> "$OUT/peers.log" 2>&1
+		rc=$?
+		echo "peers $2 (try $try): exit $rc, $( [ -f "$3" ] && wc -l < "$3" || echo 0) lines in $(basename "$3") ($(wc -l < "$1") tasks selected, both revisions), $(($(date +%s) - t0)) s" | tee -a "$S"
+		# 3: a problem broke the CUDA context; a new process resumes.
+		[ "$rc" = 3 ] || break
+	done
+}
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
+	echo "session $KRL_SESSION"
 	echo "commit $(cat .commit 2>/dev/null || git rev-parse HEAD 2>/dev/null)"
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 } >> "$S"
@@ -197,11 +235,9 @@ if has peers; then
 	# lives in $WORK/peers (default .gpuwork, ignored, kept on a warm
 	# machine; carry .gpuwork/peers back otherwise) and each call resumes
 	# it, so a level runs over several calls at one commit: a file of
-	# another commit is moved aside first. The Inductor/Triton cache is
-	# $PEERS_CACHE (default $WORK/inductor). Each call stops starting
-	# problems after $PEERS_SECONDS (default 540); $PEERS_WORKERS (default
-	# 8) processes compile every remaining problem first (at most 60% of
-	# that time); $PEERS limits the peers (eager,graph,compile).
+	# another commit is moved aside first. Each call stops starting
+	# problems after $PEERS_SECONDS (default 540); run_peers (above) says
+	# the rest.
 	lvl=${LEVEL:-2}
 	rtag=$(sel_tag "$lvl") # the refs phase's names (level 1: none)
 	tag=$rtag
@@ -217,23 +253,7 @@ if has peers; then
 			mv "$w/$f.jsonl" "$w/$f.$(cat "$w/$f.commit" 2>/dev/null || echo old).jsonl"
 		fi
 		echo "$commit" > "$w/$f.commit"
-		t0=$(date +%s)
-		budget=${PEERS_SECONDS:-540}
-		for try in 1 2 3; do
-			left=$((budget - ($(date +%s) - t0)))
-			[ "$left" -gt 30 ] || break
-			py bench/peers.py --list "$tmp/ids.txt" --shapes "$s" \
-				--kb "${KB:-.kb}/$s" --out "$w/$f.jsonl" --resume \
-				--compile-workers "${PEERS_WORKERS:-8}" \
-				--cache-dir "${PEERS_CACHE:-${WORK:-.gpuwork}/inductor}" \
-				--deadline "$left" ${PEERS:+--peers "$PEERS"} \
-				${PEERS_BUDGET:+--budget "$PEERS_BUDGET"} ${KRL_COMMIT:+--commit "$KRL_COMMIT"} \
-				>> "$OUT/peers.log" 2>&1
-			rc=$?
-			echo "peers $s (try $try): exit $rc, $(wc -l < "$w/$f.jsonl") lines in $f.jsonl (${#ids[@]} tasks selected, both revisions), $(($(date +%s) - t0)) s" | tee -a "$S"
-			# 3: a problem broke the CUDA context; a new process resumes.
-			[ "$rc" = 3 ] || break
-		done
+		run_peers "$tmp/ids.txt" "$s" "$w/$f.jsonl" "${PEERS_SECONDS:-540}"
 		cp "$w/$f.jsonl" "$OUT/"
 		refs=()
 		[ -s "$OUT/refs${rtag}_$s.jsonl" ] && refs=(--refs "$OUT/refs${rtag}_$s.jsonl")
@@ -265,12 +285,70 @@ if has level1; then
 	w=${WORK:-.gpuwork}/level1-kb1
 	mkdir -p "$w"
 	# shellcheck disable=SC2086 # LEVEL1_TASKS is split into ids on purpose
-	KRL_OPT_ARGS="--min-pairs 10 --patience 3" timeout "${LEVEL1_SECONDS:-540}" \
+	KRL_OPT_ARGS="--min-pairs 10 --patience 3" OPT_SECONDS=${LEVEL1_SECONDS:-540} \
 		bash bench/optimize_level1.sh "$w" 32 kb1 ${LEVEL1_TASKS:-} 2>&1 | tee -a "$S"
 	echo "level1 kb1: $(wc -l < "$w/optimize-level1-kb1.jsonl") result lines so far" | tee -a "$S"
 	cp "$w/optimize-level1-kb1.jsonl" "$w/optimize-kb1.txt" "$OUT/" 2>/dev/null
 	cp "$w/work/krl.db" "$OUT/level1-kb1.db" 2>/dev/null
 	cp "$w/work/optimize.err" "$OUT/level1-kb1.err" 2>/dev/null
+fi
+if has level; then
+	# The builtin optimizer over a level (LEVEL, default 1) at a shape set
+	# (SHAPES, kb0 or kb1, default kb1), BUDGET evaluations per problem
+	# (default 32; KRL_OPT_ARGS default "--min-pairs 10 --patience 3"), on
+	# the selection of refs/torch/peers (LEVEL, TASKS, TASK_LIST, ONLY,
+	# TASKS_FROM/TASKS_TO); then, in the same call, PyTorch's peers
+	# (bench/peers.py) of the problems that have a result, then
+	# bench/join_peers.py: $OUT/optimize-level2-kb1.jsonl, the results with
+	# peer columns, and its table and figures in .md. The store, the raw
+	# results and the peers live in $WORK/opt-level2-kb1 (kept on a warm
+	# machine; carry it back otherwise), one folder per level and set
+	# whatever the selection, so slices run in successive calls add up to
+	# one file (the figures cover every problem done so far; the selected
+	# ones without a result are listed); a folder of another commit is
+	# moved aside first. The selection must be of LEVEL (TASKS='level2/*'
+	# needs LEVEL=2). LEVEL_SECONDS (default 540) bounds the
+	# phase: krl optimize stops after OPT_SECONDS (default 60% of it), the
+	# peers start no problem after the rest; the joiner always runs.
+	# REASONS: a file of 'TASK reason' lines for the problems below parity.
+	lvl=${LEVEL:-1}
+	s=${SHAPES:-kb1}
+	name=level$lvl-$s
+	w=${WORK:-.gpuwork}/opt-$name
+	commit=${KRL_COMMIT:-$(git rev-parse HEAD 2>/dev/null)}
+	if [ -d "$w" ] && [ "$(cat "$w/commit" 2>/dev/null)" != "$commit" ]; then
+		mv "$w" "$w.$(cat "$w/commit" 2>/dev/null || echo old).$$"
+	fi
+	mkdir -p "$w"
+	echo "$commit" > "$w/commit"
+	mapfile -t ids < <(select_ids "$lvl")
+	printf '%s\n' "${ids[@]}" > "$w/selected.txt"
+	t0=$(date +%s)
+	total=${LEVEL_SECONDS:-540}
+	if [ ${#ids[@]} -eq 0 ] || [ -z "${ids[0]}" ]; then
+		echo "level $lvl $s: no task selected; phase skipped" | tee -a "$S"
+	else
+		KRL_OPT_ARGS=${KRL_OPT_ARGS:---min-pairs 10 --patience 3} \
+			OPT_SECONDS=${OPT_SECONDS:-$((total * 6 / 10))} \
+			bash bench/optimize_level.sh "$lvl" "$w" "${BUDGET:-32}" "$s" \
+			--list "$w/selected.txt" 2>&1 | tee -a "$S"
+		res=$w/optimize-level$lvl-$s.jsonl
+		f=peers_level${lvl}_$s
+		# The peers of the selected problems that have a result line.
+		if [ -s "$w/done.txt" ]; then
+			run_peers "$w/done.txt" "$s" "$w/$f.jsonl" $((total - ($(date +%s) - t0)))
+		fi
+		touch "$w/$f.jsonl" "$res"
+		py bench/join_peers.py "$res" --peers "$w/$f.jsonl" \
+			--expect "$w/selected.txt" ${REASONS:+--reasons "$REASONS"} \
+			--out "$OUT/optimize-$name.jsonl" --md "$OUT/optimize-$name.md" 2>&1 |
+			tee -a "$S"
+		cp "$w/$f.jsonl" "$OUT/optimize-$name.peers.jsonl"
+		cp "$w/optimize-level$lvl-$s.txt" "$OUT/optimize-$name.txt" 2>/dev/null
+		cp "$w/work/krl.db" "$OUT/$name.db" 2>/dev/null
+		cp "$w/work/optimize.err" "$OUT/$name.err" 2>/dev/null
+		echo "level $lvl $s: $(($(date +%s) - t0)) s in this phase" | tee -a "$S"
+	fi
 fi
 # Everything but the summary in one archive: the device tool brings back
 # at most 8 files.

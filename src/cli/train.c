@@ -35,8 +35,11 @@ static const char train_usage[] =
 	"options:\n"
 	"  --tasks PART        part of the split: train (default), heldout (--eval's\n"
 	"                      default) or all\n"
-	"  --split FILE        'TASK PART' lines (default: splits/level1.txt in the\n"
-	"                      tasks folder)\n"
+	"  --level N           the level whose split is used: splits/levelN.txt in the\n"
+	"                      tasks folder (default 1; level 2 has one too)\n"
+	"  --split FILE        'TASK PART' lines (default: the --level's split)\n"
+	"  --list              print the part's tasks, one a line, and stop (nothing\n"
+	"                      is judged)\n"
 	"  --shapes A[,B...]   shape sets checked; timing and the optimizer use the last\n"
 	"                      (default kb0: cheap)\n"
 	"  --budget N          evaluations per task per round (default 16)\n"
@@ -139,7 +142,7 @@ typedef struct trainargs {
 	krl_builtin_opts bo;
 	char sets_buf[512];
 	const char *part, *split, *weights, *weights_out, *results, *db;
-	int rounds, eval;
+	int rounds, eval, level, list;
 	uint64_t seed;
 } trainargs;
 
@@ -149,6 +152,7 @@ static int parse(int argc, char **argv, trainargs *a)
 	a->db = "krl.db";
 	a->weights_out = "policy/builtin.weights";
 	a->rounds = 1;
+	a->level = 1;
 	a->seed = 1;
 	a->bo.budget = 16;
 	a->bo.progress = 1;
@@ -161,6 +165,10 @@ static int parse(int argc, char **argv, trainargs *a)
 		}
 		if (!strcmp(s, "--eval")) {
 			a->eval = 1;
+			continue;
+		}
+		if (!strcmp(s, "--list")) {
+			a->list = 1;
 			continue;
 		}
 		const char *js = !strcmp(s, "--time-budget") ? "--budget"
@@ -185,6 +193,8 @@ static int parse(int argc, char **argv, trainargs *a)
 			a->part = v;
 		else if (!strcmp(s, "--split"))
 			a->split = v;
+		else if (!strcmp(s, "--level"))
+			a->level = atoi(v);
 		else if (!strcmp(s, "--budget"))
 			a->bo.budget = atoi(v);
 		else if (!strcmp(s, "--rounds"))
@@ -210,6 +220,10 @@ static int parse(int argc, char **argv, trainargs *a)
 			                "--help)\n", s);
 			return -1;
 		}
+	}
+	if (a->level < 1) {
+		fprintf(stderr, "krl train: --level needs a positive number\n");
+		return -1;
 	}
 	if (a->bo.budget < 1 || a->rounds < 1 || a->bo.group < 0 ||
 	    a->bo.group > 64 || a->bo.lr < 0) {
@@ -483,9 +497,16 @@ int krl_cmd_train(int argc, char **argv)
 	if ((a.split ? krl_fmt_fixed(split, sizeof split, "the split path", &d,
 	                             "%s", a.split)
 	             : krl_fmt_fixed(split, sizeof split, "the split path", &d,
-	                             "%s/splits/level1.txt", s->root)) != KRL_OK ||
+	                             "%s/splits/level%d.txt", s->root,
+	                             a.level)) != KRL_OK ||
 	    read_split(split, a.part, s, &ids, &n, &d) != KRL_OK)
 		goto fail;
+	if (a.list) {
+		for (int i = 0; i < n; i++)
+			printf("%s\n", ids[i]);
+		rc = fflush(stdout) ? KRL_EXIT_ERROR : KRL_EXIT_OK;
+		goto out;
+	}
 	/* Fail before any GPU work when the weights cannot be written, or
 	 * would overwrite the starting point (a resume starts again from
 	 * --weights and replays the store). */
