@@ -14,7 +14,8 @@
 #
 #   bash bench/use_result_gpu.sh [PHASE...]      (default: serve peers)
 # Env: OUT (bench/out/use), SERVE_N (500), SERVE_SHAPES (tiny,kb0),
-# SHAPES (kb1), BUDGET (8). Needs build/ (a GPU build), .kb (bench/fetch_kb.sh)
+# SHAPES (kb1), BUDGET (8), DB ($OUT/krl.db), OPTIMIZE (1; 0: export what
+# DB holds), TASKS (the ten below). Needs build/ (a GPU build), .kb (bench/fetch_kb.sh)
 # and, for export, nvcc. The report itself is made from $OUT/krl.db and the
 # results files with `krl report` where Chromium is (scripts/deps.sh --test).
 set -uo pipefail
@@ -24,12 +25,17 @@ OUT=${OUT:-bench/out/use}
 SHAPES=${SHAPES:-kb1}
 BUDGET=${BUDGET:-8}
 mkdir -p "$OUT"
+DB=${DB:-$OUT/krl.db}
+# the commit the results name: staged builds carry it in .commit
+[ -z "${KRL_COMMIT:-}" ] && [ -f .commit ] && export KRL_COMMIT=$(cat .commit)
 phases=${*:-serve peers}
 has() { [[ " $phases " == *" $1 "* ]]; }
 tasks=(level1/19_relu level1/23_softmax level1/40_layernorm
        level1/94_mse_loss level1/95_cross_entropy
        level1/1_square_matmul level1/2_matmul level1/18_matmul_tt
        level1/63_conv2d_square level1/87_conv_pointwise2d)
+# shellcheck disable=SC2206 # a list of ids on purpose
+[ -n "${TASKS:-}" ] && tasks=($TASKS)
 fail=0
 if has serve; then
 	t0=$(date +%s)
@@ -47,7 +53,7 @@ fi
 if has export; then
 	t0=$(date +%s)
 	KRL_OPS_LIB=${KRL_OPS_LIB:-$root/build/libkrl_ops.so} \
-	DB="$OUT/krl.db" OUT="$OUT/export" BUDGET=$BUDGET SHAPES=$SHAPES \
+	DB="$DB" OUT="$OUT/export" BUDGET=$BUDGET SHAPES=$SHAPES \
 		bash bench/export_check.sh "${tasks[@]}" > "$OUT/export.log" 2>&1 || fail=1
 	echo "export: $(( $(date +%s) - t0 )) s"
 	grep -E "sample|FAILED|error" "$OUT/export.log" | tail -20
