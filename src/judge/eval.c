@@ -75,6 +75,14 @@ typedef struct setbufs {
  * While the candidate's buffers are held, running out of device memory is
  * the candidate's doing: the verdict launch_error (out_of_memory) instead
  * of an error of kernelrl. Returns STOP or -1. */
+
+/* Whether the task's precision tier lets it use TF32 (its roofline's
+ * compute ceiling is then TF32's rate). */
+static int is_tf32(const krl_task *t)
+{
+	return t->precision && !strcmp(t->precision, "tf32");
+}
+
 static int judge_fail(evalctx *E, const setbufs *S, krl_err r, krl_err *err,
                       krl_diag *d)
 {
@@ -966,19 +974,21 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 			          "cand_call", w.cand, "cand_prep", w.prep, "ref_draw",
 			          w.draw, "ref_call", w.ref, "verify", w.verify));
 		json_object_set_new(E->rec, "timing", tm);
-		double bw = j->bw_gbs * 1e9, fl = j->fp32_tflops * 1e12;
-		double floor_s = fmax(S->rp->bytes / bw, S->rp->flops / fl);
+		krl_floor f = krl_roofline_floor(&j->ceil, S->rp->bytes,
+		                                 S->rp->flops, is_tf32(E->t));
 		json_object_set_new(
 			E->rec, "roofline",
-			json_pack("{s:f, s:f, s:s, s:f, s:f, s:f, s:f, s:f}", "bytes",
-			          S->rp->bytes, "flops", S->rp->flops, "bound",
-			          S->rp->bytes / bw >= S->rp->flops / fl ? "memory"
-			                                                 : "compute",
-			          "floor_ms", floor_s * 1e3, "fraction",
-			          sc.median > 0 ? floor_s * 1e3 / sc.median : 0.0,
+			json_pack("{s:f, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+			          "s:f, s:f}", "bytes",
+			          S->rp->bytes, "flops", S->rp->flops, "bound", f.bound,
+			          "floor_ms", f.ms, "fraction",
+			          sc.median > 0 ? f.ms / sc.median : 0.0,
 			          "ref_fraction",
-			          sr.median > 0 ? floor_s * 1e3 / sr.median : 0.0,
-			          "copy_gbs", j->bw_gbs, "fp32_tflops", j->fp32_tflops));
+			          sr.median > 0 ? f.ms / sr.median : 0.0,
+			          "ceiling_gbs", f.gbs, "ceiling_tflops", f.tflops,
+			          "copy_gbs", j->ceil.copy_gbs, "read_gbs",
+			          j->ceil.read_gbs, "fp32_tflops", j->ceil.fp32_tflops,
+			          "tf32_tflops", j->ceil.tf32_tflops));
 	}
 out:
 	free(tr);
@@ -1214,8 +1224,8 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 			ms[i] = t_ms;
 	}
 	krl_summary sm = krl_summarize(ms, reps);
-	double bw = j->bw_gbs * 1e9, fl = j->fp32_tflops * 1e12;
-	double floor_s = fmax(S.rp->bytes / bw, S.rp->flops / fl);
+	krl_floor f = krl_roofline_floor(&j->ceil, S.rp->bytes, S.rp->flops,
+	                                 is_tf32(t));
 	*rec = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:f, s:f, s:i}, s:f, s:f, "
 	                 "s:f, s:s}",
 	                 "task", t->id ? t->id : t->name, "set", set, "device",
@@ -1223,7 +1233,7 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 	                 sm.mean, "min", sm.min, "rse",
 	                 isfinite(sm.rse) ? sm.rse : -1.0, "n", sm.n, "bytes",
 	                 S.rp->bytes, "flops", S.rp->flops, "roofline",
-	                 sm.median > 0 ? floor_s * 1e3 / sm.median : 0.0,
+	                 sm.median > 0 ? f.ms / sm.median : 0.0,
 	                 "timing_mode", "stream");
 out:
 	free(ms);

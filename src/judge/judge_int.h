@@ -33,6 +33,25 @@ typedef struct krl_stress {
 	krl_stress_op ops[KRL_STRESS_MAX_BUFS];
 } krl_stress;
 
+/* The device's measured roofline ceilings (src/judge/roofline.c). */
+typedef struct krl_ceilings {
+	double copy_gbs;         /* cudaMemcpy D2D, GB/s read plus written */
+	double read_gbs;         /* a read-only streaming kernel, GB/s */
+	double fp32_tflops;      /* cuBLASLt fp32 GEMM (no TF32) */
+	double tf32_tflops;      /* cuBLASLt TF32 tensor-core GEMM */
+} krl_ceilings;
+
+/* A problem's floor: the longer of bytes over the fastest measured memory
+ * rate (gbs) and flops over the fastest rate its tier allows (tflops: a
+ * tf32 task TF32's, an fp32 task the larger of fp32's and a third of
+ * TF32's, the 3xTF32 rate), in ms; bound "memory" or "compute". */
+typedef struct krl_floor {
+	double ms, gbs, tflops;
+	const char *bound;
+} krl_floor;
+krl_floor krl_roofline_floor(const krl_ceilings *c, double bytes,
+                             double flops, int tf32);
+
 struct krl_judge {
 	krl_judge_opts o;
 	krl_device dev;
@@ -44,8 +63,7 @@ struct krl_judge {
 	void *flush;
 	size_t flush_bytes;
 	krl_gate *gate;          /* timing gate (KRL_TIME_GATE), NULL: none */
-	double bw_gbs;           /* measured device copy bandwidth, GB/s (read+write) */
-	double fp32_tflops;      /* measured fp32 GEMM rate (no TF32) */
+	krl_ceilings ceil;       /* the roofline's measured ceilings */
 	char runner_path[PATH_MAX];
 	char cache_dir[PATH_MAX];
 	pid_t pid;               /* runner process, -1 when none */

@@ -798,3 +798,51 @@ krl_err krl_flush_l2(void *scratch, size_t bytes, void *stream, krl_diag *d)
 out:
 	return r;
 }
+
+/* ==== Read bandwidth (the roofline's memory ceiling) ==== */
+
+__global__ void k_stream_read(const uint4 *__restrict__ src, int64_t n,
+                              uint32_t *sink)
+{
+	uint32_t acc = 0;
+	int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	/* four 16-byte loads in flight per thread */
+	for (; i + 3 * stride < n; i += 4 * stride) {
+		uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride],
+		      e = src[i + 3 * stride];
+		acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^
+		       c.x ^ c.y ^ c.z ^ c.w ^ e.x ^ e.y ^ e.z ^ e.w;
+	}
+	for (; i < n; i += stride) {
+		uint4 a = src[i];
+		acc ^= a.x ^ a.y ^ a.z ^ a.w;
+	}
+	for (int o = 16; o > 0; o >>= 1)
+		acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+	if ((threadIdx.x & 31) == 0)
+		atomicXor(&sink[blockIdx.x], acc);
+}
+
+krl_err krl_stream_read(const void *src, size_t bytes, uint32_t *sink,
+                        void *stream, krl_diag *d)
+{
+	krl_err r = KRL_OK;
+	if (!src || !sink || bytes % 16)
+		return krl_diag_set(d, KRL_EINVAL, no_pos, "krl_stream_read: "
+		                    "needs a source, a sink and a multiple of 16 "
+		                    "bytes");
+	int dev = 0, sms = 0;
+	CUDA_CHECK(d, cudaGetDevice(&dev));
+	CUDA_CHECK(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+	                                     dev));
+	{
+		/* a resident grid: 4 blocks of 256 per multiprocessor */
+		int blocks = sms * 4 < 1024 ? sms * 4 : 1024;
+		k_stream_read<<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
+			(const uint4 *)src, (int64_t)(bytes / 16), sink);
+		CUDA_CHECK(d, cudaGetLastError());
+	}
+out:
+	return r;
+}

@@ -68,7 +68,9 @@ static const char *eval_one(const char *file, const char *task, json_t **rec)
 }
 
 /* Judges every line of examples/<dir>/EXPECTED; returns the number of
- * examples and adds the verdicts that differ from the manifest's to *bad. */
+ * examples and adds the verdicts that differ from the manifest's to *bad,
+ * and the ok records whose roofline fraction is not in (0, 1] (a ceiling
+ * that some candidate beats is wrong: src/judge/roofline.c). */
 static int run_examples(const char *dir, int *bad)
 {
 	char line[1024], manifest[300];
@@ -87,6 +89,22 @@ static int run_examples(const char *dir, int *bad)
 		               ? json_string_value(json_object_get(rec, "message"))
 		               : "");
 		mismatches += strcmp(v, expect) != 0;
+		if (!strcmp(v, "ok")) {
+			json_t *rl = json_object_get(rec, "roofline");
+			double fr = json_number_value(json_object_get(rl,
+			                                              "fraction"));
+			if (!(fr > 0 && fr <= 1)) {
+				printf("  roofline fraction %.3f of the %s-bound "
+				       "floor (ceilings %.0f GB/s, %.1f TFLOP/s): "
+				       "not in (0, 1]\n", fr,
+				       json_string_value(json_object_get(rl, "bound")),
+				       json_number_value(json_object_get(rl,
+				                                         "ceiling_gbs")),
+				       json_number_value(json_object_get(
+				               rl, "ceiling_tflops")));
+				mismatches++;
+			}
+		}
 		json_decref(rec);
 		n++;
 	}
