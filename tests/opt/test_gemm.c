@@ -25,31 +25,45 @@ typedef struct gcase {
 	const char *buffers;     /* plan buffer lines */
 } gcase;
 
+/* A spec by its fields: kernel, a, b, c, ta, tb, m, n, k, batch,
+ * b_shared, alpha, tri, diag (no generated epilogue). */
+#define SPEC(kn, A_, B_, C_, TA, TB, M_, N_, K_, BATCH, SHARED, ALPHA, TRI, \
+             DIAG) \
+	{ .kernel = kn, .a = A_, .b = B_, .c = C_, .ta = TA, .tb = TB, \
+	  .m = M_, .n = N_, .k = K_, .batch = BATCH, .b_shared = SHARED, \
+	  .alpha = ALPHA, .tri = TRI, .diag = DIAG }
+
 static const gcase k_cases[] = {
-	{ "level1/1_square_matmul", 1, {{ "g_sq", "A", "B", "C", 0, 0,
-	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/9_tall_skinny", 1, {{ "g_ts", "A", "B", "C", 0, 0,
-	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/16_matmul_ta", 1, {{ "g_ta", "A", "B", "C", 1, 0,
-	  "dim(A, 1)", "dim(B, 1)", "dim(A, 0)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/17_matmul_tb", 1, {{ "g_tb", "A", "B", "C", 0, 1,
-	  "dim(A, 0)", "dim(B, 0)", "dim(A, 1)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/3_bmm", 1, {{ "g_bmm", "A", "B", "C", 0, 0,
+	{ "level1/1_square_matmul", 1, { SPEC("g_sq", "A", "B", "C", 0, 0,
+	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/9_tall_skinny", 1, { SPEC("g_ts", "A", "B", "C", 0, 0,
+	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/16_matmul_ta", 1, { SPEC("g_ta", "A", "B", "C", 1, 0,
+	  "dim(A, 1)", "dim(B, 1)", "dim(A, 0)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/17_matmul_tb", 1, { SPEC("g_tb", "A", "B", "C", 0, 1,
+	  "dim(A, 0)", "dim(B, 0)", "dim(A, 1)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/3_bmm", 1, { SPEC("g_bmm", "A", "B", "C", 0, 0,
 	  "dim(A, 1)", "dim(B, 2)", "dim(A, 2)", "dim(A, 0)", 0, NULL, 0,
-	  NULL }}, NULL, NULL },
+	  NULL) }, NULL, NULL },
 	/* [N, M, K] @ [K, L]: the shared B lets the batch fold into M. */
-	{ "level1/10_3d_tensor_matmul", 1, {{ "g_3d", "A", "B", "C", 0, 0,
+	{ "level1/10_3d_tensor_matmul", 1, { SPEC("g_3d", "A", "B", "C", 0, 0,
 	  "dim(A, 0) * dim(A, 1)", "dim(B, 1)", "dim(A, 2)", NULL, 1, NULL,
-	  0, NULL }}, NULL, NULL },
-	{ "level1/14_triu_matmul", 1, {{ "g_triu", "A", "B", "C", 0, 0,
-	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 1, "0" }}, NULL, NULL },
+	  0, NULL) }, NULL, NULL },
+	{ "level1/14_triu_matmul", 1, { SPEC("g_triu", "A", "B", "C", 0, 0,
+	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 1, "0") },
+	  NULL, NULL },
 	{ "level1/97_sdpa", 2, {
-	  { "g_qk", "Q", "K", "S", 0, 1, "sequence_length", "sequence_length",
-	    "embedding_dimension", "batch_size * num_heads", 0,
-	    "1 / sqrt(embedding_dimension)", 0, NULL },
-	  { "g_pv", "P", "V", "out", 0, 0, "sequence_length",
-	    "embedding_dimension", "sequence_length", "batch_size * num_heads",
-	    0, NULL, 0, NULL } },
+	  SPEC("g_qk", "Q", "K", "S", 0, 1, "sequence_length",
+	       "sequence_length", "embedding_dimension",
+	       "batch_size * num_heads", 0, "1 / sqrt(embedding_dimension)", 0,
+	       NULL),
+	  SPEC("g_pv", "P", "V", "out", 0, 0, "sequence_length",
+	       "embedding_dimension", "sequence_length",
+	       "batch_size * num_heads", 0, NULL, 0, NULL) },
 	  "call softmax(S) -> P dim=3\n",
 	  "buffer S f32 [batch_size, num_heads, sequence_length, sequence_length]\n"
 	  "buffer P f32 [batch_size, num_heads, sequence_length, sequence_length]\n" },
