@@ -6,8 +6,9 @@
  * writer (codegen_map.c, codegen_row.c, codegen_total.c, codegen_scan.c,
  * codegen_pool.c, codegen_tconv.c; GEMMs as library calls or the 3xTF32
  * kernel with its epilogue, codegen_gemm.c), and assembles the file: a
- * header comment, helper
- * device functions, the kernels and the plan. Nothing but space.c calls
+ * header comment, helper device functions, the kernels and the plan.
+ * Before the grouping, the ends of the pointwise chains that GEMM
+ * epilogues will compute are marked materialised. Nothing but space.c calls
  * this file; the writers call only the toolbox (cgtool.h) and the value
  * emitter (codegen_ev.c).
  */

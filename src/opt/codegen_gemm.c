@@ -1,6 +1,6 @@
 /*
- * GEMMs as generated code (docs/optimizer.md, "The 3xTF32 GEMM and its
- * epilogue"): a GEMM library node (gemm, linear: krl_gemm_form) written as
+ * GEMMs as generated code (docs/optimizer.md, section 3c, "The 3xTF32
+ * GEMM and its epilogue"): a GEMM library node (gemm, linear: krl_gemm_form) written as
  * the 3xTF32 kernel of gemm.c, with what reads its output fused into the
  * kernel's epilogue, so that the output is written once, already
  * transformed:

@@ -2,9 +2,9 @@
  * A GEMM node as generated code: the 3xTF32 tensor-core kernel
  * (src/opt/kernels/gemm_3xtf32.cuh, embedded at build time) behind a small
  * __global__ wrapper per GEMM, and its plan launch; which library nodes it
- * may replace. docs/optimizer.md, "library choices", says when the
- * optimizer offers it; src/opt/codegen_gemm.c writes its generated
- * epilogues.
+ * may replace. docs/optimizer.md (section 3c, and gemm.impl in section 4)
+ * says how and when the optimizer uses it; src/opt/codegen_gemm.c writes
+ * its generated epilogues.
  */
 #include <stdlib.h>
 #include <string.h>
