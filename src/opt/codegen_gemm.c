@@ -1,9 +1,9 @@
 /*
  * GEMMs as generated code (docs/optimizer.md, section 3c, "The 3xTF32
- * GEMM and its epilogue"): a GEMM library node (gemm, linear: krl_gemm_form) written as
- * the 3xTF32 kernel of gemm.c, with what reads its output fused into the
- * kernel's epilogue, so that the output is written once, already
- * transformed:
+ * GEMM and its epilogue"): a GEMM library node (gemm, linear:
+ * krl_gemm_form) written as the 3xTF32 kernel of gemm.c, with what reads
+ * its output fused into the kernel's epilogue, so that the output is
+ * written once, already transformed:
  * - a triu or tril that is its only reader (the body's own epilogue,
  *   gemm_tri);
  * - or the pointwise chain that reads it (cg_gemm_chain), written here
