@@ -55,7 +55,7 @@ enum {
 	KRL_OPCAP_LAYOUT = 1u << 3,
 	/* Has an epilogue slot: the optimizer may fold a following bias or
 	 * elementwise op into the call, or replace it with a generated GEMM
-	 * (gemm). */
+	 * whose epilogue computes them (gemm, linear). */
 	KRL_OPCAP_EPILOGUE = 1u << 4,
 	/* A transposed convolution that may run as a forward one over a
 	 * flipped, transposed weight (lib.tconv=fwd). */

@@ -5,8 +5,10 @@
  * writer asks for more to be materialised, has each kernel written by its
  * writer (codegen_map.c, codegen_row.c, codegen_total.c, codegen_scan.c,
  * codegen_pool.c, codegen_tconv.c; GEMMs as library calls or the 3xTF32
- * kernel of gemm.c), and assembles the file: a header comment, helper
- * device functions, the kernels and the plan. Nothing but space.c calls
+ * kernel with its epilogue, codegen_gemm.c), and assembles the file: a
+ * header comment, helper device functions, the kernels and the plan.
+ * Before the grouping, the ends of the pointwise chains that GEMM
+ * epilogues will compute are marked materialised. Nothing but space.c calls
  * this file; the writers call only the toolbox (cgtool.h) and the value
  * emitter (codegen_ev.c).
  */
@@ -62,130 +64,6 @@ static void expr_text(cg_sb *b, const krl_expr *e)
 	}
 }
 
-/* The value of a literal attribute of library node x (dflt when absent);
- * 0 when it is not a literal. */
-static int attr_literal(const krl_gnode *x, const char *key, double dflt,
-                        double *v)
-{
-	*v = dflt;
-	for (int i = 0; i < x->nattrs; i++) {
-		if (strcmp(x->attrs[i].key, key))
-			continue;
-		krl_scope none = { 0 };
-		krl_value val;
-		if (krl_expr_eval(x->attrs[i].value, &none, &val, NULL))
-			return 0;
-		*v = val.is_float ? val.f : (double)val.i;
-	}
-	return 1;
-}
-
-static char *attr_text(const krl_gnode *x, const char *key)
-{
-	for (int i = 0; i < x->nattrs; i++)
-		if (!strcmp(x->attrs[i].key, key))
-			return krl_opt_expr_text(x->attrs[i].value);
-	return NULL;
-}
-
-/* A GEMM as the 3xTF32 kernel (src/opt/gemm.c), with a triu or tril that
- * is its only reader fused into its epilogue. Returns 1 when written, 0
- * when it does not apply (the library call is written instead). */
-static int emit_gemm(cg_gen *G, cg_kern *K)
-{
-	const krl_graph *g = G->g;
-	int n = K->anchor[0];
-	const krl_gnode *x = &g->n[n];
-	double ta, tb;
-	if (x->nin != 2 || x->nout > 1 || !attr_literal(x, "ta", 0, &ta) ||
-	    !attr_literal(x, "tb", 0, &tb) || (ta != 0 && ta != 1) ||
-	    (tb != 0 && tb != 1))
-		return 0;
-	const krl_gnode *a = &g->n[x->in[0]], *b = &g->n[x->in[1]];
-	if (a->ndim < 2 || b->ndim < 2 || a->dtype != KRL_F32 ||
-	    b->dtype != KRL_F32 || x->dtype != KRL_F32)
-		return 0;
-	krl_gemm_spec sp;
-	memset(&sp, 0, sizeof sp);
-	sp.ta = (int)ta;
-	sp.tb = (int)tb;
-	int na = a->ndim, nb = b->ndim;
-	sp.m = cg_fmt(G, "(%s)", a->dim[sp.ta ? na - 1 : na - 2].text);
-	sp.k = cg_fmt(G, "(%s)", a->dim[sp.ta ? na - 2 : na - 1].text);
-	sp.n = cg_fmt(G, "(%s)", b->dim[sp.tb ? nb - 2 : nb - 1].text);
-	const char *batch = cg_prod(G, x->in[0], 0, na - 2);
-	sp.b_shared = nb == 2;
-	if (!sp.b_shared && (nb != na || strcmp(cg_prod(G, x->in[1], 0, nb - 2),
-	                                        batch)))
-		return 0;
-	if (strcmp(batch, "1")) {
-		if (sp.b_shared && !sp.ta) {
-			/* one B for every matrix: the batch is more rows of A */
-			sp.m = cg_fmt(G, "%s * %s", batch, sp.m);
-		} else {
-			sp.batch = batch;
-		}
-	}
-	sp.a = cg_bufname(G, x->in[0]);
-	sp.b = cg_bufname(G, x->in[1]);
-	sp.c = cg_bufname(G, n);
-	char *alpha = attr_text(x, "alpha"), *diag = NULL;
-	if (alpha)
-		sp.alpha = cg_fmt(G, "%s", alpha);
-	free(alpha);
-	/* triu(C) or tril(C) as the only reader of C: the GEMM's epilogue
-	 * masks C as these two ops do, so this is about their meaning and
-	 * names them. */
-	int tri = -1;
-	if (G->nuse[n] == 1 && cg_out_decl(g, n, 0) < 0)
-		for (int m = n + 1; m < g->nn; m++)
-			if (g->n[m].kind == KRL_GN_LIB && g->n[m].nin == 1 &&
-			    g->n[m].in[0] == n && (!strcmp(g->n[m].op, "triu") ||
-			                           !strcmp(g->n[m].op, "tril")))
-				tri = m;
-	if (tri >= 0) {
-		sp.tri = !strcmp(g->n[tri].op, "triu") ? 1 : 2;
-		if ((diag = attr_text(&g->n[tri], "diagonal")))
-			sp.diag = cg_fmt(G, "%s", diag);
-		free(diag);
-		sp.c = cg_bufname(G, tri);
-		G->skip[tri] = 1; /* its call is this kernel's epilogue */
-		G->nfused_lib++;
-		G->skip[n] = 2;   /* and C goes straight to its buffer */
-	}
-	sp.kernel = cg_fmt(G, "k%d_gemm", K->id);
-	G->ngemm_tc++;
-	if (tri < 0)
-		G->skip[n] = 3; /* written as a kernel, C in its own buffer */
-	int layout = sp.ta * 2 + sp.tb;
-	char *dev = NULL, *launch = NULL;
-	if (krl_gemm_kernel(&sp, &dev, &launch, NULL)) {
-		G->oom = 1;
-		return 1;
-	}
-	if (!(G->gemm_bodies & (1u << layout))) {
-		char *body = krl_gemm_body(sp.ta, sp.tb);
-		if (!body) {
-			G->oom = 1;
-			free(dev);
-			free(launch);
-			return 1;
-		}
-		cg_sb_puts(&G->dev, body);
-		free(body);
-		G->gemm_bodies |= 1u << layout;
-	}
-	cg_sb_printf(&G->dev, "\n/*\n * k%d (gemm, 3xTF32 on tensor cores: fp32 "
-	             "accuracy from three TF32\n * products): node %d%s.\n */",
-	             K->id, n, tri >= 0 ? cg_fmt(G, " and the %s of node %d in "
-	             "its epilogue", g->n[tri].op, tri) : "");
-	cg_sb_puts(&G->dev, dev);
-	cg_sb_printf(&G->plan, "# k%d: node %d as the 3xTF32 GEMM\n", K->id, n);
-	cg_sb_puts(&G->plan, launch);
-	free(dev);
-	free(launch);
-	return 1;
-}
 static krl_err emit_lib(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -193,7 +71,7 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	const krl_gnode *x = &g->n[n];
 	if (G->skip[n] == 1)
 		return KRL_OK;
-	if (G->s.gemm_impl == 1 && krl_opt_lib_gemm(g, n) && emit_gemm(G, K))
+	if (G->s.gemm_impl == 1 && krl_gemm_form(g, n) && cg_emit_gemm(G, K))
 		return KRL_OK;
 	cg_tconv tc;
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
@@ -338,7 +216,11 @@ static int emit_all(cg_gen *G)
 		krl_err r = KRL_OK;
 		cg_args_reset(K);
 		switch (K->kind) {
-		case CK_MAP: r = cg_emit_map(G, K); break;
+		case CK_MAP:
+			/* a map kernel whose outputs all went to a GEMM's
+			 * epilogue (codegen_gemm.c) has nothing left to write */
+			r = K->nout ? cg_emit_map(G, K) : KRL_OK;
+			break;
 		case CK_ROW: r = cg_emit_row(G, K); break;
 		case CK_TOTAL: r = cg_emit_total(G, K); break;
 		case CK_SCAN: r = cg_emit_scan(G, K); break;
@@ -411,6 +293,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	}
 	for (int i = 0; i < g->nout; i++)
 		G.mat[g->out[i]] = 1;
+	/* the GEMMs written as kernels write the end of the pointwise chain
+	 * that reads them (their epilogue computes it) */
+	if (s->gemm_impl == 1 && s->fuse)
+		cg_gemm_prepare(&G);
 
 	/* group, emit; materialise more and start again when needed */
 	for (int round = 0;; round++) {
@@ -472,10 +358,20 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	cg_sb sm = { 0 };
 	{
 		int counts[CG_NKINDS] = { 0 }, ops = 0, first = 1;
-		for (int k = 0; k < G.nk; k++)
-			counts[G.k[k].kind]++;
+		int epi_ops = 0, epi_bias = 0, nempty = 0;
+		for (int k = 0; k < G.nk; k++) {
+			const cg_kern *K = &G.k[k];
+			counts[K->kind]++;
+			if (K->kind == CK_MAP && !K->nout)
+				nempty++;
+			if (K->kind == CK_LIB && G.skip[K->anchor[0]] >= 2) {
+				epi_bias += krl_gemm_form(g, K->anchor[0]) == 2;
+				epi_ops += cg_gemm_fused(&G, K->anchor[0]);
+			}
+		}
 		counts[CK_LIB] -= G.ngemm_tc + G.nfused_lib;
-		int nk = G.nk - G.nfused_lib;
+		counts[CK_MAP] -= nempty;
+		int nk = G.nk - G.nfused_lib - nempty;
 		for (int n = 0; n < g->nn; n++)
 			if (g->n[n].kind != KRL_GN_BUF &&
 			    g->n[n].kind != KRL_GN_CONST &&
@@ -486,8 +382,16 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             s->fuse ? "fused" : "split", ops, ops == 1 ? "" : "s",
 		             nk, nk == 1 ? "" : "s");
 		if (G.ngemm_tc) {
-			cg_sb_printf(&sm, " %d gemm (3xTF32%s)", G.ngemm_tc,
+			cg_sb_printf(&sm, " %d gemm (3xTF32%s", G.ngemm_tc,
 			             G.nfused_lib ? ", triangle fused" : "");
+			if (epi_bias || epi_ops)
+				cg_sb_puts(&sm, ", epilogue:");
+			if (epi_bias)
+				cg_sb_printf(&sm, " bias%s", epi_ops ? " +" : "");
+			if (epi_ops)
+				cg_sb_printf(&sm, " %d op%s", epi_ops,
+				             epi_ops == 1 ? "" : "s");
+			cg_sb_puts(&sm, ")");
 			first = 0;
 		}
 		for (int k = 0; k < CG_NKINDS; k++) {
@@ -559,7 +463,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             G.k[k].kind == CK_LIB && G.skip[G.k[k].anchor[0]] == 1 ?
 		             "library call fused into the GEMM before it" :
 		             G.k[k].kind == CK_LIB && G.skip[G.k[k].anchor[0]] >= 2 ?
-		             "gemm (3xTF32)" : kind_name(G.k[k].kind));
+		             "gemm (3xTF32)" :
+		             G.k[k].kind == CK_MAP && !G.k[k].nout ?
+		             "none (its map went into the GEMM epilogue before it)" :
+		             kind_name(G.k[k].kind));
 	cg_sb_puts(&out, " * Every kernel indexes with 64-bit integers, guards every "
 	           "load and store,\n * and takes its vector path only where a "
 	           "run-time check says sizes allow.\n */\n\n");
@@ -601,6 +508,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		info->cols_wide = G.cols_wide;
 		for (int k = 0; k < G.nk; k++) {
 			const cg_kern *K = &G.k[k];
+			if (K->kind == CK_MAP && !K->nout)
+				continue; /* in a GEMM's epilogue */
 			info->count[K->kind]++;
 			if (K->kind == CK_ROW) {
 				const krl_gnode *sp = &g->n[K->space];
@@ -609,7 +518,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				else
 					info->rows_cols++;
 			}
-			if (K->kind == CK_LIB && krl_opt_lib_gemm(g, K->anchor[0]))
+			if (K->kind == CK_LIB && krl_gemm_form(g, K->anchor[0]))
 				info->nlib_gemm++;
 		}
 	}

@@ -27,7 +27,8 @@
  *   one pass: softmax's max and sum of exp (online rescaling) and a norm's
  *   mean and variance (sums shifted by the row's first value).
  * - A GEMM may be written as the 3xTF32 kernel of src/opt/gemm.c, with a
- *   triu/tril that is its only reader in its epilogue.
+ *   triu/tril that is its only reader, or the pointwise chain that reads
+ *   it (and linear's bias), in its epilogue (codegen_gemm.c).
  */
 #ifndef KRL_OPT_CODEGEN_H
 #define KRL_OPT_CODEGEN_H
@@ -161,6 +162,29 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K);
 krl_err cg_emit_total(cg_gen *G, cg_kern *K);
 krl_err cg_emit_scan(cg_gen *G, cg_kern *K);
 krl_err cg_emit_pool(cg_gen *G, cg_kern *K);
+
+/* GEMMs as the 3xTF32 kernel with a generated epilogue (codegen_gemm.c).
+ *
+ * The pointwise chain that GEMM node n's output feeds and that the GEMM's
+ * epilogue may compute: in[] (g->nn entries) marks its nodes; returns the
+ * last one, or -1 when there is none. Each node of the chain is pointwise,
+ * of n's dims, and reads n, earlier nodes of the chain, or side operands
+ * (nodes that do not depend on n: constants, per-column or per-row
+ * vectors, other buffers); n and every node of the chain but the last are
+ * read by nodes of the chain only and are no task outputs. Of the chains
+ * that qualify, the longest (the latest end on a tie). */
+int cg_gemm_chain(const krl_graph *g, int n, unsigned char *in);
+/* Before the grouping: marks the end of every such chain materialised
+ * (the GEMM writes it), for the GEMMs the 3xTF32 kernel will write. */
+void cg_gemm_prepare(cg_gen *G);
+/* Writes GEMM kernel K as the 3xTF32 kernel, with a triu/tril or the
+ * chain (and linear's bias) in its epilogue: 1 when written (or G->err,
+ * G->fail, G->oom set), 0 when it does not apply (the library call is
+ * written instead). */
+int cg_emit_gemm(cg_gen *G, cg_kern *K);
+/* After the emission: how many pointwise nodes GEMM node n's epilogue
+ * computes (0: none). */
+int cg_gemm_fused(const cg_gen *G, int n);
 
 /* A transposed convolution as a forward one (codegen_tconv.c): its
  * spatial dims, whether it adds a bias, whether some stride is above 1

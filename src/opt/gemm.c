@@ -1,10 +1,13 @@
 /*
  * A GEMM node as generated code: the 3xTF32 tensor-core kernel
  * (src/opt/kernels/gemm_3xtf32.cuh, embedded at build time) behind a small
- * __global__ wrapper per GEMM, and its plan launch. docs/optimizer.md,
- * "library choices", says when the optimizer offers it.
+ * __global__ wrapper per GEMM, and its plan launch; which library nodes it
+ * may replace. docs/optimizer.md (section 3c, and gemm.impl in section 4)
+ * says how and when the optimizer uses it; src/opt/codegen_gemm.c writes
+ * its generated epilogues.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "opt/opt_int.h"
 
@@ -17,6 +20,16 @@ static unsigned gemm_smem(int ta, int tb)
 	unsigned a = ta ? 32 * (128 + 4) : 128 * (32 + 8);
 	unsigned b = tb ? 128 * (32 + 8) : 32 * (128 + 4);
 	return 3 * (a + b) * 4;
+}
+
+int krl_gemm_form(const krl_graph *g, int i)
+{
+	if (!(krl_opt_lib_caps(g, i) & KRL_OPCAP_EPILOGUE))
+		return 0;
+	const krl_gnode *x = &g->n[i];
+	if (x->nin == 2)
+		return 1;
+	return x->nin == 3 && !strcmp(x->op, "linear") ? 2 : 0;
 }
 
 char *krl_gemm_body(int ta, int tb)
@@ -55,25 +68,41 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	        s->ta, s->tb, lda, ldb) :
 	    krl_opt_fmt("\tgemm_t%d%d::gemm_entry(A, B, C, M, N, K, %s, %s, e);\n",
 	        s->ta, s->tb, lda, ldb);
-	*device = !body ? NULL : krl_opt_fmt(
-	    "\n/* %s: C[z] = %s%s @ %s%s for each matrix z of the batch "
-	    "(3xTF32). */\n"
-	    "extern \"C\" __global__ void %s(const float *__restrict__ A, "
-	    "const float *__restrict__ B,\n\tfloat *__restrict__ C, int M, "
-	    "int N, int K, long batch, long strideB, float alpha, int tri, "
-	    "long diag)\n{\n"
-	    "\tconst gemm_t%d%d::gemm_epi e = {%s, %d, diag};\n%s}\n",
-	    s->kernel, epi, s->ta ? "A^T" : "A", s->tb ? "B^T" : "B",
-	    s->tri ? ")" : "", s->kernel, s->ta, s->tb,
-	    s->alpha ? "alpha" : "1.f", s->tri, body);
+	char *head = krl_opt_fmt("extern \"C\" __global__ void %s(const float "
+	    "*__restrict__ A, const float *__restrict__ B,\n\tfloat "
+	    "*__restrict__ C, int M, int N, int K, long batch, long strideB",
+	    s->kernel);
+	if (!body || !head)
+		*device = NULL;
+	else if (s->epi)
+		*device = krl_opt_fmt(
+		    "\n/* %s: C[z] = epilogue(%s @ %s) for each matrix z of the "
+		    "batch (3xTF32), the epilogue %s. */\n"
+		    "%s%s)\n{\n\tconst %s e = %s;\n%s}\n",
+		    s->kernel, s->ta ? "A^T" : "A", s->tb ? "B^T" : "B", s->epi,
+		    head, s->epi_params ? s->epi_params : "", s->epi,
+		    s->epi_init ? s->epi_init : "{}", body);
+	else
+		*device = krl_opt_fmt(
+		    "\n/* %s: C[z] = %s%s @ %s%s for each matrix z of the batch "
+		    "(3xTF32). */\n"
+		    "%s,\n\tfloat alpha, long diag)\n{\n"
+		    "\tconst gemm_t%d%d::gemm_tri<%d> e = {%s, diag};\n%s}\n",
+		    s->kernel, epi, s->ta ? "A^T" : "A", s->tb ? "B^T" : "B",
+		    s->tri ? ")" : "", head, s->ta, s->tb, s->tri,
+		    s->alpha ? "alpha" : "1.f", body);
 	free(body);
-	*launch = !strideb ? NULL : krl_opt_fmt(
+	free(head);
+	char *tail = s->epi ? krl_opt_fmt("%s", s->epi_args ? s->epi_args : "") :
+	             krl_opt_fmt(", %s, %s", alpha, diag);
+	*launch = !strideb || !tail ? NULL : krl_opt_fmt(
 	    "launch %s grid=(cdiv(%s, 128) * cdiv(%s, 128), min(%s, 65535)) "
-	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, %s, %s, "
-	    "%s, %d, %s)\n",
+	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, %s, "
+	    "%s%s)\n",
 	    s->kernel, s->m, s->n, batch, gemm_smem(s->ta, s->tb), s->a, s->b,
-	    s->c, s->m, s->n, s->k, batch, strideb, alpha, s->tri, diag);
+	    s->c, s->m, s->n, s->k, batch, strideb, tail);
 	free(strideb);
+	free(tail);
 	if (!*device || !*launch) {
 		free(*device);
 		free(*launch);

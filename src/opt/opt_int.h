@@ -31,8 +31,12 @@ int krl_graph_add(krl_graph *g, const krl_gnode *n);
 
 /* One GEMM written as a launch of the 3xTF32 tensor-core kernel
  * (src/opt/kernels/gemm_3xtf32.cuh: fp32 accuracy from three TF32
- * products). C[z] = epilogue(alpha * op(A[z]) @ op(B[z])) for z < batch,
- * each matrix row-major and contiguous. */
+ * products). C[z] = epilogue(op(A[z]) @ op(B[z])) for z < batch, each
+ * matrix row-major and contiguous. The epilogue is the body's own
+ * (alpha, then triu/tril), or a generated functor (epi != NULL: the bias
+ * and pointwise chain of src/opt/codegen_gemm.c), whose type the caller
+ * defines before the kernel and whose members the kernel takes as extra
+ * parameters. */
 typedef struct krl_gemm_spec {
 	const char *kernel;      /* name of the kernel to define (unique) */
 	const char *a, *b, *c;   /* plan buffer names */
@@ -40,10 +44,24 @@ typedef struct krl_gemm_spec {
 	const char *m, *n, *k;   /* plan expressions */
 	const char *batch;       /* plan expression; NULL: 1 */
 	int b_shared;            /* B has no batch dims (one B for every z) */
-	const char *alpha;       /* plan expression; NULL: 1 */
-	int tri;                 /* 0: none, 1: triu, 2: tril of each C */
+	const char *alpha;       /* plan expression; NULL: 1 (no epi) */
+	int tri;                 /* 0: none, 1: triu, 2: tril of each C (no
+	                            epi) */
 	const char *diag;        /* triu/tril diagonal; NULL: 0 */
+	const char *epi;         /* the functor type; NULL: the body's own */
+	const char *epi_params;  /* its members as the kernel's parameters,
+	                            each ", type name" ("" when none) */
+	const char *epi_init;    /* its initialiser from those ("{p_b, a0}") */
+	const char *epi_args;    /* their plan arguments, each ", text" */
 } krl_gemm_spec;
+
+/* Whether library node i of g is a GEMM the 3xTF32 kernel may replace
+ * (its op declares KRL_OPCAP_EPILOGUE) and in which form: 1 for two
+ * operands (gemm: a, b with the attributes ta, tb, alpha), 2 for linear's
+ * three (x [..., K], w [N, K], b [N]: x @ w^T + b, the bias added in the
+ * epilogue; the rule about linear's algebra, so it names the op); 0
+ * otherwise. */
+int krl_gemm_form(const krl_graph *g, int i);
 
 /* The kernel body for layout (ta, tb), in its own namespace gemm_t<ta><tb>:
  * write it once per layout a file uses, before the kernels of that

@@ -164,7 +164,7 @@ static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 }
 
 /* Whether o's GEMMs (the library calls the generated 3xTF32 GEMM may
- * replace: KRL_OPCAP_EPILOGUE, two operands) are ones the 3xTF32 kernel
+ * replace: krl_gemm_form, gemm and linear) are ones the 3xTF32 kernel
  * (128 x 128 tiles, no split over K) is expected to run faster than
  * cuBLASLt's fp32: enough tiles to fill the GPU, and no thin operand (a
  * matrix-vector product is memory-bound, cuBLAS's GEMV does it better).
@@ -175,7 +175,8 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 	*n = 0;
 	for (int i = 0; i < g->nn; i++) {
 		const krl_gnode *x = &g->n[i];
-		if (!krl_opt_lib_gemm(g, i))
+		int form = krl_gemm_form(g, i);
+		if (!form)
 			continue;
 		(*n)++;
 		const krl_gnode *a = &g->n[x->in[0]];
@@ -183,11 +184,16 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 			pay = 0;
 			continue;
 		}
-		double m = (double)x->dim[x->ndim - 2].val;
-		double nn = (double)x->dim[x->ndim - 1].val;
-		double batch = 1;
+		/* C [..., M, N], or a linear's [..., N] whose leading dims are
+		 * all rows of one GEMM */
+		double m = (double)x->dim[x->ndim - 2].val, batch = 1;
 		for (int k = 0; k < x->ndim - 2; k++)
 			batch *= (double)x->dim[k].val;
+		if (form == 2) {
+			m *= batch;
+			batch = 1;
+		}
+		double nn = (double)x->dim[x->ndim - 1].val;
 		double tiles = ceil(m / 128) * ceil(nn / 128) * batch;
 		if (tiles < 132 || m < 64 || nn < 64)
 			pay = 0;

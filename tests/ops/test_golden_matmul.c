@@ -92,9 +92,9 @@ static void test_linear_registry(void **state)
 	assert_non_null(op->doc);
 	assert_true(op->caps & KRL_OPCAP_LIBRARY);
 	assert_true(op->caps & KRL_OPCAP_ALGO);
-	/* its epilogue slot holds its own bias: nothing may fold in, and the
-	 * generated GEMM (two operands) does not replace it */
-	assert_false(op->caps & KRL_OPCAP_EPILOGUE);
+	/* a GEMM with an epilogue slot: the optimizer's 3xTF32 GEMM may
+	 * replace it, the bias the first link of its generated epilogue */
+	assert_true(op->caps & KRL_OPCAP_EPILOGUE);
 	assert_false(op->caps & KRL_OPCAP_LOWER);
 	assert_string_equal(op->attr_names[0], "algo");
 	assert_null(op->attr_names[1]);

@@ -2,7 +2,9 @@
  * The code generator (src/opt/codegen*.c) on every level-1 task: for the
  * default choice and random choices, the candidate must parse, build as a
  * program (plan validation with the sm_90 limits) at kb0, kb1 and tiny,
- * and compile with NVRTC for sm_90a (no GPU needed). Whether the kernels
+ * and compile with NVRTC for sm_90a (no GPU needed); and on every level-2
+ * task with a linear layer, the candidate of gemm.impl=3xtf32 (the GEMM
+ * with its generated epilogue) likewise. Whether the kernels
  * compute the right values is the judge's to say on a GPU; here the file
  * must be a valid candidate for every shape set.
  *
@@ -244,6 +246,138 @@ static void level1_candidates_are_valid(void **state)
 		assert_true(generated >= 90);
 }
 
+/* Whether the task file at path has a `call linear(` line. */
+static int calls_linear(const char *path)
+{
+	size_t len = 0;
+	char *z = krl_test_read(path, &len);
+	int yes = z && strstr(z, "call linear(") != NULL;
+	free(z);
+	return yes;
+}
+
+/* Every level-2 task with a linear layer that lowers offers gemm.impl,
+ * and its candidate with gemm.impl=3xtf32 (every other decision at its
+ * default) writes each linear as the 3xTF32 GEMM with a generated
+ * epilogue (the bias at least; the pointwise chain that reads it where
+ * there is one): it names the functor, parses, builds at kb0, kb1 and
+ * tiny, and compiles with NVRTC for sm_90a (this part's share). With
+ * gemm.impl=lib the call stays cuBLASLt's. A file that fails to compile
+ * with the library's GEMM as well is reported and not counted (the kernels
+ * after the GEMM are another writer's). */
+static void level2_linear_gemm_epilogues(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	char buf[1400];
+	seen done = { 0 };
+	int total = 0, generated = 0, bad = 0, chains = 0, elsewhere = 0;
+	const char *only = getenv("KRL_CODEGEN_ONLY");
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	for (int i = 0; i < s->n; i++) {
+		if (strncmp(s->ids[i], "level2/", 7) != 0 ||
+		    !calls_linear(s->paths[i]))
+			continue;
+		if (only && *only && !strstr(s->ids[i], only))
+			continue;
+		total++;
+		krl_task *t = NULL;
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
+		if (krl_opt_create(t, "kb1", &o, &d)) {
+			/* a chain op that has no lowering yet */
+			printf("not lowered: %s: %s\n", s->ids[i],
+			       krl_diag_format(&d, buf, sizeof buf));
+			krl_task_free(t);
+			continue;
+		}
+		const krl_space *sp = krl_opt_space(o);
+		krl_choice c;
+		memset(&c, 0, sizeof c);
+		int impl = -1, tc = -1, lib = -1;
+		for (int j = 0; j < sp->ndec; j++)
+			if (!strcmp(sp->dec[j].name, "gemm.impl"))
+				impl = j;
+		for (int j = 0; impl >= 0 && j < sp->dec[impl].nopt; j++) {
+			if (!strcmp(sp->dec[impl].opt[j], "3xtf32"))
+				tc = j;
+			if (!strcmp(sp->dec[impl].opt[j], "lib"))
+				lib = j;
+		}
+		if (impl < 0 || tc < 0 || lib < 0) {
+			printf("%s: no gemm.impl with 3xtf32 and lib\n", s->ids[i]);
+			bad++;
+			krl_opt_free(o);
+			krl_task_free(t);
+			continue;
+		}
+		int ok = 1;
+		char *text = NULL, *what = NULL;
+		c.opt[impl] = tc;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		printf("%s: %s\n", s->ids[i], what);
+		if (!strstr(what, "(3xTF32, epilogue: bias") ||
+		    !strstr(text, "_gemm_epi e = {N, p_") ||
+		    !strstr(text, " * Its epilogue (k") || strstr(text, "call linear(")) {
+			printf("%s: no generated epilogue\n", s->ids[i]);
+			ok = 0;
+		}
+		chains += strstr(what, "epilogue: bias + ") != NULL;
+		int failed = check_text(t, s->ids[i], text, sp, &c, &done);
+		free(text);
+		free(what);
+		c.opt[impl] = lib;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		if (!strstr(text, "call linear(") || strstr(text, "_gemm_epi")) {
+			printf("%s: gemm.impl=lib is not the library call\n",
+			       s->ids[i]);
+			ok = 0;
+		}
+		/* a file that does not compile with the library's GEMM either
+		 * fails in the kernels after it, not in the GEMM's epilogue:
+		 * said, not counted here (this part's compile only, outside
+		 * the parts' shares) */
+		krl_cubin *cu = NULL;
+		if (failed && krl_nvrtc_compile(text, strlen(text), s->ids[i],
+		                                "sm_90a", krl_cache_dir(), &cu,
+		                                &d)) {
+			printf("%s: does not compile with gemm.impl=lib either: "
+			       "not the GEMM's epilogue\n", s->ids[i]);
+			elsewhere++;
+			if (ok > 0)
+				ok = -1;
+		} else if (failed) {
+			c.opt[impl] = tc;
+			char *t3 = NULL, *w3 = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &t3, &w3, &d), &d);
+			dump(s->ids[i], t3);
+			free(t3);
+			free(w3);
+			ok = 0;
+		}
+		krl_cubin_free(cu);
+		free(text);
+		free(what);
+		generated += ok > 0;
+		bad += !ok;
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("level 2: %d tasks with a linear, %d with a generated epilogue "
+	       "(%d with a chain after the bias), %d fail, %d fail elsewhere; "
+	       "part %d of %d compiled\n", total, generated, chains, bad,
+	       elsewhere, g_part + 1, g_parts);
+	free(done.h);
+	krl_suite_free(s);
+	assert_int_equal(bad, 0);
+	if (!only || !*only) {
+		assert_true(total >= 38);
+		assert_true(generated >= 30);
+		assert_true(chains >= 15);
+	}
+}
+
 /* A graph built by hand (no lowering): softmax over rows written as the
  * max, sub, exp, sum and div nodes generates one row kernel whose text
  * names what it fuses, and compiles. */
@@ -340,6 +474,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hand_built_softmax),
 		cmocka_unit_test(level1_candidates_are_valid),
+		cmocka_unit_test(level2_linear_gemm_epilogues),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	free(g_load);

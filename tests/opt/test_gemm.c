@@ -6,6 +6,12 @@
  * task at tiny, kb0 and kb1, and compile with NVRTC for sm_90a. With
  * KRL_GEN_DIR set, the files are also written there (a GPU run judges
  * them: bench/run_gpu.sh, phase gen).
+ *
+ * Its generated epilogue (src/opt/codegen_gemm.c): which pointwise chain
+ * a GEMM's epilogue takes on level-2 graphs (cg_gemm_chain), and the text
+ * of the functor and plan the optimizer writes for two tasks. (Every
+ * level-2 linear's candidate compiles: tests/opt/test_codegen.c; its
+ * values on a GPU: tests/opt/gpu_gemm_epi.c.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +21,8 @@
 #include "krl/lang.h"
 #include "krl/nvrtc.h"
 #include "krl/suite.h"
-#include "opt/opt_int.h"
+#include "krl/opt.h"
+#include "opt/codegen.h"
 
 typedef struct gcase {
 	const char *task;
@@ -25,31 +32,45 @@ typedef struct gcase {
 	const char *buffers;     /* plan buffer lines */
 } gcase;
 
+/* A spec by its fields: kernel, a, b, c, ta, tb, m, n, k, batch,
+ * b_shared, alpha, tri, diag (no generated epilogue). */
+#define SPEC(kn, A_, B_, C_, TA, TB, M_, N_, K_, BATCH, SHARED, ALPHA, TRI, \
+             DIAG) \
+	{ .kernel = kn, .a = A_, .b = B_, .c = C_, .ta = TA, .tb = TB, \
+	  .m = M_, .n = N_, .k = K_, .batch = BATCH, .b_shared = SHARED, \
+	  .alpha = ALPHA, .tri = TRI, .diag = DIAG }
+
 static const gcase k_cases[] = {
-	{ "level1/1_square_matmul", 1, {{ "g_sq", "A", "B", "C", 0, 0,
-	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/9_tall_skinny", 1, {{ "g_ts", "A", "B", "C", 0, 0,
-	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/16_matmul_ta", 1, {{ "g_ta", "A", "B", "C", 1, 0,
-	  "dim(A, 1)", "dim(B, 1)", "dim(A, 0)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/17_matmul_tb", 1, {{ "g_tb", "A", "B", "C", 0, 1,
-	  "dim(A, 0)", "dim(B, 0)", "dim(A, 1)", NULL, 1, NULL, 0, NULL }}, NULL, NULL },
-	{ "level1/3_bmm", 1, {{ "g_bmm", "A", "B", "C", 0, 0,
+	{ "level1/1_square_matmul", 1, { SPEC("g_sq", "A", "B", "C", 0, 0,
+	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/9_tall_skinny", 1, { SPEC("g_ts", "A", "B", "C", 0, 0,
+	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/16_matmul_ta", 1, { SPEC("g_ta", "A", "B", "C", 1, 0,
+	  "dim(A, 1)", "dim(B, 1)", "dim(A, 0)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/17_matmul_tb", 1, { SPEC("g_tb", "A", "B", "C", 0, 1,
+	  "dim(A, 0)", "dim(B, 0)", "dim(A, 1)", NULL, 1, NULL, 0, NULL) },
+	  NULL, NULL },
+	{ "level1/3_bmm", 1, { SPEC("g_bmm", "A", "B", "C", 0, 0,
 	  "dim(A, 1)", "dim(B, 2)", "dim(A, 2)", "dim(A, 0)", 0, NULL, 0,
-	  NULL }}, NULL, NULL },
+	  NULL) }, NULL, NULL },
 	/* [N, M, K] @ [K, L]: the shared B lets the batch fold into M. */
-	{ "level1/10_3d_tensor_matmul", 1, {{ "g_3d", "A", "B", "C", 0, 0,
+	{ "level1/10_3d_tensor_matmul", 1, { SPEC("g_3d", "A", "B", "C", 0, 0,
 	  "dim(A, 0) * dim(A, 1)", "dim(B, 1)", "dim(A, 2)", NULL, 1, NULL,
-	  0, NULL }}, NULL, NULL },
-	{ "level1/14_triu_matmul", 1, {{ "g_triu", "A", "B", "C", 0, 0,
-	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 1, "0" }}, NULL, NULL },
+	  0, NULL) }, NULL, NULL },
+	{ "level1/14_triu_matmul", 1, { SPEC("g_triu", "A", "B", "C", 0, 0,
+	  "dim(A, 0)", "dim(B, 1)", "dim(A, 1)", NULL, 1, NULL, 1, "0") },
+	  NULL, NULL },
 	{ "level1/97_sdpa", 2, {
-	  { "g_qk", "Q", "K", "S", 0, 1, "sequence_length", "sequence_length",
-	    "embedding_dimension", "batch_size * num_heads", 0,
-	    "1 / sqrt(embedding_dimension)", 0, NULL },
-	  { "g_pv", "P", "V", "out", 0, 0, "sequence_length",
-	    "embedding_dimension", "sequence_length", "batch_size * num_heads",
-	    0, NULL, 0, NULL } },
+	  SPEC("g_qk", "Q", "K", "S", 0, 1, "sequence_length",
+	       "sequence_length", "embedding_dimension",
+	       "batch_size * num_heads", 0, "1 / sqrt(embedding_dimension)", 0,
+	       NULL),
+	  SPEC("g_pv", "P", "V", "out", 0, 0, "sequence_length",
+	       "embedding_dimension", "sequence_length",
+	       "batch_size * num_heads", 0, NULL, 0, NULL) },
 	  "call softmax(S) -> P dim=3\n",
 	  "buffer S f32 [batch_size, num_heads, sequence_length, sequence_length]\n"
 	  "buffer P f32 [batch_size, num_heads, sequence_length, sequence_length]\n" },
@@ -142,9 +163,229 @@ static void test_gemm_candidates(void **state)
 	krl_suite_free(s);
 }
 
+/* The first GEMM node (krl_gemm_form) of g, or -1. */
+static int first_gemm(const krl_graph *g)
+{
+	for (int i = 0; i < g->nn; i++)
+		if (krl_gemm_form(g, i))
+			return i;
+	return -1;
+}
+
+/* The chain of each case's first GEMM at kb1: how many pointwise nodes,
+ * whether it ends at a task output, the ops in order. */
+static void level2_chains(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *task;
+		int form, count, output;
+		const char *ops;     /* the chain's pointwise ops, in order */
+	} cases[] = {
+		/* scale 2 then leaky_relu (0.1): gt, where of x and 0.1 x */
+		{ "level2/12_gemm_multiply_leakyrelu", 2, 4, 1, "mul mul gt where" },
+		/* x * s + x: both readers of the GEMM in the chain */
+		{ "level2/40_matmul_scaling_residualadd", 2, 2, 1, "mul add" },
+		/* t * 2, t + t, clamp; logsumexp (a library call, or its
+		 * reduction) reads the chain's end */
+		{ "level2/22_matmul_scale_residualadd_clamp_logsumexp_mish", 2, 4,
+		  0, "mul add max min" },
+		/* a per-column parameter; batchnorm's statistics read it */
+		{ "level2/33_gemm_scale_batchnorm", 2, 1, 0, "mul" },
+		/* swish: x * sigmoid(x), then a scale */
+		{ "level2/59_matmul_swish_scaling", 2, 3, 1, "sigmoid mul mul" },
+		/* batchnorm reads the GEMM itself: no chain */
+		{ "level2/41_gemm_batchnorm_gelu_relu", 2, 0, 0, "" },
+		/* gemm tb=1 read by the library's add_bcast: none */
+		{ "level2/76_gemm_add_relu", 1, 0, 0, "" },
+	};
+	krl_suite *s = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		krl_task *t = NULL;
+		krl_graph *g = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, cases[c].task, &t, &d), &d);
+		KRL_ASSERT_OK(krl_graph_lower(t, "kb1", &g, &d), &d);
+		int n = first_gemm(g);
+		assert_true(n >= 0);
+		assert_int_equal(krl_gemm_form(g, n), cases[c].form);
+		unsigned char *in = malloc((size_t)g->nn);
+		assert_non_null(in);
+		int e = cg_gemm_chain(g, n, in);
+		char ops[256] = "";
+		int count = 0;
+		for (int m = 0; m < g->nn; m++) {
+			if (!in[m])
+				continue;
+			count++;
+			assert_true(m > n && m <= e);
+			const krl_pwinfo *pi = krl_pw_info(g->n[m].pw);
+			snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s",
+			         *ops ? " " : "", pi->name);
+		}
+		printf("%s: end %d, %s\n", cases[c].task, e, ops);
+		assert_int_equal(count, cases[c].count);
+		assert_int_equal(e >= 0, cases[c].count > 0);
+		assert_string_equal(ops, cases[c].ops);
+		if (e >= 0)
+			assert_int_equal(krl_graph_is_output(g, e), cases[c].output);
+
+		/* an intermediate that is also a task output ends the chain
+		 * there: make the chain's first node an output of 12 */
+		if (c == 0) {
+			int first = -1;
+			for (int m = 0; m < g->nn && first < 0; m++)
+				if (in[m])
+					first = m;
+			g->out[g->nout] = first;
+			g->outdecl[g->nout++] = g->outdecl[0];
+			assert_int_equal(cg_gemm_chain(g, n, in), first);
+			g->nout--;
+			/* the GEMM itself an output: no chain at all */
+			g->out[g->nout] = n;
+			g->outdecl[g->nout++] = g->outdecl[0];
+			assert_int_equal(cg_gemm_chain(g, n, in), -1);
+			g->nout--;
+		}
+		free(in);
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+}
+
+/* The candidate of gemm.impl=3xtf32 (every other decision at its
+ * default) for task at kb1; what in *what. */
+static char *candidate_3xtf32(krl_suite *s, const char *task, char **what)
+{
+	krl_task *t = NULL;
+	krl_opt *o = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_suite_load_task(s, task, &t, &d), &d);
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *sp = krl_opt_space(o);
+	krl_choice c;
+	memset(&c, 0, sizeof c);
+	int found = 0;
+	for (int j = 0; j < sp->ndec; j++)
+		for (int k = 0; k < sp->dec[j].nopt; k++)
+			if (!strcmp(sp->dec[j].name, "gemm.impl") &&
+			    !strcmp(sp->dec[j].opt[k], "3xtf32")) {
+				c.opt[j] = k;
+				found = 1;
+			}
+	assert_true(found);
+	char *text = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, what, &d), &d);
+	krl_opt_free(o);
+	krl_task_free(t);
+	return text;
+}
+
+/* Whether the lines of want (each a substring) occur in z in order. */
+static int in_order(const char *z, const char *const *want)
+{
+	for (int i = 0; want[i]; i++) {
+		const char *p = strstr(z, want[i]);
+		if (!p) {
+			printf("missing (in order): %s\n", want[i]);
+			return 0;
+		}
+		z = p + strlen(want[i]);
+	}
+	return 1;
+}
+
+/* The epilogue's text. 12: one kernel; the functor adds the bias b per
+ * column to the sum, then scales and applies leaky_relu in the reference's
+ * order, and the GEMM writes y itself. 22: the chain's end goes to a
+ * scratch buffer that the logsumexp reads, and the map kernel that would
+ * have written it is gone. */
+static void epilogue_text(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	char *what = NULL;
+	char *text = candidate_3xtf32(s, "level2/12_gemm_multiply_leakyrelu",
+	                              &what);
+	printf("12: %s\n", what);
+	assert_non_null(strstr(what, "into 1 kernel: 1 gemm (3xTF32, "
+	                             "epilogue: bias + 4 ops)"));
+	static const char *const want12[] = {
+		" * k0 (gemm, 3xTF32",
+		"node 4 (linear).\n * Its epilogue (k0_gemm_epi): the bias b, then",
+		"mul", "mul", "gt", "where", "writes y.",
+		"struct k0_gemm_epi {\n\tlong ep_n;\n\tconst float "
+		"*__restrict__ p_b;\n",
+		"float operator()(float ep_acc, int ep_row, int ep_col) const",
+		/* the bias, per column, first */
+		"const float v0 = p_b[(ep_col)];\n",
+		"const float ep_v = ep_acc + v0;\n",
+		/* scale by 2 (the folded 2 * 0.1 is the negative slope) */
+		"const float v2 = 2.000000000e+00f;\n",
+		"const float v3 = ((ep_v) * (v2));\n",
+		" > ", "2.000000000e-01f", "((ep_v) * (", " != 0.f ? (v3) : (",
+		"return v", "\n\t}\n};\n",
+		"extern \"C\" __global__ void k0_gemm(",
+		"long strideB,\n\tconst float *__restrict__ p_b)",
+		"const k0_gemm_epi e = {N, p_b};",
+		"gemm_t01::gemm_entry(A, B, C, M, N, K, K, K, e);",
+		"launch k0_gemm ", "args(x, w, y, (batch_size), (out_features), "
+		"(in_features), 1, 0, b)\n", NULL,
+	};
+	assert_true(in_order(text, want12));
+	assert_null(strstr(text, "call linear("));
+	assert_null(strstr(text, "k1_map"));
+	assert_null(strstr(text, "buffer t"));
+	free(text);
+	free(what);
+
+	text = candidate_3xtf32(s, "level2/22_matmul_scale_residualadd_clamp_"
+	                        "logsumexp_mish", &what);
+	printf("22: %s\n", what);
+	assert_non_null(strstr(what, "1 gemm (3xTF32, epilogue: bias + 4 "
+	                             "ops)"));
+	static const char *const want22[] = {
+		"k1: none (its map went into the GEMM epilogue before it)",
+		"the bias b, then", "add", "max", "min", "writes t",
+		"const float ep_v = ep_acc + v0;\n",
+		"((ep_v) * (v2))", "((v3) + (v3))", "krl_maxf(v4, ",
+		"krl_minf(v6, ", "return v8;",
+		"launch k0_gemm ", "args(x, w, t", NULL,
+	};
+	assert_true(in_order(text, want22));
+	/* the scratch buffer the GEMM writes is what comes next reads */
+	const char *w = strstr(text, "writes t");
+	assert_non_null(w);
+	int tn = atoi(w + strlen("writes t"));
+	char decl[64], use[64];
+	snprintf(decl, sizeof decl, "buffer t%d f32 [(batch_size), "
+	         "(hidden_size)]", tn);
+	snprintf(use, sizeof use, "(t%d", tn);
+	assert_non_null(strstr(text, decl));
+	assert_non_null(strstr(strstr(text, "launch k0_gemm"), use));
+	assert_null(strstr(text, "k1_map"));
+	free(text);
+	free(what);
+
+	/* level 1's triu keeps the body's own epilogue, TRI a constant */
+	text = candidate_3xtf32(s, "level1/14_triu_matmul", &what);
+	assert_non_null(strstr(text, "const gemm_t00::gemm_tri<1> e = {1.f, "
+	                             "diag};"));
+	assert_null(strstr(text, "_gemm_epi"));
+	free(text);
+	free(what);
+	krl_suite_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(level2_chains),
+		cmocka_unit_test(epilogue_text),
 		cmocka_unit_test(test_gemm_candidates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -336,6 +336,67 @@ static void library_tasks(void **state)
 	krl_task_free(t);
 }
 
+/* gemm.impl is offered on every GEMM the 3xTF32 kernel may replace, by
+ * the ops' caps: gemm and linear (level 2's nn.Linear). The pay rule
+ * (gemm_tiles_pay) makes 3xtf32 the default where the GEMM fills the GPU
+ * with 128 x 128 tiles (kb1's 1024 x 8192 x 8192) and the library call
+ * elsewhere (tiny, kb0's 128-row GEMMs). A linear counts as a GEMM in the
+ * features. */
+static void gemm_impl_on_linear(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *task, *set, *dflt;
+	} cases[] = {
+		{ "level2/12_gemm_multiply_leakyrelu", "kb1", "3xtf32" },
+		{ "level2/12_gemm_multiply_leakyrelu", "kb0", "lib" },
+		{ "level2/12_gemm_multiply_leakyrelu", "tiny", "lib" },
+		{ "level2/29_matmul_mish_mish", "kb1", "3xtf32" },
+		/* 128 x 16384: 128 tiles, fewer than the H200's 132 SMs */
+		{ "level2/68_matmul_min_subtract", "kb1", "lib" },
+		{ "level2/22_matmul_scale_residualadd_clamp_logsumexp_mish", "kb1",
+		  "3xtf32" },
+		/* a bias-free Linear is a gemm with tb=1 */
+		{ "level2/76_gemm_add_relu", "kb1", "3xtf32" },
+		{ "level2/76_gemm_add_relu", "tiny", "lib" },
+		{ "level1/1_square_matmul", "kb1", "3xtf32" },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].task);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, cases[i].set, &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *impl = find(s, "gemm.impl");
+		if (!impl)
+			printf("%s at %s: no gemm.impl\n", cases[i].task,
+			       cases[i].set);
+		assert_non_null(impl);
+		assert_int_equal(impl->nopt, 2);
+		assert_string_equal(impl->opt[0], cases[i].dflt);
+		assert_non_null(find(s, "lib.algo"));
+		const char *names[KRL_MAX_FEATURES];
+		double v[KRL_MAX_FEATURES];
+		int n = krl_opt_features(o, names, v, KRL_MAX_FEATURES);
+		for (int k = 0; k < n; k++) {
+			if (!strcmp(names[k], "has_gemm"))
+				assert_true(v[k] == 1);
+			if (!strcmp(names[k], "has_lib_other") &&
+			    strstr(cases[i].task, "level2/12"))
+				assert_true(v[k] == 0);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	/* no GEMM, no decision */
+	krl_task *t = load("level1/23_softmax");
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	assert_null(find(krl_opt_space(o), "gemm.impl"));
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
 /* lib.tconv: offered exactly for the transposed convolutions whose every
  * spatial dim has stride 1 or a dilation that is a multiple of it, with no
  * groups in the way (the forward weight is per group); fwd writes the
@@ -422,6 +483,7 @@ int main(void)
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(transposed_conv_as_forward),
+		cmocka_unit_test(gemm_impl_on_linear),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

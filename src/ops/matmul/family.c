@@ -346,8 +346,9 @@ KRL_OP(gemm, 2, 1, k_gemm, "matmul",
        KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,
        "c = alpha * op(a) @ op(b), batched over leading dims (b may have "
        "none); true fp32 through cuBLASLt");
-KRL_OP(linear, 3, 1, k_linear, "matmul", KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO,
-       NULL, "y = x @ w^T + b (nn.Linear with bias): x [..., K] (leading "
+KRL_OP(linear, 3, 1, k_linear, "matmul",
+       KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,
+       "y = x @ w^T + b (nn.Linear with bias): x [..., K] (leading "
        "dims as rows), w [N, K], b [N], y [..., N]; true fp32, one "
        "cuBLASLt matmul with its bias epilogue (addmm)");
 KRL_OP(diag, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,

@@ -175,26 +175,34 @@ static __device__ __forceinline__ void load_stage(float *sA, float *sB, const fl
  * then needs k = 2t and 2t + 1, adjacent, and reads them with one 8-byte
  * load where K is contiguous in shared memory.
  */
-/* What the epilogue does to each C element: scale by alpha, then (tri 1)
- * zero it below diagonal diag (torch.triu) or (tri 2) above it (tril). */
-struct gemm_epi {
+/*
+ * The epilogue: a functor E that the body calls on each element of C it
+ * stores, e(v, row, col), with v the fp32 sum of products and (row, col)
+ * the element's place in its matrix; what it returns is stored. It is
+ * called only for elements inside C, so it may read vectors indexed by
+ * row or column. gemm_tri is the GEMM's own: scale by alpha, then (TRI 1)
+ * zero the element below diagonal diag (torch.triu) or (TRI 2) above it
+ * (tril); TRI is a template argument so that no test is left where there
+ * is no triangle. A generated candidate may pass its own (the chain of
+ * pointwise ops that reads C, written by src/opt/codegen_gemm.c).
+ */
+template <int TRI>
+struct gemm_tri {
 	float alpha;
-	int tri;
 	long diag;
+	__device__ __forceinline__ float operator()(float v, int row, int col) const
+	{
+		v *= alpha;
+		if ((TRI == 1 && (long)col - row < diag) || (TRI == 2 && (long)col - row > diag))
+			v = 0.f;
+		return v;
+	}
 };
 
-static __device__ __forceinline__ float epi_apply(const gemm_epi &e, float v, int row, int col)
-{
-	v *= e.alpha;
-	if ((e.tri == 1 && (long)col - row < e.diag) || (e.tri == 2 && (long)col - row > e.diag))
-		v = 0.f;
-	return v;
-}
-
-template <bool VEC>
+template <bool VEC, class E>
 static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, const float *__restrict__ B,
 						  float *__restrict__ C, int M, int N, int K, int m0, int n0,
-						  const gemm_epi &e)
+						  const E &e)
 {
 	extern __shared__ __align__(16) float smem[];
 	float *sA = smem;
@@ -316,7 +324,8 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 	}
 	cp_async_wait<0>();
 
-	/* Epilogue: guarded stores straight from the accumulators. */
+	/* Epilogue: guarded stores straight from the accumulators, each
+	 * element through e (only for elements inside C). */
 	const bool pair = (N & 1) == 0;	/* 8-byte stores are aligned */
 #pragma unroll
 	for (int i = 0; i < MT; i++) {
@@ -329,15 +338,15 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 				if (row >= M)
 					continue;
 				float *dst = C + (long)row * N + col;
-				const float v0 = epi_apply(e, acc[i][j][2 * h], row, col);
-				const float v1 = epi_apply(e, acc[i][j][2 * h + 1], row, col + 1);
 				if (pair && col + 1 < N) {
+					const float v0 = e(acc[i][j][2 * h], row, col);
+					const float v1 = e(acc[i][j][2 * h + 1], row, col + 1);
 					*reinterpret_cast<float2 *>(dst) = make_float2(v0, v1);
 				} else {
 					if (col < N)
-						dst[0] = v0;
+						dst[0] = e(acc[i][j][2 * h], row, col);
 					if (col + 1 < N)
-						dst[1] = v1;
+						dst[1] = e(acc[i][j][2 * h + 1], row, col + 1);
 				}
 			}
 		}
@@ -359,10 +368,12 @@ static __device__ __forceinline__ void tile_of_block(int M, int N, int &m0, int 
 }
 
 /* The kernel body: pick the 16-byte copy path when every row of A and B is
- * 16-byte aligned, else the 4-byte one (small odd shapes). */
+ * 16-byte aligned, else the 4-byte one (small odd shapes); e is the
+ * epilogue (gemm_tri or a generated functor). */
+template <class E>
 static __device__ __forceinline__ void gemm_entry(const float *__restrict__ A, const float *__restrict__ B,
 						  float *__restrict__ C, int M, int N, int K, int lda, int ldb,
-						  const gemm_epi &e)
+						  const E &e)
 {
 	int m0, n0;
 	tile_of_block(M, N, m0, n0);

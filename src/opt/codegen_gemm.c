@@ -1,0 +1,481 @@
+/*
+ * GEMMs as generated code (docs/optimizer.md, section 3c, "The 3xTF32
+ * GEMM and its epilogue"): a GEMM library node (gemm, linear:
+ * krl_gemm_form) written as the 3xTF32 kernel of gemm.c, with what reads
+ * its output fused into the kernel's epilogue, so that the output is
+ * written once, already transformed:
+ * - a triu or tril that is its only reader (the body's own epilogue,
+ *   gemm_tri);
+ * - or the pointwise chain that reads it (cg_gemm_chain), written here
+ *   with the value emitter (codegen_ev.c) as a functor the body calls on
+ *   each element; linear's bias is its first link, and a linear with no
+ *   chain still gets a functor for the bias alone.
+ * The chain's last node goes straight to its buffer from the GEMM; the map
+ * kernel the grouping made for it writes only its other outputs (none, as
+ * a rule: the driver then skips it). What comes after the chain (a row
+ * reduction, a norm) reads that buffer as before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+/* ==== The chain (graph level) ==== */
+
+int cg_gemm_chain(const krl_graph *g, int n, unsigned char *in)
+{
+	int nn = g->nn, best = -1, bestn = 0;
+	memset(in, 0, (size_t)nn);
+	if (krl_graph_is_output(g, n))
+		return -1;
+	/* dep: depends on n; ok: computable from n at each of its elements
+	 * (pointwise, f32, n's dims, inputs n, ok nodes, or nodes that do not
+	 * depend on n: side operands) */
+	unsigned char *dep = calloc((size_t)nn, 1), *ok = calloc((size_t)nn, 1);
+	unsigned char *s = calloc((size_t)nn, 1);
+	if (!dep || !ok || !s) {
+		free(dep);
+		free(ok);
+		free(s);
+		return -1;
+	}
+	dep[n] = 1;
+	const krl_gnode *gn = &g->n[n];
+	for (int m = n + 1; m < nn; m++) {
+		const krl_gnode *x = &g->n[m];
+		int fits = x->kind == KRL_GN_PW && x->dtype == KRL_F32 &&
+		           x->ndim == gn->ndim && cg_same_shape(g, m, n);
+		for (int i = 0; i < x->nin; i++) {
+			int a = x->in[i];
+			dep[m] |= dep[a];
+			if (dep[a] && a != n && !ok[a])
+				fits = 0;
+		}
+		ok[m] = fits && dep[m];
+	}
+	for (int e = n + 1; e < nn; e++) {
+		if (!ok[e])
+			continue;
+		/* the chain ending at e: e and what it reads of the ok nodes */
+		memset(s, 0, (size_t)nn);
+		s[e] = 1;
+		int count = 0;
+		for (int m = e; m > n; m--) {
+			if (!s[m])
+				continue;
+			count++;
+			for (int i = 0; i < g->n[m].nin; i++)
+				if (ok[g->n[m].in[i]])
+					s[g->n[m].in[i]] = 1;
+		}
+		/* n and every node but e are read inside the chain only */
+		int valid = 1;
+		for (int m = n; m < e && valid; m++) {
+			if (m != n && !s[m])
+				continue;
+			if (m != n && krl_graph_is_output(g, m))
+				valid = 0;
+			for (int r = m + 1; r < nn && valid; r++)
+				for (int i = 0; i < g->n[r].nin; i++)
+					if (g->n[r].in[i] == m && !s[r])
+						valid = 0;
+		}
+		if (valid && count >= bestn) {
+			best = e;
+			bestn = count;
+			memcpy(in, s, (size_t)nn);
+		}
+	}
+	free(dep);
+	free(ok);
+	free(s);
+	return best;
+}
+
+/* ==== Geometry ==== */
+
+/* The value of a literal attribute of library node x (dflt when absent);
+ * 0 when it is not a literal. */
+static int attr_literal(const krl_gnode *x, const char *key, double dflt,
+                        double *v)
+{
+	*v = dflt;
+	for (int i = 0; i < x->nattrs; i++) {
+		if (strcmp(x->attrs[i].key, key))
+			continue;
+		krl_scope none = { 0 };
+		krl_value val;
+		if (krl_expr_eval(x->attrs[i].value, &none, &val, NULL))
+			return 0;
+		*v = val.is_float ? val.f : (double)val.i;
+	}
+	return 1;
+}
+
+/* The layout, sizes, batch and operands of GEMM node n (form 1 or 2) as
+ * the 3xTF32 kernel sees them, in *sp; 0 when the kernel does not apply
+ * (ta or tb not a literal 0 or 1, operands not f32, batch dims of A and
+ * B that differ). */
+static int gemm_geom(cg_gen *G, int n, int form, krl_gemm_spec *sp)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[n];
+	const krl_gnode *a = &g->n[x->in[0]], *b = &g->n[x->in[1]];
+	memset(sp, 0, sizeof *sp);
+	if (x->nout > 1 || a->dtype != KRL_F32 || b->dtype != KRL_F32 ||
+	    x->dtype != KRL_F32 || a->ndim < 2 || b->ndim < 2)
+		return 0;
+	int na = a->ndim, nb = b->ndim;
+	if (form == 2) {
+		/* x [..., K] @ w^T, w [N, K]: the leading dims are rows */
+		if (nb != 2 || g->n[x->in[2]].dtype != KRL_F32)
+			return 0;
+		sp->tb = 1;
+		sp->b_shared = 1;
+		sp->m = cg_fmt(G, "%s", cg_prod(G, x->in[0], 0, na - 1));
+		sp->k = cg_fmt(G, "(%s)", a->dim[na - 1].text);
+		sp->n = cg_fmt(G, "(%s)", b->dim[0].text);
+		return 1;
+	}
+	double ta, tb;
+	if (!attr_literal(x, "ta", 0, &ta) || !attr_literal(x, "tb", 0, &tb) ||
+	    (ta != 0 && ta != 1) || (tb != 0 && tb != 1))
+		return 0;
+	sp->ta = (int)ta;
+	sp->tb = (int)tb;
+	sp->m = cg_fmt(G, "(%s)", a->dim[sp->ta ? na - 1 : na - 2].text);
+	sp->k = cg_fmt(G, "(%s)", a->dim[sp->ta ? na - 2 : na - 1].text);
+	sp->n = cg_fmt(G, "(%s)", b->dim[sp->tb ? nb - 2 : nb - 1].text);
+	const char *batch = cg_prod(G, x->in[0], 0, na - 2);
+	sp->b_shared = nb == 2;
+	if (!sp->b_shared && (nb != na || strcmp(cg_prod(G, x->in[1], 0, nb - 2),
+	                                         batch)))
+		return 0;
+	if (strcmp(batch, "1")) {
+		if (sp->b_shared && !sp->ta) {
+			/* one B for every matrix: the batch is more rows of A */
+			sp->m = cg_fmt(G, "%s * %s", batch, sp->m);
+		} else {
+			sp->batch = batch;
+		}
+	}
+	return 1;
+}
+
+void cg_gemm_prepare(cg_gen *G)
+{
+	const krl_graph *g = G->g;
+	unsigned char *in = malloc((size_t)(g->nn > 0 ? g->nn : 1));
+	if (!in) {
+		G->oom = 1;
+		return;
+	}
+	for (int n = 0; n < g->nn; n++) {
+		int form = krl_gemm_form(g, n);
+		krl_gemm_spec sp;
+		if (!form || !gemm_geom(G, n, form, &sp) || sp.batch)
+			continue;
+		int e = cg_gemm_chain(g, n, in);
+		if (e >= 0)
+			G->mat[e] = 1;
+	}
+	free(in);
+}
+
+/* ==== Emission ==== */
+
+/* Whether node m can be evaluated in kernel kid, the GEMM's, before any
+ * kernel after it has run: constants, task buffers, nodes written by
+ * earlier kernels, and pointwise nodes and views of those. */
+static int side_ok(const cg_gen *G, int m, int kid, int depth)
+{
+	const krl_gnode *x = &G->g->n[m];
+	if (depth > 256)
+		return 0;
+	switch (cg_see(G, m, kid)) {
+	case SEE_LEAF:
+		return x->kind == KRL_GN_BUF ||
+		       (G->home[m] >= 0 && G->home[m] < kid);
+	case SEE_INLINE:
+		if (x->kind != KRL_GN_CONST && x->kind != KRL_GN_PW &&
+		    x->kind != KRL_GN_VIEW)
+			return 0;
+		for (int i = 0; i < x->nin; i++)
+			if (!side_ok(G, x->in[i], kid, depth + 1))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether the grouping lets kernel K compute the chain in[] of GEMM node
+ * n up to e: the chain inline (nothing but e materialised), e one output
+ * written by a map kernel after K, every side operand readable in K. */
+static int chain_fits(const cg_gen *G, const cg_kern *K, int n, int e,
+                      const unsigned char *in)
+{
+	const krl_graph *g = G->g;
+	for (int m = n + 1; m < e; m++)
+		if (in[m] && G->mat[m])
+			return 0;
+	if (!G->mat[e] || cg_out_decl(g, e, 1) >= 0)
+		return 0;
+	int h = G->home[e];
+	if (h <= K->id || h >= G->nk || G->k[h].kind != CK_MAP)
+		return 0;
+	for (int m = n + 1; m <= e; m++) {
+		if (!in[m])
+			continue;
+		for (int i = 0; i < g->n[m].nin; i++) {
+			int a = g->n[m].in[i];
+			if (a != n && !in[a] && !side_ok(G, a, K->id, 0))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Moves node e from the map kernel that was to write it to K: K's
+ * epilogue writes it, later kernels load it. */
+static void take_output(cg_gen *G, cg_kern *K, int e)
+{
+	cg_kern *M = &G->k[G->home[e]];
+	int k = 0;
+	for (int o = 0; o < M->nout; o++)
+		if (M->out[o] != e)
+			M->out[k++] = M->out[o];
+	M->nout = k;
+	G->home[e] = K->id;
+}
+
+/* Writes the functor type <kernel>_epi into G->dev and fills sp's epi
+ * fields: the value of GEMM node n at (ep_row, ep_col) from the sum of
+ * products ep_acc (times alpha when given, plus the bias node's element
+ * when bias >= 0), then, when end >= 0, the chain's value at end. */
+static void write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
+                      int bias, int end, krl_gemm_spec *sp)
+{
+	const krl_gnode *x = &G->g->n[n];
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb body = { 0 }, scratch = { 0 }, st = { 0 }, params = { 0 };
+	cg_sb init = { 0 }, args = { 0 };
+	for (int l = 0; l < 3; l++) {
+		em.buf[l] = &body;
+		em.ind[l] = 2;
+	}
+	/* the point: the GEMM's output seen as rows of its last dim */
+	cg_point p;
+	memset(&p, 0, sizeof p);
+	p.space = n;
+	p.lin = "((long long)ep_row * ep_n + ep_col)";
+	p.rowed = 1;
+	p.ax0 = x->ndim - 1;
+	p.ax1 = x->ndim;
+	p.o = "ep_row";
+	p.r = "ep_col";
+	const char *v = "ep_acc";
+	if (alpha)
+		v = cg_fmt(G, "(float)%s * ep_acc", cg_arg_dbl(G, K, alpha));
+	if (bias >= 0) {
+		cg_val b = cg_ev(&em, bias, &p);
+		if (!b.e)
+			goto done;
+		v = cg_fmt(G, "%s + %s", v, cg_f(&em, b));
+	}
+	cg_line(&body, 2, "const float ep_v = %s;", v);
+	const char *ret = "ep_v";
+	if (end >= 0) {
+		/* To the emitter n is a leaf (a library result, loaded from
+		 * memory). Evaluate it once where nothing is kept (its load,
+		 * and the argument of its buffer, are dropped) and make its
+		 * memoised value at this point ep_v: every node of the chain
+		 * reads n at this point (pointwise nodes evaluate their inputs
+		 * where they are), so all of them get the register. */
+		int nargs = K->nargs;
+		for (int l = 0; l < 3; l++)
+			em.buf[l] = &scratch;
+		cg_val c = cg_ev(&em, n, &p);
+		for (int l = 0; l < 3; l++)
+			em.buf[l] = &body;
+		K->nargs = nargs;
+		int bound = 0;
+		for (int i = em.nmemo - 1; i >= 0 && c.e && !bound; i--)
+			if (em.memo[i].node == n) {
+				em.memo[i].v.e = "ep_v";
+				em.memo[i].v.t = 'f';
+				bound = 1;
+			}
+		if (!bound) {
+			if (!G->err[0] && G->fail < 0)
+				snprintf(G->err, sizeof G->err, "the epilogue of "
+				         "GEMM node %d cannot take its value", n);
+			goto done;
+		}
+		cg_val r = cg_ev(&em, end, &p);
+		if (!r.e)
+			goto done;
+		ret = cg_conv(&em, r, KRL_F32);
+	}
+	cg_line(&body, 2, "return %s;", ret);
+
+	const char *type = cg_fmt(G, "%s_epi", sp->kernel);
+	/* its members: the row length (the kernel's N), then the
+	 * arguments the emitter asked for */
+	cg_sb_printf(&st, "\nstruct %s {\n\tlong ep_n;\n", type);
+	for (int i = 0; i < K->nargs; i++) {
+		const cg_arg *a = &K->args[i];
+		cg_sb_printf(&st, "\t%s %s;\n", a->ctype, a->cname);
+		cg_sb_printf(&params, ",\n\t%s %s", a->ctype, a->cname);
+		cg_sb_printf(&init, ", %s", a->cname);
+		cg_sb_printf(&args, ", %s", a->plan);
+	}
+	cg_sb_puts(&st, "\t__device__ __forceinline__ float operator()(float "
+	           "ep_acc, int ep_row, int ep_col) const\n\t{\n");
+	cg_sb_cat(&st, &body);
+	cg_sb_puts(&st, "\t}\n};\n");
+	cg_sb_cat(&G->dev, &st);
+	if (params.oom || init.oom || args.oom)
+		G->oom = 1;
+	sp->epi = type;
+	sp->epi_params = cg_fmt(G, "%s", params.z ? params.z : "");
+	sp->epi_init = cg_fmt(G, "{N%s}", init.z ? init.z : "");
+	sp->epi_args = cg_fmt(G, "%s", args.z ? args.z : "");
+done:
+	cg_sb_free(&body);
+	cg_sb_free(&scratch);
+	cg_sb_free(&st);
+	cg_sb_free(&params);
+	cg_sb_free(&init);
+	cg_sb_free(&args);
+	cg_em_free(&em);
+}
+
+int cg_gemm_fused(const cg_gen *G, int n)
+{
+	const krl_graph *g = G->g;
+	if (G->skip[n] != 2 || G->home[n] < 0)
+		return 0;
+	unsigned char *in = malloc((size_t)g->nn);
+	int count = 0;
+	if (!in)
+		return 0;
+	int e = cg_gemm_chain(g, n, in);
+	if (e >= 0 && G->home[e] == G->home[n])
+		for (int m = 0; m < g->nn; m++)
+			count += in[m];
+	free(in);
+	return count;
+}
+
+int cg_emit_gemm(cg_gen *G, cg_kern *K)
+{
+	const krl_graph *g = G->g;
+	int n = K->anchor[0];
+	const krl_gnode *x = &g->n[n];
+	int form = krl_gemm_form(g, n);
+	krl_gemm_spec sp;
+	if (!form || !gemm_geom(G, n, form, &sp))
+		return 0;
+	sp.a = cg_bufname(G, x->in[0]);
+	sp.b = cg_bufname(G, x->in[1]);
+	sp.c = cg_bufname(G, n);
+	sp.kernel = cg_fmt(G, "k%d_gemm", K->id);
+	const char *alpha = form == 1 ? cg_attr_plan(G, x, "alpha", NULL) : NULL;
+	int bias = form == 2 ? x->in[2] : -1;
+
+	/* the pointwise chain that reads C */
+	unsigned char *in = calloc((size_t)(g->nn > 0 ? g->nn : 1), 1);
+	if (!in) {
+		G->oom = 1;
+		return 1;
+	}
+	int end = -1;
+	if (G->s.fuse && !sp.batch && (end = cg_gemm_chain(g, n, in)) >= 0 &&
+	    !chain_fits(G, K, n, end, in))
+		end = -1;
+
+	/* else triu(C) or tril(C) as the only reader of C: the GEMM's
+	 * epilogue masks C as these two ops do, so this is about their
+	 * meaning and names them */
+	int tri = -1;
+	if (form == 1 && end < 0 && G->nuse[n] == 1 && cg_out_decl(g, n, 0) < 0)
+		for (int m = n + 1; m < g->nn; m++)
+			if (g->n[m].kind == KRL_GN_LIB && g->n[m].nin == 1 &&
+			    g->n[m].in[0] == n && (!strcmp(g->n[m].op, "triu") ||
+			                           !strcmp(g->n[m].op, "tril")))
+				tri = m;
+	cg_sb what = { 0 };
+	if (tri >= 0) {
+		sp.tri = !strcmp(g->n[tri].op, "triu") ? 1 : 2;
+		sp.alpha = alpha;
+		sp.diag = cg_attr_plan(G, &g->n[tri], "diagonal", NULL);
+		sp.c = cg_bufname(G, tri);
+		G->skip[tri] = 1; /* its call is this kernel's epilogue */
+		G->nfused_lib++;
+		G->skip[n] = 2;   /* and C goes straight to its buffer */
+		cg_sb_printf(&what, " and the %s of node %d in its epilogue",
+		             g->n[tri].op, tri);
+	} else if (end >= 0) {
+		take_output(G, K, end);
+		sp.c = cg_bufname(G, end);
+		G->skip[n] = 2;   /* C never reaches memory: the chain's end does */
+	} else {
+		sp.alpha = alpha;
+		G->skip[n] = 3;   /* written as a kernel, C in its own buffer */
+	}
+	if (end >= 0 || bias >= 0) {
+		cg_sb_puts(&what, ".\n * Its epilogue (k" );
+		cg_sb_printf(&what, "%d_gemm_epi):", K->id);
+		if (bias >= 0)
+			cg_sb_printf(&what, " the bias %s%s", cg_bufname(G, bias),
+			             end >= 0 ? ", then" : "");
+		for (int m = n + 1; m <= end; m++)
+			if (in[m]) {
+				const krl_pwinfo *pi = krl_pw_info(g->n[m].pw);
+				cg_sb_printf(&what, "\n *   node %d %s", m,
+				             pi ? pi->name : "pw");
+			}
+		cg_sb_printf(&what, "%s writes %s", end >= 0 ? "\n *" : ";",
+		             sp.c);
+	}
+	free(in);
+	G->ngemm_tc++;
+
+	int layout = sp.ta * 2 + sp.tb;
+	if (!(G->gemm_bodies & (1u << layout))) {
+		char *body = krl_gemm_body(sp.ta, sp.tb);
+		if (!body) {
+			G->oom = 1;
+			cg_sb_free(&what);
+			return 1;
+		}
+		cg_sb_puts(&G->dev, body);
+		free(body);
+		G->gemm_bodies |= 1u << layout;
+	}
+	cg_sb_printf(&G->dev, "\n/*\n * k%d (gemm, 3xTF32 on tensor cores: fp32 "
+	             "accuracy from three TF32\n * products): node %d (%s)%s.\n */",
+	             K->id, n, x->op, what.z ? what.z : "");
+	if (what.oom)
+		G->oom = 1;
+	cg_sb_free(&what);
+	if (end >= 0 || bias >= 0) {
+		write_epi(G, K, n, alpha, bias, end, &sp);
+		if (!sp.epi)
+			return 1; /* G->err, G->fail or G->oom says why */
+	}
+	char *dev = NULL, *launch = NULL;
+	if (krl_gemm_kernel(&sp, &dev, &launch, NULL)) {
+		G->oom = 1;
+		return 1;
+	}
+	cg_sb_puts(&G->dev, dev);
+	cg_sb_printf(&G->plan, "# k%d: node %d as the 3xTF32 GEMM\n", K->id, n);
+	cg_sb_puts(&G->plan, launch);
+	free(dev);
+	free(launch);
+	return 1;
+}

@@ -1,0 +1,124 @@
+/*
+ * The 3xTF32 GEMM with its generated epilogue on a GPU: for level-2 tasks
+ * whose GEMM is followed by a pointwise chain (12: scale, leaky_relu; 22:
+ * scale, residual add, clamp, then logsumexp reading the fused output; 29:
+ * a linear whose bias is its only epilogue; 76: a bias-free gemm tb=1; 86:
+ * scale, gelu), the optimizer's candidate with gemm.impl=3xtf32 (every
+ * other decision at its default) is judged on the tiny and kb0 shape sets,
+ * timed on kb0, and must be `ok`: the strict-fp32 tolerances hold with the
+ * epilogue's math in fp32 in the reference's order. Skips without a GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "krl/judge.h"
+#include "krl/opt.h"
+#include "krl/suite.h"
+#include "testutil.h"
+
+/* The candidate of gemm.impl=3xtf32 for task t, generated at set. */
+static char *candidate(const krl_task *t, const char *set, char **what)
+{
+	krl_opt *o = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_opt_create(t, set, &o, &d), &d);
+	const krl_space *sp = krl_opt_space(o);
+	krl_choice c;
+	memset(&c, 0, sizeof c);
+	int found = 0;
+	for (int j = 0; j < sp->ndec; j++)
+		for (int k = 0; k < sp->dec[j].nopt; k++)
+			if (!strcmp(sp->dec[j].name, "gemm.impl") &&
+			    !strcmp(sp->dec[j].opt[k], "3xtf32")) {
+				c.opt[j] = k;
+				found = 1;
+			}
+	assert_true(found);
+	char *text = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, what, &d), &d);
+	krl_opt_free(o);
+	return text;
+}
+
+static void level2_gemm_epilogues_are_ok(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"level2/12_gemm_multiply_leakyrelu",
+		"level2/22_matmul_scale_residualadd_clamp_logsumexp_mish",
+		"level2/29_matmul_mish_mish",
+		"level2/76_gemm_add_relu",
+		"level2/86_matmul_divide_gelu",
+	};
+	krl_diag d = {0};
+	krl_suite *s = NULL;
+	krl_judge *j = NULL;
+	krl_judge_opts o = {0};
+	o.sets[0] = "tiny";
+	o.sets[1] = "kb0";
+	o.nsets = 2;
+	o.time_set = "kb0";
+	o.time_budget_s = 3;
+	o.min_pairs = 5;
+	o.call_timeout_s = 10;
+	/* the runner is the krl binary (ctest sets KRL_BIN) */
+	o.runner_path = getenv("KRL_BIN");
+	if (!o.runner_path)
+		o.runner_path = "build/krl";
+	assert_true(access(o.runner_path, X_OK) == 0);
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	KRL_ASSERT_OK(krl_judge_create(&o, &j, &d), &d);
+	char dir[] = "/tmp/krl-gemm-epi-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	int bad = 0;
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, tasks[i], &t, &d), &d);
+		char *what = NULL;
+		char *text = candidate(t, "kb0", &what);
+		/* the GEMM is the generated one */
+		assert_non_null(strstr(text, "gemm_t"));
+		assert_non_null(strstr(text, "::gemm_entry("));
+		char path[256];
+		snprintf(path, sizeof path, "%s/%zu.cu", dir, i);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		json_t *rec = NULL;
+		KRL_ASSERT_OK(krl_judge_eval(j, t, path, &rec, &d), &d);
+		const char *v = json_string_value(json_object_get(rec, "verdict"));
+		json_t *sp = json_object_get(json_object_get(rec, "timing"),
+		                             "speedup");
+		printf("%-58s %-14s %.3fx  %s\n", tasks[i], v ? v : "?",
+		       json_number_value(json_object_get(sp, "median")), what);
+		if (!v || strcmp(v, "ok")) {
+			printf("  %s (kept as %s)\n",
+			       json_string_value(json_object_get(rec, "message")),
+			       path);
+			bad++;
+		} else {
+			unlink(path);
+		}
+		json_decref(rec);
+		free(text);
+		free(what);
+		krl_task_free(t);
+	}
+	if (!bad)
+		rmdir(dir);
+	krl_judge_free(j);
+	krl_suite_free(s);
+	assert_int_equal(bad, 0);
+}
+
+int main(void)
+{
+	krl_test_require_gpu("gpu_gemm_epi");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(level2_gemm_epilogues_are_ok),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
