@@ -13,22 +13,40 @@
 #include "graphtest.h"
 #include "krl/suite.h"
 
-/* Every level-1 task lowers at tiny (all but a few), and its graph equals
- * the golden reference on drawn inputs. */
-static void level1_lowers_and_matches_golden(void **state)
+/* What one pass over the tasks of a level found. */
+typedef struct level_counts {
+	int total, lowered, wrong, libonly;     /* at tiny */
+	int kb0, kb0_checked, kb0_wrong;        /* lowered at kb0, run at tiny */
+} level_counts;
+
+static int lib_only(const krl_graph *g)
 {
-	(void)state;
+	int lib = 1;
+	for (int k = 0; k < g->nn; k++)
+		lib &= g->n[k].kind == KRL_GN_BUF || g->n[k].kind == KRL_GN_LIB ||
+		       g->n[k].kind == KRL_GN_PROJ;
+	return lib;
+}
+
+/* Every task whose id starts with prefix: lowered at tiny, its graph
+ * against the golden reference on drawn inputs; lowered at kb0 (a graph
+ * of texts, not kb0's numbers) and run at tiny, against tiny's golden
+ * outputs. Library-only graphs are not run at kb0 (their meaning is the
+ * golden op's by construction). */
+static level_counts check_level(const char *prefix)
+{
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
 	char buf[1200];
-	int total = 0, lowered = 0, wrong = 0, libonly = 0;
+	level_counts c = { 0 };
+	size_t np = strlen(prefix);
 	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	for (int i = 0; i < s->n; i++) {
-		if (strncmp(s->ids[i], "level1/", 7) != 0)
+		if (strncmp(s->ids[i], prefix, np) != 0)
 			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
-		total++;
+		c.total++;
 		krl_graph *g = NULL;
 		if (krl_graph_lower(t, "tiny", &g, &d) != KRL_OK) {
 			printf("not lowered: %s: %s\n", s->ids[i],
@@ -36,75 +54,72 @@ static void level1_lowers_and_matches_golden(void **state)
 			krl_task_free(t);
 			continue;
 		}
-		lowered++;
-		int lib = 1;
-		for (int k = 0; k < g->nn; k++)
-			lib &= g->n[k].kind == KRL_GN_BUF ||
-			       g->n[k].kind == KRL_GN_LIB ||
-			       g->n[k].kind == KRL_GN_PROJ;
-		libonly += lib;
+		c.lowered++;
+		c.libonly += lib_only(g);
 		gt_run r;
 		KRL_ASSERT_OK(gt_golden(t, "tiny", 7, &r, &d), &d);
 		if (gt_check(g, "tiny", &r, s->ids[i], &d)) {
 			char *z = krl_graph_format(g);
 			fprintf(stderr, "%s", z ? z : "");
 			free(z);
-			wrong++;
+			c.wrong++;
 		}
 		gt_free(&r);
 		krl_graph_free(g);
-		krl_task_free(t);
-	}
-	printf("level 1: %d tasks, %d lowered (%d only library calls), %d "
-	       "differ from golden\n", total, lowered, libonly, wrong);
-	assert_true(total >= 100);
-	assert_true(lowered >= 90);
-	assert_int_equal(wrong, 0);
-	krl_suite_free(s);
-}
-
-/* A graph lowered at kb0 holds texts, not kb0's numbers: run at tiny it
- * gives tiny's golden outputs. Library-only graphs are skipped (their
- * meaning is the golden op's by construction). */
-static void graphs_are_symbolic(void **state)
-{
-	(void)state;
-	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	char buf[1200];
-	int checked = 0, wrong = 0;
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
-	for (int i = 0; i < s->n; i++) {
-		if (strncmp(s->ids[i], "level1/", 7) != 0)
-			continue;
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
-		krl_graph *g = NULL;
+		g = NULL;
 		if (krl_graph_lower(t, "kb0", &g, &d) != KRL_OK) {
 			printf("not lowered at kb0: %s: %s\n", s->ids[i],
 			       krl_diag_format(&d, buf, sizeof buf));
 			krl_task_free(t);
 			continue;
 		}
-		int lib = 1;
-		for (int k = 0; k < g->nn; k++)
-			lib &= g->n[k].kind == KRL_GN_BUF ||
-			       g->n[k].kind == KRL_GN_LIB ||
-			       g->n[k].kind == KRL_GN_PROJ;
-		if (!lib) {
-			gt_run r;
+		c.kb0++;
+		if (!lib_only(g)) {
 			KRL_ASSERT_OK(gt_golden(t, "tiny", 11, &r, &d), &d);
-			wrong += gt_check(g, "tiny", &r, s->ids[i], &d) != 0;
+			if (gt_check(g, "tiny", &r, s->ids[i], &d)) {
+				fprintf(stderr, "%s: the graph lowered at kb0 differs at "
+				        "tiny\n", s->ids[i]);
+				c.kb0_wrong++;
+			}
 			gt_free(&r);
-			checked++;
+			c.kb0_checked++;
 		}
 		krl_graph_free(g);
 		krl_task_free(t);
 	}
-	printf("%d graphs lowered at kb0 checked at tiny\n", checked);
-	assert_true(checked >= 40);
-	assert_int_equal(wrong, 0);
+	printf("%s: %d tasks, %d lowered (%d only library calls), %d differ "
+	       "from golden; %d lowered at kb0, %d of them run at tiny, %d "
+	       "differ\n", prefix, c.total, c.lowered, c.libonly, c.wrong,
+	       c.kb0, c.kb0_checked, c.kb0_wrong);
 	krl_suite_free(s);
+	return c;
+}
+
+/* Every level-1 task lowers at tiny (all but a few), and its graph equals
+ * the golden reference; so do its graphs lowered at kb0. */
+static void level1_lowers_and_matches_golden(void **state)
+{
+	(void)state;
+	level_counts c = check_level("level1/");
+	assert_true(c.total >= 100);
+	assert_true(c.lowered >= 90);
+	assert_int_equal(c.wrong, 0);
+	assert_true(c.kb0_checked >= 40);
+	assert_int_equal(c.kb0_wrong, 0);
+}
+
+/* Every level-2 task (views included) lowers at tiny and at kb0, and
+ * both graphs equal the golden reference at tiny. */
+static void level2_lowers_and_matches_golden(void **state)
+{
+	(void)state;
+	level_counts c = check_level("level2/");
+	assert_true(c.total >= 109);
+	assert_int_equal(c.lowered, c.total);
+	assert_int_equal(c.wrong, 0);
+	assert_int_equal(c.kb0, c.total);
+	assert_true(c.kb0_checked >= 100);
+	assert_int_equal(c.kb0_wrong, 0);
 }
 
 /* 1 when a and b are the same graph but for dim values and constant
@@ -360,7 +375,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_op_is_lowered_or_a_library_call),
 		cmocka_unit_test(level1_lowers_and_matches_golden),
-		cmocka_unit_test(graphs_are_symbolic),
+		cmocka_unit_test(level2_lowers_and_matches_golden),
 		cmocka_unit_test(graphs_agree_across_sets),
 		cmocka_unit_test(shapes_of_known_tasks),
 		cmocka_unit_test(unsupported_calls_say_where),
