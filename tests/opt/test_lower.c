@@ -333,6 +333,88 @@ static void unsupported_calls_say_where(void **state)
 	krl_task_free(t);
 }
 
+/* Views: read through (a view of an input, a view of a view), written
+ * through (a plan buffer and an output, whose root is then read), each
+ * against the golden executor; a slice (an offset, fewer elements) is
+ * refused at the view's line, naming it. */
+static void views_lower_as_their_roots(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"output y f32 [n, m]\n"
+		"output z f32 [n]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  buffer s f32 [n, m]\n"
+		"  view sf = s [n * m]\n"
+		"  view s2 = sf [m, n]\n"
+		"  view x3 = x [n, 1, m]\n"
+		"  view y3 = y [n, 1, m]\n"
+		"  view zv = z [1, n]\n"
+		"  call relu(x) -> s\n"
+		"  call sigmoid(sf) -> sf\n"
+		"  call softmax(x3) -> y3 dim=2\n"
+		"  call mul(y, s) -> y\n"
+		"  call sum(s2) -> zv dim=0\n"
+		"end\n";
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_parse("views.task", text, sizeof text - 1, &t,
+	                             &d), &d);
+	static const char *const sets[] = { "tiny", "kb0", "kb1" };
+	for (int k = 0; k < 3; k++) {
+		KRL_ASSERT_OK(krl_graph_lower(t, sets[k], &g, &d), &d);
+		assert_true(count_kind(g, KRL_GN_VIEW) >= 3);
+		/* y is the mul of the softmax seen as [n, m] and s */
+		const krl_gnode *y = &g->n[g->out[0]];
+		assert_int_equal(y->kind, KRL_GN_PW);
+		assert_int_equal(y->pw, KRL_PW_MUL);
+		assert_int_equal(g->n[y->in[0]].kind, KRL_GN_VIEW);
+		/* z is the sum over s seen as [m, n], kept [1, n], seen as [n] */
+		const krl_gnode *z = &g->n[g->out[1]];
+		assert_int_equal(z->kind, KRL_GN_VIEW);
+		assert_string_equal(z->dim[0].text, "n");
+		gt_run r;
+		KRL_ASSERT_OK(gt_golden(t, sets[k], 5, &r, &d), &d);
+		assert_int_equal(gt_check(g, sets[k], &r, sets[k], &d), 0);
+		gt_free(&r);
+		if (k == 1) { /* the kb0 graph run at tiny */
+			KRL_ASSERT_OK(gt_golden(t, "tiny", 6, &r, &d), &d);
+			assert_int_equal(gt_check(g, "tiny", &r, "kb0 at tiny", &d),
+			                 0);
+			gt_free(&r);
+		}
+		krl_graph_free(g);
+		g = NULL;
+	}
+	krl_task_free(t);
+
+	static const char slice[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"output y f32 [m]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  view row1 = x [m] offset=m\n"
+		"  call relu(row1) -> y\n"
+		"end\n";
+	KRL_ASSERT_OK(krl_task_parse("slice.task", slice, sizeof slice - 1, &t,
+	                             &d), &d);
+	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
+	assert_null(g);
+	assert_int_equal(d.pos.line, 12);
+	assert_non_null(strstr(d.msg, "view 'row1'"));
+	assert_non_null(strstr(d.msg, "[5, 10) of 'x' (15 elements)"));
+	krl_task_free(t);
+}
+
 /* Every registered op says what the optimizer may do with it, and the
  * lowering agrees: an op is exactly one of KRL_OPCAP_LOWER (and then
  * lower.c has its lowering) or KRL_OPCAP_LIBRARY (and then lower.c does
@@ -379,6 +461,7 @@ int main(void)
 		cmocka_unit_test(graphs_agree_across_sets),
 		cmocka_unit_test(shapes_of_known_tasks),
 		cmocka_unit_test(unsupported_calls_say_where),
+		cmocka_unit_test(views_lower_as_their_roots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
