@@ -699,6 +699,14 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 	if (!strcmp(own, p->lin)) {
 		q.main = p->main;
 		q.lane = p->lane;
+		/* a row kernel's view of a row-shaped node as another row
+		 * shape (a kept dim added or dropped): the same index is the
+		 * same row, so the row's reduce values hold there too (a
+		 * reduction written to an output through a view) */
+		if (p->inrow && em->K->kind == CK_ROW &&
+		    cg_is_rowshape(G, em->K, n) &&
+		    cg_is_rowshape(G, em->K, q.space))
+			q.inrow = 1;
 	}
 	if (em->ngf == 64) {
 		snprintf(G->err, sizeof G->err, "views nested too deep");
