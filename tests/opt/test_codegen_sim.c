@@ -18,7 +18,9 @@
  * parts as opt_test_codegen_sim_<k>of<n>, side by side under ctest -j);
  * the parts together run every case with the seed and choice it has in a
  * whole run; no argument runs all.
- * KRL_SIM_CHOICES=n runs n random choices per task (default 1);
+ * KRL_SIM_CHOICES=n runs n random choices per task (default 1 on level
+ * 1, 0 on level 2: a level-2 run of every task's default takes about a
+ * minute, KRL_SIM_ONLY=level2/);
  * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
  * others at their defaults;
  * KRL_SIM_ONLY=substr runs the matching tasks only (ids, or the paths
