@@ -33,7 +33,8 @@
  * in their forward form (lib.tconv=fwd) at all three of their sets, and a
  * fourth the middle-axis reductions of tests/data/reduce/ with each
  * row.cols option (the wide column kernel's main loop needs rows longer
- * than the level-1 tiny sets have).
+ * than the level-1 tiny sets have), and a fifth a task of views
+ * (tests/data/views/) fused and not.
  *
  * A second test runs the pooling geometries of tests/data/pool/ (ceil
  * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
@@ -902,6 +903,53 @@ static void reduce_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Views in generated code (tests/data/views/views.task: reads through a
+ * view of a view, writes through views of a plan buffer and of three
+ * outputs, by a row, a column and a map kernel), with the default choice
+ * and with fuse=none (every node in memory, views copied), at all three
+ * sets. */
+static void views_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const path = "tests/data/views/views.task";
+	static const char *const lines[] = {
+		"krl-choice: fuse=full", "krl-choice: fuse=none",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	if (!wanted(path))
+		return;
+	char dir[] = "/tmp/krl-simview-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	krl_task *t = NULL;
+	KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	for (int c = 0; c < 2; c++) {
+		if (!mine(&item))
+			continue;
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, path, lines[c], &text, &what);
+		assert_true(has_kernel(text));
+		run_geometry_sets(t, path, text, what, 41 + 3 * (uint64_t)c, 0, dir,
+		                  &runs, &wrong);
+		free(text);
+		free(what);
+	}
+	krl_opt_free(o);
+	krl_task_free(t);
+	printf("views on the CPU stand-in (part %d of %d): %d runs, %d wrong\n",
+	       g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -920,6 +968,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
+		cmocka_unit_test(views_compute_golden),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	if (g_pchdir[0])
