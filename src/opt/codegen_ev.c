@@ -201,7 +201,13 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 	}
 	if (one)
 		return "0";
-	if (full && g->n[n].ndim <= sp->ndim)
+	/* the space's own index, unless the reduced axes are all 1s: then n
+	 * is the same at every r (leaf_level puts it at the row level, where
+	 * the point's index, which names r, is not defined yet), and the
+	 * [outer | axes | inner] index below leaves r out */
+	int rwild = p->rowed && p->ax1 > p->ax0 &&
+	            seg_class(cls, p->ax0, p->ax1) == CL_WILD;
+	if (full && g->n[n].ndim <= sp->ndim && !rwild)
 		return p->lin;
 	if (p->rowed) {
 		int b[4] = { 0, p->ax0, p->ax1, sp->ndim };
@@ -693,6 +699,14 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 	if (!strcmp(own, p->lin)) {
 		q.main = p->main;
 		q.lane = p->lane;
+		/* a row kernel's view of a row-shaped node as another row
+		 * shape (a kept dim added or dropped): the same index is the
+		 * same row, so the row's reduce values hold there too (a
+		 * reduction written to an output through a view) */
+		if (p->inrow && em->K->kind == CK_ROW &&
+		    cg_is_rowshape(G, em->K, n) &&
+		    cg_is_rowshape(G, em->K, q.space))
+			q.inrow = 1;
 	}
 	if (em->ngf == 64) {
 		snprintf(G->err, sizeof G->err, "views nested too deep");

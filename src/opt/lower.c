@@ -11,7 +11,8 @@
  * POOL nodes; GEMM, convolution and the matrix-shaping ops stay
  * KRL_GN_LIB. Plan
  * buffers are values, not storage: a buffer written twice (88's t_a, t_b)
- * names a new node each time.
+ * names a new node each time. A `view` is its root's value seen with
+ * other dims (VIEW nodes), read or written through (section "Views").
  */
 #include <math.h>
 #include <stdio.h>
@@ -950,6 +951,87 @@ int krl_graph_lowers(const char *z)
 	return z && lowering(z) != NULL;
 }
 
+/* ==== Views ====
+ *
+ * A plan `view` is its root's memory with other dims. Values live per
+ * root: L->cur[root] is the node holding the root's elements, and a view
+ * has no node of its own. Reading a view is a VIEW node of its root's
+ * value with the view's dims; writing one (a call's output) sets its
+ * root's value to a VIEW of the result with the root's dims, so a write
+ * through a view of an output writes the output. Only views of a whole
+ * buffer (offset 0, the same element count) are lowered: a slice would
+ * need a node that reads part of a tensor (and a write through one, a
+ * node that merges a part into the rest), which the graph does not have. */
+
+/* Node x seen with the dims of shape: x itself when its dims are those
+ * (the same texts), else a VIEW of what x views (a view of a view is a
+ * view of the first). */
+static krl_err view_as(lower *L, int x, const krl_gnode *shape, int *o)
+{
+	while (N(L, x)->kind == KRL_GN_VIEW)
+		x = N(L, x)->in[0];
+	const krl_gnode *xn = N(L, x);
+	int same = xn->ndim == shape->ndim;
+	for (int k = 0; same && k < xn->ndim; k++)
+		same = xn->dim[k].val == shape->dim[k].val &&
+		       !strcmp(xn->dim[k].text, shape->dim[k].text);
+	if (same) {
+		*o = x;
+		return KRL_OK;
+	}
+	return krl_graph_view(L->g, x, shape->ndim, shape->dim, o, L->d);
+}
+
+/* Refuses a view the graph cannot express, naming it and why. */
+static krl_err view_check(lower *L, int b)
+{
+	const krl_buf *kb = &L->prog->bufs[b], *rb = &L->prog->bufs[kb->alias];
+	const krl_decl *dc = decl_of(L, b);
+	if (kb->offset == 0 && kb->numel == rb->numel &&
+	    (!dc->view_off || krl_opt_expr_literal(dc->view_off)))
+		return KRL_OK;
+	return krl_diag_set(L->d, KRL_EUNSUPPORTED, dc->pos, "view '%s' is "
+	                    "elements [%lld, %lld) of '%s' (%lld elements)%s: "
+	                    "the optimizer lowers only views of a whole buffer "
+	                    "(the op graph has no slice node)", kb->name,
+	                    (long long)kb->offset,
+	                    (long long)(kb->offset + kb->numel), rb->name,
+	                    (long long)rb->numel, kb->offset == 0 &&
+	                    kb->numel == rb->numel ? " at this set, with an "
+	                    "offset that other sets may not share" : "");
+}
+
+/* The node program buffer b (a view or not) holds now, or -1. */
+static krl_err read_buf(lower *L, int b, int *o)
+{
+	int root = krl_buf_root(L->prog, b);
+	*o = L->cur[root];
+	if (*o < 0 || root == b)
+		return KRL_OK;
+	krl_gnode shape = { 0 };
+	krl_err r = dims_of_buf(L, b, &shape);
+	if (!r)
+		r = view_as(L, *o, &shape, o);
+	krl_gnode_clear(&shape);
+	return r;
+}
+
+/* Program buffer b (a view or not) now holds node x. */
+static krl_err write_buf(lower *L, int b, int x)
+{
+	int root = krl_buf_root(L->prog, b);
+	if (root == b) {
+		L->cur[b] = x;
+		return KRL_OK;
+	}
+	krl_gnode shape = { 0 };
+	krl_err r = dims_of_buf(L, root, &shape);
+	if (!r)
+		r = view_as(L, x, &shape, &L->cur[root]);
+	krl_gnode_clear(&shape);
+	return r;
+}
+
 /* ==== Driver ==== */
 
 /* Lowers one call: its operands' nodes, the op's nodes, and the output
@@ -967,14 +1049,16 @@ static krl_err lower_call(lower *L, const krl_stmt *s, const krl_step *st)
 		return krl_diag_set(L->d, KRL_EUNSUPPORTED, s->pos,
 		                    "op '%s' has no lowering to the op graph",
 		                    s->name);
+	krl_err r;
 	for (int q = 0; q < st->nin; q++) {
-		in[q] = L->cur[st->in[q]];
+		if ((r = read_buf(L, st->in[q], &in[q])))
+			return r;
 		if (in[q] < 0)
 			return krl_diag_set(L->d, KRL_EINVAL, s->pos, "%s reads '%s' "
 			                    "before anything writes it", s->name,
 			                    s->ins[q]);
 	}
-	krl_err r = fn(L, in, out);
+	r = fn(L, in, out);
 	if (r)
 		return r;
 	for (int k = 0; k < st->nout; k++) {
@@ -989,8 +1073,10 @@ static krl_err lower_call(lower *L, const krl_stmt *s, const krl_step *st)
 			                    "'%s' is declared with rank %d or other "
 			                    "dims", s->name, n->ndim, kb->name,
 			                    kb->ndim);
-		L->cur[st->out[k]] = out[k];
 	}
+	for (int k = 0; k < st->nout; k++)
+		if ((r = write_buf(L, st->out[k], out[k])))
+			return r;
 	return KRL_OK;
 }
 
@@ -1011,13 +1097,9 @@ krl_err krl_graph_lower(const krl_task *t, const char *set, krl_graph **out,
 	}
 	for (int i = 0; i < L.prog->nbufs; i++) {
 		L.cur[i] = -1;
-		if (L.prog->bufs[i].role == KRL_ROLE_VIEW) {
-			r = krl_diag_set(d, KRL_EUNSUPPORTED,
-			                 t->ref.bufs[i - t->ndecls].pos,
-			                 "the optimizer does not lower views yet "
-			                 "(view '%s')", L.prog->bufs[i].name);
+		if (L.prog->bufs[i].role == KRL_ROLE_VIEW &&
+		    (r = view_check(&L, i)))
 			goto done;
-		}
 	}
 	for (int i = 0; i < t->ndecls; i++) {
 		krl_gnode n = { .kind = KRL_GN_BUF, .buf = i };

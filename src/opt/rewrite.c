@@ -109,7 +109,8 @@ static krl_err pw2(rw *R, krl_pwop op, int a, int b, int *o)
 	return krl_graph_pw(R->g, op, in, o, R->d);
 }
 
-/* ==== FOLD: constants, identities, scalar chains ==== */
+/* ==== FOLD: constants, identities, scalar chains, reductions of one
+ * element ==== */
 
 /* The text of op over constant texts t[], when the plan language can say
  * it; NULL otherwise (or out of memory). */
@@ -264,8 +265,32 @@ static krl_err fold_chain(rw *R, const krl_gnode *n, int *out)
 	return r ? r : pw2(R, KRL_PW_MUL, x, k, out);
 }
 
+/* A sum, product, max or min over axes that are 1 in every shape set
+ * (literal texts of value 1: a plan's kept dims, seen again through a
+ * view) reduces one element: it is its input, seen with its own dims
+ * when it drops them. Arg reductions (0) are left as they are. */
+static krl_err fold_unit_reduce(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->red == KRL_RED_ARGMAX || n->red == KRL_RED_ARGMIN)
+		return KRL_OK;
+	const krl_gnode *x = NN(R, n->in[0]);
+	if (x->dtype != n->dtype)
+		return KRL_OK;
+	for (int k = n->axis; k < n->axis + n->naxes; k++)
+		if (k >= x->ndim || x->dim[k].val != 1 ||
+		    !text_literal(x->dim[k].text))
+			return KRL_OK;
+	if (n->keep) {
+		*out = n->in[0];
+		return KRL_OK;
+	}
+	return krl_graph_view(R->g, n->in[0], n->ndim, n->dim, out, R->d);
+}
+
 static krl_err rule_fold(rw *R, const krl_gnode *n, int *out)
 {
+	if (n->kind == KRL_GN_REDUCE)
+		return fold_unit_reduce(R, n, out);
 	if (n->kind != KRL_GN_PW)
 		return KRL_OK;
 	krl_err r = fold_consts(R, n, out);

@@ -1,6 +1,7 @@
 /*
  * Generated candidates computed on the CPU: each level-1 task's candidate
- * (the default choice and random ones) is compiled with the host C++
+ * (the default choice and random ones) and each level-2 task's (the
+ * default choice) is compiled with the host C++
  * compiler against tests/opt/cudasim.h, a stand-in for the CUDA execution
  * model (threads as coroutines, barriers and warp shuffles, shared memory),
  * run on the task's tiny shapes (and a hidden-like draw) with a small
@@ -17,10 +18,13 @@
  * parts as opt_test_codegen_sim_<k>of<n>, side by side under ctest -j);
  * the parts together run every case with the seed and choice it has in a
  * whole run; no argument runs all.
- * KRL_SIM_CHOICES=n runs n random choices per task (default 1);
+ * KRL_SIM_CHOICES=n runs n random choices per task (default 1 on level
+ * 1, 0 on level 2: a level-2 run of every task's default takes about a
+ * minute, KRL_SIM_ONLY=level2/);
  * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
  * others at their defaults;
- * KRL_SIM_ONLY=substr runs the matching tasks only. A task whose default
+ * KRL_SIM_ONLY=substr runs the matching tasks only (ids, or the paths
+ * of the geometry tests' tasks). A task whose default
  * choice is a library call alone runs its random choices (and, for a
  * transposed convolution, the forward form of section 3b of
  * docs/optimizer.md: an init, a forward call and a scatter kernel).
@@ -29,7 +33,8 @@
  * in their forward form (lib.tconv=fwd) at all three of their sets, and a
  * fourth the middle-axis reductions of tests/data/reduce/ with each
  * row.cols option (the wide column kernel's main loop needs rows longer
- * than the level-1 tiny sets have).
+ * than the level-1 tiny sets have), and a fifth a task of views
+ * (tests/data/views/) fused and not.
  *
  * A second test runs the pooling geometries of tests/data/pool/ (ceil
  * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
@@ -505,6 +510,14 @@ static uint64_t splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* Whether KRL_SIM_ONLY (unset: everything) selects the task id or path
+ * z. */
+static int wanted(const char *z)
+{
+	const char *only = getenv("KRL_SIM_ONLY");
+	return !only || !*only || strstr(z, only) != NULL;
+}
+
 /* Skips library-only candidates: their meaning is the golden op's. */
 static int has_kernel(const char *text)
 {
@@ -552,9 +565,12 @@ static void generate_compiled(krl_opt *o, const char *path, const char *line,
 	krl_cubin_free(cu);
 }
 
-static void level1_candidates_compute_golden(void **state)
+/* The candidates of every task whose id starts with prefix (level "1"
+ * or "2" in the summary): the default choice and nchoice random ones
+ * (KRL_SIM_CHOICES overrides it), at tiny and a hidden-like set. */
+static void candidates_compute_golden(const char *prefix, const char *level,
+                                      int nchoice)
 {
-	(void)state;
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
 		return;
@@ -564,16 +580,17 @@ static void level1_candidates_compute_golden(void **state)
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
 	char buf[1400];
-	const char *only = getenv("KRL_SIM_ONLY");
 	const char *nc = getenv("KRL_SIM_CHOICES");
-	int nchoice = nc && *nc ? atoi(nc) : 1;
+	if (nc && *nc)
+		nchoice = atoi(nc);
+	size_t np = strlen(prefix);
 	int tasks = 0, runs = 0, wrong = 0, item = 0;
 	uint64_t rng = 0xc0ffee;
 	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
 	for (int i = 0; i < s->n; i++) {
-		if (strncmp(s->ids[i], "level1/", 7) != 0)
+		if (strncmp(s->ids[i], prefix, np) != 0)
 			continue;
-		if (only && *only && !strstr(s->ids[i], only))
+		if (!wanted(s->ids[i]))
 			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
@@ -669,14 +686,28 @@ static void level1_candidates_compute_golden(void **state)
 		krl_task_free(t);
 	}
 	(void)buf;
-	printf("level 1 on the CPU stand-in (part %d of %d): %d tasks with "
-	       "kernels, %d runs, %d wrong\n", g_part + 1, g_parts, tasks, runs,
-	       wrong);
+	printf("level %s on the CPU stand-in (part %d of %d): %d tasks with "
+	       "kernels, %d runs, %d wrong\n", level, g_part + 1, g_parts, tasks,
+	       runs, wrong);
 	krl_suite_free(s);
 	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
+}
+
+static void level1_candidates_compute_golden(void **state)
+{
+	(void)state;
+	candidates_compute_golden("level1/", "1", 1);
+}
+
+/* Level 2 (a GEMM or convolution and a chain after it, views included):
+ * the default choice of every task. */
+static void level2_candidates_compute_golden(void **state)
+{
+	(void)state;
+	candidates_compute_golden("level2/", "2", 0);
 }
 
 /* Every pooling geometry of tests/data/pool/, generated at kb1 with the
@@ -703,6 +734,8 @@ static void pool_geometries_compute_golden(void **state)
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		if (!wanted(tasks[i]))
+			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
@@ -782,7 +815,7 @@ static void tconv_geometries_compute_golden(void **state)
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
-		if (!mine(&item))
+		if (!wanted(tasks[i]) || !mine(&item))
 			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
@@ -838,6 +871,8 @@ static void reduce_geometries_compute_golden(void **state)
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
 	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		if (!wanted(tasks[i]))
+			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
@@ -868,6 +903,53 @@ static void reduce_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Views in generated code (tests/data/views/views.task: reads through a
+ * view of a view, writes through views of a plan buffer and of three
+ * outputs, by a row, a column and a map kernel), with the default choice
+ * and with fuse=none (every node in memory, views copied), at all three
+ * sets. */
+static void views_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const path = "tests/data/views/views.task";
+	static const char *const lines[] = {
+		"krl-choice: fuse=full", "krl-choice: fuse=none",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	if (!wanted(path))
+		return;
+	char dir[] = "/tmp/krl-simview-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	krl_task *t = NULL;
+	KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	for (int c = 0; c < 2; c++) {
+		if (!mine(&item))
+			continue;
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, path, lines[c], &text, &what);
+		assert_true(has_kernel(text));
+		run_geometry_sets(t, path, text, what, 41 + 3 * (uint64_t)c, 0, dir,
+		                  &runs, &wrong);
+		free(text);
+		free(what);
+	}
+	krl_opt_free(o);
+	krl_task_free(t);
+	printf("views on the CPU stand-in (part %d of %d): %d runs, %d wrong\n",
+	       g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -882,9 +964,11 @@ int main(int argc, char **argv)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level1_candidates_compute_golden),
+		cmocka_unit_test(level2_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
+		cmocka_unit_test(views_compute_golden),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	if (g_pchdir[0])

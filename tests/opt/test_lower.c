@@ -13,22 +13,89 @@
 #include "graphtest.h"
 #include "krl/suite.h"
 
-/* Every level-1 task lowers at tiny (all but a few), and its graph equals
- * the golden reference on drawn inputs. */
-static void level1_lowers_and_matches_golden(void **state)
+/* What one pass over the tasks of a level found. */
+typedef struct level_counts {
+	int total, lowered, wrong, libonly;     /* at tiny */
+	int kb0, kb0_checked, kb0_wrong;        /* lowered at kb0, run at tiny */
+	int rules, rules_wrong;                 /* rule applications */
+	int unit, unit_left;                    /* graphs with one-element
+	                                           reductions: before FOLD,
+	                                           after it */
+} level_counts;
+
+/* Whether g has a sum, product, max or min over axes of literal size 1
+ * (FOLD removes them). */
+static int has_unit_reduce(const krl_graph *g)
 {
-	(void)state;
+	for (int i = 0; i < g->nn; i++) {
+		const krl_gnode *n = &g->n[i], *x;
+		if (n->kind != KRL_GN_REDUCE || n->red == KRL_RED_ARGMAX ||
+		    n->red == KRL_RED_ARGMIN)
+			continue;
+		x = &g->n[n->in[0]];
+		int unit = 1;
+		for (int k = n->axis; k < n->axis + n->naxes; k++)
+			unit &= !strcmp(x->dim[k].text, "1");
+		if (unit)
+			return 1;
+	}
+	return 0;
+}
+
+/* Every rule that matches g, applied to a copy, keeps it equal to r's
+ * golden outputs. */
+static void check_rules(const krl_graph *g, const gt_run *r, const char *id,
+                        level_counts *c)
+{
+	krl_diag d = { 0 };
+	c->unit += has_unit_reduce(g);
+	for (int k = 0; k < KRL_RULE_COUNT; k++) {
+		krl_graph *h = krl_graph_clone(g);
+		int applied = 0;
+		assert_non_null(h);
+		KRL_ASSERT_OK(krl_rule_apply(h, (krl_rule)k, &applied, &d), &d);
+		if (k == KRL_RULE_FOLD)
+			c->unit_left += has_unit_reduce(h);
+		if (applied) {
+			c->rules++;
+			if (gt_check(h, "tiny", r, id, &d)) {
+				fprintf(stderr, "%s: rule %s changes the result\n", id,
+				        krl_rule_name((krl_rule)k));
+				c->rules_wrong++;
+			}
+		}
+		krl_graph_free(h);
+	}
+}
+
+static int lib_only(const krl_graph *g)
+{
+	int lib = 1;
+	for (int k = 0; k < g->nn; k++)
+		lib &= g->n[k].kind == KRL_GN_BUF || g->n[k].kind == KRL_GN_LIB ||
+		       g->n[k].kind == KRL_GN_PROJ;
+	return lib;
+}
+
+/* Every task whose id starts with prefix: lowered at tiny, its graph
+ * against the golden reference on drawn inputs; lowered at kb0 (a graph
+ * of texts, not kb0's numbers) and run at tiny, against tiny's golden
+ * outputs. Library-only graphs are not run at kb0 (their meaning is the
+ * golden op's by construction). */
+static level_counts check_level(const char *prefix)
+{
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
 	char buf[1200];
-	int total = 0, lowered = 0, wrong = 0, libonly = 0;
+	level_counts c = { 0 };
+	size_t np = strlen(prefix);
 	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	for (int i = 0; i < s->n; i++) {
-		if (strncmp(s->ids[i], "level1/", 7) != 0)
+		if (strncmp(s->ids[i], prefix, np) != 0)
 			continue;
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
-		total++;
+		c.total++;
 		krl_graph *g = NULL;
 		if (krl_graph_lower(t, "tiny", &g, &d) != KRL_OK) {
 			printf("not lowered: %s: %s\n", s->ids[i],
@@ -36,75 +103,86 @@ static void level1_lowers_and_matches_golden(void **state)
 			krl_task_free(t);
 			continue;
 		}
-		lowered++;
-		int lib = 1;
-		for (int k = 0; k < g->nn; k++)
-			lib &= g->n[k].kind == KRL_GN_BUF ||
-			       g->n[k].kind == KRL_GN_LIB ||
-			       g->n[k].kind == KRL_GN_PROJ;
-		libonly += lib;
+		c.lowered++;
+		c.libonly += lib_only(g);
 		gt_run r;
 		KRL_ASSERT_OK(gt_golden(t, "tiny", 7, &r, &d), &d);
 		if (gt_check(g, "tiny", &r, s->ids[i], &d)) {
 			char *z = krl_graph_format(g);
 			fprintf(stderr, "%s", z ? z : "");
 			free(z);
-			wrong++;
+			c.wrong++;
 		}
+		check_rules(g, &r, s->ids[i], &c);
 		gt_free(&r);
 		krl_graph_free(g);
-		krl_task_free(t);
-	}
-	printf("level 1: %d tasks, %d lowered (%d only library calls), %d "
-	       "differ from golden\n", total, lowered, libonly, wrong);
-	assert_true(total >= 100);
-	assert_true(lowered >= 90);
-	assert_int_equal(wrong, 0);
-	krl_suite_free(s);
-}
-
-/* A graph lowered at kb0 holds texts, not kb0's numbers: run at tiny it
- * gives tiny's golden outputs. Library-only graphs are skipped (their
- * meaning is the golden op's by construction). */
-static void graphs_are_symbolic(void **state)
-{
-	(void)state;
-	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	char buf[1200];
-	int checked = 0, wrong = 0;
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
-	for (int i = 0; i < s->n; i++) {
-		if (strncmp(s->ids[i], "level1/", 7) != 0)
-			continue;
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
-		krl_graph *g = NULL;
+		g = NULL;
 		if (krl_graph_lower(t, "kb0", &g, &d) != KRL_OK) {
 			printf("not lowered at kb0: %s: %s\n", s->ids[i],
 			       krl_diag_format(&d, buf, sizeof buf));
 			krl_task_free(t);
 			continue;
 		}
-		int lib = 1;
-		for (int k = 0; k < g->nn; k++)
-			lib &= g->n[k].kind == KRL_GN_BUF ||
-			       g->n[k].kind == KRL_GN_LIB ||
-			       g->n[k].kind == KRL_GN_PROJ;
-		if (!lib) {
-			gt_run r;
+		c.kb0++;
+		if (!lib_only(g)) {
 			KRL_ASSERT_OK(gt_golden(t, "tiny", 11, &r, &d), &d);
-			wrong += gt_check(g, "tiny", &r, s->ids[i], &d) != 0;
+			if (gt_check(g, "tiny", &r, s->ids[i], &d)) {
+				fprintf(stderr, "%s: the graph lowered at kb0 differs at "
+				        "tiny\n", s->ids[i]);
+				c.kb0_wrong++;
+			}
 			gt_free(&r);
-			checked++;
+			c.kb0_checked++;
 		}
 		krl_graph_free(g);
 		krl_task_free(t);
 	}
-	printf("%d graphs lowered at kb0 checked at tiny\n", checked);
-	assert_true(checked >= 40);
-	assert_int_equal(wrong, 0);
+	printf("%s: %d tasks, %d lowered (%d only library calls), %d differ "
+	       "from golden; %d lowered at kb0, %d of them run at tiny, %d "
+	       "differ; %d rule applications, %d differ; %d graphs with "
+	       "one-element reductions, %d after FOLD\n", prefix, c.total,
+	       c.lowered, c.libonly, c.wrong, c.kb0, c.kb0_checked, c.kb0_wrong,
+	       c.rules, c.rules_wrong, c.unit, c.unit_left);
 	krl_suite_free(s);
+	return c;
+}
+
+/* Every level-1 task lowers at tiny (all but a few), and its graph equals
+ * the golden reference; so do its graphs lowered at kb0, and what the
+ * rewrite rules make of it. */
+static void level1_lowers_and_matches_golden(void **state)
+{
+	(void)state;
+	level_counts c = check_level("level1/");
+	assert_true(c.total >= 100);
+	assert_true(c.lowered >= 90);
+	assert_int_equal(c.wrong, 0);
+	assert_true(c.kb0_checked >= 40);
+	assert_int_equal(c.kb0_wrong, 0);
+	assert_true(c.rules >= 5);
+	assert_int_equal(c.rules_wrong, 0);
+	assert_int_equal(c.unit_left, 0);
+}
+
+/* Every level-2 task (views included) lowers at tiny and at kb0, and
+ * both graphs equal the golden reference at tiny, as do the graphs every
+ * matching rewrite rule makes. */
+static void level2_lowers_and_matches_golden(void **state)
+{
+	(void)state;
+	level_counts c = check_level("level2/");
+	assert_true(c.total >= 109);
+	assert_int_equal(c.lowered, c.total);
+	assert_int_equal(c.wrong, 0);
+	assert_int_equal(c.kb0, c.total);
+	assert_true(c.kb0_checked >= 100);
+	assert_int_equal(c.kb0_wrong, 0);
+	/* every rule that matches keeps the meaning; FOLD removes the
+	 * reductions over kept size-1 dims (13kb0, 18, 42, 44, 66kb0, 80) */
+	assert_true(c.rules >= 9);
+	assert_int_equal(c.rules_wrong, 0);
+	assert_true(c.unit >= 6);
+	assert_int_equal(c.unit_left, 0);
 }
 
 /* 1 when a and b are the same graph but for dim values and constant
@@ -318,6 +396,88 @@ static void unsupported_calls_say_where(void **state)
 	krl_task_free(t);
 }
 
+/* Views: read through (a view of an input, a view of a view), written
+ * through (a plan buffer and an output, whose root is then read), each
+ * against the golden executor; a slice (an offset, fewer elements) is
+ * refused at the view's line, naming it. */
+static void views_lower_as_their_roots(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"output y f32 [n, m]\n"
+		"output z f32 [n]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  buffer s f32 [n, m]\n"
+		"  view sf = s [n * m]\n"
+		"  view s2 = sf [m, n]\n"
+		"  view x3 = x [n, 1, m]\n"
+		"  view y3 = y [n, 1, m]\n"
+		"  view zv = z [1, n]\n"
+		"  call relu(x) -> s\n"
+		"  call sigmoid(sf) -> sf\n"
+		"  call softmax(x3) -> y3 dim=2\n"
+		"  call mul(y, s) -> y\n"
+		"  call sum(s2) -> zv dim=0\n"
+		"end\n";
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_parse("views.task", text, sizeof text - 1, &t,
+	                             &d), &d);
+	static const char *const sets[] = { "tiny", "kb0", "kb1" };
+	for (int k = 0; k < 3; k++) {
+		KRL_ASSERT_OK(krl_graph_lower(t, sets[k], &g, &d), &d);
+		assert_true(count_kind(g, KRL_GN_VIEW) >= 3);
+		/* y is the mul of the softmax seen as [n, m] and s */
+		const krl_gnode *y = &g->n[g->out[0]];
+		assert_int_equal(y->kind, KRL_GN_PW);
+		assert_int_equal(y->pw, KRL_PW_MUL);
+		assert_int_equal(g->n[y->in[0]].kind, KRL_GN_VIEW);
+		/* z is the sum over s seen as [m, n], kept [1, n], seen as [n] */
+		const krl_gnode *z = &g->n[g->out[1]];
+		assert_int_equal(z->kind, KRL_GN_VIEW);
+		assert_string_equal(z->dim[0].text, "n");
+		gt_run r;
+		KRL_ASSERT_OK(gt_golden(t, sets[k], 5, &r, &d), &d);
+		assert_int_equal(gt_check(g, sets[k], &r, sets[k], &d), 0);
+		gt_free(&r);
+		if (k == 1) { /* the kb0 graph run at tiny */
+			KRL_ASSERT_OK(gt_golden(t, "tiny", 6, &r, &d), &d);
+			assert_int_equal(gt_check(g, "tiny", &r, "kb0 at tiny", &d),
+			                 0);
+			gt_free(&r);
+		}
+		krl_graph_free(g);
+		g = NULL;
+	}
+	krl_task_free(t);
+
+	static const char slice[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"output y f32 [m]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  view row1 = x [m] offset=m\n"
+		"  call relu(row1) -> y\n"
+		"end\n";
+	KRL_ASSERT_OK(krl_task_parse("slice.task", slice, sizeof slice - 1, &t,
+	                             &d), &d);
+	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
+	assert_null(g);
+	assert_int_equal(d.pos.line, 12);
+	assert_non_null(strstr(d.msg, "view 'row1'"));
+	assert_non_null(strstr(d.msg, "[5, 10) of 'x' (15 elements)"));
+	krl_task_free(t);
+}
+
 /* Every registered op says what the optimizer may do with it, and the
  * lowering agrees: an op is exactly one of KRL_OPCAP_LOWER (and then
  * lower.c has its lowering) or KRL_OPCAP_LIBRARY (and then lower.c does
@@ -360,10 +520,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_op_is_lowered_or_a_library_call),
 		cmocka_unit_test(level1_lowers_and_matches_golden),
-		cmocka_unit_test(graphs_are_symbolic),
+		cmocka_unit_test(level2_lowers_and_matches_golden),
 		cmocka_unit_test(graphs_agree_across_sets),
 		cmocka_unit_test(shapes_of_known_tasks),
 		cmocka_unit_test(unsupported_calls_say_where),
+		cmocka_unit_test(views_lower_as_their_roots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
