@@ -3,10 +3,14 @@
 # build/) and .devlibs (their shared libraries), small enough to carry to
 # the GPU machine (../shared/device/README.md; at most 64 MiB in all). On
 # the GPU machine: rm -rf build && mv .gpubuild build && bash bench/run_gpu.sh
+#
+#   bash scripts/stage_gpu.sh [BINARY...]   (default: all of them below;
+#   name fewer when the working tree and they pass the 64 MiB a call carries)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bins=(build/krl build/libkrl_ops.so build/tests/*_gpu_* build/bench/eval_speed build/bench/mockllm_server
       build/bench/launch_floor)
+[ $# -gt 0 ] && bins=("$@")
 rm -rf .gpubuild
 for b in "${bins[@]}"; do
 	mkdir -p ".gpubuild/$(dirname "${b#build/}")"
