@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "krl/opt.h"
 #include "testutil.h"
 
 int krl_test_have_gpu(const char **why)
@@ -118,4 +119,38 @@ int krl_test_plant_secret(char marker[64], char path[64])
 	int ok = write(fd, text, (size_t)n) == n;
 	close(fd);
 	return ok ? 0 : -1;
+}
+
+char *krl_test_generate(const krl_task *t, const char *set, const char *line,
+                        char **what)
+{
+	krl_opt *o = NULL;
+	krl_diag d = {0};
+	char back[2048], want[256];
+	krl_test_assert_ok(krl_opt_create(t, set, &o, &d), &d, __FILE__,
+	                   __LINE__);
+	const krl_space *sp = krl_opt_space(o);
+	krl_choice c;
+	memset(&c, 0, sizeof c);
+	krl_test_assert_ok(krl_choice_parse(sp, line, &c, &d), &d, __FILE__,
+	                   __LINE__);
+	/* every name=option asked for is what the parsed choice says */
+	krl_choice_format(sp, &c, back, sizeof back);
+	const char *p = strchr(line, ':');
+	for (p = p ? p + 1 : line; *p;) {
+		size_t n = strcspn(p, " \t\n");
+		if (n && n < sizeof want - 2) {
+			snprintf(want, sizeof want, " %.*s", (int)n, p);
+			if (!strstr(back, want))
+				fail_msg("%s: the space has no%s (it has: %s)", set,
+				         want, back);
+		}
+		p += n;
+		p += strspn(p, " \t\n");
+	}
+	char *text = NULL;
+	krl_test_assert_ok(krl_opt_generate(o, &c, &text, what, &d), &d,
+	                   __FILE__, __LINE__);
+	krl_opt_free(o);
+	return text;
 }

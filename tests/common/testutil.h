@@ -48,4 +48,13 @@ int krl_test_plant_secret(char marker[64], char path[64]);
 void krl_test_near(double a, double b, double tol, const char *file, int line);
 void krl_test_assert_ok(krl_err r, const krl_diag *d, const char *file, int line);
 
+/* The builtin optimizer's candidate text for task t, generated for shape
+ * set `set` with the choices of line ("krl-choice: gemm.impl=3xtf32":
+ * every name=option of it must be a decision and option the task's space
+ * offers; the others take option 0); its what-line into *what. Fails the
+ * test on any error. */
+struct krl_task;
+char *krl_test_generate(const struct krl_task *t, const char *set,
+                        const char *line, char **what);
+
 #endif

@@ -18,29 +18,6 @@
 #include "krl/suite.h"
 #include "testutil.h"
 
-/* The candidate of gemm.impl=3xtf32 for task t, generated at set. */
-static char *candidate(const krl_task *t, const char *set, char **what)
-{
-	krl_opt *o = NULL;
-	krl_diag d = {0};
-	KRL_ASSERT_OK(krl_opt_create(t, set, &o, &d), &d);
-	const krl_space *sp = krl_opt_space(o);
-	krl_choice c;
-	memset(&c, 0, sizeof c);
-	int found = 0;
-	for (int j = 0; j < sp->ndec; j++)
-		for (int k = 0; k < sp->dec[j].nopt; k++)
-			if (!strcmp(sp->dec[j].name, "gemm.impl") &&
-			    !strcmp(sp->dec[j].opt[k], "3xtf32")) {
-				c.opt[j] = k;
-				found = 1;
-			}
-	assert_true(found);
-	char *text = NULL;
-	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, what, &d), &d);
-	krl_opt_free(o);
-	return text;
-}
 
 static void level2_gemm_epilogues_are_ok(void **state)
 {
@@ -77,7 +54,8 @@ static void level2_gemm_epilogues_are_ok(void **state)
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_suite_load_task(s, tasks[i], &t, &d), &d);
 		char *what = NULL;
-		char *text = candidate(t, "kb0", &what);
+		char *text = krl_test_generate(t, "kb0", "krl-choice: gemm.impl=3xtf32",
+		                               &what);
 		/* the GEMM is the generated one */
 		assert_non_null(strstr(text, "gemm_t"));
 		assert_non_null(strstr(text, "::gemm_entry("));

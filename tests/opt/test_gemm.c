@@ -260,25 +260,10 @@ static void level2_chains(void **state)
 static char *candidate_3xtf32(krl_suite *s, const char *task, char **what)
 {
 	krl_task *t = NULL;
-	krl_opt *o = NULL;
 	krl_diag d = {0};
 	KRL_ASSERT_OK(krl_suite_load_task(s, task, &t, &d), &d);
-	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-	const krl_space *sp = krl_opt_space(o);
-	krl_choice c;
-	memset(&c, 0, sizeof c);
-	int found = 0;
-	for (int j = 0; j < sp->ndec; j++)
-		for (int k = 0; k < sp->dec[j].nopt; k++)
-			if (!strcmp(sp->dec[j].name, "gemm.impl") &&
-			    !strcmp(sp->dec[j].opt[k], "3xtf32")) {
-				c.opt[j] = k;
-				found = 1;
-			}
-	assert_true(found);
-	char *text = NULL;
-	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, what, &d), &d);
-	krl_opt_free(o);
+	char *text = krl_test_generate(t, "kb1", "krl-choice: gemm.impl=3xtf32",
+	                               what);
 	krl_task_free(t);
 	return text;
 }
