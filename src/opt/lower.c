@@ -266,7 +266,11 @@ static const struct {
 	{ "add", KRL_PW_ADD }, { "sub", KRL_PW_SUB }, { "mul", KRL_PW_MUL },
 	{ "div", KRL_PW_DIV }, { "mul_bcast", KRL_PW_MUL },
 	{ "div_bcast", KRL_PW_DIV }, { "xlogy", KRL_PW_XLOGY },
-	{ "mul_mask", KRL_PW_MUL },
+	{ "mul_mask", KRL_PW_MUL }, { "exp", KRL_PW_EXP },
+	/* both operands broadcast numpy-style, as PW nodes do; min keeps a
+	 * NaN of either operand, as torch.minimum */
+	{ "add_bcast", KRL_PW_ADD }, { "sub_bcast", KRL_PW_SUB },
+	{ "minimum_bcast", KRL_PW_MIN },
 };
 
 static krl_err lo_plain(lower *L, const int *in, int *out)
@@ -299,6 +303,22 @@ static krl_err lo_clamp_min(lower *L, const int *in, int *out)
 {
 	int c;
 	krl_err r = cattr(L, "min", 0, &c);
+	return r ? r : pw2(L, KRL_PW_MAX, in[0], c, out);
+}
+
+/* min(x, value) and max(x, value), a NaN x kept (MIN and MAX keep a NaN
+ * first operand) */
+static krl_err lo_minimum_scalar(lower *L, const int *in, int *out)
+{
+	int c;
+	krl_err r = cattr(L, "value", 0, &c);
+	return r ? r : pw2(L, KRL_PW_MIN, in[0], c, out);
+}
+
+static krl_err lo_maximum_scalar(lower *L, const int *in, int *out)
+{
+	int c;
+	krl_err r = cattr(L, "value", 0, &c);
 	return r ? r : pw2(L, KRL_PW_MAX, in[0], c, out);
 }
 
@@ -373,6 +393,21 @@ static krl_err lo_hardsigmoid(lower *L, const int *in, int *out)
 	return pw2(L, KRL_PW_DIV, c, six, out);
 }
 
+/* x * min(max(x + 3, 0), 6) / 6: the product first, then a true division
+ * by 6, as the golden op */
+static krl_err lo_hardswish(lower *L, const int *in, int *out)
+{
+	int three, zero, six, x3, c, xc;
+	krl_err r;
+	if ((r = cnum(L, 3, &three)) || (r = cnum(L, 0, &zero)) ||
+	    (r = cnum(L, 6, &six)) ||
+	    (r = pw2(L, KRL_PW_ADD, in[0], three, &x3)) ||
+	    (r = clamp(L, x3, zero, six, &c)) ||
+	    (r = pw2(L, KRL_PW_MUL, in[0], c, &xc)))
+		return r;
+	return pw2(L, KRL_PW_DIV, xc, six, out);
+}
+
 static krl_err lo_hardtanh(lower *L, const int *in, int *out)
 {
 	int lo, hi;
@@ -396,6 +431,66 @@ static krl_err lo_softplus(lower *L, const int *in, int *out)
 	    (r = pw_attr(L, KRL_PW_DIV, l, "beta", 1, 1, &soft)))
 		return r;
 	return pw3(L, KRL_PW_WHERE, gt, in[0], soft, out);
+}
+
+/* x * tanh(x > 20 ? x : log1p(exp(x))): softplus with PyTorch's
+ * threshold 20, beta 1 */
+static krl_err lo_mish(lower *L, const int *in, int *out)
+{
+	int x = in[0], thr, gt, e, l, sp, t;
+	krl_err r;
+	if ((r = cnum(L, 20, &thr)) || (r = pw2(L, KRL_PW_GT, x, thr, &gt)) ||
+	    (r = pw1(L, KRL_PW_EXP, x, &e)) ||
+	    (r = pw1(L, KRL_PW_LOG1P, e, &l)) ||
+	    (r = pw3(L, KRL_PW_WHERE, gt, x, l, &sp)) ||
+	    (r = pw1(L, KRL_PW_TANH, sp, &t)))
+		return r;
+	return pw2(L, KRL_PW_MUL, x, t, out);
+}
+
+/* 1 when expression e has the same value in every shape set: literals and
+ * task consts built from them, no shape key or buffer query. */
+static int set_free(const krl_task *t, const krl_expr *e, int depth)
+{
+	if (!e || depth > 32)
+		return 0;
+	switch (e->kind) {
+	case KRL_EX_INT:
+	case KRL_EX_FLOAT:
+		return 1;
+	case KRL_EX_NAME:
+		for (int i = 0; i < t->nconsts; i++)
+			if (strcmp(t->const_names[i], e->name) == 0)
+				return set_free(t, t->const_vals[i], depth + 1);
+		return 0;
+	case KRL_EX_NEG:
+		return set_free(t, e->lhs, depth + 1);
+	case KRL_EX_BINARY:
+		return set_free(t, e->lhs, depth + 1) &&
+		       set_free(t, e->rhs, depth + 1);
+	default:
+		return 0;
+	}
+}
+
+static krl_err lo_lib(lower *L, const int *in, int *out);
+
+/* x * mask * scale, scale = 1 / (1 - p) as the op forms it: the keep
+ * probability rounded to float, the quotient taken in double and rounded
+ * to float (krl_eltwise_dropout_scale). The scale is a number, so p must
+ * be the same in every shape set; otherwise the call stays whole. */
+static krl_err lo_dropout_apply(lower *L, const int *in, int *out)
+{
+	int a = attr_at(L, "p"), xm, c;
+	if (a < 0 || !set_free(L->t, L->s->attrs[a].value, 0))
+		return lo_lib(L, in, out);
+	volatile float keep = (float)(1.0 - attr_val(L, "p", 0));
+	double scale = (double)(float)(1.0 / (double)keep);
+	krl_err r;
+	if ((r = pw2(L, KRL_PW_MUL, in[0], in[1], &xm)) ||
+	    (r = cnum(L, scale, &c)))
+		return r;
+	return pw2(L, KRL_PW_MUL, xm, c, out);
 }
 
 static krl_err lo_gelu(lower *L, const int *in, int *out)
@@ -580,6 +675,41 @@ static krl_err lo_softmax(lower *L, const int *in, int *out)
 static krl_err lo_log_softmax(lower *L, const int *in, int *out)
 {
 	return softmax(L, in, out, 1);
+}
+
+/* logsumexp over dim as torch.logsumexp: m = max (NaN kept), taken as 0
+ * where it is infinite (m - m is not 0 there: a row of -inf gives -inf, a
+ * row holding +inf gives +inf), y = log(sum(exp(x - m))) + m. The
+ * statistics keep the reduced dim; a call that drops it gets the result
+ * viewed without it. */
+static krl_err lo_logsumexp(lower *L, const int *in, int *out)
+{
+	int x = in[0], axis, m, d, zero, fin, mm, c, e, s, l, y;
+	krl_err r;
+	if ((r = dim_attr(L, N(L, x)->ndim, &axis)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_MAX, x, axis, 1, 1, &m,
+	                          L->d)) ||
+	    (r = pw2(L, KRL_PW_SUB, m, m, &d)) || (r = cnum(L, 0, &zero)) ||
+	    (r = pw2(L, KRL_PW_EQ, d, zero, &fin)) ||
+	    (r = pw3(L, KRL_PW_WHERE, fin, m, zero, &mm)) ||
+	    (r = pw2(L, KRL_PW_SUB, x, mm, &c)) ||
+	    (r = pw1(L, KRL_PW_EXP, c, &e)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, e, axis, 1, 1, &s,
+	                          L->d)) ||
+	    (r = pw1(L, KRL_PW_LOG, s, &l)) ||
+	    (r = pw2(L, KRL_PW_ADD, l, mm, &y)))
+		return r;
+	if (keeps_rank(L, x)) {
+		*out = y;
+		return KRL_OK;
+	}
+	krl_gdim dims[KRL_MAX_DIM];
+	const krl_gnode *yn = N(L, y);
+	int nd = 0;
+	for (int k = 0; k < yn->ndim; k++)
+		if (k != axis)
+			dims[nd++] = yn->dim[k];
+	return krl_graph_view(L->g, y, nd, dims, out, L->d);
 }
 
 /* ==== Norms ==== */
@@ -915,7 +1045,13 @@ static const struct {
 	{ "square", lo_plain }, { "add", lo_plain }, { "sub", lo_plain },
 	{ "mul", lo_plain }, { "div", lo_plain }, { "mul_bcast", lo_plain },
 	{ "div_bcast", lo_plain }, { "xlogy", lo_plain },
-	{ "mul_mask", lo_plain },
+	{ "mul_mask", lo_plain }, { "exp", lo_plain },
+	{ "add_bcast", lo_plain }, { "sub_bcast", lo_plain },
+	{ "minimum_bcast", lo_plain },
+	{ "minimum_scalar", lo_minimum_scalar },
+	{ "maximum_scalar", lo_maximum_scalar },
+	{ "hardswish", lo_hardswish }, { "mish", lo_mish },
+	{ "dropout_apply", lo_dropout_apply },
 	{ "scale", lo_scale }, { "add_scalar", lo_add_scalar },
 	{ "rsub_scalar", lo_rsub_scalar }, { "clamp_min", lo_clamp_min },
 	{ "leaky_relu", lo_leaky_relu }, { "elu", lo_elu }, { "selu", lo_selu },
@@ -926,6 +1062,7 @@ static const struct {
 	{ "min", lo_min }, { "argmax", lo_argmax }, { "argmin", lo_argmin },
 	{ "mean", lo_mean }, { "vector_norm", lo_vector_norm },
 	{ "softmax", lo_softmax }, { "log_softmax", lo_log_softmax },
+	{ "logsumexp", lo_logsumexp },
 	{ "layernorm", lo_layernorm }, { "instancenorm", lo_instancenorm },
 	{ "batchnorm", lo_batchnorm }, { "groupnorm", lo_groupnorm },
 	{ "nll_loss", lo_nll_loss },

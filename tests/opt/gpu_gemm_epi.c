@@ -1,8 +1,9 @@
 /*
  * The 3xTF32 GEMM with its generated epilogue on a GPU: for level-2 tasks
  * whose GEMM is followed by a pointwise chain (12: scale, leaky_relu; 22:
- * scale, residual add, clamp, then logsumexp reading the fused output; 29:
- * a linear whose bias is its only epilogue; 76: a bias-free gemm tb=1; 86:
+ * scale, residual add, clamp, then the row kernel of the lowered logsumexp
+ * and mish reading the fused output; 29: two mish, lowered, in the
+ * epilogue; 76: a bias-free gemm tb=1 with the broadcast add and relu; 86:
  * scale, gelu), the optimizer's candidate with gemm.impl=3xtf32 (every
  * other decision at its default) is judged on the tiny and kb0 shape sets,
  * timed on kb0, and must be `ok`: the strict-fp32 tolerances hold with the

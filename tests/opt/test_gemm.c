@@ -196,8 +196,9 @@ static void level2_chains(void **state)
 		{ "level2/59_matmul_swish_scaling", 2, 3, 1, "sigmoid mul mul" },
 		/* batchnorm reads the GEMM itself: no chain */
 		{ "level2/41_gemm_batchnorm_gelu_relu", 2, 0, 0, "" },
-		/* gemm tb=1 read by the library's add_bcast: none */
-		{ "level2/76_gemm_add_relu", 1, 0, 0, "" },
+		/* gemm tb=1, then the broadcast add (add_bcast, lowered) and
+		 * relu, ending at y */
+		{ "level2/76_gemm_add_relu", 1, 2, 1, "add relu" },
 	};
 	krl_suite *s = NULL;
 	krl_diag d = {0};
@@ -285,8 +286,8 @@ static int in_order(const char *z, const char *const *want)
 /* The epilogue's text. 12: one kernel; the functor adds the bias b per
  * column to the sum, then scales and applies leaky_relu in the reference's
  * order, and the GEMM writes y itself. 22: the chain's end goes to a
- * scratch buffer that the logsumexp reads, and the map kernel that would
- * have written it is gone. */
+ * scratch buffer that the row kernel of the logsumexp (lowered) and mish
+ * reads, and the map kernel that would have written it is gone. */
 static void epilogue_text(void **state)
 {
 	(void)state;
@@ -349,9 +350,13 @@ static void epilogue_text(void **state)
 	char decl[64], use[64];
 	snprintf(decl, sizeof decl, "buffer t%d f32 [(batch_size), "
 	         "(hidden_size)]", tn);
-	snprintf(use, sizeof use, "(t%d", tn);
+	snprintf(use, sizeof use, "args(x, w, t%d,", tn);
 	assert_non_null(strstr(text, decl));
 	assert_non_null(strstr(strstr(text, "launch k0_gemm"), use));
+	snprintf(use, sizeof use, "t%d,", tn);
+	const char *row = strstr(text, "launch k2_row");
+	assert_non_null(row);
+	assert_non_null(strstr(row, use));
 	assert_null(strstr(text, "k1_map"));
 	free(text);
 	free(what);

@@ -478,6 +478,97 @@ static void views_lower_as_their_roots(void **state)
 	krl_task_free(t);
 }
 
+/* The ops lowered for level 2 (add_bcast, sub_bcast, minimum_bcast,
+ * minimum_scalar, maximum_scalar, exp, hardswish, mish, dropout_apply,
+ * logsumexp) equal their golden ops on the values where a formula would
+ * go wrong: rows of logsumexp that are all -inf, hold +inf or NaN, or are
+ * all equal (kept dim and dropped), mish above softplus's threshold and
+ * where exp overflows, hardswish at its kinks, NaN through min and max of
+ * either operand, dropped and kept NaN and inf under dropout. */
+static void level2_ops_at_edge_values(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=6 m=5\nshapes kb1 n=6 m=5\nshapes tiny n=6 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"input v f32 [m] normal(0, 1)\n"
+		"input c f32 [n, 1] normal(0, 1)\n"
+		"input mask bool [n, m] bernoulli(0.5)\n"
+		"output l f32 [n]\n"
+		"output lk f32 [n, 1]\n"
+		"output l0 f32 [m]\n"
+		"output a f32 [n, m]\n"
+		"output mn f32 [n, m]\n"
+		"output ms f32 [n, m]\n"
+		"output hs f32 [n, m]\n"
+		"output dr f32 [n, m]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  buffer e f32 [n, m]\n"
+		"  call logsumexp(x) -> l dim=1\n"
+		"  call logsumexp(x) -> lk dim=-1\n"
+		"  call logsumexp(x) -> l0 dim=0\n"
+		"  call add_bcast(c, v) -> a\n"
+		"  call sub_bcast(a, x) -> a\n"
+		"  call minimum_bcast(x, c) -> mn\n"
+		"  call minimum_scalar(x) -> e value=0.5\n"
+		"  call maximum_scalar(e) -> e value=-0.5\n"
+		"  call exp(e) -> e\n"
+		"  call mish(x) -> ms\n"
+		"  call mul(ms, e) -> ms\n"
+		"  call hardswish(x) -> hs\n"
+		"  call dropout_apply(x, mask) -> dr p=0.3\n"
+		"end\n";
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_parse("edges.task", text, sizeof text - 1, &t,
+	                             &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	assert_int_equal(count_kind(g, KRL_GN_LIB), 0);
+	gt_run r;
+	KRL_ASSERT_OK(gt_golden(t, "tiny", 3, &r, &d), &d);
+	const double inf = INFINITY;
+	/* rows: all -inf; -inf and finite; +inf; NaN; all equal; big */
+	const double x[6][5] = {
+		{ -inf, -inf, -inf, -inf, -inf }, { -inf, 1, 2, -inf, 0.5 },
+		{ 1, inf, -2, 3, -inf }, { 0.5, NAN, -1, 2, 3 },
+		{ 7, 7, 7, 7, 7 }, { 25, 100, -3, -3.5, 3 },
+	};
+	const double v[5] = { NAN, 1, -2, inf, -inf };
+	const double c[6] = { 0, NAN, 1, -1, 7, inf };
+	for (int i = 0; i < 6; i++) {
+		for (int j = 0; j < 5; j++) {
+			r.bufs[0][i * 5 + j] = x[i][j];
+			r.bufs[3][i * 5 + j] = (i + j) % 2;
+		}
+		r.bufs[2][i] = c[i];
+	}
+	for (int j = 0; j < 5; j++)
+		r.bufs[1][j] = v[j];
+	KRL_ASSERT_OK(krl_exec_golden(r.p, r.bufs, &d), &d);
+	/* what the golden ops say at those values */
+	assert_true(isinf(r.bufs[4][0]) && r.bufs[4][0] < 0);
+	assert_true(isinf(r.bufs[4][2]) && r.bufs[4][2] > 0);
+	assert_true(isnan(r.bufs[4][3]));
+	assert_true(fabs(r.bufs[4][4] - (7 + log(5))) < 1e-12);
+	assert_int_equal(gt_check(g, "tiny", &r, "edges", &d), 0);
+	for (int k = 0; k < KRL_RULE_COUNT; k++) {
+		krl_graph *h = krl_graph_clone(g);
+		int applied = 0;
+		assert_non_null(h);
+		KRL_ASSERT_OK(krl_rule_apply(h, (krl_rule)k, &applied, &d), &d);
+		assert_int_equal(gt_check(h, "tiny", &r, krl_rule_name((krl_rule)k),
+		                          &d), 0);
+		krl_graph_free(h);
+	}
+	gt_free(&r);
+	krl_graph_free(g);
+	krl_task_free(t);
+}
+
 /* Every registered op says what the optimizer may do with it, and the
  * lowering agrees: an op is exactly one of KRL_OPCAP_LOWER (and then
  * lower.c has its lowering) or KRL_OPCAP_LIBRARY (and then lower.c does
@@ -525,6 +616,7 @@ int main(void)
 		cmocka_unit_test(shapes_of_known_tasks),
 		cmocka_unit_test(unsupported_calls_say_where),
 		cmocka_unit_test(views_lower_as_their_roots),
+		cmocka_unit_test(level2_ops_at_edge_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

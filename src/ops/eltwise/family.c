@@ -661,7 +661,7 @@ EW_OP(hardtanh, 1, k_hardtanh, KRL_OPCAP_LOWER, "y = min(max(x, min_val), "
       "max_val), NaN kept (min_val -1, max_val 1)");
 EW_OP(pow_scalar, 1, k_pow, KRL_OPCAP_LOWER, "y = x ** exponent (x*x for 2, "
       "x*x*x for 3, sqrt for 0.5, as torch.pow)");
-EW_OP(mish, 1, k_none, KRL_OPCAP_LIBRARY, "y = x * tanh(softplus(x)), "
+EW_OP(mish, 1, k_none, KRL_OPCAP_LOWER, "y = x * tanh(softplus(x)), "
       "softplus linear above 20 (F.mish)");
 EW_OP(abs, 1, k_none, KRL_OPCAP_LOWER, "y = |x|");
 EW_OP(sqrt, 1, k_none, KRL_OPCAP_LOWER, "y = sqrt(x)");
@@ -677,21 +677,21 @@ EW_OP(smooth_l1, 2, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta where "
       "unreduced)");
 EW_OP(div_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to a");
 EW_OP(mul_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to a");
-EW_OP(add_bcast, 2, k_none, KRL_OPCAP_LIBRARY, "y = a + b, both broadcast "
+EW_OP(add_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a + b, both broadcast "
       "numpy-style (right-aligned, dims equal or 1, [] ok); y has the "
       "broadcast shape");
-EW_OP(sub_bcast, 2, k_none, KRL_OPCAP_LIBRARY, "y = a - b, both broadcast "
+EW_OP(sub_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a - b, both broadcast "
       "as add_bcast");
-EW_OP(minimum_bcast, 2, k_none, KRL_OPCAP_LIBRARY, "y = torch.minimum(a, "
+EW_OP(minimum_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = torch.minimum(a, "
       "b), both broadcast as add_bcast, NaN propagates");
-EW_OP(minimum_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y = min(x, value), "
+EW_OP(minimum_scalar, 1, k_value, KRL_OPCAP_LOWER, "y = min(x, value), "
       "NaN propagates (torch.min with a scalar tensor)");
-EW_OP(maximum_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y = max(x, value), "
+EW_OP(maximum_scalar, 1, k_value, KRL_OPCAP_LOWER, "y = max(x, value), "
       "NaN propagates");
-EW_OP(hardswish, 1, k_none, KRL_OPCAP_LIBRARY, "y = x * min(max(x + 3, 0), "
+EW_OP(hardswish, 1, k_none, KRL_OPCAP_LOWER, "y = x * min(max(x + 3, 0), "
       "6) / 6 (F.hardswish)");
-EW_OP(exp, 1, k_none, KRL_OPCAP_LIBRARY, "y = exp(x)");
-EW_OP(dropout_apply, 2, k_p, KRL_OPCAP_LIBRARY, "y = x * mask / (1 - p) "
+EW_OP(exp, 1, k_none, KRL_OPCAP_LOWER, "y = exp(x)");
+EW_OP(dropout_apply, 2, k_p, KRL_OPCAP_LOWER, "y = x * mask / (1 - p) "
       "(mask bool, x's shape, drawn bernoulli(1 - p); scale rounded to "
       "float, as F.dropout in training)");
 

@@ -783,7 +783,7 @@ RED_OP(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) "
        "everywhere");
 RED_OP(mul_mask, 2, 1, k_none, KRL_OPCAP_LOWER, "y = x * mask, mask bool "
        "(same shapes)");
-RED_OP(logsumexp, 1, 1, k_dim, KRL_OPCAP_LIBRARY, "y = log(sum(exp(x))) "
+RED_OP(logsumexp, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = log(sum(exp(x))) "
        "over dim (kept as size 1 or dropped), as torch.logsumexp: max "
        "subtracted first, a row of -inf gives -inf");
 
