@@ -15,7 +15,9 @@
 #   bash bench/use_result_gpu.sh [PHASE...]      (default: serve peers)
 # Env: OUT (bench/out/use), SERVE_N (500), SERVE_SHAPES (tiny,kb0),
 # SHAPES (kb1), BUDGET (8), DB ($OUT/krl.db), OPTIMIZE (1; 0: export what
-# DB holds), TASKS (the ten below). Needs build/ (a GPU build), .kb (bench/fetch_kb.sh)
+# DB holds), TASKS (the ten below), PACK (NAME: everything under $OUT
+# packed into $OUT/NAME.tar.gz, the export packages' libraries left out;
+# the device tool brings back 8 files a call and no deep folders). Needs build/ (a GPU build), .kb (bench/fetch_kb.sh)
 # and, for export, nvcc. The report itself is made from $OUT/krl.db and the
 # results files with `krl report` where Chromium is (scripts/deps.sh --test).
 set -uo pipefail
@@ -57,5 +59,9 @@ if has export; then
 		bash bench/export_check.sh "${tasks[@]}" > "$OUT/export.log" 2>&1 || fail=1
 	echo "export: $(( $(date +%s) - t0 )) s"
 	grep -E "sample|FAILED|error" "$OUT/export.log" | tail -20
+fi
+if [ -n "${PACK:-}" ]; then
+	(cd "$OUT" && tar -czf "$PACK.tar.gz" --exclude='*.so' --exclude='*.o' \
+		--exclude="$PACK.tar.gz" . ) || fail=1
 fi
 exit $fail
