@@ -118,6 +118,11 @@ static void test_pad(void **state)
 	a = optest_attrs(2, "pad0", -2.0, "pad1", -2.0);
 	optest_rejects("pad", &in, &out, &a, "pad: x is [3]: dim 0 padded by -2 and "
 	               "-2 would have a negative size");
+	out = T(y, F, 1, I(1));
+	a = optest_attrs(2, "pad0", 5.0, "pad1", -7.0);
+	optest_rejects("pad", &in, &out, &a, "pad: x is [3]: dim 0 (padded by 5 "
+	               "and -7) is cropped by 7, more than its size");
+	out = T(y, F, 1, I(5));
 	a = optest_attrs(2, "pad0", 1.5, "pad1", 1.0);
 	optest_rejects("pad", &in, &out, &a, "pad: pad0=1.5 must be an integer");
 	a = optest_attrs(3, "pad0", 1.0, "pad1", 1.0, "value", INFINITY);

@@ -84,8 +84,9 @@ void krl_pad_amounts(const krl_attrs *a, int *k, int64_t *before,
 /* pad: x -> y (f32), F.pad(x, (pad0, pad1, pad2, ...), value=value):
  * pad{2i} and pad{2i+1} are the amounts before and after dim ndim-1-i, a
  * list without gaps and of even length, at most 2 * ndim of x long;
- * negative amounts crop (PyTorch's constant_pad_nd allows them) as long as
- * no dim becomes negative; value finite (0 by default). */
+ * negative amounts crop (PyTorch's constant_pad_nd allows them, narrowing
+ * x first) as long as no dim is cropped by more than its size and none
+ * becomes negative; value finite (0 by default). */
 static krl_err check_pad(const krl_tensor *in, const krl_tensor *out,
                          const krl_attrs *a, char *msg, size_t cap)
 {
@@ -123,6 +124,14 @@ static krl_err check_pad(const krl_tensor *in, const krl_tensor *out,
 	for (int i = 0; i < k; i++) {
 		int dd = x->ndim - 1 - i;
 		want.dim[dd] = x->dim[dd] + before[i] + after[i];
+		int64_t crop = (before[i] < 0 ? -before[i] : 0) +
+		               (after[i] < 0 ? -after[i] : 0);
+		if (crop > x->dim[dd] && want.dim[dd] >= 0)
+			return krl_ops_fail(msg, cap, "%s: x is %s: dim %d (padded by "
+			            "%lld and %lld) is cropped by %lld, more than "
+			            "its size (F.pad narrows x first)", op,
+			            KRL_SHAPE(x, sx), dd, (long long)before[i],
+			            (long long)after[i], (long long)crop);
 		if (want.dim[dd] < 0)
 			return krl_ops_fail(msg, cap, "%s: x is %s: dim %d padded by %lld "
 			            "and %lld would have a negative size", op,

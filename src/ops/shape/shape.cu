@@ -252,6 +252,8 @@ extern "C" int krl_k_index_select(const float *x, const int64_t *idx,
 	if (n == 0)
 		return 0;
 	cudaStream_t s = (cudaStream_t)stream;
+	if (n > (int64_t)0x7fffffff * EW_THREADS * EW_WORK)
+		return (int)cudaErrorInvalidValue;   /* 2^40 elements */
 	unsigned g = grid_for(n, EW_THREADS * EW_WORK);
 	if (n <= MAX_I32 && outer * rx * inner <= MAX_I32) {
 		index_select_k<uint32_t, Div32><<<g, EW_THREADS, 0, s>>>(
