@@ -132,3 +132,52 @@ int gpuop_algo_sweep(const char *op, const krl_tensor *in, krl_tensor *out,
 	free(got);
 	return ran;
 }
+
+ten gpuop_ten(krl_dtype dt, int dd, int64_t hi, int ndim, ...)
+{
+	ten s;
+	memset(&s, 0, sizeof s);
+	s.dt = dt;
+	s.dd = dd;
+	s.hi = hi;
+	s.ndim = ndim;
+	va_list ap;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		s.dim[i] = va_arg(ap, int64_t);
+	va_end(ap);
+	return s;
+}
+
+int64_t ten_numel(const ten *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->ndim; i++)
+		n *= s->dim[i];
+	return n;
+}
+
+size_t esize(krl_dtype t)
+{
+	return t == KRL_I64 ? 8 : t == KRL_BOOL ? 1 : 4;
+}
+
+krl_tensor host_tensor(const ten *s, void *data)
+{
+	krl_tensor t;
+	memset(&t, 0, sizeof t);
+	t.data = data;
+	t.dtype = s->dt;
+	t.ndim = s->ndim;
+	memcpy(t.dim, s->dim, sizeof s->dim);
+	return t;
+}
+
+double as_double(const void *p, int64_t j, krl_dtype dt)
+{
+	if (dt == KRL_I64)
+		return (double)((const int64_t *)p)[j];
+	if (dt == KRL_BOOL)
+		return (double)((const unsigned char *)p)[j];
+	return (double)((const float *)p)[j];
+}

@@ -33,6 +33,27 @@ typedef struct shape {
 shape S(int ndim, ...);
 int64_t numel(const shape *s);
 
+/* A test input or output: dtype, dims, and how a test draws it (dd: the
+ * test's own enum; hi: its parameter where it has one, e.g. the bound of
+ * drawn indices). */
+typedef struct ten {
+	krl_dtype dt;
+	int dd;
+	int64_t hi;
+	int ndim;
+	int64_t dim[KRL_MAX_DIM];
+} ten;
+
+/* ten(dt, dd, hi, ndim, dims...) with every dim an int64_t. */
+ten gpuop_ten(krl_dtype dt, int dd, int64_t hi, int ndim, ...);
+int64_t ten_numel(const ten *s);
+/* Bytes per element of the dtypes the tests draw: i64 8, bool 1, else 4. */
+size_t esize(krl_dtype t);
+/* A krl_tensor of s's dtype and dims over data. */
+krl_tensor host_tensor(const ten *s, void *data);
+/* Element j of raw bytes of dtype dt (i64, bool, else f32) as a double. */
+double as_double(const void *p, int64_t j, krl_dtype dt);
+
 /* Op attributes: A(n, key0, (double)val0, key1, (double)val1, ...), the
  * CPU op tests' builder. */
 #define A(...) optest_attrs(__VA_ARGS__)

@@ -36,61 +36,7 @@ typedef enum { D_NORMAL, D_NEAR1, D_NEAR1_TIGHT, D_BOOL, D_WIDE,
 
 /* ==== One case ==== */
 
-typedef struct ten {
-	krl_dtype dt;
-	int ndim;
-	int64_t dim[KRL_MAX_DIM];
-	dist dd;
-} ten;
-
-static ten T(krl_dtype dt, dist dd, int ndim, ...)
-{
-	ten s;
-	memset(&s, 0, sizeof s);
-	s.dt = dt;
-	s.dd = dd;
-	s.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		s.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return s;
-}
-
-static int64_t ten_numel(const ten *s)
-{
-	int64_t n = 1;
-	for (int i = 0; i < s->ndim; i++)
-		n *= s->dim[i];
-	return n;
-}
-
-static size_t esize(krl_dtype t)
-{
-	return t == KRL_I64 ? 8 : t == KRL_BOOL ? 1 : 4;
-}
-
-static krl_tensor host_tensor(const ten *s, void *data)
-{
-	krl_tensor t;
-	memset(&t, 0, sizeof t);
-	t.data = data;
-	t.dtype = s->dt;
-	t.ndim = s->ndim;
-	memcpy(t.dim, s->dim, sizeof s->dim);
-	return t;
-}
-
-/* Converts device bytes of dtype dt to a double. */
-static double as_double(const void *p, int64_t j, krl_dtype dt)
-{
-	if (dt == KRL_I64)
-		return (double)((const int64_t *)p)[j];
-	if (dt == KRL_BOOL)
-		return (double)((const unsigned char *)p)[j];
-	return (double)((const float *)p)[j];
-}
+#define T(dt, dd, ...) gpuop_ten((dt), (dd), 0, __VA_ARGS__)
 
 /*
  * Runs op `name` on the GPU (twice: left-zero semaphores and reused

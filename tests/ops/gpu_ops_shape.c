@@ -27,64 +27,9 @@
  * uniform in [0, hi) (i64 indices). */
 typedef enum { D_NORMAL, D_BOOL, D_INDEX } dist;
 
-typedef struct ten {
-	krl_dtype dt;
-	dist dd;
-	int64_t hi;
-	int ndim;
-	int64_t dim[KRL_MAX_DIM];
-} ten;
-
-static ten T(krl_dtype dt, dist dd, int64_t hi, int ndim, ...)
-{
-	ten s;
-	memset(&s, 0, sizeof s);
-	s.dt = dt;
-	s.dd = dd;
-	s.hi = hi;
-	s.ndim = ndim;
-	va_list ap;
-	va_start(ap, ndim);
-	for (int i = 0; i < ndim; i++)
-		s.dim[i] = va_arg(ap, int64_t);
-	va_end(ap);
-	return s;
-}
+#define T(dt, dd, hi, ...) gpuop_ten((dt), (dd), (hi), __VA_ARGS__)
 
 #define F32(...) T(KRL_F32, D_NORMAL, 0, __VA_ARGS__)
-
-static int64_t ten_numel(const ten *s)
-{
-	int64_t n = 1;
-	for (int i = 0; i < s->ndim; i++)
-		n *= s->dim[i];
-	return n;
-}
-
-static size_t esize(krl_dtype t)
-{
-	return t == KRL_I64 ? 8 : t == KRL_BOOL ? 1 : 4;
-}
-
-static krl_tensor host_tensor(const ten *s, void *data)
-{
-	krl_tensor t;
-	memset(&t, 0, sizeof t);
-	t.data = data;
-	t.dtype = s->dt;
-	t.ndim = s->ndim;
-	memcpy(t.dim, s->dim, sizeof s->dim);
-	return t;
-}
-
-static double as_double(const void *p, int64_t j, krl_dtype dt)
-{
-	if (dt == KRL_I64)
-		return (double)((const int64_t *)p)[j];
-	if (dt == KRL_BOOL)
-		return (double)((const unsigned char *)p)[j];
-	return (double)((const float *)p)[j];
-}
 
 /* Draws input s into raw (its bytes) and h (as doubles). */
 static void draw(const ten *s, void *raw, double *h)
