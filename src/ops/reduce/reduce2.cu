@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "ops/reduce/reduce.h"
+#include "ops/byesize.cuh"
 #include "ops/intdiv.cuh"
 
 #define MAX_GRID_YZ 65535
@@ -457,26 +458,6 @@ extern "C" int krl_k_avg_pool3d(const float *x, float *y, const krl_pool *g,
 #define EW_THREADS 128
 #define EW_WORK 4
 
-/* Calls f(T()) with T the unsigned integer type of esize bytes (1, 2 or 8;
- * any other size: 4), for the copies, which move elements as bits. */
-template <class F>
-static void by_esize(int esize, F f)
-{
-	switch (esize) {
-	case 1:
-		f(uint8_t());
-		break;
-	case 2:
-		f(uint16_t());
-		break;
-	case 8:
-		f(uint64_t());
-		break;
-	default:
-		f(uint32_t());
-		break;
-	}
-}
 
 /* Each block covers 512 consecutive outputs, thread tx the elements tx,
  * tx + 128, tx + 256, tx + 384 of them, all four loaded before any is

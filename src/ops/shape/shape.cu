@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "ops/byesize.cuh"
 #include "ops/intdiv.cuh"
 #include "ops/shape/shape.h"
 
@@ -37,25 +38,6 @@ static unsigned grid_for(int64_t n, int per_block)
 	return (unsigned)(g < 1 ? 1 : g);
 }
 
-/* Calls f with a value of the unsigned type of esize bytes. */
-template <class F>
-static void by_esize(int esize, F f)
-{
-	switch (esize) {
-	case 1:
-		f(uint8_t());
-		break;
-	case 2:
-		f(uint16_t());
-		break;
-	case 8:
-		f(uint64_t());
-		break;
-	default:
-		f(uint32_t());
-		break;
-	}
-}
 
 /* ==== strided_copy ==== */
 
