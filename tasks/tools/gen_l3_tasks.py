@@ -79,13 +79,23 @@ def mlp(hidden, out, init):
 MLP_NOTE = """Params: the hidden layers' weights are drawn kaiming-uniform for
 ReLU, uniform(+-sqrt(6/fan_in)) (torch.nn.init.kaiming_uniform_'s default,
 a = 0), not nn.Linear's a = sqrt(5) bound 1/sqrt(fan_in): with the latter
-every Linear+ReLU divides the activations' second moment by 6, so after a
-few layers the output is the biases pushed through the net and does not
-depend on x (a candidate that ignores x would pass). The last layer and all
+every Linear+ReLU divides the activations' second moment by ~6, so after
+many layers the output is the biases pushed through the net and does not
+depend on x (numpy, 17 layers of width 1024: the x-dependent part is 1e-5
+of y's rms, so a candidate that ignores x would pass; kaiming for ReLU
+keeps it at 96%). The last layer and all
 biases keep nn.Linear's bounds. Bounds use kb1's fan-ins (a distribution
 cannot depend on the set), so kb0's and tiny's narrower layers shrink the
 activations and their outputs are mostly bias-driven; kb1 is the set the
 judge checks at full size."""
+
+TORCH_MLP_NOTE = """Params: nn.Linear's own init, weights and biases uniform(+-1/sqrt(fan_in))
+with kb1's fan-ins (a distribution cannot depend on the set, so kb0's and
+tiny's narrower layers are smaller in scale and their outputs mostly the
+biases). Each Linear+ReLU at this init divides the second moment by ~6, but
+with three layers the output still depends on x: in a numpy check of 3
+such layers (width 1024) the part of y that changes with x is 95% of y's
+rms (at 8 layers 5%, at 17 layers 1e-5: problem 3 draws otherwise)."""
 
 net(id=1, name="mlp", stem="1_MLP", prec="fp32",
     keys=["batch_size", "input_size", "h1", "h2", "output_size"],
@@ -95,20 +105,23 @@ net(id=1, name="mlp", stem="1_MLP", prec="fp32",
     jsonl=lambda s: dict(batch_size=s["batch_size"], input_size=s["input_size"],
                          layer_sizes=[s["h1"], s["h2"]], output_size=s["output_size"]),
     input=["batch_size", "input_size"],
-    layers=mlp(["h1", "h2"], "output_size", "he"),
-    tol=(5e-5, 1e-5),
+    layers=mlp(["h1", "h2"], "output_size", "torch"),
+    tol=(1e-5, 1e-5),
     note="""nn.Sequential(Linear(input_size, h1), ReLU, Linear(h1, h2), ReLU,
 Linear(h2, output_size)) on x[batch_size, input_size]; layer_sizes = [h1,
-h2]. Same forward at b08d959^ and main (kb0 sizes only).
-""" + MLP_NOTE + """
+h2]. Same forward at b08d959^ and main (kb0 sizes only; kb0 draws randn,
+kb1 rand, we draw normal(0, 1)).
 
-Precision fp32 (Linear is strict fp32 in PyTorch). y ~0.6 rms at kb1. A
-correct fp32 GEMM in another summation order errs by ~1e-7 * sqrt(K) of
-the output scale per layer (~1.5e-5 worst case at K = 16384 with a
-sequential order, ~1e-6 rms blocked); three layers compound it by ~sqrt(3):
-<~3e-6 rms, so atol = 5e-5, rtol = 1e-5 leaves ~15 sigma. TF32 errs by
-~4e-4 relative per layer (~2.5e-4 absolute rms at kb1) and fails on most
-elements; tiny's bias-driven outputs (~5e-3) are ~100 atol, so zeros fail.""")
+""" + TORCH_MLP_NOTE + """
+
+Precision fp32 (Linear is strict fp32 in PyTorch). y ~0.09 rms at kb1. A
+correct fp32 GEMM in another summation order errs by ~1.1e-6 of the
+output's rms per layer (level 2's 12, measured sequential against 32-deep
+blocked at K = 8192; ~1.5e-6 at K = 16384), ~2.6e-7 absolute after three
+layers; the worst of kb1's 1M outputs (~5.5 sigma, ~1.5e-6) stays under
+0.15 of atol = 1e-5, rtol = 1e-5. TF32 errs by ~4e-4 relative per layer,
+~6e-5 rms absolute after three, and fails on most elements; tiny's
+bias-driven outputs (~5e-3) are ~500 atol, so zeros fail.""")
 
 net(id=2, name="shallow_wide_mlp", stem="2_ShallowWideMLP", prec="fp32",
     keys=["batch_size", "input_size", "h1", "h2", "output_size"],
@@ -118,18 +131,19 @@ net(id=2, name="shallow_wide_mlp", stem="2_ShallowWideMLP", prec="fp32",
     jsonl=lambda s: dict(batch_size=s["batch_size"], input_size=s["input_size"],
                          hidden_layer_sizes=[s["h1"], s["h2"]], output_size=s["output_size"]),
     input=["batch_size", "input_size"],
-    layers=mlp(["h1", "h2"], "output_size", "he"),
-    tol=(1e-4, 1e-5),
+    layers=mlp(["h1", "h2"], "output_size", "torch"),
+    tol=(2e-5, 1e-5),
     note="""nn.Sequential(Linear(input_size, h1), ReLU, Linear(h1, h2), ReLU,
 Linear(h2, output_size)) on x[batch_size, input_size]; hidden_layer_sizes =
 [h1, h2]. Same forward at b08d959^ and main (kb0 sizes only). kb1's weights
 are 8 GiB.
-""" + MLP_NOTE + """
 
-Precision fp32. y ~0.6 rms at kb1; K = 32768 doubles problem 1's fp32
-reordering error (<~5e-6 rms over three layers): atol = 1e-4, rtol = 1e-5
-(~20 sigma). TF32 (~2.5e-4 rms absolute, growing with depth) exceeds the
-allowance on most elements.""")
+""" + TORCH_MLP_NOTE + """
+
+Precision fp32. y ~0.09 rms at kb1; K = 32768 gives ~sqrt(2) times problem
+1's fp32 reordering error (worst of 2M outputs ~2.5e-6): atol = 2e-5, rtol
+= 1e-5 (~8x margin). TF32 (~6e-5 rms absolute after three layers) exceeds
+the allowance on most elements.""")
 
 net(id=3, name="deep_narrow_mlp", stem="3_DeepNarrowMLP", prec="fp32",
     keys=["batch_size", "input_size", "hidden", "output_size"],
@@ -177,27 +191,26 @@ net(id=4, name="lenet5", stem="4_LeNet5", prec="tf32",
               tiny=dict(batch_size=3, num_classes=7)),
     jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
     input=["batch_size", 1, 32, 32],
-    layers=[conv(6, 5, relu=True, init="he"), maxpool(2, 2),
-            conv(16, 5, relu=True, init="he"), maxpool(2, 2), flatten(),
-            linear(120, relu=True, init="he"), linear(84, relu=True, init="he"),
+    layers=[conv(6, 5, relu=True, init="torch"), maxpool(2, 2),
+            conv(16, 5, relu=True, init="torch"), maxpool(2, 2), flatten(),
+            linear(120, relu=True, init="torch"), linear(84, relu=True, init="torch"),
             linear("num_classes")],
-    tol=(1e-2, 1e-2),
+    tol=(1e-3, 1e-2),
     note="""LeNet-5: relu(Conv2d(1, 6, 5)), max_pool2d(2, 2), relu(Conv2d(6, 16,
 5)), max_pool2d(2, 2), view(-1, 400), relu(fc 400->120), relu(fc 120->84),
 fc 84->num_classes, on x[batch_size, 1, 32, 32] (32 x 32 is fixed by the
 view). Same forward at both revisions (kb0 draws randn, kb1 rand; we draw
 normal(0, 1)). tiny is kb1's network on 3 images (all fan-ins as kb1).
 
-Params: weights before a ReLU are kaiming-uniform for ReLU (bound
-sqrt(6/fan_in)) instead of PyTorch's 1/sqrt(fan_in), which would shrink the
-signal ~6x in second moment per layer and leave the output mostly the
-biases; fc3 and every bias keep PyTorch's bounds.
+Params: PyTorch's init, weights and biases uniform(+-1/sqrt(fan_in)). Five
+layers at this bound keep a large x-dependent part in y (between the 95%
+of three layers and the 5% of eight; problem 1's numpy check).
 
 Precision tf32 (cuDNN convolutions; the Linears stay strict fp32). y ~0.6
 rms. TF32 errs by ~4e-4 of the conv outputs' scale per conv; two convs and
-three fp32 Linears (which do not amplify it: kaiming scale keeps the second
-moment) leave ~1e-3 rms: atol = 1e-2, rtol = 1e-2, level 2's conv allowance
-(~10 sigma), while zeros, a constant or a dropped layer fail.""")
+three fp32 Linears (which shrink signal and error alike) leave ~1e-3 of
+y's scale (~0.1 rms): atol = 1e-3, rtol = 1e-2 (~10 sigma where y crosses
+zero), while zeros, a constant or a dropped layer fail.""")
 
 VGG_NOTE = """Params: convs and the two hidden Linears draw kaiming-uniform for
 ReLU, bound sqrt(6/fan_in) at kb1 (PyTorch's own 1/sqrt(fan_in) divides the
@@ -245,7 +258,7 @@ net(id=11, name="vgg16", stem="11_VGG16", prec="tf32", keys=VGG_KEYS,
     input=["batch_size", 3, "height", "width"],
     layers=vgg(["c1", "c1", "M", "c2", "c2", "M", "c3", "c3", "c3", "M",
                 "c4", "c4", "c4", "M", "c5", "c5", "c5", "M"]),
-    tol=(2e-2, 2e-2), vgg=(15, 13),
+    tol=(2e-2, 2e-2), vgg=(15, 13), fixed=["height", "width"],
     note="""VGG16: 13 Conv2d(3x3, padding 1, bias)+ReLU in 5 blocks (2, 2, 3, 3, 3)
 each ended by MaxPool2d(2, 2), flatten, Linear(512*7*7, 4096)+ReLU,
 Linear(4096, 4096)+ReLU, Linear(4096, num_classes), on """ + VGG_SIZE_NOTE)
@@ -256,7 +269,7 @@ net(id=12, name="vgg19", stem="12_VGG19", prec="tf32", keys=VGG_KEYS,
     input=["batch_size", 3, "height", "width"],
     layers=vgg(["c1", "c1", "M", "c2", "c2", "M", "c3", "c3", "c3", "c3", "M",
                 "c4", "c4", "c4", "c4", "M", "c5", "c5", "c5", "c5", "M"]),
-    tol=(2e-2, 2e-2), vgg=(18, 16),
+    tol=(2e-2, 2e-2), vgg=(18, 16), fixed=["height", "width"],
     note="""VGG19: 16 Conv2d(3x3, padding 1, bias)+ReLU in 5 blocks (2, 2, 4, 4, 4)
 each ended by MaxPool2d(2, 2), flatten, Linear(512*7*7, 4096)+ReLU,
 Linear(4096, 4096)+ReLU, Linear(4096, num_classes), on """ + VGG_SIZE_NOTE)
@@ -278,7 +291,7 @@ net(id=5, name="alexnet", stem="5_AlexNet", prec="tf32",
             conv("c5", 3, p=1, relu=True, init="he"), maxpool(3, 2), flatten(),
             linear("fc", relu=True, init="he"), linear("fc", relu=True, init="he"),
             linear("num_classes", bias="normal(0, 1)")],
-    tol=(2e-2, 2e-2), vgg=(7, 5),
+    tol=(2e-2, 2e-2), vgg=(7, 5), fixed=["height", "width"],
     note="""AlexNet: Conv2d(3, 96, 11, stride 4, padding 2)+ReLU, MaxPool(3, 2),
 Conv2d(96, 256, 5, padding 2)+ReLU, MaxPool(3, 2), Conv2d(256, 384, 3, p1),
 Conv2d(384, 384, 3, p1), Conv2d(384, 256, 3, p1) (+ReLU each), MaxPool(3,
@@ -353,7 +366,7 @@ net(id=27, name="regnet", stem="27_RegNet", prec="tf32",
     sets=dict(kb1=dict(batch_size=8, input_channels=3, height=224, width=224, w1=64,
                        w2=128, w3=256, output_classes=10),
               tiny=dict(batch_size=2, input_channels=3, height=17, width=22, w1=4, w2=5,
-                        w3=6, output_classes=7)),
+                        w3=24, output_classes=7)),
     kb0_from="kb1",
     jsonl=lambda s: dict(batch_size=s["batch_size"], input_channels=s["input_channels"],
                          stages=3, block_widths=[s["w1"], s["w2"], s["w3"]],
@@ -367,6 +380,8 @@ ReLU, Conv2d(3x3, p1, bias) + BN + ReLU, MaxPool2d(2, 2)], block_widths =
 [w1, w2, w3] = [64, 128, 256], then torch.mean(x, dim=[2, 3]) (one
 reduction over a [n, c, h*w] view) and Linear(256, output_classes), on
 x[batch_size, 3, 224, 224]. Same forward at both revisions; kb0 = kb1.
+Widths and image size are keys so that tiny is small (17 x 22, widths 4, 5
+and 24, the last the fc's fan-in).
 
 Params: conv and fc weights and biases uniform(+-1/sqrt(fan_in)) at kb1
 (PyTorch's); BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5. The
@@ -398,7 +413,7 @@ net(id=9, name="resnet18", stem="9_ResNet18", prec="tf32",
     sets=dict(kb1=dict(batch_size=2, num_classes=1000, height=224, width=224, c1=64,
                        c2=128, c3=256, c4=512),
               tiny=dict(batch_size=2, num_classes=11, height=35, width=29, c1=4, c2=5,
-                        c3=6, c4=7)),
+                        c3=6, c4=40)),
     kb0_from="kb1",
     jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"],
                          input_shape=[s["batch_size"], 3, s["height"], s["width"]]),
@@ -412,7 +427,8 @@ BN downsample); AdaptiveAvgPool2d(1) + flatten (one mean over a [n, c,
 h*w] view); Linear(512, num_classes). No conv has a bias. On x[2, 3, 224,
 224]. Same forward at both revisions; kb0 = kb1. Widths and image size are
 constants of the Model, keys here so that tiny is small (35 x 29, widths
-4..7).
+4, 5, 6 and 40: the last is the fc's fan-in, wide enough to keep tiny's
+outputs well above atol).
 
 Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
 fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
@@ -442,21 +458,22 @@ net(id=19, name="mobilenet_v1", stem="19_MobileNetV1", prec="tf32",
                        num_classes=1000, c32=32, c64=64, c128=128, c256=256, c512=512,
                        c1024=1024),
               tiny=dict(batch_size=2, input_channels=3, height=200, width=197,
-                        num_classes=11, c32=3, c64=4, c128=5, c256=6, c512=7, c1024=8)),
+                        num_classes=11, c32=3, c64=4, c128=5, c256=6, c512=7, c1024=40)),
     kb0_from="kb1",
     jsonl=lambda s: dict(batch_size=s["batch_size"], input_channels=s["input_channels"],
                          height=s["height"], width=s["width"], num_classes=s["num_classes"],
                          alpha=1.0),
     input=["batch_size", "input_channels", "height", "width"],
     layers=mobilenet_v1(),
-    tol=(1e-2, 1e-2),
+    tol=(1e-2, 1e-2), fixed=["height", "width"],
     note="""MobileNetV1 (alpha = 1): conv_bn(3, 32, stride 2) then 13 conv_dw
 blocks [depthwise Conv2d(3x3, groups = channels) + BN + ReLU, Conv2d(1x1) +
 BN + ReLU] (32->64, 64->128 s2, 128->128, 128->256 s2, 256->256, 256->512
 s2, 5 x 512->512, 512->1024 s2, 1024->1024), AvgPool2d(7), view(n, -1),
 Linear(1024, num_classes); no conv has a bias. On x[10, 3, 224, 224]. Same
 forward at both revisions; kb0 = kb1. Widths are keys (c32..c1024) so that
-tiny is narrow (3..8); tiny's image (200 x 197) is the smallest kind that
+tiny is narrow (3..7, and 40 for the last, the fc's fan-in, to keep tiny's
+outputs well above atol); tiny's image (200 x 197) is the smallest kind that
 still ends on a 7 x 7 map for AvgPool2d(7). The depthwise convs run the
 library's own fp32 kernel (as PyTorch's depthwise path), the others cuDNN.
 
@@ -702,6 +719,8 @@ def render(n):
     keys = n["keys"]
     for s in ("kb0", "kb1", "tiny"):
         out.append("shapes    %-5s %s" % (s, " ".join("%s=%d" % (k, sets[s][k]) for k in keys)))
+    if n.get("fixed"):
+        out.append("fixed     " + " ".join(n["fixed"]))
     out.append("const     eps = 1e-5" if e.nbn else None)
     for name, expr in e.consts:
         out.append("const     %s = %s" % (name, expr))
