@@ -517,7 +517,7 @@ class Emitter:
         self.params = []            # (name, dims, dist)
         self.plan = []              # plan lines
         self.bufs = []              # (name, dtype, dims)
-        self.flops = []             # expression terms
+        self.flops = {}             # expression -> coefficient
         self.nbuf = 0
         self.nconst = 0
         self.nparam = 0
@@ -563,8 +563,8 @@ class Emitter:
             t = self.buf(od)
             self.plan.append("call linear(%s, %s, %s) -> %s" % (cur, w, b, t))
             m = self.numel(dims[:-1])
-            self.flops.append("2 * %s * %s * %s + %s * %s" % (m, par(L["out"]), par(k), m,
-                                                               par(L["out"])))
+            self.flop(2, "%s * %s * %s" % (m, par(L["out"]), par(k)))
+            self.flop(1, "%s * %s" % (m, par(L["out"])))
             if L["relu"]:
                 self.relu(t, od)
             return t, od
@@ -593,13 +593,13 @@ class Emitter:
                 attrs.append("groups=%s" % c)
             a = (" " + " ".join(attrs)) if attrs else ""
             out_numel = self.numel(od)
-            self.flops.append("2 * %s * %s" % (out_numel, fan))
+            self.flop(2, "%s * %s" % (out_numel, fan))
             if L["bias"]:
                 b = "l%d_b" % i
                 bd = L["bias"] if isinstance(L["bias"], str) else self.weight_dist("torch", fan)
                 self.params.append((b, [cout], bd))
                 self.plan.append("call conv_bias(%s, %s, %s) -> %s%s" % (cur, w, b, t, a))
-                self.flops.append(out_numel)
+                self.flop(1, out_numel)
             else:
                 self.plan.append("call conv(%s, %s) -> %s%s" % (cur, w, t, a))
             if L["relu"]:
@@ -612,7 +612,7 @@ class Emitter:
             self.params.append((be, [dims[1]], "normal(0, 0.5)"))
             t = self.buf(dims)
             self.plan.append("call batchnorm(%s, %s, %s) -> %s eps=eps" % (cur, g, be, t))
-            self.flops.append("7 * %s" % self.numel(dims))
+            self.flop(7, self.numel(dims))
             if L["relu"]:
                 self.relu(t, dims)
             return t, dims
@@ -629,7 +629,7 @@ class Emitter:
                 self.plan.append("call max_pool2d(%s) -> %s, %s %s" % (cur, t, idx, a))
             else:
                 self.plan.append("call avg_pool2d(%s) -> %s %s" % (cur, t, a))
-            self.flops.append("%d * %s" % (k * k, self.numel(od)))
+            self.flop(k * k, self.numel(od))
             return t, od
         if op == "gmean":
             n, c, h, w_ = dims
@@ -638,7 +638,7 @@ class Emitter:
             t = self.buf([n, c])
             self.plan.append("view %s_v = %s [%s, %s, 1]" % (t, t, n, c))
             self.plan.append("call mean(%s) -> %s_v dim=2" % (v, t))
-            self.flops.append(self.numel(dims))
+            self.flop(1, self.numel(dims))
             return t, [n, c]
         if op == "flatten":
             n = dims[0]
@@ -657,15 +657,23 @@ class Emitter:
                 for M in L["short"]:
                     s, sd = self.layer(M, s, sd)
             self.plan.append("call add(%s, %s) -> %s" % (t, s, t))
-            self.flops.append(self.numel(od))
+            self.flop(1, self.numel(od))
             if L["relu"]:
                 self.relu(t, od)
             return t, od
         raise ValueError(op)
 
+    def flop(self, coef, expr):
+        self.flops[expr] = self.flops.get(expr, 0) + coef
+
     def relu(self, t, dims):
         self.plan.append("call relu(%s) -> %s" % (t, t))
-        self.flops.append(self.numel(dims))
+        self.flop(1, self.numel(dims))
+
+
+def combine(terms):
+    """coef * expr terms, equal expressions merged, in first-seen order."""
+    return " + ".join(e if c == 1 else "%d * %s" % (c, e) for e, c in terms.items())
 
 
 def depth_err(n):
@@ -705,9 +713,12 @@ def render(n):
     lines_plan = [re.sub(r"\b%s\b" % final, "y", l) for l in e.plan]
     bufs = [b for b in e.bufs if b[0] != final]
     out_dims = dims
-    bytes_terms = [e.numel(xdims)] + [e.numel(p[1]) for p in e.params] + [e.numel(out_dims)]
-    bytes_expr = "4 * (" + " + ".join(bytes_terms) + ")"
-    flops_expr = " + ".join(e.flops)
+    bytes_terms = {}
+    for d in [xdims] + [p[1] for p in e.params] + [out_dims]:
+        k = e.numel(d)
+        bytes_terms[k] = bytes_terms.get(k, 0) + 1
+    bytes_expr = "4 * (" + combine(bytes_terms) + ")"
+    flops_expr = combine(e.flops)
     for name, env in envs.items():
         assert ev(bytes_expr, env) > 0 and ev(flops_expr, env) > 0, name
         for d in out_dims:
