@@ -629,6 +629,95 @@ atol = 2e-2, rtol = 2e-2 (as VGG), while zeros, a constant or a dropped
 Fire fail.""")
 
 
+def mobilenet_v2():
+    L = [conv("c0", 3, s=2, p=1, bias=False, init="kaiming_normal_fan_out"), bn("relu6")]
+    inp = "c0"
+    for t, c, n, s in ((1, "c1", 1, 1), (6, "c2", 2, 2), (6, "c3", 3, 2), (6, "c4", 4, 2),
+                       (6, "c5", 3, 1), (6, "c6", 3, 2), (6, "c7", 1, 1)):
+        for i in range(n):
+            st = s if i == 0 else 1
+            hid = inp if t == 1 else "%d * %s" % (t, inp)
+            if t != 1:
+                L += [conv(hid, 1, bias=False, init="kaiming_normal_fan_out"), bn("relu6")]
+            L += [conv(hid, 3, s=st, p=1, bias=False, dw=True, init="kaiming_normal_fan_out"),
+                  bn("relu6"), conv(c, 1, bias=False, init="kaiming_normal_fan_out"), bn()]
+            inp = c
+    return L + [conv("last", 1, bias=False, init="kaiming_normal_fan_out"), bn("relu6"),
+                gmean(), linear("num_classes", init="normal(0, 0.01)")]
+
+
+net(id=20, name="mobilenet_v2", stem="20_MobileNetV2", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "c1", "c2", "c3", "c4",
+          "c5", "c6", "c7", "last"],
+    sets=dict(kb1=dict(batch_size=10, num_classes=1000, height=224, width=224, c0=32, c1=16,
+                       c2=24, c3=32, c4=64, c5=96, c6=160, c7=320, last=1280),
+              tiny=dict(batch_size=2, num_classes=11, height=35, width=29, c0=3, c1=2, c2=3,
+                        c3=3, c4=4, c5=4, c6=5, c7=5, last=320)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=mobilenet_v2(),
+    tol=(1e-2, 1e-2),
+    note="""MobileNetV2 (KernelBench's), training mode: Conv2d(3, 32, 3, s2, p1) +
+BN + ReLU6; 17 inverted-residual blocks from the setting (t, c, n, s) =
+(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+(6, 160, 3, 2), (6, 320, 1, 1), each [1x1 expand to t * in + BN + ReLU6
+(absent when t = 1), depthwise 3x3 (stride s on a stage's first block) + BN
++ ReLU6, 1x1 project + BN]; Conv2d(320, 1280, 1) + BN + ReLU6;
+AdaptiveAvgPool2d(1) (one mean over a [n, c, h*w] view); view; Dropout(0)
+(identity, left out); Linear(1280, num_classes). No residual adds: the
+Model keeps only element [0] of each block's (layers, use_res_connect)
+pair, so the skip connections are never built (faithful to the source).
+No conv has a bias; ReLU6 is hardtanh_(0, 6) in place, as eager runs it.
+On x[10, 3, 224, 224]. Same forward at both revisions; kb0 = kb1. Widths
+(c0..c7, last; all already multiples of 8, so _make_divisible keeps them)
+and the image are keys so that tiny is small (35 x 29, widths 2..5, last =
+320: the fc's fan-in, wide enough to keep tiny's y well above atol).
+
+Params: as the Model initialises them where that is checkable: conv
+weights kaiming_normal_(mode='fan_out'), normal(0, sqrt(2 / (cout * k *
+k))) at kb1; fc weight normal(0, 0.01). The Model zeroes the fc bias and
+sets BN to ones/zeros; we draw the fc bias uniform(+-1/sqrt(1280)) and BN w
+~ normal(1, 0.5), b ~ normal(0, 0.5), so that a dropped bias or affine
+fails. eps = 1e-5.
+
+Precision tf32. 52 convs (17 depthwise: the library's own fp32 kernel, as
+PyTorch's depthwise path), each followed by a BN that keeps TF32's ~4e-4
+relative; ~3e-3 relative at y (~0.3 rms): atol = 1e-2, rtol = 1e-2.""")
+
+net(id=21, name="efficientnet_mbconv", stem="21_EfficientNetMBConv", prec="tf32",
+    keys=["batch_size", "in_channels", "out_channels", "height", "width"],
+    sets=dict(kb1=dict(batch_size=10, in_channels=112, out_channels=192, height=224,
+                       width=224),
+              tiny=dict(batch_size=2, in_channels=7, out_channels=5, height=11, width=13)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], in_channels=s["in_channels"],
+                         out_channels=s["out_channels"], kernel_size=5, stride=2,
+                         expand_ratio=6),
+    input=["batch_size", "in_channels", "height", "width"],
+    layers=[conv("6 * in_channels", 1, bias=False), bn("relu6"),
+            conv("6 * in_channels", 5, s=2, p=2, bias=False, dw=True), bn("relu6"),
+            conv("out_channels", 1, bias=False), bn()],
+    tol=(1e-2, 1e-2),
+    note="""EfficientNet MBConv block, training mode, with KernelBench's
+arguments (kernel_size 5, stride 2, expand_ratio 6: the block's structure,
+literals here): Conv2d(in, 6 * in, 1) + BN + ReLU6, depthwise Conv2d(6 *
+in, 6 * in, 5, s2, p2, groups = 6 * in) + BN + ReLU6, Conv2d(6 * in, out,
+1) + BN; no residual (stride 2). No conv has a bias; ReLU6 is hardtanh_(0,
+6) in place. On x[10, 112, 224, 224] (112 -> 672 -> 192 channels). Same
+forward at both revisions; kb0 = kb1. tiny: 7 -> 42 -> 5 channels on 11 x
+13.
+
+Params: conv weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's); BN w ~
+normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
+
+Precision tf32 (the 1x1 convs on cuDNN; the depthwise conv on the
+library's own fp32 kernel). y is a BN output (~1.2 rms); TF32's ~4e-4 per
+conv stays relative through the BNs: atol = 1e-2, rtol = 1e-2, while
+zeros, ReLU for ReLU6 (the expand output is ~N(0, 1) scaled by w up to
+~3, so some values pass 6) or a dropped BN fail.""")
+
+
 # ---- arithmetic ------------------------------------------------------------
 def ev(expr, env):
     """Evaluates a task expression (integers, + - * /, names) in env."""
@@ -683,6 +772,10 @@ class Emitter:
         return " * ".join(par(d) for d in dims)
 
     def weight_dist(self, init, fan):
+        if isinstance(init, tuple):      # ("fan_out", fan_out): kaiming_normal_
+            return "normal(0, %s)" % fmt_bound(math.sqrt(2.0 / self.kb1(init[1])))
+        if init.startswith("normal("):
+            return init
         f = self.kb1(fan)
         bound = math.sqrt(6.0 / f) if init == "he" else 1.0 / math.sqrt(f)
         return "uniform(-%s, %s)" % (fmt_bound(bound), fmt_bound(bound))
@@ -704,7 +797,7 @@ class Emitter:
             self.flop(2, "%s * %s * %s" % (m, par(L["out"]), par(k)))
             self.flop(1, "%s * %s" % (m, par(L["out"])))
             if L["relu"]:
-                self.relu(t, od)
+                self.relu(t, od, L["relu"])
             return t, od
         if op == "conv":
             self.nparam += 1
@@ -715,7 +808,10 @@ class Emitter:
             cin_g = "1" if L["dw"] else c
             fan = "%s * %d" % (par(cin_g), k * k)
             w = "l%d_w" % i
-            self.params.append((w, [cout, cin_g, k, k], self.weight_dist(L["init"], fan)))
+            init = L["init"]
+            if init == "kaiming_normal_fan_out":   # std sqrt(2 / (cout * k * k))
+                init = ("fan_out", "%s * %d" % (par(cout), k * k))
+            self.params.append((w, [cout, cin_g, k, k], self.weight_dist(init, fan)))
             oh = h if (k == 1 + 2 * p and s == 1) else \
                 self.const("h", "(%s + %d - %d) / %d + 1" % (h, 2 * p, k, s))
             ow = w_ if (k == 1 + 2 * p and s == 1) else \
@@ -741,7 +837,7 @@ class Emitter:
             else:
                 self.plan.append("call conv(%s, %s) -> %s%s" % (cur, w, t, a))
             if L["relu"]:
-                self.relu(t, od)
+                self.relu(t, od, L["relu"])
             return t, od
         if op == "bn":
             self.nbn += 1
@@ -752,7 +848,7 @@ class Emitter:
             self.plan.append("call batchnorm(%s, %s, %s) -> %s eps=eps" % (cur, g, be, t))
             self.flop(7, self.numel(dims))
             if L["relu"]:
-                self.relu(t, dims)
+                self.relu(t, dims, L["relu"])
             return t, dims
         if op in ("maxpool", "avgpool"):
             n, c, h, w_ = dims
@@ -813,15 +909,19 @@ class Emitter:
             self.plan.append("call add(%s, %s) -> %s" % (t, s, t))
             self.flop(1, self.numel(od))
             if L["relu"]:
-                self.relu(t, od)
+                self.relu(t, od, L["relu"])
             return t, od
         raise ValueError(op)
 
     def flop(self, coef, expr):
         self.flops[expr] = self.flops.get(expr, 0) + coef
 
-    def relu(self, t, dims):
-        self.plan.append("call relu(%s) -> %s" % (t, t))
+    def relu(self, t, dims, kind=True):
+        """ReLU in place, or ReLU6 (kind "relu6": PyTorch's hardtanh_(0, 6))."""
+        if kind == "relu6":
+            self.plan.append("call hardtanh(%s) -> %s min_val=0 max_val=6" % (t, t))
+        else:
+            self.plan.append("call relu(%s) -> %s" % (t, t))
         self.flop(1, self.numel(dims))
 
 
