@@ -718,6 +718,65 @@ zeros, ReLU for ReLU6 (the expand output is ~N(0, 1) scaled by w up to
 ~3, so some values pass 6) or a dropped BN fail.""")
 
 
+def mbconv(cin, cout, k, s, t):
+    """EfficientNet's MBConv as KernelBench writes it: [1x1 expand + BN + ReLU6
+    (t != 1)], depthwise kxk (stride s) + BN + ReLU6, 1x1 project + BN, and
+    x += identity when s == 1 and cin == cout (same key)."""
+    hid = cin if t == 1 else "%d * %s" % (t, cin)
+    L = []
+    if t != 1:
+        L += [conv(hid, 1, bias=False), bn("relu6")]
+    L += [conv(hid, k, s=s, p=(k - 1) // 2, bias=False, dw=True), bn("relu6"),
+          conv(cout, 1, bias=False), bn()]
+    return [block(L, None, relu=False)] if (s == 1 and cin == cout) else L
+
+
+def efficientnet_b0():
+    L = [conv("c0", 3, s=2, p=1, bias=False), bn(relu=True)]
+    for a in (("c0", "c1", 3, 1, 1), ("c1", "c2", 3, 2, 6), ("c2", "c2", 3, 1, 6),
+              ("c2", "c3", 5, 2, 6), ("c3", "c3", 5, 1, 6), ("c3", "c4", 3, 2, 6),
+              ("c4", "c4", 3, 1, 6), ("c4", "c5", 5, 1, 6), ("c5", "c5", 5, 1, 6),
+              ("c5", "c6", 5, 2, 6), ("c6", "c6", 5, 1, 6), ("c6", "c6", 5, 1, 6),
+              ("c6", "c7", 3, 1, 6)):
+        L += mbconv(*a)
+    return L + [conv("last", 1, bias=False), bn(relu=True), gmean(), linear("num_classes")]
+
+
+net(id=22, name="efficientnet_b0", stem="22_EfficientNetB0", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "c1", "c2", "c3", "c4",
+          "c5", "c6", "c7", "last"],
+    sets=dict(kb1=dict(batch_size=10, num_classes=1000, height=224, width=224, c0=32, c1=16,
+                       c2=24, c3=40, c4=80, c5=112, c6=192, c7=320, last=1280),
+              tiny=dict(batch_size=2, num_classes=11, height=35, width=29, c0=3, c1=2, c2=3,
+                        c3=3, c4=4, c5=4, c6=5, c7=5, last=320)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=efficientnet_b0(),
+    tol=(1e-2, 1e-2),
+    note="""EfficientNetB0 (KernelBench's), training mode: relu(BN(Conv2d(3, 32, 3,
+s2, p1))); 13 MBConv blocks (in, out, k, stride, expand) = (32, 16, 3, 1,
+1), (16, 24, 3, 2, 6), (24, 24, 3, 1, 6), (24, 40, 5, 2, 6), (40, 40, 5, 1,
+6), (40, 80, 3, 2, 6), (80, 80, 3, 1, 6), (80, 112, 5, 1, 6), (112, 112, 5,
+1, 6), (112, 192, 5, 2, 6), (192, 192, 5, 1, 6) x 2, (192, 320, 3, 1, 6),
+each [1x1 expand + BN + ReLU6 (expand 6 only), depthwise kxk (padding
+(k-1)/2) + BN + ReLU6, 1x1 project + BN, += the block's input when stride
+1 and in == out (6 blocks; in place)]; relu(BN(Conv2d(320, 1280, 1)));
+adaptive_avg_pool2d(1) (one mean over a [n, c, h*w] view); view;
+Linear(1280, num_classes). No conv has a bias; ReLU6 is hardtanh_(0, 6).
+On x[10, 3, 224, 224]. Same forward at both revisions; kb0 = kb1. Widths
+(c0..c7, last) and the image are keys so that tiny is small (35 x 29,
+widths 2..5, last = 320, the fc's fan-in).
+
+Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
+fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
+
+Precision tf32 (1x1 convs on cuDNN; depthwise ones on the library's own
+fp32 kernel). 40 convs, each followed by a BN that keeps TF32's ~4e-4
+relative; residual sums add in quadrature: ~3e-3 relative at y (~0.3
+rms): atol = 1e-2, rtol = 1e-2.""")
+
+
 # ---- arithmetic ------------------------------------------------------------
 def ev(expr, env):
     """Evaluates a task expression (integers, + - * /, names) in env."""
