@@ -777,6 +777,50 @@ relative; residual sums add in quadrature: ~3e-3 relative at y (~0.3
 rms): atol = 1e-2, rtol = 1e-2.""")
 
 
+def efficientnet_b1():
+    L = [conv("c0", 3, s=2, p=1, bias=False), bn(relu=True)]
+    for cin, cout, st, t in (("c0", "c1", 1, 1), ("c1", "c2", 2, 6), ("c2", "c3", 2, 6),
+                             ("c3", "c4", 2, 6), ("c4", "c5", 1, 6), ("c5", "c6", 2, 6),
+                             ("c6", "c7", 1, 6)):
+        hid = cin if t == 1 else "%d * %s" % (t, cin)
+        L += [conv(hid, 1, bias=False), bn("relu6"),
+              conv(hid, 3, s=st, p=1, bias=False, dw=True), bn("relu6"),
+              conv(cout, 1, bias=False), bn()]
+    return L + [conv("last", 1, bias=False), bn(relu=True), gmean(), linear("num_classes")]
+
+
+net(id=23, name="efficientnet_b1", stem="23_EfficientNetB1", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "c1", "c2", "c3", "c4",
+          "c5", "c6", "c7", "last"],
+    sets=dict(kb1=dict(batch_size=10, num_classes=1000, height=240, width=240, c0=32, c1=16,
+                       c2=24, c3=40, c4=80, c5=112, c6=192, c7=320, last=1280),
+              tiny=dict(batch_size=2, num_classes=11, height=35, width=29, c0=3, c1=2, c2=3,
+                        c3=3, c4=4, c5=4, c6=5, c7=5, last=320)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"],
+                         input_shape=[3, s["height"], s["width"]]),
+    input=["batch_size", 3, "height", "width"],
+    layers=efficientnet_b1(),
+    tol=(1e-2, 1e-2),
+    note="""EfficientNetB1 (KernelBench's), training mode: relu(BN(Conv2d(3, 32, 3,
+s2, p1))); 7 MBConv blocks (in, out, stride, expand) = (32, 16, 1, 1), (16,
+24, 2, 6), (24, 40, 2, 6), (40, 80, 2, 6), (80, 112, 1, 6), (112, 192, 2,
+6), (192, 320, 1, 6), each Conv2d(in, expand * in, 1) + BN + ReLU6 (the
+1x1 conv exists even at expand 1), depthwise 3x3 (stride) + BN + ReLU6,
+Conv2d(., out, 1) + BN, no residual; relu(BN(Conv2d(320, 1280, 1)));
+adaptive_avg_pool2d(1) (one mean over a [n, c, h*w] view); flatten;
+Linear(1280, num_classes). No conv has a bias; ReLU6 is hardtanh_(0, 6).
+On x[10, 3, 240, 240]. Same forward at both revisions; kb0 = kb1. Widths
+and the image are keys so that tiny is small (35 x 29, widths 2..5, last =
+320, the fc's fan-in).
+
+Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
+fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
+
+Precision tf32. 23 convs, each followed by a BN that keeps TF32's ~4e-4
+relative: ~2e-3 relative at y (~0.3 rms): atol = 1e-2, rtol = 1e-2.""")
+
+
 # ---- arithmetic ------------------------------------------------------------
 def ev(expr, env):
     """Evaluates a task expression (integers, + - * /, names) in env."""
