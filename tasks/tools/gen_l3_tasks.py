@@ -4,7 +4,8 @@ the op library can express (docs/tasks.md, "Level 3").
 
 Each network below is our own reading of the KernelBench Model as a short
 layer list (linear, conv, batchnorm, relu, pools, global mean, flatten,
-residual blocks) over shape keys; this script does what is the same for
+residual blocks, and cats of earlier outputs: parallel branches, dense
+blocks) over shape keys; this script does what is the same for
 all of them: the plan (one buffer per layer output, ReLUs in place as the
 models' inplace ReLUs are), spatial sizes as consts, the param draws from
 kb1's fan-ins, bytes, flops, and the header.
@@ -68,6 +69,20 @@ def fire(sq, e1, e3):
 def block(main, short, relu=True):
     """out = main(x) + (short(x) if short else x), then relu (in place)."""
     return dict(op="block", main=main, short=short, relu=relu)
+
+
+def branches(*bs):
+    """GoogleNet's Inception: each branch (a layer list) runs on the input,
+    then one `cat` of all the branches' outputs on dim 1."""
+    return dict(op="branches", branches=list(bs))
+
+
+def dense_block(n, growth, layer):
+    """DenseNet's dense block: n times new = layer(x) (a layer list ending
+    in `growth` channels), x = one `cat` of the block's input and every new
+    feature so far on dim 1 (cats of 2..n+1 inputs); the block's output is
+    the last cat."""
+    return dict(op="dense", n=n, growth=str(growth), layer=layer)
 
 
 NETS = []
@@ -406,6 +421,73 @@ Precision tf32 (convs; fc strict fp32). y ~0.3 rms. BN renormalises after
 every conv, so TF32's ~4e-4 per conv adds up over 6 convs to ~1e-3
 relative: atol = 1e-2, rtol = 1e-2; zeros or a constant fail (the audit
 checks this on tiny).""")
+
+
+net(id=6, name="googlenet_inception_module", stem="6_GoogleNetInceptionModule", prec="tf32",
+    keys=["batch_size", "in_channels", "out_1x1", "reduce_3x3", "out_3x3", "reduce_5x5",
+          "out_5x5", "pool_proj", "height", "width"],
+    sets=dict(kb1=dict(batch_size=10, in_channels=480, out_1x1=192, reduce_3x3=96,
+                       out_3x3=208, reduce_5x5=16, out_5x5=48, pool_proj=64, height=224,
+                       width=224),
+              tiny=dict(batch_size=2, in_channels=7, out_1x1=3, reduce_3x3=4, out_3x3=5,
+                        reduce_5x5=2, out_5x5=3, pool_proj=4, height=9, width=11)),
+    kb0_from="kb1",
+    jsonl=lambda s: {k: s[k] for k in ("in_channels", "out_1x1", "reduce_3x3", "out_3x3",
+                                       "reduce_5x5", "out_5x5", "pool_proj", "batch_size",
+                                       "height", "width")},
+    input=["batch_size", "in_channels", "height", "width"],
+    layers=[branches([conv("out_1x1", 1)],
+                     [conv("reduce_3x3", 1), conv("out_3x3", 3, p=1)],
+                     [conv("reduce_5x5", 1), conv("out_5x5", 5, p=2)],
+                     [maxpool(3, 1, 1), conv("pool_proj", 1)])],
+    tol=(1e-2, 1e-2),
+    note="""GoogleNet Inception module: cat on dim 1 of Conv2d(in, out_1x1, 1)(x),
+Conv2d(reduce_3x3, out_3x3, 3, p1)(Conv2d(in, reduce_3x3, 1)(x)),
+Conv2d(reduce_5x5, out_5x5, 5, p2)(Conv2d(in, reduce_5x5, 1)(x)) and
+Conv2d(in, pool_proj, 1)(MaxPool2d(3, s1, p1)(x)); every conv has a bias,
+there is no ReLU. One `cat` of the four branches (PyTorch: one
+CatArrayBatchedCopy launch). On x[10, 480, 224, 224] (919 MiB; y 980 MiB).
+Same forward at both revisions (kb0 draws randn, kb1 rand; we draw normal(0,
+1)); kb0 = kb1. tiny: 7 -> 3 + 5 + 3 + 4 channels on 9 x 11.
+
+Params: PyTorch's init, conv weights and biases uniform(+-1/sqrt(fan_in))
+at kb1. Two convs deep at most, so y stays ~0.3-0.6 rms.
+
+Precision tf32 (cuDNN convolutions). TF32 errs by ~4e-4 of each conv's
+output scale, ~6e-4 after two: atol = 1e-2, rtol = 1e-2 (level 2's conv
+allowance), while zeros, a dropped branch or a swapped cat fail.""")
+
+net(id=14, name="densenet121_dense_block", stem="14_DenseNet121DenseBlock", prec="tf32",
+    keys=["batch_size", "num_input_features", "growth_rate", "height", "width"],
+    sets=dict(kb1=dict(batch_size=10, num_input_features=32, growth_rate=32, height=224,
+                       width=224),
+              tiny=dict(batch_size=2, num_input_features=5, growth_rate=3, height=9, width=11)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_layers=6,
+                         num_input_features=s["num_input_features"],
+                         growth_rate=s["growth_rate"]),
+    input=["batch_size", "num_input_features", "height", "width"],
+    layers=[dense_block(6, "growth_rate",
+                        [bn(relu=True), conv("growth_rate", 3, p=1, bias=False)])],
+    tol=(1e-2, 1e-2),
+    note="""DenseNet121 dense block, training mode, num_layers = 6 (the block's
+structure, a literal here): features = [x]; 6 times new = Dropout(0)(Conv2d(
+c, growth_rate, 3, p1, no bias)(ReLU_(BN(x)))), features += [new], x =
+torch.cat(features, 1); y = the last x (num_input_features + 6 *
+growth_rate channels). Each cat is one `cat` of 2..7 inputs (PyTorch: one
+CatArrayBatchedCopy launch each), re-copying every earlier feature, as the
+Model does. Dropout(0) is the identity and is left out. On x[10, 32, 224,
+224]. Same forward at both revisions (kb0 draws randn, kb1 rand; we draw
+normal(0, 1)); kb0 = kb1. tiny: 5 channels + 6 x 3 on 9 x 11.
+
+Params: conv weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's); BN w ~
+normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5. The new features are ~0.5
+rms; y holds x itself in its first channels.
+
+Precision tf32. Each feature is one conv after a BN (TF32's ~4e-4 of its
+scale), its input the earlier features renormalised: ~1e-3 relative at
+worst: atol = 1e-2, rtol = 1e-2, while zeros in the new channels, a
+dropped BN or a swapped cat fail.""")
 
 
 def resnet18():
@@ -999,6 +1081,26 @@ class Emitter:
             t = self.buf(od)
             self.plan.append("call cat(%s, %s) -> %s dim=1" % (a, b, t))
             return t, od
+        if op == "branches":
+            parts = []
+            for B in L["branches"]:
+                t, od = cur, dims
+                for M in B:
+                    t, od = self.layer(M, t, od)
+                parts.append((t, od))
+            return self.cat(parts, " + ".join(par(p[1][1]) for p in parts))
+        if op == "dense":
+            c0, g = dims[1], L["growth"]
+            feats = [(cur, dims)]
+            x, xd = cur, dims
+            for i in range(1, L["n"] + 1):
+                t, od = x, xd
+                for M in L["layer"]:
+                    t, od = self.layer(M, t, od)
+                feats.append((t, od))
+                x, xd = self.cat(feats, "%s + %s" % (par(c0), g if i == 1 else
+                                                      "%d * %s" % (i, par(g))))
+            return x, xd
         if op == "block":
             x = cur
             t, od = cur, dims
@@ -1015,6 +1117,15 @@ class Emitter:
                 self.relu(t, od, L["relu"])
             return t, od
         raise ValueError(op)
+
+    def cat(self, parts, chan):
+        """One `cat` on dim 1 of parts [(buf, dims)], chan channels (an
+        expression); the other dims are the first part's."""
+        d0 = parts[0][1]
+        od = [d0[0], chan, d0[2], d0[3]]
+        t = self.buf(od)
+        self.plan.append("call cat(%s) -> %s dim=1" % (", ".join(p[0] for p in parts), t))
+        return t, od
 
     def flop(self, coef, expr):
         self.flops[expr] = self.flops.get(expr, 0) + coef
