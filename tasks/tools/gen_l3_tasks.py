@@ -28,7 +28,8 @@ OUTDIR = os.path.join(ROOT, "tasks", "level3")
 # Channel and feature counts are expressions over the shape keys (strings)
 # or ints. init: "torch" = nn.Linear/nn.Conv2d's default kaiming-uniform
 # bound 1/sqrt(fan_in); "he" = kaiming_uniform_(nonlinearity='relu'),
-# bound sqrt(6/fan_in) (see each network's note for why). bias: True
+# bound sqrt(6/fan_in); "unit" = bound sqrt(3/fan_in), variance-preserving
+# for a layer with no ReLU after it (see each network's note for why). bias: True
 # (uniform(+-1/sqrt(fan_in)), PyTorch's), False, or a distribution string.
 def linear(out, relu=False, init="torch", bias=True):
     return dict(op="linear", out=str(out), relu=relu, init=init, bias=bias)
@@ -83,6 +84,12 @@ def dense_block(n, growth, layer):
     feature so far on dim 1 (cats of 2..n+1 inputs); the block's output is
     the last cat."""
     return dict(op="dense", n=n, growth=str(growth), layer=layer)
+
+
+def transition():
+    """DenseNet's transition: BN + ReLU_, Conv2d(c, c // 2, 1, no bias),
+    AvgPool2d(2, 2), c the input's channels."""
+    return dict(op="transition")
 
 
 NETS = []
@@ -488,6 +495,130 @@ Precision tf32. Each feature is one conv after a BN (TF32's ~4e-4 of its
 scale), its input the earlier features renormalised: ~1e-3 relative at
 worst: atol = 1e-2, rtol = 1e-2, while zeros in the new channels, a
 dropped BN or a swapped cat fail.""")
+
+
+def inception(o1, r3, o3, r5, o5, pp, init="torch", wd=None):
+    """GoogleNet's InceptionModule (convs with bias, no ReLU); widths are
+    literals divided by the key wd when given."""
+    w = (lambda v: "%d / %s" % (v, wd)) if wd else (lambda v: v)
+    return branches([conv(w(o1), 1, init=init)],
+                    [conv(w(r3), 1, init=init), conv(w(o3), 3, p=1, init=init)],
+                    [conv(w(r5), 1, init=init), conv(w(o5), 5, p=2, init=init)],
+                    [maxpool(3, 1, 1), conv(w(pp), 1, init=init)])
+
+
+def inception_v1():
+    wd = "width_div"
+    c = lambda v: "%d / %s" % (v, wd)
+    L = [conv(c(64), 7, s=2, p=3, relu=True, init="he"), maxpool(3, 2, 1),
+         conv(c(64), 1, relu=True, init="he"), conv(c(192), 3, p=1, relu=True, init="he"),
+         maxpool(3, 2, 1)]
+    I = lambda *a: inception(*a, init="unit", wd=wd)
+    L += [I(64, 96, 128, 16, 32, 32), I(128, 128, 192, 32, 96, 64), maxpool(3, 2, 1),
+          I(192, 96, 208, 16, 48, 64), I(160, 112, 224, 24, 64, 64),
+          I(128, 128, 256, 24, 64, 64), I(112, 144, 288, 32, 64, 64),
+          I(256, 160, 320, 32, 128, 128), maxpool(3, 2, 1),
+          I(256, 160, 320, 32, 128, 128), I(384, 192, 384, 48, 128, 128)]
+    return L + [gmean(), linear("num_classes", init="unit")]
+
+
+net(id=7, name="googlenet_inception_v1", stem="7_GoogleNetInceptionV1", prec="tf32",
+    keys=["batch_size", "input_channels", "height", "width", "num_classes", "width_div"],
+    sets=dict(kb1=dict(batch_size=10, input_channels=3, height=224, width=224,
+                       num_classes=1000, width_div=1),
+              tiny=dict(batch_size=2, input_channels=3, height=35, width=29, num_classes=7,
+                        width_div=16)),
+    kb0_from="kb1",
+    jsonl=lambda s: {k: s[k] for k in ("batch_size", "input_channels", "height", "width",
+                                       "num_classes")},
+    input=["batch_size", "input_channels", "height", "width"],
+    layers=inception_v1(),
+    tol=(2e-2, 2e-2), fixed=["height", "width"],
+    note="""GoogleNet InceptionV1 (KernelBench's): relu(Conv2d(3, 64, 7, s2, p3)),
+MaxPool(3, s2, p1), relu(Conv2d(64, 64, 1)), relu(Conv2d(64, 192, 3, p1)),
+MaxPool(3, s2, p1); Inception 3a, 3b, MaxPool, 4a-4e, MaxPool, 5a, 5b
+(problem 6's module: 1x1 | 1x1 -> 3x3 p1 | 1x1 -> 5x5 p2 | MaxPool(3, s1,
+p1) -> 1x1, one `cat` of four on dim 1, no ReLU inside); AdaptiveAvgPool2d(1)
+(one mean over a [n, c, h*w] view); flatten; Dropout(0) (identity, left
+out); Linear(1024, num_classes). Every conv has a bias. The stem's ReLUs
+are F.relu (out of place) in the Model; here in place (the same kernel and
+traffic, one buffer fewer). On x[10, 3, 224, 224]. Same forward at both
+revisions; kb0 = kb1. Every width is the Model's literal divided by the key
+width_div (1 at kb0/kb1, 16 at tiny: widths 1..24, the fc's fan-in 64);
+the image is `fixed` (five halvings).
+
+Params: there is no batch norm and the 21 convs of the longest path have
+no ReLU between them past the stem: at PyTorch's 1/sqrt(fan_in) each
+divides the second moment by 3, and y would be the biases alone. The
+stem's convs draw kaiming-uniform for ReLU (sqrt(6/fan_in)), the
+Inception convs and the fc uniform(+-sqrt(3/fan_in)) (variance-kept);
+biases PyTorch's bounds.
+
+Precision tf32 (cuDNN convolutions; fc strict fp32). TF32's ~4e-4 per
+conv compounds over ~21 unnormalised convs to ~2e-3 relative: atol =
+2e-2, rtol = 2e-2 (as VGG), while zeros, a constant or a dropped branch
+fail.""")
+
+
+def densenet(blocks):
+    L = [conv("c0", 7, s=2, p=3, bias=False), bn(relu=True), maxpool(3, 2, 1)]
+    for i, n in enumerate(blocks):
+        L.append(dense_block(n, "growth_rate",
+                             [bn(relu=True), conv("growth_rate", 3, p=1, bias=False)]))
+        if i != len(blocks) - 1:
+            L.append(transition())
+    return L + [bn(relu=True), gmean(), linear("num_classes")]
+
+
+DENSENET_NOTE = """Same forward at both revisions (kb0 draws randn, kb1 rand; we draw
+normal(0, 1)); kb0 = kb1. The stem width (c0 = 64), growth_rate (32) and
+the image are keys so that tiny is small (35 x 29, c0 = 4, growth 2;
+the image `fixed`: five halvings leave tiny's 1 x 1).
+Each dense layer's cat is one `cat` of the block's input and every new
+feature so far (PyTorch: one CatArrayBatchedCopy launch each), re-copying
+them all, as the Model does.
+
+Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
+fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
+
+Precision tf32 (convs; fc strict fp32). Every conv reads a BN output,
+which keeps TF32's ~4e-4 per conv relative; the features reach y through
+BNs, the final mean and the fc: ~3e-3 relative at y (~0.3 rms) at most:
+atol = 1e-2, rtol = 1e-2."""
+
+DENSENET_SETS = dict(kb1=dict(batch_size=10, num_classes=10, height=224, width=224, c0=64,
+                              growth_rate=32),
+                     tiny=dict(batch_size=2, num_classes=7, height=35, width=29, c0=4,
+                               growth_rate=2))
+
+net(id=15, name="densenet121", stem="15_DenseNet121", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "growth_rate"],
+    sets=DENSENET_SETS, kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=densenet([6, 12, 24, 16]),
+    tol=(1e-2, 1e-2), fixed=["height", "width"],
+    note="""DenseNet121, training mode: Conv2d(3, 64, 7, s2, p3, no bias) + BN +
+ReLU + MaxPool(3, s2, p1); dense blocks of (6, 12, 24, 16) layers (each
+layer: BN + ReLU_ + Conv2d(c, growth_rate, 3, p1, no bias) + Dropout(0),
+the identity, left out; then x = cat of the block's input and all new
+features on dim 1: cats of 2..25 inputs), a transition (BN + ReLU_ +
+Conv2d(c, c // 2, 1, no bias) + AvgPool2d(2, 2)) after each block but the
+last; BN + ReLU_; adaptive_avg_pool2d(1) (one mean over a [n, c, h*w]
+view) + view; Linear(1024, num_classes). On x[10, 3, 224, 224].
+""" + DENSENET_NOTE)
+
+net(id=16, name="densenet201", stem="16_DenseNet201", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "growth_rate"],
+    sets=DENSENET_SETS, kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=densenet([6, 12, 48, 32]),
+    tol=(1e-2, 1e-2), fixed=["height", "width"],
+    note="""DenseNet201, training mode: as 15_DenseNet121 with dense blocks of
+(6, 12, 48, 32) layers (cats of 2..49 inputs) and Linear(1920,
+num_classes). On x[10, 3, 224, 224].
+""" + DENSENET_NOTE)
 
 
 def resnet18():
@@ -962,7 +1093,8 @@ class Emitter:
         if init.startswith("normal("):
             return init
         f = self.kb1(fan)
-        bound = math.sqrt(6.0 / f) if init == "he" else 1.0 / math.sqrt(f)
+        bound = math.sqrt(6.0 / f) if init == "he" else \
+            math.sqrt(3.0 / f) if init == "unit" else 1.0 / math.sqrt(f)
         return "uniform(-%s, %s)" % (fmt_bound(bound), fmt_bound(bound))
 
     def layer(self, L, cur, dims):
@@ -1101,6 +1233,10 @@ class Emitter:
                 x, xd = self.cat(feats, "%s + %s" % (par(c0), g if i == 1 else
                                                       "%d * %s" % (i, par(g))))
             return x, xd
+        if op == "transition":
+            t, od = self.layer(bn(relu=True), cur, dims)
+            t, od = self.layer(conv("%s / 2" % par(dims[1]), 1, bias=False), t, od)
+            return self.layer(avgpool(2, 2), t, od)
         if op == "block":
             x = cur
             t, od = cur, dims
