@@ -1280,6 +1280,32 @@ def combine(terms):
     return " + ".join(e if c == 1 else "%d * %s" % (c, e) for e, c in terms.items())
 
 
+def nops(expr):
+    return len(re.findall(r"[-+*/]", expr))
+
+
+def fold_sum(e, terms, base):
+    """combine(terms), or, when that has more operators than the task
+    language allows in one expression (1024; DenseNet's and InceptionV1's
+    bytes and flops), the sum of consts <base>1, <base>2, ... each holding
+    consecutive terms of at most 400 operators."""
+    text = combine(terms)
+    if nops(text) <= 1000:
+        return text
+    names, cur = [], []
+    pieces = [x if c == 1 else "%d * %s" % (c, x) for x, c in terms.items()]
+    for i, piece in enumerate(pieces):
+        cur.append(piece)
+        if i == len(pieces) - 1 or nops(" + ".join(cur + [pieces[i + 1]])) > 400:
+            name = "%s%d" % (base, len(names) + 1)
+            e.consts.append((name, " + ".join(cur)))
+            for env in e.envs.values():
+                env[name] = ev(" + ".join(cur), env)
+            names.append(name)
+            cur = []
+    return " + ".join(names)
+
+
 def depth_err(n):
     return 4e-4 * math.sqrt(n)
 
@@ -1321,8 +1347,8 @@ def render(n):
     for d in [xdims] + [p[1] for p in e.params] + [out_dims]:
         k = e.numel(d)
         bytes_terms[k] = bytes_terms.get(k, 0) + 1
-    bytes_expr = "4 * (" + combine(bytes_terms) + ")"
-    flops_expr = combine(e.flops)
+    bytes_expr = "4 * (" + fold_sum(e, bytes_terms, "nbytes") + ")"
+    flops_expr = fold_sum(e, e.flops, "nflops")
     for name, env in envs.items():
         assert ev(bytes_expr, env) > 0 and ev(flops_expr, env) > 0, name
         for d in out_dims:
