@@ -25,6 +25,12 @@ extern "C" {
 
 #define KRL_MAX_DIM 8
 #define KRL_MAX_ATTR 16
+/* The most inputs and outputs of one op call: a variadic op (krl_op's nin
+ * < 0, e.g. cat) takes up to KRL_MAX_CALL_IN (DenseNet201's last dense
+ * block cats 49 tensors). Every array holding a call's operands has these
+ * sizes: the plan, the program's steps, the executors, the export shim. */
+#define KRL_MAX_CALL_IN 64
+#define KRL_MAX_CALL_OUT 4
 /* No buffer is larger (64 TiB, past any GPU's memory): plan validation
  * refuses bigger ones, and allocators' rounding cannot wrap. */
 #define KRL_MAX_BUFFER_BYTES ((size_t)1 << 46)
@@ -305,6 +311,12 @@ typedef struct krl_karg {
 } krl_karg;
 
 typedef struct krl_attrs {
+	/* The call's input count, which a variadic op (krl_op's nin < 0, e.g.
+	 * cat) reads; 0 when the caller leaves it unset, which such an op
+	 * reads as its least count. Every caller of a variadic op's check,
+	 * run or golden sets it (the program builder, the export shim, the
+	 * optimizer's interpreter). */
+	int nin;
 	int n;
 	const char *key[KRL_MAX_ATTR];
 	double val[KRL_MAX_ATTR];
@@ -322,9 +334,9 @@ typedef struct krl_step {
 	int nargs;
 	/* call */
 	const struct krl_op *op;
-	int in[8];
+	int in[KRL_MAX_CALL_IN];
 	int nin;
-	int out[4];
+	int out[KRL_MAX_CALL_OUT];
 	int nout;
 	krl_attrs attrs;
 } krl_step;

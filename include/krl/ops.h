@@ -67,6 +67,9 @@ enum {
 
 typedef struct krl_op {
 	const char *name;
+	/* Inputs: nin >= 0 takes exactly nin; nin < 0 declares a variadic op
+	 * taking at least -nin (KRL_OP_AT_LEAST(k)) and at most
+	 * KRL_MAX_CALL_IN (cat: -2). Test a count with krl_op_takes_nin. */
 	int nin, nout;
 	const char *const *attr_names;   /* NULL-terminated: allowed keys */
 	const char *doc;                 /* one line: semantics */
@@ -110,6 +113,17 @@ const krl_op *krl_op_find(const char *z);
 /* All ops, for listings: every family's table in registry order; *n is
  * set to the count. */
 const krl_op *const *krl_op_all(int *n);
+
+/* The nin of a variadic op taking at least k inputs (k >= 1). */
+#define KRL_OP_AT_LEAST(k) (-(k))
+
+/* Whether op takes n inputs: exactly op->nin, or for a variadic op
+ * (nin < 0) from -nin to KRL_MAX_CALL_IN. */
+static inline int krl_op_takes_nin(const krl_op *op, int n)
+{
+	return op->nin >= 0 ? n == op->nin
+	                    : n >= -op->nin && n <= KRL_MAX_CALL_IN;
+}
 
 /* An attribute's value, or dflt when absent. */
 double krl_attrs_get(const krl_attrs *a, const char *key, double dflt);

@@ -90,7 +90,8 @@ typedef struct krl_gnode {
 	krl_dtype dtype;
 	int ndim;
 	krl_gdim dim[KRL_MAX_DIM];
-	int in[4];               /* node indices, all smaller than this one's */
+	int in[KRL_MAX_CALL_IN]; /* node indices, all smaller than this one's
+	                            (KRL_GN_LIB: a variadic op's many) */
 	int nin;
 	int buf;                 /* KRL_GN_BUF */
 	char *cexpr;             /* KRL_GN_CONST */

@@ -12,9 +12,6 @@
 
 #include "lang/plan.h"
 
-#define KRL_MAX_CALL_IN 8
-#define KRL_MAX_CALL_OUT 4
-
 /* ==== Freeing ==== */
 
 void krl_decl_clear(krl_decl *decl)

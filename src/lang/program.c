@@ -541,16 +541,23 @@ static krl_err resolve_call(build *b, const krl_stmt *s, int in_init,
 		                    list);
 	}
 	st->op = op;
-	if (s->nin != op->nin || s->nout != op->nout)
+	if (!krl_op_takes_nin(op, s->nin) || s->nout != op->nout) {
+		char nin[32];
+		if (op->nin < 0)
+			snprintf(nin, sizeof nin, "%d to %d inputs", -op->nin,
+			         KRL_MAX_CALL_IN);
+		else
+			snprintf(nin, sizeof nin, "%d input%s", op->nin,
+			         op->nin == 1 ? "" : "s");
 		return krl_diag_set(b->d, KRL_EINVAL, s->pos,
-		                    "op '%s' takes %d input%s and %d output%s, "
-		                    "found %d and %d", op->name, op->nin,
-		                    op->nin == 1 ? "" : "s", op->nout,
+		                    "op '%s' takes %s and %d output%s, found %d "
+		                    "and %d", op->name, nin, op->nout,
 		                    op->nout == 1 ? "" : "s", s->nin, s->nout);
-	if (s->nin > 8 || s->nout > 4)
+	}
+	if (s->nin > KRL_MAX_CALL_IN || s->nout > KRL_MAX_CALL_OUT)
 		return krl_diag_set(b->d, KRL_EINVAL, s->pos,
 		                    "too many buffers for one call");
-	krl_tensor in[8], out[4];
+	krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
 	for (int j = 0; j < s->nin + s->nout; j++) {
 		int is_out = j >= s->nin;
 		int k = is_out ? j - s->nin : j;
@@ -576,6 +583,7 @@ static krl_err resolve_call(build *b, const krl_stmt *s, int in_init,
 	}
 	st->nin = s->nin;
 	st->nout = s->nout;
+	st->attrs.nin = s->nin;
 	for (int i = 0; i < s->nattrs; i++) {
 		const krl_attr *a = &s->attrs[i];
 		int ok = 0;

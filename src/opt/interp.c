@@ -242,7 +242,7 @@ static krl_err run_lib(interp *I, int i)
 	const krl_graph *g = I->g;
 	const krl_gnode *n = &g->n[i];
 	const krl_op *op = krl_op_find(n->op);
-	krl_tensor in[4], out[4];
+	krl_tensor in[KRL_MAX_CALL_IN], out[4];
 	krl_attrs at;
 	if (!op || !op->golden)
 		return krl_diag_set(I->d, KRL_EUNSUPPORTED, I->pos, "node %d: op "
@@ -270,6 +270,7 @@ static krl_err run_lib(interp *I, int i)
 	krl_err r = eval_attrs(I, n, &at);
 	if (r)
 		return r;
+	at.nin = n->nin;
 	char msg[512] = "";
 	if (op->check && op->check(in, out, &at, msg, sizeof msg))
 		return krl_diag_set(I->d, KRL_EINVAL, I->pos, "node %d: %s", i,

@@ -926,9 +926,10 @@ static krl_err lo_lib(lower *L, const int *in, int *out)
 	krl_err r;
 	n.nin = s->nin;
 	n.nout = s->nout;
-	if (s->nin > 4 || s->nout > 4)
+	if (s->nin > KRL_MAX_CALL_IN || s->nout > 4)
 		return krl_diag_set(L->d, KRL_EUNSUPPORTED, s->pos, "%s: more than "
-		                    "4 operands", s->name);
+		                    "%d inputs or 4 outputs", s->name,
+		                    KRL_MAX_CALL_IN);
 	for (int q = 0; q < s->nin; q++)
 		n.in[q] = in[q];
 	if ((r = dims_of_buf(L, L->st->out[0], &n)) ||
@@ -1024,6 +1025,8 @@ static krl_err lo_cat(lower *L, const int *in, int *out)
 	krl_err r = dim_attr(L, N(L, in[0])->ndim, &axis);
 	if (r)
 		return r;
+	if (L->s->nin != 2)   /* a variadic cat: kept whole */
+		return lo_lib(L, in, out);
 	exclusive_scan(L, in, axis, out);
 	return out[0] >= 0 ? KRL_OK : lo_lib(L, in, out);
 }
@@ -1175,7 +1178,7 @@ static krl_err write_buf(lower *L, int b, int x)
  * buffers' new nodes, which must have the shapes the plan declares. */
 static krl_err lower_call(lower *L, const krl_stmt *s, const krl_step *st)
 {
-	int in[8], out[4] = { -1, -1, -1, -1 };
+	int in[KRL_MAX_CALL_IN], out[4] = { -1, -1, -1, -1 };
 	lower_fn fn = NULL;
 	L->s = s;
 	L->st = st;

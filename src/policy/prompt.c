@@ -276,9 +276,14 @@ static char *language_text(char *tlang)
 		if (!more++)
 			krl_strbuf_str(&b, "\n\nMore library ops, as the op library "
 			               "describes them:\n");
-		krl_strbuf_printf(&b, "\n- `%s` (%d input%s, %d output%s", op->name,
-		                  op->nin, op->nin == 1 ? "" : "s", op->nout,
-		                  op->nout == 1 ? "" : "s");
+		if (op->nin < 0)
+			krl_strbuf_printf(&b, "\n- `%s` (%d to %d inputs, %d output%s",
+			                  op->name, -op->nin, KRL_MAX_CALL_IN,
+			                  op->nout, op->nout == 1 ? "" : "s");
+		else
+			krl_strbuf_printf(&b, "\n- `%s` (%d input%s, %d output%s",
+			                  op->name, op->nin, op->nin == 1 ? "" : "s",
+			                  op->nout, op->nout == 1 ? "" : "s");
 		for (int k = 0; op->attr_names && op->attr_names[k]; k++)
 			krl_strbuf_printf(&b, "%s`%s`", k ? ", " : "; attributes ",
 			                  op->attr_names[k]);

@@ -87,7 +87,7 @@ krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
 		if (s->kind == KRL_ST_LAUNCH) {
 			r = run_launch(s, bufs, mod, stream, d);
 		} else {
-			krl_tensor in[8], out[4];
+			krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
 			for (int k = 0; k < s->nin; k++) {
 				const krl_buf *b = &p->bufs[s->in[k]];
 				in[k].data = bufs[s->in[k]];

@@ -29,7 +29,7 @@ krl_err krl_exec_golden(const krl_program *p, double *const *bufs,
 {
 	for (int i = 0; i < p->nbody; i++) {
 		const krl_step *s = &p->body[i];
-		krl_tensor in[8], out[4];
+		krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
 		krl_pos at = s->src ? s->src->pos : (krl_pos){0};
 		if (s->kind != KRL_ST_CALL)
 			return krl_diag_set(d, KRL_EUNSUPPORTED, at,

@@ -4,7 +4,8 @@ the op library can express (docs/tasks.md, "Level 3").
 
 Each network below is our own reading of the KernelBench Model as a short
 layer list (linear, conv, batchnorm, relu, pools, global mean, flatten,
-residual blocks) over shape keys; this script does what is the same for
+residual blocks, and cats of earlier outputs: parallel branches, dense
+blocks) over shape keys; this script does what is the same for
 all of them: the plan (one buffer per layer output, ReLUs in place as the
 models' inplace ReLUs are), spatial sizes as consts, the param draws from
 kb1's fan-ins, bytes, flops, and the header.
@@ -27,7 +28,8 @@ OUTDIR = os.path.join(ROOT, "tasks", "level3")
 # Channel and feature counts are expressions over the shape keys (strings)
 # or ints. init: "torch" = nn.Linear/nn.Conv2d's default kaiming-uniform
 # bound 1/sqrt(fan_in); "he" = kaiming_uniform_(nonlinearity='relu'),
-# bound sqrt(6/fan_in) (see each network's note for why). bias: True
+# bound sqrt(6/fan_in); "unit" = bound sqrt(3/fan_in), variance-preserving
+# for a layer with no ReLU after it (see each network's note for why). bias: True
 # (uniform(+-1/sqrt(fan_in)), PyTorch's), False, or a distribution string.
 def linear(out, relu=False, init="torch", bias=True):
     return dict(op="linear", out=str(out), relu=relu, init=init, bias=bias)
@@ -68,6 +70,26 @@ def fire(sq, e1, e3):
 def block(main, short, relu=True):
     """out = main(x) + (short(x) if short else x), then relu (in place)."""
     return dict(op="block", main=main, short=short, relu=relu)
+
+
+def branches(*bs):
+    """GoogleNet's Inception: each branch (a layer list) runs on the input,
+    then one `cat` of all the branches' outputs on dim 1."""
+    return dict(op="branches", branches=list(bs))
+
+
+def dense_block(n, growth, layer):
+    """DenseNet's dense block: n times new = layer(x) (a layer list ending
+    in `growth` channels), x = one `cat` of the block's input and every new
+    feature so far on dim 1 (cats of 2..n+1 inputs); the block's output is
+    the last cat."""
+    return dict(op="dense", n=n, growth=str(growth), layer=layer)
+
+
+def transition():
+    """DenseNet's transition: BN + ReLU_, Conv2d(c, c // 2, 1, no bias),
+    AvgPool2d(2, 2), c the input's channels."""
+    return dict(op="transition")
 
 
 NETS = []
@@ -406,6 +428,197 @@ Precision tf32 (convs; fc strict fp32). y ~0.3 rms. BN renormalises after
 every conv, so TF32's ~4e-4 per conv adds up over 6 convs to ~1e-3
 relative: atol = 1e-2, rtol = 1e-2; zeros or a constant fail (the audit
 checks this on tiny).""")
+
+
+net(id=6, name="googlenet_inception_module", stem="6_GoogleNetInceptionModule", prec="tf32",
+    keys=["batch_size", "in_channels", "out_1x1", "reduce_3x3", "out_3x3", "reduce_5x5",
+          "out_5x5", "pool_proj", "height", "width"],
+    sets=dict(kb1=dict(batch_size=10, in_channels=480, out_1x1=192, reduce_3x3=96,
+                       out_3x3=208, reduce_5x5=16, out_5x5=48, pool_proj=64, height=224,
+                       width=224),
+              tiny=dict(batch_size=2, in_channels=7, out_1x1=3, reduce_3x3=4, out_3x3=5,
+                        reduce_5x5=2, out_5x5=3, pool_proj=4, height=9, width=11)),
+    kb0_from="kb1",
+    jsonl=lambda s: {k: s[k] for k in ("in_channels", "out_1x1", "reduce_3x3", "out_3x3",
+                                       "reduce_5x5", "out_5x5", "pool_proj", "batch_size",
+                                       "height", "width")},
+    input=["batch_size", "in_channels", "height", "width"],
+    layers=[branches([conv("out_1x1", 1)],
+                     [conv("reduce_3x3", 1), conv("out_3x3", 3, p=1)],
+                     [conv("reduce_5x5", 1), conv("out_5x5", 5, p=2)],
+                     [maxpool(3, 1, 1), conv("pool_proj", 1)])],
+    tol=(1e-2, 1e-2),
+    note="""GoogleNet Inception module: cat on dim 1 of Conv2d(in, out_1x1, 1)(x),
+Conv2d(reduce_3x3, out_3x3, 3, p1)(Conv2d(in, reduce_3x3, 1)(x)),
+Conv2d(reduce_5x5, out_5x5, 5, p2)(Conv2d(in, reduce_5x5, 1)(x)) and
+Conv2d(in, pool_proj, 1)(MaxPool2d(3, s1, p1)(x)); every conv has a bias,
+there is no ReLU. One `cat` of the four branches (PyTorch: one
+CatArrayBatchedCopy launch). On x[10, 480, 224, 224] (919 MiB; y 980 MiB).
+Same forward at both revisions (kb0 draws randn, kb1 rand; we draw normal(0,
+1)); kb0 = kb1. tiny: 7 -> 3 + 5 + 3 + 4 channels on 9 x 11.
+
+Params: PyTorch's init, conv weights and biases uniform(+-1/sqrt(fan_in))
+at kb1. Two convs deep at most, so y stays ~0.3-0.6 rms.
+
+Precision tf32 (cuDNN convolutions). TF32 errs by ~4e-4 of each conv's
+output scale, ~6e-4 after two: atol = 1e-2, rtol = 1e-2 (level 2's conv
+allowance), while zeros, a dropped branch or a swapped cat fail.""")
+
+net(id=14, name="densenet121_dense_block", stem="14_DenseNet121DenseBlock", prec="tf32",
+    keys=["batch_size", "num_input_features", "growth_rate", "height", "width"],
+    sets=dict(kb1=dict(batch_size=10, num_input_features=32, growth_rate=32, height=224,
+                       width=224),
+              tiny=dict(batch_size=2, num_input_features=5, growth_rate=3, height=9, width=11)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_layers=6,
+                         num_input_features=s["num_input_features"],
+                         growth_rate=s["growth_rate"]),
+    input=["batch_size", "num_input_features", "height", "width"],
+    layers=[dense_block(6, "growth_rate",
+                        [bn(relu=True), conv("growth_rate", 3, p=1, bias=False)])],
+    tol=(1e-2, 1e-2),
+    note="""DenseNet121 dense block, training mode, num_layers = 6 (the block's
+structure, a literal here): features = [x]; 6 times new = Dropout(0)(Conv2d(
+c, growth_rate, 3, p1, no bias)(ReLU_(BN(x)))), features += [new], x =
+torch.cat(features, 1); y = the last x (num_input_features + 6 *
+growth_rate channels). Each cat is one `cat` of 2..7 inputs (PyTorch: one
+CatArrayBatchedCopy launch each), re-copying every earlier feature, as the
+Model does. Dropout(0) is the identity and is left out. On x[10, 32, 224,
+224]. Same forward at both revisions (kb0 draws randn, kb1 rand; we draw
+normal(0, 1)); kb0 = kb1. tiny: 5 channels + 6 x 3 on 9 x 11.
+
+Params: conv weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's); BN w ~
+normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5. The new features are ~0.5
+rms; y holds x itself in its first channels.
+
+Precision tf32. Each feature is one conv after a BN (TF32's ~4e-4 of its
+scale), its input the earlier features renormalised: ~1e-3 relative at
+worst: atol = 1e-2, rtol = 1e-2, while zeros in the new channels, a
+dropped BN or a swapped cat fail.""")
+
+
+def inception(o1, r3, o3, r5, o5, pp, init="torch", wd=None):
+    """GoogleNet's InceptionModule (convs with bias, no ReLU); widths are
+    literals divided by the key wd when given."""
+    w = (lambda v: "%d / %s" % (v, wd)) if wd else (lambda v: v)
+    return branches([conv(w(o1), 1, init=init)],
+                    [conv(w(r3), 1, init=init), conv(w(o3), 3, p=1, init=init)],
+                    [conv(w(r5), 1, init=init), conv(w(o5), 5, p=2, init=init)],
+                    [maxpool(3, 1, 1), conv(w(pp), 1, init=init)])
+
+
+def inception_v1():
+    wd = "width_div"
+    c = lambda v: "%d / %s" % (v, wd)
+    L = [conv(c(64), 7, s=2, p=3, relu=True, init="he"), maxpool(3, 2, 1),
+         conv(c(64), 1, relu=True, init="he"), conv(c(192), 3, p=1, relu=True, init="he"),
+         maxpool(3, 2, 1)]
+    I = lambda *a: inception(*a, init="unit", wd=wd)
+    L += [I(64, 96, 128, 16, 32, 32), I(128, 128, 192, 32, 96, 64), maxpool(3, 2, 1),
+          I(192, 96, 208, 16, 48, 64), I(160, 112, 224, 24, 64, 64),
+          I(128, 128, 256, 24, 64, 64), I(112, 144, 288, 32, 64, 64),
+          I(256, 160, 320, 32, 128, 128), maxpool(3, 2, 1),
+          I(256, 160, 320, 32, 128, 128), I(384, 192, 384, 48, 128, 128)]
+    return L + [gmean(), linear("num_classes", init="unit")]
+
+
+net(id=7, name="googlenet_inception_v1", stem="7_GoogleNetInceptionV1", prec="tf32",
+    keys=["batch_size", "input_channels", "height", "width", "num_classes", "width_div"],
+    sets=dict(kb1=dict(batch_size=10, input_channels=3, height=224, width=224,
+                       num_classes=1000, width_div=1),
+              tiny=dict(batch_size=2, input_channels=3, height=35, width=29, num_classes=7,
+                        width_div=16)),
+    kb0_from="kb1",
+    jsonl=lambda s: {k: s[k] for k in ("batch_size", "input_channels", "height", "width",
+                                       "num_classes")},
+    input=["batch_size", "input_channels", "height", "width"],
+    layers=inception_v1(),
+    tol=(2e-2, 2e-2), fixed=["height", "width"],
+    note="""GoogleNet InceptionV1 (KernelBench's): relu(Conv2d(3, 64, 7, s2, p3)),
+MaxPool(3, s2, p1), relu(Conv2d(64, 64, 1)), relu(Conv2d(64, 192, 3, p1)),
+MaxPool(3, s2, p1); Inception 3a, 3b, MaxPool, 4a-4e, MaxPool, 5a, 5b
+(problem 6's module: 1x1 | 1x1 -> 3x3 p1 | 1x1 -> 5x5 p2 | MaxPool(3, s1,
+p1) -> 1x1, one `cat` of four on dim 1, no ReLU inside); AdaptiveAvgPool2d(1)
+(one mean over a [n, c, h*w] view); flatten; Dropout(0) (identity, left
+out); Linear(1024, num_classes). Every conv has a bias. The stem's ReLUs
+are F.relu (out of place) in the Model; here in place (the same kernel and
+traffic, one buffer fewer). On x[10, 3, 224, 224]. Same forward at both
+revisions; kb0 = kb1. Every width is the Model's literal divided by the key
+width_div (1 at kb0/kb1, 16 at tiny: widths 1..24, the fc's fan-in 64);
+the image is `fixed` (five halvings).
+
+Params: there is no batch norm and the 21 convs of the longest path have
+no ReLU between them past the stem: at PyTorch's 1/sqrt(fan_in) each
+divides the second moment by 3, and y would be the biases alone. The
+stem's convs draw kaiming-uniform for ReLU (sqrt(6/fan_in)), the
+Inception convs and the fc uniform(+-sqrt(3/fan_in)) (variance-kept);
+biases PyTorch's bounds.
+
+Precision tf32 (cuDNN convolutions; fc strict fp32). TF32's ~4e-4 per
+conv compounds over ~21 unnormalised convs to ~2e-3 relative: atol =
+2e-2, rtol = 2e-2 (as VGG), while zeros, a constant or a dropped branch
+fail.""")
+
+
+def densenet(blocks):
+    L = [conv("c0", 7, s=2, p=3, bias=False), bn(relu=True), maxpool(3, 2, 1)]
+    for i, n in enumerate(blocks):
+        L.append(dense_block(n, "growth_rate",
+                             [bn(relu=True), conv("growth_rate", 3, p=1, bias=False)]))
+        if i != len(blocks) - 1:
+            L.append(transition())
+    return L + [bn(relu=True), gmean(), linear("num_classes")]
+
+
+DENSENET_NOTE = """Same forward at both revisions (kb0 draws randn, kb1 rand; we draw
+normal(0, 1)); kb0 = kb1. The stem width (c0 = 64), growth_rate (32) and
+the image are keys so that tiny is small (35 x 29, c0 = 4, growth 2;
+the image `fixed`: five halvings leave tiny's 1 x 1).
+Each dense layer's cat is one `cat` of the block's input and every new
+feature so far (PyTorch: one CatArrayBatchedCopy launch each), re-copying
+them all, as the Model does.
+
+Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
+fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
+
+Precision tf32 (convs; fc strict fp32). Every conv reads a BN output,
+which keeps TF32's ~4e-4 per conv relative; the features reach y through
+BNs, the final mean and the fc: ~3e-3 relative at y (~0.3 rms) at most:
+atol = 1e-2, rtol = 1e-2."""
+
+DENSENET_SETS = dict(kb1=dict(batch_size=10, num_classes=10, height=224, width=224, c0=64,
+                              growth_rate=32),
+                     tiny=dict(batch_size=2, num_classes=7, height=35, width=29, c0=4,
+                               growth_rate=2))
+
+net(id=15, name="densenet121", stem="15_DenseNet121", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "growth_rate"],
+    sets=DENSENET_SETS, kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=densenet([6, 12, 24, 16]),
+    tol=(1e-2, 1e-2), fixed=["height", "width"],
+    note="""DenseNet121, training mode: Conv2d(3, 64, 7, s2, p3, no bias) + BN +
+ReLU + MaxPool(3, s2, p1); dense blocks of (6, 12, 24, 16) layers (each
+layer: BN + ReLU_ + Conv2d(c, growth_rate, 3, p1, no bias) + Dropout(0),
+the identity, left out; then x = cat of the block's input and all new
+features on dim 1: cats of 2..25 inputs), a transition (BN + ReLU_ +
+Conv2d(c, c // 2, 1, no bias) + AvgPool2d(2, 2)) after each block but the
+last; BN + ReLU_; adaptive_avg_pool2d(1) (one mean over a [n, c, h*w]
+view) + view; Linear(1024, num_classes). On x[10, 3, 224, 224].
+""" + DENSENET_NOTE)
+
+net(id=16, name="densenet201", stem="16_DenseNet201", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "c0", "growth_rate"],
+    sets=DENSENET_SETS, kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=densenet([6, 12, 48, 32]),
+    tol=(1e-2, 1e-2), fixed=["height", "width"],
+    note="""DenseNet201, training mode: as 15_DenseNet121 with dense blocks of
+(6, 12, 48, 32) layers (cats of 2..49 inputs) and Linear(1920,
+num_classes). On x[10, 3, 224, 224].
+""" + DENSENET_NOTE)
 
 
 def resnet18():
@@ -880,7 +1093,8 @@ class Emitter:
         if init.startswith("normal("):
             return init
         f = self.kb1(fan)
-        bound = math.sqrt(6.0 / f) if init == "he" else 1.0 / math.sqrt(f)
+        bound = math.sqrt(6.0 / f) if init == "he" else \
+            math.sqrt(3.0 / f) if init == "unit" else 1.0 / math.sqrt(f)
         return "uniform(-%s, %s)" % (fmt_bound(bound), fmt_bound(bound))
 
     def layer(self, L, cur, dims):
@@ -999,6 +1213,30 @@ class Emitter:
             t = self.buf(od)
             self.plan.append("call cat(%s, %s) -> %s dim=1" % (a, b, t))
             return t, od
+        if op == "branches":
+            parts = []
+            for B in L["branches"]:
+                t, od = cur, dims
+                for M in B:
+                    t, od = self.layer(M, t, od)
+                parts.append((t, od))
+            return self.cat(parts, " + ".join(par(p[1][1]) for p in parts))
+        if op == "dense":
+            c0, g = dims[1], L["growth"]
+            feats = [(cur, dims)]
+            x, xd = cur, dims
+            for i in range(1, L["n"] + 1):
+                t, od = x, xd
+                for M in L["layer"]:
+                    t, od = self.layer(M, t, od)
+                feats.append((t, od))
+                x, xd = self.cat(feats, "%s + %s" % (par(c0), g if i == 1 else
+                                                      "%d * %s" % (i, par(g))))
+            return x, xd
+        if op == "transition":
+            t, od = self.layer(bn(relu=True), cur, dims)
+            t, od = self.layer(conv("%s / 2" % par(dims[1]), 1, bias=False), t, od)
+            return self.layer(avgpool(2, 2), t, od)
         if op == "block":
             x = cur
             t, od = cur, dims
@@ -1016,6 +1254,15 @@ class Emitter:
             return t, od
         raise ValueError(op)
 
+    def cat(self, parts, chan):
+        """One `cat` on dim 1 of parts [(buf, dims)], chan channels (an
+        expression); the other dims are the first part's."""
+        d0 = parts[0][1]
+        od = [d0[0], chan, d0[2], d0[3]]
+        t = self.buf(od)
+        self.plan.append("call cat(%s) -> %s dim=1" % (", ".join(p[0] for p in parts), t))
+        return t, od
+
     def flop(self, coef, expr):
         self.flops[expr] = self.flops.get(expr, 0) + coef
 
@@ -1031,6 +1278,32 @@ class Emitter:
 def combine(terms):
     """coef * expr terms, equal expressions merged, in first-seen order."""
     return " + ".join(e if c == 1 else "%d * %s" % (c, e) for e, c in terms.items())
+
+
+def nops(expr):
+    return len(re.findall(r"[-+*/]", expr))
+
+
+def fold_sum(e, terms, base):
+    """combine(terms), or, when that has more operators than the task
+    language allows in one expression (1024; DenseNet's and InceptionV1's
+    bytes and flops), the sum of consts <base>1, <base>2, ... each holding
+    consecutive terms of at most 400 operators."""
+    text = combine(terms)
+    if nops(text) <= 1000:
+        return text
+    names, cur = [], []
+    pieces = [x if c == 1 else "%d * %s" % (c, x) for x, c in terms.items()]
+    for i, piece in enumerate(pieces):
+        cur.append(piece)
+        if i == len(pieces) - 1 or nops(" + ".join(cur + [pieces[i + 1]])) > 400:
+            name = "%s%d" % (base, len(names) + 1)
+            e.consts.append((name, " + ".join(cur)))
+            for env in e.envs.values():
+                env[name] = ev(" + ".join(cur), env)
+            names.append(name)
+            cur = []
+    return " + ".join(names)
 
 
 def depth_err(n):
@@ -1074,8 +1347,8 @@ def render(n):
     for d in [xdims] + [p[1] for p in e.params] + [out_dims]:
         k = e.numel(d)
         bytes_terms[k] = bytes_terms.get(k, 0) + 1
-    bytes_expr = "4 * (" + combine(bytes_terms) + ")"
-    flops_expr = combine(e.flops)
+    bytes_expr = "4 * (" + fold_sum(e, bytes_terms, "nbytes") + ")"
+    flops_expr = fold_sum(e, e.flops, "nflops")
     for name, env in envs.items():
         assert ev(bytes_expr, env) > 0 and ev(flops_expr, env) > 0, name
         for d in out_dims:

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "krl/lang.h"
+#include "krl/ops.h"
 
 #define KRL_FUZZ_CHECK(cond)                                              \
 	do {                                                              \
@@ -83,8 +84,10 @@ static inline void krl_fuzz_check_steps(const krl_program *p,
 		} else {
 			KRL_FUZZ_CHECK(s->kind == KRL_ST_CALL);
 			KRL_FUZZ_CHECK(s->op != NULL);
-			KRL_FUZZ_CHECK(s->nin >= 0 && s->nin <= 8);
-			KRL_FUZZ_CHECK(s->nout >= 0 && s->nout <= 4);
+			KRL_FUZZ_CHECK(s->nin >= 0 && s->nin <= KRL_MAX_CALL_IN);
+			KRL_FUZZ_CHECK(krl_op_takes_nin(s->op, s->nin));
+			KRL_FUZZ_CHECK(s->attrs.nin == s->nin);
+			KRL_FUZZ_CHECK(s->nout >= 0 && s->nout <= KRL_MAX_CALL_OUT);
 			for (int j = 0; j < s->nin; j++)
 				KRL_FUZZ_CHECK(s->in[j] >= 0 &&
 				               s->in[j] < p->nbufs);

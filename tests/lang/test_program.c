@@ -392,6 +392,12 @@ static void test_call_and_buffer_errors(void **state)
 	            "unknown op 'relux' (the ops are: ");
 	build_fails("call relu(x, w) -> y", KRL_EINVAL, 5, 1,
 	            "op 'relu' takes 1 input and 1 output, found 2 and 1");
+	/* a variadic op: cat takes 2 to KRL_MAX_CALL_IN inputs, and its check
+	 * sees the call's count */
+	build_fails("call cat(x) -> y dim=0", KRL_EINVAL, 5, 1,
+	            "op 'cat' takes 2 to 64 inputs and 1 output, found 1 and 1");
+	build_fails("call cat(x, x, x) -> y dim=0", KRL_EINVAL, 5, 1,
+	            "cat: y must be [12, 1000], not [4, 1000]");
 	build_fails("call relu(x) -> y foo=1", KRL_EINVAL, 5, 19,
 	            "op 'relu' has no attribute 'foo' (it takes none)");
 	build_fails("call softmax(x) -> y dim=1 axis=0", KRL_EINVAL, 5, 28,

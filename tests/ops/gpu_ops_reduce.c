@@ -7,7 +7,8 @@
  * rows/cols and split product reductions; CUB, innermost (each thread
  * shape PyTorch's rule picks: 16, 128 and 512 threads along a row) and
  * outer-dim scans, for cumsum and cumprod; flip, narrow and cat of 4- and
- * 1-byte elements, cat with its vector and scalar paths; logsumexp over
+ * 1-byte elements, cat with its vector and scalar paths, cat of 3 inputs
+ * (4- and 1-byte) and of 49 (DenseNet201's widest); logsumexp over
  * rows, over a middle dim and over size-1 dims, with -inf, +inf and NaN
  * rows, its temporaries grown and reused). Needs a GPU: skips (exit 77)
  * without one.
@@ -50,8 +51,9 @@ static void run_case(const char *name, const ten *ins, int nin,
 {
 	const krl_op *op = krl_op_find(name);
 	assert_non_null(op);
-	krl_tensor hin[4], din[4], hout[4], dout[4];
-	void *raw[4];
+	krl_tensor hin[KRL_MAX_CALL_IN], din[KRL_MAX_CALL_IN], hout[4], dout[4];
+	void *raw[KRL_MAX_CALL_IN];
+	a.nin = nin;
 	for (int i = 0; i < nin; i++) {
 		int64_t n = ten_numel(&ins[i]);
 		size_t es = esize(ins[i].dt);
@@ -330,6 +332,37 @@ static void test_copies(void **state)
 	run_case("cat", bc, 2, &by, 1, A(1, "dim", 1.0), 0, 0);
 }
 
+/* Variadic cat (one launch per batch of inputs): 3 inputs along a middle
+ * dim with vector tails (f32) and scalar (bool); 4 along dim 0; 49 along
+ * channels as DenseNet201's last dense block cats them (64 channels, then
+ * 48 of 32), at kb-like 7 x 7 planes and batch 2. */
+static void test_cat_n(void **state)
+{
+	(void)state;
+	ten c3[3] = { T(KRL_F32, D_NORMAL, 3, I(3), I(5), I(49)),
+	              T(KRL_F32, D_NORMAL, 3, I(3), I(13), I(49)),
+	              T(KRL_F32, D_NORMAL, 3, I(3), I(2), I(49)) };
+	ten y3 = T(KRL_F32, D_NORMAL, 3, I(3), I(20), I(49));
+	run_case("cat", c3, 3, &y3, 1, A(1, "dim", 1.0), 0, 0);
+	ten b3[3] = { T(KRL_BOOL, D_BOOL, 3, I(4), I(3), I(5)),
+	              T(KRL_BOOL, D_BOOL, 3, I(4), I(1), I(5)),
+	              T(KRL_BOOL, D_BOOL, 3, I(4), I(7), I(5)) };
+	ten by = T(KRL_BOOL, D_BOOL, 3, I(4), I(11), I(5));
+	run_case("cat", b3, 3, &by, 1, A(1, "dim", -2.0), 0, 0);
+	ten r4[4] = { T(KRL_F32, D_NORMAL, 2, I(1), I(1001)),
+	              T(KRL_F32, D_NORMAL, 2, I(7), I(1001)),
+	              T(KRL_F32, D_NORMAL, 2, I(2), I(1001)),
+	              T(KRL_F32, D_NORMAL, 2, I(3), I(1001)) };
+	ten ry = T(KRL_F32, D_NORMAL, 2, I(13), I(1001));
+	run_case("cat", r4, 4, &ry, 1, A(1, "dim", 0.0), 0, 0);
+	ten d[49];
+	d[0] = T(KRL_F32, D_NORMAL, 4, I(2), I(64), I(7), I(7));
+	for (int k = 1; k < 49; k++)
+		d[k] = T(KRL_F32, D_NORMAL, 4, I(2), I(32), I(7), I(7));
+	ten dy = T(KRL_F32, D_NORMAL, 4, I(2), I(64 + 48 * 32), I(7), I(7));
+	run_case("cat", d, 49, &dy, 1, A(1, "dim", 1.0), 0, 0);
+}
+
 /* logsumexp: PyTorch's nine kernels against the float64 golden. */
 static void test_logsumexp(void **state)
 {
@@ -369,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_cumprod),
 		cmocka_unit_test(test_cumsum),
 		cmocka_unit_test(test_copies),
+		cmocka_unit_test(test_cat_n),
 		cmocka_unit_test(test_logsumexp),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);

@@ -2,7 +2,7 @@
  * CPU tests of the "reduce" op family (src/ops/reduce/family.c): every
  * golden op against values computed by hand (pooling with padding,
  * dilation, ceil_mode, count_include_pad and divisor_override; prod,
- * cumprod, flip, narrow, cat, fill, mul_mask; logsumexp over either dim,
+ * cumprod, flip, narrow, cat (of 2, 3 and 5 inputs), fill, mul_mask; logsumexp over either dim,
  * with large values and PyTorch's -inf, +inf and NaN rows), and the checks
  * accepting
  * good calls and rejecting bad ones with the sentence asserted.
@@ -54,6 +54,15 @@ static void test_registry(void **state)
 	}
 	assert_int_equal(krl_op_find("max_pool2d")->nout, 2);
 	assert_int_equal(krl_op_find("fill")->nin, 0);
+	const krl_op *cat = krl_op_find("cat");
+	assert_int_equal(cat->nin, KRL_OP_AT_LEAST(2));
+	assert_false(krl_op_takes_nin(cat, 1));
+	assert_true(krl_op_takes_nin(cat, 2));
+	assert_true(krl_op_takes_nin(cat, 49));
+	assert_true(krl_op_takes_nin(cat, KRL_MAX_CALL_IN));
+	assert_false(krl_op_takes_nin(cat, KRL_MAX_CALL_IN + 1));
+	assert_true(krl_op_takes_nin(krl_op_find("fill"), 0));
+	assert_false(krl_op_takes_nin(krl_op_find("fill"), 1));
 	assert_int_equal(krl_op_find("logsumexp")->caps &
 	                 (KRL_OPCAP_LOWER | KRL_OPCAP_LIBRARY),
 	                 KRL_OPCAP_LOWER);
@@ -360,6 +369,53 @@ static void test_copies(void **state)
 	        "not f32");
 }
 
+/* cat of 3 inputs along dim 0 and of 5 along dim 1 (a->nin the count),
+ * and the check's sentences naming input k. */
+static void test_cat_n(void **state)
+{
+	(void)state;
+	double x1[] = { 1, 2 }, x2[] = { 3, 4, 5, 6 }, x3[] = { 7, 8 };
+	double y[16];
+	krl_tensor in3[3] = { T(x1, F, 2, I(1), I(2)), T(x2, F, 2, I(2), I(2)),
+	                      T(x3, F, 2, I(1), I(2)) };
+	krl_tensor out = T(y, F, 2, I(4), I(2));
+	krl_attrs a = optest_attrs(1, "dim", 0.0);
+	a.nin = 3;
+	optest_golden("cat", in3, &out, &a);
+	optest_near(y, (double[]){ 1, 2, 3, 4, 5, 6, 7, 8 }, 8, 0);
+
+	/* [2, 1], [2, 2], [2, 1], [2, 3], [2, 1] -> [2, 8] along dim -1 */
+	double p[] = { 1, 2 }, q[] = { 3, 4, 5, 6 }, r[] = { 7, 8 };
+	double s[] = { 9, 10, 11, 12, 13, 14 }, t[] = { 15, 16 };
+	krl_tensor in5[5] = { T(p, F, 2, I(2), I(1)), T(q, F, 2, I(2), I(2)),
+	                      T(r, F, 2, I(2), I(1)), T(s, F, 2, I(2), I(3)),
+	                      T(t, F, 2, I(2), I(1)) };
+	out = T(y, F, 2, I(2), I(8));
+	a = optest_attrs(1, "dim", -1.0);
+	a.nin = 5;
+	optest_golden("cat", in5, &out, &a);
+	optest_near(y, (double[]){ 1, 3, 4, 7, 9, 10, 11, 15,
+	                           2, 5, 6, 8, 12, 13, 14, 16 }, 16, 0);
+
+	out.dim[1] = 7;
+	optest_rejects("cat", in5, &out, &a, "cat: y must be [2, 8], not [2, 7]");
+	out.dim[1] = 8;
+	in5[3].dim[0] = 3;
+	optest_rejects("cat", in5, &out, &a, "cat: input 1 is [2, 1] but input 4 "
+	        "is [3, 3]: they may differ only in dim 1");
+	in5[3].dim[0] = 2;
+	in5[2].dtype = KRL_I64;
+	optest_rejects("cat", in5, &out, &a, "cat: input 1 is f32 but input 3 is "
+	        "i64: the inputs and y must have one dtype");
+	in5[2].dtype = F;
+	out.dtype = KRL_I64;
+	optest_rejects("cat", in5, &out, &a, "cat: the inputs are f32 but y is "
+	        "i64: the inputs and y must have one dtype");
+	out.dtype = F;
+	a.nin = KRL_MAX_CALL_IN + 1;
+	optest_rejects("cat", in5, &out, &a, "cat: 65 inputs, at most 64");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_pool_check),
 		cmocka_unit_test(test_prod_cumprod),
 		cmocka_unit_test(test_copies),
+		cmocka_unit_test(test_cat_n),
 		cmocka_unit_test(test_logsumexp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

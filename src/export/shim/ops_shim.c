@@ -87,10 +87,11 @@ int krl_ops_call(const char *op, const krl_ops_tensor *in, int nin,
 	const krl_op *o = krl_op_find(op);
 	if (!o)
 		return shim_fail(op, "no such op in this libkrl_ops");
-	if (nin != o->nin || nout != o->nout || nin > 8 || nout > 4 ||
+	if (!krl_op_takes_nin(o, nin) || nout != o->nout ||
+	    nin > KRL_MAX_CALL_IN || nout > KRL_MAX_CALL_OUT ||
 	    nattr < 0 || nattr > KRL_MAX_ATTR)
 		return shim_fail(op, "wrong number of operands or attributes");
-	krl_tensor ti[8], to[4];
+	krl_tensor ti[KRL_MAX_CALL_IN], to[KRL_MAX_CALL_OUT];
 	for (int i = 0; i < nin; i++) {
 		if (in[i].ndim < 0 || in[i].ndim > KRL_MAX_DIM ||
 		    in[i].dtype < 0 || in[i].dtype >= KRL_DTYPE_COUNT)
@@ -105,6 +106,7 @@ int krl_ops_call(const char *op, const krl_ops_tensor *in, int nin,
 	}
 	krl_attrs a;
 	memset(&a, 0, sizeof a);
+	a.nin = nin;
 	a.n = nattr;
 	for (int i = 0; i < nattr; i++) {
 		a.key[i] = keys[i];

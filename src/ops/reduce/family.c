@@ -13,6 +13,7 @@
  * kernels each GPU version mirrors: docs/ops-reduce.md.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ops/ops_int.h"
@@ -622,44 +623,73 @@ static krl_err golden_narrow(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
-/* cat: a, b -> y, y = a then b along dim; shapes equal elsewhere. */
+/* The inputs of a cat call: the count the caller set, at least 2. */
+static int cat_nin(const krl_attrs *a)
+{
+	return a->nin > 2 ? a->nin : 2;
+}
+
+/* cat: x1, ..., xn (n >= 2, a->nin) -> y, y = x1 then x2 ... along dim;
+ * shapes equal elsewhere, one dtype for all. The messages name input k
+ * (from 1) and, for two inputs, keep the names a and b. */
 static krl_err check_cat(const krl_tensor *in, const krl_tensor *out,
                          const krl_attrs *a, char *msg, size_t cap)
 {
 	const char *op = "cat";
-	const krl_tensor *x = &in[0], *b = &in[1], *y = &out[0];
+	const krl_tensor *x = &in[0], *y = &out[0];
 	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	int n = cat_nin(a);
 	krl_err r;
+	if (a->nin > KRL_MAX_CALL_IN)
+		return krl_ops_fail(msg, cap, "%s: %d inputs, at most %d", op,
+		                    a->nin, KRL_MAX_CALL_IN);
 	if ((r = krl_ops_check_keys(op, k_dim, a, msg, cap)) ||
 	    (r = krl_ops_need_dim(op, x, a, msg, cap)))
 		return r;
-	if (x->dtype != b->dtype || x->dtype != y->dtype ||
-	    !krl_dtype_size(x->dtype))
-		return krl_ops_fail(msg, cap, "%s: a, b and y must have one dtype (%s, "
-		            "%s, %s)", op, krl_dtype_name(x->dtype),
-		            krl_dtype_name(b->dtype), krl_dtype_name(y->dtype));
 	int d = krl_ops_dim(a, x->ndim);
-	if (b->ndim != x->ndim ||
-	    need_shape_but(op, "b", x, b, d, b->dim[d], NULL, 0))
-		return krl_ops_fail(msg, cap, "%s: a is %s but b is %s: they may differ "
-		            "only in dim %d", op, KRL_SHAPE(x, s1), KRL_SHAPE(b, s2), d);
-	return need_shape_but(op, "y", x, y, d, x->dim[d] + b->dim[d], msg,
-	                      cap);
+	int64_t ry = x->dim[d];
+	for (int k = 1; k < n; k++) {
+		const krl_tensor *b = &in[k];
+		char nm[16];
+		if (n == 2)
+			snprintf(nm, sizeof nm, "b");
+		else
+			snprintf(nm, sizeof nm, "input %d", k + 1);
+		if (x->dtype != b->dtype || !krl_dtype_size(x->dtype))
+			return krl_ops_fail(msg, cap, "%s: %s is %s but %s is %s: "
+			            "the inputs and y must have one dtype", op,
+			            n == 2 ? "a" : "input 1", krl_dtype_name(x->dtype),
+			            nm, krl_dtype_name(b->dtype));
+		if (b->ndim != x->ndim ||
+		    need_shape_but(op, "b", x, b, d, b->dim[d], NULL, 0))
+			return krl_ops_fail(msg, cap, "%s: %s is %s but %s is %s: they "
+			            "may differ only in dim %d", op,
+			            n == 2 ? "a" : "input 1", KRL_SHAPE(x, s1), nm,
+			            KRL_SHAPE(b, s2), d);
+		ry += b->dim[d];
+	}
+	if (x->dtype != y->dtype || !krl_dtype_size(x->dtype))
+		return krl_ops_fail(msg, cap, "%s: the inputs are %s but y is %s: "
+		            "the inputs and y must have one dtype", op,
+		            krl_dtype_name(x->dtype), krl_dtype_name(y->dtype));
+	return need_shape_but(op, "y", x, y, d, ry, msg, cap);
 }
 
 static krl_err golden_cat(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a)
 {
 	int d = krl_ops_dim(a, in[0].ndim);
-	krl_rlayout la = krl_ops_layout(&in[0], d);
-	int64_t rb = in[1].dim[d], ry = la.r + rb;
-	for (int64_t o = 0; o < la.outer; o++)
-		for (int64_t j = 0; j < ry; j++)
-			for (int64_t i = 0; i < la.inner; i++)
-				D(&out[0])[(o * ry + j) * la.inner + i] = j < la.r
-					? D(&in[0])[(o * la.r + j) * la.inner + i]
-					: D(&in[1])[(o * rb + j - la.r) *
-					            la.inner + i];
+	krl_rlayout l = krl_ops_layout(&in[0], d);
+	int64_t ry = out[0].dim[d], start = 0;
+	for (int k = 0; k < cat_nin(a); k++) {
+		int64_t rk = in[k].dim[d];
+		for (int64_t o = 0; o < l.outer; o++)
+			for (int64_t j = 0; j < rk; j++)
+				for (int64_t i = 0; i < l.inner; i++)
+					D(&out[0])[(o * ry + start + j) * l.inner + i] =
+						D(&in[k])[(o * rk + j) * l.inner + i];
+		start += rk;
+	}
 	return KRL_OK;
 }
 
@@ -777,8 +807,8 @@ RED_OP(flip, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = x reversed along dim (any "
 RED_OP(narrow, 1, 1, k_narrow, KRL_OPCAP_LIBRARY, "y = x[start : start + "
        "len] along dim, len = y's size there (any dtype; a contiguous copy "
        "of the slice)");
-RED_OP(cat, 2, 1, k_dim, KRL_OPCAP_LOWER, "y = a then b along dim (any "
-       "dtype, one for all)");
+RED_OP(cat, KRL_OP_AT_LEAST(2), 1, k_dim, KRL_OPCAP_LOWER, "y = x1 then "
+       "x2 ... along dim, 2 to 64 inputs (any dtype, one for all)");
 RED_OP(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) "
        "everywhere");
 RED_OP(mul_mask, 2, 1, k_none, KRL_OPCAP_LOWER, "y = x * mask, mask bool "

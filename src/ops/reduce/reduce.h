@@ -68,6 +68,13 @@ int krl_k_prod(const float *x, float *y, int64_t outer, int64_t r,
                int64_t inner, void *scratch, int64_t scratch_bytes,
                int sm_count, void *stream);
 
+/* y [outer, sum of r, inner] = x[0] [outer, r[0], inner], then x[1], ...
+ * along the middle dim (n >= 1 inputs), one launch per 64 inputs (grid.y
+ * = input); for two inputs krl_k_cat2 is the tuned path. */
+int krl_k_catn(const void *const *x, const int64_t *r, int n, void *y,
+               int64_t outer, int64_t inner, int esize, int sm_count,
+               void *stream);
+
 /* Inclusive cumulative product along r (scan.cu, cumsum's kernels with a
  * product); scratch holds CUB's temporaries when the whole tensor is one
  * scan. */

@@ -21,7 +21,10 @@
  *     vectorized kernel);
  *   - cat2: CatArrayBatchedCopy (Shape.cu): 16-byte loads, 128-thread
  *     blocks, up to 32 per SM when the inputs are aligned, else 512-thread
- *     blocks, 2 per SM; blockIdx.y picks the input.
+ *     blocks, 2 per SM; blockIdx.y picks the input;
+ *   - catn (cat of 3 or more): the same kernel over a batch of up to 64
+ *     inputs per launch, their pointers and offsets in a struct passed by
+ *     value (PyTorch's CatArrInputTensorMetadata, 128 per batch).
  *
  * Index arithmetic: PyTorch's pooling and copy kernels index in 32 bits
  * whenever the tensors allow it, and per-element 64-bit arithmetic (a
@@ -618,6 +621,115 @@ extern "C" int krl_k_cat2(const void *a, const void *b, void *y,
 	int sm = sm_count > 0 ? sm_count : 1;
 	by_esize(esize, [&](auto t) {
 		cat2_launch<decltype(t)>(a, b, y, outer, ra, rb, inner, sm, s);
+	});
+	return (int)cudaGetLastError();
+}
+
+/* One launch of catn_k: up to CATN_BATCH inputs, passed by value (1.5
+ * KB of kernel parameters, under the 4 KB limit): input q's data, its
+ * start along the cat dim times inner in y's slab, and its slab. */
+#define CATN_BATCH 64
+struct CatBatch {
+	const void *src[CATN_BATCH];
+	int64_t off[CATN_BATCH];
+	int64_t slab[CATN_BATCH];
+};
+
+/* cat2_k for a batch: blockIdx.y picks input q of the batch, whose
+ * elements are strided over grid.x as in cat2_k. */
+template <class T, class I, int V>
+__global__ void __launch_bounds__(512)
+catn_k(const CatBatch b, T *__restrict__ y, I outer, I yslab)
+{
+	const T *src = (const T *)b.src[blockIdx.y];
+	I slab = (I)b.slab[blockIdx.y], off = (I)b.off[blockIdx.y];
+	I n = outer * slab;
+	I k = ((I)blockIdx.x * blockDim.x + threadIdx.x) * V;
+	I step = (I)gridDim.x * blockDim.x * V;
+	for (; k + V <= n; k += step) {
+		Vec<T, V> v = *reinterpret_cast<const Vec<T, V> *>(src + k);
+#pragma unroll
+		for (int u = 0; u < V; u++) {
+			I e = k + u, o = e / slab;
+			y[o * yslab + off + (e - o * slab)] = v.v[u];
+		}
+	}
+	for (; V > 1 && k < n; k++) {
+		I o = k / slab;
+		y[o * yslab + off + (k - o * slab)] = src[k];
+	}
+}
+
+/* One launch per batch of CATN_BATCH inputs (CatArrayBatchedCopy's
+ * batching), each as cat2_launch chooses: 32-bit indices below 2^31
+ * elements of y, vector loads when every input of the batch is aligned;
+ * grid.x sized for the batch's largest input, at most 32 blocks per SM
+ * over the whole batch. */
+template <class T>
+static void catn_launch(const void *const *x, const int64_t *r, int n,
+                        void *y, int64_t outer, int64_t inner, int sm,
+                        cudaStream_t s)
+{
+	int64_t ry = 0;
+	for (int q = 0; q < n; q++)
+		ry += r[q];
+	const int V = sizeof(T) >= 4 ? 16 / (int)sizeof(T)
+	            : sizeof(T) == 2 ? 4 : 1;
+	const uintptr_t vb = sizeof(T) * V;
+	bool big = outer * ry * inner > MAX_I32;
+	int64_t start = 0;
+	for (int q0 = 0; q0 < n; q0 += CATN_BATCH) {
+		CatBatch b;
+		int nb = n - q0 < CATN_BATCH ? n - q0 : CATN_BATCH;
+		int64_t nmax = 0;
+		bool aligned = V > 1;
+		for (int q = 0; q < nb; q++) {
+			b.src[q] = x[q0 + q];
+			b.off[q] = start * inner;
+			b.slab[q] = r[q0 + q] * inner;
+			start += r[q0 + q];
+			if (outer * b.slab[q] > nmax)
+				nmax = outer * b.slab[q];
+			aligned = aligned && (uintptr_t)x[q0 + q] % vb == 0;
+		}
+		for (int q = nb; q < CATN_BATCH; q++) {
+			b.src[q] = NULL;
+			b.off[q] = b.slab[q] = 0;
+		}
+		if (nmax == 0)
+			continue;
+		int64_t cap = 32 * (int64_t)sm / nb;
+		cap = cap < 1 ? 1 : cap;
+		int64_t yslab = ry * inner;
+		if (big) {
+			int64_t g = cdiv(nmax, 512);
+			g = g > cap ? cap : g;
+			catn_k<T, int64_t, 1><<<dim3((unsigned)g, nb), 512, 0, s>>>(
+				b, (T *)y, outer, yslab);
+		} else if (aligned) {
+			int64_t g = cdiv(cdiv(nmax, V), 128);
+			g = g > cap ? cap : g;
+			catn_k<T, uint32_t, V><<<dim3((unsigned)g, nb), 128, 0, s>>>(
+				b, (T *)y, (uint32_t)outer, (uint32_t)yslab);
+		} else {
+			int64_t g = cdiv(nmax, 512);
+			g = g > cap ? cap : g;
+			catn_k<T, uint32_t, 1><<<dim3((unsigned)g, nb), 512, 0, s>>>(
+				b, (T *)y, (uint32_t)outer, (uint32_t)yslab);
+		}
+	}
+}
+
+extern "C" int krl_k_catn(const void *const *x, const int64_t *r, int n,
+                          void *y, int64_t outer, int64_t inner, int esize,
+                          int sm_count, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	if (outer * inner == 0 || n <= 0)
+		return 0;
+	int sm = sm_count > 0 ? sm_count : 1;
+	by_esize(esize, [&](auto t) {
+		catn_launch<decltype(t)>(x, r, n, y, outer, inner, sm, s);
 	});
 	return (int)cudaGetLastError();
 }

@@ -156,6 +156,18 @@ KRL_RUN(cat)
 {
 	int dim = krl_ops_dim(a, in[0].ndim);
 	krl_rlayout l = krl_ops_layout(&in[0], dim);
+	int nin = a->nin > 2 ? a->nin : 2;
+	if (nin > 2) {
+		const void *x[KRL_MAX_CALL_IN];
+		int64_t r[KRL_MAX_CALL_IN];
+		for (int q = 0; q < nin; q++) {
+			x[q] = in[q].data;
+			r[q] = in[q].dim[dim];
+		}
+		CUDA_TRY(d, krl_k_catn(x, r, nin, out[0].data, l.outer, l.inner,
+		                        esize(&in[0]), c->sm_count, c->stream));
+		return KRL_OK;
+	}
 	CUDA_TRY(d, krl_k_cat2(in[0].data, in[1].data, out[0].data, l.outer,
 	                        l.r, in[1].dim[dim], l.inner,
 	                        esize(&in[0]), c->sm_count, c->stream));
