@@ -540,21 +540,17 @@ struct alignas(sizeof(T) * V) Vec {
 	T v[V];
 };
 
-/* y [outer, ra + rb, inner] = a then b along the middle dim. blockIdx.y
- * picks the input, whose elements are strided over the grid, V per thread
- * per step: one V-wide load (V = 1: scalar), then V scalar stores, each
- * at an offset found by one division (CatArrIndexToOffset); a thread whose
- * V elements would pass the end copies the last n % V one by one. */
+/* One input's share of a cat: its n elements (outer slabs of `slab`)
+ * strided over the grid, V per thread per step, each to its place in y
+ * (slabs of yslab, this input's at offset off): one V-wide load (V = 1:
+ * scalar), then V scalar stores, each at an offset found by one division
+ * (CatArrIndexToOffset); a thread whose V elements would pass the end
+ * copies the last n % V one by one. */
 template <class T, class I, int V>
-__global__ void __launch_bounds__(512)
-cat2_k(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ y,
-       I outer, I ra, I rb, I inner)
+static __device__ __forceinline__ void cat_slab(const T *__restrict__ src,
+                                                T *__restrict__ y, I n,
+                                                I slab, I yslab, I off)
 {
-	const T *src = blockIdx.y == 0 ? a : b;
-	I slab = (blockIdx.y == 0 ? ra : rb) * inner;  /* per outer index */
-	I off = blockIdx.y == 0 ? 0 : ra * inner;
-	I yslab = (ra + rb) * inner;
-	I n = outer * slab;
 	I k = ((I)blockIdx.x * blockDim.x + threadIdx.x) * V;
 	I step = (I)gridDim.x * blockDim.x * V;
 	for (; k + V <= n; k += step) {
@@ -569,6 +565,20 @@ cat2_k(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ y,
 		I o = k / slab;
 		y[o * yslab + off + (k - o * slab)] = src[k];
 	}
+}
+
+/* y [outer, ra + rb, inner] = a then b along the middle dim. blockIdx.y
+ * picks the input (cat_slab). */
+template <class T, class I, int V>
+__global__ void __launch_bounds__(512)
+cat2_k(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ y,
+       I outer, I ra, I rb, I inner)
+{
+	const T *src = blockIdx.y == 0 ? a : b;
+	I slab = (blockIdx.y == 0 ? ra : rb) * inner;  /* per outer index */
+	I off = blockIdx.y == 0 ? 0 : ra * inner;
+	I yslab = (ra + rb) * inner;
+	cat_slab<T, I, V>(src, y, outer * slab, slab, yslab, off);
 }
 
 /* PyTorch's parallel_cat for two contiguous inputs: 32-bit indices when y
@@ -643,21 +653,7 @@ catn_k(const CatBatch b, T *__restrict__ y, I outer, I yslab)
 {
 	const T *src = (const T *)b.src[blockIdx.y];
 	I slab = (I)b.slab[blockIdx.y], off = (I)b.off[blockIdx.y];
-	I n = outer * slab;
-	I k = ((I)blockIdx.x * blockDim.x + threadIdx.x) * V;
-	I step = (I)gridDim.x * blockDim.x * V;
-	for (; k + V <= n; k += step) {
-		Vec<T, V> v = *reinterpret_cast<const Vec<T, V> *>(src + k);
-#pragma unroll
-		for (int u = 0; u < V; u++) {
-			I e = k + u, o = e / slab;
-			y[o * yslab + off + (e - o * slab)] = v.v[u];
-		}
-	}
-	for (; V > 1 && k < n; k++) {
-		I o = k / slab;
-		y[o * yslab + off + (k - o * slab)] = src[k];
-	}
+	cat_slab<T, I, V>(src, y, outer * slab, slab, yslab, off);
 }
 
 /* One launch per batch of CATN_BATCH inputs (CatArrayBatchedCopy's
