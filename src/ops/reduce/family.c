@@ -650,7 +650,7 @@ static krl_err check_cat(const krl_tensor *in, const krl_tensor *out,
 	int64_t ry = x->dim[d];
 	for (int k = 1; k < n; k++) {
 		const krl_tensor *b = &in[k];
-		char nm[16];
+		char nm[24]; /* "input " and any int */
 		if (n == 2)
 			snprintf(nm, sizeof nm, "b");
 		else
