@@ -27,6 +27,11 @@ extern "C" {
 /* nll_loss skips targets equal to this (PyTorch's default ignore_index). */
 #define KRL_NLL_IGNORE (-100)
 
+/* dropout_apply's scale for drop probability p: the keep probability
+ * rounded to float, 1 / keep taken in double and rounded to float, as
+ * PyTorch's fused dropout kernel forms it (src/ops/eltwise/family.c). */
+float krl_eltwise_dropout_scale(double p);
+
 /* ==== Convolution geometry (src/ops/conv/) ==== */
 
 /* The geometry of one convolution call, spatial dims in order (1D: w; 2D:

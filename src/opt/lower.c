@@ -299,27 +299,29 @@ static krl_err lo_rsub_scalar(lower *L, const int *in, int *out)
 	return r ? r : pw2(L, KRL_PW_SUB, c, in[0], out);
 }
 
-static krl_err lo_clamp_min(lower *L, const int *in, int *out)
+/* x op c(key), c never skipped (MIN and MAX keep a NaN first operand,
+ * so a NaN x is kept) */
+static krl_err pw_bound(lower *L, krl_pwop op, const char *key,
+                        const int *in, int *out)
 {
 	int c;
-	krl_err r = cattr(L, "min", 0, &c);
-	return r ? r : pw2(L, KRL_PW_MAX, in[0], c, out);
+	krl_err r = cattr(L, key, 0, &c);
+	return r ? r : pw2(L, op, in[0], c, out);
 }
 
-/* min(x, value) and max(x, value), a NaN x kept (MIN and MAX keep a NaN
- * first operand) */
+static krl_err lo_clamp_min(lower *L, const int *in, int *out)
+{
+	return pw_bound(L, KRL_PW_MAX, "min", in, out);
+}
+
 static krl_err lo_minimum_scalar(lower *L, const int *in, int *out)
 {
-	int c;
-	krl_err r = cattr(L, "value", 0, &c);
-	return r ? r : pw2(L, KRL_PW_MIN, in[0], c, out);
+	return pw_bound(L, KRL_PW_MIN, "value", in, out);
 }
 
 static krl_err lo_maximum_scalar(lower *L, const int *in, int *out)
 {
-	int c;
-	krl_err r = cattr(L, "value", 0, &c);
-	return r ? r : pw2(L, KRL_PW_MAX, in[0], c, out);
+	return pw_bound(L, KRL_PW_MAX, "value", in, out);
 }
 
 /* x > 0 ? x : neg, the branch of leaky_relu, elu and selu. */
@@ -475,17 +477,15 @@ static int set_free(const krl_task *t, const krl_expr *e, int depth)
 
 static krl_err lo_lib(lower *L, const int *in, int *out);
 
-/* x * mask * scale, scale = 1 / (1 - p) as the op forms it: the keep
- * probability rounded to float, the quotient taken in double and rounded
- * to float (krl_eltwise_dropout_scale). The scale is a number, so p must
+/* x * mask * scale, the op's own scale (krl_eltwise_dropout_scale,
+ * krl/opgeom.h). The scale is a number, so p must
  * be the same in every shape set; otherwise the call stays whole. */
 static krl_err lo_dropout_apply(lower *L, const int *in, int *out)
 {
 	int a = attr_at(L, "p"), xm, c;
 	if (a < 0 || !set_free(L->t, L->s->attrs[a].value, 0))
 		return lo_lib(L, in, out);
-	volatile float keep = (float)(1.0 - attr_val(L, "p", 0));
-	double scale = (double)(float)(1.0 / (double)keep);
+	double scale = krl_eltwise_dropout_scale(attr_val(L, "p", 0));
 	krl_err r;
 	if ((r = pw2(L, KRL_PW_MUL, in[0], in[1], &xm)) ||
 	    (r = cnum(L, scale, &c)))
@@ -1141,19 +1141,23 @@ static krl_err view_check(lower *L, int b)
 	                    "offset that other sets may not share" : "");
 }
 
+/* Node x seen with program buffer b's dims (view_as). */
+static krl_err as_buf(lower *L, int x, int b, int *o)
+{
+	krl_gnode shape = { 0 };
+	krl_err r = dims_of_buf(L, b, &shape);
+	if (!r)
+		r = view_as(L, x, &shape, o);
+	krl_gnode_clear(&shape);
+	return r;
+}
+
 /* The node program buffer b (a view or not) holds now, or -1. */
 static krl_err read_buf(lower *L, int b, int *o)
 {
 	int root = krl_buf_root(L->prog, b);
 	*o = L->cur[root];
-	if (*o < 0 || root == b)
-		return KRL_OK;
-	krl_gnode shape = { 0 };
-	krl_err r = dims_of_buf(L, b, &shape);
-	if (!r)
-		r = view_as(L, *o, &shape, o);
-	krl_gnode_clear(&shape);
-	return r;
+	return *o < 0 || root == b ? KRL_OK : as_buf(L, *o, b, o);
 }
 
 /* Program buffer b (a view or not) now holds node x. */
@@ -1164,12 +1168,7 @@ static krl_err write_buf(lower *L, int b, int x)
 		L->cur[b] = x;
 		return KRL_OK;
 	}
-	krl_gnode shape = { 0 };
-	krl_err r = dims_of_buf(L, root, &shape);
-	if (!r)
-		r = view_as(L, x, &shape, &L->cur[root]);
-	krl_gnode_clear(&shape);
-	return r;
+	return as_buf(L, x, root, &L->cur[root]);
 }
 
 /* ==== Driver ==== */

@@ -98,10 +98,7 @@ int krl_k_eq_scalar(const float *x, unsigned char *m, int64_t n, float v,
 void krl_eltwise_bcast_strides(const krl_tensor *a, const krl_tensor *b,
                                int64_t *stride);
 
-/* dropout_apply's scale for drop probability p: 1 / (1 - p) as
- * fused_dropout forms it, the keep probability rounded to float, the
- * quotient taken in double and rounded to float (family.c). */
-float krl_eltwise_dropout_scale(double p);
+/* krl_eltwise_dropout_scale: include/krl/opgeom.h (the optimizer uses it). */
 
 /* ==== GPU drivers (run.c) ==== */
 
