@@ -324,12 +324,6 @@ int krl_opt_lib_takes_layout(const krl_graph *g, int i)
 	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_LAYOUT) != 0;
 }
 
-int krl_opt_lib_gemm(const krl_graph *g, int i)
-{
-	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_EPILOGUE) != 0 &&
-	       g->n[i].nin == 2;
-}
-
 int krl_opt_lib_tconv(const krl_graph *g, int i)
 {
 	return (krl_opt_lib_caps(g, i) & KRL_OPCAP_TCONV) != 0;

@@ -154,11 +154,6 @@ int krl_opt_lib_takes_algo(const krl_graph *g, int i);
  * `layout=nhwc` on these calls when the schedule's lib_layout says so. */
 int krl_opt_lib_takes_layout(const krl_graph *g, int i);
 
-/* Whether library node i is a two-operand call with an epilogue slot
- * (KRL_OPCAP_EPILOGUE): the GEMM whose calls the generated 3xTF32 GEMM
- * may replace, and into which a bias may fold. */
-int krl_opt_lib_gemm(const krl_graph *g, int i);
-
 /* Whether library node i is a transposed convolution that may run as a
  * forward one over a flipped, transposed weight (KRL_OPCAP_TCONV). */
 int krl_opt_lib_tconv(const krl_graph *g, int i);
