@@ -127,6 +127,9 @@ typedef struct cg_gen {
 	                            C never reaches memory (no buffer); 3: a
 	                            GEMM written as a kernel */
 	unsigned gemm_bodies;    /* 3xTF32 layouts already written (bit 2ta+tb) */
+	unsigned char **chain;   /* per GEMM node, its epilogue chain's nodes
+	                            (cg_gemm_chain's in[]), made on first use */
+	int *chain_end;          /* per node, that chain's end, or -1 */
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */

@@ -196,6 +196,10 @@ static void gen_free(cg_gen *G)
 		free(G->strs[i]);
 	free(G->strs);
 	free(G->nuse);
+	for (int n = 0; G->chain && n < G->g->nn; n++)
+		free(G->chain[n]);
+	free(G->chain);
+	free(G->chain_end);
 	free(G->mat);
 	free(G->forcemap);
 	free(G->skip);

@@ -184,7 +184,7 @@ void cg_gemm_prepare(cg_gen *G);
 int cg_emit_gemm(cg_gen *G, cg_kern *K);
 /* After the emission: how many pointwise nodes GEMM node n's epilogue
  * computes (0: none). */
-int cg_gemm_fused(const cg_gen *G, int n);
+int cg_gemm_fused(cg_gen *G, int n);
 
 /* A transposed convolution as a forward one (codegen_tconv.c): its
  * spatial dims, whether it adds a bias, whether some stride is above 1

@@ -93,6 +93,33 @@ int cg_gemm_chain(const krl_graph *g, int n, unsigned char *in)
 	return best;
 }
 
+/* cg_gemm_chain of GEMM node n, computed once per generation (the
+ * preparation, every round's emission and the what-line ask): its end
+ * (or -1) and, in *in, its nodes; NULL *in when out of memory (G->oom). */
+static int chain_of(cg_gen *G, int n, const unsigned char **in)
+{
+	const krl_graph *g = G->g;
+	size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
+	*in = NULL;
+	if (!G->chain) {
+		G->chain = calloc(nn, sizeof *G->chain);
+		G->chain_end = malloc(nn * sizeof *G->chain_end);
+		if (!G->chain || !G->chain_end) {
+			G->oom = 1;
+			return -1;
+		}
+	}
+	if (!G->chain[n]) {
+		if (!(G->chain[n] = malloc(nn))) {
+			G->oom = 1;
+			return -1;
+		}
+		G->chain_end[n] = cg_gemm_chain(g, n, G->chain[n]);
+	}
+	*in = G->chain[n];
+	return G->chain_end[n];
+}
+
 /* ==== Geometry ==== */
 
 /* The value of a literal attribute of library node x (dflt when absent);
@@ -166,21 +193,16 @@ static int gemm_geom(cg_gen *G, int n, int form, krl_gemm_spec *sp)
 void cg_gemm_prepare(cg_gen *G)
 {
 	const krl_graph *g = G->g;
-	unsigned char *in = malloc((size_t)(g->nn > 0 ? g->nn : 1));
-	if (!in) {
-		G->oom = 1;
-		return;
-	}
 	for (int n = 0; n < g->nn; n++) {
 		int form = krl_gemm_form(g, n);
 		krl_gemm_spec sp;
+		const unsigned char *in;
 		if (!form || !gemm_geom(G, n, form, &sp) || sp.batch)
 			continue;
-		int e = cg_gemm_chain(g, n, in);
+		int e = chain_of(G, n, &in);
 		if (e >= 0)
 			G->mat[e] = 1;
 	}
-	free(in);
 }
 
 /* ==== Emission ==== */
@@ -353,20 +375,16 @@ done:
 	cg_em_free(&em);
 }
 
-int cg_gemm_fused(const cg_gen *G, int n)
+int cg_gemm_fused(cg_gen *G, int n)
 {
-	const krl_graph *g = G->g;
+	const unsigned char *in;
+	int count = 0;
 	if (G->skip[n] != 2 || G->home[n] < 0)
 		return 0;
-	unsigned char *in = malloc((size_t)g->nn);
-	int count = 0;
-	if (!in)
-		return 0;
-	int e = cg_gemm_chain(g, n, in);
+	int e = chain_of(G, n, &in);
 	if (e >= 0 && G->home[e] == G->home[n])
-		for (int m = 0; m < g->nn; m++)
+		for (int m = 0; m < G->g->nn; m++)
 			count += in[m];
-	free(in);
 	return count;
 }
 
@@ -387,15 +405,13 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 	int bias = form == 2 ? x->in[2] : -1;
 
 	/* the pointwise chain that reads C */
-	unsigned char *in = calloc((size_t)(g->nn > 0 ? g->nn : 1), 1);
-	if (!in) {
-		G->oom = 1;
-		return 1;
-	}
+	const unsigned char *in = NULL;
 	int end = -1;
-	if (G->s.fuse && !sp.batch && (end = cg_gemm_chain(g, n, in)) >= 0 &&
+	if (G->s.fuse && !sp.batch && (end = chain_of(G, n, &in)) >= 0 &&
 	    !chain_fits(G, K, n, end, in))
 		end = -1;
+	if (G->oom)
+		return 1;
 
 	/* else triu(C) or tril(C) as the only reader of C: the GEMM's
 	 * epilogue masks C as these two ops do, so this is about their
@@ -441,7 +457,6 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&what, "%s writes %s", end >= 0 ? "\n *" : ";",
 		             sp.c);
 	}
-	free(in);
 	G->ngemm_tc++;
 
 	int layout = sp.ta * 2 + sp.tb;
