@@ -173,8 +173,7 @@ static krl_err golden_pad(const krl_tensor *in, const krl_tensor *out,
 static const char *const k_roll[] = { "dim0", "shift0", "dim1", "shift1",
 	NULL };
 
-/* A dim attribute of roll: an integer in [-ndim, ndim), normalised. */
-static int roll_dim(const krl_attrs *a, const char *key, int ndim)
+int krl_roll_dim(const krl_attrs *a, const char *key, int ndim)
 {
 	int d = (int)krl_attrs_get(a, key, 0);
 	return d < 0 ? d + ndim : d;
@@ -235,9 +234,9 @@ static krl_err golden_roll(const krl_tensor *in, const krl_tensor *out,
 	krl_tensor v = *x;
 	int d0 = 0, d1 = -1;
 	if (krl_ops_attr_has(a, "dim0")) {
-		d0 = roll_dim(a, "dim0", x->ndim);
+		d0 = krl_roll_dim(a, "dim0", x->ndim);
 		if (krl_ops_attr_has(a, "dim1"))
-			d1 = roll_dim(a, "dim1", x->ndim);
+			d1 = krl_roll_dim(a, "dim1", x->ndim);
 	} else {
 		v.ndim = 1;
 		v.dim[0] = n;

@@ -93,19 +93,13 @@ static krl_err roll1(krl_opctx *c, const void *x, void *y,
 	return KRL_OK;
 }
 
-static int attr_dim(const krl_attrs *a, const char *key, int ndim)
-{
-	int v = (int)krl_attrs_get(a, key, 0);
-	return v < 0 ? v + ndim : v;
-}
-
 KRL_RUN(roll)
 {
 	const krl_tensor *x = &in[0];
 	int64_t s0 = (int64_t)krl_attrs_get(a, "shift0", 0);
 	if (!krl_ops_attr_has(a, "dim0"))
 		return roll1(c, x->data, out[0].data, x, -1, s0, d);
-	int d0 = attr_dim(a, "dim0", x->ndim);
+	int d0 = krl_roll_dim(a, "dim0", x->ndim);
 	if (!krl_ops_attr_has(a, "dim1"))
 		return roll1(c, x->data, out[0].data, x, d0, s0, d);
 	int64_t n = krl_tensor_numel(x);
@@ -118,7 +112,7 @@ KRL_RUN(roll)
 		return r;
 	if ((r = roll1(c, x->data, t, x, d0, s0, d)))
 		return r;
-	return roll1(c, t, out[0].data, x, attr_dim(a, "dim1", x->ndim),
+	return roll1(c, t, out[0].data, x, krl_roll_dim(a, "dim1", x->ndim),
 	             (int64_t)krl_attrs_get(a, "shift1", 0), d);
 }
 

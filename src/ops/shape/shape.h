@@ -33,6 +33,10 @@ void krl_pad_amounts(const krl_attrs *a, int *k, int64_t *before,
  * x[(j + start) % n], start = (n - shift) mod n in [0, n); 0 when n is 0. */
 int64_t krl_roll_start(int64_t n, int64_t shift);
 
+/* A dim attribute of roll (dim0, dim1) normalised to [0, ndim) (family.c);
+ * check() has accepted it in [-ndim, ndim). */
+int krl_roll_dim(const krl_attrs *a, const char *key, int ndim);
+
 /* Most dims of a strided copy (krl_k_strided_copy): an outer dim and one
  * per padded dim. */
 #define KRL_COPY_MAX_DIMS (KRL_PAD_MAX_DIMS + 1)
