@@ -41,8 +41,8 @@
 #include <stdint.h>
 
 #include "ops/reduce/reduce.h"
-#include "ops/byesize.cuh"
 #include "ops/intdiv.cuh"
+#include "ops/launch.cuh"
 
 #define MAX_GRID_YZ 65535
 #define MAX_I32 ((int64_t)0x7fffffff)
@@ -50,16 +50,6 @@
 static int64_t cdiv(int64_t a, int64_t b)
 {
 	return (a + b - 1) / b;
-}
-
-/* Grid size for one thread per item, at most 2^31 - 1 blocks (the kernels
- * loop over the rest). */
-static unsigned grid_for(int64_t n, int threads)
-{
-	int64_t g = cdiv(n, threads);
-	if (g > 0x7fffffff)
-		g = 0x7fffffff;
-	return (unsigned)(g < 1 ? 1 : g);
 }
 
 template <class I>
@@ -409,7 +399,6 @@ static int over_z(const Dim &t, const Dim &h, const Dim &w, int64_t planes,
 	return 0;
 }
 
-
 extern "C" int krl_k_max_pool3d(const float *x, float *y, int64_t *idx,
                                 const krl_pool *g, void *stream)
 {
@@ -460,7 +449,6 @@ extern "C" int krl_k_avg_pool3d(const float *x, float *y, const krl_pool *g,
 
 #define EW_THREADS 128
 #define EW_WORK 4
-
 
 /* Each block covers 512 consecutive outputs, thread tx the elements tx,
  * tx + 128, tx + 256, tx + 384 of them, all four loaded before any is

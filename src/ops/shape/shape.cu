@@ -21,23 +21,14 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ops/byesize.cuh"
 #include "ops/intdiv.cuh"
+#include "ops/launch.cuh"
 #include "ops/shape/shape.h"
 
 #define EW_THREADS 128
 #define EW_WORK 4
 #define ROLL_THREADS 512
 #define MAX_I32 ((int64_t)0x7fffffff)
-
-static unsigned grid_for(int64_t n, int per_block)
-{
-	int64_t g = (n + per_block - 1) / per_block;
-	if (g > 0x7fffffff)
-		g = 0x7fffffff;
-	return (unsigned)(g < 1 ? 1 : g);
-}
-
 
 /* ==== strided_copy ==== */
 
