@@ -145,10 +145,11 @@ static krl_err check_layout(const char *op, cudnnHandle_t h, rnn_plan *p,
 				               __FILE__, __LINE__, d);
 				break;
 			}
-			int64_t mo = ((const char *)ma - (const char *)w) /
-			             (int64_t)sizeof(float);
-			int64_t bo = ((const char *)ba - (const char *)w) /
-			             (int64_t)sizeof(float);
+			/* -1: cuDNN gave no address */
+			int64_t mo = ma ? ((const char *)ma - (const char *)w) /
+			                  (int64_t)sizeof(float) : -1;
+			int64_t bo = ba ? ((const char *)ba - (const char *)w) /
+			                  (int64_t)sizeof(float) : -1;
 			int64_t mw = krl_rnn_mat_off(g, q, lin);
 			int64_t bw = krl_rnn_bias_off(g, q, lin);
 			/* the matrix's element count, from its descriptor */
@@ -162,8 +163,7 @@ static krl_err check_layout(const char *op, cudnnHandle_t h, rnn_plan *p,
 			if (st != CUDNN_STATUS_SUCCESS)
 				r = cudnn_fail(op, st, "cudnnGetTensorNdDescriptor",
 				               __FILE__, __LINE__, d);
-			else if (!ma || !ba || mo != mw || bo != bw ||
-			         numel != wantn)
+			else if (mo != mw || bo != bw || numel != wantn)
 				r = krl_diag_set(d, KRL_EUNSUPPORTED, nopos,
 				                 "%s: cuDNN places pseudo-layer %d's "
 				                 "linear layer %d at matrix offset "
