@@ -1109,7 +1109,7 @@ net(id=25, name="shufflenet_unit", stem="25_ShuffleNetUnit", prec="tf32",
                          height=s["height"], width=s["width"], num_classes=1000),
     input=["batch_size", "input_channels", "height", "width"],
     layers=[shufflenet_unit("input_channels", "out_channels", "groups")],
-    tol=(1e-2, 1e-2),
+    tol=(1e-2, 1e-2), fixed=["input_channels", "out_channels", "groups"],
     note="""ShuffleNet unit, training mode: out = relu(BN1(Conv2d(in, out / 4, 1,
 groups = g)(x))), out = BN2(Conv2d(out / 4, out / 4, 3, p1, groups = out /
 4)(out)), out = ChannelShuffle(g)(out), out = relu(BN3(Conv2d(out / 4,
@@ -1118,7 +1118,9 @@ so the shortcut is a conv); no conv has a bias. On x[10, 240, 224, 224]
 (459 MiB; y 919 MiB); g = 3. Same forward at both revisions (kb0 draws
 randn, kb1 rand; we draw normal(0, 1)); kb0 = kb1 (num_classes is unused).
 tiny: 9 -> 6 -> 24 channels (2 channels a group in the shuffle, so the
-shuffle moves them) on 9 x 11.
+shuffle moves them) on 9 x 11. The widths and groups are `fixed` (each
+grouped conv needs them divisible), so hidden sets vary the batch and the
+image.
 
 """ + SHUFFLE_NOTE + """
 
@@ -1155,7 +1157,7 @@ net(id=26, name="shufflenet", stem="26_ShuffleNet", prec="tf32",
                          width=s["width"], num_classes=s["num_classes"]),
     input=["batch_size", 3, "height", "width"],
     layers=shufflenet(),
-    tol=(1e-2, 1e-2),
+    tol=(1e-2, 1e-2), fixed=["groups", "c0", "c1", "c2", "c3"],
     note="""ShuffleNet (KernelBench's), training mode: relu(BN(Conv2d(3, 24, 3, s2,
 p1))), MaxPool2d(3, s2, p1); stages of 3, 7 and 3 ShuffleNet units (problem
 25's unit, g = 3, all stride 1) to 240, 480 and 960 channels (each stage's
@@ -1166,7 +1168,8 @@ x[10, 3, 224, 224]. Same forward at both revisions (kb0 draws randn, kb1
 rand; we draw normal(0, 1)); kb0 = kb1. The widths (c0..c3 =
 stages_out_channels, c5 = 1024), groups and the image are keys so that tiny
 is small (35 x 29; widths 6, 24, 36, 48 so that every grouped conv divides
-and every shuffle moves channels; c5 = 40, the fc's fan-in).
+and every shuffle moves channels; c5 = 40, the fc's fan-in). groups and
+c0..c3 are `fixed` (each grouped conv needs them divisible).
 
 """ + SHUFFLE_NOTE + """
 
@@ -1177,6 +1180,63 @@ Precision tf32 (cuDNN convs; depthwise ones fp32; fc strict fp32). 54
 convs, each followed by a BN that keeps TF32's ~4e-4 relative; the
 residual sums add branch errors in quadrature: ~3e-3 relative at y (~0.3
 rms) at most: atol = 1e-2, rtol = 1e-2.""")
+
+
+UNET_DC = lambda c: [conv(c, 3, p=1), bn(), softmax(-1), conv(c, 3, p=1), bn(), softmax(-1)]
+
+
+def unet():
+    L = []
+    f = "features"
+    widths = [f, "2 * %s" % f, "4 * %s" % f, "8 * %s" % f]
+    for i, c in enumerate(widths):
+        L += UNET_DC(c) + [save("e%d" % (i + 1)), maxpool(2, 2)]
+    L += UNET_DC("16 * %s" % f)
+    for i, c in reversed(list(enumerate(widths))):
+        L += [convt(c, 2, 2), catskip("e%d" % (i + 1))] + UNET_DC(c)
+    return L + [conv("out_channels", 1)]
+
+
+net(id=45, name="unet_softmax", stem="45_UNetSoftmax", prec="tf32",
+    keys=["batch_size", "in_channels", "out_channels", "height", "width", "features"],
+    sets=dict(kb1=dict(batch_size=8, in_channels=8, out_channels=4, height=64, width=512,
+                       features=64),
+              tiny=dict(batch_size=2, in_channels=3, out_channels=2, height=16, width=32,
+                        features=3)),
+    kb0_from="kb1",
+    jsonl=lambda s: {k: s[k] for k in ("batch_size", "in_channels", "out_channels", "height",
+                                       "width", "features")},
+    input=["batch_size", "in_channels", "height", "width"],
+    layers=unet(),
+    tol=(5e-5, 1e-3), fixed=["height", "width"],
+    note="""U-Net with softmax (KernelBench's), training mode. DoubleConv(c) =
+Conv2d(3, p1, bias) + BN + Softmax(dim=-1) + Conv2d(3, p1, bias) + BN +
+Softmax(dim=-1) (softmax over the width, as the Model writes it). Encoder:
+DoubleConv to f, 2f, 4f, 8f (f = features = 64), each followed by
+MaxPool2d(2, 2); bottleneck DoubleConv to 16f; decoder: 4 times
+ConvTranspose2d(2c, c, 2, stride 2, bias), torch.cat((up, skip), dim=1)
+(one `cat` of two), DoubleConv to c; final Conv2d(f, out_channels, 1,
+bias). On x[8, 8, 64, 512]. Same forward at both revisions (kb0 draws
+randn, kb1 rand; we draw normal(0, 1)); kb0 = kb1. MaxPool2d is
+`max_pool2d` with its index output (PyTorch's CUDA max_pool2d is
+max_pool2d_with_indices); Softmax and the BNs are out of place. The image
+is `fixed` (four halvings must come out even for the cats); tiny is 16 x
+32 with f = 3.
+
+Params: PyTorch's init, conv and conv-transpose weights and biases
+uniform(+-1/sqrt(fan_in)) at kb1 (a ConvTranspose2d's fan-in is its
+out_channels * k * k); BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps =
+1e-5.
+
+Precision tf32 (cuDNN convs). The last DoubleConv's softmax leaves values
+~1/width (2e-3 at kb1), so y is the final conv's bias (~0.1) plus an
+x-dependent part of ~1.4e-3 rms at kb1 (64 channels x 0.07 weights x
+2.5e-3 spread). Every conv is followed by a BN, so TF32's ~4e-4 per conv
+stays relative; over 19 convs ~2e-3 of the softmax inputs (scale 1), i.e.
+~2e-3 relative on the softmax outputs and ~3e-6 absolute on y (worst of 1M
+outputs ~1.5e-5). atol = 5e-5, rtol = 1e-3 allows ~1.5e-4 at |y| ~ 0.1,
+~3x the worst TF32 error and a tenth of the x-dependent part, so a
+constant (the bias, or the bias plus the mean response) fails.""")
 
 
 # ---- arithmetic ------------------------------------------------------------
