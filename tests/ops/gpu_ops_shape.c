@@ -1,5 +1,5 @@
 /*
- * GPU test of the "shape" op family (pad, roll, index_select): each op on
+ * GPU test of the "shape" op family (pad, roll, index_select, permute): each op on
  * random inputs drawn on the host from a fixed seed, run on the device
  * through krl_op.run (twice, into outputs filled with garbage first) and
  * compared element for element with its float64 golden version (the ops
@@ -7,7 +7,10 @@
  * (Swin MLP's pad of [B, H, W, C] over H and W, Swin V2's roll by
  * -shift over dims 1 and 2 and its relative-position table lookup, Mamba2's
  * pad of a chunk dim), cropping pads, a roll of 1- and 8-byte elements,
- * and index_select along the first, a middle and the last dim. An index
+ * index_select along the first, a middle and the last dim, permute over
+ * every permutation of ranks 2-4 and random ones of ranks 5, 6 and 8 at
+ * odd sizes, 1- and 8-byte permutes and the level-3 ones (ShuffleNet's
+ * channel shuffle, NetVLAD's and Mamba2's einsum operands). An index
  * out of range gives NaN in its output elements only. Needs a GPU: skips
  * (exit 77) without one.
  */
@@ -203,6 +206,99 @@ static void test_roll(void **state)
 	                               2.0, "shift1", 3.0));
 }
 
+/* ==== permute ==== */
+
+/* permute of an x of dtype dt and dims xd[0..n) by p. */
+static void permute_case(krl_dtype dt, int n, const int64_t *xd, const int *p)
+{
+	ten x = T(dt, dt == KRL_BOOL ? D_BOOL : D_NORMAL, 0, 1, I(1));
+	x.ndim = n;
+	ten y = x;
+	krl_attrs a;
+	memset(&a, 0, sizeof a);
+	static const char *const key[] = { "p0", "p1", "p2", "p3", "p4", "p5",
+		"p6", "p7" };
+	a.n = n;
+	for (int i = 0; i < n; i++) {
+		x.dim[i] = xd[i];
+		y.dim[i] = xd[p[i]];
+		a.key[i] = key[i];
+		a.val[i] = p[i];
+	}
+	run_case("permute", &x, 1, &y, a);
+}
+
+/* The next permutation of p[0..n) in lexicographic order; 0 after the
+ * last. */
+static int next_perm(int *p, int n)
+{
+	int i = n - 2;
+	while (i >= 0 && p[i] > p[i + 1])
+		i--;
+	if (i < 0)
+		return 0;
+	int j = n - 1;
+	while (p[j] < p[i])
+		j--;
+	int t = p[i];
+	p[i] = p[j];
+	p[j] = t;
+	for (int l = i + 1, r = n - 1; l < r; l++, r--) {
+		t = p[l];
+		p[l] = p[r];
+		p[r] = t;
+	}
+	return 1;
+}
+
+static void test_permute(void **state)
+{
+	(void)state;
+	g_rng = 0xbf58476d1ce4e5b9ull;
+	/* every permutation of ranks 2, 3, 4 at odd sizes (dims of 1 among
+	 * them, which the copy drops) */
+	static const int64_t odd[] = { 7, 5, 3, 1, 9, 11, 13, 2 };
+	for (int n = 2; n <= 4; n++) {
+		int p[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+		int64_t xd[8];
+		for (int i = 0; i < n; i++)
+			xd[i] = odd[(i + n) % 8] * (n == 2 ? 37 : 1);
+		do
+			permute_case(KRL_F32, n, xd, p);
+		while (next_perm(p, n));
+	}
+	/* random permutations of ranks 5, 6 and 8 */
+	static const int64_t d5[] = { 3, 5, 7, 4, 9 }, d6[] = { 2, 3, 5, 1, 7, 3 },
+		d8[] = { 2, 3, 1, 5, 2, 3, 1, 7 };
+	for (int rep = 0; rep < 6; rep++) {
+		int n = rep < 2 ? 5 : rep < 4 ? 6 : 8;
+		const int64_t *xd = n == 5 ? d5 : n == 6 ? d6 : d8;
+		int p[8];
+		for (int i = 0; i < n; i++)
+			p[i] = i;
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)(gpuop_urand() * (i + 1)), t = p[i];
+			p[i] = p[j];
+			p[j] = t;
+		}
+		permute_case(KRL_F32, n, xd, p);
+	}
+	/* 1- and 8-byte elements */
+	int t2[] = { 1, 0 }, t3[] = { 2, 0, 1 };
+	permute_case(KRL_BOOL, 2, (int64_t[]){ 33, 17 }, t2);
+	permute_case(KRL_I64, 3, (int64_t[]){ 5, 9, 13 }, t3);
+	/* ShuffleNet (L3 25/26): [B, g, C/g, H, W] transposed over 1 and 2 */
+	permute_case(KRL_F32, 5, (int64_t[]){ 10, 3, 80, 28, 28 },
+	             (int[]){ 0, 2, 1, 3, 4 });
+	/* NetVLAD (L3 46/47): [B, N, K] to [B, K, N] for the einsum's bmm */
+	permute_case(KRL_F32, 3, (int64_t[]){ 32, 100, 32 }, (int[]){ 0, 2, 1 });
+	/* Mamba2 (L3 48/49): [b, c, l, h, n] to [b, h, c, l, n] */
+	permute_case(KRL_F32, 5, (int64_t[]){ 16, 8, 64, 8, 64 },
+	             (int[]){ 0, 3, 1, 2, 4 });
+	/* a large 2-D transpose */
+	permute_case(KRL_F32, 2, (int64_t[]){ 4099, 2051 }, t2);
+}
+
 /* ==== index_select ==== */
 
 static void test_index_select(void **state)
@@ -285,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_roll),
 		cmocka_unit_test(test_index_select),
 		cmocka_unit_test(test_index_out_of_range),
+		cmocka_unit_test(test_permute),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

@@ -1,10 +1,12 @@
 /*
- * CPU tests of the "shape" op family (src/ops/shape/family.c): pad, roll
- * and index_select against values worked out by hand (pads of 1, 2 and 3
+ * CPU tests of the "shape" op family (src/ops/shape/family.c): pad, roll,
+ * index_select and permute against values worked out by hand (pads of 1, 2 and 3
  * dims, the fill value rounded to f32, cropping by negative amounts;
  * rolls with negative and wrapping shifts, over the flat tensor, one dim
  * and two; indices repeated and out of order, along dim 0 and the last
- * dim, out of range), their checks rejecting bad calls with the sentence
+ * dim, out of range; 2-D transposes, a 3-D cycle, ShuffleNet's channel
+ * shuffle and a rank-8 reversal checked by coordinates), their checks
+ * rejecting bad calls with the sentence
  * asserted, and the three ops called from a task's plan and run through
  * the golden executor.
  */
@@ -39,7 +41,7 @@ static krl_tensor T(double *data, krl_dtype dt, int ndim, ...)
 static void test_registry(void **state)
 {
 	(void)state;
-	const char *names[] = { "pad", "roll", "index_select" };
+	const char *names[] = { "pad", "roll", "index_select", "permute" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const krl_op *op = krl_op_find(names[i]);
 		assert_non_null(op);
@@ -268,6 +270,94 @@ static void test_index_select(void **state)
 	               "cannot select from dim 0 of size 0");
 }
 
+/* ==== permute ==== */
+
+static void test_permute(void **state)
+{
+	(void)state;
+	double x[720], y[720];
+	for (int i = 0; i < 720; i++)
+		x[i] = i;
+
+	/* a 2-D transpose of [2, 3] */
+	krl_tensor in = T(x, F, 2, I(2), I(3)), out = T(y, F, 2, I(3), I(2));
+	krl_attrs a = optest_attrs(2, "p0", 1.0, "p1", 0.0);
+	optest_golden("permute", &in, &out, &a);
+	optest_near(y, (double[]){ 0, 3, 1, 4, 2, 5 }, 6, 0);
+
+	/* [2, 3, 2] by (2, 0, 1): y[k][i][j] = x[i][j][k] */
+	in = T(x, F, 3, I(2), I(3), I(2));
+	out = T(y, F, 3, I(2), I(2), I(3));
+	a = optest_attrs(3, "p0", 2.0, "p1", 0.0, "p2", 1.0);
+	optest_golden("permute", &in, &out, &a);
+	optest_near(y, (double[]){ 0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11 }, 12,
+	            0);
+
+	/* the identity is a copy; an i64 tensor moves as it is */
+	in = T(x, KRL_I64, 2, I(3), I(4));
+	out = T(y, KRL_I64, 2, I(3), I(4));
+	a = optest_attrs(2, "p0", 0.0, "p1", 1.0);
+	optest_golden("permute", &in, &out, &a);
+	optest_near(y, x, 12, 0);
+
+	/* ShuffleNet's channel shuffle: [1, g=2, 3, 2] (c = 6 channels of 2
+	 * pixels) by (0, 2, 1, 3): channel order 0 3 1 4 2 5 */
+	in = T(x, F, 4, I(1), I(2), I(3), I(2));
+	out = T(y, F, 4, I(1), I(3), I(2), I(2));
+	a = optest_attrs(4, "p0", 0.0, "p1", 2.0, "p2", 1.0, "p3", 3.0);
+	optest_golden("permute", &in, &out, &a);
+	optest_near(y, (double[]){ 0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11 }, 12,
+	            0);
+
+	/* rank 8, reversed, dims 1 2 3 1 2 1 2 5 (120 elements): y at
+	 * coordinates c is x at c reversed */
+	int64_t dx[8] = { 1, 2, 3, 1, 2, 1, 2, 5 };
+	in = T(x, F, 8, dx[0], dx[1], dx[2], dx[3], dx[4], dx[5], dx[6], dx[7]);
+	out = T(y, F, 8, dx[7], dx[6], dx[5], dx[4], dx[3], dx[2], dx[1], dx[0]);
+	a = optest_attrs(8, "p0", 7.0, "p1", 6.0, "p2", 5.0, "p3", 4.0,
+	                 "p4", 3.0, "p5", 2.0, "p6", 1.0, "p7", 0.0);
+	optest_golden("permute", &in, &out, &a);
+	for (int e = 0; e < 120; e++) {
+		int64_t c[8], k = e, f = 0;
+		for (int i = 7; i >= 0; i--) {
+			c[i] = k % out.dim[i];
+			k /= out.dim[i];
+		}
+		for (int i = 7; i >= 0; i--)   /* x's dim j = y's dim 7 - j */
+			f = f * dx[7 - i] + c[i];
+		assert_true(y[e] == x[f]);
+	}
+
+	/* errors */
+	in = T(x, F, 2, I(2), I(3));
+	out = T(y, F, 2, I(2), I(3));
+	a = optest_attrs(2, "p0", 1.0, "p1", 0.0);
+	optest_rejects("permute", &in, &out, &a, "permute: x is [2, 3], so y must "
+	               "be [3, 2], not [2, 3]");
+	a = optest_attrs(1, "p0", 1.0);
+	optest_rejects("permute", &in, &out, &a, "permute: x is [2, 3], so p0 .. "
+	               "p1 are required and p1 is missing");
+	a = optest_attrs(3, "p0", 1.0, "p1", 0.0, "p2", 2.0);
+	optest_rejects("permute", &in, &out, &a, "permute: x is [2, 3], so p0 .. "
+	               "p1 are given and p2 is one too many");
+	a = optest_attrs(2, "p0", 1.0, "p1", 1.0);
+	optest_rejects("permute", &in, &out, &a, "permute: dim 1 is named twice");
+	a = optest_attrs(2, "p0", 2.0, "p1", 0.0);
+	optest_rejects("permute", &in, &out, &a, "permute: p0=2 must be an integer "
+	               "in 0 .. 1");
+	a = optest_attrs(2, "p0", -1.0, "p1", 0.0);
+	optest_rejects("permute", &in, &out, &a, "permute: p0=-1 must be an "
+	               "integer in 0 .. 1");
+	a = optest_attrs(2, "p0", 0.0, "q1", 1.0);
+	optest_rejects("permute", &in, &out, &a, "permute:");
+	krl_tensor oi = T(y, KRL_I64, 2, I(2), I(3));
+	a = optest_attrs(2, "p0", 0.0, "p1", 1.0);
+	optest_rejects("permute", &in, &oi, &a, "permute: x is f32 but y is i64: "
+	               "dtypes must be equal");
+	krl_tensor s = T(x, F, 0), so = T(y, F, 0);
+	optest_rejects("permute", &s, &so, NULL, "permute: x is a scalar");
+}
+
 /* ==== In a plan ==== */
 
 static const char plan_task[] =
@@ -278,11 +368,13 @@ static const char plan_task[] =
 	"output y f32 [3, 6]\n"
 	"output z f32 [n, m]\n"
 	"output w f32 [4, m]\n"
+	"output v f32 [m, n]\n"
 	"tolerance atol=0 rtol=0\n"
 	"plan\n"
 	"  call pad(x) -> y pad0=1 pad1=2 pad2=0 pad3=1 value=-0.5\n"
 	"  call roll(x) -> z dim0=0 shift0=-1 dim1=1 shift1=4\n"
 	"  call index_select(x, idx) -> w dim=0\n"
+	"  call permute(x) -> v p0=1 p1=0\n"
 	"end\n";
 
 static void test_in_plan(void **state)
@@ -295,11 +387,11 @@ static void test_in_plan(void **state)
 	                             &d), &d);
 	krl_limits lim = krl_limits_sm90();
 	KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
-	assert_int_equal(p->nbody, 3);
+	assert_int_equal(p->nbody, 4);
 	double x[] = { 1, 2, 3, 4, 5, 6 }, idx[] = { 1, 1, 0, 1 };
-	double y[18], z[6], w[12];
-	double *bufs[] = { x, idx, y, z, w };
-	assert_true(p->nbufs >= 5);
+	double y[18], z[6], w[12], v[6];
+	double *bufs[] = { x, idx, y, z, w, v };
+	assert_true(p->nbufs >= 6);
 	KRL_ASSERT_OK(krl_exec_golden(p, bufs, &d), &d);
 	double h = (float)-0.5;
 	optest_near(y, (double[]){ h, 1, 2, 3, h, h, h, 4, 5, 6, h, h,
@@ -307,6 +399,7 @@ static void test_in_plan(void **state)
 	/* rows up by one, columns right by 4 = by 1 */
 	optest_near(z, (double[]){ 6, 4, 5, 3, 1, 2 }, 6, 0);
 	optest_near(w, (double[]){ 4, 5, 6, 4, 5, 6, 1, 2, 3, 4, 5, 6 }, 12, 0);
+	optest_near(v, (double[]){ 1, 4, 2, 5, 3, 6 }, 6, 0);
 	krl_program_free(p);
 	krl_task_free(t);
 
@@ -330,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_pad),
 		cmocka_unit_test(test_roll),
 		cmocka_unit_test(test_index_select),
+		cmocka_unit_test(test_permute),
 		cmocka_unit_test(test_in_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

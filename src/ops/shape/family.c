@@ -1,8 +1,9 @@
 /*
  * kernelrl: the op family "shape" (docs/ops-shape.md): the data-movement
  * ops of the level-3 networks, pad (F.pad with a constant), roll
- * (torch.roll over the flat tensor, one dim or two) and index_select
- * (x[idx] with a 1-D int64 idx along one dim).
+ * (torch.roll over the flat tensor, one dim or two), index_select
+ * (x[idx] with a 1-D int64 idx along one dim) and permute
+ * (x.permute(p).contiguous(), transpose(a, b).contiguous()).
  *
  * This file is CPU code only: the table, every op's check and its float64
  * golden version. The GPU drivers are in run.c (kernels in shape.cu),
@@ -316,6 +317,87 @@ static krl_err golden_index_select(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
+/* ==== permute ==== */
+
+static const char *const k_permute[] = { "p0", "p1", "p2", "p3", "p4", "p5",
+	"p6", "p7", NULL };
+
+void krl_permute_dims(const krl_attrs *a, int ndim, int *p)
+{
+	for (int i = 0; i < ndim; i++)
+		p[i] = (int)krl_attrs_get(a, k_permute[i], 0);
+}
+
+/* permute: x -> y of x's dtype (any sized one), y = x.permute(p0, ...,
+ * p{n-1}).contiguous() with n = x's rank (1 .. 8): y's dim i is x's dim
+ * p_i, so y[c_0, ..., c_{n-1}] = x at coordinate c_i in dim p_i. Exactly
+ * p0 .. p{n-1} are given (no negative dims: a plan spells them out), each
+ * of 0 .. n-1 once; y's dims are x's permuted. */
+static krl_err check_permute(const krl_tensor *in, const krl_tensor *out,
+                             const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "permute";
+	const krl_tensor *x = &in[0], *y = &out[0];
+	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP], sw[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_permute, a, msg, cap)) ||
+	    (r = need_same_dtype(op, x, y, msg, cap)))
+		return r;
+	int n = x->ndim;
+	if (n < 1)
+		return krl_ops_fail(msg, cap, "%s: x is a scalar: there is nothing "
+		            "to permute", op);
+	for (int i = 0; i < KRL_MAX_DIM; i++) {
+		int has = krl_ops_attr_has(a, k_permute[i]);
+		if (i < n && !has)
+			return krl_ops_fail(msg, cap, "%s: x is %s, so p0 .. p%d are "
+			            "required and %s is missing", op,
+			            KRL_SHAPE(x, sx), n - 1, k_permute[i]);
+		if (i >= n && has)
+			return krl_ops_fail(msg, cap, "%s: x is %s, so p0 .. p%d are "
+			            "given and %s is one too many", op,
+			            KRL_SHAPE(x, sx), n - 1, k_permute[i]);
+	}
+	int seen = 0;
+	for (int i = 0; i < n; i++) {
+		if ((r = need_int(op, a, k_permute[i], 0, n - 1, msg, cap)))
+			return r;
+		int d = (int)krl_attrs_get(a, k_permute[i], 0);
+		if (seen & (1 << d))
+			return krl_ops_fail(msg, cap, "%s: dim %d is named twice (p0 .. "
+			            "p%d must name each of x's dims once)", op, d,
+			            n - 1);
+		seen |= 1 << d;
+	}
+	int p[KRL_MAX_DIM];
+	krl_permute_dims(a, n, p);
+	krl_tensor want = *x;
+	for (int i = 0; i < n; i++)
+		want.dim[i] = x->dim[p[i]];
+	if (!krl_ops_same_shape(&want, y))
+		return krl_ops_fail(msg, cap, "%s: x is %s, so y must be %s, not %s", op,
+		            KRL_SHAPE(x, sx), KRL_SHAPE(&want, sw), KRL_SHAPE(y, sy));
+	return KRL_OK;
+}
+
+/* Element by element over y: its coordinates c, x's coordinates c' with
+ * c'[p_i] = c_i. */
+static krl_err golden_permute(const krl_tensor *in, const krl_tensor *out,
+                              const krl_attrs *a)
+{
+	const krl_tensor *x = &in[0], *y = &out[0];
+	int n = x->ndim, p[KRL_MAX_DIM];
+	krl_permute_dims(a, n, p);
+	int64_t m = krl_tensor_numel(y), c[KRL_MAX_DIM], cx[KRL_MAX_DIM];
+	for (int64_t e = 0; e < m; e++) {
+		unflatten(e, y->dim, n, c);
+		for (int i = 0; i < n; i++)
+			cx[p[i]] = c[i];
+		D(y)[e] = D(x)[flatten(cx, x->dim, n)];
+	}
+	return KRL_OK;
+}
+
 /* ==== Table ==== */
 
 #define SH_OP(nm, ni, no, keys, dc) \
@@ -329,9 +411,12 @@ SH_OP(roll, 1, 1, k_roll, "y = torch.roll(x, (shift0[, shift1]), (dim0[, "
       "dtype)");
 SH_OP(index_select, 2, 1, k_dim, "y = x.index_select(dim, idx) = x[..., idx, "
       "...] along dim, idx a 1-D i64 tensor of indices in [0, size)");
+SH_OP(permute, 1, 1, k_permute, "y = x.permute(p0, ..., p{n-1}).contiguous() "
+      "(also transpose(a, b).contiguous()): y's dim i is x's dim p_i, p0 .. "
+      "p{n-1} given for x of rank n (1 .. 8), any dtype");
 
 static const krl_op *const ops[] = {
-	&op_pad, &op_roll, &op_index_select, NULL
+	&op_pad, &op_roll, &op_index_select, &op_permute, NULL
 };
 
 const krl_op_family krl_family_shape = {

@@ -126,3 +126,27 @@ KRL_RUN(index_select)
 	                                l.inner, c->stream));
 	return KRL_OK;
 }
+
+/* ==== permute ====
+ *
+ * x.permute(p).contiguous() is copy_ from the permuted view into a new
+ * contiguous tensor: one TensorIterator copy over y, the input's offsets
+ * through OffsetCalculator (krl_k_strided_copy, which merges the dims that
+ * stay adjacent). y's dim i has x's stride of dim p_i; y is contiguous. */
+KRL_RUN(permute)
+{
+	const krl_tensor *x = &in[0], *y = &out[0];
+	int n = x->ndim, p[KRL_MAX_DIM];
+	krl_permute_dims(a, n, p);
+	krl_copy_box b;
+	b.m = n;
+	b.in_off = b.out_off = 0;
+	for (int i = 0; i < n; i++) {
+		b.size[i] = y->dim[i];
+		b.out_stride[i] = krl_ops_prod(y, i + 1, n);
+		b.in_stride[i] = krl_ops_prod(x, p[i] + 1, n);
+	}
+	CUDA_TRY(d, krl_k_strided_copy(x->data, y->data, &b,
+	                                (int)krl_dtype_size(x->dtype), c->stream));
+	return KRL_OK;
+}

@@ -2,9 +2,10 @@
  * kernelrl: the kernels of the op family "shape" (shape.h; docs/ops-shape.md),
  * each with the launch structure of the PyTorch kernel it stands for,
  * written from scratch:
- *   - strided_copy (pad's copy into the padded output): the unrolled
- *     elementwise kernel of CUDALoops.cuh that copy_ runs for a
- *     non-contiguous destination: 128 threads, 4 elements a thread at a
+ *   - strided_copy (pad's copy into the padded output, permute's copy of
+ *     a permuted view into a contiguous y): the unrolled elementwise
+ *     kernel of CUDALoops.cuh that copy_ runs for a non-contiguous source
+ *     or destination: 128 threads, 4 elements a thread at a
  *     stride of 128, each element's two offsets found dim by dim with
  *     multiply-high divisions (OffsetCalculator's IntDivider), dims that
  *     are contiguous in both tensors merged first as TensorIterator

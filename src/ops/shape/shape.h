@@ -1,8 +1,8 @@
 /*
  * kernelrl: private declarations of the op family "shape" (family.c,
  * run.c, shape.cu; docs/ops-shape.md): the data-movement ops of the
- * level-3 networks, pad (F.pad constant), roll (torch.roll) and
- * index_select (x[idx] along one dim).
+ * level-3 networks, pad (F.pad constant), roll (torch.roll),
+ * index_select (x[idx] along one dim) and permute (a permuted copy).
  *
  * Each kernel launcher enqueues on `stream` (a cudaStream_t) and returns
  * the cudaError_t of its launch as an int, 0 on success; the drivers turn
@@ -37,9 +37,13 @@ int64_t krl_roll_start(int64_t n, int64_t shift);
  * check() has accepted it in [-ndim, ndim). */
 int krl_roll_dim(const krl_attrs *a, const char *key, int ndim);
 
-/* Most dims of a strided copy (krl_k_strided_copy): an outer dim and one
- * per padded dim. */
-#define KRL_COPY_MAX_DIMS (KRL_PAD_MAX_DIMS + 1)
+/* The permutation of permute's attributes p0 .. p{ndim-1} into p
+ * (family.c); check() has accepted them. */
+void krl_permute_dims(const krl_attrs *a, int ndim, int *p);
+
+/* Most dims of a strided copy (krl_k_strided_copy): pad's outer dim and
+ * one per padded dim (5), permute's one per dim of x (8). */
+#define KRL_COPY_MAX_DIMS KRL_MAX_DIM
 
 /* A copy of a box of m dims: element (c_0, ..., c_{m-1}) of the box is
  * read at x + in_off + sum c_i * in_stride[i] and written at y + out_off +
@@ -74,7 +78,7 @@ int krl_k_index_select(const float *x, const int64_t *idx, float *y,
 
 /* ==== GPU drivers (run.c) ==== */
 
-KRL_RUN(pad); KRL_RUN(roll); KRL_RUN(index_select);
+KRL_RUN(pad); KRL_RUN(roll); KRL_RUN(index_select); KRL_RUN(permute);
 
 #ifdef __cplusplus
 }
