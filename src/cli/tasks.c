@@ -107,7 +107,8 @@ int krl_cmd_show(int argc, char **argv)
 	static const char *const roles[] = {"input", "param", "output", "buffer",
 	                                    "derived", "view"};
 	static const char *const dists[] = {"", "normal", "uniform", "randint",
-	                                    "bernoulli", "const"};
+	                                    "bernoulli", "const", "tril", "triu",
+	                                    "arange"};
 	for (int i = 0; i < p->nbufs; i++) {
 		const krl_buf *b = &p->bufs[i];
 		printf("%-7s %-10s ", roles[b->role], b->name);
