@@ -123,7 +123,7 @@ static void test_gru_steps(void **state)
 	assert_true(fabs(y[1] - h2) < 1e-14 && fabs(hy - h2) < 1e-14);
 }
 
-/* Bidirectional LSTM, T = 2: block 0 forward, block 1 reverse (from
+/* Bidirectional LSTM, T = 2: pseudo-layer 0 forward, 1 reverse (from
  * t = 1 down to 0); y[t] = [fwd h_t, bwd h_t], hy = [fwd h_1, bwd h_0]. */
 static void test_lstm_bidirectional(void **state)
 {
@@ -143,13 +143,14 @@ static void test_lstm_bidirectional(void **state)
 	krl_attrs a = A(2, "bidirectional", 1.0, "layers", 1.0);
 	optest_golden("lstm", in, out, &a);
 	double hf = h0[0], cf = c0[0], hb = h0[1], cb = c0[1];
-	lstm1(w, w + 4, w + 8, w + 12, x[0], &hf, &cf);
+	/* matrices: forward w[0..7], reverse w[8..15]; then biases:
+	 * forward w[16..23], reverse w[24..31] */
+	lstm1(w, w + 4, w + 16, w + 20, x[0], &hf, &cf);
 	double yf0 = hf;
-	lstm1(w, w + 4, w + 8, w + 12, x[1], &hf, &cf);
-	const double *v = w + 16;
-	lstm1(v, v + 4, v + 8, v + 12, x[1], &hb, &cb);
+	lstm1(w, w + 4, w + 16, w + 20, x[1], &hf, &cf);
+	lstm1(w + 8, w + 12, w + 24, w + 28, x[1], &hb, &cb);
 	double yb1 = hb;
-	lstm1(v, v + 4, v + 8, v + 12, x[0], &hb, &cb);
+	lstm1(w + 8, w + 12, w + 24, w + 28, x[0], &hb, &cb);
 	double want_y[4] = { yf0, hb, hf, yb1 };
 	double want_h[2] = { hf, hb }, want_c[2] = { cf, cb };
 	optest_near(y, want_y, 4, 1e-14);
@@ -158,7 +159,7 @@ static void test_lstm_bidirectional(void **state)
 }
 
 /* Two stacked GRU layers, T = 2: layer 1 reads layer 0's outputs; its
- * block starts after layer 0's 12 numbers. */
+ * matrices follow layer 0's 6, its biases layer 0's 6 biases. */
 static void test_gru_layers(void **state)
 {
 	(void)state;
@@ -174,13 +175,14 @@ static void test_gru_layers(void **state)
 	krl_attrs a = A(1, "layers", 2.0);
 	optest_golden("gru", in, out, &a);
 	double a0 = h0[0], a1 = h0[1];
-	const double *v = w + 12;
-	gru1(w, w + 3, w + 6, w + 9, x[0], &a0);
+	/* matrices: layer 0 w[0..5], layer 1 w[6..11]; then biases:
+	 * layer 0 w[12..17], layer 1 w[18..23] */
+	gru1(w, w + 3, w + 12, w + 15, x[0], &a0);
 	double l0t0 = a0;
-	gru1(w, w + 3, w + 6, w + 9, x[1], &a0);
-	gru1(v, v + 3, v + 6, v + 9, l0t0, &a1);
+	gru1(w, w + 3, w + 12, w + 15, x[1], &a0);
+	gru1(w + 6, w + 9, w + 18, w + 21, l0t0, &a1);
 	double y0 = a1;
-	gru1(v, v + 3, v + 6, v + 9, a0, &a1);
+	gru1(w + 6, w + 9, w + 18, w + 21, a0, &a1);
 	double want_y[2] = { y0, a1 }, want_h[2] = { a0, a1 };
 	optest_near(y, want_y, 2, 1e-14);
 	optest_near(hy, want_h, 2, 1e-14);

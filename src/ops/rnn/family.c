@@ -46,24 +46,25 @@ int64_t krl_rnn_layer_in(const krl_rnn_geom *g, int l)
 	return l == 0 ? g->I : g->dirs * g->H;
 }
 
-/* Elements of pseudo-layer block p. */
-static int64_t block_size(const krl_rnn_geom *g, int p)
+/* Matrix elements of pseudo-layer p: its input and recurrent matrices. */
+static int64_t mats_size(const krl_rnn_geom *g, int p)
 {
 	int64_t in = krl_rnn_layer_in(g, p / g->dirs), gh = g->gates * g->H;
-	return gh * in + gh * g->H + 2 * gh;
+	return gh * in + gh * g->H;
 }
 
-static int64_t block_base(const krl_rnn_geom *g, int p)
+/* Where pseudo-layer p's matrices start: after those of 0 .. p-1. */
+static int64_t mats_base(const krl_rnn_geom *g, int p)
 {
 	int64_t off = 0;
 	for (int q = 0; q < p; q++)
-		off += block_size(g, q);
+		off += mats_size(g, q);
 	return off;
 }
 
 int64_t krl_rnn_mat_off(const krl_rnn_geom *g, int p, int lin)
 {
-	int64_t in = krl_rnn_layer_in(g, p / g->dirs), b = block_base(g, p);
+	int64_t in = krl_rnn_layer_in(g, p / g->dirs), b = mats_base(g, p);
 	if (lin < g->gates)
 		return b + (int64_t)lin * g->H * in;
 	return b + (int64_t)g->gates * g->H * in +
@@ -72,13 +73,15 @@ int64_t krl_rnn_mat_off(const krl_rnn_geom *g, int p, int lin)
 
 int64_t krl_rnn_bias_off(const krl_rnn_geom *g, int p, int lin)
 {
-	int64_t in = krl_rnn_layer_in(g, p / g->dirs), gh = g->gates * g->H;
-	return block_base(g, p) + gh * in + gh * g->H + (int64_t)lin * g->H;
+	int64_t gh = g->gates * g->H;
+	return mats_base(g, g->layers * g->dirs) + (int64_t)p * 2 * gh +
+	       (int64_t)lin * g->H;
 }
 
 int64_t krl_rnn_weight_count(const krl_rnn_geom *g)
 {
-	return block_base(g, g->layers * g->dirs);
+	return mats_base(g, g->layers * g->dirs) +
+	       (int64_t)g->layers * g->dirs * 2 * g->gates * g->H;
 }
 
 /* ==== Check ==== */

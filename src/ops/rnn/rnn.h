@@ -40,14 +40,18 @@ krl_rnn_geom krl_rnn_geom_of(int gates, const krl_tensor *in,
 int64_t krl_rnn_layer_in(const krl_rnn_geom *g, int l);
 
 /*
- * The weight layout, in elements of w. Pseudo-layer p = l * dirs + dir
- * (dir 1 is the reverse direction) is one block, the blocks in order of
- * p; block p holds first the matrices of linear-layer ids 0 .. 2*gates-1
- * (ids 0 .. gates-1 the input matrices W [H, in_l], ids gates .. 2*gates-1
- * the recurrent ones R [H, H], each row-major, gate order LSTM i, f, g, o,
- * GRU r, z, n), then the biases of the same ids (b_W then b_R, [H] each).
- * So the input matrices of a block are PyTorch's weight_ih_l{l}[_reverse]
- * [gates*H, in_l], then weight_hh, bias_ih and bias_hh.
+ * The weight layout, in elements of w (cuDNN 9's weight space, as
+ * cudnnGetRNNWeightParams reports it on the H200: every matrix first, then
+ * every bias). Pseudo-layer p = l * dirs + dir (dir 1 is the reverse
+ * direction): first the matrices of all pseudo-layers in order of p, each
+ * pseudo-layer's those of linear-layer ids 0 .. 2*gates-1 (ids 0 ..
+ * gates-1 the input matrices W [H, in_l], ids gates .. 2*gates-1 the
+ * recurrent ones R [H, H], each row-major, gate order LSTM i, f, g, o, GRU
+ * r, z, n); then the biases of all pseudo-layers in order of p, each
+ * pseudo-layer's those of the same ids (b_W then b_R, [H] each). So
+ * pseudo-layer p's input matrices are PyTorch's weight_ih_l{l}[_reverse]
+ * [gates*H, in_l], followed by weight_hh; bias_ih and bias_hh sit in the
+ * bias region.
  */
 int64_t krl_rnn_mat_off(const krl_rnn_geom *g, int p, int lin);
 int64_t krl_rnn_bias_off(const krl_rnn_geom *g, int p, int lin);
