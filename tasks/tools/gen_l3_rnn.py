@@ -41,10 +41,10 @@ sequential against blocked fp32 differs by ~2.3e-6 of a layer's output rms
 (problem 1's emulation), y ~0.3 rms: atol = 1e-5, rtol = 1e-5."""
 
 
-def cell_head(h2o_out):
+def cell_head(h2o_out, hid="hid"):
     """cat([x, hidden]) -> i2h -> tanh -> h2o, the Model's statements.
-    `hid` is the hidden buffer the cat reads; h2o_out the h2o output."""
-    return ["call cat(x, hid) -> comb dim=1",
+    hid is the hidden buffer the cat reads; h2o_out the h2o output."""
+    return ["call cat(x, %s) -> comb dim=1" % hid,
             "call linear(comb, i2h_w, i2h_b) -> hnew",
             "call tanh(hnew) -> hnew",
             "call linear(hnew, h2o_w, h2o_b) -> %s" % h2o_out]
@@ -113,14 +113,14 @@ sizes. x is drawn normal(0, 1) as kb0's randn.
 
 """ + CELL_PARAMS + "\n\n" + CELL_PREC,
      inputs=[("x", "batch_size, input_size")],
-     params=[("hid", "batch_size, hidden_size", "normal(0, 1)")] + cell_params(CELL_KB0),
+     params=[("hidden", "batch_size, hidden_size", "normal(0, 1)")] + cell_params(CELL_KB0),
      output="batch_size, output_size",
      tol=(1e-5, 1e-5),
      bytes="batch_size * input_size + batch_size * hidden_size + " + CELL_W_BYTES +
            " + batch_size * output_size",
      flops=CELL_FLOPS,
      bufs=[("comb", "batch_size, input_size + hidden_size"), ("hnew", "batch_size, hidden_size")],
-     plan=cell_head("y"))
+     plan=cell_head("y", "hidden"))
 
 task(id=34, stem="34_VanillaRNNHidden", name="vanilla_rnn_hidden", kb0=True,
      keys=CELL_KEYS, sets=dict(kb0=CELL_KB0, kb1=CELL_KB0, tiny=CELL_TINY),
@@ -135,7 +135,7 @@ sets are kb0's sizes; x normal(0, 1) as kb0's randn.
 
 """ + CELL_PARAMS + "\n\n" + CELL_PREC,
      inputs=[("x", "batch_size, input_size")],
-     params=[("hid", "batch_size, hidden_size", "normal(0, 1)")] + cell_params(CELL_KB0),
+     params=[("hidden", "batch_size, hidden_size", "normal(0, 1)")] + cell_params(CELL_KB0),
      output="batch_size, hidden_size",
      tol=(1e-5, 1e-5),
      bytes="batch_size * input_size + batch_size * hidden_size + " + CELL_W_BYTES +
@@ -143,7 +143,7 @@ sets are kb0's sizes; x normal(0, 1) as kb0's randn.
      flops=CELL_FLOPS,
      bufs=[("comb", "batch_size, input_size + hidden_size"),
            ("ho", "batch_size, output_size")],
-     plan=[l.replace("hnew", "y") for l in cell_head("ho")])
+     plan=[l.replace("hnew", "y") for l in cell_head("ho", "hidden")])
 
 # 34 at kb1: the loop over sequence_length steps (fixed: the plan is
 # unrolled), outputs stacked.
