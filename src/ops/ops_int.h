@@ -127,8 +127,8 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
 /* The families (registry.c lists them): matmul/ (gemm, linear, diag,
  * triu, tril), eltwise/ (activations, arithmetic, copy), reduce/ (reductions,
  * scans, pooling), norm/ (softmax, norms, losses, attention), conv/ (cuDNN
- * convolutions), shape/ (pad, roll, index_select), rnn/ (cuDNN LSTM and
- * GRU). */
+ * convolutions), shape/ (pad, roll, index_select, permute), rnn/ (cuDNN
+ * LSTM and GRU). */
 extern const krl_op_family krl_family_matmul;
 extern const krl_op_family krl_family_eltwise;
 extern const krl_op_family krl_family_reduce;
