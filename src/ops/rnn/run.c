@@ -15,8 +15,9 @@
  *   = hiddenSize, no dropout, CUDNN_RNN_PADDED_IO_ENABLED), data
  *   descriptors CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED with every
  *   sequence T long (PyTorch's descriptors for an unpacked input), h/c
- *   descriptors [layers * dirs, B, H], no device sequence lengths, a
- *   workspace and a reserve space of cudnnGetRNNTempSpaceSizes' sizes.
+ *   descriptors [layers * dirs, B, H] (no c descriptor for GRU, as
+ *   PyTorch passes none), no device sequence lengths, a workspace and a
+ *   reserve space of cudnnGetRNNTempSpaceSizes' sizes.
  *
  * The copy of x, the workspace and the reserve space share the context's
  * growable temporary (krl_opctx_temp; PyTorch allocates them from its
@@ -326,8 +327,9 @@ static krl_err run_rnn(const char *op, int gates, krl_opctx *c,
 	}
 	CUDNN_TRY(op, cudnnRNNForward(
 		h, p->rd, CUDNN_FWD_MODE_TRAINING, NULL, p->xd, x, p->yd,
-		out[0].data, p->hd, in[1].data, out[1].data, p->hd,
-		lstm ? in[2].data : NULL, lstm ? out[2].data : NULL,
+		out[0].data, p->hd, in[1].data, out[1].data,
+		lstm ? p->hd : NULL, lstm ? in[2].data : NULL,
+		lstm ? out[2].data : NULL,
 		p->wbytes, w->data, p->ws, p->ws ? tmp + xb : NULL, p->rs,
 		p->rs ? tmp + xb + wsb : NULL), d);
 	return KRL_OK;
