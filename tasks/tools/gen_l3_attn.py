@@ -246,13 +246,13 @@ wide, 8 heads of 96.
 """ + GPT_SHARED + """
 
 Precision fp32 (strict: Linear and bmm run without TF32 in PyTorch).
-The scores have ~0.33 rms, so softmax averages v over the causal prefix
-and y is ~0.35 rms at row 0 falling to ~0.03 by row 512 plus the c_proj
-bias (~0.02). GEMMs of depth <= 768 in any correct fp32 order err by
-<~1e-6 relative; softmax and the second bmm add a few ulp: ~1e-7
-absolute. atol = 1e-5, rtol = 1e-4: a missing mask (row 0 then averages
-all of v), a missing 1/sqrt(hs), a dropped bias or TF32 GEMMs (~3e-4
-relative) fail."""
+The scores have ~0.33 rms, so softmax averages v over the causal prefix:
+y is ~0.05 rms (largest in the first rows, plus the c_proj bias). A CPU
+emulation of one kb1 batch row (2026-12-02: numpy's blocked fp32 sums
+against float64) errs by 5e-7 at worst, 0.03 of the allowance; TF32-
+rounded GEMM inputs err by 5.5e-4, 39 times it. atol = 1e-5, rtol =
+1e-4: a missing mask (row 0 then averages all of v), a missing
+1/sqrt(hs), a dropped bias or TF32 GEMMs fail."""
     return dict(id=43, stem="43_MinGPTCausalAttention", name="mingpt_causal_attention",
                 P=P, note=note, tol=(1e-5, 1e-4), prec="fp32", jsonl=gpt_jsonl,
                 sets=sets)
@@ -316,11 +316,12 @@ normal(0, 0.5) (ones/zeros would hide a dropped affine), eps 1e-5.
 NewGELU is the 8 kernels of Python's evaluation order (level 1's
 88_mingpt_new_gelu); the residual adds are out of place (`x = x + ...`).
 
-Precision fp32 (strict). y ~1.3 rms (x plus two residual branches of ~0.3
-and ~0.6 rms). The GEMMs (depth <= 3072) in any correct fp32 order err by
-<~2e-6 relative, layer norm and GELU by a few ulp: <~1e-5 absolute at
-worst over 50M elements. atol = 5e-5, rtol = 1e-4: a missing mask, erf
-GELU for NewGELU (~1e-3 apart), a dropped affine or TF32 GEMMs fail."""
+Precision fp32 (strict). y ~1.05 rms (x plus the two residual
+branches). A CPU emulation of one kb1 batch row (numpy's blocked fp32
+against float64) errs by 8e-7 at worst, 0.01 of the allowance; TF32-
+rounded GEMM inputs by 6.8e-4, 12 times it. atol = 5e-5, rtol = 1e-4: a
+missing mask, erf GELU for NewGELU (~1e-3 apart), a dropped affine or
+TF32 GEMMs fail."""
     return dict(id=44, stem="44_MiniGPTBlock", name="mingpt_block", P=P, note=note,
                 tol=(5e-5, 1e-4), prec="fp32", jsonl=gpt_jsonl, sets=sets)
 
@@ -347,13 +348,15 @@ buffer.
 """ + GPT_SHARED + """ F.relu is out of place (a new tensor).
 
 Precision fp32 (strict). Without softmax the output is a causal sum of
-up to 1024 rows of v weighted by ReLU'd scores (~0.13 mean): y grows with
-the row, ~0.1 rms at row 0 to ~1.5 by row 1023. The second bmm sums up to
-1024 products of ~0.1 x 0.6: a correct fp32 order errs by ~1e-6
-relative. atol = 1e-5, rtol = 1e-4: a missing mask (future rows added), a
-missing scale or TF32 (~3e-4 relative) fail."""
+up to 1024 rows of v weighted by ReLU'd scores: y grows with the row, ~4
+rms overall, with cancellation in the sums. A CPU emulation of one kb1
+batch row (numpy's blocked fp32 against float64) errs by 1.4e-5 at
+worst, 0.82 of an atol = 1e-5, rtol = 1e-4 allowance, so the tolerance
+is atol = 5e-5, rtol = 5e-4 (that order at ~0.17 of it); TF32-rounded
+GEMM inputs err by 1.5e-2, ~200 times it. A missing mask (future rows
+added) or a missing scale fail."""
     return dict(id=50, stem="50_ReLUSelfAttention", name="relu_self_attention", P=P,
-                note=note, tol=(1e-5, 1e-4), prec="fp32",
+                note=note, tol=(5e-5, 5e-4), prec="fp32",
                 jsonl=lambda s: dict(batch_size=s["batch_size"], max_seqlen=s["max_seqlen"],
                                      n_embd=s["n_head"] * s["head_dim"], n_head=s["n_head"]),
                 sets=sets)
@@ -545,18 +548,27 @@ identity. x[:, 0] for the head is a strided view that addmm reads with a
 row stride; the language has no strided operand, so the plan copies it
 with `narrow` (one launch of 4 KB that PyTorch does not run).
 
+The output does not depend on img (declared `degenerate`): attention
+runs over the batch dim, token by token, and token 0 of both images is
+the same cls_token + pos_embedding[0], so x[:, 0], all the head reads,
+is one function of the params for every image (checked at tiny: both
+output rows equal, whatever img). That is KernelBench's Model as written;
+the task keeps it, and a candidate may exploit it as the Model allows.
+
 """ + ENC_NOTE + """ pos_embedding and cls_token are
 torch.randn parameters: normal(0, 1).
 
 Precision fp32 (strict: no convolution; Linear, bmm and the
-memory-efficient SDPA's 3xTF32 are fp32-accurate). The logits are ~0.3
-rms; each of the ~30 GEMMs (depth <= 2048) errs by <~2e-6 relative in any
-correct fp32 order, and the post-norms keep errors relative through the 6
-layers: <~2e-5 absolute. atol = 1e-4, rtol = 1e-4: attention over the
-wrong dim, a dropped bias or affine, or TF32 GEMMs (~3e-4 relative per
-layer) fail."""
+memory-efficient SDPA's 3xTF32 are fp32-accurate). The logits are
+~0.2-0.3 rms. A CPU emulation of the kb1 network (numpy's blocked fp32 against
+float64) errs by <5e-7 at worst, ~0.01 of the allowance; TF32-rounded
+GEMM inputs by 3.2e-4 to 3.6e-4, ~10 times it. atol = 3e-5, rtol = 3e-5: attention
+over the wrong dim, a dropped bias or affine, or TF32 GEMMs fail."""
     return dict(id=28, stem="28_VisionTransformer", name="vision_transformer", P=P,
-                note=note, tol=(1e-4, 1e-4), prec="fp32", fixed=["batch_size"],
+                note=note, tol=(3e-5, 3e-5), prec="fp32", fixed=["batch_size"],
+                degenerate="the output does not depend on img: batch_first=False "
+                "attends over the batch dim, and token 0 of every image is the same "
+                "cls_token + pos_embedding[0], so x[:, 0] is one function of the params",
                 jsonl=lambda s: dict(image_size=s["grid"] * s["patch_size"],
                                      patch_size=s["patch_size"],
                                      num_classes=s["num_classes"], dim=s["H"] * s["hd"],
@@ -610,7 +622,13 @@ batch_first, so on the [B, 2, E] tensor attention runs over the batch dim
 (sequence L = B = 10, "batch" N = 2 tokens) and the in-projection is a
 Linear on a contiguous tensor; main's (32_convolutional_vision_transformer)
 has batch_first=True. This file's kb1 set repeats kb0's sizes, which main
-keeps.""" if kb0 else """main's program: nn.TransformerEncoderLayer(batch_first=True), so MHA
+keeps.
+
+The output does not depend on img (declared `degenerate`): attention
+runs over the batch dim, token by token, and token 0 of every row is
+the same cls_token, so x[:, 0], all fc_out reads, is one function of the
+params for every image (checked at tiny: all output rows equal). That is
+KernelBench's kb0 Model as written; main's batch_first=True fixed it.""" if kb0 else """main's program: nn.TransformerEncoderLayer(batch_first=True), so MHA
 transposes x to [L = 2, N = B, E] (a view) and F.linear on that
 non-contiguous 3-D view is matmul: a reshape copy (`permute` to [2, B,
 E]), mm (`gemm tb=1`) and an in-place bias add (`add_bcast`), 4 launches
@@ -640,14 +658,20 @@ extra launch of 5 KB).
 bound 1/sqrt(48).
 
 Precision tf32 (the conv is cuDNN with TF32, PyTorch's default). The
-conv errs by ~4e-4 of its scale; Linear(8192 -> 128) and 6 post-norm
-layers keep that relative: logits ~0.6 rms err by ~1e-3 at worst.
-atol = 1e-2, rtol = 1e-2 (level 2's conv allowance): attention over the
-wrong dim, a dropped cls token, bias or affine fail."""
+logits are ~0.7 rms. A CPU emulation at kb1 (numpy fp32 against float64,
+2026-12-02) puts a TF32 conv at 9e-5 worst error and TF32 in every GEMM
+at 1.1e-3, 0.09 of the allowance, while attention over the other dim
+(main's program against kb0's) errs by 0.42, ~35 times it. atol = 1e-2,
+rtol = 1e-2 (level 2's conv allowance): the wrong dim, a dropped cls
+token, bias or affine fail."""
     tid_kb0 = kb0
     return dict(id=32, stem="32_ConvolutionalVisionTransformer",
                 name="convolutional_vision_transformer", P=P, note=note, tol=(1e-2, 1e-2),
                 prec="tf32", kb0=tid_kb0, fixed=["batch_size"],
+                degenerate=("the output does not depend on img: without batch_first "
+                            "attention runs over the batch dim, and token 0 of every row "
+                            "is the same cls_token, so x[:, 0] is one function of the "
+                            "params") if kb0 else None,
                 jsonl=lambda s: dict(batch_size=s["batch_size"],
                                      image_size=s["grid"] * s["patch_size"],
                                      embed_dim=s["H"] * s["hd"],
@@ -748,16 +772,17 @@ nn.Linear's bound 1/sqrt(C); the two biases, zeros in PyTorch, are drawn
 uniform(+-1/sqrt(C)) so that a dropped bias fails; LayerNorm affine w ~
 normal(1, 0.5), b ~ normal(0, 0.5), eps 1e-5.
 
-Precision fp32 (strict: Linear and bmm run without TF32). y ~1.2 rms.
-Scores have ~0.5 rms, so each query's weights over 16384 keys vary by
-e^(+-0.5) around 1/L and the attention output differs from a plain mean
-of v by ~2e-3 (after out_proj); correct fp32 orders (softmax rows of
-16384, bmm depth 16384) err by ~1e-6. atol = 1e-4, rtol = 1e-4: uniform
-attention (the mean of v), a missing scale, a dropped bias or affine, or
-TF32 bmms fail; the discarded head average cannot be checked (it is no
-output) but is part of the reference's time, as of PyTorch's."""
+Precision fp32 (strict: Linear and bmm run without TF32). y ~1.2 rms,
+mostly LayerNorm(x + bias): the attention term is small. A CPU emulation
+at L = 4096 (64 x 64 pixels; numpy's blocked fp32 against float64) errs
+by 1.4e-6 at worst, 0.015 of the allowance; TF32-rounded GEMM inputs by
+1.4e-4, ~6 times it; uniform attention (the mean of v) by 0.15. atol =
+2e-5, rtol = 2e-5: uniform attention, a missing scale, a dropped bias or
+affine, or TF32 bmms fail; the discarded head average cannot be checked
+(it is no output) but is part of the reference's time, as of
+PyTorch's."""
     return dict(id=31, stem="31_VisionAttention", name="vision_attention", P=P, note=note,
-                tol=(1e-4, 1e-4), prec="fp32",
+                tol=(2e-5, 2e-5), prec="fp32",
                 jsonl=lambda s: dict(embed_dim=s["H"] * s["hd"], num_heads=s["H"],
                                      batch_size=s["batch_size"], num_channels=s["H"] * s["hd"],
                                      image_height=s["height"], image_width=s["width"]),
@@ -799,6 +824,8 @@ def render(n):
     for name, d in P.outputs:
         out.append("output    %s  f32 [%s]" % (name, ", ".join(d)))
     out.append("tolerance atol=%g rtol=%g" % n["tol"])
+    if n.get("degenerate"):
+        out.append('degenerate "%s"' % n["degenerate"])
     out.append("bytes     " + bytes_expr)
     out.append("flops     " + flops_expr)
     out.append("plan")
