@@ -195,9 +195,14 @@ def gpt_jsonl(s):
 def gpt_common(P):
     P.const("n_embd", "n_head * head_dim")
     P.const("attn_scale", "1.0 / sqrt(head_dim)", value=False)
-    x = P.input("x", ["batch_size", "seq_len", "n_embd"])
+    return P.input("x", ["batch_size", "seq_len", "n_embd"])
+
+
+def gpt_bias(P):
+    """The registered causal buffer, declared after the parameters as
+    the Model's state lists its buffers (krl export matches params to the
+    Model's tensors in that order)."""
     P.param("bias", ["1", "1", "max_seqlen", "max_seqlen"], "tril(1)")
-    return x
 
 
 GPT_SHARED = """x [batch_size, seq_len, n_embd] with n_embd = n_head * head_dim (keys
@@ -236,6 +241,7 @@ def mingpt_attention():
     x = gpt_common(P)
     y = P.output("y", ["batch_size", "seq_len", "n_embd"])
     causal_attention(P, x, y, "")
+    gpt_bias(P)
     note = """minGPT's masked multi-head self-attention: y = c_proj(softmax(mask(q
 k^T / sqrt(hs))) v) with q, k, v = split(c_attn(x)), causal mask from the
 registered tril buffer, attention and residual dropout p = 0.0. Same
@@ -305,6 +311,7 @@ def mingpt_block():
     P.linear(g, pw, pb, a, BT, "4 * n_embd", C)
     P.call("add", [x1, a], [y])
     P.flop("%s * %s" % (BT, C))
+    gpt_bias(P)
     note = """minGPT's transformer block: x = x + attn(ln_1(x)); x = x +
 c_proj(NewGELU(c_fc(ln_2(x)))), attn as in 43_mingpt_causal_attention,
 dropouts p = 0.0. Same forward and sizes at both revisions (kb0 = kb1 =
@@ -335,6 +342,7 @@ def relu_self_attention():
     x = gpt_common(P)
     y = P.output("y", ["batch_size", "seq_len", "n_embd"])
     causal_attention(P, x, y, "", relu=True, proj=False)
+    gpt_bias(P)
     # c_proj is declared by the Model but never called: no param
     note = """Masked multi-head self-attention with ReLU in place of softmax and no
 output projection: y = (relu(mask(q k^T / sqrt(hs))) v) re-assembled, q,
@@ -385,7 +393,13 @@ def encoder_layer(P, x, i, L, N, batch_first):
     E, H, D, FF = "E", "H", "hd", "ff"
     pre = "l%d_" % i
     LN = "%s * %s" % (L, N)
+    # params in the Model's order (self_attn, linear1, linear2, norm1,
+    # norm2), as krl export matches them
     inw, inb, outw, outb = mha_params(P, pre, E, P.val("E"))
+    w1, b1 = P.linear_params(pre + "linear1", E, FF, P.val("E"))
+    w2, b2 = P.linear_params(pre + "linear2", FF, E, P.val("ff"))
+    n1w, n1b = P.ln_params(pre + "norm1", E)
+    n2w, n2b = P.ln_params(pre + "norm2", E)
     proj = P.buf(pre + "proj", [L, N, "3 * E"])
     if batch_first:
         # MHA transposes x to [L, N, E] (a view); F.linear on that
@@ -424,20 +438,16 @@ def encoder_layer(P, x, i, L, N, batch_first):
     r = P.buf(pre + "r", dims)
     P.call("add", [x, sa], [r])
     P.flop("%s * %s" % (LN, E))
-    n1w, n1b = P.ln_params(pre + "norm1", E)
     x1 = P.buf(pre + "x1", dims)
     P.layernorm(r, n1w, n1b, x1, LN, E)
-    w1, b1 = P.linear_params(pre + "linear1", E, FF, P.val("E"))
     f1 = P.buf(pre + "f1", dims[:2] + [FF])
     P.linear(x1, w1, b1, f1, LN, E, FF)
     f2 = P.buf(pre + "f2", dims[:2] + [FF])
     P.call("relu", [f1], [f2])
     P.flop("%s * %s" % (LN, FF))
-    w2, b2 = P.linear_params(pre + "linear2", FF, E, P.val("ff"))
     P.linear(f2, w2, b2, sa, LN, FF, E)
     P.call("add", [x1, sa], [r])
     P.flop("%s * %s" % (LN, E))
-    n2w, n2b = P.ln_params(pre + "norm2", E)
     xo = P.buf(pre + "xo", dims)
     P.layernorm(r, n2w, n2b, xo, LN, E)
     return xo
@@ -597,7 +607,7 @@ def cvit(kb0):
     cw = P.param("conv1_w", [E, "in_channels", "patch_size", "patch_size"], U(cb))
     cbias = P.param("conv1_b", [E], U(cb))
     lw, lb = P.linear_params("linear_proj", "E * np", E, 128 * 64)
-    cls = P.param("cls_token", ["1", "1", E], "normal(0, 1)")
+    cls = "cls_token"   # declared after the layers, as the Model creates it
     c = P.buf("conv", [B, E, "grid", "grid"])
     P.call("conv_bias", [img, cw, cbias], [c], stride="patch_size")
     P.flop("%s * %s * np * in_channels * patch_size * patch_size" % (B, E), 2)
@@ -612,6 +622,7 @@ def cvit(kb0):
             x = encoder_layer(P, x, i, B, "2", batch_first=False)
         else:
             x = encoder_layer(P, x, i, "2", B, batch_first=True)
+    P.param(cls, ["1", "1", E], "normal(0, 1)")
     c0 = P.buf("cls_out", [B, "1", E])
     P.call("narrow", [x], [c0], dim=1, start=0)
     c2 = P.view("cls_out2", c0, [B, E])
