@@ -5,8 +5,10 @@
 #   ../shared/device/bundle .devlibs build/krl build/tests/*_gpu_* build/bench/*
 #   device run: bash bench/run_gpu.sh [PHASE...]   (carry: build, .devlibs)
 # Phases (default: tests nvrtc examples stability adversarial faults
-# optimize): those, and refself (every level-1 task's reference plan judged
-# as a candidate against itself at tiny,kb0, stress draws on: refself.jsonl);
+# optimize): those, and refself (every selected task's reference plan,
+# level $LEVEL (default 1), judged as a candidate against itself at
+# $REFSELF_SETS (default tiny,kb0) in timing mode $TIMING (default stream),
+# stress draws on: refself.jsonl, refself_level3_graph.jsonl ...);
 # refs (every selected task's reference timed with krl time-ref at each set
 # of $REF_SETS, default "kb0 kb1", in each timing mode of $REF_MODES,
 # default stream ("stream graph": both; graph adds _graph to the names):
@@ -176,25 +178,34 @@ if has adversarial; then
 	echo "adversarial: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/adversarial.jsonl") records, $(grep -c '"as_expected":true' "$OUT/adversarial.jsonl") as expected" | tee -a "$S"
 fi
 if has refself; then
-	# The reference judged against itself: each level-1 task's plan,
-	# written as a candidate (no kernels: library calls only).
+	# The reference judged against itself: each selected task's plan
+	# (LEVEL, default 1, and the selection of refs), written as a
+	# candidate (no kernels: library calls only), at $REFSELF_SETS
+	# (default tiny,kb0) in timing mode $TIMING (default stream):
+	# refself.jsonl for level 1, refself_level3_graph.jsonl ...
+	lvl=${LEVEL:-1}
+	tag=$(sel_tag "$lvl")
+	m=${TIMING:-stream}
+	mt=; [ "$m" = stream ] || mt=_$m
+	mapfile -t ids < <(select_ids "$lvl")
 	d=$tmp/refself
 	mkdir -p "$d"
 	: > "$d/EXPECTED"
-	for f in tasks/level1/*.task; do
-		n=$(basename "$f" .task)
+	for id in "${ids[@]}"; do
+		n=$(basename "$id")
 		{
-			echo "/* the reference plan of level1/$n, as a candidate */"
+			echo "/* the reference plan of $id, as a candidate */"
 			echo "/*@plan"
-			awk '/^plan[ \t]*$/ { p = 1; next } /^end[ \t]*$/ { p = 0 } p' "$f"
+			awk '/^plan[ \t]*$/ { p = 1; next } /^end[ \t]*$/ { p = 0 } p' "tasks/$id.task"
 			echo "@*/"
 		} > "$d/$n.cu"
-		echo "$n.cu level1/$n ok" >> "$d/EXPECTED"
+		echo "$n.cu $id ok" >> "$d/EXPECTED"
 	done
+	f=$OUT/refself${tag}${mt}.jsonl
 	t0=$(date +%s.%N)
-	./build/krl batch "$d/EXPECTED" --shapes tiny,kb0 --budget 0.5 \
-		--min-pairs 6 --json > "$OUT/refself.jsonl" 2>> "$S"
-	echo "refself tiny,kb0: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$OUT/refself.jsonl") records, $(grep -c '"as_expected":true' "$OUT/refself.jsonl") ok" | tee -a "$S"
+	./build/krl batch "$d/EXPECTED" --shapes "${REFSELF_SETS:-tiny,kb0}" --budget 0.5 \
+		--min-pairs 6 --timing "$m" --json > "$f" 2>> "$S"
+	echo "refself $lvl ${REFSELF_SETS:-tiny,kb0} $m: $(secs "$t0" "$(date +%s.%N)") s, $(wc -l < "$f") records, $(grep -c '"as_expected":true' "$f") ok" | tee -a "$S"
 fi
 if has faults; then
 	bash bench/fault_batch.sh "$tmp" 2>&1 | tee -a "$S"

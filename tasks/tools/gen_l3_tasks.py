@@ -35,9 +35,50 @@ def linear(out, relu=False, init="torch", bias=True):
     return dict(op="linear", out=str(out), relu=relu, init=init, bias=bias)
 
 
-def conv(out, k, s=1, p=0, relu=False, init="torch", bias=True, dw=False):
+def conv(out, k, s=1, p=0, relu=False, init="torch", bias=True, dw=False, g=None):
+    """g: groups (an expression) for a grouped, not depthwise, conv; dw: groups
+    = the input's channels (PyTorch's depthwise path)."""
     return dict(op="conv", out=str(out), k=k, s=s, p=p, relu=relu, init=init,
-                bias=bias, dw=dw)
+                bias=bias, dw=dw, g=None if g is None else str(g))
+
+
+def convt(out, k, s, bias=True):
+    """nn.ConvTranspose2d(c, out, k, stride s) (no padding); weight [c, out,
+    k, k] at PyTorch's init, whose fan-in is out * k * k (size(1) of that
+    weight)."""
+    return dict(op="convt", out=str(out), k=k, s=s, bias=bias)
+
+
+def sigmoid():
+    """nn.Sigmoid (out of place)."""
+    return dict(op="sigmoid")
+
+
+def softmax(dim):
+    """nn.Softmax(dim) (out of place); dim as the Model writes it (-1 allowed)."""
+    return dict(op="softmax", dim=dim)
+
+
+def shuffle(g):
+    """ShuffleNet's ChannelShuffle(g): x.view(n, g, c / g, h, w).transpose(1,
+    2).contiguous().view(n, c, h, w): one `permute` copy between two views."""
+    return dict(op="shuffle", g=str(g))
+
+
+def gpool():
+    """nn.AdaptiveAvgPool2d((1, 1)) kept 4-D ([n, c, 1, 1]): PyTorch runs it
+    as x.mean((-1, -2), keepdim=True), one mean over a [n, c, h*w] view."""
+    return dict(op="gpool")
+
+
+def save(name):
+    """Remembers the current tensor as `name` (a U-Net skip)."""
+    return dict(op="save", name=name)
+
+
+def catskip(name):
+    """torch.cat((x, saved `name`), dim=1): one `cat` of two."""
+    return dict(op="catskip", name=name)
 
 
 def bn(relu=False):
@@ -1034,6 +1075,170 @@ Precision tf32. 23 convs, each followed by a BN that keeps TF32's ~4e-4
 relative: ~2e-3 relative at y (~0.3 rms): atol = 1e-2, rtol = 1e-2.""")
 
 
+def shufflenet_unit(cin, cout, g):
+    """KernelBench's ShuffleNetUnit(cin, cout, g): relu(BN(grouped 1x1 conv to
+    cout / 4)), BN(depthwise 3x3 p1), ChannelShuffle(g), relu(BN(grouped 1x1
+    conv to cout)), then out += shortcut(x): x itself when cin == cout (the
+    same key), else BN(Conv2d(cin, cout, 1)). No conv has a bias."""
+    mid = "%s / 4" % cout     # cout: one key
+    main = [conv(mid, 1, bias=False, g=g), bn(relu=True),
+            conv(mid, 3, p=1, bias=False, dw=True), bn(), shuffle(g),
+            conv(cout, 1, bias=False, g=g), bn(relu=True)]
+    short = None if cin == cout else [conv(cout, 1, bias=False), bn()]
+    return block(main, short, relu=False)
+
+
+SHUFFLE_NOTE = """Layers as eager runs them: the grouped 1x1 convs are one cuDNN call
+each (`conv` with `groups`), the depthwise 3x3 the library's own fp32
+kernel (PyTorch's depthwise path), the channel shuffle x.view(n, g, c / g,
+h, w).transpose(1, 2).contiguous().view(n, c, h, w) two views around one
+`permute` copy (PyTorch: the views are free, `.contiguous()` is one
+TensorIterator copy). F.relu is out of place in the Model; here in place
+(the same kernel and traffic, one buffer fewer). `out += shortcut(x)` is
+an in-place add."""
+
+net(id=25, name="shufflenet_unit", stem="25_ShuffleNetUnit", prec="tf32",
+    keys=["batch_size", "input_channels", "out_channels", "groups", "height", "width"],
+    sets=dict(kb1=dict(batch_size=10, input_channels=240, out_channels=480, groups=3,
+                       height=224, width=224),
+              tiny=dict(batch_size=2, input_channels=9, out_channels=24, groups=3, height=9,
+                        width=11)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], input_channels=s["input_channels"],
+                         out_channels=s["out_channels"], groups=s["groups"],
+                         height=s["height"], width=s["width"], num_classes=1000),
+    input=["batch_size", "input_channels", "height", "width"],
+    layers=[shufflenet_unit("input_channels", "out_channels", "groups")],
+    tol=(1e-2, 1e-2), fixed=["input_channels", "out_channels", "groups"],
+    note="""ShuffleNet unit, training mode: out = relu(BN1(Conv2d(in, out / 4, 1,
+groups = g)(x))), out = BN2(Conv2d(out / 4, out / 4, 3, p1, groups = out /
+4)(out)), out = ChannelShuffle(g)(out), out = relu(BN3(Conv2d(out / 4,
+out, 1, groups = g)(out))), out += BN_s(Conv2d(in, out, 1)(x)) (in != out,
+so the shortcut is a conv); no conv has a bias. On x[10, 240, 224, 224]
+(459 MiB; y 919 MiB); g = 3. Same forward at both revisions (kb0 draws
+randn, kb1 rand; we draw normal(0, 1)); kb0 = kb1 (num_classes is unused).
+tiny: 9 -> 6 -> 24 channels (2 channels a group in the shuffle, so the
+shuffle moves them) on 9 x 11. The widths and groups are `fixed` (each
+grouped conv needs them divisible), so hidden sets vary the batch and the
+image.
+
+""" + SHUFFLE_NOTE + """
+
+Params: conv weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's; a
+grouped conv's fan-in is in / g); BN w ~ normal(1, 0.5), b ~ normal(0,
+0.5); eps = 1e-5.
+
+Precision tf32 (cuDNN convs; the depthwise conv fp32). y is relu(BN) plus
+a BN output (~1.5 rms); every conv is followed by a BN, which keeps TF32's
+~4e-4 per conv relative: ~1e-3 at worst, so atol = 1e-2, rtol = 1e-2,
+while zeros, an unshuffled (or wrongly shuffled) channel order, a dropped
+shortcut or eval-mode statistics fail.""")
+
+
+def shufflenet():
+    L = [conv("c0", 3, s=2, p=1, bias=False), bn(relu=True), maxpool(3, 2, 1)]
+    prev = "c0"
+    for c, n in (("c1", 3), ("c2", 7), ("c3", 3)):
+        for i in range(n):
+            L.append(shufflenet_unit(prev, c, "groups"))
+            prev = c
+    return L + [conv("c5", 1, bias=False), bn(relu=True), gmean(), linear("num_classes")]
+
+
+net(id=26, name="shufflenet", stem="26_ShuffleNet", prec="tf32",
+    keys=["batch_size", "num_classes", "height", "width", "groups", "c0", "c1", "c2", "c3",
+          "c5"],
+    sets=dict(kb1=dict(batch_size=10, num_classes=1000, height=224, width=224, groups=3,
+                       c0=24, c1=240, c2=480, c3=960, c5=1024),
+              tiny=dict(batch_size=2, num_classes=11, height=35, width=29, groups=3, c0=6,
+                        c1=24, c2=36, c3=48, c5=40)),
+    kb0_from="kb1",
+    jsonl=lambda s: dict(batch_size=s["batch_size"], input_channels=3, height=s["height"],
+                         width=s["width"], num_classes=s["num_classes"]),
+    input=["batch_size", 3, "height", "width"],
+    layers=shufflenet(),
+    tol=(1e-2, 1e-2), fixed=["groups", "c0", "c1", "c2", "c3"],
+    note="""ShuffleNet (KernelBench's), training mode: relu(BN(Conv2d(3, 24, 3, s2,
+p1))), MaxPool2d(3, s2, p1); stages of 3, 7 and 3 ShuffleNet units (problem
+25's unit, g = 3, all stride 1) to 240, 480 and 960 channels (each stage's
+first unit has a conv + BN shortcut, the others add x itself);
+relu(BN(Conv2d(960, 1024, 1))); adaptive_avg_pool2d(1) (one mean over a [n,
+c, h*w] view); view; Linear(1024, num_classes). No conv has a bias. On
+x[10, 3, 224, 224]. Same forward at both revisions (kb0 draws randn, kb1
+rand; we draw normal(0, 1)); kb0 = kb1. The widths (c0..c3 =
+stages_out_channels, c5 = 1024), groups and the image are keys so that tiny
+is small (35 x 29; widths 6, 24, 36, 48 so that every grouped conv divides
+and every shuffle moves channels; c5 = 40, the fc's fan-in). groups and
+c0..c3 are `fixed` (each grouped conv needs them divisible).
+
+""" + SHUFFLE_NOTE + """
+
+Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
+fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
+
+Precision tf32 (cuDNN convs; depthwise ones fp32; fc strict fp32). 54
+convs, each followed by a BN that keeps TF32's ~4e-4 relative; the
+residual sums add branch errors in quadrature: ~3e-3 relative at y (~0.3
+rms) at most: atol = 1e-2, rtol = 1e-2.""")
+
+
+UNET_DC = lambda c: [conv(c, 3, p=1), bn(), softmax(-1), conv(c, 3, p=1), bn(), softmax(-1)]
+
+
+def unet():
+    L = []
+    f = "features"
+    widths = [f, "2 * %s" % f, "4 * %s" % f, "8 * %s" % f]
+    for i, c in enumerate(widths):
+        L += UNET_DC(c) + [save("e%d" % (i + 1)), maxpool(2, 2)]
+    L += UNET_DC("16 * %s" % f)
+    for i, c in reversed(list(enumerate(widths))):
+        L += [convt(c, 2, 2), catskip("e%d" % (i + 1))] + UNET_DC(c)
+    return L + [conv("out_channels", 1)]
+
+
+net(id=45, name="unet_softmax", stem="45_UNetSoftmax", prec="tf32",
+    keys=["batch_size", "in_channels", "out_channels", "height", "width", "features"],
+    sets=dict(kb1=dict(batch_size=8, in_channels=8, out_channels=4, height=64, width=512,
+                       features=64),
+              tiny=dict(batch_size=2, in_channels=3, out_channels=2, height=16, width=32,
+                        features=3)),
+    kb0_from="kb1",
+    jsonl=lambda s: {k: s[k] for k in ("batch_size", "in_channels", "out_channels", "height",
+                                       "width", "features")},
+    input=["batch_size", "in_channels", "height", "width"],
+    layers=unet(),
+    tol=(5e-5, 1e-3), fixed=["height", "width"],
+    note="""U-Net with softmax (KernelBench's), training mode. DoubleConv(c) =
+Conv2d(3, p1, bias) + BN + Softmax(dim=-1) + Conv2d(3, p1, bias) + BN +
+Softmax(dim=-1) (softmax over the width, as the Model writes it). Encoder:
+DoubleConv to f, 2f, 4f, 8f (f = features = 64), each followed by
+MaxPool2d(2, 2); bottleneck DoubleConv to 16f; decoder: 4 times
+ConvTranspose2d(2c, c, 2, stride 2, bias), torch.cat((up, skip), dim=1)
+(one `cat` of two), DoubleConv to c; final Conv2d(f, out_channels, 1,
+bias). On x[8, 8, 64, 512]. Same forward at both revisions (kb0 draws
+randn, kb1 rand; we draw normal(0, 1)); kb0 = kb1. MaxPool2d is
+`max_pool2d` with its index output (PyTorch's CUDA max_pool2d is
+max_pool2d_with_indices); Softmax and the BNs are out of place. The image
+is `fixed` (four halvings must come out even for the cats); tiny is 16 x
+32 with f = 3.
+
+Params: PyTorch's init, conv and conv-transpose weights and biases
+uniform(+-1/sqrt(fan_in)) at kb1 (a ConvTranspose2d's fan-in is its
+out_channels * k * k); BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps =
+1e-5.
+
+Precision tf32 (cuDNN convs). The last DoubleConv's softmax leaves values
+~1/width (2e-3 at kb1), so y is the final conv's bias (~0.1) plus an
+x-dependent part of ~1.4e-3 rms at kb1 (64 channels x 0.07 weights x
+2.5e-3 spread). Every conv is followed by a BN, so TF32's ~4e-4 per conv
+stays relative; over 19 convs ~2e-3 of the softmax inputs (scale 1), i.e.
+~2e-3 relative on the softmax outputs and ~3e-6 absolute on y (worst of 1M
+outputs ~1.5e-5). atol = 5e-5, rtol = 1e-3 allows ~1.5e-4 at |y| ~ 0.1,
+~3x the worst TF32 error and a tenth of the x-dependent part, so a
+constant (the bias, or the bias plus the mean response) fails.""")
+
+
 # ---- arithmetic ------------------------------------------------------------
 def ev(expr, env):
     """Evaluates a task expression (integers, + - * /, names) in env."""
@@ -1065,6 +1270,7 @@ class Emitter:
         self.nconst = 0
         self.nparam = 0
         self.nbn = 0
+        self.saved = {}             # save(): name -> (buffer, dims)
 
     def kb1(self, e):
         return ev(e, self.envs["kb1"])
@@ -1122,7 +1328,8 @@ class Emitter:
             n, c, h, w_ = dims
             k, s, p = L["k"], L["s"], L["p"]
             cout = L["out"]
-            cin_g = "1" if L["dw"] else c
+            cin_g = "1" if L["dw"] else c if not L.get("g") else \
+                "%s / %s" % (par(c), par(L["g"]))
             fan = "%s * %d" % (par(cin_g), k * k)
             w = "l%d_w" % i
             init = L["init"]
@@ -1142,6 +1349,8 @@ class Emitter:
                 attrs.append("padding=%d" % p)
             if L["dw"]:
                 attrs.append("groups=%s" % c)
+            elif L.get("g"):
+                attrs.append("groups=%s" % L["g"])
             a = (" " + " ".join(attrs)) if attrs else ""
             out_numel = self.numel(od)
             self.flop(2, "%s * %s" % (out_numel, fan))
@@ -1156,6 +1365,64 @@ class Emitter:
             if L["relu"]:
                 self.relu(t, od, L["relu"])
             return t, od
+        if op == "convt":
+            self.nparam += 1
+            i = self.nparam
+            n, c, h, w_ = dims
+            k, s, cout = L["k"], L["s"], L["out"]
+            fan = "%s * %d" % (par(cout), k * k)
+            w = "l%d_w" % i
+            self.params.append((w, [c, cout, k, k], self.weight_dist("torch", fan)))
+            oh = self.const("h", "(%s - 1) * %d + %d" % (h, s, k))
+            ow = self.const("w", "(%s - 1) * %d + %d" % (w_, s, k))
+            od = [n, cout, oh, ow]
+            t = self.buf(od)
+            a = " stride=%d" % s if s != 1 else ""
+            self.flop(2, "%s * %s * %d" % (self.numel(dims), par(cout), k * k))
+            if L["bias"]:
+                b = "l%d_b" % i
+                self.params.append((b, [cout], self.weight_dist("torch", fan)))
+                self.plan.append("call conv_transpose_bias(%s, %s, %s) -> %s%s" % (cur, w, b, t, a))
+                self.flop(1, self.numel(od))
+            else:
+                self.plan.append("call conv_transpose(%s, %s) -> %s%s" % (cur, w, t, a))
+            return t, od
+        if op == "sigmoid":
+            t = self.buf(dims)
+            self.plan.append("call sigmoid(%s) -> %s" % (cur, t))
+            self.flop(4, self.numel(dims))
+            return t, dims
+        if op == "softmax":
+            t = self.buf(dims)
+            self.plan.append("call softmax(%s) -> %s dim=%d" % (cur, t, L["dim"]))
+            self.flop(5, self.numel(dims))
+            return t, dims
+        if op == "shuffle":
+            n, c, h, w_ = dims
+            g = L["g"]
+            cg = "%s / %s" % (par(c), par(g))
+            v = "%s_g" % cur
+            self.plan.append("view %s = %s [%s, %s, %s, %s, %s]" % (v, cur, n, g, cg, h, w_))
+            t = self.buf(dims)
+            self.plan.append("view %s_g = %s [%s, %s, %s, %s, %s]" % (t, t, n, cg, g, h, w_))
+            self.plan.append("call permute(%s) -> %s_g p0=0 p1=2 p2=1 p3=3 p4=4" % (v, t))
+            return t, dims
+        if op == "gpool":
+            n, c, h, w_ = dims
+            v = "%s_v" % cur
+            self.plan.append("view %s = %s [%s, %s, %s * %s]" % (v, cur, n, c, par(h), par(w_)))
+            od = [n, c, "1", "1"]
+            t = self.buf(od)
+            self.plan.append("view %s_v = %s [%s, %s, 1]" % (t, t, n, c))
+            self.plan.append("call mean(%s) -> %s_v dim=2" % (v, t))
+            self.flop(1, self.numel(dims))
+            return t, od
+        if op == "save":
+            self.saved[L["name"]] = (cur, dims)
+            return cur, dims
+        if op == "catskip":
+            return self.cat([(cur, dims), self.saved[L["name"]]],
+                            "%s + %s" % (par(dims[1]), par(self.saved[L["name"]][1][1])))
         if op == "bn":
             self.nbn += 1
             g, be = "bn%d_w" % self.nbn, "bn%d_b" % self.nbn

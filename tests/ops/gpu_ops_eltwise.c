@@ -426,7 +426,8 @@ static void test_new_unary(void **state)
 	}
 }
 
-/* add_bcast, sub_bcast, minimum_bcast: a and b -> their broadcast shape. */
+/* add_bcast, sub_bcast, minimum_bcast, mul_bcast: a and b -> their
+ * broadcast shape. */
 static void test_broadcast_two_way(void **state)
 {
 	(void)state;
@@ -452,7 +453,13 @@ static void test_broadcast_two_way(void **state)
 		run_nary("add_bcast", in, nn, 2, c[i].y, A(0), 0, 1.2e-7);
 		run_nary("sub_bcast", in, nn, 2, c[i].y, A(0), 0, 1.2e-7);
 		run_nary("minimum_bcast", in, nan2, 2, c[i].y, A(0), 0, 0);
+		/* a product rounds once, as a sum does */
+		run_nary("mul_bcast", in, nn, 2, c[i].y, A(0), 0, 1.2e-7);
 	}
+	/* NetVLAD (L3 46/47): a_sum [B, 1, K] * clusters2 [1, D, K] */
+	shape nv[2] = { S(3, I(64), I(1), I(32)), S(3, I(1), I(512), I(32)) };
+	run_nary("mul_bcast", nv, nn, 2, S(3, I(64), I(512), I(32)), A(0), 0,
+	         1.2e-7);
 }
 
 /* dropout_apply: x * mask * float scale, NaN where a dropped x is NaN. */

@@ -417,7 +417,20 @@ static void test_broadcast(void **state)
 	rejects("div_bcast", bad, &out, none, "does not broadcast");
 	krl_tensor big[2] = { optest_tensor(a, 1, I(6)), optest_tensor(a, 2, I(1), I(6)) };
 	krl_tensor o6 = optest_tensor(y, 1, I(6));
-	rejects("mul_bcast", big, &o6, none, "does not broadcast");
+	rejects("div_bcast", big, &o6, none, "does not broadcast");
+	/* mul_bcast broadcasts both ways where b does not fit a */
+	rejects("mul_bcast", big, &o6, none, "mul_bcast: a [6] and b [1, 6] "
+	        "broadcast to [1, 6], so y must be [1, 6], not [6]");
+	double c2[] = { 10, 20, 30 };
+	krl_tensor two_way[2] = { optest_tensor(b21, 3, I(2), I(1), I(1)),
+	                          optest_tensor(c2, 3, I(1), I(3), I(1)) };
+	krl_tensor o231 = optest_tensor(y, 3, I(2), I(3), I(1));
+	optest_golden("mul_bcast", two_way, &o231, &none);
+	optest_near(y, (double[]){ 20, 40, 60, -10, -20, -30 }, 6, 0);
+	krl_tensor o6x = optest_tensor(y, 1, I(6));
+	krl_tensor nob[2] = { optest_tensor(a, 2, I(2), I(3)),
+	                      optest_tensor(b21, 2, I(1), I(2)) };
+	rejects("mul_bcast", nob, &o6x, none, "does not broadcast");
 	krl_tensor o32 = optest_tensor(y, 2, I(3), I(2));
 	rejects("mul_bcast", r3, &o32, none, "shaped like a");
 }

@@ -454,8 +454,8 @@ GOLDEN(smooth_l1)
 	return KRL_OK;
 }
 
-/* ==== Broadcast ops: div_bcast, mul_bcast (one way), add_bcast,
- * sub_bcast, minimum_bcast (two way) ==== */
+/* ==== Broadcast ops: div_bcast (one way), mul_bcast (one or two way),
+ * add_bcast, sub_bcast, minimum_bcast (two way) ==== */
 
 /* The numpy broadcast of a and b (right-aligned; each pair of dims equal
  * or one of them 1) into *bc; 0 when they do not broadcast. */
@@ -477,10 +477,10 @@ static int broadcast_shape(const krl_tensor *a, const krl_tensor *b,
 	return 1;
 }
 
-/* a, b -> y, all f32. One way (two_way 0: div_bcast, mul_bcast): b
- * broadcasts to a (rank of b at most a's, each dim of b equal to a's or
- * 1) and y is shaped like a. Two way: y has the broadcast shape of a and
- * b. */
+/* a, b -> y, all f32. One way (two_way 0: div_bcast): b broadcasts to a
+ * (rank of b at most a's, each dim of b equal to a's or 1) and y is
+ * shaped like a. Two way (1): y has the broadcast shape of a and b.
+ * Either (2: mul_bcast): one way when b broadcasts to a, else two way. */
 /* Deliberate twin: the check prologue is the same shape as other ops' checks
  * (keys, dtypes, then shapes) by design; the shared steps are krl_ops_*
  * helpers, the names and messages are this op's own. */
@@ -497,6 +497,11 @@ static krl_err check_bcast(const char *op, int two_way, const krl_tensor *in,
 	    (r = krl_ops_need_f32(op, msg, cap,
 				  "a", ta, "b", tb, "y", &out[0], NULL)))
 		return r;
+	/* mul_bcast (two_way 2): one way while b broadcasts to a, else two
+	 * way (NetVLAD's a_sum [B, 1, K] * clusters2 [1, D, K]) */
+	if (two_way == 2)
+		two_way = broadcast_shape(ta, tb, &bc) &&
+		          !krl_ops_same_shape(&bc, ta);
 	if (two_way) {
 		if (!broadcast_shape(ta, tb, &bc))
 			return krl_ops_fail(msg, cap, "%s: a %s and b %s do not "
@@ -603,8 +608,8 @@ static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
 	}
 }
 
-/* check_NAME and golden_NAME of a broadcast op (two_way: both operands
- * broadcast). */
+/* check_NAME and golden_NAME of a broadcast op (two_way as check_bcast's:
+ * 0 b to a, 1 both operands broadcast, 2 either). */
 #define BCAST_OP(name, two_way, op)                                        \
 	static krl_err check_##name(const krl_tensor *in,                  \
 	                            const krl_tensor *out,                 \
@@ -620,7 +625,7 @@ static void bcast_golden(const krl_tensor *in, const krl_tensor *out,
 		return KRL_OK;                                             \
 	}
 BCAST_OP(div_bcast, 0, KRL_EW_DIV)
-BCAST_OP(mul_bcast, 0, KRL_EW_MUL)
+BCAST_OP(mul_bcast, 2, KRL_EW_MUL)
 BCAST_OP(add_bcast, 1, KRL_EW_ADD)
 BCAST_OP(sub_bcast, 1, KRL_EW_SUB)
 BCAST_OP(minimum_bcast, 1, KRL_EW_MIN)
@@ -812,7 +817,8 @@ EW_OP(smooth_l1, 2, k_beta, KRL_OPCAP_LOWER, "y = 0.5 (a-b)^2 / beta where "
       "|a-b| < beta, else |a-b| - 0.5 beta (beta 1; smooth_l1_loss "
       "unreduced)");
 EW_OP(div_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a / b, b broadcast to a");
-EW_OP(mul_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to a");
+EW_OP(mul_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a * b, b broadcast to a, "
+      "or both broadcast as add_bcast");
 EW_OP(add_bcast, 2, k_none, KRL_OPCAP_LOWER, "y = a + b, both broadcast "
       "numpy-style (right-aligned, dims equal or 1, [] ok); y has the "
       "broadcast shape");
