@@ -49,6 +49,15 @@ static json_t *meta_json(const krl_task *t, const krl_program *p,
 		 * parameter of the Model: ModelNew fills it with v */
 		if (jb && q->role == KRL_ROLE_PARAM && q->dist.kind == KRL_DIST_CONST)
 			json_object_set_new(jb, "const", json_real(q->dist.a));
+		/* a constant buffer (tril, triu, arange): matched to the Model's
+		 * registered buffer like any param, else filled from the pattern */
+		if (jb && q->role == KRL_ROLE_PARAM &&
+		    krl_dist_is_pattern(q->dist.kind)) {
+			static const char *const pat[] = { "tril", "triu", "arange" };
+			json_object_set_new(jb, "pattern", json_pack("{s:s, s:f, s:f}",
+				"kind", pat[q->dist.kind - KRL_DIST_TRIL],
+				"a", q->dist.a, "b", q->dist.b));
+		}
 		json_array_append_new(bufs, jb);
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:f, s:f, s:s, "

@@ -149,6 +149,24 @@ def _fail(lib, what, rc):
     raise RuntimeError(f"{__name__}: {what} failed ({rc}): {msg}")
 
 
+def _const_tensor(spec):
+    """A task constant the Model does not hold: const(v) or a constant
+    buffer's pattern (docs/language.md "Constant buffers")."""
+    dt = _DTYPES[spec["dtype"]]
+    if "const" in spec:
+        return torch.full(spec["shape"], spec["const"], dtype=dt)
+    p = spec["pattern"]
+    if p["kind"] == "arange":
+        n = 1
+        for s in spec["shape"]:
+            n *= s
+        v = p["a"] + p["b"] * torch.arange(n, dtype=torch.float64)
+        return v.reshape(spec["shape"]).to(dt)
+    full = torch.full(spec["shape"], p["a"], dtype=torch.float64)
+    tri = torch.tril if p["kind"] == "tril" else torch.triu
+    return tri(full, int(p["b"])).to(dt)
+
+
 class ModelNew(torch.nn.Module):
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -170,7 +188,7 @@ class ModelNew(torch.nn.Module):
             if k < len(order) and order[k][1].numel() == numel:
                 self._param_names.append(order[k][0])
                 k += 1
-            elif "const" in spec:
+            elif "const" in spec or "pattern" in spec:
                 self._param_names.append(None)
             elif k < len(order):
                 raise ValueError(f"{__name__}: task param {spec['name']} "
@@ -189,9 +207,7 @@ class ModelNew(torch.nn.Module):
         specs = [b for b in META["buffers"] if b["role"] == "param"]
         for b, n in zip(specs, self._param_names):
             if n is None:
-                self.register_buffer("_krl_const_" + b["name"],
-                                     torch.full(b["shape"], b["const"],
-                                                dtype=_DTYPES[b["dtype"]]),
+                self.register_buffer("_krl_const_" + b["name"], _const_tensor(b),
                                      persistent=False)
         self._derived = None
         self._init_key = None

@@ -173,6 +173,63 @@ static void test_tri(void **state)
 			         c[i].offset);
 }
 
+/* triu / tril on bool bytes (Mamba2's torch.tril(torch.ones(T, T,
+ * dtype=bool))): 8 bytes a thread; exact against the host mask, with odd
+ * column counts (padding), batches and in place. */
+static void test_tri_bool(void **state)
+{
+	(void)state;
+	struct { int64_t b, r, c, k; int in_place; } cs[] = {
+		{ 1, 5, 7, 0, 0 }, { 3, 37, 41, -2, 0 }, { 2, 9, 16, 3, 1 },
+		{ 1, 1024, 1024, 0, 0 }, { 4, 64, 65, 1, 1 },
+	};
+	for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++)
+		for (int upper = 0; upper < 2; upper++) {
+			int64_t n = cs[t].b * cs[t].r * cs[t].c;
+			unsigned char *hx = malloc((size_t)n), *got = malloc((size_t)n);
+			assert_non_null(hx);
+			assert_non_null(got);
+			for (int64_t i = 0; i < n; i++)
+				hx[i] = gpuop_urand() < 0.7;
+			unsigned char *dx = NULL, *dy = NULL;
+			CK(cudaMalloc((void **)&dx, (size_t)n));
+			CK(cudaMalloc((void **)&dy, (size_t)n));
+			CK(cudaMemcpy(dx, hx, (size_t)n, cudaMemcpyHostToDevice));
+			CK(cudaMemset(dy, 0xff, (size_t)n));
+			unsigned char *y = cs[t].in_place ? dx : dy;
+			krl_tensor tx = { dx, KRL_BOOL, 3,
+			                  { cs[t].b, cs[t].r, cs[t].c } };
+			krl_tensor ty = tx;
+			ty.data = y;
+			krl_attrs a = A(1, "diagonal", (double)cs[t].k);
+			const krl_op *op = krl_op_find(upper ? "triu" : "tril");
+			char msg[256] = "";
+			assert_int_equal(op->check(&tx, &ty, &a, msg, sizeof msg),
+			                 KRL_OK);
+			krl_diag d;
+			memset(&d, 0, sizeof d);
+			KRL_ASSERT_OK(op->run(g_ctx, &tx, &ty, &a, &d), &d);
+			CK(cudaStreamSynchronize(g_stream));
+			CK(cudaMemcpy(got, y, (size_t)n, cudaMemcpyDeviceToHost));
+			int64_t bad = 0;
+			for (int64_t i = 0; i < n; i++) {
+				int64_t col = i % cs[t].c, row = i / cs[t].c % cs[t].r;
+				int keep = upper ? col - row >= cs[t].k
+				                 : col - row <= cs[t].k;
+				bad += got[i] != (keep ? hx[i] : 0);
+			}
+			printf("%s bool [%lld, %lld, %lld] k=%lld: %lld wrong\n",
+			       op->name, (long long)cs[t].b, (long long)cs[t].r,
+			       (long long)cs[t].c, (long long)cs[t].k,
+			       (long long)bad);
+			assert_int_equal(bad, 0);
+			cudaFree(dx);
+			cudaFree(dy);
+			free(hx);
+			free(got);
+		}
+}
+
 /*
  * Problem 12's reference, diag(v) then gemm, gives exactly the float
  * product v[i] * b[i, j] (the GEMM adds only exact zeros): the premise of
@@ -561,6 +618,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag),
 		cmocka_unit_test(test_tri),
+		cmocka_unit_test(test_tri_bool),
 		cmocka_unit_test(test_diag_then_gemm),
 		cmocka_unit_test(test_gemm_algo),
 		cmocka_unit_test(test_linear),

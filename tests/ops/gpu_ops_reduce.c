@@ -308,6 +308,11 @@ static void test_copies(void **state)
 	run_case("fill", NULL, 0, &z, 1, A(1, "value", 0.0), 0, 0);
 	ten big = T(KRL_F32, D_NORMAL, 2, I(37), I(1001));
 	run_case("fill", NULL, 0, &big, 1, A(1, "value", -1.5), 0, 0);
+	/* bool: torch.ones(T, T, dtype=bool) (4 bytes a thread, tail) */
+	ten bb = T(KRL_BOOL, D_BOOL, 2, I(37), I(1001));
+	run_case("fill", NULL, 0, &bb, 1, A(1, "value", 1.0), 0, 0);
+	ten b7 = T(KRL_BOOL, D_BOOL, 1, I(7));
+	run_case("fill", NULL, 0, &b7, 1, A(1, "value", 0.0), 0, 0);
 
 	ten mm[2] = { x, T(KRL_BOOL, D_BOOL, 2, I(5), I(9001)) };
 	run_case("mul_mask", mm, 2, &x, 1, A(0), 0, 0);

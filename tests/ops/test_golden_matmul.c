@@ -478,6 +478,13 @@ static void test_tril_golden(void **state)
 	optest_golden("tril", &in, &out, &none);
 	const double lb[8] = { 1, 0, 3, 4,  5, 0, 7, 8 };
 	same(y, lb, 8);
+	/* a bool tril of ones: the causal mask */
+	double o[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, m[9];
+	krl_tensor tb = optest_tensor(o, 2, I(3), I(3)), tm = optest_tensor(m, 2, I(3), I(3));
+	tb.dtype = tm.dtype = KRL_BOOL;
+	optest_golden("tril", &tb, &tm, &none);
+	const double mb[9] = { 1, 0, 0, 1, 1, 0, 1, 1, 1 };
+	same(m, mb, 9);
 }
 
 static void test_tri_check(void **state)
@@ -514,6 +521,13 @@ static void test_tri_check(void **state)
 		xi.dtype = KRL_I32;
 		snprintf(want, sizeof want, "%s: x must be f32, not i32", op);
 		optest_rejects(op, &xi, &x, &none, want);
+		/* bool masks (torch.tril(torch.ones(T, T, dtype=bool))) */
+		krl_tensor xbool = x;
+		xbool.dtype = KRL_BOOL;
+		accepts(op, &xbool, &xbool, &none);
+		snprintf(want, sizeof want, "%s: x is bool, so y must be bool, "
+		         "not f32", op);
+		optest_rejects(op, &xbool, &x, &none, want);
 	}
 }
 

@@ -358,6 +358,15 @@ static void test_copies(void **state)
 	optest_near(y, (double[]){ 2.5, 2.5, 2.5, 2.5, 2.5, 2.5 }, 6, 0);
 	a = optest_attrs(1, "value", INFINITY);
 	optest_rejects("fill", NULL, &out, &a, "fill: value must be a finite number");
+	out = T(y, KRL_BOOL, 1, I(3)); /* torch.ones(3, dtype=bool) */
+	a = optest_attrs(1, "value", 1.0);
+	optest_golden("fill", NULL, &out, &a);
+	optest_near(y, (double[]){ 1, 1, 1 }, 3, 0);
+	a = optest_attrs(1, "value", 0.5); /* nonzero: true */
+	optest_golden("fill", NULL, &out, &a);
+	optest_near(y, (double[]){ 1, 1, 1 }, 3, 0);
+	out = T(y, KRL_I64, 1, I(3));
+	optest_rejects("fill", NULL, &out, &a, "fill: y must be f32, not i64");
 
 	double m[] = { 1, 0, 1, 0, 0, 1, 1, 0 };
 	krl_tensor min_[2] = { in, T(m, KRL_BOOL, 2, I(2), I(4)) };

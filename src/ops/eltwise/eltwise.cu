@@ -3,8 +3,10 @@
  * tanh, elu/selu, hardsigmoid, softplus, hardtanh, pow_scalar, mish, abs,
  * sqrt, log, exp, hardswish, add_scalar, rsub_scalar, clamp_min,
  * minimum/maximum with a scalar), the ops of a float and a bool mask
- * (dropout_apply's scale, masked_fill) and the float == scalar comparison
- * (the last two are kernels of the reduce family's logsumexp).
+ * (dropout_apply's scale, masked_fill, also with the mask broadcast) and
+ * the float == scalar comparison (whole or on a strided slice; the last
+ * two are kernels of the reduce family's logsumexp too), and bitwise_not
+ * on bool bytes.
  *
  * Each is launched by the family's one launch structure (ewlaunch.cuh,
  * shared with elementwise.cu), that of PyTorch's

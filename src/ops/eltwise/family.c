@@ -1,8 +1,9 @@
 /*
  * kernelrl: the op family "eltwise" (docs/ops-eltwise.md): activations,
  * same-shape arithmetic, scalar elementwise ops, div/mul with b broadcast,
- * add/sub/minimum with both operands broadcast, dropout with a given mask
- * and copy, each one PyTorch eager kernel.
+ * add/sub/minimum with both operands broadcast, dropout with a given mask,
+ * the mask ops (eq_scalar, masked_fill, bitwise_not) and copy, each one
+ * PyTorch eager kernel.
  *
  * This file holds every op's shape check, its float64 golden version and
  * the family's table. It is CPU-only: the fuzzers compile it with

@@ -274,7 +274,13 @@ static krl_err check_tri(const char *op, const krl_tensor *in,
 	const krl_tensor *x = &in[0], *y = &out[0];
 	char sx[KRL_SHAPE_CAP], sy[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = check_diagonal(op, a, msg, cap)) ||
+	if ((r = check_diagonal(op, a, msg, cap)))
+		return r;
+	/* f32, or bool (torch.tril(torch.ones(T, T, dtype=bool))) */
+	if (x->dtype == KRL_BOOL && y->dtype != KRL_BOOL)
+		return krl_ops_fail(msg, cap, "%s: x is bool, so y must be bool, "
+		            "not %s", op, krl_dtype_name(y->dtype));
+	if (x->dtype != KRL_BOOL &&
 	    (r = krl_ops_need_f32(op, msg, cap, "x", x, "y", y, NULL)))
 		return r;
 	if (x->ndim < 2)
@@ -356,10 +362,10 @@ KRL_OP(diag, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
        "a square zero matrix [n + |diagonal|, n + |diagonal|]");
 KRL_OP(triu, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
        "y = torch.triu(x, diagonal): x where column - row >= diagonal, "
-       "else 0, over the last two dims");
+       "else 0, over the last two dims (x, y f32 or bool)");
 KRL_OP(tril, 1, 1, k_diagonal, "matmul", KRL_OPCAP_LIBRARY, NULL,
        "y = torch.tril(x, diagonal): x where column - row <= diagonal, "
-       "else 0, over the last two dims");
+       "else 0, over the last two dims (x, y f32 or bool)");
 
 static const krl_op *const ops[] = { &op_gemm, &op_linear, &op_diag,
                                      &op_triu, &op_tril, NULL };

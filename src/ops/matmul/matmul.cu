@@ -117,20 +117,21 @@ extern "C" int krl_k_diag(const float *v, float *y, int64_t n,
 /* ==== triu / tril (triu_tril_kernel) ==== */
 
 #define TRI_THREADS 128
-#define TRI_EPT 2   /* 8 bytes / sizeof(float) */
 
 /*
- * Thread t owns columns [col, col + TRI_EPT) of one row, where the flat
- * index t * TRI_EPT runs over [batch * rows, cols_padded] (cols rounded up
- * to TRI_EPT so a thread never straddles two rows). Kept elements are
+ * Thread t owns columns [col, col + EPT) of one row, EPT = 8 bytes of T
+ * (2 floats, 8 bools, as PyTorch's elements_per_thread), where the flat
+ * index t * EPT runs over [batch * rows, cols_padded] (cols rounded up
+ * to EPT so a thread never straddles two rows). Kept elements are
  * col + i - row >= k (upper) or <= k (lower). x and y may be the same
  * buffer: every element is read and written by one thread, read first.
  */
-template <bool UPPER>
+template <typename T, bool UPPER>
 __global__ void __launch_bounds__(TRI_THREADS)
-tri_kernel(const float *x, float *y, int64_t rows, int64_t cols,
+tri_kernel(const T *x, T *y, int64_t rows, int64_t cols,
            int64_t cols_padded, int64_t n_padded, int64_t k)
 {
+	constexpr int TRI_EPT = 8 / sizeof(T);
 	int64_t lin = ((int64_t)blockIdx.x * TRI_THREADS + threadIdx.x) *
 	              TRI_EPT;
 	if (lin >= n_padded)
@@ -139,10 +140,10 @@ tri_kernel(const float *x, float *y, int64_t rows, int64_t cols,
 	int64_t mat_row = lin / cols_padded;   /* b * rows + row */
 	int64_t row = mat_row % rows;
 	int64_t off = mat_row * cols + col;
-	float frag[TRI_EPT];
+	T frag[TRI_EPT];
 #pragma unroll
 	for (int i = 0; i < TRI_EPT; i++)
-		frag[i] = 0.f;
+		frag[i] = 0;
 	/* whether any of this thread's columns may be kept (PyTorch's test,
 	 * one column loose for triu; the exact mask follows) */
 	bool any = UPPER ? col + TRI_EPT - row >= k : col - row <= k;
@@ -156,7 +157,7 @@ tri_kernel(const float *x, float *y, int64_t rows, int64_t cols,
 			bool keep = UPPER ? col + i - row >= k
 			                  : col + i - row <= k;
 			if (!keep)
-				frag[i] = 0.f;
+				frag[i] = 0;
 		}
 	}
 #pragma unroll
@@ -165,13 +166,11 @@ tri_kernel(const float *x, float *y, int64_t rows, int64_t cols,
 			y[off + i] = frag[i];
 }
 
-extern "C" int krl_k_triu_tril(const float *x, float *y, int64_t batch,
-                               int64_t rows, int64_t cols, int64_t k,
-                               int upper, void *stream)
+template <typename T>
+static int tri_launch(const void *x, void *y, int64_t batch, int64_t rows,
+                      int64_t cols, int64_t k, int upper, cudaStream_t s)
 {
-	cudaStream_t s = (cudaStream_t)stream;
-	if (batch <= 0 || rows <= 0 || cols <= 0)
-		return 0;
+	constexpr int TRI_EPT = 8 / sizeof(T);
 	int64_t cols_padded = (cols + TRI_EPT - 1) / TRI_EPT * TRI_EPT;
 	int64_t n_padded = batch * rows * cols_padded;
 	int64_t threads = n_padded / TRI_EPT;
@@ -179,12 +178,27 @@ extern "C" int krl_k_triu_tril(const float *x, float *y, int64_t batch,
 	if (blocks > 0x7fffffff)
 		return (int)cudaErrorInvalidConfiguration;
 	if (upper)
-		tri_kernel<true><<<(unsigned)blocks, TRI_THREADS, 0, s>>>(
-			x, y, rows, cols, cols_padded, n_padded, k);
+		tri_kernel<T, true><<<(unsigned)blocks, TRI_THREADS, 0, s>>>(
+			(const T *)x, (T *)y, rows, cols, cols_padded, n_padded, k);
 	else
-		tri_kernel<false><<<(unsigned)blocks, TRI_THREADS, 0, s>>>(
-			x, y, rows, cols, cols_padded, n_padded, k);
+		tri_kernel<T, false><<<(unsigned)blocks, TRI_THREADS, 0, s>>>(
+			(const T *)x, (T *)y, rows, cols, cols_padded, n_padded, k);
 	return (int)cudaGetLastError();
+}
+
+extern "C" int krl_k_triu_tril(const void *x, void *y, size_t esize,
+                               int64_t batch, int64_t rows, int64_t cols,
+                               int64_t k, int upper, void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	if (batch <= 0 || rows <= 0 || cols <= 0)
+		return 0;
+	if (esize == 1)
+		return tri_launch<unsigned char>(x, y, batch, rows, cols, k,
+		                                 upper, s);
+	if (esize == 4)
+		return tri_launch<float>(x, y, batch, rows, cols, k, upper, s);
+	return (int)cudaErrorInvalidValue;
 }
 
 /* ==== linear's bias copy (launch_legacy_kernel<128, 2>) ==== */

@@ -32,9 +32,12 @@ int krl_k_diag(const float *v, float *y, int64_t n, int64_t offset,
                void *stream);
 
 /* y = triu(x, k) (upper != 0) or tril(x, k) over x viewed as
- * [batch, rows, cols], contiguous; y may be x itself (in place). */
-int krl_k_triu_tril(const float *x, float *y, int64_t batch, int64_t rows,
-                    int64_t cols, int64_t k, int upper, void *stream);
+ * [batch, rows, cols], contiguous; y may be x itself (in place).
+ * Elements of esize bytes: 4 (f32) or 1 (bool); others are
+ * cudaErrorInvalidValue. */
+int krl_k_triu_tril(const void *x, void *y, size_t esize, int64_t batch,
+                    int64_t rows, int64_t cols, int64_t k, int upper,
+                    void *stream);
 
 /* y[i, j] = b[j] over y [rows, cols] (contiguous): the copy of a bias
  * expanded to [rows, cols] that PyTorch's addmm runs before a GEMM with

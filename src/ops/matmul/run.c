@@ -32,8 +32,9 @@ static krl_err tri(krl_opctx *c, const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *x = &in[0];
 	int64_t rows = x->dim[x->ndim - 2], cols = x->dim[x->ndim - 1];
 	int64_t batch = krl_ops_prod(x, 0, x->ndim - 2);
-	CUDA_TRY(d, krl_k_triu_tril(F(x), F(&out[0]), batch, rows, cols,
-	                             diagonal_of(a), upper, c->stream));
+	CUDA_TRY(d, krl_k_triu_tril(x->data, out[0].data,
+	                             krl_dtype_size(x->dtype), batch, rows,
+	                             cols, diagonal_of(a), upper, c->stream));
 	return KRL_OK;
 }
 

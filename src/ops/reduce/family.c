@@ -695,13 +695,16 @@ static krl_err golden_cat(const krl_tensor *in, const krl_tensor *out,
 
 static const char *const k_fill[] = { "value", NULL };
 
-/* fill: no inputs -> y (f32) = value everywhere. */
+/* fill: no inputs -> y (f32, or bool: value != 0, torch.ones(..., dtype=
+ * bool)) = value everywhere. */
 static krl_err check_fill(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
 	(void)in;
 	krl_err r;
-	if ((r = krl_ops_check_keys("fill", k_fill, a, msg, cap)) ||
+	if ((r = krl_ops_check_keys("fill", k_fill, a, msg, cap)))
+		return r;
+	if (out[0].dtype != KRL_BOOL &&
 	    (r = krl_ops_need_dtype("fill", "y", &out[0], KRL_F32, msg, cap)))
 		return r;
 	if (!isfinite(krl_attrs_get(a, "value", 0)))
@@ -714,6 +717,8 @@ static krl_err golden_fill(const krl_tensor *in, const krl_tensor *out,
 {
 	(void)in;
 	float v = (float)krl_attrs_get(a, "value", 0);
+	if (out[0].dtype == KRL_BOOL)
+		v = v != 0;
 	int64_t n = krl_tensor_numel(&out[0]);
 	for (int64_t i = 0; i < n; i++)
 		D(&out[0])[i] = v;
@@ -809,8 +814,8 @@ RED_OP(narrow, 1, 1, k_narrow, KRL_OPCAP_LIBRARY, "y = x[start : start + "
        "of the slice)");
 RED_OP(cat, KRL_OP_AT_LEAST(2), 1, k_dim, KRL_OPCAP_LOWER, "y = x1 then "
        "x2 ... along dim, 2 to 64 inputs (any dtype, one for all)");
-RED_OP(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32) = value (0) "
-       "everywhere");
+RED_OP(fill, 0, 1, k_fill, KRL_OPCAP_LIBRARY, "y (f32, or bool: value "
+       "!= 0) = value (0) everywhere");
 RED_OP(mul_mask, 2, 1, k_none, KRL_OPCAP_LOWER, "y = x * mask, mask bool "
        "(same shapes)");
 RED_OP(logsumexp, 1, 1, k_dim, KRL_OPCAP_LOWER, "y = log(sum(exp(x))) "

@@ -97,6 +97,8 @@ int krl_k_cat2(const void *a, const void *b, void *y, int64_t outer,
 
 /* y[i] = value for n floats. */
 int krl_k_fill(float *y, int64_t n, float value, void *stream);
+/* y[i] = v (0 or 1) over n bool bytes (torch.ones(..., dtype=bool)). */
+int krl_k_fill_bool(unsigned char *y, int64_t n, int v, void *stream);
 
 /* y[i] = x[i] * (float)mask[i] (mask: bytes 0/1). */
 int krl_k_mul_mask(const float *x, const unsigned char *mask, float *y,

@@ -744,6 +744,34 @@ extern "C" int krl_k_fill(float *y, int64_t n, float value, void *stream)
 	return (int)cudaGetLastError();
 }
 
+/* The bool fill: 4 bytes a thread (one uchar4 store when aligned). */
+__global__ void __launch_bounds__(EW_THREADS)
+fill_bool_k(unsigned char *__restrict__ y, int64_t n, unsigned char v,
+            bool vec)
+{
+	for (int64_t base = (int64_t)blockIdx.x * EW_THREADS * EW_WORK; base < n;
+	     base += (int64_t)gridDim.x * EW_THREADS * EW_WORK) {
+		int64_t k = base + (int64_t)threadIdx.x * EW_WORK;
+		if (vec && k + EW_WORK <= n) {
+			*reinterpret_cast<uchar4 *>(y + k) = make_uchar4(v, v, v, v);
+			continue;
+		}
+		for (int u = 0; u < EW_WORK && k + u < n; u++)
+			y[k + u] = v;
+	}
+}
+
+extern "C" int krl_k_fill_bool(unsigned char *y, int64_t n, int v,
+                               void *stream)
+{
+	if (n == 0)
+		return 0;
+	bool vec = ((uintptr_t)y & 3) == 0;
+	fill_bool_k<<<grid_for(n, EW_THREADS * EW_WORK), EW_THREADS, 0,
+	              (cudaStream_t)stream>>>(y, n, (unsigned char)(v != 0), vec);
+	return (int)cudaGetLastError();
+}
+
 __global__ void __launch_bounds__(EW_THREADS)
 mul_mask_k(const float *__restrict__ x, const unsigned char *__restrict__ m,
            float *__restrict__ y, int64_t n)

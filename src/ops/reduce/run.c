@@ -177,9 +177,15 @@ KRL_RUN(cat)
 KRL_RUN(fill)
 {
 	(void)in;
-	CUDA_TRY(d, krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
-	                        (float)krl_attrs_get(a, "value", 0),
-	                        c->stream));
+	if (out[0].dtype == KRL_BOOL)
+		CUDA_TRY(d, krl_k_fill_bool((unsigned char *)out[0].data,
+		                             krl_tensor_numel(&out[0]),
+		                             krl_attrs_get(a, "value", 0) != 0,
+		                             c->stream));
+	else
+		CUDA_TRY(d, krl_k_fill(F(&out[0]), krl_tensor_numel(&out[0]),
+		                        (float)krl_attrs_get(a, "value", 0),
+		                        c->stream));
 	return KRL_OK;
 }
 
