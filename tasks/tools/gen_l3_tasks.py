@@ -1252,7 +1252,7 @@ net(id=29, name="swin_mlp", stem="29_SwinMLP", prec="tf32",
     input=["batch_size", 3, "image_size", "image_size"],
     layers=[dict(op="swin_mlp", embed="embed_dim",
                  stages=[(2, "h1"), (2, "h2"), (6, "h3"), (2, "h4")])],
-    tol=(1e-2, 1e-2),
+    tol=(2e-3, 2e-3),
     fixed=["image_size", "embed_dim", "window_size", "h1", "h2", "h3", "h4"],
     note="""Swin MLP (KernelBench's; Model() with its defaults): PatchEmbed
 (Conv2d(3, 96, 4, stride 4, bias), flatten(2).transpose(1, 2),
@@ -1301,12 +1301,13 @@ fan-in is ws*ws = 49); LayerNorm w ~ normal(1, 0.5), b ~ normal(0, 0.5)
 (the Model's ones/zeros would hide a dropped affine); eps = 1e-5.
 
 Precision tf32 (cuDNN: the patch conv and the 12 spatial convs; Linears
-strict fp32). Every block adds its branches to a residual stream that
-LayerNorm renormalises before each use; TF32's ~4e-4 per conv enters 12
-spatial-MLP branches, ~1.5e-3 relative at the last LayerNorm, which
-keeps it relative; y = head(mean(LN(x))) (~0.6 rms): atol = 1e-2, rtol =
-1e-2, while zeros, a constant, unshifted windows or a dropped branch
-fail.""")
+strict fp32). tasks/tools/emu_l3_swin_mlp.py (kb1's network on 2 images,
+float64 against TF32 operands in the cuDNN convs): y ~0.38 rms, TF32 moves
+it by 4e-5 rms, 1.6e-4 at worst (LayerNorm keeps each block's error
+relative). atol = 2e-3, rtol = 2e-3: ~10x the worst TF32 error (~5x for
+two TF32 runs in different orders at 10 images), while zeros, a constant
+(it fails on 97% of the outputs), unshifted windows, bf16 or a dropped
+branch fail.""")
 
 
 # ---- arithmetic ------------------------------------------------------------
