@@ -1197,7 +1197,7 @@ def unet():
     return L + [conv("out_channels", 1)]
 
 
-net(id=45, name="unet_softmax", stem="45_UNetSoftmax", prec="tf32",
+net(id=45, name="unet_softmax", stem="45_UNetSoftmax", prec="fp32",
     keys=["batch_size", "in_channels", "out_channels", "height", "width", "features"],
     sets=dict(kb1=dict(batch_size=8, in_channels=8, out_channels=4, height=64, width=512,
                        features=64),
@@ -1208,7 +1208,7 @@ net(id=45, name="unet_softmax", stem="45_UNetSoftmax", prec="tf32",
                                        "width", "features")},
     input=["batch_size", "in_channels", "height", "width"],
     layers=unet(),
-    tol=(5e-5, 1e-3), fixed=["height", "width"],
+    tol=(1e-2, 1e-2), fixed=["height", "width"],
     note="""U-Net with softmax (KernelBench's), training mode. DoubleConv(c) =
 Conv2d(3, p1, bias) + BN + Softmax(dim=-1) + Conv2d(3, p1, bias) + BN +
 Softmax(dim=-1) (softmax over the width, as the Model writes it). Encoder:
@@ -1228,15 +1228,23 @@ uniform(+-1/sqrt(fan_in)) at kb1 (a ConvTranspose2d's fan-in is its
 out_channels * k * k); BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps =
 1e-5.
 
-Precision tf32 (cuDNN convs). The last DoubleConv's softmax leaves values
-~1/width (2e-3 at kb1), so y is the final conv's bias (~0.1) plus an
-x-dependent part of ~1.4e-3 rms at kb1 (64 channels x 0.07 weights x
-2.5e-3 spread). Every conv is followed by a BN, so TF32's ~4e-4 per conv
-stays relative; over 19 convs ~2e-3 of the softmax inputs (scale 1), i.e.
-~2e-3 relative on the softmax outputs and ~3e-6 absolute on y (worst of 1M
-outputs ~1.5e-5). atol = 5e-5, rtol = 1e-3 allows ~1.5e-4 at |y| ~ 0.1,
-~3x the worst TF32 error and a tenth of the x-dependent part, so a
-constant (the bias, or the bias plus the mean response) fails.""")
+Precision fp32: the convs run without TF32, unlike PyTorch's default
+(cudnn.allow_tf32), because under TF32 the output is not reproducible:
+after a softmax over 512 values each conv's output is a large common part
+(the bias and the mean response) plus a small x-dependent one, and the BN
+after it removes the first and scales the second up, so a relative error
+of the conv output is amplified by |mean| / std at every DoubleConv.
+tasks/tools/emu_l3_unet_softmax.py (kb1's network on one image, float64
+against rounded conv operands): y ~0.07 rms, TF32 operands move it by
+4.5e-3 rms and 0.27 at worst, more than y's x-dependent part (0.018 rms);
+fp32 storage rounding moves it by 1.5e-5 at worst, and fp32 accumulation
+in another order (modelled as 3e-7 .. 1e-6 relative noise on every 3x3
+conv output) by 7.5e-4 .. 2.6e-3. atol = 1e-2, rtol = 1e-2: 4-14x that,
+while TF32 convs, zeros and a per-channel constant fail (the constant on
+~2% of the outputs: most lie near their channel's mean, a few far from
+it). For parity, the PyTorch baseline of this task is eager with
+torch.backends.cudnn.allow_tf32 = False (with TF32 its output cannot be
+checked against anything).""")
 
 
 net(id=29, name="swin_mlp", stem="29_SwinMLP", prec="tf32",
