@@ -1109,7 +1109,7 @@ net(id=25, name="shufflenet_unit", stem="25_ShuffleNetUnit", prec="tf32",
                          height=s["height"], width=s["width"], num_classes=1000),
     input=["batch_size", "input_channels", "height", "width"],
     layers=[shufflenet_unit("input_channels", "out_channels", "groups")],
-    tol=(1e-2, 1e-2), fixed=["input_channels", "out_channels", "groups"],
+    tol=(2e-2, 2e-2), fixed=["input_channels", "out_channels", "groups"],
     note="""ShuffleNet unit, training mode: out = relu(BN1(Conv2d(in, out / 4, 1,
 groups = g)(x))), out = BN2(Conv2d(out / 4, out / 4, 3, p1, groups = out /
 4)(out)), out = ChannelShuffle(g)(out), out = relu(BN3(Conv2d(out / 4,
@@ -1130,9 +1130,15 @@ grouped conv's fan-in is in / g); BN w ~ normal(1, 0.5), b ~ normal(0,
 
 Precision tf32 (cuDNN convs; the depthwise conv fp32). y is relu(BN) plus
 a BN output (~1.5 rms); every conv is followed by a BN, which keeps TF32's
-~4e-4 per conv relative: ~1e-3 at worst, so atol = 1e-2, rtol = 1e-2,
-while zeros, an unshuffled (or wrongly shuffled) channel order, a dropped
-shortcut or eval-mode statistics fail.""")
+~4e-4 per conv relative, but BN weights up to ~2.5 and two branches make a
+long tail: tasks/tools/emu_l3_shufflenet.py 25 (one kb1 image, float64
+against TF32 operands in the cuDNN convs) finds 5e-4 rms and 1.05e-2 at
+worst, 0.71 of a 1e-2/1e-2 allowance on 12M outputs. kb1 has 10 images and
+a candidate in plain fp32 differs from the TF32 reference by that whole
+error, so atol = 2e-2, rtol = 2e-2 (~3x the worst), while zeros, a
+constant (it fails on 99% of the outputs), an unshuffled (or wrongly
+shuffled) channel order, a dropped shortcut or eval-mode statistics
+fail.""")
 
 
 def shufflenet():
@@ -1177,9 +1183,12 @@ Params: conv and fc weights uniform(+-1/sqrt(fan_in)) at kb1 (PyTorch's),
 fc bias likewise; BN w ~ normal(1, 0.5), b ~ normal(0, 0.5); eps = 1e-5.
 
 Precision tf32 (cuDNN convs; depthwise ones fp32; fc strict fp32). 54
-convs, each followed by a BN that keeps TF32's ~4e-4 relative; the
-residual sums add branch errors in quadrature: ~3e-3 relative at y (~0.3
-rms) at most: atol = 1e-2, rtol = 1e-2.""")
+convs, each followed by a BN that keeps TF32's ~4e-4 relative, and the
+final mean averages the tails away: tasks/tools/emu_l3_shufflenet.py 26
+(two kb1 images, float64 against TF32 operands in the cuDNN convs) finds
+y ~0.33 rms, 2.4e-5 rms and 9.3e-5 at worst: atol = 1e-2, rtol = 1e-2
+(~100x), while zeros and a constant (it fails on 97% of the outputs)
+fail.""")
 
 
 UNET_DC = lambda c: [conv(c, 3, p=1), bn(), softmax(-1), conv(c, 3, p=1), bn(), softmax(-1)]
