@@ -9,7 +9,8 @@ compile time, and the errors. Per table: the geometric means of the graph,
 compile and best speedups over eager (over the problems where both times
 exist) and the count of failures per peer. Optionally the kernelrl
 reference's time (`krl time-ref --json` lines, --refs) and its ratio to
-PyTorch eager, with the share within 0.67x-1.5x; or the ratio that
+PyTorch eager, with the share within 0.67x-1.5x (references timed with
+`--timing graph` are compared with PyTorch's graph replay instead); or the ratio that
 bench/ref_vs_torch.py measured (--ref-vs-torch). Needs no torch.
 
     python3 bench/peer_table.py bench/out/peers_level2_kb1.jsonl \\
@@ -59,13 +60,14 @@ def short(msg, n=70):
     return msg if len(msg) <= n else msg[:n - 3] + "..."
 
 
-def refs_by_task(paths):
-    """{(task, shapes): median ms} from `krl time-ref --json` lines."""
+def refs_by_task(paths, mode="stream"):
+    """{(task, shapes): median ms} from `krl time-ref --json` lines timed in
+    `mode` (the record's timing_mode; records without one are stream)."""
     out = {}
     for p in paths:
         for r in read_jsonl(p):
             ms = (r.get("ref_ms") or {}).get("median")
-            if "task" in r and ms:
+            if "task" in r and ms and r.get("timing_mode", "stream") == mode:
                 out[(r["task"], r.get("set"))] = ms
     return out
 
@@ -80,14 +82,19 @@ def rvt_by_task(paths):
     return out
 
 
-def table(rows, refs, rvt, shapes):
-    """Markdown lines for one level at one shape set."""
+def table(rows, refs, rvt, shapes, grefs=None):
+    """Markdown lines for one level at one shape set; grefs: the references
+    timed in graph mode, compared with PyTorch's graph replay."""
+    grefs = grefs or {}
     have_refs = any((r["task"], shapes) in refs for r in rows)
+    have_grefs = any((r["task"], shapes) in grefs for r in rows)
     have_rvt = any((r["task"], shapes) in rvt for r in rows)
     head = ["problem", "eager ms", "graph ms", "compile ms", "best ms", "best",
             "graph x", "compile x", "best x", "compile s"]
     if have_refs:
         head += ["ours ms", "ours/eager"]
+    if have_grefs:
+        head += ["ours graph ms", "ours/graph"]
     if have_rvt:
         head += ["ref_vs_torch"]
     head.append("errors")
@@ -97,6 +104,7 @@ def table(rows, refs, rvt, shapes):
     sp = {p: [] for p in ("graph", "compile", "best")}
     fails = {p: 0 for p in PEERS}
     ours, inside = [], 0
+    gours, ginside = [], 0
     for r in sorted(rows, key=lambda r: task_key(r["task"])):
         ms = {p: r.get(f"torch_{p}_ms") for p in PEERS}
         best = r.get("best_torch_ms")
@@ -128,6 +136,13 @@ def table(rows, refs, rvt, shapes):
                 ours.append(ratio)
                 inside += 0.67 <= ratio <= 1.5
             cells += [fmt(ref, ".4f"), fmt(ratio)]
+        if have_grefs:
+            gref = grefs.get((r["task"], shapes))
+            gratio = gref / ms["graph"] if gref and ms["graph"] else None
+            if gratio is not None:
+                gours.append(gratio)
+                ginside += 0.67 <= gratio <= 1.5
+            cells += [fmt(gref, ".4f"), fmt(gratio)]
         if have_rvt:
             cells.append(fmt(rvt.get((r["task"], shapes))))
         cells.append("; ".join(errs))
@@ -147,6 +162,10 @@ def table(rows, refs, rvt, shapes):
         lines.append(f"- kernelrl reference within 0.67x-1.5x of PyTorch eager: "
                      f"**{inside} of {len(ours)}**; geometric mean of ours / "
                      f"eager {fmt(gmean(ours))}")
+    if have_grefs:
+        lines.append(f"- kernelrl reference in graph mode within 0.67x-1.5x of "
+                     f"PyTorch's CUDA-graph replay: **{ginside} of {len(gours)}**; "
+                     f"geometric mean of ours / graph {fmt(gmean(gours))}")
     return lines
 
 
@@ -169,6 +188,7 @@ def main():
             if "task" in r:  # a later line for a task replaces an earlier
                 rows[(r["task"], r.get("shapes"))] = r
     refs = refs_by_task(args.refs)
+    grefs = refs_by_task(args.refs, "graph")
     rvt = rvt_by_task(args.ref_vs_torch)
     groups = defaultdict(list)
     for r in rows.values():
@@ -187,7 +207,7 @@ def main():
                "(above 1 = faster than eager)")
     for (level, shapes) in sorted(groups, key=lambda k: (k[0], str(k[1]))):
         out += ["", f"## Level {level}, {shapes}", ""]
-        out += table(groups[(level, shapes)], refs, rvt, shapes)
+        out += table(groups[(level, shapes)], refs, rvt, shapes, grefs)
     text = "\n".join(out) + "\n"
     if args.out:
         with open(args.out, "w") as f:

@@ -8,8 +8,10 @@
 # optimize): those, and refself (every level-1 task's reference plan judged
 # as a candidate against itself at tiny,kb0, stress draws on: refself.jsonl);
 # refs (every selected task's reference timed with krl time-ref at each set
-# of $REF_SETS, default "kb0 kb1": refs_kb0.jsonl, refs_kb1.jsonl for level
-# 1, refs_level2_kb0.jsonl ... for another level); torch
+# of $REF_SETS, default "kb0 kb1", in each timing mode of $REF_MODES,
+# default stream ("stream graph": both; graph adds _graph to the names):
+# refs_kb0.jsonl, refs_kb1.jsonl for level 1, refs_level2_kb0.jsonl ... for
+# another level); torch
 # (bench/ref_vs_torch.py at each set of $TORCH_SETS, default kb1, on the
 # KernelBench files under $KB/SET, default .kb/kb1 (bench/fetch_kb.sh makes
 # .kb; carry it): ref_vs_torch_kb1.jsonl, ref_vs_torch_level2_kb1.jsonl;
@@ -83,14 +85,15 @@ sel_tag() {
 	[ -n "${TASKS_FROM:-}${TASKS_TO:-}" ] && t=${t}_${TASKS_FROM:-1}-${TASKS_TO:-end}
 	echo "$t"
 }
-# time_refs SET FILE: krl time-ref of the selected ids ($ids) into FILE, and
-# a copy in $WORK/refs for a later call's torch phase on the same machine.
+# time_refs SET FILE [MODE]: krl time-ref of the selected ids ($ids) into
+# FILE, in timing mode MODE (default stream; graph: --timing graph), and a
+# copy in $WORK/refs for a later call's torch phase on the same machine.
 time_refs() {
-	local t0
+	local t0 mode=${3:-stream}
 	t0=$(date +%s.%N)
 	${REFS_SECONDS:+timeout "$REFS_SECONDS"} ./build/krl time-ref "${ids[@]}" \
-		--shapes "$1" --reps "${REPS:-20}" --json > "$2" 2>> "$S"
-	echo "refs $1: exit $?, $(wc -l < "$2") of ${#ids[@]} tasks timed, $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
+		--shapes "$1" --reps "${REPS:-20}" --timing "$mode" --json > "$2" 2>> "$S"
+	echo "refs $1 $mode: exit $?, $(wc -l < "$2") of ${#ids[@]} tasks timed, $(secs "$t0" "$(date +%s.%N)") s" | tee -a "$S"
 	mkdir -p "${WORK:-.gpuwork}/refs"
 	cp "$2" "${WORK:-.gpuwork}/refs/"
 	echo "${KRL_COMMIT:-}" > "${WORK:-.gpuwork}/refs/$(basename "$2" .jsonl).commit"
@@ -202,7 +205,10 @@ if has refs; then
 	tag=$(sel_tag "$lvl")
 	mapfile -t ids < <(select_ids "$lvl")
 	for s in ${REF_SETS:-kb0 kb1}; do
-		time_refs "$s" "$OUT/refs${tag}_$s.jsonl"
+		for m in ${REF_MODES:-stream}; do
+			mt=; [ "$m" = stream ] || mt=_$m
+			time_refs "$s" "$OUT/refs${tag}${mt}_$s.jsonl" "$m"
+		done
 	done
 fi
 if has torch; then
@@ -256,7 +262,9 @@ if has peers; then
 		run_peers "$tmp/ids.txt" "$s" "$w/$f.jsonl" "${PEERS_SECONDS:-540}"
 		cp "$w/$f.jsonl" "$OUT/"
 		refs=()
-		[ -s "$OUT/refs${rtag}_$s.jsonl" ] && refs=(--refs "$OUT/refs${rtag}_$s.jsonl")
+		for rf in "$OUT/refs${rtag}_$s.jsonl" "$OUT/refs${rtag}_graph_$s.jsonl"; do
+			[ -s "$rf" ] && refs+=(--refs "$rf")
+		done
 		py bench/peer_table.py "$OUT/$f.jsonl" "${refs[@]}" --out "$OUT/$f.md"
 		grep -E '^- (CUDA graph|torch.compile|best of|failures|kernelrl)' "$OUT/$f.md" | tee -a "$S"
 	done

@@ -37,6 +37,32 @@ int krl_verdict_parse(const char *z, krl_verdict *out);
 
 #define KRL_JUDGE_MAX_SETS 12
 
+/*
+ * How timed calls are issued (docs/judge.md, "Graph timing"):
+ * - KRL_TIMING_STREAM: each side's plan is enqueued op by op on its stream
+ *   (the default);
+ * - KRL_TIMING_GRAPH: each side's plan is captured once in a CUDA graph
+ *   (after an uncaptured run) and every timed call replays it;
+ * - KRL_TIMING_AUTO: chosen per task by krl_judge_timing_for.
+ * Both sides are always timed in the same mode.
+ */
+typedef enum krl_timing_mode {
+	KRL_TIMING_STREAM = 0,
+	KRL_TIMING_GRAPH,
+	KRL_TIMING_AUTO,
+	KRL_TIMING_COUNT
+} krl_timing_mode;
+
+/* "stream", "graph", "auto". */
+const char *krl_timing_name(krl_timing_mode m);
+/* Returns 0 and sets *out for a mode name, else -1. */
+int krl_timing_parse(const char *z, krl_timing_mode *out);
+/* The mode task t is timed in under option m: m itself unless it is
+ * KRL_TIMING_AUTO, which is the per-task choice point: graph for the
+ * level-3 tasks (id "level3/..."), whose whole networks launch hundreds
+ * of calls, stream for everything else. Never returns AUTO. */
+krl_timing_mode krl_judge_timing_for(krl_timing_mode m, const krl_task *t);
+
 typedef struct krl_judge_opts {
 	const char *sets[KRL_JUDGE_MAX_SETS]; /* correctness shape sets */
 	int nsets;                /* 0: {"kb1"} */
@@ -62,6 +88,7 @@ typedef struct krl_judge_opts {
 	double compile_timeout_s;
 	unsigned long long compile_memory_mib;
 	int no_timing;            /* check correctness only */
+	krl_timing_mode timing;   /* how timed calls are issued (0: stream) */
 	const char *runner_path;  /* the krl binary; NULL: $KRL_RUNNER or /proc/self/exe */
 	const char *cache_dir;    /* NULL: krl_cache_dir() */
 	int device;               /* CUDA device ordinal */
@@ -122,9 +149,13 @@ int krl_judge_precompile(krl_judge *j, const char *const *texts, int n,
 
 /* Times the task's eager reference alone on shape set `set` with the
  * judge's protocol (fresh inputs and a flushed L2 before each of `reps`
- * timed calls, events on the stream, 3 warm-up calls): a record {task,
- * set, ref_ms {median, mean, min, rse, n}, bytes, flops, roofline}. Used to
- * compare the reference with PyTorch eager (bench/ref_vs_torch.py). */
+ * timed calls, events on the stream, 3 warm-up calls), in the judge's
+ * timing mode (o.timing, resolved for t): a record {task, set, ref_ms
+ * {median, mean, min, rse, n}, bytes, flops, roofline, timing_mode, and
+ * in graph mode graph {nodes, capture_ms}}. Used to compare the reference
+ * with PyTorch eager and PyTorch's CUDA-graph replay
+ * (bench/ref_vs_torch.py). A plan that cannot be captured is
+ * KRL_EUNSUPPORTED naming the statement and why. */
 krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
                                  const char *set, int reps, json_t **rec,
                                  krl_diag *d);

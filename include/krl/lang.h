@@ -114,15 +114,31 @@ typedef enum krl_role {
 
 typedef enum krl_dist_kind {
 	KRL_DIST_NONE, KRL_DIST_NORMAL, KRL_DIST_UNIFORM, KRL_DIST_RANDINT,
-	KRL_DIST_BERNOULLI, KRL_DIST_CONST
+	KRL_DIST_BERNOULLI, KRL_DIST_CONST,
+	/* deterministic patterns (params only: constant buffers) */
+	KRL_DIST_TRIL, KRL_DIST_TRIU, KRL_DIST_ARANGE,
+	KRL_DIST_LAST = KRL_DIST_ARANGE
 } krl_dist_kind;
 
 /* normal(mean a, std b); uniform [a, b); randint [a, b); bernoulli(p = a);
- * const(a). */
+ * const(a). The patterns ignore the seed (docs/language.md "Constant
+ * buffers"): tril(a, b) is a where col - row <= b in each matrix of the
+ * last two dims, else 0 (torch.tril(full(a)), b the diagonal); triu(a, b)
+ * is a where col - row >= b; arange(a, b) is a + b * i at flat index i.
+ * rows and cols are the buffer's last two dims, set by the program
+ * builder for tril and triu (0 otherwise). */
 typedef struct krl_dist {
 	krl_dist_kind kind;
 	double a, b;
+	int64_t rows, cols;
 } krl_dist;
+
+/* Whether kind is a deterministic pattern (a constant buffer's). */
+static inline int krl_dist_is_pattern(krl_dist_kind kind)
+{
+	return kind == KRL_DIST_TRIL || kind == KRL_DIST_TRIU ||
+	       kind == KRL_DIST_ARANGE;
+}
 
 typedef struct krl_decl {
 	char *name;

@@ -156,6 +156,8 @@ typedef enum krl_rule {
 	KRL_RULE_FLIP,       /* flip(flip(x)) = x; flip, scan, flip = reverse scan */
 	KRL_RULE_REDUCE_LINEAR, /* a sum over a GEMM's output as a GEMV */
 	KRL_RULE_CANCEL,     /* idempotent and cancelling ops (relu(relu(x)), ...) */
+	KRL_RULE_CONV_MEAN,  /* a transposed convolution's spatial sum as a GEMM
+	                        over per-tap sums of its input */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -63,6 +63,9 @@ typedef struct krl_optimize_opts {
 	krl_reward_opts reward;
 	const char *template_dir;/* NULL: the source tree's templates/ */
 	const char *shapes;      /* named in the prompt ("kb1"); NULL: "kb1" */
+	const char *timing;      /* the judge's timing mode ("graph"); NULL or
+	                            "stream": stream. Part of the run's identity
+	                            only when not stream */
 	const char *work_dir;    /* candidate files go here; NULL: "krl-candidates" */
 	uint64_t seed;           /* exemplar sampling; 0: 1 */
 	int progress;            /* live status line on stderr */
@@ -121,6 +124,10 @@ typedef struct krl_builtin_opts {
 	double max_norm;         /* L2 clip of one group's update; 0: 1 */
 	const char *shapes;      /* the shape set optimized for, recorded;
 	                            NULL: "kb1" */
+	const char *timing;      /* the judge's timing mode for this task
+	                            ("graph"); NULL or "stream": stream. Part
+	                            of the run's name and identity only when
+	                            not stream (older runs keep theirs) */
 	const char *work_dir;    /* candidate files; NULL: "krl-candidates" */
 	uint64_t seed;           /* proposals and exemplar draws; 0: 1 */
 	int patience;            /* stop ("converged") after a round r >= patience

@@ -109,6 +109,38 @@ krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
 krl_err krl_exec_prepare(const krl_program *p, const krl_module *mod,
                          krl_diag *d);
 
+/* ==== CUDA graphs of a plan ==== */
+
+typedef struct krl_cugraph krl_cugraph;
+
+/*
+ * Captures steps[0..n) of program p, exactly as krl_exec would enqueue
+ * them on `stream` with these bufs, mod and ops, into one CUDA graph
+ * (stream capture, mode thread-local: a call that synchronises, allocates
+ * or copies to the host on this thread fails instead of being left out),
+ * and instantiates it. Nothing runs. The caller runs the same steps
+ * uncaptured first, so that every lazy allocation, library plan and
+ * workspace growth has happened; replays then use the same buffers, so
+ * inputs are redrawn into them and outputs read from them. A step that
+ * cannot be captured is KRL_EUNSUPPORTED with d naming the statement
+ * (file:line), the library's or driver's error and why (krl_cugraph_hint);
+ * the stream is left usable and not capturing. Free with krl_cugraph_free.
+ */
+krl_err krl_cugraph_capture(const krl_program *p, const krl_step *steps, int n,
+                          void *const *bufs, const krl_module *mod,
+                          krl_opctx *ops, void *stream, krl_cugraph **out,
+                          krl_diag *d);
+/* Enqueues one replay of g on stream (asynchronous). */
+krl_err krl_cugraph_launch(const krl_cugraph *g, void *stream, krl_diag *d);
+/* How many nodes (kernels, copies, memsets, ...) the capture holds. */
+int krl_cugraph_nodes(const krl_cugraph *g);
+/* Frees g (NULL-safe). */
+void krl_cugraph_free(krl_cugraph *g);
+/* Why a CUDA runtime error code (cudaError_t, as an int) raised during a
+ * capture means the call cannot be captured: a sentence for messages, or
+ * "" when the code says nothing capture-specific. Needs no GPU. */
+const char *krl_cugraph_hint(int cuda_error);
+
 /*
  * Runs a reference program's body on the CPU with the float64 golden ops:
  * bufs[i] holds p->bufs[i] as numel doubles (integers too); a view's

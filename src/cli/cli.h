@@ -58,11 +58,13 @@ krl_err krl_cli_search(const krl_suite *s, const char *ref, krl_judge *j,
 void krl_cli_table_header(FILE *f);
 void krl_cli_table_row(FILE *f, const char *problem, const json_t *sum,
                        const char *error);
-/* Appends one JSON line to path: problem, shapes, ref_ms, best_ms,
- * speedup, ci_low, ci_high, roofline, verdict, evaluations, commit, date
- * (sum NULL: nulls, 0 evaluations, and error as the verdict). */
+/* Appends one JSON line to path: problem, shapes, timing (the judge's
+ * timing mode), ref_ms, best_ms, speedup, ci_low, ci_high, roofline,
+ * verdict, evaluations, commit, date (sum NULL: nulls, 0 evaluations, and
+ * error as the verdict). */
 krl_err krl_cli_results_line(const char *path, const char *problem,
-                             const char *shapes, const json_t *sum,
+                             const char *shapes, const char *timing,
+                             const json_t *sum,
                              const char *error, krl_diag *d);
 /* `git rev-parse HEAD` in the current folder, or "unknown" (static). */
 const char *krl_cli_commit(void);

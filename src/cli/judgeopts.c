@@ -14,6 +14,12 @@ const char krl_cli_judge_usage[] =
 	"  --hidden N         hidden shape sets drawn at random from the task's tiny\n"
 	"                     set for each evaluation, checked too (default 1; 0: none)\n"
 	"  --no-timing        check correctness only\n"
+	"  --timing MODE      how timed calls run, the same for candidate and\n"
+	"                     reference: stream (default: the plan enqueued op by\n"
+	"                     op), graph (each side's plan captured once in a CUDA\n"
+	"                     graph and replayed; fresh inputs and an L2 flush\n"
+	"                     before every replay, as in stream mode), or auto\n"
+	"                     (graph for level-3 tasks, stream for the others)\n"
 	"  --budget SECONDS   timing budget per evaluation (default 20)\n"
 	"  --rse X            stop timing when both relative standard errors <= X (0.01)\n"
 	"  --min-pairs N      at least N timed pairs (default 20)\n"
@@ -58,7 +64,7 @@ int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
 	static const char *const valued[] = {
 		"--shapes", "--time-shapes", "--seeds", "--hidden", "--budget",
 		"--rse", "--min-pairs", "--timeout", "--seed", "--device",
-		"--compile-timeout", "--compile-memory"};
+		"--compile-timeout", "--compile-memory", "--timing"};
 	int is_valued = 0;
 	if (!strcmp(s, "--no-timing")) {
 		o->no_timing = 1;
@@ -82,6 +88,12 @@ int krl_cli_judge_option(const char *s, const char *v, krl_judge_opts *o,
 		if (n < 0)
 			return -1;
 		o->nsets = n;
+	} else if (!strcmp(s, "--timing")) {
+		if (krl_timing_parse(v, &o->timing) != 0) {
+			fprintf(stderr, "krl: --timing needs stream, graph or auto, "
+			        "got '%s'\n", v);
+			return -1;
+		}
 	} else if (!strcmp(s, "--time-shapes")) {
 		o->time_set = v;
 	} else if (!strcmp(s, "--seeds")) {

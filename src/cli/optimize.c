@@ -119,7 +119,7 @@ static const char export_usage[] =
 	"format verl, OpenRLHF and TRL read (docs/rl.md).\n";
 
 /* The final table: verdict counts and the best candidates. */
-static void print_summary(const json_t *sum)
+static void print_summary(const json_t *sum, const char *timing)
 {
 	const char *key;
 	json_t *v;
@@ -146,8 +146,8 @@ static void print_summary(const json_t *sum)
 	}
 	if (!json_array_size(json_object_get(sum, "top")))
 		printf("  (no correct candidate yet)\n");
-	printf("\n  speedups: over kernelrl's eager reference, strict fp32, stream "
-	       "timing, on the timing shape set\n");
+	printf("\n  speedups: over kernelrl's eager reference, strict fp32, %s "
+	       "timing, on the timing shape set\n", timing);
 }
 
 /* krl optimize --policy llm: the LLM loop (one TASK). */
@@ -263,6 +263,7 @@ static int optimize_llm(int argc, char **argv)
 		        krl_diag_format(&d, buf, sizeof buf));
 		goto out;
 	}
+	oo.timing = krl_timing_name(krl_judge_timing_for(jo.timing, t));
 	krl_evaluator ev = krl_judge_evaluator(j);
 	if (krl_optimize_llm(t, llm, &ev, st, &oo, &sum, &d) != KRL_OK) {
 		fprintf(stderr, "krl optimize: %s\n(run the same command again to "
@@ -275,7 +276,7 @@ static int optimize_llm(int argc, char **argv)
 			puts(z);
 		free(z);
 	} else {
-		print_summary(sum);
+		print_summary(sum, oo.timing);
 	}
 	rc = KRL_EXIT_OK;
 out:
@@ -313,6 +314,7 @@ static int optimize_builtin(int argc, char **argv)
 	const char *db = "krl.db", *weights = NULL, *results = NULL;
 	const char *refs[512];
 	char *ids[512] = {0};
+	krl_timing_mode modes[512]; /* each task's timing mode (--timing auto) */
 	int nrefs = 0, json = 0, rc = KRL_EXIT_ERROR, failed = 0;
 	krl_suite *s = NULL;
 	krl_judge *j = NULL;
@@ -436,6 +438,7 @@ static int optimize_builtin(int argc, char **argv)
 			goto out;
 		}
 		ids[k] = strdup(t->id);
+		modes[k] = krl_judge_timing_for(jo.timing, t);
 		krl_task_free(t);
 		if (!ids[k])
 			goto out;
@@ -459,6 +462,7 @@ static int optimize_builtin(int argc, char **argv)
 		/* Each problem starts from the weights as loaded: what one search
 		 * learns stays in it. */
 		krl_err e = load_weights(weights, &p, &d);
+		bo.timing = krl_timing_name(modes[k]);
 		if (e == KRL_OK)
 			e = krl_cli_search(s, id, j, st, p, &bo, &sum, &d);
 		krl_policy_free(p);
@@ -484,7 +488,7 @@ static int optimize_builtin(int argc, char **argv)
 		}
 		krl_diag rd = {0};
 		if (results &&
-		    krl_cli_results_line(results, id, bo.shapes, sum,
+		    krl_cli_results_line(results, id, bo.shapes, bo.timing, sum,
 		                         e == KRL_OK             ? NULL
 		                         : e == KRL_EUNSUPPORTED ? "unsupported"
 		                                                 : "error",
@@ -496,9 +500,11 @@ static int optimize_builtin(int argc, char **argv)
 	}
 	if (!json) {
 		printf("\nspeedups over kernelrl's eager reference at %s (strict fp32, "
-		       "stream timing, L2 flushed), best of at most %d evaluations "
+		       "%s timing%s, L2 flushed), best of at most %d evaluations "
 		       "per problem",
-		       bo.shapes, bo.budget ? bo.budget : 32);
+		       bo.shapes, krl_timing_name(jo.timing),
+		       jo.timing == KRL_TIMING_AUTO ? ": graph for level 3" : "",
+		       bo.budget ? bo.budget : 32);
 		if (nlog)
 			printf("; geometric mean %.3fx over %d problem%s", exp(logsum / nlog),
 			       nlog, nlog > 1 ? "s" : "");

@@ -117,14 +117,16 @@ static json_t *copy_num(const json_t *sum, const char *k)
 }
 
 krl_err krl_cli_results_line(const char *path, const char *problem,
-                             const char *shapes, const json_t *sum,
+                             const char *shapes, const char *timing,
+                             const json_t *sum,
                              const char *error, krl_diag *d)
 {
 	char date[32];
 	krl_cli_date(date);
 	json_t *line = json_pack(
-		"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:s}",
-		"problem", problem, "shapes", shapes, "ref_ms",
+		"{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:s}",
+		"problem", problem, "shapes", shapes, "timing",
+		timing ? timing : "stream", "ref_ms",
 		copy_num(sum, "ref_ms"), "best_ms", copy_num(sum, "best_ms"),
 		"speedup", copy_num(sum, "speedup"), "ci_low",
 		copy_num(sum, "ci_low"), "ci_high", copy_num(sum, "ci_high"),

@@ -101,10 +101,14 @@ int krl_cmd_show(int argc, char **argv)
 	for (int k = 0; ss && k < ss->n; k++)
 		printf(" %s=%lld", ss->keys[k], (long long)ss->vals[k]);
 	printf("\n");
+	/* the judge's timing mode for this task (docs/judge.md) */
+	printf("timing stream (the default); with --timing auto: %s\n",
+	       krl_timing_name(krl_judge_timing_for(KRL_TIMING_AUTO, t)));
 	static const char *const roles[] = {"input", "param", "output", "buffer",
 	                                    "derived", "view"};
 	static const char *const dists[] = {"", "normal", "uniform", "randint",
-	                                    "bernoulli", "const"};
+	                                    "bernoulli", "const", "tril", "triu",
+	                                    "arange"};
 	for (int i = 0; i < p->nbufs; i++) {
 		const krl_buf *b = &p->bufs[i];
 		printf("%-7s %-10s ", roles[b->role], b->name);

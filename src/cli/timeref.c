@@ -8,11 +8,14 @@
 #include "krl/suite.h"
 
 static const char timeref_usage[] =
-	"usage: krl time-ref TASK... [--shapes S] [--reps N] [--json]\n"
+	"usage: krl time-ref TASK... [--shapes S] [--reps N] [--timing MODE] [--json]\n"
 	"\n"
 	"Times each task's eager reference alone on shape set S (default kb1) with\n"
 	"the judge's protocol: fresh inputs and a flushed L2 before each of N timed\n"
-	"calls (default 30), CUDA events on the stream, median. Needs a GPU.\n";
+	"calls (default 30), CUDA events on the stream, median. --timing as krl eval's:\n"
+	"stream (default), graph (the plan captured once in a CUDA graph after an\n"
+	"uncaptured call, every timed call a replay) or auto (graph for level-3\n"
+	"tasks). Needs a GPU.\n";
 
 int krl_cmd_time_ref(int argc, char **argv)
 {
@@ -33,6 +36,13 @@ int krl_cmd_time_ref(int argc, char **argv)
 			json = 1;
 		} else if (!strcmp(a, "--shapes") && v) {
 			set = v;
+			i++;
+		} else if (!strcmp(a, "--timing") && v) {
+			if (krl_timing_parse(v, &o.timing) != 0) {
+				fprintf(stderr, "krl time-ref: --timing needs "
+				        "stream, graph or auto, got '%s'\n", v);
+				return KRL_EXIT_USAGE;
+			}
 			i++;
 		} else if (!strcmp(a, "--reps") && v) {
 			reps = atoi(v);
@@ -71,8 +81,10 @@ int krl_cmd_time_ref(int argc, char **argv)
 			free(z);
 		} else {
 			json_t *m = json_object_get(rec, "ref_ms");
-			printf("%-34s %-5s %10.4f ms (mean %.4f, min %.4f, n %d)  "
-			       "roofline %.2f\n", t->id, set,
+			printf("%-34s %-5s %-6s %10.4f ms (mean %.4f, min %.4f, "
+			       "n %d)  roofline %.2f\n", t->id, set,
+			       json_string_value(json_object_get(rec,
+			                                         "timing_mode")),
 			       json_number_value(json_object_get(m, "median")),
 			       json_number_value(json_object_get(m, "mean")),
 			       json_number_value(json_object_get(m, "min")),

@@ -480,10 +480,19 @@ static void put_main(krl_strbuf *b, const krl_task *t, const krl_program *p,
 		"\tcase 4: return (double)((const long long *)h)[i];\n"
 		"\tcase 5: return ((const unsigned char *)h)[i];\n"
 		"\tdefault: return ((const double *)h)[i];\n\t}\n}\n\n"
-		"static void *make(size_t n, int dt, int kind, double a, double b)\n{\n"
+		"/* kinds 6 tril(a, b), 7 triu(a, b) over the last two dims (rows, cols),\n"
+		" * 8 arange(a, b): the task's constant buffers, exact patterns */\n"
+		"static double pattern(int kind, double a, double b, size_t i, long long rows,\n"
+		"                      long long cols)\n{\n"
+		"\tif (kind == 8)\n\t\treturn a + b * (double)i;\n"
+		"\tdouble k = (double)((long long)(i %% cols) - (long long)(i / cols %% rows));\n"
+		"\treturn (kind == 6 ? k <= b : k >= b) ? a : 0.0;\n}\n\n"
+		"static void *make(size_t n, int dt, int kind, double a, double b,\n"
+		"                  long long rows, long long cols)\n{\n"
 		"\tvoid *h = malloc(n * esize(dt) + 1), *d = 0;\n"
 		"\tif (!h) { fprintf(stderr, \"out of host memory\\n\"); exit(1); }\n"
-		"\tfor (size_t i = 0; i < n; i++)\n\t\tput(h, i, dt, draw(kind, a, b));\n"
+		"\tfor (size_t i = 0; i < n; i++)\n\t\tput(h, i, dt, kind >= 6 ?\n"
+		"\t\t    pattern(kind, a, b, i, rows, cols) : draw(kind, a, b));\n"
 		"\tCK(cudaMalloc(&d, n * esize(dt) + 1));\n"
 		"\tCK(cudaMemcpy(d, h, n * esize(dt), cudaMemcpyHostToDevice));\n"
 		"\tfree(h);\n\treturn d;\n}\n\n"
@@ -500,7 +509,7 @@ static void put_main(krl_strbuf *b, const krl_task *t, const krl_program *p,
 		"\treturn bad == 0;\n}\n\n"
 		"int main(void)\n{\n\tcudaStream_t s;\n\tCK(cudaStreamCreate(&s));\n",
 		t->id ? t->id : t->name, stem, stem);
-	static const int distk[] = { 5, 1, 2, 3, 4, 5 };
+	static const int distk[] = { 5, 1, 2, 3, 4, 5, 6, 7, 8 };
 	for (int i = 0; i < p->ntask; i++) {
 		const krl_buf *q = &p->bufs[i];
 		if (q->role == KRL_ROLE_OUTPUT) {
@@ -514,7 +523,8 @@ static void put_main(krl_strbuf *b, const krl_task *t, const krl_program *p,
 		put_double(b, q->dist.a, 0);
 		krl_strbuf_str(b, ", ");
 		put_double(b, q->dist.b, 0);
-		krl_strbuf_str(b, ");\n");
+		krl_strbuf_printf(b, ", %lldll, %lldll);\n",
+		                  (long long)q->dist.rows, (long long)q->dist.cols);
 	}
 	krl_strbuf_printf(b, "\tvoid *scratch = 0;\n"
 	                  "\tCK(cudaMalloc(&scratch, krl_%s_workspace_size() + 1));\n",

@@ -9,7 +9,10 @@
  *   compared, degenerate outputs rejected) -> on the timing set:
  *   interleaved timing with the L2 flushed and fresh inputs before every
  *   call, every timed pair verified, until the relative standard error is
- *   small or the budget (charged to timed pairs only) ends.
+ *   small or the budget (charged to timed pairs only) ends. In graph
+ *   timing mode each side's plan is captured once in a CUDA graph before
+ *   the warm-up pairs (ref_graph here, the runner's "capture") and every
+ *   timed call replays it; nothing else about the loop changes.
  *
  * The candidate's buffers (inputs, params, outputs) live in the runner,
  * which draws them from the seeds sent here, so a timed candidate call runs
@@ -51,6 +54,7 @@ typedef struct evalctx {
 	char key_hex[2 * KRL_JUDGE_KEY_BYTES + 1];
 	int nsets;           /* named sets, then hidden ones */
 	double prep_ms;      /* the runner's last preparation time (run) */
+	krl_timing_mode mode;/* this evaluation's timing mode (resolved) */
 	double phase[4];     /* seconds in prepare, load, correctness, timing */
 } evalctx;
 
@@ -67,6 +71,8 @@ typedef struct setbufs {
 	double *nom_max;     /* [ntask] largest |value| of each input and
 	                      * output over the nominal seeds */
 	int loaded;          /* the runner holds this set */
+	krl_cugraph *graph;    /* graph mode: the reference's captured body,
+	                      * replayed by its timed calls */
 } setbufs;
 
 #define verdict(E, ...) krl_judge_verdict((E)->rec, __VA_ARGS__)
@@ -120,6 +126,8 @@ static void set_unmap(setbufs *S)
 static void set_free(setbufs *S)
 {
 	set_unmap(S);
+	krl_cugraph_free(S->graph);
+	S->graph = NULL;
 	if (S->pv && S->rp)
 		for (int i = 0; i < S->rp->nbufs; i++)
 			krl_gbuf_free(&S->pv[i]);
@@ -190,6 +198,11 @@ static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
 			rc = verdict(E, KRL_V_LAUNCH_ERROR,
 			             json_pack("{s:s}", "reason", "out_of_memory"), "%s",
 			             msg ? msg : "");
+		else if (kind && !strcmp(kind, "not_capturable"))
+			rc = verdict(E, KRL_V_LAUNCH_ERROR,
+			             json_pack("{s:s, s:s}", "reason", "not_capturable",
+			                       "timing_mode", "graph"),
+			             "%s", msg ? msg : "");
 		else if (kind && !strcmp(kind, "invalid_plan"))
 			rc = verdict(E, KRL_V_INVALID_PLAN, NULL, "%s", msg ? msg : "");
 		else {
@@ -310,13 +323,15 @@ static json_t *prep_fields(json_t *req, int64_t param_seed, int64_t input_seed,
 
 /* run: draws inputs from input_seed (under stress s) and poisons outputs
  * first (untimed), then runs the body, timed when asked; with guards, the
- * runner checks its own buffers' guards afterwards (untimed). */
+ * runner checks its own buffers' guards afterwards (untimed). A timed call
+ * in graph mode replays the runner's captured graph. */
 static int runner_run(evalctx *E, int64_t input_seed, const krl_stress *s,
                       int timed, int guards, double *ms, json_t **oob,
                       krl_err *err, krl_diag *d)
 {
-	json_t *req = json_pack("{s:s, s:b, s:b}", "cmd", "run", "time", timed,
-	                        "guards", guards);
+	json_t *req = json_pack("{s:s, s:b, s:b, s:b}", "cmd", "run", "time",
+	                        timed, "guards", guards, "graph",
+	                        timed && E->mode == KRL_TIMING_GRAPH);
 	return runner_simple(E, prep_fields(req, -1, input_seed, s, 1), ms, oob,
 	                     err, d);
 }
@@ -629,7 +644,7 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 }
 
 /* Runs the reference on the private buffers, optionally timed (L2 flushed
- * first). */
+ * first); a timed call replays S->graph when there is one (graph mode). */
 static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
                              krl_diag *d)
 {
@@ -645,8 +660,11 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 		return r;
 	}
 	cudaEventRecord(j->ev0, j->stream);
-	r = krl_exec(S->rp, S->rp->body, S->rp->nbody, S->rptr, NULL, j->ops,
-	             j->stream, d);
+	if (timed && S->graph)
+		r = krl_cugraph_launch(S->graph, j->stream, d);
+	else
+		r = krl_exec(S->rp, S->rp->body, S->rp->nbody, S->rptr, NULL,
+		             j->ops, j->stream, d);
 	if (r == KRL_OK)
 		cudaEventRecord(j->ev1, j->stream);
 	/* the end event is enqueued before the gate opens: recorded after,
@@ -669,6 +687,132 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 	if (ms)
 		*ms = t;
 	return KRL_OK;
+}
+
+/* ==== Graph mode ==== */
+
+/* Prefixes d's message with "the reference of <task> (set <set>): ": a
+ * reference that cannot be captured is the task's problem, not the
+ * candidate's, and says so. Returns r. */
+static krl_err about_reference(krl_err r, const krl_task *t, const char *set,
+                               krl_diag *d)
+{
+	char inner[sizeof d->msg];
+	snprintf(inner, sizeof inner, "%s", d->msg);
+	return krl_diag_set(d, r, d->pos, "the reference of %s (set %s): %s",
+	                    t->id ? t->id : t->name, set, inner);
+}
+
+/*
+ * Graph mode, the reference's side: one uncaptured call on fresh inputs
+ * (seed), so that every lazy allocation, library plan and workspace
+ * growth happens outside the capture; the capture of the body into
+ * S->graph; and a check that one replay on the same inputs reproduces
+ * that call's outputs within the task's tolerance. The check is the
+ * candidate's protection: an op that ran outside the captured stream
+ * would leave the graph without its work, and every candidate would be
+ * blamed for the reference's missing output. KRL_EUNSUPPORTED (d naming
+ * the statement and why) when the plan cannot be captured or the replay
+ * differs; device errors as they come.
+ */
+static krl_err ref_graph(krl_judge *j, const krl_task *t, setbufs *S,
+                         uint64_t seed, double *capture_ms, krl_diag *d)
+{
+	const krl_program *p = S->rp;
+	krl_err r;
+	void **copy = NULL;
+	if ((r = draw_private(j, S, KRL_ROLE_INPUT, seed, NULL, d)) != KRL_OK ||
+	    (r = krl_judge_poison(p, S->rptr, KRL_ROLE_SCRATCH, j->stream, d)) !=
+	            KRL_OK ||
+	    (r = run_reference(j, S, 0, NULL, d)) != KRL_OK)
+		return r;
+	double t0 = krl_now_s();
+	r = krl_cugraph_capture(p, p->body, p->nbody, S->rptr, NULL, j->ops,
+	                      j->stream, &S->graph, d);
+	*capture_ms = 1e3 * (krl_now_s() - t0);
+	if (r != KRL_OK)
+		return r == KRL_EUNSUPPORTED ? about_reference(r, t, S->name, d)
+		                             : r;
+	if (!(copy = calloc((size_t)p->ntask, sizeof *copy)))
+		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+	for (int i = 0; i < p->ntask && r == KRL_OK; i++) {
+		if (p->bufs[i].role != KRL_ROLE_OUTPUT)
+			continue;
+		cudaError_t e = cudaMalloc(&copy[i], p->bufs[i].bytes);
+		if (e != cudaSuccess)
+			copy[i] = NULL;
+		else
+			e = cudaMemcpyAsync(copy[i], S->rptr[i], p->bufs[i].bytes,
+			                    cudaMemcpyDeviceToDevice, j->stream);
+		if (e != cudaSuccess) {
+			(void)cudaGetLastError();
+			r = krl_diag_set(d, e == cudaErrorMemoryAllocation
+			                            ? KRL_EDEVMEM : KRL_ECUDA,
+			                 (krl_pos){0}, "checking the reference's "
+			                 "graph: %s", cudaGetErrorString(e));
+		}
+	}
+	if (r == KRL_OK &&
+	    (r = krl_judge_poison(p, S->rptr, KRL_ROLE_OUTPUT, j->stream, d)) ==
+	            KRL_OK &&
+	    (r = krl_judge_poison(p, S->rptr, KRL_ROLE_SCRATCH, j->stream, d)) ==
+	            KRL_OK)
+		r = krl_cugraph_launch(S->graph, j->stream, d);
+	for (int i = 0; i < p->ntask && r == KRL_OK; i++) {
+		const krl_buf *b = &p->bufs[i];
+		krl_cmp c;
+		if (b->role != KRL_ROLE_OUTPUT)
+			continue;
+		r = krl_compare(S->rptr[i], NULL, copy[i], b->dtype, b->numel,
+		                t->atol, t->rtol, &c, j->stream, d);
+		if (r == KRL_OK && c.bad) {
+			r = krl_diag_set(d, KRL_EUNSUPPORTED, (krl_pos){0},
+			                 "one replay of its CUDA graph does not "
+			                 "reproduce its stream call on the same "
+			                 "inputs: output %s has %lld of %lld "
+			                 "elements outside atol=%g rtol=%g (an op "
+			                 "of the plan works outside the captured "
+			                 "stream)", b->name, (long long)c.bad,
+			                 (long long)c.n, t->atol, t->rtol);
+			about_reference(r, t, S->name, d);
+		}
+	}
+	for (int i = 0; i < p->ntask; i++)
+		cudaFree(copy[i]);
+	free(copy);
+	return r;
+}
+
+/* Graph mode: captures both sides' bodies before the warm-up pairs (the
+ * reference here, the candidate in the runner, each after an uncaptured
+ * call on fresh inputs) and describes the graphs in *info. Returns 0,
+ * STOP (the candidate's plan cannot be captured: launch_error,
+ * not_capturable) or -1 (the reference cannot be: KRL_EUNSUPPORTED). */
+static int capture_both(evalctx *E, setbufs *S, json_t **info, krl_err *err,
+                        krl_diag *d)
+{
+	krl_judge *j = E->j;
+	double ref_ms = 0;
+	json_t *rep = NULL;
+	krl_err r = ref_graph(j, E->t, S, (uint64_t)fresh_seed(j), &ref_ms, d);
+	if (r == KRL_EUNSUPPORTED) {
+		*err = r;
+		return -1;
+	}
+	if (r != KRL_OK)
+		return judge_fail(E, S, r, err, d);
+	json_t *req = json_pack("{s:s}", "cmd", "capture");
+	int rc = runner_req(E, prep_fields(req, -1, fresh_seed(j), NULL, 1),
+	                    &rep, err, d);
+	if (rc)
+		return rc;
+	*info = json_pack("{s:i, s:i, s:f, s:f}", "ref_nodes",
+	                  krl_cugraph_nodes(S->graph), "cand_nodes",
+	                  (int)json_integer_value(json_object_get(rep, "nodes")),
+	                  "ref_capture_ms", ref_ms, "cand_capture_ms",
+	                  json_number_value(json_object_get(rep, "capture_ms")));
+	json_decref(rep);
+	return 0;
 }
 
 /* ==== Phases ==== */
@@ -902,6 +1046,7 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 	int n = 0, warm = 0, rc = 0;
 	krl_err r;
 	pairtime w = {0};
+	json_t *graph = NULL; /* graph mode: what was captured */
 	double t_start = krl_now_s(), t_warm = 0, t0;
 	if (!tr || !tc) {
 		free(tr);
@@ -916,6 +1061,9 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		goto out;
 	}
 	if ((rc = runner_init(E, pseed, err, d)) != 0)
+		goto out;
+	if (E->mode == KRL_TIMING_GRAPH &&
+	    (rc = capture_both(E, S, &graph, err, d)) != 0)
 		goto out;
 	/* Warm-up: at most o.warmup pairs, and no longer than a quarter of
 	 * the budget (at least one pair), on a clock of its own: slow
@@ -973,6 +1121,12 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 			json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "calls", n + warm,
 			          "cand_call", w.cand, "cand_prep", w.prep, "ref_draw",
 			          w.draw, "ref_call", w.ref, "verify", w.verify));
+		json_object_set_new(tm, "mode",
+		                    json_string(krl_timing_name(E->mode)));
+		if (graph) {
+			json_object_set_new(tm, "graph", graph);
+			graph = NULL;
+		}
 		json_object_set_new(E->rec, "timing", tm);
 		krl_floor f = krl_roofline_floor(&j->ceil, S->rp->bytes,
 		                                 S->rp->flops, is_tf32(E->t));
@@ -991,6 +1145,7 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 			          "tf32_tflops", j->ceil.tf32_tflops));
 	}
 out:
+	json_decref(graph);
 	free(tr);
 	free(tc);
 	return rc;
@@ -1086,7 +1241,8 @@ static void new_key(evalctx *E)
 krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
                        json_t **record, krl_diag *d)
 {
-	evalctx E = {.j = j, .t = t, .cand_path = cand_path};
+	evalctx E = {.j = j, .t = t, .cand_path = cand_path,
+	             .mode = krl_judge_timing_for(j->o.timing, t)};
 	/* Hidden sets need the task's tiny set to derive from. */
 	int nhidden = krl_task_shapeset(t, "tiny") ? j->o.hidden : 0;
 	if (nhidden > KRL_JUDGE_MAX_SETS - j->o.nsets)
@@ -1112,8 +1268,14 @@ krl_err krl_judge_eval(krl_judge *j, const krl_task *t, const char *cand_path,
 	                                   : json_string(j->o.time_set));
 	json_object_set_new(E.rec, "precision",
 	                    json_string(t->precision ? t->precision : "fp32"));
-	json_object_set_new(E.rec, "timing_mode", json_string("stream"));
-	json_object_set_new(E.rec, "baseline", json_string("krl eager reference"));
+	json_object_set_new(E.rec, "timing_mode",
+	                    json_string(krl_timing_name(E.mode)));
+	/* the baseline is the reference timed in the candidate's mode */
+	json_object_set_new(E.rec, "baseline",
+	                    json_string(E.mode == KRL_TIMING_GRAPH
+	                                        ? "krl eager reference, CUDA "
+	                                          "graph replay"
+	                                        : "krl eager reference"));
 
 	rc = prepare(&E, sets, &err, d);
 	E.phase[0] = krl_now_s() - t0;
@@ -1196,7 +1358,8 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 {
 	setbufs S;
 	krl_err r;
-	double *ms = NULL;
+	double *ms = NULL, capture_ms = 0;
+	krl_timing_mode mode = krl_judge_timing_for(j->o.timing, t);
 	memset(&S, 0, sizeof S);
 	*rec = NULL;
 	if (reps < 5)
@@ -1211,6 +1374,11 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 	}
 	if ((r = set_alloc(j, &S, d)) != KRL_OK ||
 	    (r = draw_private(j, &S, KRL_ROLE_PARAM, 1, NULL, d)) != KRL_OK)
+		goto out;
+	/* Graph mode: captured after an uncaptured call, as in an
+	 * evaluation; the timed calls below then replay it. */
+	if (mode == KRL_TIMING_GRAPH &&
+	    (r = ref_graph(j, t, &S, 99, &capture_ms, d)) != KRL_OK)
 		goto out;
 	/* As in an evaluation: fresh inputs and a flushed L2 before every
 	 * timed call; the first three calls are warm-up. */
@@ -1234,7 +1402,12 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 	                 isfinite(sm.rse) ? sm.rse : -1.0, "n", sm.n, "bytes",
 	                 S.rp->bytes, "flops", S.rp->flops, "roofline",
 	                 sm.median > 0 ? f.ms / sm.median : 0.0,
-	                 "timing_mode", "stream");
+	                 "timing_mode", krl_timing_name(mode));
+	if (*rec && S.graph)
+		json_object_set_new(*rec, "graph",
+		                    json_pack("{s:i, s:f}", "nodes",
+		                              krl_cugraph_nodes(S.graph),
+		                              "capture_ms", capture_ms));
 out:
 	free(ms);
 	set_free(&S);

@@ -52,13 +52,28 @@ void krl_record_print(FILE *f, const json_t *rec)
 		fprintf(f, "  %s (not timed)\n", msg ? msg : "");
 		return;
 	}
+	/* the record's mode (records before graph mode say "stream" at the
+	 * top level only) and its precision tier */
+	const char *mode = json_string_value(json_object_get(tm, "mode"));
+	if (!mode)
+		mode = json_string_value(json_object_get(rec, "timing_mode"));
+	const char *prec = json_string_value(json_object_get(rec, "precision"));
 	fprintf(f,
 	        "  speedup %.3fx  95%% CI [%.3f, %.3f]  over the eager reference"
-	        " (%s shapes, fp32, stream timing, %d interleaved pairs, L2 flushed)\n",
+	        " (%s shapes, %s, %s timing, %d interleaved pairs, L2 flushed)\n",
 	        num(tm, "speedup", "median"), num(tm, "speedup", "ci_low"),
 	        num(tm, "speedup", "ci_high"),
 	        json_string_value(json_object_get(tm, "set")),
+	        prec ? prec : "fp32", mode ? mode : "stream",
 	        (int)json_integer_value(json_object_get(tm, "pairs")));
+	const json_t *g = json_object_get(tm, "graph");
+	if (g)
+		fprintf(f, "  CUDA graphs: candidate %d nodes (captured in %.1f ms), "
+		        "reference %d nodes (%.1f ms)\n",
+		        (int)json_integer_value(json_object_get(g, "cand_nodes")),
+		        num(g, "cand_capture_ms", NULL),
+		        (int)json_integer_value(json_object_get(g, "ref_nodes")),
+		        num(g, "ref_capture_ms", NULL));
 	fprintf(f,
 	        "  candidate %.4f ms (mean %.4f, min %.4f)   reference %.4f ms "
 	        "(mean %.4f, min %.4f)\n",

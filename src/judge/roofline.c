@@ -161,7 +161,7 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 	size_t mat = (size_t)GEMM_N * GEMM_N * sizeof(float);
 	krl_tensor in[2], out[1];
 	krl_attrs at = {0};
-	krl_dist nd = {KRL_DIST_NORMAL, 0, 1};
+	krl_dist nd = { .kind = KRL_DIST_NORMAL, .a = 0, .b = 1 };
 	cudaFree(b);
 	b = NULL;
 	CUDA_CHECK(d, cudaMalloc(&b, mat));

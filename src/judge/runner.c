@@ -11,6 +11,14 @@
  * After any CUDA error in candidate code the context may be unusable, so the
  * runner answers with the error and exits; the judge starts a new one.
  *
+ * Graph timing mode: "capture" runs the body once uncaptured, then captures
+ * it in a CUDA graph on the runner's stream (krl_cugraph_capture), and timed
+ * "run" requests with "graph" replay that graph on the same buffers, which
+ * the preparation redraws and poisons before every replay as before every
+ * stream call. A plan that cannot be captured is answered as
+ * "not_capturable" naming the statement; the runner stays up (a failed
+ * capture leaves no sticky error).
+ *
  * Hygiene: the judge starts it with its socket on fd 3, /dev/null on 0 and
  * 1, no other descriptor and a minimal environment (judge.c); a watchdog
  * thread ends the process the moment the judge's end of the socket closes,
@@ -34,6 +42,7 @@
 #include "krl/judge.h"
 #include "krl/runtime.h"
 #include "runtime/cudacheck.h"
+#include "util/clock.h"
 
 typedef struct runner {
 	int fd;
@@ -52,11 +61,15 @@ typedef struct runner {
 	krl_gbuf *bufs;
 	void **ptrs;
 	int nbufs;
+	krl_cugraph *graph; /* graph mode: the captured body, or NULL */
 	unsigned char key[KRL_JUDGE_KEY_BYTES]; /* the evaluation's draw key */
 } runner;
 
 static void unload(runner *R)
 {
+	/* the graph holds the module's kernels and the buffers' addresses */
+	krl_cugraph_free(R->graph);
+	R->graph = NULL;
 	for (int i = 0; i < R->nbufs; i++)
 		krl_gbuf_free(&R->bufs[i]);
 	free(R->bufs);
@@ -309,17 +322,23 @@ static int check_own_guards(runner *R, json_t **bad)
 	return 0;
 }
 
-/* init: runs the init steps. run {time, guards}: poisons scratch,
- * optionally flushes the L2 and times the body with events. Both first do
- * the preparation the request asks for (see prepare). */
+/* init: runs the init steps. run {time, guards, graph}: poisons scratch,
+ * optionally flushes the L2 and times the body with events (graph: a
+ * replay of the captured body). Both first do the preparation the request
+ * asks for (see prepare). */
 static int do_exec(runner *R, json_t *m, int init)
 {
 	krl_diag d = {0};
 	krl_err r = KRL_OK;
 	int timed = json_is_true(json_object_get(m, "time"));
+	int graph = !init && json_is_true(json_object_get(m, "graph"));
 	float ms = 0, prep_ms = 0;
 	if (!R->prog) {
 		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "nothing loaded");
+		return reply_err(R, "internal", &d);
+	}
+	if (graph && !R->graph) {
+		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "no captured graph");
 		return reply_err(R, "internal", &d);
 	}
 	if (!init)
@@ -353,9 +372,12 @@ static int do_exec(runner *R, json_t *m, int init)
 		}
 		cudaEventRecord(R->ev0, R->stream);
 	}
-	r = krl_exec(R->prog, init ? R->prog->init : R->prog->body,
-	             init ? R->prog->ninit : R->prog->nbody, R->ptrs, R->mod,
-	             R->ops, R->stream, &d);
+	if (graph)
+		r = krl_cugraph_launch(R->graph, R->stream, &d);
+	else
+		r = krl_exec(R->prog, init ? R->prog->init : R->prog->body,
+		             init ? R->prog->ninit : R->prog->nbody, R->ptrs,
+		             R->mod, R->ops, R->stream, &d);
 	if (!init)
 		cudaEventRecord(R->ev1, R->stream);
 	/* after the end event is enqueued (see run_reference in eval.c) */
@@ -390,6 +412,51 @@ static int do_exec(runner *R, json_t *m, int init)
 			json_object_set_new(out, "oob", bad);
 	}
 	return reply_ok(R, out);
+}
+
+/* capture {input_seed, poison}: the preparation, one uncaptured call of
+ * the body (every lazy allocation, library plan and workspace growth
+ * happens there), then the body captured in a CUDA graph and instantiated
+ * for later "run"s with "graph". Answers {nodes, capture_ms}; a plan that
+ * cannot be captured is "not_capturable" (the runner stays up); a fault in
+ * the uncaptured call is a launch_error (the runner exits). */
+static int do_capture(runner *R, json_t *m)
+{
+	krl_diag d = {0};
+	krl_err r;
+	if (!R->prog) {
+		krl_diag_set(&d, KRL_EINVAL, (krl_pos){0}, "nothing loaded");
+		return reply_err(R, "internal", &d);
+	}
+	krl_cugraph_free(R->graph);
+	R->graph = NULL;
+	if ((r = prepare(R, m, &d)) != KRL_OK ||
+	    (r = krl_judge_poison(R->prog, R->ptrs, KRL_ROLE_SCRATCH, R->stream,
+	                          &d)) != KRL_OK)
+		return reply_err(R, "internal", &d);
+	r = krl_exec(R->prog, R->prog->body, R->prog->nbody, R->ptrs, R->mod,
+	             R->ops, R->stream, &d);
+	if (r == KRL_OK)
+		r = sync_stream(R, &d);
+	if (r != KRL_OK) {
+		reply_err(R, "launch_error", &d);
+		return -1; /* the context may be broken: exit */
+	}
+	double t0 = krl_now_s();
+	r = krl_cugraph_capture(R->prog, R->prog->body, R->prog->nbody, R->ptrs,
+	                      R->mod, R->ops, R->stream, &R->graph, &d);
+	double capture_ms = 1e3 * (krl_now_s() - t0);
+	if (r == KRL_EUNSUPPORTED)
+		return reply_err(R, "not_capturable", &d);
+	if (r == KRL_EDEVMEM) {
+		reply_err(R, "out_of_memory", &d);
+		return -1; /* the judge expects a fresh runner after this */
+	}
+	if (r != KRL_OK)
+		return reply_err(R, "internal", &d);
+	return reply_ok(R, json_pack("{s:i, s:f}", "nodes",
+	                             krl_cugraph_nodes(R->graph), "capture_ms",
+	                             capture_ms));
 }
 
 /* Ends the process when the judge's end of the socket closes (the judge
@@ -460,6 +527,8 @@ int krl_runner_main(int fd, int device)
 			rc = do_exec(&R, m, 1);
 		} else if (!strcmp(cmd, "run")) {
 			rc = do_exec(&R, m, 0);
+		} else if (!strcmp(cmd, "capture")) {
+			rc = do_capture(&R, m);
 		} else if (!strcmp(cmd, "unload")) {
 			unload(&R);
 			rc = reply_ok(&R, NULL);

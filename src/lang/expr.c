@@ -432,6 +432,12 @@ krl_err krl_expr_eval(const krl_expr *e, const krl_scope *s, krl_value *out,
 				return KRL_OK;
 			}
 		}
+		/* the float infinity, for attributes such as masked_fill's
+		 * value=-inf (a shape key or const of that name wins) */
+		if (strcmp(e->name, "inf") == 0) {
+			*out = v_float(INFINITY);
+			return KRL_OK;
+		}
 		if (scope_buf(s, e->name))
 			return krl_diag_set(d, KRL_EINVAL, e->pos,
 			                    "'%s' is a buffer, not a number (use "
@@ -439,7 +445,7 @@ krl_err krl_expr_eval(const krl_expr *e, const krl_scope *s, krl_value *out,
 			                    e->name, e->name, e->name, e->name);
 		return krl_diag_set(d, KRL_ENOTFOUND, e->pos,
 		                    "unknown name '%s' (expected a shape key, a "
-		                    "const or sm_count)", e->name);
+		                    "const, sm_count or inf)", e->name);
 	case KRL_EX_NEG:
 		if ((r = krl_expr_eval(e->lhs, s, &a, d)))
 			return r;

@@ -214,6 +214,11 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 		                    "bytes)", dc->name, (long long)kb->numel,
 		                    krl_dtype_size(kb->dtype));
 	kb->bytes = (size_t)kb->numel * krl_dtype_size(kb->dtype);
+	/* tril/triu patterns fill each matrix of the last two dims */
+	if (kb->dist.kind == KRL_DIST_TRIL || kb->dist.kind == KRL_DIST_TRIU) {
+		kb->dist.rows = kb->dim[kb->ndim - 2];
+		kb->dist.cols = kb->dim[kb->ndim - 1];
+	}
 	if (dc->role == KRL_ROLE_VIEW) {
 		krl_err r = bind_view(b, dc, src, kb);
 		if (r)

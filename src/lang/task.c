@@ -240,25 +240,33 @@ static krl_err parse_stress(task_parse *tp)
 }
 
 /* normal(mean, std) | uniform(lo, hi) | randint(lo, hi) | bernoulli(p)
- * | const(v), with the argument rules of docs/language.md. */
+ * | const(v) | tril(v[, k]) | triu(v[, k]) | arange(start, step), with
+ * the argument rules of docs/language.md (the patterns' place rules are
+ * parse_io's). */
 static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 {
 	static const struct {
 		const char *name;
 		krl_dist_kind kind;
-		int nargs;
+		int nargs, least; /* arguments: at most nargs, at least least */
 	} kinds[] = {
-		{ "normal", KRL_DIST_NORMAL, 2 },
-		{ "uniform", KRL_DIST_UNIFORM, 2 },
-		{ "randint", KRL_DIST_RANDINT, 2 },
-		{ "bernoulli", KRL_DIST_BERNOULLI, 1 },
-		{ "const", KRL_DIST_CONST, 1 },
+		{ "normal", KRL_DIST_NORMAL, 2, 2 },
+		{ "uniform", KRL_DIST_UNIFORM, 2, 2 },
+		{ "randint", KRL_DIST_RANDINT, 2, 2 },
+		{ "bernoulli", KRL_DIST_BERNOULLI, 1, 1 },
+		{ "const", KRL_DIST_CONST, 1, 1 },
+		{ "tril", KRL_DIST_TRIL, 2, 1 },
+		{ "triu", KRL_DIST_TRIU, 2, 1 },
+		{ "arange", KRL_DIST_ARANGE, 2, 2 },
 	};
+	const int nkinds = (int)(sizeof kinds / sizeof kinds[0]);
 	const char *what = "a distribution (normal(mean, std), uniform(lo, "
-	                   "hi), randint(lo, hi), bernoulli(p) or const(v))";
+	                   "hi), randint(lo, hi), bernoulli(p) or const(v)) "
+	                   "or a pattern (tril(v[, k]), triu(v[, k]), "
+	                   "arange(start, step))";
 	krl_tok *t = krl_p_peek(p);
 	int k = -1;
-	for (int i = 0; i < 5 && t->kind == KRL_T_IDENT; i++)
+	for (int i = 0; i < nkinds && t->kind == KRL_T_IDENT; i++)
 		if (krl_p_is_word(p, kinds[i].name))
 			k = i;
 	if (k < 0)
@@ -271,6 +279,8 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 	double v[2] = { 0, 0 };
 	int is_int[2] = { 1, 1 };
 	for (int i = 0; i < kinds[k].nargs; i++) {
+		if (i >= kinds[k].least && krl_p_is(p, ')'))
+			break;
 		if (i && (r = krl_p_expect(p, ',')))
 			return r;
 		if ((r = parse_number(p, &v[i], &is_int[i])))
@@ -278,7 +288,7 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 	}
 	if (!krl_p_is(p, ')'))
 		return krl_p_expected(p, kinds[k].nargs == 1 ? "')'" :
-		                      "')' after two arguments");
+		                      "')' after at most two arguments");
 	krl_p_next(p);
 	dist->kind = kinds[k].kind;
 	dist->a = v[0];
@@ -305,6 +315,13 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 			return krl_diag_set(p->d, KRL_ESYNTAX, pos,
 			                    "bernoulli(p): expected 0 <= p <= 1, "
 			                    "found %g", v[0]);
+		break;
+	case KRL_DIST_TRIL:
+	case KRL_DIST_TRIU:
+		if (!is_int[1])
+			return krl_diag_set(p->d, KRL_ESYNTAX, pos,
+			                    "%s(v, k): the diagonal k is an "
+			                    "integer", kinds[k].name);
 		break;
 	default:
 		break;
@@ -413,8 +430,23 @@ static krl_err parse_io(task_parse *tp, krl_role role)
 	if ((r = krl_parse_decl(p, dc)) ||
 	    (r = add_name(tp, dc->name, dc->pos, 0)))
 		return r;
-	if (role != KRL_ROLE_OUTPUT)
-		return parse_dist(p, &dc->dist);
+	if (role == KRL_ROLE_OUTPUT)
+		return KRL_OK;
+	krl_pos at = krl_p_peek(p)->pos;
+	if ((r = parse_dist(p, &dc->dist)))
+		return r;
+	if (krl_dist_is_pattern(dc->dist.kind) && role != KRL_ROLE_PARAM)
+		return krl_diag_set(p->d, KRL_ESYNTAX, at,
+		                    "'%s': a pattern (tril, triu, arange) gives "
+		                    "a constant buffer, which is a param; an "
+		                    "input is drawn fresh for every call",
+		                    dc->name);
+	if ((dc->dist.kind == KRL_DIST_TRIL || dc->dist.kind == KRL_DIST_TRIU) &&
+	    dc->ndim < 2)
+		return krl_diag_set(p->d, KRL_ESYNTAX, at,
+		                    "'%s': tril and triu fill the last two dims, "
+		                    "so the buffer needs at least 2 (it has %d)",
+		                    dc->name, dc->ndim);
 	return KRL_OK;
 }
 

@@ -127,13 +127,15 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
 /* The families (registry.c lists them): matmul/ (gemm, linear, diag,
  * triu, tril), eltwise/ (activations, arithmetic, copy), reduce/ (reductions,
  * scans, pooling), norm/ (softmax, norms, losses, attention), conv/ (cuDNN
- * convolutions), shape/ (pad, roll, index_select, permute). */
+ * convolutions), shape/ (pad, roll, index_select, permute), rnn/ (cuDNN
+ * LSTM and GRU). */
 extern const krl_op_family krl_family_matmul;
 extern const krl_op_family krl_family_eltwise;
 extern const krl_op_family krl_family_reduce;
 extern const krl_op_family krl_family_norm;
 extern const krl_op_family krl_family_conv;
 extern const krl_op_family krl_family_shape;
+extern const krl_op_family krl_family_rnn;
 
 /* The one cuDNN handle of opctx c, bound to c's stream: the conv family's
  * (conv/run.c; made on first use, freed with the conv family's state),

@@ -16,6 +16,7 @@
 static const krl_op_family *const families[] = {
 	&krl_family_matmul, &krl_family_eltwise, &krl_family_reduce,
 	&krl_family_norm, &krl_family_conv, &krl_family_shape,
+	&krl_family_rnn,
 };
 
 #define NFAMILIES ((int)(sizeof families / sizeof families[0]))

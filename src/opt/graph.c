@@ -225,31 +225,43 @@ int krl_opt_expr_literal(const krl_expr *e)
 	}
 }
 
-krl_err krl_opt_eval_text(const char *text, const krl_scope *sc,
-                          krl_value *out, krl_diag *d)
+krl_err krl_opt_parse_text(const char *text, krl_expr **out, krl_diag *d)
 {
 	static const char file[] = "<graph expression>";
 	krl_pos pos = { file, 0, 0 };
 	krl_tok *toks = NULL;
 	int ntok = 0;
-	krl_expr *e = NULL;
+	*out = NULL;
 	krl_err r = krl_lex(file, text, strlen(text), 1, 1, &toks, &ntok, d);
 	if (r)
 		return r;
 	krl_parser p = { toks, ntok, 0, d };
-	if ((r = krl_parse_expr(&p, &e)) == KRL_OK) {
+	if ((r = krl_parse_expr(&p, out)) == KRL_OK) {
 		krl_tokkind k = krl_p_peek(&p)->kind;
 		if (k != KRL_T_EOF && k != KRL_T_NL)
 			r = krl_diag_set(d, KRL_ESYNTAX, pos,
 			                 "'%s' is more than one expression", text);
 	}
+	if (r) {
+		krl_expr_free(*out);
+		*out = NULL;
+	}
+	krl_toks_free(toks, ntok);
+	return r;
+}
+
+krl_err krl_opt_eval_text(const char *text, const krl_scope *sc,
+                          krl_value *out, krl_diag *d)
+{
+	krl_pos pos = { "<graph expression>", 0, 0 };
+	krl_expr *e = NULL;
+	krl_err r = krl_opt_parse_text(text, &e, d);
 	if (r == KRL_OK && (r = krl_expr_eval(e, sc, out, d)) != KRL_OK) {
 		char msg[sizeof d->msg];
 		snprintf(msg, sizeof msg, "%s", d ? d->msg : "");
 		krl_diag_set(d, r, pos, "evaluating '%s': %s", text, msg);
 	}
 	krl_expr_free(e);
-	krl_toks_free(toks, ntok);
 	return r;
 }
 
@@ -745,6 +757,48 @@ krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
 		                         dims_str(&n, b2, sizeof b2));
 		krl_gnode_clear(&n);
 		return r;
+	}
+	return push(g, &n, out, d);
+}
+
+krl_err krl_graph_lib(krl_graph *g, const char *op, const int *in, int nin,
+                      int ndim, const krl_gdim *dims, const krl_gattr *attrs,
+                      int nattrs, int *out, krl_diag *d)
+{
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	const krl_op *o = krl_op_find(op);
+	if (!o || nin > KRL_MAX_CALL_IN || nattrs > KRL_MAX_ATTR ||
+	    ndim > KRL_MAX_DIM)
+		return krl_diag_set(d, KRL_EINVAL, pos, "a library node of op "
+		                    "'%s' with %d inputs, %d attributes", op, nin,
+		                    nattrs);
+	krl_gnode n = { .kind = KRL_GN_LIB, .op = o->name, .nin = nin,
+	                .nout = 1, .dtype = g->n[in[0]].dtype };
+	for (int q = 0; q < nin; q++)
+		n.in[q] = in[q];
+	n.ndim = ndim;
+	for (int k = 0; k < ndim; k++)
+		if (!set_dim(&n, k, dims[k].text, dims[k].val)) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+	if (nattrs && !(n.attrs = calloc((size_t)nattrs, sizeof *n.attrs))) {
+		krl_gnode_clear(&n);
+		return oom(g, d);
+	}
+	for (int a = 0; a < nattrs; a++) {
+		krl_err r;
+		n.nattrs = a + 1;
+		n.attrs[a].pos = pos;
+		if (!(n.attrs[a].key = krl_opt_strdup(attrs[a].key))) {
+			krl_gnode_clear(&n);
+			return oom(g, d);
+		}
+		if ((r = krl_opt_parse_text(attrs[a].text, &n.attrs[a].value, d))) {
+			krl_gnode_clear(&n);
+			return r;
+		}
+		n.aval[a] = attrs[a].val;
 	}
 	return push(g, &n, out, d);
 }

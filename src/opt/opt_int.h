@@ -170,6 +170,9 @@ typedef struct krl_opt_scope {
 krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
                            const char *set, krl_diag *d);
 void krl_opt_scope_free(krl_opt_scope *s);
+/* Parses text as one plan expression into *out (free with
+ * krl_expr_free). */
+krl_err krl_opt_parse_text(const char *text, krl_expr **out, krl_diag *d);
 /* Parses text as one plan expression and evaluates it in sc. */
 krl_err krl_opt_eval_text(const char *text, const krl_scope *sc,
                           krl_value *out, krl_diag *d);
@@ -223,5 +226,19 @@ krl_err krl_graph_pool(krl_graph *g, krl_poolop op, const char *name,
 /* dims are copied. */
 krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
                        int *out, krl_diag *d);
+/* One attribute of a library node a rule builds: its key, its value as
+ * plan-expression text (what the generated plan writes) and that text's
+ * value in the graph's shape set. */
+typedef struct krl_gattr {
+	const char *key;
+	const char *text;
+	double val;
+} krl_gattr;
+/* A library call of registry op `op` over in[0..nin) with one output of
+ * dims[0..ndim) and the attributes attrs[0..nattrs) (all copied); its
+ * dtype is in[0]'s. KRL_EINVAL for an unknown op or too many of anything. */
+krl_err krl_graph_lib(krl_graph *g, const char *op, const int *in, int nin,
+                      int ndim, const krl_gdim *dims, const krl_gattr *attrs,
+                      int nattrs, int *out, krl_diag *d);
 
 #endif

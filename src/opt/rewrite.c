@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "krl/opgeom.h"
 #include "krl/ops.h"
 #include "opt/opt_int.h"
 
@@ -44,6 +45,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_FLIP: return "flip";
 	case KRL_RULE_REDUCE_LINEAR: return "reduce_linear";
 	case KRL_RULE_CANCEL: return "cancel";
+	case KRL_RULE_CONV_MEAN: return "conv_mean";
 	default: return "?";
 	}
 }
@@ -477,6 +479,331 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
 	return krl_graph_view(R->g, gi, n->ndim, n->dim, out, R->d);
 }
 
+/* ==== CONV_MEAN: the spatial sum of a transposed convolution through its
+ * linearity ==== */
+
+/*
+ * sum over every output position q of conv_transpose(x, w, b)[n, o, q]
+ *   = cnt * b[o] + sum_i sum_k w[i, o, k] * S[n, i, k],
+ * cnt the number of output positions and S[n, i, k] the sum of x[n, i, .]
+ * over the input positions h whose output h*s - p + k*d falls inside the
+ * output. Per spatial dim and tap those positions are one range, the
+ * whole dim less `lead` leading and `trail` trailing positions; both
+ * depend only on the attributes and the tap, never on the input size:
+ *   lead = max(0, ceil((p - k d) / s)),
+ *   trail = max(0, -floor((d (K - 1 - k) + op - p) / s)).
+ * So the rule reads x once (one reduction per spatial dim; the few
+ * leading/trailing rows a cropped dim excludes are narrow slices summed
+ * apart and subtracted) and replaces a convolution that writes the whole
+ * output with a [N, Ci * taps] x [Ci * taps, Co] GEMM. A dim no tap crops
+ * is summed whole, and w is summed over its taps instead. Level 2's 42
+ * (2-D, stride 1: nothing cropped) and 44 (stride 2, padding 1, output
+ * padding 1: the first row and column cropped for tap 0) have this shape:
+ * a global mean of a transposed convolution, optionally times a scalar.
+ */
+
+/* The old-graph node the rebuild mapped to new node i, or -1. */
+static int old_of(const rw *R, int i)
+{
+	for (int k = 0; k < R->old->nn; k++)
+		if (R->map[k] == i)
+			return k;
+	return -1;
+}
+
+/* New node i is read by exactly one node and is no task output. */
+static int one_reader(const rw *R, int i)
+{
+	int o = old_of(R, i);
+	return o >= 0 && krl_graph_users(R->old, o) == 1 &&
+	       !krl_graph_is_output(R->old, o);
+}
+
+/* Text `key` is a number or a shape key the task declares `fixed` (the
+ * same value in every shape set the judge draws): what the rule's
+ * structure (taps, crops) may depend on. */
+static int fixed_text(const rw *R, const char *key)
+{
+	if (text_literal(key))
+		return 1;
+	const krl_task *t = R->old->task;
+	for (int i = 0; t && i < t->nfixed; i++)
+		if (strcmp(t->fixed[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+#define CM_TEXT 256
+
+/* The dims of node x with dim ax replaced by (text, val). */
+static void dims_with(const krl_gnode *x, int ax, const char *text,
+                      int64_t val, krl_gdim *dim)
+{
+	for (int k = 0; k < x->ndim; k++)
+		dim[k] = x->dim[k];
+	dim[ax].text = (char *)text;
+	dim[ax].val = val;
+}
+
+/* The sum over dim ax of node t's positions [start, start + len): a
+ * narrow slice (start as text and value), then a reduction keeping ax. */
+static krl_err cm_slice_sum(rw *R, int t, int ax, const char *start,
+                            int64_t startv, int64_t len, int *out)
+{
+	char lt[32], ax_t[16];
+	snprintf(lt, sizeof lt, "%lld", (long long)len);
+	snprintf(ax_t, sizeof ax_t, "%d", ax);
+	krl_gdim dim[KRL_MAX_DIM];
+	dims_with(NN(R, t), ax, lt, len, dim);
+	krl_gattr a[2] = { { "dim", ax_t, ax }, { "start", start,
+	                                          (double)startv } };
+	int nw;
+	krl_err r = krl_graph_lib(R->g, "narrow", &t, 1, NN(R, t)->ndim, dim, a,
+	                          2, &nw, R->d);
+	return r ? r : krl_graph_reduce(R->g, KRL_RED_SUM, nw, ax, 1, 1, out,
+	                                R->d);
+}
+
+/* The per-tap sums of node t along spatial dim ax (size D, text dt):
+ * tap k sums [lead[k], D - trail[k]) of it, kept as a dim of K (text kt)
+ * at ax (a cat of the taps), or, when no tap crops, one sum kept as 1
+ * (*full = 1). */
+static krl_err cm_taps(rw *R, int t, int ax, const int64_t *lead,
+                       const int64_t *trail, int K, const char *kt, int *out,
+                       int *full)
+{
+	const krl_gnode *tn = NN(R, t);
+	char dt[CM_TEXT];
+	snprintf(dt, sizeof dt, "%s", tn->dim[ax].text);
+	int64_t D = tn->dim[ax].val;
+	int tot, taps[KRL_MAX_CALL_IN];
+	/* slice sums by length, leading and trailing: a crop is shorter
+	 * than the kernel */
+	int lead_sum[KRL_MAX_CALL_IN], trail_sum[KRL_MAX_CALL_IN];
+	krl_err r = krl_graph_reduce(R->g, KRL_RED_SUM, t, ax, 1, 1, &tot, R->d);
+	if (r)
+		return r;
+	*full = 1;
+	for (int k = 0; k < K; k++)
+		*full = *full && !lead[k] && !trail[k];
+	if (*full) {
+		*out = tot;
+		return KRL_OK;
+	}
+	for (int k = 0; k < K; k++)
+		lead_sum[k] = trail_sum[k] = -1;
+	for (int k = 0; k < K; k++) {
+		int v = tot;
+		int64_t l = lead[k], tr = trail[k]; /* l + tr < D (the rule) */
+		if (l) {
+			if (lead_sum[l] < 0 &&
+			    (r = cm_slice_sum(R, t, ax, "0", 0, l, &lead_sum[l])))
+				return r;
+			if ((r = pw2(R, KRL_PW_SUB, v, lead_sum[l], &v)))
+				return r;
+		}
+		if (tr) {
+			if (trail_sum[tr] < 0) {
+				char st[CM_TEXT + 32];
+				snprintf(st, sizeof st, "(%s) - %lld", dt, (long long)tr);
+				if ((r = cm_slice_sum(R, t, ax, st, D - tr, tr,
+				                      &trail_sum[tr])))
+					return r;
+			}
+			if ((r = pw2(R, KRL_PW_SUB, v, trail_sum[tr], &v)))
+				return r;
+		}
+		taps[k] = v;
+	}
+	char ax_t[16];
+	snprintf(ax_t, sizeof ax_t, "%d", ax);
+	krl_gdim dim[KRL_MAX_DIM];
+	dims_with(NN(R, tot), ax, kt, K, dim);
+	krl_gattr a = { "dim", ax_t, ax };
+	return krl_graph_lib(R->g, "cat", taps, K, NN(R, tot)->ndim, dim, &a, 1,
+	                     out, R->d);
+}
+
+/* "(a) * (b) ..." of the texts of dims [from, to) of x (those of size 1
+ * left out; "1" when all are), and their product. */
+static int64_t dims_product(const krl_gnode *x, int from, int to, char *buf,
+                            size_t cap)
+{
+	int64_t v = 1;
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = from; i < to; i++) {
+		if (x->dim[i].val == 1 && text_literal(x->dim[i].text))
+			continue;
+		v *= x->dim[i].val;
+		k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s(%s)",
+		                      k ? " * " : "", x->dim[i].text);
+	}
+	if (!k)
+		snprintf(buf, cap, "1");
+	return v;
+}
+
+static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_REDUCE || n->red != KRL_RED_SUM)
+		return KRL_OK;
+	/* reduce(view(mul(conv, c)?)) or reduce(mul(conv, c)?) */
+	int v = n->in[0], src = v, scale = -1;
+	const krl_gnode *vn = NN(R, v);
+	if (vn->kind == KRL_GN_VIEW) {
+		if (!one_reader(R, v))
+			return KRL_OK;
+		src = vn->in[0];
+	}
+	int conv = src;
+	const krl_gnode *sn = NN(R, src);
+	if (sn->kind == KRL_GN_PW && sn->pw == KRL_PW_MUL && sn->nin == 2) {
+		for (int q = 0; q < 2 && scale < 0; q++)
+			if (NN(R, sn->in[q])->kind == KRL_GN_CONST &&
+			    NN(R, sn->in[q])->ndim == 0) {
+				scale = sn->in[q];
+				conv = sn->in[1 - q];
+			}
+		if (scale < 0 || !one_reader(R, src))
+			return KRL_OK;
+	}
+	const krl_gnode *c = NN(R, conv);
+	if (c->kind != KRL_GN_LIB || c->dtype != KRL_F32 || c->nout != 1 ||
+	    (strcmp(c->op, "conv_transpose") && strcmp(c->op, "conv_transpose_bias")) ||
+	    !one_reader(R, conv) || c->ndim < 3 || c->ndim > 5)
+		return KRL_OK;
+	int nd = c->ndim - 2;
+	if (sn->kind == KRL_GN_PW && !same_dims(sn, c))
+		return KRL_OK;
+	/* The reduction covers exactly the spatial dims. */
+	if (vn->kind == KRL_GN_VIEW) {
+		if (vn->ndim != 3 || vn->dim[0].val != c->dim[0].val ||
+		    vn->dim[1].val != c->dim[1].val || n->axis != 2 ||
+		    n->naxes != 1)
+			return KRL_OK;
+	} else if (n->axis != 2 || n->naxes != nd) {
+		return KRL_OK;
+	}
+	/* The geometry, from literal attributes and fixed kernel sizes. */
+	krl_tensor in[2];
+	krl_attrs a = { 0 };
+	memset(in, 0, sizeof in);
+	for (int k = 0; k < 2; k++) {
+		const krl_gnode *b = NN(R, c->in[k]);
+		in[k].dtype = b->dtype;
+		in[k].ndim = b->ndim;
+		for (int j = 0; j < b->ndim; j++)
+			in[k].dim[j] = b->dim[j].val;
+	}
+	for (int i = 0; i < c->nattrs && a.n < KRL_MAX_ATTR; i++) {
+		const char *key = c->attrs[i].key;
+		if (!strcmp(key, "algo") || !strcmp(key, "layout"))
+			continue;
+		char *z = krl_opt_expr_text(c->attrs[i].value);
+		int fixed = z && fixed_text(R, z);
+		free(z);
+		if (!fixed || isnan(c->aval[i]))
+			return KRL_OK;
+		a.key[a.n] = key;
+		a.val[a.n++] = c->aval[i];
+	}
+	krl_conv_geom geo;
+	if (krl_conv_geom_get(1, in, &a, &geo) || geo.groups != 1 ||
+	    geo.nsp != nd)
+		return KRL_OK;
+	const krl_gnode *wn = NN(R, c->in[1]);
+	int64_t lead[3][KRL_MAX_CALL_IN], trail[3][KRL_MAX_CALL_IN];
+	for (int j = 0; j < nd; j++) {
+		int64_t s = geo.stride[j], p = geo.pad[j], dl = geo.dil[j];
+		int64_t K = geo.k[j], op = geo.opad[j];
+		if (geo.out[j] != c->dim[2 + j].val || K > KRL_MAX_CALL_IN ||
+		    s < 1 || dl < 1 || !fixed_text(R, wn->dim[2 + j].text))
+			return KRL_OK;
+		for (int64_t k = 0; k < K; k++) {
+			int64_t num = p - k * dl; /* ceil(num / s) */
+			int64_t l = num > 0 ? (num + s - 1) / s : -((-num) / s);
+			int64_t m = dl * (K - 1 - k) + op - p; /* floor(m / s) */
+			int64_t f = m >= 0 ? m / s : -((-m + s - 1) / s);
+			lead[j][k] = l > 0 ? l : 0;
+			trail[j][k] = f < 0 ? -f : 0;
+			/* slice sums are kept by length; a tap reaching no
+			 * input position is left to the convolution */
+			if (lead[j][k] >= KRL_MAX_CALL_IN ||
+			    trail[j][k] >= KRL_MAX_CALL_IN ||
+			    lead[j][k] + trail[j][k] >= geo.in[j])
+				return KRL_OK;
+		}
+	}
+	/* S: x summed per tap, the last spatial dim first. */
+	krl_err r;
+	int T = c->in[0], full[3];
+	for (int j = nd - 1; j >= 0; j--)
+		if ((r = cm_taps(R, T, 2 + j, lead[j], trail[j], (int)geo.k[j],
+		                 wn->dim[2 + j].text, &T, &full[j])))
+			return r;
+	/* W: w [Ci, Co, K...] summed over the uncropped taps, taps before Co. */
+	int W = c->in[1], cropped = 0;
+	for (int j = 0; j < nd; j++) {
+		cropped |= !full[j];
+		if (full[j] && (r = krl_graph_reduce(R->g, KRL_RED_SUM, W, 2 + j, 1,
+		                                     1, &W, R->d)))
+			return r;
+	}
+	if (cropped) {
+		static const char *const pk[] = { "p0", "p1", "p2", "p3", "p4" };
+		char pt[5][8];
+		krl_gattr pa[5];
+		krl_gdim dim[KRL_MAX_DIM];
+		const krl_gnode *w2 = NN(R, W);
+		dim[0] = w2->dim[0];
+		for (int j = 0; j < nd; j++)
+			dim[1 + j] = w2->dim[2 + j];
+		dim[1 + nd] = w2->dim[1];
+		for (int q = 0; q < 2 + nd; q++) {
+			int from = q == 0 ? 0 : q == 1 + nd ? 1 : q + 1;
+			snprintf(pt[q], sizeof pt[q], "%d", from);
+			pa[q] = (krl_gattr){ pk[q], pt[q], from };
+		}
+		if ((r = krl_graph_lib(R->g, "permute", &W, 1, 2 + nd, dim, pa, 2 + nd,
+		                       &W, R->d)))
+			return r;
+	}
+	/* G = S [N, Ci * taps] @ W [Ci * taps, Co] */
+	char kt[CM_TEXT];
+	const krl_gnode *tn = NN(R, T);
+	krl_gdim sd[2], wd[2], gd[2];
+	int64_t kv = dims_product(tn, 1, 2 + nd, kt, sizeof kt);
+	sd[0] = tn->dim[0];
+	sd[1] = (krl_gdim){ kt, kv };
+	int S2, W2, G;
+	if ((r = krl_graph_view(R->g, T, 2, sd, &S2, R->d)))
+		return r;
+	wd[0] = (krl_gdim){ kt, kv };
+	wd[1] = c->dim[1];
+	if ((r = krl_graph_view(R->g, W, 2, wd, &W2, R->d)))
+		return r;
+	c = NN(R, conv);
+	gd[0] = c->dim[0];
+	gd[1] = c->dim[1];
+	int gin[2] = { S2, W2 };
+	if ((r = krl_graph_lib(R->g, "gemm", gin, 2, 2, gd, NULL, 0, &G, R->d)))
+		return r;
+	if (!strcmp(NN(R, conv)->op, "conv_transpose_bias")) {
+		/* + cnt * b[o] */
+		char ct[CM_TEXT];
+		int64_t cnt = dims_product(NN(R, conv), 2, 2 + nd, ct, sizeof ct);
+		int cn, bb;
+		if ((r = krl_graph_const(R->g, ct, (double)cnt, &cn, R->d)) ||
+		    (r = pw2(R, KRL_PW_MUL, NN(R, conv)->in[2], cn, &bb)) ||
+		    (r = pw2(R, KRL_PW_ADD, G, bb, &G)))
+			return r;
+	}
+	if (scale >= 0 && (r = pw2(R, KRL_PW_MUL, G, scale, &G)))
+		return r;
+	return krl_graph_view(R->g, G, n->ndim, n->dim, out, R->d);
+}
+
 /* ==== Driver ==== */
 
 static rule_fn rule_of(krl_rule r)
@@ -487,6 +814,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_FLIP: return rule_flip;
 	case KRL_RULE_REDUCE_LINEAR: return rule_reduce_linear;
 	case KRL_RULE_CANCEL: return rule_cancel;
+	case KRL_RULE_CONV_MEAN: return rule_conv_mean;
 	default: return NULL;
 	}
 }

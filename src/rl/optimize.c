@@ -451,6 +451,9 @@ krl_err krl_optimize_llm(const krl_task *t, krl_llm *llm,
 		opt.exemplars.n, "reward", "fail_penalty", opt.reward.fail_penalty,
 		"clip", opt.reward.clip, "window", opt.reward.window, "shapes",
 		opt.shapes ? opt.shapes : "kb1", "seed", (json_int_t)opt.seed);
+	/* a timing mode other than stream is part of the run's identity */
+	if (cfg && opt.timing && strcmp(opt.timing, "stream") != 0)
+		json_object_set_new(cfg, "timing", json_string(opt.timing));
 	config = json_dumps(cfg, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(cfg);
 	int resumed = 0;

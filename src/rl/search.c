@@ -892,13 +892,18 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 	fixed_choices(&S);
 	krl_policy_fingerprint(pol, fp);
 	space_fingerprint(gen->space, sfp);
+	/* a timing mode other than stream is part of the run's identity
+	 * (its speedups are of another kind); stream runs keep theirs */
+	int graph_timing = S.o.timing && strcmp(S.o.timing, "stream") != 0;
 	/* the run's name is its identity in the store: never cut */
 	if ((S.o.run_name && *S.o.run_name
 	             ? krl_fmt_fixed(S.run, sizeof S.run, "the run name", d, "%s",
 	                             S.o.run_name)
 	             : krl_fmt_fixed(S.run, sizeof S.run, "the run name", d,
-	                             "%s/builtin/%s/b%d/%.8s", S.task,
-	                             S.o.shapes, S.o.budget, fp)) != KRL_OK)
+	                             "%s/builtin/%s%s%s/b%d/%.8s", S.task,
+	                             S.o.shapes, graph_timing ? "@" : "",
+	                             graph_timing ? S.o.timing : "",
+	                             S.o.budget, fp)) != KRL_OK)
 		return KRL_EINVAL;
 	if (krl_reward_norm_init(&S.norm, &S.o.reward) != 0)
 		return KRL_ENOMEM;
@@ -918,6 +923,8 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 		S.o.shapes, "seed", (json_int_t)S.o.seed);
 	/* Only when on, so that the runs made before the rule existed keep
 	 * their identity. */
+	if (cfg && graph_timing)
+		json_object_set_new(cfg, "timing", json_string(S.o.timing));
 	if (cfg && S.o.patience > 0) {
 		json_object_set_new(cfg, "patience", json_integer(S.o.patience));
 		json_object_set_new(cfg, "min_gain", json_real(S.o.min_gain));

@@ -9,10 +9,9 @@
 double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
                       int64_t index)
 {
-	if (dist.kind < KRL_DIST_NORMAL || dist.kind > KRL_DIST_CONST)
+	if (dist.kind < KRL_DIST_NORMAL || dist.kind > KRL_DIST_LAST)
 		return 0.0;
-	return krl_as_dtype(t, krl_draw_raw(dist.kind, dist.a, dist.b, seed,
-	                                    index));
+	return krl_as_dtype(t, krl_draw_raw(dist, seed, index));
 }
 
 double krl_stress_host(krl_dtype t, int kind, double v, uint64_t seed,

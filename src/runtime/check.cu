@@ -90,12 +90,12 @@ static __device__ __forceinline__ void store_normal(void *dst, int64_t i,
 
 template <krl_dtype T>
 static __global__ void
-fill_random_kernel(void *dst, int64_t n, krl_dist_kind kind,
-                   double a, double b, uint64_t seed)
+fill_random_kernel(void *dst, int64_t n, krl_dist dist, uint64_t seed)
 {
+	double a = dist.a, b = dist.b;
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (kind == KRL_DIST_NORMAL) {
+	if (dist.kind == KRL_DIST_NORMAL) {
 		/* A thread per pair: one Box-Muller transform fills both. */
 		for (int64_t p = tid; 2 * p < n; p += stride) {
 			float z0, z1;
@@ -107,7 +107,7 @@ fill_random_kernel(void *dst, int64_t n, krl_dist_kind kind,
 		return;
 	}
 	for (int64_t i = tid; i < n; i += stride)
-		store<T>(dst, i, krl_draw_raw(kind, a, b, seed, i));
+		store<T>(dst, i, krl_draw_raw(dist, seed, i));
 }
 
 krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
@@ -121,7 +121,7 @@ krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
 	if (size == 0)
 		return krl_diag_set(d, KRL_EUNSUPPORTED, no_pos,
 		                    "krl_fill_random: unknown dtype %d", (int)t);
-	if (dist.kind < KRL_DIST_NORMAL || dist.kind > KRL_DIST_CONST)
+	if (dist.kind < KRL_DIST_NORMAL || dist.kind > KRL_DIST_LAST)
 		return krl_diag_set(d, KRL_EINVAL, no_pos,
 		                    "krl_fill_random: no distribution given");
 	if (n < 0 || (n > 0 && !dst) || (uintptr_t)dst % size)
@@ -135,7 +135,7 @@ krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
 #define FILL_CASE(T)                                                         \
 	case T:                                                              \
 		LAUNCH_CHECK((fill_random_kernel<T><<<grid, THREADS, 0, s>>>( \
-			dst, n, dist.kind, dist.a, dist.b, seed)));          \
+			dst, n, dist, seed)));          \
 		break;
 	FILL_CASE(KRL_F32)
 	FILL_CASE(KRL_F16)

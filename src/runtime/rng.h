@@ -157,12 +157,13 @@ KRL_HD void krl_normal_pair(uint64_t seed, uint64_t p, float *z0, float *z1)
 	*z1 = r * s;
 }
 
-/* The value (before rounding to a dtype) of element `index` under seed. */
-KRL_HD double krl_draw_raw(krl_dist_kind kind, double a, double b,
-                           uint64_t seed, int64_t index)
+/* The value (before rounding to a dtype) of element `index` under seed
+ * (the patterns ignore it). */
+KRL_HD double krl_draw_raw(krl_dist dist, uint64_t seed, int64_t index)
 {
 	uint64_t c = (uint64_t)index * 2;
-	switch (kind) {
+	double a = dist.a, b = dist.b;
+	switch (dist.kind) {
 	case KRL_DIST_NORMAL: {
 		float z0, z1;
 		krl_normal_pair(seed, (uint64_t)index >> 1, &z0, &z1);
@@ -183,6 +184,18 @@ KRL_HD double krl_draw_raw(krl_dist_kind kind, double a, double b,
 		return krl_u01(krl_hash(seed, c)) < a ? 1.0 : 0.0;
 	case KRL_DIST_CONST:
 		return a;
+	case KRL_DIST_TRIL:
+	case KRL_DIST_TRIU: {
+		if (dist.cols <= 0 || dist.rows <= 0)
+			return 0.0;
+		int64_t col = index % dist.cols;
+		int64_t row = (index / dist.cols) % dist.rows;
+		double k = (double)(col - row);
+		int keep = dist.kind == KRL_DIST_TRIL ? k <= b : k >= b;
+		return keep ? a : 0.0;
+	}
+	case KRL_DIST_ARANGE:
+		return fma(b, (double)index, a);
 	default:
 		return 0.0;
 	}

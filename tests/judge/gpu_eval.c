@@ -180,7 +180,7 @@ static void timed_record(void **state)
 	 * 3xTF32 GEMM (fp32 tier: held to a third of the TF32 rate) */
 	static const char *const more[][2] = {
 		{"level1/19", "examples/level1/19_relu.fast.cu"},
-		{"level1/1_", "examples/level1/1_square_matmul.fast.cu"}};
+		{"level1/1_square_matmul", "examples/level1/1_square_matmul.fast.cu"}};
 	for (int k = 0; k < 2; k++) {
 		KRL_ASSERT_OK(krl_suite_load_task(suite, more[k][0], &t, &d), &d);
 		KRL_ASSERT_OK(krl_judge_eval(j, t, more[k][1], &rec, &d), &d);

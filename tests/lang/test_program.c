@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "testutil.h"
+#include "krl/check.h"
 #include "krl/lang.h"
 #include "krl/ops.h"
 #include "krl/runtime.h"
@@ -590,6 +593,61 @@ static void test_reference_view(void **state)
 	assert_non_null(strstr(d.msg, "buffer, view and call"));
 }
 
+/* A constant buffer (minGPT's causal tril(ones(m, m)) registered
+ * buffer, read through a slice): the pattern's rows and cols come from
+ * the buffer's last two dims, the golden executor runs eq_scalar on the
+ * leading [t, t] slice and masked_fill with value=-inf (the `inf` name)
+ * on a copy, as the Model's att.masked_fill(bias[:, :, :T, :T] == 0,
+ * -inf). */
+static void test_const_buffer(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task causal\n"
+		"shapes kb0 b=2 t=3 m=4\nshapes kb1 b=2 t=3 m=4\n"
+		"shapes tiny b=2 t=3 m=4\n"
+		"input x f32 [b, t, t] normal(0, 1)\n"
+		"param bias f32 [1, 1, m, m] tril(1)\n"
+		"output y f32 [b, t, t]\n"
+		"tolerance atol=0 rtol=0\n"
+		"plan\n"
+		"  buffer mk bool [1, t, t]\n"
+		"  view b3 = bias [1, m, m]\n"
+		"  call eq_scalar(b3) -> mk value=0\n"
+		"  call copy(x) -> y\n"
+		"  call masked_fill(y, mk) -> y value=-inf\n"
+		"end\n";
+	krl_task *t;
+	krl_program *p;
+	krl_diag d;
+	KRL_ASSERT_OK(krl_task_parse("c.task", text, strlen(text), &t, &d), &d);
+	krl_limits lim = krl_limits_sm90();
+	KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+	const krl_buf *bb = &p->bufs[1];
+	assert_int_equal(bb->dist.kind, KRL_DIST_TRIL);
+	assert_int_equal(bb->dist.rows, 4);
+	assert_int_equal(bb->dist.cols, 4);
+	assert_true(p->body[2].attrs.val[0] == -INFINITY);
+	double x[18], bias[16], y[18], mk[9];
+	for (int i = 0; i < 18; i++)
+		x[i] = i + 1;
+	for (int i = 0; i < 16; i++) {
+		bias[i] = krl_draw_value(bb->dist, KRL_F32, 12345, i);
+		assert_true(bias[i] == (i % 4 <= i / 4 ? 1.0 : 0.0));
+	}
+	double *bufs[5] = { x, bias, y, mk, NULL };
+	KRL_ASSERT_OK(krl_exec_golden(p, bufs, &d), &d);
+	for (int i = 0; i < 18; i++) {
+		int row = i / 3 % 3, col = i % 3;
+		if (col <= row)
+			assert_true(y[i] == x[i]);
+		else
+			assert_true(isinf(y[i]) && y[i] < 0);
+	}
+	krl_program_free(p);
+	krl_task_free(t);
+}
+
 static void test_task_errors(void **state)
 {
 	(void)state;
@@ -647,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_call_and_buffer_errors),
 		cmocka_unit_test(test_views),
 		cmocka_unit_test(test_reference_view),
+		cmocka_unit_test(test_const_buffer),
 		cmocka_unit_test(test_task_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

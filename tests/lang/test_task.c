@@ -217,6 +217,17 @@ static void test_errors(void **state)
 	           "at most 8 dimensions");
 	task_fails("half = dim / 2", "half = dim / ", KRL_ESYNTAX, 8, 24,
 	           "expected an expression, found end of line");
+	/* constant buffers: patterns on params only, tril/triu of rank 2 */
+	task_fails("normal(0, 1)", "tril(1)", KRL_ESYNTAX, 9, 37,
+	           "'x': a pattern (tril, triu, arange) gives a constant "
+	           "buffer, which is a param");
+	task_fails("uniform(-0.5, 1.5)", "triu(1)", KRL_ESYNTAX, 10, 37,
+	           "'w': tril and triu fill the last two dims, so the buffer "
+	           "needs at least 2 (it has 1)");
+	task_fails("uniform(-0.5, 1.5)", "arange(1)", KRL_ESYNTAX, 10, 45,
+	           "expected ',', found ')'");
+	task_fails("randint(0, 10)", "tril(1, 0.5)", KRL_ESYNTAX, 11, 37,
+	           "tril(v, k): the diagonal k is an integer");
 }
 
 static void test_load(void **state)

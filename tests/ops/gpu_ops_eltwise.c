@@ -9,8 +9,10 @@
  * div/mul with b broadcast) run on several shapes, binary ones with two
  * inputs; add/sub/minimum with both operands broadcast over shapes that
  * make each side broadcast (ranks differing, 0-dim operands, sizes past a
- * block), and dropout_apply with a bool keep-mask. Needs a GPU: skips
- * (exit 77) without one.
+ * block), dropout_apply with a bool keep-mask, and the mask ops
+ * (eq_scalar whole and on strided leading slices, masked_fill with
+ * broadcast masks and -inf, bitwise_not) exactly, their bool outputs
+ * read back as bytes. Needs a GPU: skips (exit 77) without one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +32,8 @@
  * normal(0, 1) with every 97th element NaN, uniform 0.5 .. 1.5 (for
  * log, xlogy and divisors), and a bool keep-mask bernoulli(0.8) (a 1-byte
  * input of run_nary). */
-typedef enum { D_NORMAL, D_WIDE, D_POSITIVE, D_NAN, D_UNIT, D_MASK } dist;
+typedef enum { D_NORMAL, D_WIDE, D_POSITIVE, D_NAN, D_UNIT, D_MASK,
+	D_SMALLINT } dist;
 
 /* Element j of an input drawn from dd. */
 static double draw(dist dd, int64_t j)
@@ -39,6 +42,8 @@ static double draw(dist dd, int64_t j)
 		return 0.5 + gpuop_urand();
 	if (dd == D_MASK)
 		return gpuop_urand() < 0.8 ? 1.0 : 0.0;
+	if (dd == D_SMALLINT) /* 0, 1 or 2 as floats: equalities happen */
+		return floor(gpuop_urand() * 3);
 	double v = gpuop_nrand();
 	if (dd == D_WIDE)
 		v *= 12;
@@ -166,9 +171,9 @@ static void run_case(const char *name, int64_t rows, int64_t cols,
  * GPU and in golden float64, and checks every output element with
  * abs(g - r) <= atol + rtol * abs(r). Runs the GPU op twice.
  */
-static void run_nary(const char *name, const shape *ins, const dist *dd,
-                     int nin, shape outs, krl_attrs a, double atol,
-                     double rtol)
+static void run_nary_t(const char *name, const shape *ins, const dist *dd,
+                       int nin, shape outs, krl_dtype ot, krl_attrs a,
+                       double atol, double rtol)
 {
 	const krl_op *op = krl_op_find(name);
 	assert_non_null(op);
@@ -206,7 +211,7 @@ static void run_nary(const char *name, const shape *ins, const dist *dd,
 	}
 	int64_t no = numel(&outs);
 	memset(&hout, 0, sizeof hout);
-	hout.dtype = KRL_F32;
+	hout.dtype = ot;
 	hout.ndim = outs.ndim;
 	memcpy(hout.dim, outs.dim, sizeof outs.dim);
 	hout.data = calloc((size_t)(no ? no : 1), sizeof(double));
@@ -232,8 +237,17 @@ static void run_nary(const char *name, const shape *ins, const dist *dd,
 	CK(cudaStreamSynchronize(g_stream));
 	float *got = malloc((size_t)(no ? no : 1) * sizeof(float));
 	assert_non_null(got);
-	CK(cudaMemcpy(got, dp, (size_t)no * sizeof(float),
-	              cudaMemcpyDeviceToHost));
+	if (ot == KRL_BOOL) { /* bytes, compared as 0/1 */
+		unsigned char *gb = malloc((size_t)(no ? no : 1));
+		assert_non_null(gb);
+		CK(cudaMemcpy(gb, dp, (size_t)no, cudaMemcpyDeviceToHost));
+		for (int64_t j = 0; j < no; j++)
+			got[j] = gb[j] > 1 ? -1.f : (float)gb[j]; /* 0xff: unwritten */
+		free(gb);
+	} else {
+		CK(cudaMemcpy(got, dp, (size_t)no * sizeof(float),
+		              cudaMemcpyDeviceToHost));
+	}
 
 	const double *ref = hout.data;
 	int64_t bad = 0, worst = -1;
@@ -241,7 +255,8 @@ static void run_nary(const char *name, const shape *ins, const dist *dd,
 	for (int64_t j = 0; j < no; j++) {
 		double e = fabs((double)got[j] - ref[j]);
 		double lim = atol + rtol * fabs(ref[j]);
-		if (!(e <= lim) && !(isnan(got[j]) && isnan(ref[j]))) {
+		if (!(e <= lim) && !(isnan(got[j]) && isnan(ref[j])) &&
+		    !((double)got[j] == ref[j])) { /* equal infinities pass */
 			bad++;
 			if (worst < 0 || e - lim > worst_ex) {
 				worst = j;
@@ -266,6 +281,14 @@ static void run_nary(const char *name, const shape *ins, const dist *dd,
 	free(hout.data);
 	free(got);
 	assert_int_equal(bad, 0);
+}
+
+/* run_nary_t with an f32 output. */
+static void run_nary(const char *name, const shape *ins, const dist *dd,
+                     int nin, shape outs, krl_attrs a, double atol,
+                     double rtol)
+{
+	run_nary_t(name, ins, dd, nin, outs, KRL_F32, a, atol, rtol);
 }
 
 /* A unary op of run_nary: x -> y of x's shape. */
@@ -456,6 +479,48 @@ static void test_dropout_apply(void **state)
 	}
 }
 
+/* The mask ops, exact: eq_scalar on whole tensors (vector and tail
+ * blocks) and on leading slices read strided (the causal buffer's
+ * [:, :, :T, :T]); masked_fill with a same-shape mask, the causal mask
+ * broadcast over batch and heads with -inf, and a middle-dim broadcast;
+ * bitwise_not on bool bytes. */
+static void test_masks(void **state)
+{
+	(void)state;
+	dist si = D_SMALLINT;
+	shape whole[] = { S(2, I(3), I(7)), S(2, I(1000), I(1003)),
+	                  S(1, I(4099)) };
+	for (int s = 0; s < 3; s++)
+		run_nary_t("eq_scalar", &whole[s], &si, 1, whole[s], KRL_BOOL,
+		           A1("value", 1), 0, 0);
+	struct { shape x, y; } sl[] = {
+		{ S(4, I(1), I(1), I(64), I(64)), S(4, I(1), I(1), I(37), I(37)) },
+		{ S(2, I(5), I(300)), S(2, I(3), I(257)) },
+		{ S(3, I(4), I(9), I(1024)), S(3, I(4), I(9), I(512)) },
+	};
+	for (int s = 0; s < 3; s++)
+		run_nary_t("eq_scalar", &sl[s].x, &si, 1, sl[s].y, KRL_BOOL,
+		           A1("value", 0), 0, 0);
+	struct { shape x, m; } mf[] = {
+		{ S(2, I(1000), I(1003)), S(2, I(1000), I(1003)) },
+		{ S(4, I(4), I(3), I(64), I(64)), S(4, I(1), I(1), I(64), I(64)) },
+		{ S(3, I(7), I(5), I(33)), S(2, I(5), I(1)) },
+		{ S(2, I(3), I(7)), S(2, I(3), I(7)) },
+	};
+	for (int s = 0; s < 4; s++) {
+		shape in[2] = { mf[s].x, mf[s].m };
+		dist d[2] = { D_NAN, D_MASK };
+		run_nary("masked_fill", in, d, 2, mf[s].x,
+		         A1("value", -INFINITY), 0, 0);
+		run_nary("masked_fill", in, d, 2, mf[s].x, A1("value", 0.1), 0,
+		         0);
+	}
+	dist mk = D_MASK;
+	for (int s = 0; s < 3; s++)
+		run_nary_t("bitwise_not", &whole[s], &mk, 1, whole[s], KRL_BOOL,
+		           A0, 0, 0);
+}
+
 int main(void)
 {
 	g_rng = 0x2545f4914f6cdd1dull;
@@ -468,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_new_unary),
 		cmocka_unit_test(test_broadcast_two_way),
 		cmocka_unit_test(test_dropout_apply),
+		cmocka_unit_test(test_masks),
 	};
 	return cmocka_run_group_tests(tests, gpuop_setup, gpuop_teardown);
 }

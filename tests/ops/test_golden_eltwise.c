@@ -7,7 +7,9 @@
  * operands broadcast for add/sub/minimum_bcast, ranks differing and 0-dim
  * operands; hardswish's three pieces, exp, minimum/maximum with a scalar
  * keeping NaN, dropout_apply's float scale and its NaN where a dropped x is
- * not finite), and every check accepting good calls and rejecting bad ones
+ * not finite; eq_scalar on a whole tensor and on a leading slice with the
+ * value rounded to float, masked_fill with a broadcast mask, -inf and in
+ * place, bitwise_not), and every check accepting good calls and rejecting bad ones
  * with the sentence asserted.
  */
 #include <math.h>
@@ -113,12 +115,14 @@ static const struct { const char *name; int nin; } g_all[] = {
 	{ "smooth_l1", 2 }, { "div_bcast", 2 }, { "mul_bcast", 2 },
 	{ "add_bcast", 2 }, { "sub_bcast", 2 }, { "minimum_bcast", 2 },
 	{ "minimum_scalar", 1 }, { "maximum_scalar", 1 }, { "hardswish", 1 },
-	{ "exp", 1 }, { "dropout_apply", 2 },
+	{ "exp", 1 }, { "dropout_apply", 2 }, { "eq_scalar", 1 },
+	{ "masked_fill", 2 }, { "bitwise_not", 1 },
 };
 
 /* The family's ops the optimizer keeps whole (KRL_OPCAP_LIBRARY); the
- * others lower. None now: every elementwise op has a lowering. */
-static const char *const g_library[] = { NULL };
+ * others lower: the mask ops (bool operands) have no lowering yet. */
+static const char *const g_library[] = { "eq_scalar", "masked_fill",
+	"bitwise_not" };
 
 /* ==== Registry ==== */
 
@@ -566,6 +570,105 @@ static void test_dropout_apply(void **state)
 	        "dropout_apply: x is [6] but y is [5]: shapes must be equal");
 }
 
+/* eq_scalar (whole tensor and a leading slice read strided), masked_fill
+ * (same shape, the causal mask broadcast over a batch, -inf, in place)
+ * and bitwise_not, with the checks' sentences. */
+static void test_masks(void **state)
+{
+	(void)state;
+	/* x [3, 4] = tril(ones) with a NaN: eq 0 marks the upper triangle */
+	double x[12] = { 1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, NAN };
+	double m[12];
+	krl_tensor tx = optest_tensor(x, 2, I(3), I(4));
+	krl_tensor tm = optest_tensor(m, 2, I(3), I(4));
+	tm.dtype = KRL_BOOL;
+	krl_attrs v0 = optest_attrs(1, "value", 0.0);
+	optest_golden("eq_scalar", &tx, &tm, &v0);
+	optest_near(m, (double[]){ 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0 }, 12, 0);
+	/* the leading [2, 2] slice, x[:2, :2] == 0, row stride 4 */
+	krl_tensor ts = optest_tensor(m, 2, I(2), I(2));
+	ts.dtype = KRL_BOOL;
+	optest_golden("eq_scalar", &tx, &ts, &v0);
+	optest_near(m, (double[]){ 0, 1, 0, 0 }, 4, 0);
+	/* value rounds to float first: 0.1 matches (float)0.1, not 0.1 */
+	double xf[2] = { (double)0.1f, 0.1 }, mf[2];
+	krl_tensor txf = optest_tensor(xf, 1, I(2)), tmf = optest_tensor(mf, 1, I(2));
+	tmf.dtype = KRL_BOOL;
+	krl_attrs v01 = optest_attrs(1, "value", 0.1);
+	optest_golden("eq_scalar", &txf, &tmf, &v01);
+	optest_near(mf, (double[]){ 1, 0 }, 2, 0);
+	krl_tensor big = optest_tensor(m, 2, I(4), I(4));
+	big.dtype = KRL_BOOL;
+	rejects("eq_scalar", &tx, &big, v0, "eq_scalar: x is [3, 4] but y is "
+	        "[4, 4]: y must be x's shape or a leading slice of it");
+	rejects("eq_scalar", &tx, &tx, v0, "eq_scalar: y must be bool, not f32");
+	rejects("eq_scalar", &tx, &tm, optest_attrs(0),
+	        "eq_scalar: attribute value is required");
+	/* an attribute of NaN reads as absent (krl_ops_attr_has) */
+	rejects("eq_scalar", &tx, &tm, optest_attrs(1, "value", (double)NAN),
+	        "eq_scalar: attribute value is required");
+	rejects("eq_scalar", &tx, &tm, optest_attrs(1, "value", 1e300),
+	        "must be a float or +-inf");
+
+	/* masked_fill: a [2, 2] mask over a [3, 2, 2] x, value -inf */
+	double a[12], mk[4] = { 0, 1, 0, 0 }, y[12];
+	for (int i = 0; i < 12; i++)
+		a[i] = i + 1;
+	krl_tensor fin[2] = { optest_tensor(a, 3, I(3), I(2), I(2)),
+	                      optest_tensor(mk, 2, I(2), I(2)) };
+	fin[1].dtype = KRL_BOOL;
+	krl_tensor fout = optest_tensor(y, 3, I(3), I(2), I(2));
+	krl_attrs ninf = optest_attrs(1, "value", -INFINITY);
+	optest_golden("masked_fill", fin, &fout, &ninf);
+	for (int i = 0; i < 12; i++) {
+		if (i % 4 == 1)
+			assert_true(isinf(y[i]) && y[i] < 0);
+		else
+			assert_true(y[i] == a[i]);
+	}
+	/* a [3, 1, 2] mask (broadcast along the middle dim), value 0.5, in
+	 * place (y is x) */
+	double mk2[6] = { 1, 0, 0, 0, 0, 1 };
+	krl_tensor fin2[2] = { fin[0], optest_tensor(mk2, 3, I(3), I(1), I(2)) };
+	fin2[1].dtype = KRL_BOOL;
+	krl_attrs half = optest_attrs(1, "value", 0.5);
+	optest_golden("masked_fill", fin2, &fin[0], &half);
+	optest_near(a, (double[]){ 0.5, 2, 0.5, 4, 5, 6, 7, 8, 9, 0.5, 11, 0.5 },
+	            12, 0);
+	krl_tensor fbad[2] = { fin[0], optest_tensor(mk, 2, I(2), I(1)) };
+	fbad[1].dtype = KRL_BOOL;
+	accepts("masked_fill", fbad, &fout, half);
+	fbad[1] = optest_tensor(mk, 1, I(3));
+	fbad[1].dtype = KRL_BOOL;
+	rejects("masked_fill", fbad, &fout, half, "masked_fill: mask [3] does "
+	        "not broadcast to x [3, 2, 2]");
+	fbad[1] = optest_tensor(mk, 4, I(1), I(3), I(2), I(2));
+	fbad[1].dtype = KRL_BOOL;
+	rejects("masked_fill", fbad, &fout, half, "masked_fill: mask [1, 3, 2, "
+	        "2] does not broadcast to x [3, 2, 2]");
+	fbad[1] = fin[1];
+	fbad[1].dtype = KRL_F32;
+	rejects("masked_fill", fbad, &fout, half,
+	        "masked_fill: mask must be bool, not f32");
+	krl_tensor o2 = optest_tensor(y, 2, I(6), I(2));
+	rejects("masked_fill", fin, &o2, half, "masked_fill: x is [3, 2, 2] but "
+	        "y is [6, 2]: y must be shaped like x");
+
+	/* bitwise_not: logical not of bool bytes */
+	double b[4] = { 0, 1, 1, 0 }, nb[4];
+	krl_tensor tb = optest_tensor(b, 1, I(4)), tnb = optest_tensor(nb, 1, I(4));
+	tb.dtype = tnb.dtype = KRL_BOOL;
+	optest_golden("bitwise_not", &tb, &tnb, &(krl_attrs){ 0 });
+	optest_near(nb, (double[]){ 1, 0, 0, 1 }, 4, 0);
+	krl_tensor tf = optest_tensor(b, 1, I(4));
+	rejects("bitwise_not", &tf, &tnb, optest_attrs(0),
+	        "bitwise_not: x must be bool, not f32");
+	krl_tensor t3 = optest_tensor(nb, 1, I(3));
+	t3.dtype = KRL_BOOL;
+	rejects("bitwise_not", &tb, &t3, optest_attrs(0),
+	        "bitwise_not: x is [4] but y is [3]: shapes must be equal");
+}
+
 /* ==== Checks ==== */
 
 static void test_checks(void **state)
@@ -657,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_broadcast_two_way),
 		cmocka_unit_test(test_hardswish_exp_minmax),
 		cmocka_unit_test(test_dropout_apply),
+		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

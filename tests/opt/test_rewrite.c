@@ -343,6 +343,101 @@ static void reduce_linear_gemv(void **state)
 	krl_task_free(t);
 }
 
+/* ==== CONV_MEAN ==== */
+
+/* The spatial mean of a transposed convolution as a GEMM over per-tap
+ * input sums: level 2's 42 (nothing cropped) and 44 (tap 0 cropped in both
+ * dims), and made-up geometries in 1-D and 3-D where strides, padding,
+ * dilation and output padding crop leading and trailing positions. */
+static void conv_mean_geometries(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	static const char *const ids[] = {
+		"level2/42_convtranspose2d_globalavgpool_biasadd_logsumexp_sum_multiply",
+		"level2/44_convtranspose2d_multiply_globalavgpool_globalavgpool_mean" };
+	for (int i = 0; i < 2; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+		apply_checked(t, g, KRL_RULE_CONV_MEAN, "tiny", ids[i]);
+		assert_int_equal(count_lib(g, "conv_transpose_bias"), 0);
+		assert_int_equal(count_lib(g, "gemm"), 1);
+		/* 42 crops nothing: no slices, no taps kept; 44 one row
+		 * and one column, sliced per dim */
+		assert_int_equal(count_lib(g, "narrow"), i == 0 ? 0 : 2);
+		assert_int_equal(count_lib(g, "cat"), i == 0 ? 0 : 2);
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+	static const char *const texts[] = {
+		/* 1-D: stride 3, padding 4, dilation 2, output padding 2,
+		 * kernel 5: leading and trailing crops differ per tap */
+		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
+		     "param w f32 [ci, co, 5] normal(0, 1)\n"
+		     "param b f32 [co] normal(0, 1)\n"
+		     "output y f32 [n, co, 1]\n", "n=3 ci=4 co=6 l=9")
+		"  buffer t f32 [n, co, (l - 1) * 3 - 8 + 8 + 2 + 1]\n"
+		"  call conv_transpose_bias(x, w, b) -> t stride=3 padding=4 "
+		"dilation=2 output_padding=2\n"
+		"  call scale(t) -> t alpha=0.25\n"
+		"  call sum(t) -> y dim=2\nend\n",
+		/* 3-D, no bias: stride 2, padding 1, output padding 1 */
+		HEAD("input x f32 [n, ci, a, b, c] normal(0, 1)\n"
+		     "param w f32 [ci, co, 3, 3, 3] normal(0, 1)\n"
+		     "output y f32 [n, co]\n", "n=2 ci=3 co=4 a=4 b=5 c=3")
+		"  buffer t f32 [n, co, 2 * a, 2 * b, 2 * c]\n"
+		"  call conv_transpose(x, w) -> t stride=2 padding=1 "
+		"output_padding=1\n"
+		"  view tv = t [n, co, 8 * a * b * c]\n"
+		"  view yv = y [n, co, 1]\n"
+		"  call mean(tv) -> yv dim=2\nend\n",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = lower_text(texts[i], &t);
+		apply_checked(t, g, KRL_RULE_CONV_MEAN, "tiny", "conv_mean");
+		assert_int_equal(count_lib(g, "conv_transpose_bias") +
+		                 count_lib(g, "conv_transpose"), 0);
+		assert_int_equal(count_lib(g, "permute"), 1);
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	/* Not matched: the convolution's output read twice, a mean over
+	 * some spatial dims only (level 2's 13), a grouped convolution. */
+	static const char *const no[] = {
+		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
+		     "param w f32 [ci, co, 3] normal(0, 1)\n"
+		     "output y f32 [n, co, 1]\noutput t f32 [n, co, l + 2]\n",
+		     "n=2 ci=3 co=4 l=5")
+		"  call conv_transpose(x, w) -> t\n"
+		"  call sum(t) -> y dim=2\nend\n",
+		HEAD("input x f32 [n, ci, a, b] normal(0, 1)\n"
+		     "param w f32 [ci, co, 3, 3] normal(0, 1)\n"
+		     "output y f32 [n, co, 1, b + 2]\n", "n=2 ci=3 co=4 a=4 b=5")
+		"  buffer t f32 [n, co, a + 2, b + 2]\n"
+		"  call conv_transpose(x, w) -> t\n"
+		"  call sum(t) -> y dim=2\nend\n",
+		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
+		     "param w f32 [ci, co, 3] normal(0, 1)\n"
+		     "output y f32 [n, 2 * co, 1]\n", "n=2 ci=4 co=3 l=5")
+		"  buffer t f32 [n, 2 * co, l + 2]\n"
+		"  call conv_transpose(x, w) -> t groups=2\n"
+		"  call sum(t) -> y dim=2\nend\n",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = lower_text(no[i], &t);
+		assert_false(krl_rule_matches(g, KRL_RULE_CONV_MEAN));
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
 /* ==== Level 1 ==== */
 
 /* Every rule on every level-1 task it matches: equal before, after and
@@ -406,6 +501,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_REDUCE_LINEAR),
 	                    "reduce_linear");
 	assert_string_equal(krl_rule_name(KRL_RULE_CANCEL), "cancel");
+	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MEAN), "conv_mean");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -413,6 +509,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cancel_idempotent_chains),
+		cmocka_unit_test(conv_mean_geometries),
 		cmocka_unit_test(cancel_built_graph),
 		cmocka_unit_test(fold_scalar_chain),
 		cmocka_unit_test(fold_built_graph),

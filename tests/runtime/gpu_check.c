@@ -57,9 +57,16 @@ static void test_draw_matches_host(void **state)
 	(void)state;
 	enum { N = 4099 };
 	const krl_dist dists[] = {
-		{ KRL_DIST_NORMAL, 0, 1 },    { KRL_DIST_NORMAL, 2, 3 },
-		{ KRL_DIST_UNIFORM, -1, 2 },  { KRL_DIST_RANDINT, -3, 7 },
-		{ KRL_DIST_BERNOULLI, 0.4, 0 }, { KRL_DIST_CONST, 1.5, 0 },
+		{ .kind = KRL_DIST_NORMAL, .a = 0, .b = 1 },
+		{ .kind = KRL_DIST_NORMAL, .a = 2, .b = 3 },
+		{ .kind = KRL_DIST_UNIFORM, .a = -1, .b = 2 },
+		{ .kind = KRL_DIST_RANDINT, .a = -3, .b = 7 },
+		{ .kind = KRL_DIST_BERNOULLI, .a = 0.4, .b = 0 },
+		{ .kind = KRL_DIST_CONST, .a = 1.5, .b = 0 },
+		/* constant buffers' patterns: 4099 = 1 x 4099 and 17 x 241
+		 * matrices (plus a partial one) */
+		{ KRL_DIST_TRIL, 1, 0, 1, 4099 }, { KRL_DIST_TRIU, 2.5, 1, 17, 19 },
+		{ KRL_DIST_TRIL, -1, -2, 7, 5 }, { KRL_DIST_ARANGE, -3, 0.5, 0, 0 },
 	};
 	void *dbuf = NULL;
 	unsigned char *h = malloc((size_t)N * 8);
@@ -111,7 +118,7 @@ static void test_stress_matches_host(void **state)
 	enum { N = 5003 };
 	const krl_dtype types[] = {KRL_F32, KRL_F16, KRL_BF16, KRL_F64};
 	const double vals[] = {64, 1e4, 1024};
-	const krl_dist dist = {KRL_DIST_NORMAL, 0.5, 2};
+	const krl_dist dist = { .kind = KRL_DIST_NORMAL, .a = 0.5, .b = 2 };
 	void *dbuf = NULL;
 	unsigned char *h = malloc((size_t)N * 8);
 	krl_diag d = {0};
@@ -171,7 +178,7 @@ static void test_compare_planted(void **state)
 	krl_cmp cmp;
 	CU(cudaMalloc((void **)&r, (size_t)n * 4));
 	CU(cudaMalloc((void **)&c, (size_t)n * 4));
-	krl_dist n01 = { KRL_DIST_NORMAL, 0, 1 };
+	krl_dist n01 = { .kind = KRL_DIST_NORMAL, .a = 0, .b = 1 };
 	KRL_ASSERT_OK(krl_fill_random(r, KRL_F32, n, n01, 1, NULL, &d), &d);
 	CU(cudaMemcpy(c, r, (size_t)n * 4, cudaMemcpyDeviceToDevice));
 
@@ -236,7 +243,7 @@ static void test_compare_planted(void **state)
 	KRL_ASSERT_OK(krl_compare(NULL, NULL, r, KRL_F32, n, 0, 0, &cmp, NULL,
 	                          &d), &d);
 	assert_int_equal(cmp.bad, 0);
-	krl_dist c15 = { KRL_DIST_CONST, 1.5, 0 };
+	krl_dist c15 = { .kind = KRL_DIST_CONST, .a = 1.5, .b = 0 };
 	KRL_ASSERT_OK(krl_fill_random(r, KRL_F32, n, c15, 0, NULL, &d), &d);
 	double k = 1.5;
 	KRL_ASSERT_OK(krl_compare(NULL, &k, r, KRL_F32, n, 0, 0, &cmp, NULL,
@@ -271,7 +278,7 @@ static void test_compare_other_dtypes(void **state)
 		unsigned char *r = NULL, *c = NULL;
 		CU(cudaMalloc((void **)&r, (size_t)n * sz));
 		CU(cudaMalloc((void **)&c, (size_t)n * sz));
-		krl_dist dist = { KRL_DIST_RANDINT, 0, 100 };
+		krl_dist dist = { .kind = KRL_DIST_RANDINT, .a = 0, .b = 100 };
 		KRL_ASSERT_OK(krl_fill_random(r, (krl_dtype)t, n, dist, 3, NULL,
 		                              &d), &d);
 		CU(cudaMemcpy(c, r, (size_t)n * sz, cudaMemcpyDeviceToDevice));
@@ -342,8 +349,9 @@ static void test_count_diff(void **state)
 	for (int phase = 0; phase < 2; phase++) {
 		unsigned char *pa = a + phase, *pb = b + 2 * phase;
 		KRL_ASSERT_OK(krl_fill_random(a, KRL_I32, (bytes + 16) / 4,
-		                              (krl_dist){ KRL_DIST_RANDINT, 0,
-		                                          1 << 30 }, 9, NULL,
+		                              (krl_dist){ .kind = KRL_DIST_RANDINT,
+		                                          .a = 0, .b = 1 << 30 },
+		                              9, NULL,
 		                              &d), &d);
 		CU(cudaMemcpy(pb, pa, bytes, cudaMemcpyDeviceToDevice));
 		KRL_ASSERT_OK(krl_count_diff(pa, pb, bytes, &count, &first,
@@ -381,7 +389,7 @@ static void test_int64_indexing(void **state)
 		print_message("skipped: not enough device memory\n");
 		return;
 	}
-	krl_dist bern = { KRL_DIST_BERNOULLI, 0.5, 0 };
+	krl_dist bern = { .kind = KRL_DIST_BERNOULLI, .a = 0.5, .b = 0 };
 	KRL_ASSERT_OK(krl_fill_random(a, KRL_BOOL, n, bern, 5, NULL, &d), &d);
 	double v;
 	KRL_ASSERT_OK(krl_read_element(a, KRL_BOOL, n - 1, &v, NULL, &d), &d);

@@ -18,7 +18,7 @@ enum { DRAWS = 100000 };
 
 static krl_dist dist(krl_dist_kind kind, double a, double b)
 {
-	krl_dist d = { kind, a, b };
+	krl_dist d = { .kind = kind, .a = a, .b = b };
 	return d;
 }
 
@@ -87,7 +87,7 @@ static void test_uniform(void **state)
 	assert_true(chi2 < 27.9); /* p = 0.001 */
 	/* in double precision the draw is strictly below hi */
 	for (int64_t i = 0; i < 1000; i++)
-		assert_true(krl_draw_raw(KRL_DIST_UNIFORM, lo, hi, 3, i) < hi);
+		assert_true(krl_draw_raw(dist(KRL_DIST_UNIFORM, lo, hi), 3, i) < hi);
 }
 
 static void test_randint(void **state)
@@ -143,6 +143,34 @@ static void test_bernoulli_const(void **state)
 	                           0) == 1);
 	assert_true(krl_draw_value(dist(KRL_DIST_NONE, 1, 2), KRL_F32, 9, 0) ==
 	            0);
+}
+
+/* The constant buffers' patterns: exact, the seed ignored; tril/triu per
+ * matrix of the last two dims (rows x cols), arange over the flat index. */
+static void test_patterns(void **state)
+{
+	(void)state;
+	/* two 3 x 4 matrices */
+	krl_dist tl = { KRL_DIST_TRIL, 1, 0, 3, 4 };
+	static const double want_tril[12] = { 1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0 };
+	krl_dist tu = { KRL_DIST_TRIU, 2.5, 1, 3, 4 };
+	static const double want_triu[12] = { 0, 2.5, 2.5, 2.5, 0, 0, 2.5, 2.5,
+	                                      0, 0, 0, 2.5 };
+	krl_dist tm = { KRL_DIST_TRIL, 1, -1, 3, 4 };
+	static const double want_trilm[12] = { 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0 };
+	for (int64_t i = 0; i < 24; i++) {
+		assert_true(krl_draw_value(tl, KRL_F32, 1, i) == want_tril[i % 12]);
+		assert_true(krl_draw_value(tl, KRL_F32, 99, i) ==
+		            want_tril[i % 12]);
+		assert_true(krl_draw_value(tl, KRL_BOOL, 5, i) == want_tril[i % 12]);
+		assert_true(krl_draw_value(tu, KRL_F32, 1, i) == want_triu[i % 12]);
+		assert_true(krl_draw_value(tm, KRL_F32, 1, i) == want_trilm[i % 12]);
+	}
+	krl_dist ar = { KRL_DIST_ARANGE, -3, 0.5, 0, 0 };
+	for (int64_t i = 0; i < 100; i++)
+		assert_true(krl_draw_value(ar, KRL_F32, 7, i) == -3 + 0.5 * i);
+	krl_dist ai = { KRL_DIST_ARANGE, 0, 1, 0, 0 };
+	assert_true(krl_draw_value(ai, KRL_I64, 7, 123456789) == 123456789);
 }
 
 static void test_deterministic(void **state)
@@ -225,9 +253,9 @@ static void test_normal_pairs(void **state)
 		sx2y2 += ((double)z0 * z0 - 1) * ((double)z1 * z1 - 1);
 		biggest = fmax(biggest, fmax(fabs(z0), fabs(z1)));
 		/* krl_draw_raw reads the same pair */
-		assert_true(krl_draw_raw(KRL_DIST_NORMAL, 0, 1, 9,
+		assert_true(krl_draw_raw(dist(KRL_DIST_NORMAL, 0, 1), 9,
 		                         (int64_t)(2 * p)) == z0);
-		assert_true(krl_draw_raw(KRL_DIST_NORMAL, 0, 1, 9,
+		assert_true(krl_draw_raw(dist(KRL_DIST_NORMAL, 0, 1), 9,
 		                         (int64_t)(2 * p + 1)) == z1);
 	}
 	print_message("pairs: E[z0 z1] %.4f, cov of squares %.4f, max |z| %.3f\n",
@@ -286,7 +314,7 @@ static void test_small_formats(void **state)
 #ifdef __FLT16_MAX__
 	/* against the compiler's own double -> _Float16 conversion */
 	for (int64_t i = 0; i < DRAWS; i++) {
-		double x = krl_draw_raw(KRL_DIST_NORMAL, 0, 1000, 77, i);
+		double x = krl_draw_raw(dist(KRL_DIST_NORMAL, 0, 1000), 77, i);
 		if (i % 3 == 0)
 			x *= 1e-6; /* subnormal territory */
 		_Float16 h = (_Float16)x;
@@ -303,7 +331,7 @@ static void test_dtype_rounding(void **state)
 	(void)state;
 	krl_dist n01 = dist(KRL_DIST_NORMAL, 0, 1);
 	for (int64_t i = 0; i < 1000; i++) {
-		double raw = krl_draw_raw(n01.kind, 0, 1, 5, i);
+		double raw = krl_draw_raw(dist(n01.kind, 0, 1), 5, i);
 		assert_true(krl_draw_value(n01, KRL_F32, 5, i) ==
 		            (double)(float)raw);
 		double h = krl_draw_value(n01, KRL_F16, 5, i);
@@ -345,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_randint),
 		cmocka_unit_test(test_bernoulli_const),
+		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_elementary_accuracy),
 		cmocka_unit_test(test_normal_pairs),

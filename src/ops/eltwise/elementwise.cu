@@ -132,12 +132,7 @@ static int ew_bcast_n(const float *a, const float *b, float *y, int64_t n,
                       const Bcast &g, cudaStream_t s)
 {
 	/* a contiguous like the output: its strides are the dims' products */
-	bool ac = true;
-	int64_t st = 1;
-	for (int k = g.nd - 1; k >= 0; k--) {
-		ac = ac && g.astride[k] == st;
-		st *= g.dim[k];
-	}
+	bool ac = bcast_a_contiguous(g);
 	if (n <= 0xffffffffLL)
 		return ac ? ew_bcast<OP, uint32_t, true>(a, b, y, n, g, s)
 		          : ew_bcast<OP, uint32_t, false>(a, b, y, n, g, s);
@@ -152,27 +147,7 @@ extern "C" int krl_k_broadcast(krl_ew_op op, const float *a,
 {
 	cudaStream_t s = (cudaStream_t)stream;
 	Bcast g;
-	int64_t n = 1;
-	g.nd = 0;
-	/* drop size-1 dims, merge neighbours both operands walk contiguously
-	 * (or not at all), outermost first, as TensorIterator coalesces */
-	for (int i = 0; i < nd; i++) {
-		n *= dim[i];
-		if (dim[i] == 1)
-			continue;
-		if (g.nd > 0 &&
-		    g.astride[g.nd - 1] == astride[i] * dim[i] &&
-		    g.bstride[g.nd - 1] == bstride[i] * dim[i]) {
-			g.dim[g.nd - 1] *= dim[i];
-			g.astride[g.nd - 1] = astride[i];
-			g.bstride[g.nd - 1] = bstride[i];
-			continue;
-		}
-		g.dim[g.nd] = dim[i];
-		g.astride[g.nd] = astride[i];
-		g.bstride[g.nd] = bstride[i];
-		g.nd++;
-	}
+	int64_t n = bcast_merge(g, nd, dim, astride, bstride);
 	/* nothing broadcasts after all (equal shapes, or one element):
 	 * TensorIterator sees contiguous operands and runs the vectorised
 	 * kernel */

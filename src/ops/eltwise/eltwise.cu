@@ -339,3 +339,91 @@ extern "C" int krl_k_eq_scalar(const float *x, unsigned char *m, int64_t n,
 	return ew_run(rd_unary{x}, m, n, ew_unary<op_eq>{op_eq{v}},
 	              (cudaStream_t)stream);
 }
+
+/* masked_fill_ with a mask broadcast to x: TensorIterator finds the mask
+ * not contiguous and runs the legacy unrolled kernel with its
+ * OffsetCalculator (x and y read and written at i, the mask's offset
+ * divided out); when nothing broadcasts after merging dims, the
+ * vectorised kernel, as krl_k_masked. */
+extern "C" int krl_k_masked_fill_bcast(const float *x, const unsigned char *m,
+                                       float *y, int nd, const int64_t *dim,
+                                       const int64_t *mstride, float v,
+                                       void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	int64_t xs[KRL_MAX_DIM], st = 1;
+	for (int i = nd - 1; i >= 0; i--) {
+		xs[i] = st;
+		st *= dim[i];
+	}
+	Bcast g;
+	int64_t n = bcast_merge(g, nd, dim, xs, mstride);
+	if (g.nd == 0 || (g.nd == 1 && g.bstride[0] == 1))
+		return krl_k_masked(KRL_MASK_FILL, x, m, y, n, v, stream);
+	if (n <= 0xffffffffLL) {
+		bcast_dividers(g);
+		rd_bcast<uint32_t, true, unsigned char> rd{x, m, g};
+		return ew_run(rd, y, n, op_mask_fill{v}, s);
+	}
+	rd_bcast<int64_t, true, unsigned char> rd{x, m, g};
+	return ew_run(rd, y, n, op_mask_fill{v}, s);
+}
+
+/* `t == v` on a strided t (a slice): the legacy unrolled kernel with x's
+ * offset divided out; a contiguous x takes krl_k_eq_scalar. */
+extern "C" int krl_k_eq_scalar_strided(const float *x, unsigned char *m,
+                                       int nd, const int64_t *dim,
+                                       const int64_t *xstride, float v,
+                                       void *stream)
+{
+	cudaStream_t s = (cudaStream_t)stream;
+	int64_t zero[KRL_MAX_DIM] = { 0 };
+	Bcast g;
+	int64_t n = bcast_merge(g, nd, dim, xstride, zero);
+	if (g.nd == 0 || (g.nd == 1 && g.astride[0] == 1))
+		return krl_k_eq_scalar(x, m, n, v, stream);
+	ew_unary<op_eq> f{op_eq{v}};
+	if (n <= 0xffffffffLL) {
+		bcast_dividers(g);
+		rd_bcast<uint32_t, false, void> rd{x, nullptr, g};
+		return ew_run(rd, m, n, f, s);
+	}
+	rd_bcast<int64_t, false, void> rd{x, nullptr, g};
+	return ew_run(rd, m, n, f, s);
+}
+
+/* ~m on bool bytes (logical not; any nonzero byte is true): PyTorch's
+ * bitwise_not_kernel_cuda for bool, `!a`, a vectorised elementwise kernel
+ * of 128 threads moving 4 bytes each (one uchar4), the last block and
+ * misaligned pointers strided byte by byte. */
+static __global__ void __launch_bounds__(EW_THREADS)
+not_kernel(const unsigned char *__restrict__ x, unsigned char *__restrict__ y,
+           int64_t n, bool vec)
+{
+	int64_t base = (int64_t)blockIdx.x * EW_BLOCK_WORK;
+	int64_t remaining = n - base;
+	if (vec && remaining >= EW_BLOCK_WORK) {
+		int64_t i = base + (int64_t)threadIdx.x * EW_VEC;
+		uchar4 v = __ldg(reinterpret_cast<const uchar4 *>(x + i));
+		*reinterpret_cast<uchar4 *>(y + i) =
+			make_uchar4(!v.x, !v.y, !v.z, !v.w);
+		return;
+	}
+	for (int k = threadIdx.x; k < remaining && k < EW_BLOCK_WORK;
+	     k += EW_THREADS)
+		y[base + k] = !__ldg(x + base + k);
+}
+
+extern "C" int krl_k_bitwise_not(const unsigned char *x, unsigned char *y,
+                                 int64_t n, void *stream)
+{
+	if (n <= 0)
+		return 0;
+	int64_t blocks = (n + EW_BLOCK_WORK - 1) / EW_BLOCK_WORK;
+	if (blocks > 0x7fffffff)
+		return (int)cudaErrorInvalidConfiguration;
+	bool vec = aligned_to(x, 4) && aligned_to(y, 4);
+	not_kernel<<<(unsigned)blocks, EW_THREADS, 0, (cudaStream_t)stream>>>(
+		x, y, n, vec);
+	return (int)cudaGetLastError();
+}

@@ -90,6 +90,25 @@ int krl_k_masked(krl_mask_op op, const float *x, const unsigned char *m,
 int krl_k_eq_scalar(const float *x, unsigned char *m, int64_t n, float v,
                     void *stream);
 
+/* masked_fill_ with the mask broadcast to x: y[i] = m[moff(i)] ? v : x[i]
+ * over the contiguous x and y of rank nd and dims dim[] (y may be x),
+ * mstride[] the mask's element strides along them (0 where it
+ * broadcasts). */
+int krl_k_masked_fill_bcast(const float *x, const unsigned char *m, float *y,
+                            int nd, const int64_t *dim,
+                            const int64_t *mstride, float v, void *stream);
+
+/* m[i] = x[xoff(i)] == v over the contiguous bool m of rank nd and dims
+ * dim[], xstride[] x's element strides along them (a slice of a larger
+ * x). */
+int krl_k_eq_scalar_strided(const float *x, unsigned char *m, int nd,
+                            const int64_t *dim, const int64_t *xstride,
+                            float v, void *stream);
+
+/* y[i] = !x[i] on bool bytes (y may be x). */
+int krl_k_bitwise_not(const unsigned char *x, unsigned char *y, int64_t n,
+                      void *stream);
+
 /* ==== Shared by family.c and run.c ==== */
 
 /* stride[i] (a->ndim entries): b's element stride along a's dim i, 0 where
@@ -111,7 +130,8 @@ KRL_RUN(log); KRL_RUN(add_scalar); KRL_RUN(rsub_scalar); KRL_RUN(clamp_min);
 KRL_RUN(xlogy); KRL_RUN(smooth_l1); KRL_RUN(div_bcast); KRL_RUN(mul_bcast);
 KRL_RUN(add_bcast); KRL_RUN(sub_bcast); KRL_RUN(minimum_bcast);
 KRL_RUN(minimum_scalar); KRL_RUN(maximum_scalar); KRL_RUN(hardswish);
-KRL_RUN(exp); KRL_RUN(dropout_apply);
+KRL_RUN(exp); KRL_RUN(dropout_apply); KRL_RUN(eq_scalar);
+KRL_RUN(masked_fill); KRL_RUN(bitwise_not);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "ops/eltwise/eltwise.h"
 #include "ops/intdiv.cuh"
 
@@ -118,6 +120,56 @@ static inline void bcast_dividers(Bcast &g)
 		g.div[k] = div32(g.dim[k]);
 }
 
+/* Drops size-1 dims of the output's dims dim[0 .. nd) and merges
+ * neighbours both operands walk contiguously (or not at all), outermost
+ * first, as TensorIterator coalesces; astride/bstride are the operands'
+ * element strides along dim. Returns the output's element count. */
+static inline int64_t bcast_merge(Bcast &g, int nd, const int64_t *dim,
+                                  const int64_t *astride,
+                                  const int64_t *bstride)
+{
+	int64_t n = 1;
+	g.nd = 0;
+	for (int i = 0; i < nd; i++) {
+		n *= dim[i];
+		if (dim[i] == 1)
+			continue;
+		if (g.nd > 0 &&
+		    g.astride[g.nd - 1] == astride[i] * dim[i] &&
+		    g.bstride[g.nd - 1] == bstride[i] * dim[i]) {
+			g.dim[g.nd - 1] *= dim[i];
+			g.astride[g.nd - 1] = astride[i];
+			g.bstride[g.nd - 1] = bstride[i];
+			continue;
+		}
+		g.dim[g.nd] = dim[i];
+		g.astride[g.nd] = astride[i];
+		g.bstride[g.nd] = bstride[i];
+		g.nd++;
+	}
+	return n;
+}
+
+/* Whether a's merged strides are those of the contiguous output. */
+static inline bool bcast_a_contiguous(const Bcast &g)
+{
+	int64_t st = 1;
+	for (int k = g.nd - 1; k >= 0; k--) {
+		if (g.astride[k] != st)
+			return false;
+		st *= g.dim[k];
+	}
+	return true;
+}
+
+/* An operand element as the op's float: floats as they are, bool bytes
+ * as 0 or 1. */
+__device__ __forceinline__ float ew_ld(const float *p) { return __ldg(p); }
+__device__ __forceinline__ float ew_ld(const unsigned char *p)
+{
+	return __ldg(p) ? 1.f : 0.f;
+}
+
 /* Both operands at their broadcast offsets of output element i, computed
  * by one pass of divisions in index type I (uint32_t when the output has
  * fewer than 2^32 elements, as PyTorch's IntDivider; else int64_t), as
@@ -125,11 +177,16 @@ static inline void bcast_dividers(Bcast &g)
  * laid out like the output (a one-way broadcast of b to a), so a's
  * element is a[i] and its load is issued before the divisions (on the
  * H200 computing a's offset by division too made mul_bcast/div_bcast
- * 18-40% slower at level 1's kb1 sizes). */
-template <typename I, bool AC>
+ * 18-40% slower at level 1's kb1 sizes). TB: b's element type (float, a
+ * bool byte read as 0 or 1: masked_fill's broadcast mask), or void when
+ * the op has no b (a strided read of a alone: eq_scalar on a slice; y is
+ * then 0). */
+template <typename I, bool AC, typename TB = float>
 struct rd_bcast {
 	static constexpr bool vec = false;
-	const float *a, *b;
+	static constexpr bool has_b = !std::is_void<TB>::value;
+	const float *a;
+	const TB *b;
 	Bcast g;
 	__device__ void load(int64_t i64, float &x, float &y) const
 	{
@@ -147,12 +204,16 @@ struct rd_bcast {
 			int64_t r = (int64_t)(i - q * d);
 			if constexpr (!AC)
 				oa += r * g.astride[k];
-			ob += r * g.bstride[k];
+			if constexpr (has_b)
+				ob += r * g.bstride[k];
 			i = q;
 		}
 		if constexpr (!AC)
 			x = __ldg(a + oa);
-		y = __ldg(b + ob);
+		if constexpr (has_b)
+			y = ew_ld(b + ob);
+		else
+			y = 0.f;
 	}
 };
 

@@ -629,6 +629,141 @@ BCAST_OP(add_bcast, 1, KRL_EW_ADD)
 BCAST_OP(sub_bcast, 1, KRL_EW_SUB)
 BCAST_OP(minimum_bcast, 1, KRL_EW_MIN)
 
+/* ==== Masks: eq_scalar, masked_fill, bitwise_not ==== */
+
+/* `value` of eq_scalar and masked_fill: required; a float or +-inf (the
+ * kernels take it as a float, as PyTorch casts the Python scalar to the
+ * float opmath type; NaN is refused: it compares equal to nothing and a
+ * fill with it is not a level-3 need). */
+static krl_err need_fill_value(const char *op, const krl_attrs *a,
+                               char *msg, size_t cap)
+{
+	if (!krl_ops_attr_has(a, "value"))
+		return krl_ops_fail(msg, cap, "%s: attribute value is required",
+		            op);
+	double v = krl_attrs_get(a, "value", 0);
+	if (isnan(v) || (isfinite(v) && fabs(v) > FLT_MAX))
+		return krl_ops_fail(msg, cap, "%s: value=%g must be a float or "
+		            "+-inf", op, v);
+	return KRL_OK;
+}
+
+/* The value as the kernels see it: rounded to float. */
+static double fill_value(const krl_attrs *a)
+{
+	return (double)(float)krl_attrs_get(a, "value", 0);
+}
+
+/* eq_scalar: x (f32) -> y (bool), y = (x[:d0, :d1, ...] == value) with
+ * d the dims of y: y is x's shape, or of x's rank with every dim at most
+ * x's (the leading corner of x, as `t[:, :, :T, :T] == v` on a strided
+ * slice). */
+static krl_err check_eq_scalar(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "eq_scalar";
+	const krl_tensor *x = &in[0], *y = &out[0];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_value, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_BOOL, msg, cap)) ||
+	    (r = need_fill_value(op, a, msg, cap)))
+		return r;
+	int ok = x->ndim == y->ndim;
+	for (int i = 0; ok && i < x->ndim; i++)
+		ok = y->dim[i] <= x->dim[i];
+	if (!ok)
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: y must be "
+		            "x's shape or a leading slice of it (same rank, "
+		            "each dim at most x's)", op, KRL_SHAPE(x, s1),
+		            KRL_SHAPE(y, s2));
+	return KRL_OK;
+}
+
+GOLDEN(eq_scalar)
+{
+	const krl_tensor *x = &in[0], *y = &out[0];
+	double v = fill_value(a);
+	int64_t n = krl_tensor_numel(y), xs[KRL_MAX_DIM], st = 1;
+	for (int k = x->ndim - 1; k >= 0; k--) {
+		xs[k] = st;
+		st *= x->dim[k];
+	}
+	for (int64_t i = 0; i < n; i++)
+		D(y)[i] = D(x)[bcast_off(y, xs, i)] == v ? 1.0 : 0.0;
+	return KRL_OK;
+}
+
+/* masked_fill: x (f32), mask (bool, broadcast to x: right-aligned, rank
+ * at most x's, each dim x's or 1) -> y (f32, x's shape; may be x),
+ * y = mask ? value : x. */
+static krl_err check_masked_fill(const krl_tensor *in, const krl_tensor *out,
+                                 const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "masked_fill";
+	const krl_tensor *x = &in[0], *m = &in[1], *y = &out[0];
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	krl_tensor bc;
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_value, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", x, KRL_F32, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "mask", m, KRL_BOOL, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", y, KRL_F32, msg, cap)) ||
+	    (r = need_fill_value(op, a, msg, cap)))
+		return r;
+	if (!(m->ndim <= x->ndim && broadcast_shape(x, m, &bc) &&
+	      krl_ops_same_shape(&bc, x)))
+		return krl_ops_fail(msg, cap, "%s: mask %s does not broadcast to "
+		            "x %s (right-aligned, each dim of mask equal to "
+		            "x's or 1)", op, KRL_SHAPE(m, s2), KRL_SHAPE(x, s1));
+	if (!krl_ops_same_shape(x, y))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: y must be "
+		            "shaped like x", op, KRL_SHAPE(x, s1),
+		            KRL_SHAPE(y, s2));
+	return KRL_OK;
+}
+
+GOLDEN(masked_fill)
+{
+	int64_t sm[KRL_MAX_DIM];
+	krl_eltwise_bcast_strides(&in[0], &in[1], sm);
+	double v = fill_value(a);
+	int64_t n = krl_tensor_numel(&out[0]);
+	for (int64_t i = 0; i < n; i++) {
+		double m = D(&in[1])[bcast_off(&in[0], sm, i)];
+		D(&out[0])[i] = m != 0 ? v : D(&in[0])[i];
+	}
+	return KRL_OK;
+}
+
+/* bitwise_not: x (bool) -> y (bool), same shape: ~x, logical not. */
+static krl_err check_bitwise_not(const krl_tensor *in, const krl_tensor *out,
+                                 const krl_attrs *a, char *msg, size_t cap)
+{
+	const char *op = "bitwise_not";
+	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP];
+	krl_err r;
+	if ((r = krl_ops_check_keys(op, k_none, a, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "x", &in[0], KRL_BOOL, msg, cap)) ||
+	    (r = krl_ops_need_dtype(op, "y", &out[0], KRL_BOOL, msg, cap)))
+		return r;
+	if (!krl_ops_same_shape(&in[0], &out[0]))
+		return krl_ops_fail(msg, cap, "%s: x is %s but y is %s: shapes must "
+		            "be equal", op, KRL_SHAPE(&in[0], s1),
+		            KRL_SHAPE(&out[0], s2));
+	return KRL_OK;
+}
+
+GOLDEN(bitwise_not)
+{
+	(void)a;
+	int64_t n = krl_tensor_numel(&out[0]);
+	for (int64_t i = 0; i < n; i++)
+		D(&out[0])[i] = D(&in[0])[i] != 0 ? 0.0 : 1.0;
+	return KRL_OK;
+}
+
 /* ==== Table ==== */
 
 /* Table rows: one declaration per op, the same shape by design (a row is
@@ -700,6 +835,14 @@ EW_OP(exp, 1, k_none, KRL_OPCAP_LOWER, "y = exp(x)");
 EW_OP(dropout_apply, 2, k_p, KRL_OPCAP_LOWER, "y = x * mask / (1 - p) "
       "(mask bool, x's shape, drawn bernoulli(1 - p); scale rounded to "
       "float, as F.dropout in training)");
+EW_OP(eq_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y (bool) = x == value "
+      "(value a float or +-inf); y x's shape or, same rank, a leading "
+      "slice of it: y = x[:d0, :d1, ...] == value, d y's dims");
+EW_OP(masked_fill, 2, k_value, KRL_OPCAP_LIBRARY, "y = mask ? value : x "
+      "(x f32, mask bool broadcast to x right-aligned, value a float or "
+      "+-inf such as -inf; y may be x: Tensor.masked_fill_)");
+EW_OP(bitwise_not, 1, k_none, KRL_OPCAP_LIBRARY, "y = ~x on bool (logical "
+      "not), x and y bool of one shape");
 
 static const krl_op *const ops[] = {
 	&op_relu, &op_gelu, &op_add, &op_sub, &op_mul, &op_div, &op_square,
@@ -708,7 +851,8 @@ static const krl_op *const ops[] = {
 	&op_mish, &op_abs, &op_sqrt, &op_log, &op_add_scalar, &op_rsub_scalar,
 	&op_clamp_min, &op_xlogy, &op_smooth_l1, &op_div_bcast, &op_mul_bcast,
 	&op_add_bcast, &op_sub_bcast, &op_minimum_bcast, &op_minimum_scalar,
-	&op_maximum_scalar, &op_hardswish, &op_exp, &op_dropout_apply, NULL,
+	&op_maximum_scalar, &op_hardswish, &op_exp, &op_dropout_apply,
+	&op_eq_scalar, &op_masked_fill, &op_bitwise_not, NULL,
 };
 
 const krl_op_family krl_family_eltwise = { "eltwise", ops, NULL };

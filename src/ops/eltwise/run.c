@@ -219,3 +219,42 @@ KRL_RUN(copy)
 	                             (cudaStream_t)c->stream));
 	return KRL_OK;
 }
+
+/* `t == value` into bool bytes; y a leading slice of x reads x strided
+ * (x's row-major strides along y's dims). */
+KRL_RUN(eq_scalar)
+{
+	const krl_tensor *x = &in[0], *y = &out[0];
+	int64_t xs[KRL_MAX_DIM], st = 1;
+	for (int k = x->ndim - 1; k >= 0; k--) {
+		xs[k] = st;
+		st *= x->dim[k];
+	}
+	CUDA_TRY(d, krl_k_eq_scalar_strided(F(x), (unsigned char *)y->data,
+	                                     y->ndim, y->dim, xs,
+	                                     attr_f(a, "value", 0), c->stream));
+	return KRL_OK;
+}
+
+/* masked_fill_: the mask's strides along x's dims, 0 where it
+ * broadcasts. */
+KRL_RUN(masked_fill)
+{
+	int64_t sm[KRL_MAX_DIM];
+	krl_eltwise_bcast_strides(&in[0], &in[1], sm);
+	CUDA_TRY(d, krl_k_masked_fill_bcast(F(&in[0]),
+	                                     (const unsigned char *)in[1].data,
+	                                     F(&out[0]), in[0].ndim, in[0].dim,
+	                                     sm, attr_f(a, "value", 0),
+	                                     c->stream));
+	return KRL_OK;
+}
+
+KRL_RUN(bitwise_not)
+{
+	(void)a;
+	CUDA_TRY(d, krl_k_bitwise_not((const unsigned char *)in[0].data,
+	                               (unsigned char *)out[0].data,
+	                               krl_tensor_numel(&out[0]), c->stream));
+	return KRL_OK;
+}

@@ -36,7 +36,8 @@ static const krl_pos nopos = { 0, 0, 0 };
 
 /* ==== Plan cache ==== */
 
-#define GEMM_CACHE 32
+/* A network (level 3) calls many GEMM shapes in turn: keep them all. */
+#define GEMM_CACHE 128
 
 /* One cached cuBLASLt plan: the problem it solves and what runs it. */
 typedef struct krl_gemm_plan {
