@@ -3,9 +3,12 @@
 the op library can express (docs/tasks.md, "Level 3").
 
 Each network below is our own reading of the KernelBench Model as a short
-layer list (linear, conv, batchnorm, relu, pools, global mean, flatten,
-residual blocks, and cats of earlier outputs: parallel branches, dense
-blocks) over shape keys; this script does what is the same for
+layer list (linear, conv (grouped, depthwise), conv_transpose, batchnorm,
+relu, sigmoid, softmax, pools, global mean (also kept 4-D), flatten,
+residual blocks, ShuffleNet's channel shuffle (a permute copy between
+views), cats of earlier outputs: parallel branches, dense blocks, U-Net
+skips; and Swin MLP's blocks, written by Emitter.swin_mlp) over shape
+keys; this script does what is the same for
 all of them: the plan (one buffer per layer output, ReLUs in place as the
 models' inplace ReLUs are), spatial sizes as consts, the param draws from
 kb1's fan-ins, bytes, flops, and the header.
