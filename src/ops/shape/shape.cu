@@ -3,9 +3,10 @@
  * each with the launch structure of the PyTorch kernel it stands for,
  * written from scratch:
  *   - strided_copy (pad's copy into the padded output, permute's copy of
- *     a permuted view into a contiguous y): the unrolled elementwise
- *     kernel of CUDALoops.cuh that copy_ runs for a non-contiguous source
- *     or destination: 128 threads, 4 elements a thread at a
+ *     a permuted view into a contiguous y): the legacy elementwise kernel
+ *     of CUDALoops.cuh that copy_ runs for a non-contiguous source or
+ *     destination (gpu_kernel_impl_nocast -> elementwise_kernel<128, vt>):
+ *     128 threads, vt = 2 elements a thread (4 under 4 bytes) at a
  *     stride of 128, each element's two offsets found dim by dim with
  *     multiply-high divisions (OffsetCalculator's IntDivider), dims that
  *     are contiguous in both tensors merged first as TensorIterator
@@ -42,35 +43,38 @@ struct Box {
 	I in_off, out_off;
 };
 
-template <class T, class I, class D>
+/* Elements a thread of the strided copy: PyTorch's non-contiguous path of
+ * gpu_kernel_impl_nocast launches elementwise_kernel<128, vt> with vt = 2
+ * for elements of 4 bytes or more and 4 for smaller ones. */
+template <class T>
+struct CopyWork {
+	enum { vt = sizeof(T) >= 4 ? 2 : 4 };
+};
+
+/* The legacy elementwise structure: thread t of block b copies elements
+ * b * 128 * VT + t + 128 u (u < VT), each read and written at once. */
+template <class T, class I, class D, int VT>
 __global__ void __launch_bounds__(EW_THREADS)
 strided_copy_k(const T *__restrict__ x, T *__restrict__ y, I n, Box<I, D> b)
 {
-	I base = (I)blockIdx.x * (EW_THREADS * EW_WORK) + (I)threadIdx.x;
-	T v[EW_WORK];
-	I yo[EW_WORK];
+	I k0 = (I)blockIdx.x * (EW_THREADS * VT) + (I)threadIdx.x;
 #pragma unroll
-	for (int u = 0; u < EW_WORK; u++) {
-		I k = base + (I)(u * EW_THREADS);
-		if (k < n) {
-			I xi = b.in_off, yi = b.out_off;
+	for (int u = 0; u < VT; u++) {
+		I k = k0 + (I)(u * EW_THREADS);
+		if (k >= n)
+			return;
+		I xi = b.in_off, yi = b.out_off;
 #pragma unroll
-			for (int i = KRL_COPY_MAX_DIMS - 1; i >= 0; i--) {
-				if (i >= b.m)
-					continue;
-				I q = b.size[i].div(k), c = k - q * (I)b.size[i].d;
-				xi += c * b.in_stride[i];
-				yi += c * b.out_stride[i];
-				k = q;
-			}
-			v[u] = x[xi];
-			yo[u] = yi;
+		for (int i = KRL_COPY_MAX_DIMS - 1; i >= 0; i--) {
+			if (i >= b.m)
+				continue;
+			I q = b.size[i].div(k), c = k - q * (I)b.size[i].d;
+			xi += c * b.in_stride[i];
+			yi += c * b.out_stride[i];
+			k = q;
 		}
+		y[yi] = x[xi];
 	}
-#pragma unroll
-	for (int u = 0; u < EW_WORK; u++)
-		if (base + (I)(u * EW_THREADS) < n)
-			y[yo[u]] = v[u];
 }
 
 /* Merges dim i - 1 into dim i where both tensors hold them contiguously
@@ -116,7 +120,8 @@ template <class T>
 static void strided_launch(const void *x, void *y, const krl_copy_box *b,
                            int64_t n, cudaStream_t s)
 {
-	unsigned g = grid_for(n, EW_THREADS * EW_WORK);
+	const int vt = CopyWork<T>::vt;
+	unsigned g = grid_for(n, EW_THREADS * vt);
 	if (n <= MAX_I32 && box_end(b, 0) <= MAX_I32 && box_end(b, 1) <= MAX_I32) {
 		Box<uint32_t, Div32> d;
 		d.m = b->m;
@@ -128,7 +133,7 @@ static void strided_launch(const void *x, void *y, const krl_copy_box *b,
 		}
 		d.in_off = (uint32_t)b->in_off;
 		d.out_off = (uint32_t)b->out_off;
-		strided_copy_k<T, uint32_t, Div32><<<g, EW_THREADS, 0, s>>>(
+		strided_copy_k<T, uint32_t, Div32, vt><<<g, EW_THREADS, 0, s>>>(
 			(const T *)x, (T *)y, (uint32_t)n, d);
 	} else {
 		Box<int64_t, Div64> d;
@@ -141,7 +146,7 @@ static void strided_launch(const void *x, void *y, const krl_copy_box *b,
 		}
 		d.in_off = b->in_off;
 		d.out_off = b->out_off;
-		strided_copy_k<T, int64_t, Div64><<<g, EW_THREADS, 0, s>>>(
+		strided_copy_k<T, int64_t, Div64, vt><<<g, EW_THREADS, 0, s>>>(
 			(const T *)x, (T *)y, n, d);
 	}
 }
@@ -156,9 +161,9 @@ extern "C" int krl_k_strided_copy(const void *x, void *y,
 	if (n == 0)
 		return 0;
 	krl_copy_box b = coalesce(box);
-	/* a launch covers at most 2^31 - 1 blocks of 512 elements; larger
-	 * boxes are not expected (2^40 elements) */
-	if (n > (int64_t)0x7fffffff * EW_THREADS * EW_WORK)
+	/* a launch covers at most 2^31 - 1 blocks of 256 elements or more;
+	 * larger boxes are not expected (2^39 elements) */
+	if (n > (int64_t)0x7fffffff * EW_THREADS * 2)
 		return (int)cudaErrorInvalidValue;
 	by_esize(esize, [&](auto t) {
 		strided_launch<decltype(t)>(x, y, &b, n, (cudaStream_t)stream);

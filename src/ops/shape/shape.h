@@ -56,8 +56,9 @@ typedef struct krl_copy_box {
 } krl_copy_box;
 
 /* Copies box b of x into y (esize bytes per element: 1, 2, 4 or 8):
- * PyTorch's unrolled elementwise copy through OffsetCalculators (128
- * threads, 4 elements a thread), 32-bit indices where they fit. */
+ * PyTorch's legacy elementwise copy through OffsetCalculators (128
+ * threads, 2 elements a thread, 4 for 1- and 2-byte elements), 32-bit
+ * indices where they fit. */
 int krl_k_strided_copy(const void *x, void *y, const krl_copy_box *b,
                        int esize, void *stream);
 
