@@ -39,17 +39,18 @@ int krl_verdict_parse(const char *z, krl_verdict *out);
 
 /*
  * How timed calls are issued (docs/judge.md, "Graph timing"):
- * - KRL_TIMING_STREAM: each side's plan is enqueued op by op on its stream
- *   (the default);
+ * - KRL_TIMING_AUTO (0, the default of a zeroed krl_judge_opts): chosen
+ *   per task by krl_judge_timing_for: stream for levels 1 and 2, graph for
+ *   level 3;
+ * - KRL_TIMING_STREAM: each side's plan is enqueued op by op on its stream;
  * - KRL_TIMING_GRAPH: each side's plan is captured once in a CUDA graph
- *   (after an uncaptured run) and every timed call replays it;
- * - KRL_TIMING_AUTO: chosen per task by krl_judge_timing_for.
+ *   (after an uncaptured run) and every timed call replays it.
  * Both sides are always timed in the same mode.
  */
 typedef enum krl_timing_mode {
-	KRL_TIMING_STREAM = 0,
+	KRL_TIMING_AUTO = 0,
+	KRL_TIMING_STREAM,
 	KRL_TIMING_GRAPH,
-	KRL_TIMING_AUTO,
 	KRL_TIMING_COUNT
 } krl_timing_mode;
 

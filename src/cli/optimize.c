@@ -293,6 +293,20 @@ out:
 
 /* The weights of the builtin policy: path, or the shipped file (zeros,
  * with a note, when that is missing). */
+/* The timing the problems of a run were measured in: one mode's name, or
+ * both when --timing auto gave level-3 problems graph mode and the others
+ * stream. */
+static const char *timing_label(const krl_timing_mode *modes, int n)
+{
+	int seen[KRL_TIMING_COUNT] = { 0 };
+	for (int k = 0; k < n; k++)
+		seen[modes[k]] = 1;
+	if (seen[KRL_TIMING_STREAM] && seen[KRL_TIMING_GRAPH])
+		return "stream (levels 1-2) and graph (level 3)";
+	return krl_timing_name(seen[KRL_TIMING_GRAPH] ? KRL_TIMING_GRAPH
+	                                               : KRL_TIMING_STREAM);
+}
+
 static krl_err load_weights(const char *path, krl_policy **pol, krl_diag *d)
 {
 	if (path)
@@ -500,10 +514,9 @@ static int optimize_builtin(int argc, char **argv)
 	}
 	if (!json) {
 		printf("\nspeedups over kernelrl's eager reference at %s (strict fp32, "
-		       "%s timing%s, L2 flushed), best of at most %d evaluations "
+		       "%s timing, L2 flushed), best of at most %d evaluations "
 		       "per problem",
-		       bo.shapes, krl_timing_name(jo.timing),
-		       jo.timing == KRL_TIMING_AUTO ? ": graph for level 3" : "",
+		       bo.shapes, timing_label(modes, nrefs),
 		       bo.budget ? bo.budget : 32);
 		if (nlog)
 			printf("; geometric mean %.3fx over %d problem%s", exp(logsum / nlog),

@@ -13,9 +13,9 @@ static const char timeref_usage[] =
 	"Times each task's eager reference alone on shape set S (default kb1) with\n"
 	"the judge's protocol: fresh inputs and a flushed L2 before each of N timed\n"
 	"calls (default 30), CUDA events on the stream, median. --timing as krl eval's:\n"
-	"stream (default), graph (the plan captured once in a CUDA graph after an\n"
-	"uncaptured call, every timed call a replay) or auto (graph for level-3\n"
-	"tasks). Needs a GPU.\n";
+	"stream, graph (the plan captured once in a CUDA graph after an uncaptured\n"
+	"call, every timed call a replay) or auto (default: graph for level-3\n"
+	"tasks, stream for the others). Needs a GPU.\n";
 
 int krl_cmd_time_ref(int argc, char **argv)
 {
