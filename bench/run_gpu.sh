@@ -44,7 +44,7 @@
 # summary.txt into NAME.tar.gz (the device tool brings back 8 files).
 # Other files under $OUT (default bench/out):
 # summary.txt, gpu_tests.log, nvrtc.json, batch_kb0.jsonl, batch_kb1.jsonl
-# (examples/level1; batch_level2_kb0.jsonl ... for $EXAMPLE_LEVELS, default "1 2"),
+# (examples/level1; batch_level2_kb0.jsonl ... for $EXAMPLE_LEVELS, default "1 2 3"),
 # adversarial.jsonl, fault_batch.jsonl, rollouts.jsonl (the stability
 # records are summarised as a table in summary.txt).
 set -uo pipefail
@@ -152,7 +152,7 @@ if has nvrtc; then
 fi
 if has examples; then
 	# level 1 keeps its old file names (batch_kb0.jsonl); level N adds _levelN
-	for lv in ${EXAMPLE_LEVELS:-1 2}; do
+	for lv in ${EXAMPLE_LEVELS:-1 2 3}; do
 		sfx=; [ "$lv" = 1 ] || sfx=_level$lv
 		for s in kb0 kb1; do
 			t0=$(date +%s.%N)

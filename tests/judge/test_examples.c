@@ -1,5 +1,5 @@
 /*
- * Every bundled example candidate (examples/level{1,2}/EXPECTED) and every case
+ * Every bundled example candidate (examples/level{1,2,3}/EXPECTED) and every case
  * of the adversarial corpus (tests/adversarial/EXPECTED) through all the
  * stages that need no GPU, by the judge's own code for them
  * (krl_judge_check): parsing, plan validation on kb0, kb1 and tiny, the
@@ -120,6 +120,11 @@ static void every_example(void **state)
 	run_manifest("examples/level2", &fast, &wrong);
 	assert_int_equal(fast, 6);
 	assert_int_equal(wrong, 6);
+	/* Issue 21: 4 networks (an MLP, a CNN, an RNN cell, an attention
+	 * block), the same pair. */
+	run_manifest("examples/level3", &fast, &wrong);
+	assert_int_equal(fast, 4);
+	assert_int_equal(wrong, 4);
 }
 
 static void adversarial_corpus(void **state)

@@ -1,0 +1,528 @@
+/*
+ * Level 3 problem 1 (MLP), fast candidate:
+ *     y = L3(relu(L2(relu(L1(x)))))     x [batch, 16384] at kb1 (batch 128),
+ *     L1, L2: 16384 -> 16384, L3: 16384 -> 8192, nn.Linear with bias
+ * strict fp32 tier. krl-choice: map.block=256 map.vec=4 map.ept=1 map.grid=cdiv fuse=full gemm.impl=3xtf32 lib.algo=0
+ *
+ * Written by kernelrl's code generator (`krl optimize`'s builtin policy,
+ * the choice above: gemm.impl=3xtf32, docs/optimizer.md), kept as an
+ * example of a generated candidate. The reference runs PyTorch's five
+ * kernels: cuBLASLt SGEMM with the bias epilogue for each Linear and a relu
+ * pass after the first two. Here each Linear is kernelrl's 3xTF32
+ * tensor-core GEMM (three TF32 products per pair keep fp32 accuracy) with
+ * the bias and the relu applied in registers before the only store: 3
+ * kernels, no elementwise passes. At kb1 the GEMMs are ~172 GFLOP of
+ * skinny (M = 128) products, where the 3xTF32 kernel beats cuBLAS SGEMM:
+ * 1.09x measured on the H200 (2026-12-02, tiny,kb1, stream timing).
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/* ==== 3xTF32 GEMM body, A [M, K], B stored [N, K] ==== */
+#undef A_KCONTIG
+#undef B_KCONTIG
+#undef A_LD
+#undef A_STAGE
+#undef B_LD
+#undef B_STAGE
+#undef SMEM_BYTES
+#define A_KCONTIG 1
+#define B_KCONTIG 1
+namespace gemm_t01 {
+/* ---- common body (src/opt/kernels/gemm_3xtf32.cuh, kernelrl's 3xTF32 GEMM) ---- */
+
+#ifndef BM
+#define BM 128		/* block tile rows (M) */
+#endif
+#ifndef BN
+#define BN 128		/* block tile columns (N) */
+#endif
+#ifndef BK
+#define BK 32		/* block tile depth (K) per pipeline stage */
+#endif
+#ifndef WM
+#define WM 64		/* warp tile rows */
+#endif
+#ifndef WN
+#define WN 32		/* warp tile columns */
+#endif
+#ifndef STAGES
+#define STAGES 3	/* cp.async pipeline depth */
+#endif
+#ifndef SMALL_CVT
+#define SMALL_CVT 0	/* 1: round small to tf32 too (else the MMA truncates it) */
+#endif
+#define NTHREADS ((BM / WM) * (BN / WN) * 32)
+#define GROUP_M 8	/* grouped rasterisation: 8 tile rows share B panels in L2 */
+#define MT (WM / 16)	/* m16 fragments per warp */
+#define NT (WN / 8)	/* n8 fragments per warp */
+
+/*
+ * Shared-memory tile layouts.  An operand whose K is contiguous in global
+ * memory is stored [rows][BK + 8]; one whose M (or N) is contiguous is
+ * stored [BK][cols + 4].  Both paddings make every fragment load below
+ * conflict-free and keep rows 16-byte aligned for cp.async.
+ */
+#if A_KCONTIG
+#define A_LD (BK + 8)
+#define A_STAGE (BM * A_LD)
+#else
+#define A_LD (BM + 4)
+#define A_STAGE (BK * A_LD)
+#endif
+#if B_KCONTIG
+#define B_LD (BK + 8)
+#define B_STAGE (BN * B_LD)
+#else
+#define B_LD (BN + 4)
+#define B_STAGE (BK * B_LD)
+#endif
+#define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * 4)
+
+static __device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* 16-byte async copy; src_bytes = 0 writes zeros without reading. */
+static __device__ __forceinline__ void cp_async16(unsigned dst, const float *src, int src_bytes)
+{
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+		     :: "r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+
+/* 4-byte async copy for unaligned shapes; src_bytes = 0 writes a zero. */
+static __device__ __forceinline__ void cp_async4(unsigned dst, const float *src, int src_bytes)
+{
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+		     :: "r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+
+static __device__ __forceinline__ void cp_async_commit()
+{
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+template <int N>
+static __device__ __forceinline__ void cp_async_wait()
+{
+	asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
+}
+
+/*
+ * x = big + small: big = x rounded to tf32 (nearest, ties away: add half an
+ * ulp of tf32 to the bit pattern, clear the 13 low bits; this is what
+ * cvt.rna.tf32.f32 does, in 2 integer instructions where the cvt expands to
+ * about 5 on sm_90), small = x - big, exact in fp32, |small| <= 2^-11 |x|.
+ * small goes to the MMA as it is: a tf32 operand's low 13 bits are ignored
+ * (truncated), which costs at most 2^-11 of small, ~2^-22 of x.
+ */
+static __device__ __forceinline__ unsigned tf32_round(float x)
+{
+	return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+}
+
+static __device__ __forceinline__ void split_tf32(float x, unsigned &big, unsigned &small)
+{
+	const unsigned b = tf32_round(x);
+	const float s = x - __uint_as_float(b);
+	big = b;
+#if SMALL_CVT
+	small = tf32_round(s);
+#else
+	small = __float_as_uint(s);
+#endif
+}
+
+/* d += a * b on one m16n8k8 tile (tf32 inputs, fp32 accumulate). */
+static __device__ __forceinline__ void mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+	asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+	    "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+	    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/*
+ * Copy a TR x TC tile of a row-major global matrix (row stride ldg, rlim
+ * rows and clim columns in all) whose corner is (r0, c0) into shared memory
+ * with row stride LDS.  Elements outside the matrix become zeros, so edge
+ * tiles need no special handling in the math.  VEC: 16-byte copies (needs
+ * ldg % 4 == 0 and a 16-byte aligned base, hence clim % 4 == 0, so a
+ * 4-wide chunk is wholly inside or wholly outside); otherwise 4-byte copies.
+ */
+template <bool VEC, int TR, int TC, int LDS>
+static __device__ __forceinline__ void load_tile(float *s, const float *__restrict__ g, long ldg,
+						 int r0, int c0, int rlim, int clim, int tid)
+{
+	constexpr int CPR = TC / 4;		/* 16-byte chunks per tile row */
+	constexpr int CHUNKS = TR * CPR;
+	static_assert(CHUNKS % NTHREADS == 0, "tile must split evenly over threads");
+#pragma unroll
+	for (int i = 0; i < CHUNKS / NTHREADS; i++) {
+		const int c = tid + i * NTHREADS;
+		const int r = c / CPR, cc = (c % CPR) * 4;
+		const int gr = r0 + r, gc = c0 + cc;
+		const unsigned dst = smem_u32(s + r * LDS + cc);
+		if (VEC) {
+			const bool ok = gr < rlim && gc < clim;
+			cp_async16(dst, ok ? g + (long)gr * ldg + gc : g, ok ? 16 : 0);
+		} else {
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				const bool ok = gr < rlim && gc + j < clim;
+				cp_async4(dst + 4 * j, ok ? g + (long)gr * ldg + gc + j : g, ok ? 4 : 0);
+			}
+		}
+	}
+}
+
+/* Issue the copies of k-tile kt into pipeline stage st. */
+template <bool VEC>
+static __device__ __forceinline__ void load_stage(float *sA, float *sB, const float *__restrict__ A,
+						  const float *__restrict__ B, int M, int N, int K,
+						  int m0, int n0, int kt, int st, int tid)
+{
+	const int k0 = kt * BK;
+#if A_KCONTIG	/* A is [M, K] */
+	load_tile<VEC, BM, BK, A_LD>(sA + st * A_STAGE, A, K, m0, k0, M, K, tid);
+#else		/* A is stored [K, M] */
+	load_tile<VEC, BK, BM, A_LD>(sA + st * A_STAGE, A, M, k0, m0, K, M, tid);
+#endif
+#if B_KCONTIG	/* B is stored [N, K] */
+	load_tile<VEC, BN, BK, B_LD>(sB + st * B_STAGE, B, K, n0, k0, N, K, tid);
+#else		/* B is [K, N] */
+	load_tile<VEC, BK, BN, B_LD>(sB + st * B_STAGE, B, N, k0, n0, K, N, tid);
+#endif
+}
+
+/*
+ * Fragment index map.  m16n8k8.tf32 gives lane (g = lane / 4, t = lane % 4)
+ * the A elements (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4), the B
+ * elements (t, g), (t + 4, g) and the C elements (g, 2t), (g, 2t + 1),
+ * (g + 8, 2t), (g + 8, 2t + 1).  The product sums over the 8 k slots, so
+ * any permutation of k applied to A and B alike leaves it unchanged: we let
+ * slot t hold k = 2t and slot t + 4 hold k = 2t + 1 of each k8 step.  A lane
+ * then needs k = 2t and 2t + 1, adjacent, and reads them with one 8-byte
+ * load where K is contiguous in shared memory.
+ */
+/*
+ * The epilogue: a functor E that the body calls on each element of C it
+ * stores, e(v, row, col), with v the fp32 sum of products and (row, col)
+ * the element's place in its matrix; what it returns is stored. It is
+ * called only for elements inside C, so it may read vectors indexed by
+ * row or column. gemm_tri is the GEMM's own: scale by alpha, then (TRI 1)
+ * zero the element below diagonal diag (torch.triu) or (TRI 2) above it
+ * (tril); TRI is a template argument so that no test is left where there
+ * is no triangle. A generated candidate may pass its own (the chain of
+ * pointwise ops that reads C, written by src/opt/codegen_gemm.c).
+ */
+template <int TRI>
+struct gemm_tri {
+	float alpha;
+	long diag;
+	__device__ __forceinline__ float operator()(float v, int row, int col) const
+	{
+		v *= alpha;
+		if ((TRI == 1 && (long)col - row < diag) || (TRI == 2 && (long)col - row > diag))
+			v = 0.f;
+		return v;
+	}
+};
+
+template <bool VEC, class E>
+static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, const float *__restrict__ B,
+						  float *__restrict__ C, int M, int N, int K, int m0, int n0,
+						  const E &e)
+{
+	extern __shared__ __align__(16) float smem[];
+	float *sA = smem;
+	float *sB = smem + STAGES * A_STAGE;
+
+	const int tid = threadIdx.x;
+	const int lane = tid & 31, warp = tid >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp / (BN / WN)) * WM;	/* warp's tile corner in the block tile */
+	const int wn0 = (warp % (BN / WN)) * WN;
+
+	float acc[MT][NT][4];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int j = 0; j < NT; j++)
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				acc[i][j][e] = 0.f;
+
+	const int ktiles = (K + BK - 1) / BK;
+
+	/* Prologue: STAGES - 1 tiles in flight (a group per tile, empty or not). */
+#pragma unroll
+	for (int s = 0; s < STAGES - 1; s++) {
+		if (s < ktiles)
+			load_stage<VEC>(sA, sB, A, B, M, N, K, m0, n0, s, s, tid);
+		cp_async_commit();
+	}
+
+	for (int kt = 0; kt < ktiles; kt++) {
+		/* Tile kt has landed for this thread; the barrier makes it
+		 * visible to all, and tells everyone that stage (kt - 1) % STAGES
+		 * is no longer being read, so it can be refilled. */
+		cp_async_wait<STAGES - 2>();
+		__syncthreads();
+		{
+			const int nk = kt + STAGES - 1;
+			if (nk < ktiles)
+				load_stage<VEC>(sA, sB, A, B, M, N, K, m0, n0, nk, nk % STAGES, tid);
+			cp_async_commit();
+		}
+
+		/* The tensor core's fp32 accumulation truncates, and over a long K
+		 * those one-sided errors add up (2.5e-2 at K = 8192, against 1.4e-3
+		 * for SGEMM).  So each k-tile accumulates into fresh registers,
+		 * whose partial sums stay small (32 terms), and is then added to
+		 * the running sum with a round-to-nearest FADD. */
+		float part[MT][NT][4];
+#pragma unroll
+		for (int i = 0; i < MT; i++)
+#pragma unroll
+			for (int j = 0; j < NT; j++)
+#pragma unroll
+				for (int e = 0; e < 4; e++)
+					part[i][j][e] = 0.f;
+
+		const int st = kt % STAGES;
+		const float *a = sA + st * A_STAGE;
+		const float *b = sB + st * B_STAGE;
+#pragma unroll
+		for (int kb = 0; kb < BK; kb += 8) {
+			/* B fragments of this k8 step, split into big and small. */
+			unsigned bb[NT][2], bs[NT][2];
+#pragma unroll
+			for (int j = 0; j < NT; j++) {
+				const int n = wn0 + j * 8 + g;
+				float y0, y1;
+#if B_KCONTIG
+				const float2 p = *reinterpret_cast<const float2 *>(b + n * B_LD + kb + 2 * t);
+				y0 = p.x;
+				y1 = p.y;
+#else
+				y0 = b[(kb + 2 * t) * B_LD + n];
+				y1 = b[(kb + 2 * t + 1) * B_LD + n];
+#endif
+				split_tf32(y0, bb[j][0], bs[j][0]);
+				split_tf32(y1, bb[j][1], bs[j][1]);
+			}
+#pragma unroll
+			for (int i = 0; i < MT; i++) {
+				const int m = wm0 + i * 16 + g;
+				float x0, x1, x2, x3;	/* (g, slot t), (g+8, t), (g, t+4), (g+8, t+4) */
+#if A_KCONTIG
+				const float2 p = *reinterpret_cast<const float2 *>(a + m * A_LD + kb + 2 * t);
+				const float2 q = *reinterpret_cast<const float2 *>(a + (m + 8) * A_LD + kb + 2 * t);
+				x0 = p.x;
+				x1 = q.x;
+				x2 = p.y;
+				x3 = q.y;
+#else
+				x0 = a[(kb + 2 * t) * A_LD + m];
+				x1 = a[(kb + 2 * t) * A_LD + m + 8];
+				x2 = a[(kb + 2 * t + 1) * A_LD + m];
+				x3 = a[(kb + 2 * t + 1) * A_LD + m + 8];
+#endif
+				unsigned ab[4], as[4];
+				split_tf32(x0, ab[0], as[0]);
+				split_tf32(x1, ab[1], as[1]);
+				split_tf32(x2, ab[2], as[2]);
+				split_tf32(x3, ab[3], as[3]);
+				/* 3xTF32: the small*small term (~2^-22 relative) is dropped;
+				 * the small terms go first so they are not lost under the big one. */
+#pragma unroll
+				for (int j = 0; j < NT; j++) {
+					mma_tf32(part[i][j], as, bb[j]);
+					mma_tf32(part[i][j], ab, bs[j]);
+					mma_tf32(part[i][j], ab, bb[j]);
+				}
+			}
+		}
+#pragma unroll
+		for (int i = 0; i < MT; i++)
+#pragma unroll
+			for (int j = 0; j < NT; j++)
+#pragma unroll
+				for (int e = 0; e < 4; e++)
+					acc[i][j][e] += part[i][j][e];
+	}
+	cp_async_wait<0>();
+
+	/* Epilogue: guarded stores straight from the accumulators, each
+	 * element through e (only for elements inside C). */
+	const bool pair = (N & 1) == 0;	/* 8-byte stores are aligned */
+#pragma unroll
+	for (int i = 0; i < MT; i++) {
+#pragma unroll
+		for (int j = 0; j < NT; j++) {
+			const int col = n0 + wn0 + j * 8 + 2 * t;
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const int row = m0 + wm0 + i * 16 + g + 8 * h;
+				if (row >= M)
+					continue;
+				float *dst = C + (long)row * N + col;
+				if (pair && col + 1 < N) {
+					const float v0 = e(acc[i][j][2 * h], row, col);
+					const float v1 = e(acc[i][j][2 * h + 1], row, col + 1);
+					*reinterpret_cast<float2 *>(dst) = make_float2(v0, v1);
+				} else {
+					if (col < N)
+						dst[0] = e(acc[i][j][2 * h], row, col);
+					if (col + 1 < N)
+						dst[1] = e(acc[i][j][2 * h + 1], row, col + 1);
+				}
+			}
+		}
+	}
+}
+
+/* Block index -> (tile row, tile column), GROUP_M tile rows at a time so that
+ * blocks running together share A and B panels in L2. */
+static __device__ __forceinline__ void tile_of_block(int M, int N, int &m0, int &n0)
+{
+	const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+	const int pid = blockIdx.x;
+	const int span = GROUP_M * tiles_n;
+	const int first = (pid / span) * GROUP_M;
+	const int rows = min(tiles_m - first, GROUP_M);
+	const int in = pid % span;
+	m0 = (first + in % rows) * BM;
+	n0 = (in / rows) * BN;
+}
+
+/* The kernel body: pick the 16-byte copy path when every row of A and B is
+ * 16-byte aligned, else the 4-byte one (small odd shapes); e is the
+ * epilogue (gemm_tri or a generated functor). */
+template <class E>
+static __device__ __forceinline__ void gemm_entry(const float *__restrict__ A, const float *__restrict__ B,
+						  float *__restrict__ C, int M, int N, int K, int lda, int ldb,
+						  const E &e)
+{
+	int m0, n0;
+	tile_of_block(M, N, m0, n0);
+	const bool vec = ((lda | ldb) & 3) == 0 &&
+			 ((reinterpret_cast<unsigned long long>(A) |
+			   reinterpret_cast<unsigned long long>(B)) & 15) == 0;
+	if (vec)
+		gemm_block<true>(A, B, C, M, N, K, m0, n0, e);
+	else
+		gemm_block<false>(A, B, C, M, N, K, m0, n0, e);
+}
+} /* namespace gemm_t01 */
+
+/*
+ * k0 (gemm, 3xTF32 on tensor cores: fp32 accuracy from three TF32
+ * products): node 8 (linear).
+ * Its epilogue (k0_gemm_epi): the bias l1_b, then
+ *   node 9 relu
+ * writes t9.
+ */
+struct k0_gemm_epi {
+	long ep_n;
+	const float *__restrict__ p_l1_b;
+	__device__ __forceinline__ float operator()(float ep_acc, int ep_row, int ep_col) const
+	{
+		const float v0 = p_l1_b[(ep_col)];
+		const float ep_v = ep_acc + v0;
+		const float v2 = krl_maxf(ep_v, 0.f);
+		return v2;
+	}
+};
+
+/* k0_gemm: C[z] = epilogue(A @ B^T) for each matrix z of the batch (3xTF32), the epilogue k0_gemm_epi. */
+extern "C" __global__ void k0_gemm(const float *__restrict__ A, const float *__restrict__ B,
+	float *__restrict__ C, int M, int N, int K, long batch, long strideB,
+	const float *__restrict__ p_l1_b)
+{
+	const k0_gemm_epi e = {N, p_l1_b};
+	gemm_t01::gemm_entry(A, B, C, M, N, K, K, K, e);
+}
+
+/*
+ * k2 (gemm, 3xTF32 on tensor cores: fp32 accuracy from three TF32
+ * products): node 10 (linear).
+ * Its epilogue (k2_gemm_epi): the bias l2_b, then
+ *   node 11 relu
+ * writes t11.
+ */
+struct k2_gemm_epi {
+	long ep_n;
+	const float *__restrict__ p_l2_b;
+	__device__ __forceinline__ float operator()(float ep_acc, int ep_row, int ep_col) const
+	{
+		const float v3 = p_l2_b[(ep_col)];
+		const float ep_v = ep_acc + v3;
+		const float v5 = krl_maxf(ep_v, 0.f);
+		return v5;
+	}
+};
+
+/* k2_gemm: C[z] = epilogue(A @ B^T) for each matrix z of the batch (3xTF32), the epilogue k2_gemm_epi. */
+extern "C" __global__ void k2_gemm(const float *__restrict__ A, const float *__restrict__ B,
+	float *__restrict__ C, int M, int N, int K, long batch, long strideB,
+	const float *__restrict__ p_l2_b)
+{
+	const k2_gemm_epi e = {N, p_l2_b};
+	gemm_t01::gemm_entry(A, B, C, M, N, K, K, K, e);
+}
+
+/*
+ * k4 (gemm, 3xTF32 on tensor cores: fp32 accuracy from three TF32
+ * products): node 12 (linear).
+ * Its epilogue (k4_gemm_epi): the bias l3_b; writes y.
+ */
+struct k4_gemm_epi {
+	long ep_n;
+	const float *__restrict__ p_l3_b;
+	__device__ __forceinline__ float operator()(float ep_acc, int ep_row, int ep_col) const
+	{
+		const float v6 = p_l3_b[(ep_col)];
+		const float ep_v = ep_acc + v6;
+		return ep_v;
+	}
+};
+
+/* k4_gemm: C[z] = epilogue(A @ B^T) for each matrix z of the batch (3xTF32), the epilogue k4_gemm_epi. */
+extern "C" __global__ void k4_gemm(const float *__restrict__ A, const float *__restrict__ B,
+	float *__restrict__ C, int M, int N, int K, long batch, long strideB,
+	const float *__restrict__ p_l3_b)
+{
+	const k4_gemm_epi e = {N, p_l3_b};
+	gemm_t01::gemm_entry(A, B, C, M, N, K, K, K, e);
+}
+
+/*@plan
+buffer t9 f32 [(batch_size), (h1)]
+buffer t11 f32 [(batch_size), (h2)]
+# k0: node 8 as the 3xTF32 GEMM
+launch k0_gemm grid=(cdiv((batch_size), 128) * cdiv((h1), 128), min(1, 65535)) block=(256) \
+    smem=122880 args(x, l1_w, t9, (batch_size), (h1), (input_size), 1, 0, l1_b)
+# k2: node 10 as the 3xTF32 GEMM
+launch k2_gemm grid=(cdiv((batch_size), 128) * cdiv((h2), 128), min(1, 65535)) block=(256) \
+    smem=122880 args(t9, l2_w, t11, (batch_size), (h2), (h1), 1, 0, l2_b)
+# k4: node 12 as the 3xTF32 GEMM
+launch k4_gemm grid=(cdiv((batch_size), 128) * cdiv((output_size), 128), min(1, 65535)) block=(256) \
+    smem=122880 args(t11, l3_w, y, (batch_size), (output_size), (h2), 1, 0, l3_b)
+@*/
