@@ -45,6 +45,7 @@ typedef struct krl_gemm_plan {
 	int ta, tb;
 	int64_t m, n, k, batch;
 	int b_batched;
+	uint64_t ws;              /* the workspace the heuristic was offered */
 	unsigned align[3];        /* of a, b, c: part of the problem */
 	int algo_index;           /* the `algo` attribute: which heuristic result */
 	int bias;                 /* CUBLASLT_EPILOGUE_BIAS */
@@ -104,6 +105,7 @@ typedef struct gemm_key {
 	unsigned align_a, align_b, align_c;
 	int algo;                /* which heuristic result (the attribute) */
 	int bias;                /* 1: CUBLASLT_EPILOGUE_BIAS */
+	uint64_t ws;             /* workspace offered to the heuristic */
 	/* Not part of the problem: the calling op's name (messages) and the
 	 * bias pointer the heuristic sees (each call sets its own). */
 	const char *op;
@@ -185,7 +187,7 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 
 	cublasLtMatmulPreference_t pref = NULL;
 	KRL_CUBLAS_TRY(cublasLtMatmulPreferenceCreate(&pref), d);
-	uint64_t ws = c->workspace_bytes;
+	uint64_t ws = k->ws;
 	uint32_t aa = k->align_b, ab = k->align_a, ac = k->align_c;
 	/* cuBLASLt's A is our b and its B our a (see the top); D is C */
 	const struct {
@@ -237,6 +239,7 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 	p->k = kk;
 	p->batch = k->batch;
 	p->b_batched = k->b_batched;
+	p->ws = k->ws;
 	p->align[0] = k->align_a;
 	p->align[1] = k->align_b;
 	p->align[2] = k->align_c;
@@ -250,7 +253,8 @@ static int plan_matches(const krl_gemm_plan *p, const gemm_key *k)
 	       p->n == k->n && p->k == k->k && p->batch == k->batch &&
 	       p->b_batched == k->b_batched && p->align[0] == k->align_a &&
 	       p->align[1] == k->align_b && p->align[2] == k->align_c &&
-	       p->algo_index == k->algo && p->bias == k->bias;
+	       p->algo_index == k->algo && p->bias == k->bias &&
+	       p->ws == k->ws;
 }
 
 /* The cached plan for k, made (evicting the least recently used) when
@@ -299,6 +303,8 @@ krl_err krl_matmul_lt(krl_opctx *c, const krl_lt_gemm *g, krl_diag *d)
 	k.b_batched = g->b_batched;
 	k.algo = g->algo;
 	k.bias = g->bias != NULL;
+	k.ws = g->ws_cap && g->ws_cap < c->workspace_bytes ? g->ws_cap
+	                                                   : c->workspace_bytes;
 	k.op = g->op;
 	k.bias_ptr = g->bias;
 	int64_t sb = k.batch > 1 ? 4 : 0;
@@ -321,7 +327,7 @@ krl_err krl_matmul_lt(krl_opctx *c, const krl_lt_gemm *g, krl_diag *d)
 	               (cublasLtMatrixLayout_t)p->lb, &g->beta, g->c,
 	               (cublasLtMatrixLayout_t)p->lc, g->c,
 	               (cublasLtMatrixLayout_t)p->lc, &algo, c->workspace,
-	               c->workspace_bytes, (cudaStream_t)c->stream), d);
+	               p->ws, (cudaStream_t)c->stream), d);
 	return KRL_OK;
 }
 

@@ -4,7 +4,8 @@
  * leading dims flattened to M rows, then addmm(b, x, w.t()), whose fp32
  * path (allow_tf32 = False) is one cublasLtMatmul with
  * CUBLASLT_EPILOGUE_BIAS, CUBLAS_COMPUTE_32F and the heuristic's first
- * algorithm (gemm_and_bias). w [N, K] is consumed transposed in place:
+ * algorithm among those fitting PyTorch's 1 MiB cuBLASLt workspace
+ * (gemm_and_bias; KRL_LINEAR_LT_WORKSPACE). w [N, K] is consumed transposed in place:
  * it is the gemm engine's b with tb = 1, no copy.
  *
  * addmm takes the epilogue only when both operands have more than one row
@@ -48,6 +49,7 @@ KRL_RUN(linear)
 	if (epilogue) {
 		g.bias = b->data;
 		g.beta = 0.f;
+		g.ws_cap = KRL_LINEAR_LT_WORKSPACE;
 		return krl_matmul_lt(c, &g, d);
 	}
 	CUDA_TRY(d, krl_k_bias_rows((const float *)b->data,

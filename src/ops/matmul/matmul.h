@@ -67,7 +67,18 @@ typedef struct krl_lt_gemm {
 	const void *bias;         /* [n], by CUBLASLT_EPILOGUE_BIAS; NULL: none */
 	void *c;
 	float alpha, beta;        /* beta 1: accumulate into c */
+	size_t ws_cap;            /* the most workspace the heuristic may
+	                             choose an algorithm for; 0: the context's
+	                             whole workspace */
 } krl_lt_gemm;
+
+/* PyTorch's cuBLASLt workspace, which addmm's bias-epilogue path
+ * (gemm_and_bias) offers the heuristic: CUBLASLT_WORKSPACE_SIZE's default,
+ * 1024 KiB, capped by the cuBLAS workspace it is unified with (32 MiB on
+ * Hopper), so 1 MiB. With our 32 MiB the heuristic's first choice differs
+ * for skinny problems: a [8, 1280] x [1280, 256] linear took ~68 us on the
+ * H200 where PyTorch's whole RNN step (level 3's 34) takes ~15 us. */
+#define KRL_LINEAR_LT_WORKSPACE ((size_t)1 << 20)
 
 /* Runs g on c's stream. KRL_ECUBLAS when cuBLASLt fails or offers no
  * algorithm, KRL_EUNSUPPORTED when it offers fewer than g->algo + 1 (the
