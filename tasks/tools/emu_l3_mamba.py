@@ -29,7 +29,8 @@ import tempfile
 
 import numpy as np
 
-TOL = {48: (1e-3, 1e-3), 49: (1e-3, 1e-3)}   # (atol, rtol), as the tasks
+TOL = {48: (1e-2, 1e-3), 49: (1e-3, 1e-3)}   # (atol, rtol), as the tasks
+A_STD = 0.1                                  # the tasks' draw of A: normal(0, A_STD)
 
 
 def segsum(x, cumsum):
@@ -72,9 +73,9 @@ def model(X, A, B, C, block_len, dt, cumsum=None):
     return Y, new_states[:, -1]
 
 
-def draw(rng, b, L, h, p, n):
+def draw(rng, b, L, h, p, n, a_std=A_STD):
     f32 = np.float32
-    return (rng.normal(0, 1, (b, L, h, p)).astype(f32), rng.normal(0, 1, (b, L, h)).astype(f32),
+    return (rng.normal(0, 1, (b, L, h, p)).astype(f32), rng.normal(0, a_std, (b, L, h)).astype(f32),
             rng.normal(0, 1, (b, L, h, n)).astype(f32), rng.normal(0, 1, (b, L, h, n)).astype(f32))
 
 
@@ -99,31 +100,43 @@ def report(name, y64, y, tol):
           % (name, d.max(), ratio.max(), np.sqrt((d ** 2).mean() / (y64 ** 2).mean())))
 
 
-def emulate():
-    b, L, h, p, n, bl = 64, 128, 8, 64, 16, 64
-    rng = np.random.default_rng(7)
-    X, A, B, C = draw(rng, b, L, h, p, n)
-    Y64, S64 = model(X, A, B, C, bl, np.float64)
-    Y32, S32 = model(X, A, B, C, bl, np.float32)
-    Yt, St = model(X, A, B, C, bl, np.float32, pairwise_cumsum(np.float32))
-    for tid, y64, y32, yt in ((48, Y64, Y32, Yt), (49, S64, S32, St)):
-        print("problem %d: y rms %.3g, |y| max %.3g, median %.3g" % (
-            tid, np.sqrt((y64 ** 2).mean()), np.abs(y64).max(), np.median(np.abs(y64))))
-        report("fp32 (numpy orders)", y64, y32, TOL[tid])
-        report("fp32, tree cumsum", y64, yt, TOL[tid])
-        # a plan that drops one term must fail
-        report("(wrong: Y_off dropped)" if tid == 48 else "(wrong: row 0 of 3)", y64,
-               model_wrong(X, A, B, C, bl, tid), TOL[tid])
-    # exponent range over a full kb1 batch of A
-    Afull = np.random.default_rng(8).normal(0, 1, (2048, L, h)).astype(np.float32)
-    Ab = Afull.reshape(2048, 2, bl, h).transpose(0, 3, 1, 2).astype(np.float64)
-    cs = np.cumsum(Ab, -1)
-    seg = cs[..., :, None] - cs[..., None, :]
-    lower = np.tril(np.ones((bl, bl), bool))
-    print("full kb1 batch of A: A_cumsum in [%.3g, %.3g]; segsum (kept part) up to %.3g; "
-          "chunk totals' partial sums up to %.3g; float32 exp overflows above 88.7"
-          % (cs.min(), cs.max(), seg[..., lower].max(),
-             np.abs(np.cumsum(cs[..., -1], -1)).max()))
+def tf32(a):
+    u = a.astype(np.float32).view(np.uint32)
+    return ((u + 0x1000) & 0xFFFFE000).view(np.float32)
+
+
+def emulate(b):
+    L, h, p, n, bl = 128, 8, 64, 16, 64
+    for a_std in (1.0, A_STD):
+        X, A, B, C = draw(np.random.default_rng(7), b, L, h, p, n, a_std)
+        print("== A ~ normal(0, %g), batch %d of kb1's per-item sizes" % (a_std, b))
+        Y64, S64 = model(X, A, B, C, bl, np.float64)
+        Y32, S32 = model(X, A, B, C, bl, np.float32)
+        Yt, St = model(X, A, B, C, bl, np.float32, pairwise_cumsum(np.float32))
+        YT, ST = model(tf32(X), A, tf32(B), tf32(C), bl, np.float32)
+        for tid, y64, y32, yt, yT in ((48, Y64, Y32, Yt, YT), (49, S64, S32, St, ST)):
+            print("problem %d: y rms %.3g, |y| max %.3g, median %.3g" % (
+                tid, np.sqrt((y64 ** 2).mean()), np.abs(y64).max(), np.median(np.abs(y64))))
+            report("fp32 (numpy orders)", y64, y32, TOL[tid])
+            report("fp32, tree cumsum", y64, yt, TOL[tid])
+            if a_std == 1.0:
+                r = np.abs(y32.astype(np.float64) - y64) / np.abs(y64)
+                print("  fp32 elements beyond rtol 1e-3 / 1e-2 / 1e-1: %d / %d / %d of %d"
+                      % ((r > 1e-3).sum(), (r > 1e-2).sum(), (r > 1e-1).sum(), r.size))
+                continue
+            report("TF32-rounded operands", y64, yT, TOL[tid])
+            report("(wrong: Y_off dropped)" if tid == 48 else "(wrong: a chunk early)", y64,
+                   model_wrong(X, A, B, C, bl, tid), TOL[tid])
+        # exponent range over a full kb1 batch of A
+        Afull = np.random.default_rng(8).normal(0, a_std, (2048, L, h)).astype(np.float32)
+        Ab = Afull.reshape(2048, 2, bl, h).transpose(0, 3, 1, 2).astype(np.float64)
+        cs = np.cumsum(Ab, -1)
+        seg = cs[..., :, None] - cs[..., None, :]
+        lower = np.tril(np.ones((bl, bl), bool))
+        print("full kb1 batch of A: A_cumsum in [%.3g, %.3g]; segsum (kept part) up to %.3g; "
+              "chunk totals' partial sums up to %.3g (float32 exp overflows above 88.7)"
+              % (cs.min(), cs.max(), seg[..., lower].max(),
+                 np.abs(np.cumsum(cs[..., -1], -1)).max()))
 
 
 def model_wrong(X, A, B, C, bl, tid):
@@ -230,4 +243,4 @@ def tiny(build):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--tiny":
         sys.exit(tiny(sys.argv[2]))
-    emulate()
+    emulate(int(sys.argv[1]) if len(sys.argv) > 1 else 64)

@@ -75,7 +75,7 @@ def mamba(ret_y):
     P.const("crop", "1 - block_len")
     P.const("last_idx", "block_len - 1")
     X = P.input("X", [b, "seq_length", h, p])
-    A = P.param("A", [b, "seq_length", h], "normal(0, 1)")
+    A = P.param("A", [b, "seq_length", h], "normal(0, 0.1)")   # see the note
     B = P.param("B", [b, "seq_length", h, n], "normal(0, 1)")
     C = P.param("C", [b, "seq_length", h, n], "normal(0, 1)")
     if ret_y:
@@ -113,7 +113,9 @@ def mamba(ret_y):
     Xp3 = P.view("Xp3", Xp, [cbh, l, p])
     P.call("permute", [C5], [Cp], p0=1, p1=0, p2=3, p3=2, p4=4)
     P.call("permute", [B5], [Bt], p0=1, p1=0, p2=3, p3=4, p4=2)
-    CB = P.buf("CB", [cbh, l, l])
+    # the bmm's output takes the block masked_fill's tensor freed (dead
+    # after exp), as the caching allocator hands it over
+    CB = P.view("CB", Lm.replace("_seg", "_segm"), [cbh, l, l])
     P.call("gemm", [Cp3, Bt3], [CB])
     P.flop("%s * %s * %s * %s" % (cbh, l, l, n), 2)
     L3 = P.view("L3", Lm, [cbh, l, l])
@@ -208,8 +210,120 @@ def mamba(ret_y):
     return P
 
 
-NOTE_48 = "TODO"
-NOTE_49 = "TODO"
+COMMON = """KernelBench's Mamba2 SSD ("state space duality") forward,
+chunked: X [batch, seq_length, n_heads, d_head] is cut into n_chunks
+chunks of block_len steps; A [batch, seq, heads] (log decays), B and C
+[batch, seq, heads, d_state] are nn.Parameters sized by the batch (kb1:
+69 M params, 264 MiB). Per chunk: L = exp(segsum(A)) (the causal decay
+matrix, -inf above the diagonal before exp), Y_diag = einsum(C, B, L, X);
+the chunk states einsum(B, exp(A_cumsum_last - A_cumsum), X); the
+inter-chunk recurrence new_states = einsum(exp(segsum(pad(chunk totals))),
+cat(zeros, states)). Keys: n_chunks and block_len (seq_length =
+n_chunks * block_len, so every set divides), n_heads, d_head, d_state.
+kb0 and kb1 differ in batch_size only (16, 2048; 2 chunks of 64, 8 heads
+of 64, state 16); tiny has 3 chunks of 4, so the recurrence mixes more
+than two.
+
+How PyTorch runs it (and the plan with it). Assumption: torch.einsum
+without opt_einsum. KernelBench's requirements (torch 2.5.0, einops,
+numpy, ...) do not list opt_einsum and torch's wheel does not require it
+(it is the optional extra torch[opt-einsum]); torch.backends.opt_einsum's
+docs: without the package, torch.einsum contracts from left to right (with
+it installed, enabled by default, opt_einsum's 'auto' path would reorder
+the 3- and 4-operand einsums). at::einsum then runs each pair as
+sumproduct_pair: the operands permuted and reshaped to [batch, M, K] and
+[batch, K, N] (a reshape that cannot view copies: a `permute` here), one
+bmm (`gemm`, strict fp32: allow_tf32 is off for matmul), or a mul when
+nothing is summed (tasks/tools/trace_einsum.py models it). rearrange of
+"b (c l) ..." is a view; "b c l h -> b h c l" a permuted view, which
+torch.cumsum copies contiguous before its scan (twice: A_cumsum and
+segsum's own cumsum). segsum is cumsum, the broadcast sub
+cs[..., :, None] - cs[..., None, :] (`sub_bcast`), torch.ones(T, T,
+bool) (`fill`), tril, ~ (`bitwise_not`), masked_fill out of place (clone
+= `copy`, then `masked_fill` in place with -inf) and exp. zeros_like is a
+`fill`; F.pad(A_cumsum[..., -1], (1, 0)) is one `pad` of A_cumsum that
+crops the last dim to its last element and pads the chunk dim (fill +
+strided copy, PyTorch's constant_pad_nd on the strided select). Scratch
+reuse: exp writes over the sub's tensor, the first bmm over masked_fill's
+(the caching allocator's reuse)."""
+
+DEPART = """Where the plan departs from PyTorch's kernels, and why (the language
+has no strided operand for elementwise ops): (1) the bmm batches are
+ordered (chunk, batch, head) where PyTorch's are (batch, chunk, head):
+each permute copy PyTorch makes for an einsum (C, B, X, B * decay, X
+again, C again) lands in that order instead (the same bytes, the same
+GEMMs). That lets the cat of the zero state and the chunk states be one
+contiguous `cat` on dim 0 (PyTorch's 5-D cat is two copy_ kernels into
+narrowed slices: the same bytes, one launch fewer here), and (2) segsum's
+copy of A for L is laid out [chunk, batch, head, l], so L comes out in
+the layout of C.B and their mul reads both contiguously, where PyTorch's
+mul reads L through a permuted view (the same bytes; PyTorch's kernel is
+then TensorIterator's non-vectorised one, ours may vectorise: at most a
+few percent of that one 3 x 512 MiB kernel, in the reference's favour).
+(3) Copies PyTorch does not make, each named: A_cumsum[..., -1:] read
+strided by the decay_states sub is a `narrow` first (batch * heads *
+n_chunks floats: 128 KiB at kb1); the decay_states tensor broadcast over
+d_state in B's layout is a `permute` to [batch, chunk, l, head] first (8
+MiB at kb1) so the mul is a `mul_bcast`"""
+
+NOTE_48 = COMMON + """ Problem 48 returns Y = rearrange(Y_diag + Y_off,
+"b c l h p -> b (c l) h p"), Y_off = einsum(C, new_states[:, :-1],
+exp(A_cumsum)); the add keeps its operands' layout and the rearrange
+copies (`add`, `permute`).
+
+""" + DEPART + """; state_decay_out likewise (`permute` to [chunk, batch,
+head, l], 8 MiB); and the copy of new_states[:, :-1] for Y_off's bmm is a
+`permute` of all n_chunks + 1 chunks (its first n_chunks form the
+operand), 64 MiB more read and written than PyTorch's 128 MiB copy at
+kb1. Together about 160 MiB of traffic and 3 small launches beyond
+PyTorch's ~15 GiB and 45 kernels (47 here): about 1% of the reference's
+time (~4 ms at kb1, memory-bound), in PyTorch's favour.
+
+Params: B and C normal(0, 1), the Model's torch.randn; X normal(0, 1)
+(kb0 draws randn, kb1 rand); A normal(0, 0.1), not the Model's randn:
+with unit A the 64-step cumsums reach +-37 and the chunk totals' sums 54
+over a kb1 batch, so exp spans e^+-55 and Y runs from ~1e2 (median) to
+5e18; correct fp32 orders then differ elementwise by up to 2x where
+those huge terms cancel (an emulation of 1/8 of kb1,
+tasks/tools/emu_l3_mamba.py: 212 of 16.8 M elements beyond rtol 1e-2, 19 beyond
+1e-1, ~20/r expected beyond rtol r at full size), so no atol/rtol
+separates a correct kernel from a wrong one. A at a tenth keeps
+every sign and the function (a candidate must still compute every
+decay: e^+-3.7 within a chunk, +-5.4 across them) with y rms ~55, max
+~3.5e3.
+
+Precision fp32 (strict: every bmm is strict fp32 in PyTorch, exp is
+expf). The emulation (256 items at kb1's per-item sizes, float64 against
+numpy's float32 orders and against a tree-ordered cumsum) errs by at
+most 1.7e-3, 0.029 of the allowance atol = 1e-2, rtol = 1e-3 (atol is
+2e-4 of y's rms); TF32-rounded X, B, C err by 1.5, 61 times it, and
+dropping Y_off fails by 3e4."""
+
+NOTE_49 = COMMON + """ Problem 49 returns new_states[:, -1], the state after
+the last chunk; the Y_diag branch is computed (PyTorch runs it) though
+nothing returned depends on it, so a candidate may leave it out.
+
+""" + DEPART + """; and the returned view new_states[:, -1] (strided) is
+copied into the contiguous output by a `narrow` (64 MiB at kb1). Together
+about 145 MiB of traffic and 2 small launches beyond PyTorch's ~10.5 GiB
+and 38 kernels (40 here): about 1.5% of the reference's time (~2.9 ms at
+kb1, memory-bound), in PyTorch's favour.
+
+Params: B and C normal(0, 1), the Model's torch.randn; X normal(0, 1)
+(kb0 draws randn, kb1 rand); A normal(0, 0.1), not the Model's randn:
+with unit A the cumsums' exps span e^+-55 and the final states run to
+7e17; correct fp32 orders then differ elementwise by up to 0.8x where
+huge terms cancel (tasks/tools/emu_l3_mamba.py: 31 of 2.1 M elements
+beyond rtol 1e-2 on 1/8 of kb1), so no atol/rtol separates a correct
+kernel from a wrong one. A at a tenth keeps every sign and the function
+(decays e^+-3.7 within a chunk, +-5.4 across them), y rms ~24, max
+~820.
+
+Precision fp32 (strict: every bmm is strict fp32 in PyTorch, exp is
+expf). The emulation (256 items at kb1's per-item sizes, float64 against
+numpy's float32 orders and a tree-ordered cumsum) errs by at most 5e-4,
+0.041 of the allowance atol = 1e-3, rtol = 1e-3; TF32-rounded X, B, C
+err by 0.29, 95 times it, and the state one chunk early fails by 4e4."""
 
 
 def jsonl(s):
@@ -226,8 +340,8 @@ def nets():
                  sets=SETS)]
 
 
-TOL_48 = (1e-4, 1e-3)
-TOL_49 = (1e-4, 1e-3)
+TOL_48 = (1e-2, 1e-3)     # tasks/tools/emu_l3_mamba.py (TOL there)
+TOL_49 = (1e-3, 1e-3)
 
 
 def render(net):
