@@ -251,7 +251,7 @@ DEPART = """Where the plan departs from PyTorch's kernels, and why (the language
 has no strided operand for elementwise ops): (1) the bmm batches are
 ordered (chunk, batch, head) where PyTorch's are (batch, chunk, head):
 each permute copy PyTorch makes for an einsum (C, B, X, B * decay, X
-again, C again) lands in that order instead (the same bytes, the same
+again%s) lands in that order instead (the same bytes, the same
 GEMMs). That lets the cat of the zero state and the chunk states be one
 contiguous `cat` on dim 0 (PyTorch's 5-D cat is two copy_ kernels into
 narrowed slices: the same bytes, one launch fewer here), and (2) segsum's
@@ -271,7 +271,7 @@ NOTE_48 = COMMON + """ Problem 48 returns Y = rearrange(Y_diag + Y_off,
 exp(A_cumsum)); the add keeps its operands' layout and the rearrange
 copies (`add`, `permute`).
 
-""" + DEPART + """; state_decay_out likewise (`permute` to [chunk, batch,
+""" + DEPART % ", C again" + """; state_decay_out likewise (`permute` to [chunk, batch,
 head, l], 8 MiB); and the copy of new_states[:, :-1] for Y_off's bmm is a
 `permute` of all n_chunks + 1 chunks (its first n_chunks form the
 operand), 64 MiB more read and written than PyTorch's 128 MiB copy at
@@ -303,7 +303,7 @@ NOTE_49 = COMMON + """ Problem 49 returns new_states[:, -1], the state after
 the last chunk; the Y_diag branch is computed (PyTorch runs it) though
 nothing returned depends on it, so a candidate may leave it out.
 
-""" + DEPART + """; and the returned view new_states[:, -1] (strided) is
+""" + DEPART % "" + """; and the returned view new_states[:, -1] (strided) is
 copied into the contiguous output by a `narrow` (64 MiB at kb1). Together
 about 145 MiB of traffic and 2 small launches beyond PyTorch's ~10.5 GiB
 and 38 kernels (40 here): about 1.5% of the reference's time (~2.9 ms at
