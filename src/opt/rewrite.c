@@ -752,7 +752,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 	}
 	if (cropped) {
 		static const char *const pk[] = { "p0", "p1", "p2", "p3", "p4" };
-		char pt[5][8];
+		char pt[5][16];
 		krl_gattr pa[5];
 		krl_gdim dim[KRL_MAX_DIM];
 		const krl_gnode *w2 = NN(R, W);
