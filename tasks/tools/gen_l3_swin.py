@@ -566,8 +566,9 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
     if check:
-        bad = check_patterns([(7, 56, 3), (7, 28, 3), (7, 14, 3), (7, 7, 0), (3, 6, 1),
-                              (2, 4, 1), (4, 12, 2)])
+        cases = [(7, 56, 3), (7, 28, 3), (7, 14, 3), (7, 7, 0), (4, 12, 1)] + \
+            [(w, 2 * w, w // 2) for w in range(2, 17)]
+        bad = check_patterns(cases)
         if bad is None:
             print("no C compiler: the patterns were not compared with numpy")
         elif bad:
@@ -575,7 +576,8 @@ def main():
                   file=sys.stderr)
             rc = 1
         else:
-            print("swin patterns equal numpy's __init__ (7 window/map/shift cases)")
+            print("swin patterns equal numpy's __init__ (%d window/map/shift cases)"
+                  % len(cases))
     print("1 task %s" % ("checked" if check else "written (%s)" %
                          ("changed" if old != text else "unchanged")))
     return rc
