@@ -525,7 +525,7 @@ conv moves it by {tf32_rms} rms, {tf32_max} at worst; fp32 alone by
 TF32 reference differs by that), while TF32 in the Linears and bmms
 ({mm_ratio} of it at worst, failing on {mm_fail} of one image's outputs),
 bf16 block outputs ({bf16_ratio}), a dropped mask, shift, logit clamp or
-position bias (10 to 80 times it), zeros and a constant fail."""
+position bias (20 to 80 times it), zeros and a constant fail."""
 
 # filled from tasks/tools/emu_l3_swinv2.py's output
 EMU = dict(yrms="0.71", tf32_rms="3.8e-5", tf32_max="1.2e-4", f32_max="6.9e-7", atol=1e-3,
