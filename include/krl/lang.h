@@ -117,7 +117,10 @@ typedef enum krl_dist_kind {
 	KRL_DIST_BERNOULLI, KRL_DIST_CONST,
 	/* deterministic patterns (params only: constant buffers) */
 	KRL_DIST_TRIL, KRL_DIST_TRIU, KRL_DIST_ARANGE,
-	KRL_DIST_LAST = KRL_DIST_ARANGE
+	/* Swin Transformer V2's registered buffers, as its __init__ builds
+	 * them (docs/language.md "Constant buffers") */
+	KRL_DIST_SWIN_COORDS, KRL_DIST_SWIN_INDEX, KRL_DIST_SWIN_MASK,
+	KRL_DIST_LAST = KRL_DIST_SWIN_MASK
 } krl_dist_kind;
 
 /* normal(mean a, std b); uniform [a, b); randint [a, b); bernoulli(p = a);
@@ -126,7 +129,14 @@ typedef enum krl_dist_kind {
  * last two dims, else 0 (torch.tril(full(a)), b the diagonal); triu(a, b)
  * is a where col - row >= b; arange(a, b) is a + b * i at flat index i.
  * rows and cols are the buffer's last two dims, set by the program
- * builder for tril and triu (0 otherwise). */
+ * builder for tril and triu (0 otherwise).
+ * The Swin patterns take integer arguments, the first two in a and b, the
+ * third and fourth in rows and cols: swin_coords(wh, ww, pwh, pww) is
+ * relative_coords_table [1, 2wh-1, 2ww-1, 2] (log-spaced; pwh, pww the
+ * pretrained window, 0 for none); swin_index(wh, ww) is
+ * relative_position_index [wh*ww, wh*ww]; swin_mask(h, w, ws, shift) is
+ * the shifted-window attn_mask [(h/ws)*(w/ws), ws*ws, ws*ws] of 0 and
+ * -100. Contents by flat index, in those layouts. */
 typedef struct krl_dist {
 	krl_dist_kind kind;
 	double a, b;
@@ -136,8 +146,7 @@ typedef struct krl_dist {
 /* Whether kind is a deterministic pattern (a constant buffer's). */
 static inline int krl_dist_is_pattern(krl_dist_kind kind)
 {
-	return kind == KRL_DIST_TRIL || kind == KRL_DIST_TRIU ||
-	       kind == KRL_DIST_ARANGE;
+	return kind >= KRL_DIST_TRIL && kind <= KRL_DIST_LAST;
 }
 
 typedef struct krl_decl {

@@ -108,7 +108,8 @@ int krl_cmd_show(int argc, char **argv)
 	                                    "derived", "view"};
 	static const char *const dists[] = {"", "normal", "uniform", "randint",
 	                                    "bernoulli", "const", "tril", "triu",
-	                                    "arange"};
+	                                    "arange", "swin_coords", "swin_index",
+	                                    "swin_mask"};
 	for (int i = 0; i < p->nbufs; i++) {
 		const krl_buf *b = &p->bufs[i];
 		printf("%-7s %-10s ", roles[b->role], b->name);
@@ -116,7 +117,11 @@ int krl_cmd_show(int argc, char **argv)
 		if (b->role == KRL_ROLE_VIEW)
 			printf("  = %s+%lld", p->bufs[b->alias].name,
 			       (long long)b->offset);
-		if (b->dist.kind != KRL_DIST_NONE)
+		if (b->dist.kind >= KRL_DIST_SWIN_COORDS)
+			printf("  %s(%g, %g, %lld, %lld)", dists[b->dist.kind],
+			       b->dist.a, b->dist.b, (long long)b->dist.rows,
+			       (long long)b->dist.cols);
+		else if (b->dist.kind != KRL_DIST_NONE)
 			printf("  %s(%g, %g)", dists[b->dist.kind], b->dist.a, b->dist.b);
 		printf("  %.3f MB\n", b->bytes / 1e6);
 	}

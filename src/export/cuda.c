@@ -599,6 +599,17 @@ krl_err krl_export_cuda(const krl_task *t, const krl_candidate *c,
 	krl_export_stem(t, stem, sizeof stem);
 	krl_strbuf b = {0};
 	krl_err e;
+	/* main.cu fills tril, triu and arange itself; the Swin tables are
+	 * not written out in it (yet): refused rather than left random */
+	for (int i = 0; i < p->ntask; i++)
+		if (p->bufs[i].dist.kind >= KRL_DIST_SWIN_COORDS &&
+		    p->bufs[i].dist.kind <= KRL_DIST_SWIN_MASK)
+			return krl_diag_set(d, KRL_EUNSUPPORTED, nopos,
+			                    "--to cuda: param '%s' is a Swin constant "
+			                    "buffer (swin_coords, swin_index or "
+			                    "swin_mask), which the standalone main.cu "
+			                    "does not fill; export --to torch instead "
+			                    "(the Model holds it)", p->bufs[i].name);
 	if (has_calls(p)) {
 		if (!o->ops_lib)
 			return krl_diag_set(d, KRL_ENOTFOUND, nopos,

@@ -53,10 +53,14 @@ static json_t *meta_json(const krl_task *t, const krl_program *p,
 		 * registered buffer like any param, else filled from the pattern */
 		if (jb && q->role == KRL_ROLE_PARAM &&
 		    krl_dist_is_pattern(q->dist.kind)) {
-			static const char *const pat[] = { "tril", "triu", "arange" };
-			json_object_set_new(jb, "pattern", json_pack("{s:s, s:f, s:f}",
+			static const char *const pat[] = { "tril", "triu", "arange",
+				"swin_coords", "swin_index", "swin_mask" };
+			json_object_set_new(jb, "pattern", json_pack(
+				"{s:s, s:f, s:f, s:I, s:I}",
 				"kind", pat[q->dist.kind - KRL_DIST_TRIL],
-				"a", q->dist.a, "b", q->dist.b));
+				"a", q->dist.a, "b", q->dist.b,
+				"rows", (json_int_t)q->dist.rows,
+				"cols", (json_int_t)q->dist.cols));
 		}
 		json_array_append_new(bufs, jb);
 	}

@@ -219,6 +219,30 @@ static krl_err add_buf(build *b, const krl_decl *dc)
 		kb->dist.rows = kb->dim[kb->ndim - 2];
 		kb->dist.cols = kb->dim[kb->ndim - 1];
 	}
+	/* the Swin patterns define one layout: the buffer has its size */
+	if (kb->dist.kind >= KRL_DIST_SWIN_COORDS &&
+	    kb->dist.kind <= KRL_DIST_SWIN_MASK) {
+		int64_t a = (int64_t)kb->dist.a, bb = (int64_t)kb->dist.b;
+		int64_t want = 0;
+		const char *layout = "";
+		if (kb->dist.kind == KRL_DIST_SWIN_COORDS) {
+			want = (2 * a - 1) * (2 * bb - 1) * 2;
+			layout = "[1, 2 wh - 1, 2 ww - 1, 2]";
+		} else if (kb->dist.kind == KRL_DIST_SWIN_INDEX) {
+			want = a * bb * a * bb;
+			layout = "[wh ww, wh ww]";
+		} else {
+			int64_t n = kb->dist.rows * kb->dist.rows;
+			want = (a / kb->dist.rows) * (bb / kb->dist.rows) * n * n;
+			layout = "[(h / ws) (w / ws), ws ws, ws ws]";
+		}
+		if (kb->numel != want)
+			return krl_diag_set(b->d, KRL_EINVAL, dc->pos,
+			                    "'%s' has %lld elements; its pattern "
+			                    "fills %s = %lld", dc->name,
+			                    (long long)kb->numel, layout,
+			                    (long long)want);
+	}
 	if (dc->role == KRL_ROLE_VIEW) {
 		krl_err r = bind_view(b, dc, src, kb);
 		if (r)

@@ -240,9 +240,11 @@ static krl_err parse_stress(task_parse *tp)
 }
 
 /* normal(mean, std) | uniform(lo, hi) | randint(lo, hi) | bernoulli(p)
- * | const(v) | tril(v[, k]) | triu(v[, k]) | arange(start, step), with
- * the argument rules of docs/language.md (the patterns' place rules are
- * parse_io's). */
+ * | const(v) | tril(v[, k]) | triu(v[, k]) | arange(start, step)
+ * | swin_coords(wh, ww[, pwh, pww]) | swin_index(wh, ww)
+ * | swin_mask(h, w, ws, shift), with the argument rules of
+ * docs/language.md (the patterns' place rules are parse_io's, their
+ * size rules the program builder's). */
 static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 {
 	static const struct {
@@ -258,12 +260,17 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 		{ "tril", KRL_DIST_TRIL, 2, 1 },
 		{ "triu", KRL_DIST_TRIU, 2, 1 },
 		{ "arange", KRL_DIST_ARANGE, 2, 2 },
+		{ "swin_coords", KRL_DIST_SWIN_COORDS, 4, 2 },
+		{ "swin_index", KRL_DIST_SWIN_INDEX, 2, 2 },
+		{ "swin_mask", KRL_DIST_SWIN_MASK, 4, 4 },
 	};
 	const int nkinds = (int)(sizeof kinds / sizeof kinds[0]);
 	const char *what = "a distribution (normal(mean, std), uniform(lo, "
 	                   "hi), randint(lo, hi), bernoulli(p) or const(v)) "
 	                   "or a pattern (tril(v[, k]), triu(v[, k]), "
-	                   "arange(start, step))";
+	                   "arange(start, step), swin_coords(wh, ww[, pwh, "
+	                   "pww]), swin_index(wh, ww), swin_mask(h, w, ws, "
+	                   "shift))";
 	krl_tok *t = krl_p_peek(p);
 	int k = -1;
 	for (int i = 0; i < nkinds && t->kind == KRL_T_IDENT; i++)
@@ -276,8 +283,8 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 	krl_err r = krl_p_expect(p, '(');
 	if (r)
 		return r;
-	double v[2] = { 0, 0 };
-	int is_int[2] = { 1, 1 };
+	double v[4] = { 0, 0, 0, 0 };
+	int is_int[4] = { 1, 1, 1, 1 };
 	for (int i = 0; i < kinds[k].nargs; i++) {
 		if (i >= kinds[k].least && krl_p_is(p, ')'))
 			break;
@@ -288,11 +295,24 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 	}
 	if (!krl_p_is(p, ')'))
 		return krl_p_expected(p, kinds[k].nargs == 1 ? "')'" :
-		                      "')' after at most two arguments");
+		                      kinds[k].nargs == 2 ?
+		                      "')' after at most two arguments" :
+		                      "')' after at most four arguments");
 	krl_p_next(p);
 	dist->kind = kinds[k].kind;
 	dist->a = v[0];
 	dist->b = v[1];
+	if (dist->kind >= KRL_DIST_SWIN_COORDS) {
+		int n = kinds[k].nargs;
+		for (int i = 0; i < n; i++)
+			if (!is_int[i] || v[i] < 0 || v[i] > 65536)
+				return krl_diag_set(p->d, KRL_ESYNTAX, pos,
+				                    "%s: argument %d is an integer "
+				                    "in [0, 65536], found %g",
+				                    kinds[k].name, i + 1, v[i]);
+		dist->rows = (int64_t)v[2];
+		dist->cols = (int64_t)v[3];
+	}
 	switch (dist->kind) {
 	case KRL_DIST_NORMAL:
 		if (v[1] < 0)
@@ -322,6 +342,33 @@ static krl_err parse_dist(krl_parser *p, krl_dist *dist)
 			return krl_diag_set(p->d, KRL_ESYNTAX, pos,
 			                    "%s(v, k): the diagonal k is an "
 			                    "integer", kinds[k].name);
+		break;
+	case KRL_DIST_SWIN_COORDS:
+		/* the Model divides by (window - 1), or (pretrained - 1) */
+		if (v[0] < 1 || v[1] < 1 ||
+		    (v[2] > 0 ? v[2] : v[0]) < 2 || (v[3] > 0 ? v[3] : v[1]) < 2)
+			return krl_diag_set(p->d, KRL_ESYNTAX, pos,
+			                    "swin_coords(wh, ww[, pwh, pww]): the "
+			                    "window is at least 1 x 1 and the divisor "
+			                    "(pwh, pww if > 0, else wh, ww) at least "
+			                    "2 (the Model divides by it minus 1)");
+		break;
+	case KRL_DIST_SWIN_INDEX:
+		if (v[0] < 1 || v[1] < 1)
+			return krl_diag_set(p->d, KRL_ESYNTAX, pos,
+			                    "swin_index(wh, ww): the window is at "
+			                    "least 1 x 1");
+		break;
+	case KRL_DIST_SWIN_MASK:
+		if (v[2] < 1 || v[0] < v[2] || v[1] < v[2] ||
+		    (int64_t)v[0] % (int64_t)v[2] != 0 ||
+		    (int64_t)v[1] % (int64_t)v[2] != 0 ||
+		    !(v[3] > 0 && v[3] < v[2]))
+			return krl_diag_set(p->d, KRL_ESYNTAX, pos,
+			                    "swin_mask(h, w, ws, shift): expected "
+			                    "h and w multiples of ws >= 1 and 0 < "
+			                    "shift < ws, found %g, %g, %g, %g",
+			                    v[0], v[1], v[2], v[3]);
 		break;
 	default:
 		break;
@@ -437,7 +484,7 @@ static krl_err parse_io(task_parse *tp, krl_role role)
 		return r;
 	if (krl_dist_is_pattern(dc->dist.kind) && role != KRL_ROLE_PARAM)
 		return krl_diag_set(p->d, KRL_ESYNTAX, at,
-		                    "'%s': a pattern (tril, triu, arange) gives "
+		                    "'%s': a pattern (tril, triu, arange, swin_*) gives "
 		                    "a constant buffer, which is a param; an "
 		                    "input is drawn fresh for every call",
 		                    dc->name);

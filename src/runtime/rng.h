@@ -137,6 +137,97 @@ KRL_HD void krl_sincos2pif(float u, float *cs, float *sn)
 	}
 }
 
+/* log2 of u in [1, 2^20] (a float), in double arithmetic: u = m * 2^e
+ * with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) / (m +
+ * 1), |s| < 0.172, by its series to s^25 (relative error below 1e-16):
+ * rounded to float it is log2 correctly rounded but in ties closer than
+ * that. Exact for powers of two. */
+KRL_HD double krl_log2d(float u)
+{
+	uint64_t bits = krl_dbits((double)u);
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	double m = krl_bitsd((bits & 0x000fffffffffffffULL) |
+	                     0x3ff0000000000000ULL);
+	if (m > 1.4142135623730951) {
+		m = m * 0.5; /* exact */
+		e++;
+	}
+	double s = (m - 1.0) / (m + 1.0);
+	double s2 = s * s;
+	double p = 1.0 / 25;
+	for (int k = 23; k >= 3; k -= 2)
+		p = fma(p, s2, 1.0 / k);
+	double t = s + s; /* exact */
+	double logm = fma(t, s2 * p, t);
+	return fma(logm, 1.4426950408889634, (double)e);
+}
+
+/* ==== Swin Transformer V2's buffers ==== */
+
+/* relative_coords_table of a (wh, ww) window, pretrained window (pwh,
+ * pww) or 0: at [0, h, j, comp] the coordinate k = h - (wh - 1) (comp 0)
+ * or j - (ww - 1) (comp 1), then in float as the Model's __init__ does:
+ * t = k / den (den = pwh - 1 or wh - 1 for comp 0, likewise for comp 1),
+ * t *= 8, sign(t) * log2(|t| + 1) / 3, log2 rounded to float. */
+KRL_HD double krl_swin_coords(int64_t wh, int64_t ww, int64_t pwh,
+                              int64_t pww, int64_t index)
+{
+	int64_t comp = index % 2, cols = 2 * ww - 1;
+	int64_t j = (index / 2) % cols, h = (index / 2 / cols) % (2 * wh - 1);
+	int64_t k = comp == 0 ? h - (wh - 1) : j - (ww - 1);
+	int64_t den = comp == 0 ? (pwh > 0 ? pwh - 1 : wh - 1)
+	                        : (pww > 0 ? pww - 1 : ww - 1);
+	if (den <= 0)
+		return 0.0;
+	float t = (float)k / (float)den;
+	t = t * 8.0f; /* exact */
+	float l = (float)krl_log2d(fabsf(t) + 1.0f);
+	float r = l / 3.0f;
+	return t < 0 ? -(double)r : (double)r;
+}
+
+/* relative_position_index of a (wh, ww) window: at [r, c] (tokens in
+ * row-major window order) (rh - ch + wh - 1) * (2 ww - 1) + rw - cw + ww
+ * - 1. */
+KRL_HD double krl_swin_index(int64_t wh, int64_t ww, int64_t index)
+{
+	int64_t n = wh * ww;
+	if (n <= 0)
+		return 0.0;
+	int64_t r = (index / n) % n, c = index % n;
+	int64_t dh = r / ww - c / ww + wh - 1, dw = r % ww - c % ww + ww - 1;
+	return (double)(dh * (2 * ww - 1) + dw);
+}
+
+/* Region label (0, 1, 2) of row or column y of an h-long axis cut at h -
+ * ws and h - shift (the Model's slices (0, -ws), (-ws, -shift),
+ * (-shift, None)). */
+KRL_HD int64_t krl_swin_region(int64_t y, int64_t h, int64_t ws,
+                               int64_t shift)
+{
+	return y < h - ws ? 0 : y < h - shift ? 1 : 2;
+}
+
+/* attn_mask of an h x w map in ws x ws windows shifted by shift: at [win,
+ * r, c] 0 where tokens r and c of window win (row-major windows, tokens
+ * row-major within) carry the same label region(y) * 3 + region(x), else
+ * -100. */
+KRL_HD double krl_swin_mask(int64_t h, int64_t w, int64_t ws, int64_t shift,
+                            int64_t index)
+{
+	int64_t n = ws * ws, nww = ws > 0 ? w / ws : 0;
+	if (n <= 0 || nww <= 0 || h < ws)
+		return 0.0;
+	int64_t win = index / (n * n) % ((h / ws) * nww);
+	int64_t r = (index / n) % n, c = index % n;
+	int64_t y0 = win / nww * ws, x0 = win % nww * ws;
+	int64_t lr = krl_swin_region(y0 + r / ws, h, ws, shift) * 3 +
+	             krl_swin_region(x0 + r % ws, w, ws, shift);
+	int64_t lc = krl_swin_region(y0 + c / ws, h, ws, shift) * 3 +
+	             krl_swin_region(x0 + c % ws, w, ws, shift);
+	return lr == lc ? 0.0 : -100.0;
+}
+
 /* ==== Distributions ==== */
 
 /* Standard normal values of elements 2p and 2p + 1 under seed: the two
@@ -196,6 +287,14 @@ KRL_HD double krl_draw_raw(krl_dist dist, uint64_t seed, int64_t index)
 	}
 	case KRL_DIST_ARANGE:
 		return fma(b, (double)index, a);
+	case KRL_DIST_SWIN_COORDS:
+		return krl_swin_coords((int64_t)a, (int64_t)b, dist.rows,
+		                       dist.cols, index);
+	case KRL_DIST_SWIN_INDEX:
+		return krl_swin_index((int64_t)a, (int64_t)b, index);
+	case KRL_DIST_SWIN_MASK:
+		return krl_swin_mask((int64_t)a, (int64_t)b, dist.rows, dist.cols,
+		                     index);
 	default:
 		return 0.0;
 	}

@@ -156,6 +156,12 @@ def _const_tensor(spec):
     if "const" in spec:
         return torch.full(spec["shape"], spec["const"], dtype=dt)
     p = spec["pattern"]
+    if p["kind"].startswith("swin_"):
+        # Swin-V2's tables are the Model's own registered buffers; one
+        # left unmatched means the Model differs from the task
+        raise ValueError(f"{__name__}: task param {spec['name']} is the Swin "
+                         f"constant buffer {p['kind']}, which only the "
+                         "Model's registered buffer provides; none matched")
     if p["kind"] == "arange":
         n = 1
         for s in spec["shape"]:

@@ -648,6 +648,76 @@ static void test_const_buffer(void **state)
 	krl_task_free(t);
 }
 
+/* Swin-V2's constant buffers: the builder keeps the arguments (the third
+ * and fourth in rows and cols), refuses a buffer whose size is not the
+ * pattern's layout, and the golden executor reads the drawn contents
+ * (index_select of the coords table rows by the relative position index,
+ * as the Model's table[index.view(-1)]). */
+static void test_swin_buffers(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task swin\n"
+		"shapes kb0 n=1\nshapes kb1 n=1\nshapes tiny n=1\n"
+		"param tab f32 [1, 3, 3, 2] swin_coords(2, 2)\n"
+		"param idx i64 [4, 4] swin_index(2, 2)\n"
+		"param mask f32 [4, 4, 4] swin_mask(4, 4, 2, 1)\n"
+		"output y f32 [16, 2]\n"
+		"output z f32 [4, 4, 4]\n"
+		"tolerance atol=0 rtol=0\n"
+		"plan\n"
+		"  view t2 = tab [9, 2]\n"
+		"  view i1 = idx [16]\n"
+		"  call index_select(t2, i1) -> y dim=0\n"
+		"  call copy(mask) -> z\n"
+		"end\n";
+	krl_task *t;
+	krl_program *p;
+	krl_diag d;
+	KRL_ASSERT_OK(krl_task_parse("s.task", text, strlen(text), &t, &d), &d);
+	KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", NULL, &p, &d), &d);
+	assert_int_equal(p->bufs[0].dist.kind, KRL_DIST_SWIN_COORDS);
+	assert_int_equal(p->bufs[2].dist.kind, KRL_DIST_SWIN_MASK);
+	assert_int_equal(p->bufs[2].dist.rows, 2);
+	assert_int_equal(p->bufs[2].dist.cols, 1);
+	double tab[18], idx[16], mask[64], y[32], z[64];
+	for (int i = 0; i < 18; i++)
+		tab[i] = krl_draw_value(p->bufs[0].dist, KRL_F32, 7, i);
+	for (int i = 0; i < 16; i++)
+		idx[i] = krl_draw_value(p->bufs[1].dist, KRL_I64, 7, i);
+	for (int i = 0; i < 64; i++)
+		mask[i] = krl_draw_value(p->bufs[2].dist, KRL_F32, 7, i);
+	/* a 2 x 2 window: coordinates -1, 0, 1 to -1, 0, 1 (log2(9) / 3) */
+	float one = (float)(log2(9.0) / 3);
+	assert_true(tab[0] == -one && tab[1] == -one && tab[8] == 0 &&
+	            tab[17] == one);
+	/* tokens 0 and 3 of the window: index (0 - 1 + 1) * 3 + (0 - 1 + 1) */
+	assert_true(idx[3] == 0 && idx[12] == 8 && idx[0] == 4);
+	/* window 0 of the 4 x 4 map lies in region 0: no mask */
+	for (int i = 0; i < 16; i++)
+		assert_true(mask[i] == 0);
+	assert_true(mask[48 + 1] == -100); /* window 3, tokens 0 and 1 */
+	double *bufs[8] = { tab, idx, mask, y, z, NULL, NULL, NULL };
+	KRL_ASSERT_OK(krl_exec_golden(p, bufs, &d), &d);
+	for (int i = 0; i < 16; i++)
+		for (int c = 0; c < 2; c++)
+			assert_true(y[i * 2 + c] == tab[(int)idx[i] * 2 + c]);
+	assert_memory_equal(z, mask, sizeof z);
+	krl_program_free(p);
+	/* the size is the layout's */
+	char bad[sizeof text + 8];
+	const char *at = strstr(text, "[4, 4] swin_index");
+	snprintf(bad, sizeof bad, "%.*s[4, 5]%s", (int)(at - text), text,
+	         at + 6);
+	krl_task_free(t);
+	KRL_ASSERT_OK(krl_task_parse("s.task", bad, strlen(bad), &t, &d), &d);
+	assert_int_equal(krl_program_build(t, NULL, "tiny", NULL, &p, &d),
+	                 KRL_EINVAL);
+	assert_non_null(strstr(d.msg, "'idx' has 20 elements; its pattern "
+	                              "fills [wh ww, wh ww] = 16"));
+	krl_task_free(t);
+}
+
 static void test_task_errors(void **state)
 {
 	(void)state;
@@ -706,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_views),
 		cmocka_unit_test(test_reference_view),
 		cmocka_unit_test(test_const_buffer),
+		cmocka_unit_test(test_swin_buffers),
 		cmocka_unit_test(test_task_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -219,7 +219,7 @@ static void test_errors(void **state)
 	           "expected an expression, found end of line");
 	/* constant buffers: patterns on params only, tril/triu of rank 2 */
 	task_fails("normal(0, 1)", "tril(1)", KRL_ESYNTAX, 9, 37,
-	           "'x': a pattern (tril, triu, arange) gives a constant "
+	           "'x': a pattern (tril, triu, arange, swin_*) gives a constant "
 	           "buffer, which is a param");
 	task_fails("uniform(-0.5, 1.5)", "triu(1)", KRL_ESYNTAX, 10, 37,
 	           "'w': tril and triu fill the last two dims, so the buffer "
@@ -228,6 +228,32 @@ static void test_errors(void **state)
 	           "expected ',', found ')'");
 	task_fails("randint(0, 10)", "tril(1, 0.5)", KRL_ESYNTAX, 11, 37,
 	           "tril(v, k): the diagonal k is an integer");
+	/* Swin-V2's buffers: integer arguments, the Model's own limits */
+	task_fails("normal(0, 1)", "swin_index(7, 7)", KRL_ESYNTAX, 9, 37,
+	           "'x': a pattern (tril, triu, arange, swin_*) gives a "
+	           "constant buffer, which is a param");
+	task_fails("randint(0, 10)", "swin_index(7, 7.5)", KRL_ESYNTAX, 11, 37,
+	           "swin_index: argument 2 is an integer in [0, 65536], "
+	           "found 7.5");
+	task_fails("randint(0, 10)", "swin_index(0, 7)", KRL_ESYNTAX, 11, 37,
+	           "swin_index(wh, ww): the window is at least 1 x 1");
+	task_fails("randint(0, 10)", "swin_index(7)", KRL_ESYNTAX, 11, 49,
+	           "expected ',', found ')'");
+	task_fails("randint(0, 10)", "swin_index(7, 7, 1)", KRL_ESYNTAX, 11, 52,
+	           "expected ')' after at most two arguments");
+	task_fails("randint(0, 10)", "swin_coords(1, 7)", KRL_ESYNTAX, 11, 37,
+	           "swin_coords(wh, ww[, pwh, pww]): the window is at least "
+	           "1 x 1 and the divisor");
+	task_fails("randint(0, 10)", "swin_coords(7, 7, -1, 0)", KRL_ESYNTAX,
+	           11, 37, "swin_coords: argument 3 is an integer in [0, "
+	           "65536], found -1");
+	task_fails("randint(0, 10)", "swin_mask(56, 56, 7, 7)", KRL_ESYNTAX,
+	           11, 37, "swin_mask(h, w, ws, shift): expected h and w "
+	           "multiples of ws >= 1 and 0 < shift < ws, found 56, 56, 7, 7");
+	task_fails("randint(0, 10)", "swin_mask(56, 50, 7, 3)", KRL_ESYNTAX,
+	           11, 37, "expected h and w multiples of ws");
+	task_fails("randint(0, 10)", "swin_mask(56, 56, 7)", KRL_ESYNTAX,
+	           11, 56, "expected ',', found ')'");
 }
 
 static void test_load(void **state)

@@ -173,6 +173,79 @@ static void test_patterns(void **state)
 	assert_true(krl_draw_value(ai, KRL_I64, 7, 123456789) == 123456789);
 }
 
+/* Swin-V2's buffers (swin_coords, swin_index, swin_mask) against the
+ * Model's __init__: values of numpy's float32 emulation of it
+ * (tasks/tools/gen_l3_swin.py), and the mask against a literal replay of
+ * its slices and window partition. */
+static void test_swin_patterns(void **state)
+{
+	(void)state;
+	/* relative_coords_table, 7 x 7 window: coordinate k = 0..6 */
+	static const float want_c7[7] = {
+		0x0.0p+0f, 0x1.a13e4ap-2f, 0x1.3fe8cep-1f, 0x1.8c4696p-1f,
+		0x1.c67ab8p-1f, 0x1.f5855ep-1f, 0x1.0e8012p+0f };
+	krl_dist c7 = { KRL_DIST_SWIN_COORDS, 7, 7, 0, 0 };
+	for (int64_t h = 0; h < 13; h++)
+		for (int64_t j = 0; j < 13; j++) {
+			int64_t at = (h * 13 + j) * 2;
+			double v0 = krl_draw_value(c7, KRL_F32, 3, at);
+			double v1 = krl_draw_value(c7, KRL_F32, 3, at + 1);
+			double w0 = h >= 6 ? want_c7[h - 6] : -want_c7[6 - h];
+			double w1 = j >= 6 ? want_c7[j - 6] : -want_c7[6 - j];
+			assert_true(v0 == w0);
+			assert_true(v1 == w1);
+		}
+	/* a 3 x 3 window pretrained at 8 x 8: divided by 7 */
+	krl_dist c3 = { KRL_DIST_SWIN_COORDS, 3, 3, 8, 8 };
+	assert_true(krl_draw_value(c3, KRL_F32, 0, 0) == -0x1.24e63ap-1f);
+	assert_true(krl_draw_value(c3, KRL_F32, 0, 2 * 1 + 1) == -0x1.774ee2p-2f);
+	assert_true(krl_draw_value(c3, KRL_F32, 0, 2 * 12) == 0);
+	/* relative_position_index, 2 x 3 window */
+	static const int want_i23[36] = {
+		7, 6, 5, 2, 1, 0, 8, 7, 6, 3, 2, 1, 9, 8, 7, 4, 3, 2,
+		12, 11, 10, 7, 6, 5, 13, 12, 11, 8, 7, 6, 14, 13, 12, 9, 8, 7 };
+	krl_dist i23 = { KRL_DIST_SWIN_INDEX, 2, 3, 0, 0 };
+	for (int64_t i = 0; i < 36; i++)
+		assert_true(krl_draw_value(i23, KRL_I64, 1, i) == want_i23[i]);
+	krl_dist i77 = { KRL_DIST_SWIN_INDEX, 7, 7, 0, 0 };
+	assert_true(krl_draw_value(i77, KRL_I64, 1, 0) == 84);
+	assert_true(krl_draw_value(i77, KRL_I64, 1, 48) == 0);
+	assert_true(krl_draw_value(i77, KRL_I64, 1, 48 * 49) == 168);
+	/* attn_mask of an 8 x 12 map, 4 x 4 windows shifted by 2: the image
+	 * labelled by the Model's slices, partitioned into windows */
+	enum { H = 8, W = 12, WS = 4, SH = 2, NW = (H / WS) * (W / WS), N = WS * WS };
+	int img[H][W];
+	int lo[3] = { 0, H - WS, H - SH }, hi[3] = { H - WS, H - SH, H };
+	int wlo[3] = { 0, W - WS, W - SH }, whi[3] = { W - WS, W - SH, W };
+	int cnt = 0;
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++, cnt++)
+			for (int y = lo[a]; y < hi[a]; y++)
+				for (int x = wlo[b]; x < whi[b]; x++)
+					img[y][x] = cnt;
+	krl_dist m = { KRL_DIST_SWIN_MASK, H, W, WS, SH };
+	int nonzero = 0;
+	for (int w = 0; w < NW; w++) {
+		int wy = w / (W / WS) * WS, wx = w % (W / WS) * WS;
+		for (int r = 0; r < N; r++)
+			for (int c = 0; c < N; c++) {
+				int d = img[wy + c / WS][wx + c % WS] -
+				        img[wy + r / WS][wx + r % WS];
+				double v = krl_draw_value(m, KRL_F32, 5,
+				                          ((int64_t)w * N + r) * N + c);
+				assert_true(v == (d != 0 ? -100.0 : 0.0));
+				nonzero += d != 0;
+			}
+	}
+	assert_int_equal(nonzero, 576); /* numpy's count */
+	/* the 56 x 56 stage of SwinV2-T (7 x 7 windows, shift 3) */
+	krl_dist m56 = { KRL_DIST_SWIN_MASK, 56, 56, 7, 3 };
+	int64_t nz = 0;
+	for (int64_t i = 0; i < 64 * 49 * 49; i++)
+		nz += krl_draw_value(m56, KRL_F32, 0, i) != 0;
+	assert_int_equal(nz, 18240);
+}
+
 static void test_deterministic(void **state)
 {
 	(void)state;
@@ -374,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_randint),
 		cmocka_unit_test(test_bernoulli_const),
 		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_swin_patterns),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_elementary_accuracy),
 		cmocka_unit_test(test_normal_pairs),
