@@ -13,7 +13,9 @@
  * the bias and the relu applied in registers before the only store: 3
  * kernels, no elementwise passes. At kb1 the GEMMs are ~172 GFLOP of
  * skinny (M = 128) products, where the 3xTF32 kernel beats cuBLAS SGEMM:
- * 1.09x measured on the H200 (2026-12-02, tiny,kb1, stream timing).
+ * 1.09x measured on the H200 in stream timing, 1.15x in graph timing
+ * (level 3's default; 2026-12-02, tiny,kb1,
+ * bench/results/2026-12-02-h200-level3).
  */
 
 /* NVRTC has no <math.h>: spell out infinity. */

@@ -12,8 +12,8 @@
  * Linears are kernelrl's 3xTF32 tensor-core GEMM with the bias (and the
  * tanh) applied in registers before the only store: 3 kernels instead of 5,
  * and the GEMMs (~206 GFLOP, M = 256) run above cuBLAS SGEMM's rate.
- * Expected ~1.2x at kb1 (the level-1 3xTF32 GEMMs read 1.23-1.25x over
- * SGEMM on the H200).
+ * Measured 1.28x at kb1 on the H200 (graph timing, 2026-12-02,
+ * bench/results/2026-12-02-h200-level3).
  */
 
 /* NVRTC has no <math.h>: spell out infinity. */
