@@ -17,13 +17,13 @@ inside nn.TransformerEncoderLayer (28, 32).
 Usage: tasks/tools/gen_l3_attn.py [--check]   (--check: write nothing,
 fail if a file would change or a set's sizes disagree with problems.jsonl)
 """
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_l3_tasks import PROBLEMS, OUTDIR, check_jsonl, ev, fold_sum, wrap  # noqa: E402
+from gen_l3_tasks import (check_jsonl, ev, fold_sum,  # noqa: E402
+                          level3_problems, wrap, write_tasks)
 
 
 def U(bound):
@@ -860,34 +860,15 @@ NETS = [mingpt_attention, mingpt_block, relu_self_attention, vit,
 def main():
     check = "--check" in sys.argv[1:]
     only = [a for a in sys.argv[1:] if not a.startswith("--")]
-    probs = {}
-    with open(PROBLEMS) as f:
-        for line in f:
-            q = json.loads(line)
-            if q["level"] == 3:
-                probs[q["id"]] = q
-    changed = []
-    count = 0
+    probs = level3_problems()
+    rendered = []
     for mk in NETS:
         n = mk()
         check_jsonl(n, probs)
         tid, text = render(n)
-        if only and tid.split("_")[0] not in only:
-            continue
-        count += 1
-        path = os.path.join(OUTDIR, tid + ".task")
-        old = open(path).read() if os.path.exists(path) else None
-        if old != text:
-            changed.append(path)
-            if not check:
-                with open(path, "w") as f:
-                    f.write(text)
-    if check and changed:
-        print("out of date: " + " ".join(changed), file=sys.stderr)
-        return 1
-    print("%d tasks %s" % (count, "up to date" if check else
-                           "written (%d changed)" % len(changed)))
-    return 0
+        if not only or tid.split("_")[0] in only:
+            rendered.append((tid, text))
+    return write_tasks(rendered, check)
 
 
 if __name__ == "__main__":

@@ -15,12 +15,11 @@ gen_l3_attn.py and gen_l3_tasks.py.
 Usage: tasks/tools/gen_l3_mamba.py [--check]   (--check: write nothing,
 fail if a file would change or a set's sizes disagree with problems.jsonl)
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_l3_tasks import PROBLEMS, OUTDIR, check_jsonl  # noqa: E402
+from gen_l3_tasks import check_jsonl, level3_problems, write_tasks  # noqa: E402
 import gen_l3_attn  # noqa: E402
 from gen_l3_attn import Plan  # noqa: E402
 
@@ -352,28 +351,12 @@ def render(net):
 
 def main():
     check = "--check" in sys.argv[1:]
-    probs = {}
-    with open(PROBLEMS) as f:
-        for line in f:
-            q = json.loads(line)
-            if q["level"] == 3:
-                probs[q["id"]] = q
-    changed = []
+    probs = level3_problems()
+    rendered = []
     for net in nets():
         check_jsonl(net, probs)
-        tid, text = render(net)
-        path = os.path.join(OUTDIR, tid + ".task")
-        old = open(path).read() if os.path.exists(path) else None
-        if old != text:
-            changed.append(path)
-            if not check:
-                with open(path, "w") as f:
-                    f.write(text)
-    if check and changed:
-        print("out of date: " + " ".join(changed), file=sys.stderr)
-        return 1
-    print("2 tasks %s" % ("up to date" if check else "written (%d changed)" % len(changed)))
-    return 0
+        rendered.append(render(net))
+    return write_tasks(rendered, check)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,13 @@ Model: a kb0 sibling each, `NNkb0_*.task`).
 Usage: tasks/tools/gen_l3_rnn.py [--check]   (--check: write nothing, fail
 if a file would change or a set's sizes disagree with problems.jsonl)
 """
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_l3_tasks import OUTDIR, PROBLEMS, ev, fmt_bound, wrap  # noqa: E402
+from gen_l3_tasks import (ev, fmt_bound, level3_problems, wrap,  # noqa: E402
+                          write_tasks)
 
 
 def uni(fan):
@@ -489,29 +489,12 @@ def check_jsonl(n, probs):
 
 def main():
     check = "--check" in sys.argv[1:]
-    probs = {}
-    with open(PROBLEMS) as f:
-        for line in f:
-            q = json.loads(line)
-            if q["level"] == 3:
-                probs[q["id"]] = q
-    changed = []
+    probs = level3_problems()
+    rendered = []
     for n in TASKS:
         check_jsonl(n, probs)
-        tid, text = render(n)
-        path = os.path.join(OUTDIR, tid + ".task")
-        old = open(path).read() if os.path.exists(path) else None
-        if old != text:
-            changed.append(path)
-            if not check:
-                with open(path, "w") as f:
-                    f.write(text)
-    if check and changed:
-        print("out of date: " + " ".join(changed), file=sys.stderr)
-        return 1
-    print("%d tasks %s" % (len(TASKS), "up to date" if check else
-                           "written (%d changed)" % len(changed)))
-    return 0
+        rendered.append(render(n))
+    return write_tasks(rendered, check)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ by cc when one is found) besides checking the task file is up to date.
 
 Usage: tasks/tools/gen_l3_swin.py [--check]
 """
-import json
 import os
 import shutil
 import subprocess
@@ -23,7 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_l3_tasks import PROBLEMS, OUTDIR, check_jsonl  # noqa: E402
+from gen_l3_tasks import check_jsonl, level3_problems, write_tasks  # noqa: E402
 from gen_l3_attn import Plan, U, render  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -546,25 +545,9 @@ def build():
 
 def main():
     check = "--check" in sys.argv[1:]
-    probs = {}
-    with open(PROBLEMS) as f:
-        for line in f:
-            q = json.loads(line)
-            if q["level"] == 3:
-                probs[q["id"]] = q
     n = build()
-    check_jsonl(n, probs)
-    tid, text = render(n)
-    path = os.path.join(OUTDIR, tid + ".task")
-    old = open(path).read() if os.path.exists(path) else None
-    rc = 0
-    if old != text:
-        if check:
-            print("out of date: " + path, file=sys.stderr)
-            rc = 1
-        else:
-            with open(path, "w") as f:
-                f.write(text)
+    check_jsonl(n, level3_problems())
+    rc = write_tasks([render(n)], check)
     if check:
         cases = [(7, 56, 3), (7, 28, 3), (7, 14, 3), (7, 7, 0), (4, 12, 1)] + \
             [(w, 2 * w, w // 2) for w in range(2, 17)]
@@ -578,8 +561,6 @@ def main():
         else:
             print("swin patterns equal numpy's __init__ (%d window/map/shift cases)"
                   % len(cases))
-    print("1 task %s" % ("checked" if check else "written (%s)" %
-                         ("changed" if old != text else "unchanged")))
     return rc
 
 

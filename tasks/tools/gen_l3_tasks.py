@@ -1909,19 +1909,26 @@ def check_jsonl(n, probs):
             assert q[field].get(k) == v, (n["stem"], s, k, q[field].get(k), v)
 
 
-def main():
-    check = "--check" in sys.argv[1:]
+def level3_problems():
+    """problems.jsonl's level-3 problems by id (the kb0/kb1 sizes each
+    generator's sets are checked against)."""
     probs = {}
     with open(PROBLEMS) as f:
         for line in f:
             q = json.loads(line)
             if q["level"] == 3:
                 probs[q["id"]] = q
+    return probs
+
+
+def write_tasks(rendered, check):
+    """Writes each (task id, text) of `rendered` to tasks/level3/<id>.task,
+    or with `check` writes nothing and fails when a file would change.
+    Prints the count; returns the exit status. Every level-3 generator's
+    main ends here."""
     os.makedirs(OUTDIR, exist_ok=True)
     changed = []
-    for n in NETS:
-        check_jsonl(n, probs)
-        tid, text = render(n)
+    for tid, text in rendered:
         path = os.path.join(OUTDIR, tid + ".task")
         old = open(path).read() if os.path.exists(path) else None
         if old != text:
@@ -1932,9 +1939,19 @@ def main():
     if check and changed:
         print("out of date: " + " ".join(changed), file=sys.stderr)
         return 1
-    print("%d tasks %s" % (len(NETS), "up to date" if check else
+    print("%d tasks %s" % (len(rendered), "up to date" if check else
                            "written (%d changed)" % len(changed)))
     return 0
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    probs = level3_problems()
+    rendered = []
+    for n in NETS:
+        check_jsonl(n, probs)
+        rendered.append(render(n))
+    return write_tasks(rendered, check)
 
 
 if __name__ == "__main__":
