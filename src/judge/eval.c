@@ -165,21 +165,27 @@ static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 
 /* ==== Runner requests ==== */
 
-/* Sends a request; turns runner failures into verdicts. Returns 0 with
- * *rep set (caller decrefs), STOP after recording a verdict, or -1 with
- * *err set for a judge failure. */
-static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
-                      krl_diag *d)
+/* The most a "load" request may take (KRL_LOAD_TIMEOUT_S, or the call
+ * deadline when that is longer): parsing, building the program, the
+ * buffers of a large set and loading the module run no candidate code, and
+ * a generated module of many GEMM kernels took over 10 s to load on the
+ * H200 (level 3's 3_deep_narrow_mlp, 17 kernels). */
+#define KRL_LOAD_TIMEOUT_S 60.0
+
+/* Sends a request with a deadline of `seconds`; turns runner failures into
+ * verdicts. Returns 0 with *rep set (caller decrefs), STOP after recording
+ * a verdict, or -1 with *err set for a judge failure. */
+static int runner_req_within(evalctx *E, json_t *req, double seconds,
+                             json_t **rep, krl_err *err, krl_diag *d)
 {
 	krl_judge *j = E->j;
 	krl_diag rd = {0};
 	*rep = NULL;
-	krl_err r = krl_judge_runner_call(j, req, timeout_ms(j->o.call_timeout_s),
-	                                  rep, &rd);
+	krl_err r = krl_judge_runner_call(j, req, timeout_ms(seconds), rep, &rd);
 	if (r == KRL_ETIMEOUT)
 		return verdict(E, KRL_V_TIMEOUT, NULL,
 		               "the candidate did not finish within %.1f s: %s",
-		               j->o.call_timeout_s, rd.msg);
+		               seconds, rd.msg);
 	if (r == KRL_ERUNNER)
 		return verdict(E, KRL_V_LAUNCH_ERROR, NULL,
 		               "the runner process died: %s", rd.msg);
@@ -215,6 +221,13 @@ static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
 		return rc;
 	}
 	return 0;
+}
+
+/* runner_req_within at the call deadline (--call-timeout). */
+static int runner_req(evalctx *E, json_t *req, json_t **rep, krl_err *err,
+                      krl_diag *d)
+{
+	return runner_req_within(E, req, E->j->o.call_timeout_s, rep, err, d);
 }
 
 static int runner_simple(evalctx *E, json_t *req, double *ms, json_t **oob,
@@ -280,7 +293,11 @@ static int runner_load(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 	}
 	if (S->is_hidden)
 		json_object_set_new(req, "shapes", shapes_json(&S->hidden));
-	int rc = runner_req(E, req, &rep, err, d);
+	int rc = runner_req_within(E, req,
+	                           j->o.call_timeout_s > KRL_LOAD_TIMEOUT_S
+	                                   ? j->o.call_timeout_s
+	                                   : KRL_LOAD_TIMEOUT_S,
+	                           &rep, err, d);
 	if (rc)
 		return rc;
 	S->loaded = 1;
