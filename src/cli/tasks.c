@@ -102,7 +102,8 @@ int krl_cmd_show(int argc, char **argv)
 		printf(" %s=%lld", ss->keys[k], (long long)ss->vals[k]);
 	printf("\n");
 	/* the judge's timing mode for this task (docs/judge.md) */
-	printf("timing stream (the default); with --timing auto: %s\n",
+	printf("timing %s (the default, --timing auto: graph for level 3, "
+	       "stream otherwise)\n",
 	       krl_timing_name(krl_judge_timing_for(KRL_TIMING_AUTO, t)));
 	static const char *const roles[] = {"input", "param", "output", "buffer",
 	                                    "derived", "view"};
