@@ -1098,10 +1098,10 @@ int krl_graph_lowers(const char *z)
  * has no node of its own. Reading a view is a VIEW node of its root's
  * value with the view's dims; writing one (a call's output) sets its
  * root's value to a VIEW of the result with the root's dims, so a write
- * through a view of an output writes the output. Only views of a whole
- * buffer (offset 0, the same element count) are lowered: a slice would
- * need a node that reads part of a tensor (and a write through one, a
- * node that merges a part into the rest), which the graph does not have. */
+ * through a view of an output writes the output. A slice (an offset, or
+ * fewer elements) is read as a `narrow` of its root seen flat (a copy the
+ * plan's view does not make); a write through one is refused, since the
+ * graph has no node that merges a part into the rest of a tensor. */
 
 /* Node x seen with the dims of shape: x itself when its dims are those
  * (the same texts), else a VIEW of what x views (a view of a view is a
@@ -1122,25 +1122,66 @@ static krl_err view_as(lower *L, int x, const krl_gnode *shape, int *o)
 	return krl_graph_view(L->g, x, shape->ndim, shape->dim, o, L->d);
 }
 
-/* Refuses a view the graph cannot express, naming it and why. */
-static krl_err view_check(lower *L, int b)
+/* 1 when view b is a slice: not its whole root at offset 0 in every set
+ * (an offset, fewer elements, or an offset that is 0 here but written
+ * over shape keys). */
+static int is_slice(lower *L, int b)
 {
 	const krl_buf *kb = &L->prog->bufs[b], *rb = &L->prog->bufs[kb->alias];
 	const krl_decl *dc = decl_of(L, b);
-	if (kb->offset == 0 && kb->numel == rb->numel &&
-	    (!dc->view_off || krl_opt_expr_literal(dc->view_off)))
-		return KRL_OK;
-	return krl_diag_set(L->d, KRL_EUNSUPPORTED, dc->pos, "view '%s' is "
-	                    "elements [%lld, %lld) of '%s' (%lld elements)%s: "
-	                    "the optimizer lowers only views of a whole buffer "
-	                    "(the op graph has no slice node)", kb->name,
-	                    (long long)kb->offset,
-	                    (long long)(kb->offset + kb->numel), rb->name,
-	                    (long long)rb->numel, kb->offset == 0 &&
-	                    kb->numel == rb->numel ? " at this set, with an "
-	                    "offset that other sets may not share" : "");
+	return !(kb->offset == 0 && kb->numel == rb->numel &&
+	         (!dc->view_off || krl_opt_expr_literal(dc->view_off)));
 }
 
+/* "(a) * (b) ..." of n's dim texts, into buf. */
+static void numel_text(const krl_gnode *n, char *buf, size_t cap)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n->ndim; i++)
+		k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s(%s)",
+		                      i ? " * " : "", n->dim[i].text);
+	if (!n->ndim)
+		snprintf(buf, cap, "1");
+}
+
+#define SLICE_TEXT 1024
+
+/* The elements of slice view b read from its root's value x: x seen flat,
+ * a `narrow` of the view's element range (start: the view's offset
+ * expression), seen with the view's dims. A copy, where the plan's view
+ * is free: the graph has no node that reads part of a tensor in place. */
+static krl_err read_slice(lower *L, int x, int b, int *o)
+{
+	const krl_buf *kb = &L->prog->bufs[b];
+	const krl_decl *dc = decl_of(L, b);
+	krl_gnode shape = { 0 };
+	char nroot[SLICE_TEXT], nview[SLICE_TEXT];
+	krl_err r = dims_of_buf(L, b, &shape);
+	if (r) {
+		krl_gnode_clear(&shape);
+		return r;
+	}
+	numel_text(N(L, x), nroot, sizeof nroot);
+	numel_text(&shape, nview, sizeof nview);
+	char *off = dc->view_off ? krl_opt_expr_text(dc->view_off) : NULL;
+	krl_gdim flat = { nroot, krl_gnode_numel(N(L, x)) };
+	krl_gdim part = { nview, kb->numel };
+	krl_gattr a[2] = { { "dim", "0", 0 },
+	                   { "start", off ? off : "0", (double)kb->offset } };
+	int f, nw;
+	if (dc->view_off && !off)
+		r = oom(L);
+	if (!r)
+		r = krl_graph_view(L->g, x, 1, &flat, &f, L->d);
+	if (!r)
+		r = krl_graph_lib(L->g, "narrow", &f, 1, 1, &part, a, 2, &nw, L->d);
+	if (!r)
+		r = view_as(L, nw, &shape, o);
+	free(off);
+	krl_gnode_clear(&shape);
+	return r;
+}
 /* Node x seen with program buffer b's dims (view_as). */
 static krl_err as_buf(lower *L, int x, int b, int *o)
 {
@@ -1157,16 +1198,32 @@ static krl_err read_buf(lower *L, int b, int *o)
 {
 	int root = krl_buf_root(L->prog, b);
 	*o = L->cur[root];
-	return *o < 0 || root == b ? KRL_OK : as_buf(L, *o, b, o);
+	if (*o < 0 || root == b)
+		return KRL_OK;
+	return is_slice(L, b) ? read_slice(L, *o, b, o) : as_buf(L, *o, b, o);
 }
 
-/* Program buffer b (a view or not) now holds node x. */
+/* Program buffer b (a view or not) now holds node x. A write through a
+ * slice is refused, naming it: the graph has no node that merges a part
+ * into the rest of a tensor. */
 static krl_err write_buf(lower *L, int b, int x)
 {
 	int root = krl_buf_root(L->prog, b);
 	if (root == b) {
 		L->cur[b] = x;
 		return KRL_OK;
+	}
+	if (is_slice(L, b)) {
+		const krl_buf *kb = &L->prog->bufs[b], *rb = &L->prog->bufs[root];
+		return krl_diag_set(L->d, KRL_EUNSUPPORTED, decl_of(L, b)->pos,
+		                    "a call writes view '%s', elements [%lld, "
+		                    "%lld) of '%s' (%lld elements): the optimizer "
+		                    "reads slices but does not write through them "
+		                    "(the op graph has no node that merges a part "
+		                    "into a tensor)", kb->name,
+		                    (long long)kb->offset,
+		                    (long long)(kb->offset + kb->numel), rb->name,
+		                    (long long)rb->numel);
 	}
 	return as_buf(L, x, root, &L->cur[root]);
 }
@@ -1234,12 +1291,8 @@ krl_err krl_graph_lower(const krl_task *t, const char *set, krl_graph **out,
 		r = oom(&L);
 		goto done;
 	}
-	for (int i = 0; i < L.prog->nbufs; i++) {
+	for (int i = 0; i < L.prog->nbufs; i++)
 		L.cur[i] = -1;
-		if (L.prog->bufs[i].role == KRL_ROLE_VIEW &&
-		    (r = view_check(&L, i)))
-			goto done;
-	}
 	for (int i = 0; i < t->ndecls; i++) {
 		krl_gnode n = { .kind = KRL_GN_BUF, .buf = i };
 		if ((r = dims_of_buf(&L, i, &n))) {

@@ -1,7 +1,7 @@
 /*
  * Generated candidates computed on the CPU: each level-1 task's candidate
- * (the default choice and random ones) and each level-2 task's (the
- * default choice) is compiled with the host C++
+ * (the default choice and random ones) and each level-2 and level-3
+ * task's (the default choice) is compiled with the host C++
  * compiler against tests/opt/cudasim.h, a stand-in for the CUDA execution
  * model (threads as coroutines, barriers and warp shuffles, shared memory),
  * run on the task's tiny shapes (and a hidden-like draw) with a small
@@ -357,8 +357,10 @@ static int64_t run_steps(const krl_program *p, const krl_candidate *c,
 			fn(st->grid, st->block, args);
 		} else {
 			/* a library call: the golden op on doubles */
-			krl_tensor in[8], out[4];
-			double *din[8], *dout[4];
+			/* a variadic call (cat) has up to KRL_MAX_CALL_IN
+			 * inputs: DenseNet's cats, the class-token cats */
+			krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
+			double *din[KRL_MAX_CALL_IN], *dout[KRL_MAX_CALL_OUT];
 			for (int k = 0; k < st->nin; k++) {
 				const krl_buf *b = &p->bufs[st->in[k]];
 				memset(&in[k], 0, sizeof in[k]);
@@ -778,6 +780,14 @@ static void level2_candidates_compute_golden(void **state)
 	candidates_compute_golden("level2/", "2", 0);
 }
 
+/* Level 3 (whole networks, slices read as narrow copies, variadic cats):
+ * the default choice of every task the optimizer lowers. */
+static void level3_candidates_compute_golden(void **state)
+{
+	(void)state;
+	candidates_compute_golden("level3/", "3", 0);
+}
+
 /* Every pooling geometry of tests/data/pool/, generated at kb1 with the
  * default choice, every option of the pool knobs (pool.taps=mul with
  * each of the others) and fuse=none, run at
@@ -1033,6 +1043,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level1_candidates_compute_golden),
 		cmocka_unit_test(level2_candidates_compute_golden),
+		cmocka_unit_test(level3_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
