@@ -407,6 +407,27 @@ krl_err krl_gnode_copy(krl_gnode *dst, const krl_gnode *src)
 	return KRL_OK;
 }
 
+int64_t krl_gnode_dims_text(const krl_gnode *x, int from, int to, char *buf,
+                            size_t cap)
+{
+	int64_t v = 1;
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = from; i < to; i++) {
+		krl_scope none = { 0 };
+		krl_value one;
+		if (x->dim[i].val == 1 &&
+		    krl_opt_eval_text(x->dim[i].text, &none, &one, NULL) == KRL_OK)
+			continue; /* a literal size 1 */
+		v *= x->dim[i].val;
+		k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s(%s)",
+		                      k ? " * " : "", x->dim[i].text);
+	}
+	if (!k)
+		snprintf(buf, cap, "1");
+	return v;
+}
+
 int64_t krl_gnode_numel(const krl_gnode *n)
 {
 	int64_t k = 1;

@@ -1133,18 +1133,6 @@ static int is_slice(lower *L, int b)
 	         (!dc->view_off || krl_opt_expr_literal(dc->view_off)));
 }
 
-/* "(a) * (b) ..." of n's dim texts, into buf. */
-static void numel_text(const krl_gnode *n, char *buf, size_t cap)
-{
-	size_t k = 0;
-	buf[0] = 0;
-	for (int i = 0; i < n->ndim; i++)
-		k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s(%s)",
-		                      i ? " * " : "", n->dim[i].text);
-	if (!n->ndim)
-		snprintf(buf, cap, "1");
-}
-
 #define SLICE_TEXT 1024
 
 /* The elements of slice view b read from its root's value x: x seen flat,
@@ -1162,8 +1150,8 @@ static krl_err read_slice(lower *L, int x, int b, int *o)
 		krl_gnode_clear(&shape);
 		return r;
 	}
-	numel_text(N(L, x), nroot, sizeof nroot);
-	numel_text(&shape, nview, sizeof nview);
+	krl_gnode_dims_text(N(L, x), 0, N(L, x)->ndim, nroot, sizeof nroot);
+	krl_gnode_dims_text(&shape, 0, shape.ndim, nview, sizeof nview);
 	char *off = dc->view_off ? krl_opt_expr_text(dc->view_off) : NULL;
 	krl_gdim flat = { nroot, krl_gnode_numel(N(L, x)) };
 	krl_gdim part = { nview, kb->numel };

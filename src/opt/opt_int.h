@@ -170,6 +170,11 @@ typedef struct krl_opt_scope {
 krl_err krl_opt_scope_init(krl_opt_scope *s, const krl_task *t,
                            const char *set, krl_diag *d);
 void krl_opt_scope_free(krl_opt_scope *s);
+/* "(a) * (b) ..." of the texts of node x's dims [from, to) into buf
+ * (dims whose text is the literal 1 left out; "1" when none is left), and
+ * the product of their values: an element count as plan-expression text. */
+int64_t krl_gnode_dims_text(const krl_gnode *x, int from, int to, char *buf,
+                            size_t cap);
 /* Parses text as one plan expression into *out (free with
  * krl_expr_free). */
 krl_err krl_opt_parse_text(const char *text, krl_expr **out, krl_diag *d);

@@ -99,6 +99,15 @@ static int lib_literal(const krl_gnode *n, const char *key, double dflt,
 	return 1;
 }
 
+/* The old-graph node the rebuild mapped to new node i, or -1. */
+static int old_of(const rw *R, int i)
+{
+	for (int k = 0; k < R->old->nn; k++)
+		if (R->map[k] == i)
+			return k;
+	return -1;
+}
+
 static krl_err oom(rw *R)
 {
 	krl_pos pos = { R->old->task ? R->old->task->path : NULL, 0, 0 };
@@ -432,10 +441,7 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
 	    !lib_literal(m, "tb", 0, &tb))
 		return KRL_OK;
 	/* The GEMM must have no other reader: find it in the old graph. */
-	int old_m = -1;
-	for (int i = 0; i < R->old->nn && old_m < 0; i++)
-		if (R->map[i] == n->in[0])
-			old_m = i;
+	int old_m = old_of(R, n->in[0]);
 	if (old_m < 0 || krl_graph_users(R->old, old_m) != 1)
 		return KRL_OK;
 	const krl_gnode *b = NN(R, m->in[1]);
@@ -501,15 +507,6 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
  * padding 1: the first row and column cropped for tap 0) have this shape:
  * a global mean of a transposed convolution, optionally times a scalar.
  */
-
-/* The old-graph node the rebuild mapped to new node i, or -1. */
-static int old_of(const rw *R, int i)
-{
-	for (int k = 0; k < R->old->nn; k++)
-		if (R->map[k] == i)
-			return k;
-	return -1;
-}
 
 /* New node i is read by exactly one node and is no task output. */
 static int one_reader(const rw *R, int i)
@@ -622,26 +619,6 @@ static krl_err cm_taps(rw *R, int t, int ax, const int64_t *lead,
 	krl_gattr a = { "dim", ax_t, ax };
 	return krl_graph_lib(R->g, "cat", taps, K, NN(R, tot)->ndim, dim, &a, 1,
 	                     out, R->d);
-}
-
-/* "(a) * (b) ..." of the texts of dims [from, to) of x (those of size 1
- * left out; "1" when all are), and their product. */
-static int64_t dims_product(const krl_gnode *x, int from, int to, char *buf,
-                            size_t cap)
-{
-	int64_t v = 1;
-	size_t k = 0;
-	buf[0] = 0;
-	for (int i = from; i < to; i++) {
-		if (x->dim[i].val == 1 && text_literal(x->dim[i].text))
-			continue;
-		v *= x->dim[i].val;
-		k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s(%s)",
-		                      k ? " * " : "", x->dim[i].text);
-	}
-	if (!k)
-		snprintf(buf, cap, "1");
-	return v;
 }
 
 static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
@@ -773,7 +750,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 	char kt[CM_TEXT];
 	const krl_gnode *tn = NN(R, T);
 	krl_gdim sd[2], wd[2], gd[2];
-	int64_t kv = dims_product(tn, 1, 2 + nd, kt, sizeof kt);
+	int64_t kv = krl_gnode_dims_text(tn, 1, 2 + nd, kt, sizeof kt);
 	sd[0] = tn->dim[0];
 	sd[1] = (krl_gdim){ kt, kv };
 	int S2, W2, G;
@@ -792,7 +769,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 	if (!strcmp(NN(R, conv)->op, "conv_transpose_bias")) {
 		/* + cnt * b[o] */
 		char ct[CM_TEXT];
-		int64_t cnt = dims_product(NN(R, conv), 2, 2 + nd, ct, sizeof ct);
+		int64_t cnt = krl_gnode_dims_text(NN(R, conv), 2, 2 + nd, ct, sizeof ct);
 		int cn, bb;
 		if ((r = krl_graph_const(R->g, ct, (double)cnt, &cn, R->d)) ||
 		    (r = pw2(R, KRL_PW_MUL, NN(R, conv)->in[2], cn, &bb)) ||
