@@ -158,6 +158,8 @@ typedef enum krl_rule {
 	KRL_RULE_CANCEL,     /* idempotent and cancelling ops (relu(relu(x)), ...) */
 	KRL_RULE_CONV_MEAN,  /* a transposed convolution's spatial sum as a GEMM
 	                        over per-tap sums of its input */
+	KRL_RULE_CONV_BIAS,  /* a convolution's bias, read by pointwise ops, added
+	                        as a broadcast they fuse with */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -191,6 +191,7 @@ void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how)
 			break;
 		case KRL_GN_BUF: what = "copy"; break;
 		case KRL_GN_CONST: what = "fill"; break;
+		case KRL_GN_VIEW: what = "view"; break;
 		default: break;
 		}
 		cg_sb_printf(&b, "%s%d %s", first ? "" : ", ", m, what);

@@ -24,6 +24,7 @@ typedef struct rw {
 	krl_graph *g;            /* the graph being built */
 	int *map;                /* old node -> new node */
 	int applied;
+	int cur;                 /* the old node the rule is looking at */
 	krl_diag *d;
 } rw;
 
@@ -46,6 +47,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_REDUCE_LINEAR: return "reduce_linear";
 	case KRL_RULE_CANCEL: return "cancel";
 	case KRL_RULE_CONV_MEAN: return "conv_mean";
+	case KRL_RULE_CONV_BIAS: return "conv_bias";
 	default: return "?";
 	}
 }
@@ -781,6 +783,63 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 	return krl_graph_view(R->g, G, n->ndim, n->dim, out, R->d);
 }
 
+/*
+ * conv_bias: a convolution with its bias, conv_bias(x, w, b) (or
+ * conv_transpose_bias), whose every reader is pointwise, as the
+ * convolution without bias plus b viewed [C, 1, ...] and added as a
+ * broadcast: the library adds the bias in a pass of its own over the
+ * output (cudnnAddTensor, as PyTorch does), where the add can join the
+ * pointwise chain's map kernel instead. The same fp32 add of the same two
+ * values: the result is bit-equal.
+ */
+static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
+{
+	int tr;
+	if (n->kind != KRL_GN_LIB || n->dtype != KRL_F32 || n->nout != 1 ||
+	    n->nin != 3 || n->ndim < 3 || R->cur < 0 ||
+	    krl_graph_is_output(R->old, R->cur))
+		return KRL_OK;
+	if (!strcmp(n->op, "conv_bias"))
+		tr = 0;
+	else if (!strcmp(n->op, "conv_transpose_bias"))
+		tr = 1;
+	else
+		return KRL_OK;
+	const krl_gnode *b = NN(R, n->in[2]);
+	if (b->ndim != 1 || b->dim[0].val != n->dim[1].val)
+		return KRL_OK;
+	int readers = 0;
+	for (int m = R->cur + 1; m < R->old->nn; m++) {
+		const krl_gnode *u = &R->old->n[m];
+		for (int q = 0; q < u->nin; q++) {
+			if (u->in[q] != R->cur)
+				continue;
+			if (u->kind != KRL_GN_PW)
+				return KRL_OK;
+			readers++;
+		}
+	}
+	if (!readers)
+		return KRL_OK;
+	krl_gnode c;
+	if (krl_gnode_copy(&c, n))
+		return oom(R);
+	c.op = krl_op_find(tr ? "conv_transpose" : "conv")->name;
+	c.nin = 2;
+	int conv = krl_graph_add(R->g, &c);
+	if (conv < 0) {
+		krl_gnode_clear(&c);
+		return oom(R);
+	}
+	krl_gdim dim[KRL_MAX_DIM];
+	dim[0] = b->dim[0];
+	for (int k = 1; k < n->ndim - 1; k++)
+		dim[k] = (krl_gdim){ "1", 1 };
+	int bv;
+	krl_err r = krl_graph_view(R->g, n->in[2], n->ndim - 1, dim, &bv, R->d);
+	return r ? r : pw2(R, KRL_PW_ADD, conv, bv, out);
+}
+
 /* ==== Driver ==== */
 
 static rule_fn rule_of(krl_rule r)
@@ -792,6 +851,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_REDUCE_LINEAR: return rule_reduce_linear;
 	case KRL_RULE_CANCEL: return rule_cancel;
 	case KRL_RULE_CONV_MEAN: return rule_conv_mean;
+	case KRL_RULE_CONV_BIAS: return rule_conv_bias;
 	default: return NULL;
 	}
 }
@@ -818,6 +878,7 @@ krl_err krl_rule_apply(krl_graph *g, krl_rule rule, int *applied, krl_diag *d)
 		int out = -1;
 		for (int q = 0; q < n.nin; q++)
 			n.in[q] = R.map[n.in[q]];
+		R.cur = i;
 		if ((r = fn(&R, &n, &out)))
 			goto done;
 		if (out >= 0) {

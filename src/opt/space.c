@@ -204,7 +204,7 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 /* Rules in the order they are applied: the structural ones first, then
  * constant folding tidies what they leave. */
 static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
-	KRL_RULE_CONV_MEAN, KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP,
+	KRL_RULE_CONV_MEAN, KRL_RULE_CONV_BIAS, KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP,
 	KRL_RULE_REDUCE_LINEAR, KRL_RULE_CANCEL, KRL_RULE_FOLD,
 };
 

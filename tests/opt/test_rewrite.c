@@ -438,6 +438,59 @@ static void conv_mean_geometries(void **state)
 	}
 }
 
+/* ==== CONV_BIAS ==== */
+
+/* A convolution's bias split off as a broadcast add where only pointwise
+ * ops read it: level 2's 1 (conv2d, relu, bias) and 2 (conv_transpose2d,
+ * bias, clamps); not where a reduction reads it or it is an output. */
+static void conv_bias_split(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	static const char *const ids[] = {
+		"level2/1_conv2d_relu_biasadd",
+		"level2/2_convtranspose2d_biasadd_clamp_scaling_clamp_divide" };
+	for (int i = 0; i < 2; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+		int adds = count_pw(g, KRL_PW_ADD);
+		apply_checked(t, g, KRL_RULE_CONV_BIAS, "tiny", ids[i]);
+		assert_int_equal(count_lib(g, i ? "conv_transpose_bias" : "conv_bias"), 0);
+		assert_int_equal(count_lib(g, i ? "conv_transpose" : "conv"), 1);
+		assert_int_equal(count_pw(g, KRL_PW_ADD), adds + 1);
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+	static const char *const no[] = {
+		/* read by a reduction */
+		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
+		     "param w f32 [co, ci, 3] normal(0, 1)\n"
+		     "param b f32 [co] normal(0, 1)\n"
+		     "output y f32 [n, co, 1]\n", "n=2 ci=3 co=4 l=7")
+		"  buffer t f32 [n, co, l - 2]\n"
+		"  call conv_bias(x, w, b) -> t\n"
+		"  call sum(t) -> y dim=2\nend\n",
+		/* the task's output */
+		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
+		     "param w f32 [co, ci, 3] normal(0, 1)\n"
+		     "param b f32 [co] normal(0, 1)\n"
+		     "output y f32 [n, co, l - 2]\n", "n=2 ci=3 co=4 l=7")
+		"  call conv_bias(x, w, b) -> y\nend\n",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = lower_text(no[i], &t);
+		assert_false(krl_rule_matches(g, KRL_RULE_CONV_BIAS));
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
 /* ==== Level 1 ==== */
 
 /* Every rule on every level-1 task it matches: equal before, after and
@@ -502,6 +555,7 @@ static void rule_names(void **state)
 	                    "reduce_linear");
 	assert_string_equal(krl_rule_name(KRL_RULE_CANCEL), "cancel");
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MEAN), "conv_mean");
+	assert_string_equal(krl_rule_name(KRL_RULE_CONV_BIAS), "conv_bias");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -510,6 +564,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cancel_idempotent_chains),
 		cmocka_unit_test(conv_mean_geometries),
+		cmocka_unit_test(conv_bias_split),
 		cmocka_unit_test(cancel_built_graph),
 		cmocka_unit_test(fold_scalar_chain),
 		cmocka_unit_test(fold_built_graph),
