@@ -119,7 +119,8 @@ static const char export_usage[] =
 	"format verl, OpenRLHF and TRL read (docs/rl.md).\n";
 
 /* The final table: verdict counts and the best candidates. */
-static void print_summary(const json_t *sum, const char *timing)
+static void print_summary(const json_t *sum, const char *timing,
+                          const char *tier)
 {
 	const char *key;
 	json_t *v;
@@ -146,8 +147,8 @@ static void print_summary(const json_t *sum, const char *timing)
 	}
 	if (!json_array_size(json_object_get(sum, "top")))
 		printf("  (no correct candidate yet)\n");
-	printf("\n  speedups: over kernelrl's eager reference, strict fp32, %s "
-	       "timing, on the timing shape set\n", timing);
+	printf("\n  speedups: over kernelrl's eager reference, %s, %s "
+	       "timing, on the timing shape set\n", tier, timing);
 }
 
 /* krl optimize --policy llm: the LLM loop (one TASK). */
@@ -276,7 +277,9 @@ static int optimize_llm(int argc, char **argv)
 			puts(z);
 		free(z);
 	} else {
-		print_summary(sum, oo.timing);
+		print_summary(sum, oo.timing,
+		              t->precision && !strcmp(t->precision, "tf32")
+		              ? "tf32 tier" : "strict fp32");
 	}
 	rc = KRL_EXIT_OK;
 out:
@@ -336,7 +339,7 @@ static int optimize_builtin(int argc, char **argv)
 	krl_policy *pol = NULL;
 	krl_diag d = {0};
 	double logsum = 0;
-	int nlog = 0;
+	int nlog = 0, ntf32 = 0; /* tasks of the tf32 tier */
 	bo.learn = 1;
 	bo.progress = 1;
 	for (int i = 1; i < argc; i++) {
@@ -453,6 +456,7 @@ static int optimize_builtin(int argc, char **argv)
 		}
 		ids[k] = strdup(t->id);
 		modes[k] = krl_judge_timing_for(jo.timing, t);
+		ntf32 += t->precision && !strcmp(t->precision, "tf32");
 		krl_task_free(t);
 		if (!ids[k])
 			goto out;
@@ -513,10 +517,19 @@ static int optimize_builtin(int argc, char **argv)
 		json_decref(sum);
 	}
 	if (!json) {
-		printf("\nspeedups over kernelrl's eager reference at %s (strict fp32, "
+		/* each task's own tier: the reference had the same freedom */
+		char tier[64];
+		if (!ntf32)
+			snprintf(tier, sizeof tier, "strict fp32");
+		else if (ntf32 == nrefs)
+			snprintf(tier, sizeof tier, "tf32 tier");
+		else
+			snprintf(tier, sizeof tier, "strict fp32, tf32 tier for %d",
+			         ntf32);
+		printf("\nspeedups over kernelrl's eager reference at %s (%s, "
 		       "%s timing, L2 flushed), best of at most %d evaluations "
 		       "per problem",
-		       bo.shapes, timing_label(modes, nrefs),
+		       bo.shapes, tier, timing_label(modes, nrefs),
 		       bo.budget ? bo.budget : 32);
 		if (nlog)
 			printf("; geometric mean %.3fx over %d problem%s", exp(logsum / nlog),
