@@ -82,7 +82,8 @@ double krl_attrs_get(const krl_attrs *a, const char *key, double dflt)
 
 /* The word-valued attributes: `layout` of the cuDNN convolutions
  * (docs/ops-conv.md): which memory layout cuDNN runs on. */
-static const char *const k_layout_words[] = { "nchw", "nhwc", NULL };
+static const char *const k_layout_words[] = { "nchw", "nhwc", "nhwc_y",
+                                               NULL };
 
 const char *const *krl_attr_words(const char *key)
 {

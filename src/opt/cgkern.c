@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgtool.h"
+#include "codegen.h"
 
 /* ==== Kernel arguments ==== */
 
@@ -233,17 +233,52 @@ void cg_plan_launch(cg_gen *G, cg_kern *K, const char *name,
 	cg_sb_puts(&G->plan, ")\n");
 }
 
-void cg_lib_choices(cg_gen *G, int algo, int layout)
+void cg_lib_choices(cg_gen *G, int algo, int layout, int n)
 {
 	if (algo && G->s.lib_algo > 0) {
 		cg_sb_printf(&G->plan, " algo=%d", G->s.lib_algo);
 		G->nalgo++;
 	}
 	if (layout && G->s.lib_layout) {
-		cg_sb_puts(&G->plan, " layout=nhwc");
+		cg_sb_puts(&G->plan, n >= 0 && cg_is_cl(G, n) ? " layout=nhwc_y"
+		                                                : " layout=nhwc");
 		G->nlayout++;
 	}
 	cg_sb_puts(&G->plan, "\n");
+}
+
+int cg_is_cl(const cg_gen *G, int n)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[n];
+	cg_tconv tc;
+	if (G->s.lib_layout != 2 || x->kind != KRL_GN_LIB || x->nin != 2 ||
+	    x->nout != 1 || x->dtype != KRL_F32 || x->ndim < 3 ||
+	    !krl_opt_lib_takes_layout(g, n) ||
+	    (strcmp(x->op, "conv") && strcmp(x->op, "conv_transpose")) ||
+	    krl_graph_is_output(g, n) ||
+	    (G->s.lib_tconv && cg_tconv_geom(g, n, &tc)))
+		return 0;
+	/* groups 1 (absent or the literal): never depthwise, whose kernel
+	 * writes NCHW */
+	for (int a = 0; a < x->nattrs; a++) {
+		if (strcmp(x->attrs[a].key, "groups"))
+			continue;
+		char *z = krl_opt_expr_text(x->attrs[a].value);
+		int one = z && !strcmp(z, "1");
+		free(z);
+		if (!one)
+			return 0;
+	}
+	int readers = 0;
+	for (int m = n + 1; m < g->nn; m++)
+		for (int q = 0; q < g->n[m].nin; q++)
+			if (g->n[m].in[q] == n) {
+				if (g->n[m].kind != KRL_GN_PW)
+					return 0;
+				readers++;
+			}
+	return readers > 0;
 }
 
 /* ==== Reduce ops ==== */

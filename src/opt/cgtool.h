@@ -106,7 +106,9 @@ typedef struct krl_sched {
 	                            (krl_opt_lib_takes_algo); 0: the library's
 	                            first choice, as the reference */
 	int lib_layout;          /* 1: `layout=nhwc` on the library calls that
-	                            take it (krl_opt_lib_takes_layout); 0:
+	                            take it (krl_opt_lib_takes_layout); 2: the
+	                            same, `layout=nhwc_y` on those whose output
+	                            only generated kernels read (cg_is_cl); 0:
 	                            none, NCHW as the reference */
 	int lib_tconv;           /* 1: transposed convolutions that allow it
 	                            as a forward one (codegen_tconv.c); 0: the
@@ -226,7 +228,15 @@ int cg_red_is_arg(krl_redop op);
 /* Ends the library call being written in G->plan: the schedule's algo=
  * and layout=nhwc where the call takes them (algo, layout nonzero),
  * counted for the what-line, then the newline. */
-void cg_lib_choices(cg_gen *G, int algo, int layout);
+/* The `algo=` and `layout=` of library call n (-1: a call the generator
+ * made, never layout=nhwc_y) and the line's end. */
+void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
+/* Whether library node n leaves its output channels-last in memory
+ * (`layout=nhwc_y`, lib.layout=nhwc_y): a convolution without bias, not
+ * grouped, not run as a forward one (lib.tconv), no task output, read by
+ * pointwise nodes only. Its readers index it so (codegen_ev.c); a map
+ * kernel over its shape walks it channel-blocked (codegen_map.c). */
+int cg_is_cl(const cg_gen *G, int n);
 
 /* ==== Grouping (cggroup.c) ==== */
 

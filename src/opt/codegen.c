@@ -108,7 +108,7 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		expr_text(&G->plan, x->attrs[a].value);
 	}
 	cg_lib_choices(G, krl_opt_lib_takes_algo(g, n),
-	               krl_opt_lib_takes_layout(g, n));
+	               krl_opt_lib_takes_layout(g, n), n);
 	return KRL_OK;
 }
 

@@ -103,6 +103,10 @@ typedef struct cg_em {
 	/* gathers and flips being evaluated (innermost last) */
 	int gf[64];
 	int ngf;
+	/* channel-blocked map kernels (codegen_map.c): the channels-last
+	 * node clnode (-1: none) is at clbase + cllane at the main point */
+	int clnode, cllane;
+	const char *clbase;
 } cg_em;
 
 void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K);

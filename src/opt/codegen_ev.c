@@ -32,6 +32,7 @@ void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K)
 	em->K = K;
 	em->vec = 1;
 	em->snode = -1;
+	em->clnode = -1;
 	em->rinner = "1";
 }
 
@@ -283,6 +284,25 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 		G->oom = 1;
 	cg_sb_free(&t);
 	return r;
+}
+
+/* Where node n, stored channels-last (cg_is_cl: dims [N, C, s...], memory
+ * [N, s..., C]), holds its element at p: at the channel-blocked map
+ * kernel's base plus lane for its own point, else its NCHW index L mapped,
+ * ((L / (C S)) S + L % S) C + (L / S) % C with S the product of s. */
+static const char *cl_offset(cg_em *em, int n, const cg_point *p)
+{
+	cg_gen *G = em->G;
+	const char *L = offset_of(em, n, p);
+	if (n == em->clnode && em->clbase && p->main && !strcmp(L, p->lin))
+		return cg_fmt(G, "(%s + %d)", em->clbase, em->cllane);
+	const char *C = cg_arg_long(G, em->K, cg_prod(G, n, 1, 2));
+	const char *S = cg_arg_long(G, em->K, cg_prod(G, n, 2, G->g->n[n].ndim));
+	const char *CS = cg_arg_long(G, em->K, cg_prod(G, n, 1, G->g->n[n].ndim));
+	G->need |= CG_NEED_DIV;
+	return cg_fmt(G, "((krl_div(%s, %s) * %s + krl_mod(%s, %s)) * %s + "
+	              "krl_mod(krl_div(%s, %s), %s))", L, CS, S, L, S, C, L, S,
+	              C);
 }
 
 /* ==== Levels ==== */
@@ -822,7 +842,10 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		if (lvl == 2 && p->main && em->vec > 1)
+		if (cg_is_cl(G, n))
+			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
+			                          cl_offset(em, n, p)));
+		else if (lvl == 2 && p->main && em->vec > 1)
 			v = load_main(em, n, p);
 		else
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),

@@ -58,6 +58,110 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind)
 	}
 }
 
+/* A channels-last leaf (cg_is_cl) of K's shape that K's outputs reach
+ * through pointwise nodes evaluated inline, from node n; -1 if none. */
+static int cl_leaf(cg_gen *G, cg_kern *K, int n, int depth)
+{
+	const krl_graph *g = G->g;
+	if (depth > 64)
+		return -1;
+	for (int q = 0; q < g->n[n].nin; q++) {
+		int m = g->n[n].in[q];
+		if (cg_is_cl(G, m) && cg_same_shape(g, m, K->space))
+			return m;
+		if (g->n[m].kind == KRL_GN_PW &&
+		    cg_see(G, m, K->id) == SEE_INLINE) {
+			int c = cl_leaf(G, K, m, depth + 1);
+			if (c >= 0)
+				return c;
+		}
+	}
+	return -1;
+}
+
+/*
+ * A map kernel over the shape [N, C, s...] of a channels-last leaf cl
+ * (memory [N, s..., C]), channel-blocked: each thread takes one position
+ * (n, s) and 8 channels c0..c0+7, so a warp reads 32 positions' 32-byte
+ * runs of channels and writes, for each channel, 32 consecutive elements
+ * of its NCHW outputs: both sides coalesced, where walking NCHW order
+ * would read the leaf with a stride of C. Each channel is one scalar step
+ * at its NCHW index i, the leaf loaded at base + lane.
+ */
+static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
+{
+	const krl_graph *g = G->g;
+	const krl_sched *s = &G->s;
+	const int blk = s->map_block;
+	const krl_gnode *sp = &g->n[K->space];
+	const char *name = cg_fmt(G, "k%d_map", K->id);
+	const char *ct = cg_prod(G, K->space, 1, 2);
+	const char *st = cg_prod(G, K->space, 2, sp->ndim);
+	const char *ntt = cg_fmt(G, "(%s) * cdiv(%s, 8) * (%s)",
+	                         cg_prod(G, K->space, 0, 1), ct, st);
+	cg_em em;
+	cg_sb l0 = { 0 }, steps = { 0 }, body = { 0 };
+	cg_em_init(&em, G, K);
+	const char *C = cg_arg_long(G, K, ct), *S = cg_arg_long(G, K, st);
+	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, 8)", ct));
+	const char *NT = cg_arg_long(G, K, ntt);
+	G->need |= CG_NEED_DIV;
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	em.buf[1] = em.buf[2] = &steps;
+	em.ind[1] = em.ind[2] = 3;
+	em.vec = 1;
+	em.clnode = cl;
+	em.clbase = "tbase";
+	for (int j = 0; j < 8 && G->fail < 0 && !G->err[0]; j++) {
+		cg_em_forget(&em, 1);
+		em.cllane = j;
+		cg_line(&steps, 2, "if (tc0 + %d < %s) {", j, C);
+		cg_line(&steps, 3, "const long i = (tn * %s + tc0 + %d) * %s + ts;",
+		        C, j, S);
+		map_step(&em, "i", 1, 3);
+		cg_line(&steps, 2, "}");
+	}
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+	cg_line(&body, 0, "{");
+	if (l0.z)
+		cg_sb_puts(&body, l0.z);
+	cg_line(&body, 1, "const int tid = threadIdx.x;");
+	cg_line(&body, 1, "for (long e = (long)blockIdx.x * %d + tid; e < %s;",
+	        blk, NT);
+	cg_line(&body, 1, "     e += (long)gridDim.x * %d) {", blk);
+	cg_line(&body, 2, "const long ts = krl_mod(e, %s);", S);
+	cg_line(&body, 2, "const long tq = krl_div(e, %s);", S);
+	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * 8;", CB);
+	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
+	cg_line(&body, 2, "const long tbase = (tn * %s + ts) * %s + tc0;", S, C);
+	if (steps.z)
+		cg_sb_puts(&body, steps.z);
+	cg_line(&body, 1, "}");
+	cg_line(&body, 0, "}");
+	cg_kernel_comment(G, K, cg_fmt(G, "map over a channels-last input "
+	                  "(node %d), 8 channels per thread: %d threads, %s "
+	                  "grid", cl, blk, s->map_grid ? "persistent" : "cdiv"));
+	cg_kernel_sig(G, K, name, blk);
+	cg_sb_cat(&G->dev, &body);
+	{
+		const char *cd = cg_fmt(G, "cdiv(%s, %d)", ntt, blk);
+		const char *grid = s->map_grid ?
+		                   cg_fmt(G, "min(sm_count * %d, %s)", s->map_grid, cd) :
+		                   cd;
+		cg_plan_launch(G, K, name, grid, cg_fmt(G, "%d", blk));
+	}
+done:
+	if (l0.oom || steps.oom || body.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&steps);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+	return KRL_OK;
+}
+
 krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -65,6 +169,12 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	const int blk = s->map_block, ept = s->map_ept;
 	int vec = s->map_vec;
 	const krl_gnode *sp = &g->n[K->space];
+	if (sp->ndim >= 3)
+		for (int o = 0; o < K->nout; o++) {
+			int cl = cl_leaf(G, K, K->out[o], 0);
+			if (cl >= 0)
+				return emit_map_cl(G, K, cl);
+		}
 	const char *name = cg_fmt(G, "k%d_map", K->id);
 	const char *ntext = cg_prod(G, K->space, 0, sp->ndim);
 	cg_em em;

@@ -302,7 +302,7 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 	}
 	if (grouped)
 		cg_sb_printf(&G->plan, " groups=%s", groups);
-	cg_lib_choices(G, 1, 1); /* the forward call takes both */
+	cg_lib_choices(G, 1, 1, -1); /* the forward call takes both */
 	G->ntconv++;
 	if (!t->scatter)
 		return KRL_OK;

@@ -65,7 +65,7 @@ static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
-static const char *const LIB_LAYOUT[] = { "nchw", "nhwc" };
+static const char *const LIB_LAYOUT[] = { "nchw", "nhwc", "nhwc_y" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -126,7 +126,7 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 	if ((z = chosen(s, c, "lib.algo")))
 		k->lib_algo = atoi(z);
 	if ((z = chosen(s, c, "lib.layout")))
-		k->lib_layout = !strcmp(z, "nhwc");
+		k->lib_layout = !strcmp(z, "nhwc_y") ? 2 : !strcmp(z, "nhwc");
 	if ((z = chosen(s, c, "lib.tconv")))
 		k->lib_tconv = !strcmp(z, "fwd");
 }

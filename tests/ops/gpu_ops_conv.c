@@ -8,7 +8,9 @@
  * a channel multiplier, pointwise, output_padding, bias). Every case runs
  * twice over: as the reference runs it (NCHW) and with layout=nhwc (cuDNN
  * on channels-last copies; a depthwise convolution ignores it), each
- * checked against the golden. Inputs are normal(0, 1) and weights
+ * checked against the golden; an op without bias a third time with
+ * layout=nhwc_y (y left channels-last, checked against the golden's
+ * channels-last y; a depthwise one must refuse it). Inputs are normal(0, 1) and weights
  * normal(0, 1 / sqrt(fan_in)), as the tasks draw them, so outputs are
  * O(1); the tolerance allows TF32 (10-bit mantissa) products, which cuDNN
  * may use as PyTorch lets it.
@@ -142,15 +144,24 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	float *got = malloc((size_t)no * sizeof(float));
 	assert_non_null(got);
 	int64_t bad = 0;
-	static const char *const layouts[2] = { "nchw", "nhwc" };
-	for (int lay = 0; lay < 2; lay++) {
+	static const char *const layouts[3] = { "nchw", "nhwc", "nhwc_y" };
+	/* nhwc_y (no bias): y left channels-last, checked against the
+	 * golden's channels-last y */
+	double *hy = calloc((size_t)no, sizeof(double));
+	assert_non_null(hy);
+	for (int lay = 0; lay < (nin == 2 ? 3 : 2); lay++) {
 		krl_attrs al = a;
+		krl_tensor want = hout;
 		if (lay) {
 			assert_true(al.n < KRL_MAX_ATTR);
 			al.key[al.n] = "layout";
-			al.val[al.n++] = 1;
+			al.val[al.n++] = lay;
 			assert_int_equal(op->check(hin, &hout, &al, msg, sizeof msg),
 			                 KRL_OK);
+		}
+		if (lay == 2) {
+			want.data = hy;
+			assert_int_equal(op->golden(hin, &want, &al), KRL_OK);
 		}
 		/* NaN: unwritten shows */
 		CK(cudaMemset(dp, 0xff, (size_t)no * 4));
@@ -159,6 +170,13 @@ static void run_case(const char *name, shape x, shape w, shape y,
 			krl_diag d;
 			memset(&d, 0, sizeof d);
 			rr = op->run(g_ctx, din, &dout, &al, &d);
+			if (rr == KRL_EUNSUPPORTED && lay == 2 &&
+			    strstr(d.msg, "depthwise")) {
+				/* kernelrl's depthwise kernel writes NCHW */
+				printf("%-20s nhwc_y refused: %s\n", name, d.msg);
+				assert_non_null(strstr(d.msg, "layout=nhwc_y"));
+				break;
+			}
 			if (rr == KRL_EUNSUPPORTED && lay && g_nhwc_may_fail) {
 				printf("%-20s nhwc unsupported: %s\n", name, d.msg);
 				assert_non_null(strstr(d.msg, name));
@@ -171,7 +189,7 @@ static void run_case(const char *name, shape x, shape w, shape y,
 			continue;
 		CK(cudaStreamSynchronize(g_stream));
 		CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
-		bad += compare(name, layouts[lay], got, hout.data, no, y);
+		bad += compare(name, layouts[lay], got, want.data, no, y);
 		if (g_algo_rel >= 0) {
 			int ran = gpuop_algo_sweep(name, din, &dout, no, al,
 			                           g_algo_rel);
@@ -185,6 +203,7 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	}
 	cudaFree(dp);
 	free(hout.data);
+	free(hy);
 	free(got);
 	assert_int_equal(bad, 0);
 }

@@ -130,6 +130,39 @@ static void test_conv1d_3d_bias(void **state)
 	expect(y, (double[]){ 10, 36, 26 }, 3);
 }
 
+/* layout=nhwc_y: the same values as NCHW, stored channels-last ([N, s...,
+ * C]); a convolution and a transposed one, 2 samples, 3 output channels. */
+static void test_conv_nhwc_y(void **state)
+{
+	(void)state;
+	for (int tr = 0; tr < 2; tr++) {
+		double x[2 * 2 * 4 * 3], w[2 * 3 * 2 * 2], y0[2 * 3 * 5 * 4];
+		double y1[2 * 3 * 5 * 4];
+		for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+			x[i] = (double)((i * 7) % 11) - 5;
+		for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+			w[i] = (double)((i * 5) % 7) - 3;
+		krl_tensor in[2] = {
+			optest_tensor(x, 4, I(2), I(2), I(4), I(3)),
+			tr ? optest_tensor(w, 4, I(2), I(3), I(2), I(2))
+			   : optest_tensor(w, 4, I(3), I(2), I(2), I(2)) };
+		/* forward: 4x3 -> 3x2 (padding 0); transposed: 4x3 -> 5x4 */
+		int64_t oh = tr ? 5 : 3, ow = tr ? 4 : 2;
+		krl_tensor o0 = optest_tensor(y0, 4, I(2), I(3), oh, ow);
+		krl_tensor o1 = optest_tensor(y1, 4, I(2), I(3), oh, ow);
+		krl_attrs a = optest_attrs(1, "layout", 2.0);
+		const char *op = tr ? "conv_transpose" : "conv";
+		optest_golden(op, in, &o0, NULL);
+		optest_golden(op, in, &o1, &a);
+		int64_t S = oh * ow;
+		for (int64_t n = 0; n < 2; n++)
+			for (int64_t c = 0; c < 3; c++)
+				for (int64_t q = 0; q < S; q++)
+					assert_true(y1[(n * S + q) * 3 + c] ==
+					            y0[(n * 3 + c) * S + q]);
+	}
+}
+
 /* ==== conv_transpose by hand ==== */
 
 static void test_conv_transpose_hand(void **state)
@@ -338,7 +371,8 @@ static void test_conv_check(void **state)
 		assert_int_equal(krl_op_find("conv")->check(dw, &dy, &d1, msg,
 		                                            sizeof msg), KRL_OK);
 	}
-	/* layout: 0 (nchw) or 1 (nhwc), what a plan's word resolves to
+	/* layout: 0 (nchw), 1 (nhwc) or 2 (nhwc_y: no bias), what a plan's
+	 * word resolves to
 	 * (krl_attr_words); with algo, which then counts NHWC engines */
 	krl_attrs l1 = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
 	                            1.0, "layout", 1.0);
@@ -348,9 +382,17 @@ static void test_conv_check(void **state)
 	                            1.0, "layout", 0.0, "algo", 2.0);
 	assert_int_equal(krl_op_find("conv_bias")->check(in, &out, &l0, msg,
 	                                                 sizeof msg), KRL_OK);
-	krl_attrs l2 = optest_attrs(2, "groups", 2.0, "layout", 2.0);
-	optest_rejects("conv", in, &out, &l2, "conv: layout=2 is not one of its "
-	        "values (allowed: 0 = nchw, 1 = nhwc)");
+	krl_attrs l2 = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
+	                            1.0, "layout", 2.0);
+	assert_int_equal(krl_op_find("conv")->check(in, &out, &l2, msg,
+	                                            sizeof msg), KRL_OK);
+	optest_rejects("conv_bias", in, &out, &l2, "conv_bias: layout=nhwc_y "
+	        "leaves y channels-last for a generated kernel to read; an op "
+	        "with a bias does not take it (call conv and add the bias in "
+	        "that kernel)");
+	krl_attrs l3 = optest_attrs(2, "groups", 2.0, "layout", 3.0);
+	optest_rejects("conv", in, &out, &l3, "conv: layout=3 is not one of its "
+	        "values (allowed: 0 = nchw, 1 = nhwc, 2 = nhwc_y)");
 	krl_attrs lh = optest_attrs(2, "groups", 2.0, "layout", 0.5);
 	optest_rejects("conv", in, &out, &lh, "conv: layout=0.5 is not one of its "
 	        "values");
@@ -359,7 +401,8 @@ static void test_conv_check(void **state)
 		assert_non_null(w);
 		assert_string_equal(w[KRL_LAYOUT_NCHW], "nchw");
 		assert_string_equal(w[KRL_LAYOUT_NHWC], "nhwc");
-		assert_null(w[2]);
+		assert_string_equal(w[KRL_LAYOUT_NHWC_Y], "nhwc_y");
+		assert_null(w[3]);
 		assert_null(krl_attr_words("algo"));
 		assert_null(krl_attr_words("groups"));
 	}
@@ -545,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_conv2d_hand),
 		cmocka_unit_test(test_conv_groups),
 		cmocka_unit_test(test_conv1d_3d_bias),
+		cmocka_unit_test(test_conv_nhwc_y),
 		cmocka_unit_test(test_conv_transpose_hand),
 		cmocka_unit_test(test_conv_transpose_adjoint),
 		cmocka_unit_test(test_conv_check),

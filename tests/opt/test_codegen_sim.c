@@ -928,6 +928,82 @@ static void tconv_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Convolutions that leave y channels-last (lib.layout=nhwc_y; the golden
+ * op writes y so too): the channel-blocked map kernel over it (2-D and
+ * 3-D, forward and transposed, channel counts that are and are not
+ * multiples of 8 at the hidden-like set) and other kernels reading it
+ * through the index map (a max pool after the chain: 35; an average pool:
+ * 46; a row kernel: 19's group norm reads the chain, not y), at tiny and a
+ * hidden-like set. Each candidate also compiles with NVRTC. */
+static void channels_last_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const ids[] = {
+		"level2/1_conv2d_relu_biasadd",
+		"level2/2_convtranspose2d_biasadd_clamp_scaling_clamp_divide",
+		"level2/7_conv3d_relu_leakyrelu_gelu_sigmoid_biasadd",
+		"level2/26_convtranspose3d_add_hardswish",
+		"level2/35_conv2d_subtract_hardswish_maxpool_mish",
+		"level2/46_conv2d_subtract_tanh_subtract_avgpool",
+		"level2/54_conv2d_multiply_leakyrelu_gelu",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simcl-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0, blocked = 0;
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		if (!wanted(ids[i]) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, ids[i], "krl-choice: lib.layout=nhwc_y", &text,
+		                  &what);
+		assert_non_null(strstr(text, " layout=nhwc_y\n"));
+		blocked += strstr(text, "channels-last input") != NULL;
+		krl_shapeset hid = { 0 };
+		uint64_t hs = 99 + (uint64_t)i;
+		krl_limits lim = krl_limits_sm90();
+		const krl_shapeset *sets[2] = { krl_task_shapeset(t, "tiny"), NULL };
+		if (krl_task_draw_hidden(t, &hs, &lim, &hid, NULL) == KRL_OK)
+			sets[1] = &hid;
+		for (int q = 0; q < 2; q++) {
+			if (!sets[q])
+				continue;
+			int64_t bad = run(t, ids[i], text, sets[q], 31 + (uint64_t)q,
+			                  dir, 0);
+			runs++;
+			if (bad) {
+				printf("%s (%s) at %s: %s\n", ids[i], what,
+				       q ? "a hidden set" : "tiny",
+				       bad < 0 ? "did not run" : "wrong values");
+				wrong++;
+			}
+		}
+		free(hid.vals);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("channels-last convolutions on the CPU stand-in (part %d of %d): "
+	       "%d runs, %d wrong, %d channel-blocked map kernels\n", g_part + 1,
+	       g_parts, runs, wrong, blocked);
+	krl_suite_free(s);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 /* Reductions over a middle axis (tests/data/reduce/) with the column
  * kernel of each row.cols option: rows long enough for the wide kernel's
  * main loop (256 rows a step), partial 128-column groups, a 4-d mean whose
@@ -1046,6 +1122,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(level3_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
+		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
 		cmocka_unit_test(views_compute_golden),
 	};

@@ -28,8 +28,11 @@
 #endif
 
 /* The memory layouts of the `layout` attribute (its words, in order:
- * krl_attr_words("layout")). */
-enum { KRL_LAYOUT_NCHW = 0, KRL_LAYOUT_NHWC = 1 };
+ * krl_attr_words("layout")). NHWC_Y runs as NHWC but leaves y
+ * channels-last in the output buffer, [N, s..., C] in memory under the
+ * output's NCHW dims: for a generated kernel that reads it so (the
+ * optimizer's `lib.layout=nhwc_y`), never a task's output. */
+enum { KRL_LAYOUT_NCHW = 0, KRL_LAYOUT_NHWC = 1, KRL_LAYOUT_NHWC_Y = 2 };
 
 /* The transpose kernel's tile: KRL_TR_TILE x KRL_TR_TILE elements moved
  * by a block of KRL_TR_TILE x KRL_TR_ROWS threads, each thread moving

@@ -13,12 +13,15 @@
  * over the shorthand); the same for padding, dilation and output_padding.
  * Two attributes choose how the call runs, not what it computes: `algo`
  * (which usable cuDNN engine) and `layout` (nchw, or nhwc: cuDNN on
- * channels-last copies; a word in a plan, its index for the op).
+ * channels-last copies; nhwc_y: the same, y left channels-last for a
+ * generated kernel to read, no bias; a word in a plan, its index for the
+ * op).
  */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops/conv/conv.h"
@@ -154,13 +157,15 @@ static krl_err check_attrs(const char *op, const char *const *names,
 			/* a plan writes a word (the program builder maps it,
 			 * krl_attr_words); a caller of the op its index */
 			double v = a->val[i];
-			if (v == KRL_LAYOUT_NCHW || v == KRL_LAYOUT_NHWC)
-				continue;
 			const char *const *w = krl_attr_words("layout");
+			if (v == KRL_LAYOUT_NCHW || v == KRL_LAYOUT_NHWC ||
+			    v == KRL_LAYOUT_NHWC_Y)
+				continue;
 			return krl_ops_fail(msg, cap, "%s: layout=%g is not one of its "
-			            "values (allowed: %d = %s, %d = %s)", op, v,
+			            "values (allowed: %d = %s, %d = %s, %d = %s)", op, v,
 			            KRL_LAYOUT_NCHW, w[KRL_LAYOUT_NCHW],
-			            KRL_LAYOUT_NHWC, w[KRL_LAYOUT_NHWC]);
+			            KRL_LAYOUT_NHWC, w[KRL_LAYOUT_NHWC],
+			            KRL_LAYOUT_NHWC_Y, w[KRL_LAYOUT_NHWC_Y]);
 		}
 		int64_t lo = strcmp(key, "groups") == 0 ? 1 : key_min(key,
 		                                                   &axis);
@@ -216,6 +221,13 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 	if ((r = check_attrs(op, transposed ? k_conv_t : k_conv, x, a, msg,
 	                     cap)))
 		return r;
+	if (bias && krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) ==
+	            KRL_LAYOUT_NHWC_Y)
+		return krl_ops_fail(msg, cap, "%s: layout=nhwc_y leaves y "
+		            "channels-last for a generated kernel to read; an op "
+		            "with a bias does not take it (call %s and add the "
+		            "bias in that kernel)", op,
+		            transposed ? "conv_transpose" : "conv");
 	if (w->ndim != x->ndim)
 		return krl_ops_fail(msg, cap, "%s: x is %s but w is %s: ranks must be "
 		            "equal", op, KRL_SHAPE(x, sx), KRL_SHAPE(w, sw));
@@ -348,9 +360,9 @@ static krl_err check_conv_transpose_bias(const krl_tensor *in,
  * y[n, g * Cout/g + co, i * stride - padding + k * dilation]). 1D and 2D
  * run as 3D with unit leading spatial dims. Slow: for tiny shapes only.
  */
-static void golden_conv_any(int transposed, const krl_tensor *in,
-                            const krl_tensor *out, const krl_attrs *a,
-                            int bias)
+static krl_err golden_conv_any(int transposed, const krl_tensor *in,
+                               const krl_tensor *out, const krl_attrs *a,
+                               int bias)
 {
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
@@ -411,36 +423,48 @@ static void golden_conv_any(int transposed, const krl_tensor *in,
 				yp[pa] += xp[qb] * wv;
 		}
 	}
+	if (krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) != KRL_LAYOUT_NHWC_Y)
+		return KRL_OK;
+	/* layout=nhwc_y: y's memory channels-last, [N, s..., C] */
+	size_t per = (size_t)(g.cout * osz);
+	double *t = malloc(per * sizeof *t);
+	if (!t)
+		return KRL_ENOMEM;
+	for (int64_t n = 0; n < g.n; n++) {
+		double *yn = y + n * (int64_t)per;
+		memcpy(t, yn, per * sizeof *t);
+		for (int64_t co = 0; co < g.cout; co++)
+			for (int64_t p = 0; p < osz; p++)
+				yn[p * g.cout + co] = t[co * osz + p];
+	}
+	free(t);
+	return KRL_OK;
 }
 
 static krl_err golden_conv(const krl_tensor *in, const krl_tensor *out,
                            const krl_attrs *a)
 {
-	golden_conv_any(0, in, out, a, 0);
-	return KRL_OK;
+	return golden_conv_any(0, in, out, a, 0);
 }
 
 static krl_err golden_conv_bias(const krl_tensor *in, const krl_tensor *out,
                                 const krl_attrs *a)
 {
-	golden_conv_any(0, in, out, a, 1);
-	return KRL_OK;
+	return golden_conv_any(0, in, out, a, 1);
 }
 
 static krl_err golden_conv_transpose(const krl_tensor *in,
                                      const krl_tensor *out,
                                      const krl_attrs *a)
 {
-	golden_conv_any(1, in, out, a, 0);
-	return KRL_OK;
+	return golden_conv_any(1, in, out, a, 0);
 }
 
 static krl_err golden_conv_transpose_bias(const krl_tensor *in,
                                           const krl_tensor *out,
                                           const krl_attrs *a)
 {
-	golden_conv_any(1, in, out, a, 1);
-	return KRL_OK;
+	return golden_conv_any(1, in, out, a, 1);
 }
 
 /* ==== Table ==== */

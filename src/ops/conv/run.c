@@ -37,6 +37,10 @@
  *   counts the engines of the NHWC problem. A problem cuDNN cannot run in
  *   NHWC is KRL_EUNSUPPORTED naming the op. Depthwise convolutions ignore
  *   the layout (their kernel reads NCHW);
+ * - `layout=nhwc_y` (the optimizer's, for a convolution without bias whose
+ *   output only its generated kernels read) runs as nhwc but cuDNN writes
+ *   y channels-last straight into the output buffer: no transpose back;
+ *   the reader indexes it so. Depthwise convolutions refuse it;
  * - KRL_CUDNN_V7=1 in the environment selects the legacy path instead
  *   (PyTorch's TORCH_CUDNN_V8_API_DISABLED=1): cudnnConvolutionForward /
  *   BackwardData with the first algorithm of the _v7 heuristics whose
@@ -972,14 +976,16 @@ static size_t lay_span(int64_t elems)
 /* Reserves the entry's channels-last buffer for the call (x, w, y) and
  * transposes x and w into it (w on every call: a param may change between
  * calls, so a converted copy cannot be kept); *xt, *wt, *yt are set to the
- * copies. The transposes run on the context's stream, before cuDNN. */
+ * copies (y's none under layout=nhwc_y: cuDNN writes the output buffer).
+ * The transposes run on the context's stream, before cuDNN. */
 static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
                        const krl_tensor *in, const krl_tensor *out,
-                       float **xt, float **wt, float **yt, krl_diag *d)
+                       int keep_y, float **xt, float **wt, float **yt,
+                       krl_diag *d)
 {
 	size_t xs = lay_span(krl_tensor_numel(&in[0]));
 	size_t ws = lay_span(krl_tensor_numel(&in[1]));
-	size_t need = xs + ws + lay_span(krl_tensor_numel(&out[0]));
+	size_t need = xs + ws + (keep_y ? 0 : lay_span(krl_tensor_numel(&out[0])));
 	krl_err r = krl_opctx_grow(c, &e->lay, &e->lay_bytes, need,
 	                           "conv: the buffer of the channels-last "
 	                           "copies", d);
@@ -1146,8 +1152,16 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 {
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
-	if (krl_conv_is_depthwise(&g))
+	if (krl_conv_is_depthwise(&g)) {
+		/* its kernel writes NCHW: it cannot leave y channels-last */
+		if (krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) ==
+		    KRL_LAYOUT_NHWC_Y)
+			return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: "
+			                    "layout=nhwc_y: a depthwise convolution "
+			                    "(groups = Cin = %lld) runs kernelrl's NCHW "
+			                    "kernel", op, (long long)g.cin);
 		return run_depthwise(c, &g, in, out, bias, d);
+	}
 	if (g.n > INT_MAX)
 		return krl_diag_set(d, KRL_ECUDA, nopos, "conv: a batch of %lld "
 		                    "samples is more than cuDNN takes",
@@ -1158,8 +1172,13 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 		return r;
 	CUDNN_TRY(cudnnSetStream(e->h, (cudaStream_t)c->stream), d);
 	int api = use_v7() ? API_V7 : API_V8;
-	int layout = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) ==
-	             KRL_LAYOUT_NHWC ? KRL_LAYOUT_NHWC : KRL_LAYOUT_NCHW;
+	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
+	int keep_y = lw == KRL_LAYOUT_NHWC_Y; /* y stays channels-last */
+	int layout = lw == KRL_LAYOUT_NHWC || keep_y ? KRL_LAYOUT_NHWC
+	                                             : KRL_LAYOUT_NCHW;
+	if (keep_y && bias)
+		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: layout=nhwc_y "
+		                    "takes no bias", op);
 	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
 	int64_t yin = krl_ops_prod(&out[0], 1, out[0].ndim);
 	int64_t chunk = g.n;
@@ -1171,8 +1190,10 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 	}
 	float *x = in[0].data, *w = in[1].data, *y = out[0].data;
 	if (layout == KRL_LAYOUT_NHWC &&
-	    (r = nhwc_in(e, c, op, in, out, &x, &w, &y, d)))
+	    (r = nhwc_in(e, c, op, in, out, keep_y, &x, &w, &y, d)))
 		return r;
+	if (keep_y)
+		y = out[0].data;
 	conv_key k;
 	memset(&k, 0, sizeof k);
 	for (int64_t n0 = 0; n0 < g.n; n0 += chunk) {
@@ -1188,6 +1209,8 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 		    (!ran && (r = run_plan(e, c, p, ptr, d))))
 			return r;
 	}
+	if (keep_y)
+		return KRL_OK;
 	if (layout == KRL_LAYOUT_NHWC)
 		return nhwc_out(c, y, &out[0], bias ? in[2].data : NULL, d);
 	if (bias)
