@@ -275,12 +275,19 @@ static void library_tasks(void **state)
 
 	/* The layout cuDNN runs on: option 0 (nchw) writes nothing, as the
 	 * reference; nhwc writes layout=nhwc, with algo when both are
-	 * chosen. */
+	 * chosen; nhwc_y writes layout=nhwc_y only where generated kernels
+	 * read the output, so here (the task's output) layout=nhwc. */
 	const krl_decision *lay = find(s, "lib.layout");
 	assert_non_null(lay);
-	assert_int_equal(lay->nopt, 2);
+	assert_int_equal(lay->nopt, 3);
 	assert_string_equal(lay->opt[0], "nchw");
 	assert_string_equal(lay->opt[1], "nhwc");
+	assert_string_equal(lay->opt[2], "nhwc_y");
+	c.opt[lay - s->dec] = 2;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(text, " algo=2 layout=nhwc\n"));
+	free(text);
+	free(what);
 	c.opt[lay - s->dec] = 1;
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
 	assert_non_null(strstr(text, " algo=2 layout=nhwc\n"));
