@@ -7,8 +7,12 @@
  * are zero-filled, not drawn, so data-dependent ops (index_select, pooling
  * ties) may time differently from a judged call.
  *
- *   plan_profile TASK [--shapes S] [--reps N] [--top K]
+ *   plan_profile TASK [--shapes S] [--reps N] [--top K] [--candidate FILE]
  *
+ * With --candidate, FILE's plan instead of the reference's: its device
+ * code compiled with NVRTC for this GPU, its launches timed as statements
+ * too (a candidate with an init part is refused: its derived buffers
+ * would be left zero).
  * Prints the whole plan's time (events around one run of every statement),
  * the sum of the per-statement times, and the K slowest statements with
  * their op, line and share, then per op name the count and total.
@@ -19,6 +23,7 @@
 #include <string.h>
 
 #include "krl/lang.h"
+#include "krl/nvrtc.h"
 #include "krl/ops.h"
 #include "krl/runtime.h"
 #include "krl/suite.h"
@@ -43,8 +48,9 @@ static const char *step_name(const krl_step *s)
  * event-timed milliseconds, or a negative value after a failure (d says
  * which). */
 static double time_steps(const krl_program *p, const krl_step *steps, int n,
-                         void *const *ptr, krl_opctx *ops, cudaStream_t s,
-                         int reps, krl_diag *d)
+                         void *const *ptr, const krl_module *mod,
+                         krl_opctx *ops, cudaStream_t s, int reps,
+                         krl_diag *d)
 {
 	cudaEvent_t a, b;
 	double best[64];
@@ -55,7 +61,7 @@ static double time_steps(const krl_program *p, const krl_step *steps, int n,
 	for (int r = 0; r < reps; r++) {
 		float ms = 0;
 		cudaEventRecord(a, s);
-		if (krl_exec(p, steps, n, ptr, NULL, ops, s, d) != KRL_OK)
+		if (krl_exec(p, steps, n, ptr, mod, ops, s, d) != KRL_OK)
 			return -1;
 		cudaEventRecord(b, s);
 		if (cudaEventSynchronize(b) != cudaSuccess)
@@ -77,7 +83,7 @@ static double time_steps(const krl_program *p, const krl_step *steps, int n,
 
 int main(int argc, char **argv)
 {
-	const char *id = NULL, *set = "kb1";
+	const char *id = NULL, *set = "kb1", *cpath = NULL;
 	int reps = 5, top = 15;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
@@ -86,17 +92,19 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--top") && i + 1 < argc)
 			top = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--candidate") && i + 1 < argc)
+			cpath = argv[++i];
 		else if (argv[i][0] != '-' && !id)
 			id = argv[i];
 		else {
 			fprintf(stderr, "usage: plan_profile TASK [--shapes S] "
-			        "[--reps N] [--top K]\n");
+			        "[--reps N] [--top K] [--candidate FILE]\n");
 			return 2;
 		}
 	}
 	if (!id) {
 		fprintf(stderr, "usage: plan_profile TASK [--shapes S] [--reps N] "
-		        "[--top K]\n");
+		        "[--top K] [--candidate FILE]\n");
 		return 2;
 	}
 	if (reps < 1)
@@ -106,6 +114,9 @@ int main(int argc, char **argv)
 	krl_suite *suite = NULL;
 	krl_task *t = NULL;
 	krl_program *p = NULL;
+	krl_candidate *cand = NULL;
+	krl_cubin *cu = NULL;
+	krl_module *mod = NULL;
 	krl_device dev;
 	krl_opctx *ops = NULL;
 	cudaStream_t s = NULL;
@@ -116,8 +127,21 @@ int main(int argc, char **argv)
 	if (krl_suite_load(root ? root : "tasks", &suite, &d) != KRL_OK ||
 	    krl_suite_load_task(suite, id, &t, &d) != KRL_OK ||
 	    krl_device_open(0, &dev, &d) != KRL_OK ||
-	    krl_program_build(t, NULL, set, &dev.limits, &p, &d) != KRL_OK)
+	    (cpath && krl_candidate_load(cpath, &cand, &d) != KRL_OK) ||
+	    krl_program_build(t, cand, set, &dev.limits, &p, &d) != KRL_OK)
 		goto fail;
+	if (cand) {
+		if (p->ninit) {
+			fprintf(stderr, "plan_profile: %s has an init part; its "
+			        "derived buffers would be left zero\n", cpath);
+			goto out;
+		}
+		if (krl_nvrtc_compile(cand->source, cand->len, cpath, dev.arch,
+		                      krl_cache_dir(), &cu, &d) != KRL_OK ||
+		    krl_module_load(cu, cand, &mod, &d) != KRL_OK ||
+		    krl_exec_prepare(p, mod, &d) != KRL_OK)
+			goto fail;
+	}
 	cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
 	if (krl_opctx_create(s, &ops, &d) != KRL_OK)
 		goto fail;
@@ -142,15 +166,17 @@ int main(int argc, char **argv)
 	}
 	krl_program_bind_views(p, ptr, 0);
 	/* one warm-up run: plan caches, workspaces, cuDNN heuristics */
-	if (time_steps(p, p->body, p->nbody, ptr, ops, s, 1, &d) < 0)
+	if (time_steps(p, p->body, p->nbody, ptr, mod, ops, s, 1, &d) < 0)
 		goto fail;
-	double whole = time_steps(p, p->body, p->nbody, ptr, ops, s, reps, &d);
+	double whole = time_steps(p, p->body, p->nbody, ptr, mod, ops, s, reps,
+	                          &d);
 	if (whole < 0)
 		goto fail;
 	double sum = 0;
 	for (int i = 0; i < p->nbody; i++) {
 		rows[i].step = i;
-		rows[i].ms = time_steps(p, p->body + i, 1, ptr, ops, s, reps, &d);
+		rows[i].ms = time_steps(p, p->body + i, 1, ptr, mod, ops, s, reps,
+		                        &d);
 		if (rows[i].ms < 0)
 			goto fail;
 		sum += rows[i].ms;
@@ -199,6 +225,9 @@ out:
 	if (s)
 		cudaStreamDestroy(s);
 	krl_program_free(p);
+	krl_module_free(mod);
+	krl_cubin_free(cu);
+	krl_candidate_free(cand);
 	krl_task_free(t);
 	krl_suite_free(suite);
 	return rc;
