@@ -1,0 +1,152 @@
+/*
+ * krl-choice: rule.conv_bias=on map.block=1024 map.vec=4 map.ept=1 map.grid=persist8 fuse=full lib.algo=0 lib.layout=nhwc_y
+ * Task level2/100_convtranspose3d_clamp_min_divide, generated at shape set kb1; it serves every shape set.
+ * fused 4 ops into 2 kernels: 1 map (block 1024, vec 4, ept 1, persistent), 1 library (layout nhwc)
+ *
+ * Written by kernelrl's code generator (docs/optimizer.md). Kernels, in
+ * the order the plan runs them:
+ *   k0: library
+ *   k1: map
+ * Every kernel indexes with 64-bit integers, guards every load and store,
+ * and takes its vector path only where a run-time check says sizes allow.
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+static __device__ __forceinline__ long krl_div(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a / (unsigned)b) : a / b;
+}
+
+static __device__ __forceinline__ long krl_mod(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a % (unsigned)b) : a % b;
+}
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/*
+ * k1 (map over a channels-last input (node 4), 8 channels per thread: 1024 threads, persistent grid): nodes 5 view, 6 add, 8 max, 10 mul.
+ * Writes: y.
+ */
+extern "C" __global__ void __launch_bounds__(1024)
+k1_map(long a0,
+	long a1,
+	long a2,
+	long a3,
+	const float *__restrict__ p_t4,
+	const float *__restrict__ p_b,
+	float *__restrict__ p_y)
+{
+	const float v3 = -1.000000000e+00f;
+	const float v5 = 5.000000000e-01f;
+	const int tid = threadIdx.x;
+	for (long e = (long)blockIdx.x * 1024 + tid; e < a3;
+	     e += (long)gridDim.x * 1024) {
+		const long ts = krl_mod(e, a1);
+		const long tq = krl_div(e, a1);
+		const long tc0 = krl_mod(tq, a2) * 8;
+		const long tn = krl_div(tq, a2);
+		const long tbase = (tn * a1 + ts) * a0 + tc0;
+		if (tc0 + 0 < a0) {
+			const long i = (tn * a0 + tc0 + 0) * a1 + ts;
+			const float v0 = p_t4[(tbase + 0)];
+			const float v1 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v2 = ((v0) + (v1));
+			const float v4 = krl_maxf(v2, v3);
+			const float v6 = ((v4) * (v5));
+			p_y[i] = v6;
+		}
+		if (tc0 + 1 < a0) {
+			const long i = (tn * a0 + tc0 + 1) * a1 + ts;
+			const float v7 = p_t4[(tbase + 1)];
+			const float v8 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v9 = ((v7) + (v8));
+			const float v10 = krl_maxf(v9, v3);
+			const float v11 = ((v10) * (v5));
+			p_y[i] = v11;
+		}
+		if (tc0 + 2 < a0) {
+			const long i = (tn * a0 + tc0 + 2) * a1 + ts;
+			const float v12 = p_t4[(tbase + 2)];
+			const float v13 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v14 = ((v12) + (v13));
+			const float v15 = krl_maxf(v14, v3);
+			const float v16 = ((v15) * (v5));
+			p_y[i] = v16;
+		}
+		if (tc0 + 3 < a0) {
+			const long i = (tn * a0 + tc0 + 3) * a1 + ts;
+			const float v17 = p_t4[(tbase + 3)];
+			const float v18 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v19 = ((v17) + (v18));
+			const float v20 = krl_maxf(v19, v3);
+			const float v21 = ((v20) * (v5));
+			p_y[i] = v21;
+		}
+		if (tc0 + 4 < a0) {
+			const long i = (tn * a0 + tc0 + 4) * a1 + ts;
+			const float v22 = p_t4[(tbase + 4)];
+			const float v23 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v24 = ((v22) + (v23));
+			const float v25 = krl_maxf(v24, v3);
+			const float v26 = ((v25) * (v5));
+			p_y[i] = v26;
+		}
+		if (tc0 + 5 < a0) {
+			const long i = (tn * a0 + tc0 + 5) * a1 + ts;
+			const float v27 = p_t4[(tbase + 5)];
+			const float v28 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v29 = ((v27) + (v28));
+			const float v30 = krl_maxf(v29, v3);
+			const float v31 = ((v30) * (v5));
+			p_y[i] = v31;
+		}
+		if (tc0 + 6 < a0) {
+			const long i = (tn * a0 + tc0 + 6) * a1 + ts;
+			const float v32 = p_t4[(tbase + 6)];
+			const float v33 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v34 = ((v32) + (v33));
+			const float v35 = krl_maxf(v34, v3);
+			const float v36 = ((v35) * (v5));
+			p_y[i] = v36;
+		}
+		if (tc0 + 7 < a0) {
+			const long i = (tn * a0 + tc0 + 7) * a1 + ts;
+			const float v37 = p_t4[(tbase + 7)];
+			const float v38 = p_b[(krl_mod(krl_div(i, a1), a0))];
+			const float v39 = ((v37) + (v38));
+			const float v40 = krl_maxf(v39, v3);
+			const float v41 = ((v40) * (v5));
+			p_y[i] = v41;
+		}
+	}
+}
+
+/*@plan
+buffer t4 f32 [(batch_size), (out_channels), (od), (oh), (ow)]
+# k0: library call (node 4)
+call conv_transpose(x, w) -> t4 stride=stride padding=padding layout=nhwc_y
+launch k1_map grid=(min(sm_count * 8, cdiv(((batch_size)) * cdiv((out_channels), 8) * ((od) * (oh) * (ow)), 1024))) block=(1024) args((out_channels),
+    (od) * (oh) * (ow),
+    cdiv((out_channels), 8),
+    ((batch_size)) * cdiv((out_channels), 8) * ((od) * (oh) * (ow)),
+    t4,
+    b,
+    y)
+@*/
