@@ -58,6 +58,24 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind)
 	}
 }
 
+/* Ends map kernel `name`: its comment (what), signature, body, and the
+ * launch over `total` items of which a block takes `per` (a cdiv grid, or
+ * the persistent one). */
+static void map_finish(cg_gen *G, cg_kern *K, const char *name, cg_sb *body,
+                       const char *what, const char *total, int per)
+{
+	const krl_sched *s = &G->s;
+	cg_kernel_comment(G, K, cg_fmt(G, "%s, %s grid", what,
+	                  s->map_grid ? "persistent" : "cdiv"));
+	cg_kernel_sig(G, K, name, s->map_block);
+	cg_sb_cat(&G->dev, body);
+	const char *cd = cg_fmt(G, "cdiv(%s, %d)", total, per);
+	const char *grid = s->map_grid ?
+	                   cg_fmt(G, "min(sm_count * %d, %s)", s->map_grid, cd) :
+	                   cd;
+	cg_plan_launch(G, K, name, grid, cg_fmt(G, "%d", s->map_block));
+}
+
 /* A channels-last leaf (cg_is_cl) of K's shape that K's outputs reach
  * through pointwise nodes evaluated inline, from node n; -1 if none. */
 static int cl_leaf(cg_gen *G, cg_kern *K, int n, int depth)
@@ -140,18 +158,9 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 		cg_sb_puts(&body, steps.z);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
-	cg_kernel_comment(G, K, cg_fmt(G, "map over a channels-last input "
-	                  "(node %d), 8 channels per thread: %d threads, %s "
-	                  "grid", cl, blk, s->map_grid ? "persistent" : "cdiv"));
-	cg_kernel_sig(G, K, name, blk);
-	cg_sb_cat(&G->dev, &body);
-	{
-		const char *cd = cg_fmt(G, "cdiv(%s, %d)", ntt, blk);
-		const char *grid = s->map_grid ?
-		                   cg_fmt(G, "min(sm_count * %d, %s)", s->map_grid, cd) :
-		                   cd;
-		cg_plan_launch(G, K, name, grid, cg_fmt(G, "%d", blk));
-	}
+	map_finish(G, K, name, &body, cg_fmt(G, "map over a channels-last "
+	           "input (node %d), 8 channels per thread: %d threads", cl,
+	           blk), ntt, blk);
 done:
 	if (l0.oom || steps.oom || body.oom)
 		G->oom = 1;
@@ -242,18 +251,9 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	}
 	cg_line(&body, 0, "}");
 
-	cg_kernel_comment(G, K, cg_fmt(G, "map: %d threads, %d-wide vectors, "
-	                  "%d per thread, %s grid", blk, vec, ept,
-	                  s->map_grid ? "persistent" : "cdiv"));
-	cg_kernel_sig(G, K, name, blk);
-	cg_sb_cat(&G->dev, &body);
-	{
-		const char *cd = cg_fmt(G, "cdiv(%s, %d)", ntext, blk * vec * ept);
-		const char *grid = s->map_grid ?
-		                   cg_fmt(G, "min(sm_count * %d, %s)", s->map_grid, cd) :
-		                   cd;
-		cg_plan_launch(G, K, name, grid, cg_fmt(G, "%d", blk));
-	}
+	map_finish(G, K, name, &body, cg_fmt(G, "map: %d threads, %d-wide "
+	           "vectors, %d per thread", blk, vec, ept), ntext,
+	           blk * vec * ept);
 done:
 	if (l0.oom || step.oom || tail.oom || body.oom)
 		G->oom = 1;
