@@ -832,7 +832,7 @@ static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
 		return oom(R);
 	}
 	krl_gdim dim[KRL_MAX_DIM];
-	dim[0] = b->dim[0];
+	dim[0] = NN(R, n->in[2])->dim[0]; /* the add may have moved the nodes */
 	for (int k = 1; k < n->ndim - 1; k++)
 		dim[k] = (krl_gdim){ "1", 1 };
 	int bv;
