@@ -269,6 +269,8 @@ krl_err krl_task_parse(const char *path, const char *text, size_t len,
 /* Reads and parses the file at path. */
 krl_err krl_task_load(const char *path, krl_task **out, krl_diag *d);
 void krl_task_free(krl_task *t);
+/* Whether t's precision tier lets it use TF32 (`precision tf32`). */
+int krl_task_is_tf32(const krl_task *t);
 /* The shape set named z, or NULL. */
 const krl_shapeset *krl_task_shapeset(const krl_task *t, const char *z);
 

@@ -278,8 +278,7 @@ static int optimize_llm(int argc, char **argv)
 		free(z);
 	} else {
 		print_summary(sum, oo.timing,
-		              t->precision && !strcmp(t->precision, "tf32")
-		              ? "tf32 tier" : "strict fp32");
+		              krl_task_is_tf32(t) ? "tf32 tier" : "strict fp32");
 	}
 	rc = KRL_EXIT_OK;
 out:
@@ -456,7 +455,7 @@ static int optimize_builtin(int argc, char **argv)
 		}
 		ids[k] = strdup(t->id);
 		modes[k] = krl_judge_timing_for(jo.timing, t);
-		ntf32 += t->precision && !strcmp(t->precision, "tf32");
+		ntf32 += krl_task_is_tf32(t);
 		krl_task_free(t);
 		if (!ids[k])
 			goto out;

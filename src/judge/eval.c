@@ -82,13 +82,6 @@ typedef struct setbufs {
  * the candidate's doing: the verdict launch_error (out_of_memory) instead
  * of an error of kernelrl. Returns STOP or -1. */
 
-/* Whether the task's precision tier lets it use TF32 (its roofline's
- * compute ceiling is then TF32's rate). */
-static int is_tf32(const krl_task *t)
-{
-	return t->precision && !strcmp(t->precision, "tf32");
-}
-
 static int judge_fail(evalctx *E, const setbufs *S, krl_err r, krl_err *err,
                       krl_diag *d)
 {
@@ -1146,7 +1139,7 @@ static int timing(evalctx *E, setbufs *S, krl_err *err, krl_diag *d)
 		}
 		json_object_set_new(E->rec, "timing", tm);
 		krl_floor f = krl_roofline_floor(&j->ceil, S->rp->bytes,
-		                                 S->rp->flops, is_tf32(E->t));
+		                                 S->rp->flops, krl_task_is_tf32(E->t));
 		json_object_set_new(
 			E->rec, "roofline",
 			json_pack("{s:f, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
@@ -1410,7 +1403,7 @@ krl_err krl_judge_time_reference(krl_judge *j, const krl_task *t,
 	}
 	krl_summary sm = krl_summarize(ms, reps);
 	krl_floor f = krl_roofline_floor(&j->ceil, S.rp->bytes, S.rp->flops,
-	                                 is_tf32(t));
+	                                 krl_task_is_tf32(t));
 	*rec = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:f, s:f, s:i}, s:f, s:f, "
 	                 "s:f, s:s}",
 	                 "task", t->id ? t->id : t->name, "set", set, "device",

@@ -33,6 +33,11 @@ typedef struct task_parse {
 
 /* ==== Freeing and lookup ==== */
 
+int krl_task_is_tf32(const krl_task *t)
+{
+	return t->precision && !strcmp(t->precision, "tf32");
+}
+
 void krl_task_free(krl_task *t)
 {
 	if (!t)

@@ -270,15 +270,7 @@ int cg_is_cl(const cg_gen *G, int n)
 		if (!one)
 			return 0;
 	}
-	int readers = 0;
-	for (int m = n + 1; m < g->nn; m++)
-		for (int q = 0; q < g->n[m].nin; q++)
-			if (g->n[m].in[q] == n) {
-				if (g->n[m].kind != KRL_GN_PW)
-					return 0;
-				readers++;
-			}
-	return readers > 0;
+	return krl_graph_pw_readers(g, n) > 0;
 }
 
 /* ==== Reduce ops ==== */

@@ -226,10 +226,10 @@ const char *cg_red_name(krl_redop op);
 int cg_red_is_arg(krl_redop op);
 
 /* Ends the library call being written in G->plan: the schedule's algo=
- * and layout=nhwc where the call takes them (algo, layout nonzero),
- * counted for the what-line, then the newline. */
-/* The `algo=` and `layout=` of library call n (-1: a call the generator
- * made, never layout=nhwc_y) and the line's end. */
+ * and layout= where the call takes them (algo, layout nonzero), counted
+ * for the what-line, then the newline. Library node n (-1: a call the
+ * generator made) gets layout=nhwc_y where cg_is_cl says so, else
+ * layout=nhwc. */
 void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
 /* Whether library node n leaves its output channels-last in memory
  * (`layout=nhwc_y`, lib.layout=nhwc_y): a convolution without bias, not

@@ -195,6 +195,9 @@ krl_graph *krl_graph_new(const krl_task *t);
 krl_graph *krl_graph_clone(const krl_graph *g);
 /* How many node inputs and graph outputs read node i. */
 int krl_graph_users(const krl_graph *g, int i);
+/* How many node inputs read node i when every node reading it is
+ * pointwise; 0 when one is not (or none reads it). */
+int krl_graph_pw_readers(const krl_graph *g, int i);
 int krl_graph_is_output(const krl_graph *g, int i);
 /* Removes the nodes no output depends on (BUF nodes stay, and every
  * PROJ of a library call that stays), keeping the order and renumbering

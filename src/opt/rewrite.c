@@ -808,18 +808,7 @@ static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
 	const krl_gnode *b = NN(R, n->in[2]);
 	if (b->ndim != 1 || b->dim[0].val != n->dim[1].val)
 		return KRL_OK;
-	int readers = 0;
-	for (int m = R->cur + 1; m < R->old->nn; m++) {
-		const krl_gnode *u = &R->old->n[m];
-		for (int q = 0; q < u->nin; q++) {
-			if (u->in[q] != R->cur)
-				continue;
-			if (u->kind != KRL_GN_PW)
-				return KRL_OK;
-			readers++;
-		}
-	}
-	if (!readers)
+	if (!krl_graph_pw_readers(R->old, R->cur))
 		return KRL_OK;
 	krl_gnode c;
 	if (krl_gnode_copy(&c, n))

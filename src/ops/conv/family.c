@@ -157,10 +157,10 @@ static krl_err check_attrs(const char *op, const char *const *names,
 			/* a plan writes a word (the program builder maps it,
 			 * krl_attr_words); a caller of the op its index */
 			double v = a->val[i];
-			const char *const *w = krl_attr_words("layout");
 			if (v == KRL_LAYOUT_NCHW || v == KRL_LAYOUT_NHWC ||
 			    v == KRL_LAYOUT_NHWC_Y)
 				continue;
+			const char *const *w = krl_attr_words("layout");
 			return krl_ops_fail(msg, cap, "%s: layout=%g is not one of its "
 			            "values (allowed: %d = %s, %d = %s, %d = %s)", op, v,
 			            KRL_LAYOUT_NCHW, w[KRL_LAYOUT_NCHW],

@@ -973,19 +973,19 @@ static size_t lay_span(int64_t elems)
 	return ((size_t)elems * sizeof(float) + 255) / 256 * 256;
 }
 
-/* Reserves the entry's channels-last buffer for the call (x, w, y) and
- * transposes x and w into it (w on every call: a param may change between
- * calls, so a converted copy cannot be kept); *xt, *wt, *yt are set to the
- * copies (y's none under layout=nhwc_y: cuDNN writes the output buffer).
- * The transposes run on the context's stream, before cuDNN. */
+/* Reserves the entry's channels-last buffer for the call (x, w, and y
+ * unless yt is NULL: layout=nhwc_y, where cuDNN writes the output buffer)
+ * and transposes x and w into it (w on every call: a param may change
+ * between calls, so a converted copy cannot be kept); *xt, *wt, *yt are
+ * set to the copies. The transposes run on the context's stream, before
+ * cuDNN. */
 static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
                        const krl_tensor *in, const krl_tensor *out,
-                       int keep_y, float **xt, float **wt, float **yt,
-                       krl_diag *d)
+                       float **xt, float **wt, float **yt, krl_diag *d)
 {
 	size_t xs = lay_span(krl_tensor_numel(&in[0]));
 	size_t ws = lay_span(krl_tensor_numel(&in[1]));
-	size_t need = xs + ws + (keep_y ? 0 : lay_span(krl_tensor_numel(&out[0])));
+	size_t need = xs + ws + (yt ? lay_span(krl_tensor_numel(&out[0])) : 0);
 	krl_err r = krl_opctx_grow(c, &e->lay, &e->lay_bytes, need,
 	                           "conv: the buffer of the channels-last "
 	                           "copies", d);
@@ -998,7 +998,8 @@ static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
 	char *base = e->lay;
 	*xt = (float *)base;
 	*wt = (float *)(base + xs);
-	*yt = (float *)(base + xs + ws);
+	if (yt)
+		*yt = (float *)(base + xs + ws);
 	int64_t nb, nr, nq;
 	for (int i = 0; i < 2; i++) {
 		krl_tr_channels_last(in[i].dim, in[i].ndim, &nb, &nr, &nq);
@@ -1176,9 +1177,6 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 	int keep_y = lw == KRL_LAYOUT_NHWC_Y; /* y stays channels-last */
 	int layout = lw == KRL_LAYOUT_NHWC || keep_y ? KRL_LAYOUT_NHWC
 	                                             : KRL_LAYOUT_NCHW;
-	if (keep_y && bias)
-		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: layout=nhwc_y "
-		                    "takes no bias", op);
 	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
 	int64_t yin = krl_ops_prod(&out[0], 1, out[0].ndim);
 	int64_t chunk = g.n;
@@ -1189,11 +1187,11 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 			chunk = 1;
 	}
 	float *x = in[0].data, *w = in[1].data, *y = out[0].data;
+	/* layout=nhwc_y: y is the output buffer itself, channels-last (the
+	 * ops with a bias refuse it at check time) */
 	if (layout == KRL_LAYOUT_NHWC &&
-	    (r = nhwc_in(e, c, op, in, out, keep_y, &x, &w, &y, d)))
+	    (r = nhwc_in(e, c, op, in, out, &x, &w, keep_y ? NULL : &y, d)))
 		return r;
-	if (keep_y)
-		y = out[0].data;
 	conv_key k;
 	memset(&k, 0, sizeof k);
 	for (int64_t n0 = 0; n0 < g.n; n0 += chunk) {
