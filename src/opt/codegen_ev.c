@@ -287,15 +287,12 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 }
 
 /* Where node n, stored channels-last (cg_is_cl: dims [N, C, s...], memory
- * [N, s..., C]), holds its element at p: at the channel-blocked map
- * kernel's base plus lane for its own point, else its NCHW index L mapped,
+ * [N, s..., C]), holds its element at p: its NCHW index L mapped,
  * ((L / (C S)) S + L % S) C + (L / S) % C with S the product of s. */
 static const char *cl_offset(cg_em *em, int n, const cg_point *p)
 {
 	cg_gen *G = em->G;
 	const char *L = offset_of(em, n, p);
-	if (n == em->clnode && em->clbase && p->main && !strcmp(L, p->lin))
-		return cg_fmt(G, "(%s + %d)", em->clbase, em->cllane);
 	const char *C = cg_arg_long(G, em->K, cg_prod(G, n, 1, 2));
 	const char *S = cg_arg_long(G, em->K, cg_prod(G, n, 2, G->g->n[n].ndim));
 	const char *CS = cg_arg_long(G, em->K, cg_prod(G, n, 1, G->g->n[n].ndim));
@@ -842,7 +839,12 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		if (cg_is_cl(G, n))
+		if (n == em->clnode && em->clreg && p->main &&
+		    !strcmp(offset_of(em, n, p), p->lin))
+			/* the channel-blocked map kernel loaded it */
+			v = (cg_val){ cg_fmt(G, "%s[%d]", em->clreg, em->cllane),
+			              'f' };
+		else if (cg_is_cl(G, n))
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 			                          cl_offset(em, n, p)));
 		else if (lvl == 2 && p->main && em->vec > 1)

@@ -13,8 +13,11 @@
 #include "codegen.h"
 
 /* Evaluates every output of K at the lanes of one step and stores them.
- * lin0 is the linear index of lane 0; vec lanes follow it. */
-static void map_step(cg_em *em, const char *lin0, int vec, int ind)
+ * lin0 is the linear index of lane 0; vec lanes follow it. With vec 1, a
+ * non-NULL `at` gives the point's rowed coordinates too, so that operands
+ * broadcast along its rows index by them, without dividing lin0. */
+static void map_step(cg_em *em, const char *lin0, int vec, int ind,
+                     const cg_point *at)
 {
 	cg_gen *G = em->G;
 	cg_kern *K = em->K;
@@ -24,6 +27,8 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind)
 	for (int q = 0; q < vec; q++) {
 		cg_point p;
 		memset(&p, 0, sizeof p);
+		if (at && vec == 1)
+			p = *at;
 		p.space = K->space;
 		p.lin = q ? cg_fmt(G, "(%s + %d)", lin0, q) : lin0;
 		p.main = 1;
@@ -103,8 +108,11 @@ static int cl_leaf(cg_gen *G, cg_kern *K, int n, int depth)
  * (n, s) and 8 channels c0..c0+7, so a warp reads 32 positions' 32-byte
  * runs of channels and writes, for each channel, 32 consecutive elements
  * of its NCHW outputs: both sides coalesced, where walking NCHW order
- * would read the leaf with a stride of C. Each channel is one scalar step
- * at its NCHW index i, the leaf loaded at base + lane.
+ * would read the leaf with a stride of C. The thread loads its 8 leaf
+ * values into registers first (two float4 loads when C is a multiple of
+ * 4, so that the run is aligned), then each channel is one scalar step at
+ * its NCHW index i, with rowed coordinates (n, c, s): per-channel
+ * operands index by c, not by dividing i.
  */
 static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 {
@@ -123,6 +131,7 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	const char *C = cg_arg_long(G, K, ct), *S = cg_arg_long(G, K, st);
 	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, 8)", ct));
 	const char *NT = cg_arg_long(G, K, ntt);
+	const char *X = cg_arg_buf(G, K, cl, 0);
 	G->need |= CG_NEED_DIV;
 	em.buf[0] = &l0;
 	em.ind[0] = 1;
@@ -130,14 +139,22 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	em.ind[1] = em.ind[2] = 3;
 	em.vec = 1;
 	em.clnode = cl;
-	em.clbase = "tbase";
+	em.clreg = "tv";
+	cg_point at;
+	memset(&at, 0, sizeof at);
+	at.rowed = 1;
+	at.ax0 = 1;
+	at.ax1 = 2;
+	at.o = "tn";
+	at.c = "ts";
 	for (int j = 0; j < 8 && G->fail < 0 && !G->err[0]; j++) {
 		cg_em_forget(&em, 1);
 		em.cllane = j;
+		at.r = cg_fmt(G, "(tc0 + %d)", j);
 		cg_line(&steps, 2, "if (tc0 + %d < %s) {", j, C);
 		cg_line(&steps, 3, "const long i = (tn * %s + tc0 + %d) * %s + ts;",
 		        C, j, S);
-		map_step(&em, "i", 1, 3);
+		map_step(&em, "i", 1, 3, &at);
 		cg_line(&steps, 2, "}");
 	}
 	if (G->fail >= 0 || G->err[0] || G->oom)
@@ -146,6 +163,7 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	if (l0.z)
 		cg_sb_puts(&body, l0.z);
 	cg_line(&body, 1, "const int tid = threadIdx.x;");
+	cg_line(&body, 1, "const bool tvec = (%s & 3) == 0;", C);
 	cg_line(&body, 1, "for (long e = (long)blockIdx.x * %d + tid; e < %s;",
 	        blk, NT);
 	cg_line(&body, 1, "     e += (long)gridDim.x * %d) {", blk);
@@ -154,6 +172,21 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * 8;", CB);
 	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
 	cg_line(&body, 2, "const long tbase = (tn * %s + ts) * %s + tc0;", S, C);
+	cg_line(&body, 2, "float tv[8];");
+	cg_line(&body, 2, "if (tvec && tc0 + 8 <= %s) {", C);
+	cg_line(&body, 3, "const float4 q0 = *reinterpret_cast<const float4 *>"
+	        "(%s + tbase);", X);
+	cg_line(&body, 3, "const float4 q1 = *reinterpret_cast<const float4 *>"
+	        "(%s + tbase + 4);", X);
+	cg_line(&body, 3, "tv[0] = q0.x; tv[1] = q0.y; tv[2] = q0.z; "
+	        "tv[3] = q0.w;");
+	cg_line(&body, 3, "tv[4] = q1.x; tv[5] = q1.y; tv[6] = q1.z; "
+	        "tv[7] = q1.w;");
+	cg_line(&body, 2, "} else {");
+	cg_line(&body, 3, "#pragma unroll");
+	cg_line(&body, 3, "for (int j = 0; j < 8; j++)");
+	cg_line(&body, 4, "tv[j] = tc0 + j < %s ? %s[tbase + j] : 0.f;", C, X);
+	cg_line(&body, 2, "}");
 	if (steps.z)
 		cg_sb_puts(&body, steps.z);
 	cg_line(&body, 1, "}");
@@ -197,7 +230,7 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	em.ind[0] = 1;
 	em.buf[1] = em.buf[2] = &step;
 	em.ind[1] = em.ind[2] = 4;
-	map_step(&em, vec > 1 ? "i" : "s", vec, 4);
+	map_step(&em, vec > 1 ? "i" : "s", vec, 4, NULL);
 	const char *guard = cg_guard_cond(&em);
 
 	/* the scalar tail */
@@ -206,7 +239,7 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 		em.vec = 1;
 		em.buf[1] = em.buf[2] = &tail;
 		em.ind[1] = em.ind[2] = 2;
-		map_step(&em, "i", 1, 2);
+		map_step(&em, "i", 1, 2, NULL);
 	}
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
