@@ -839,11 +839,10 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		if (n == em->clnode && em->clreg && p->main &&
+		if (n == em->clnode && em->clval && p->main &&
 		    !strcmp(offset_of(em, n, p), p->lin))
 			/* the channel-blocked map kernel loaded it */
-			v = (cg_val){ cg_fmt(G, "%s[%d]", em->clreg, em->cllane),
-			              'f' };
+			v = (cg_val){ em->clval, 'f' };
 		else if (cg_is_cl(G, n))
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 			                          cl_offset(em, n, p)));
