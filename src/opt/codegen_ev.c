@@ -302,6 +302,16 @@ static const char *cl_offset(cg_em *em, int n, const cg_point *p)
 	              C);
 }
 
+/* The register array caching node n in the current step (em->ck set),
+ * or NULL. */
+static const char *cache_of(const cg_em *em, int n)
+{
+	for (int i = 0; i < em->ncache && em->ck; i++)
+		if (em->cnode[i] == n)
+			return em->cvar[i];
+	return NULL;
+}
+
 /* ==== Levels ==== */
 
 /* The level of a leaf-like node n (a leaf, or a view of one) at p: from
@@ -486,11 +496,11 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 			full = 0;
 	int f32 = g->n[n].dtype == KRL_F32;
 	if (full) {
-		for (int i = 0; i < em->ncache && em->ck; i++)
-			if (em->cnode[i] == n) {
-				v.e = cg_fmt(G, "%s[%s].%s", em->cvar[i], em->ck, comp(c));
-				return v;
-			}
+		const char *cv = cache_of(em, n);
+		if (cv) {
+			v.e = cg_fmt(G, "%s[%s].%s", cv, em->ck, comp(c));
+			return v;
+		}
 		if (f32) {
 			v.e = cg_fmt(G, "%s.%s", vload(em, n, em->vlin), comp(c));
 			return v;
@@ -839,8 +849,12 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		if (n == em->clnode && em->clval && p->main &&
-		    !strcmp(offset_of(em, n, p), p->lin))
+		const char *cv = p->main && em->vec == 1 ? cache_of(em, n) : NULL;
+		if (cv && !strcmp(offset_of(em, n, p), p->lin))
+			/* a column kernel's register cache (codegen_row.c) */
+			v = (cg_val){ cg_fmt(G, "%s[%s]", cv, em->ck), 'f' };
+		else if (n == em->clnode && em->clval && p->main &&
+		         !strcmp(offset_of(em, n, p), p->lin))
 			/* the channel-blocked map kernel loaded it */
 			v = (cg_val){ em->clval, 'f' };
 		else if (cg_is_cl(G, n))

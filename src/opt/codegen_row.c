@@ -267,13 +267,14 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 
 /* ==== Loops over a row ==== */
 
-enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL };
+enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL, LV_COLC };
 
 typedef struct rloop {
 	int variant;
 	const char *lid, *nl;    /* lane id and count over the row */
 	const char *r0, *r1;     /* the part of the row */
-	int caps;                /* cached: float4s per thread */
+	int caps;                /* cached: float4s per thread (column
+	                            kernels: floats) */
 	int ty;                  /* column kernels: rows of threads */
 } rloop;
 
@@ -489,6 +490,21 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		cg_line(b, ind, "}");
 		break;
 	}
+	case LV_COLC:
+		/* the column in registers (emit_cols loaded it): element k of
+		 * each cached node's array is row ty + k * L->ty */
+		em->ck = "k";
+		cg_line(b, ind, "#pragma unroll");
+		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", L->caps);
+		cg_line(b, ind + 1, "const long r = ty + (long)k * %d;", L->ty);
+		cg_line(b, ind + 1, "if (r < %s%s) {", em->rlen,
+		        isred ? "" : " && valid");
+		rs[0] = "r";
+		row_step(em, ri, rs, 1, 1, nodes, nn, isred, acc, pair, ind + 2);
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind, "}");
+		em->ck = NULL;
+		break;
 	case LV_SCALAR:
 	case LV_COL: {
 		/* strided lanes: four positions in flight per thread, then one
@@ -1099,11 +1115,27 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	em.ind[0] = 1;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
+	/* the column in registers, as the row kernel's cache: when it is read
+	 * more than once and fits at the set generated for, up to 16 floats
+	 * per thread over the cached nodes */
+	int caps = 16 / (ri->ncache ? ri->ncache : 1);
+	int cache = G->s.row_cache && ri->ncache > 0 &&
+	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= ty * caps;
 	rprog P;
 	memset(&P, 0, sizeof P);
-	P.nvar = 1;
-	P.L[0].variant = LV_COL;
-	P.L[0].ty = ty;
+	P.nvar = cache ? 2 : 1;
+	if (cache) {
+		P.conds[0] = "cached";
+		P.L[0].variant = LV_COLC;
+		P.L[0].caps = caps;
+	}
+	P.L[P.nvar - 1].variant = LV_COL;
+	P.L[0].ty = P.L[P.nvar - 1].ty = ty;
+	em.ncache = cache ? ri->ncache : 0;
+	for (int i = 0; i < em.ncache; i++) {
+		em.cnode[i] = ri->cache[i];
+		em.cvar[i] = cg_fmt(G, "cch%d", i);
+	}
 	P.finish = 2;
 	P.first = 1;
 	P.last = ri->npass;
@@ -1131,6 +1163,9 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
+	if (cache)
+		cg_line(&body, 1, "const bool cached = %s <= %d;", em.rlen,
+		        ty * caps);
 	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", I);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
 	        "gridDim.x) {", O);
@@ -1141,12 +1176,31 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	        "values (in bounds), store nothing */");
 	cg_line(&body, 2, "const long c = valid ? cc : %s - 1;", I);
 	cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
+	if (cache) {
+		cg_line(&body, 2, "/* the column in registers when it fits: every "
+		        "load in flight at once */");
+		for (int i = 0; i < ri->ncache; i++)
+			cg_line(&body, 2, "float cch%d[%d];", i, caps);
+		cg_line(&body, 2, "if (cached) {");
+		cg_line(&body, 3, "#pragma unroll");
+		cg_line(&body, 3, "for (int k = 0; k < %d; k++) {", caps);
+		cg_line(&body, 4, "const long r = ty + (long)k * %d;", ty);
+		cg_line(&body, 4, "if (r < %s) {", em.rlen);
+		for (int i = 0; i < ri->ncache; i++)
+			cg_line(&body, 5, "cch%d[k] = %s[rb + r * %s];", i,
+			        cg_arg_buf(G, K, ri->cache[i], 0), I);
+		cg_line(&body, 4, "}");
+		cg_line(&body, 3, "}");
+		cg_line(&body, 2, "}");
+	}
 	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
 	              cg_fmt(G, "row over a middle axis: 32 columns x %d rows of "
-	                     "threads per block, %d pass%s", ty, ri->npass,
+	                     "threads per block, %s, %d pass%s", ty,
+	                     cache ? "columns in registers when they fit" :
+	                     "columns re-read", ri->npass,
 	                     ri->npass == 1 ? "" : "es"),
 	              blk, &body,
 	              cg_fmt(G, "min((%s) * cdiv(%s, 32), sm_count * 32)",
