@@ -20,31 +20,6 @@
 #include "krl/opt.h"
 #include "krl/suite.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	size_t got;
-	while (b && (got = fread(b + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			char *nb = realloc(b, cap *= 2);
-			if (!nb) {
-				free(b);
-				b = NULL;
-			}
-			b = nb;
-		}
-	}
-	fclose(f);
-	if (b)
-		b[n] = 0;
-	return b;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 4 && !(argc == 5 && !strcmp(argv[3], "-c"))) {
@@ -57,15 +32,16 @@ int main(int argc, char **argv)
 	krl_suite *suite = NULL;
 	krl_task *t = NULL;
 	krl_opt *o = NULL;
-	char *src = argc == 5 ? strdup(argv[4]) : slurp(argv[3]);
+	krl_candidate *cand = NULL;
 	char *text = NULL, *what = NULL;
 	krl_choice c;
 	int rc = 1;
 	const char *root = getenv("KRL_TASKS");
-	if (!src) {
-		fprintf(stderr, "regen_candidate: cannot read %s\n", argv[3]);
+	if (argc == 4 && krl_candidate_load(argv[3], &cand, &d) != KRL_OK) {
+		fprintf(stderr, "regen_candidate: %s: %s\n", argv[3], d.msg);
 		goto out;
 	}
+	const char *src = cand ? cand->source : argv[4];
 	if (krl_suite_load(root ? root : "tasks", &suite, &d) != KRL_OK ||
 	    krl_suite_load_task(suite, argv[1], &t, &d) != KRL_OK ||
 	    krl_opt_create(t, argv[2], &o, &d) != KRL_OK ||
@@ -80,7 +56,7 @@ int main(int argc, char **argv)
 out:
 	free(text);
 	free(what);
-	free(src);
+	krl_candidate_free(cand);
 	krl_opt_free(o);
 	krl_task_free(t);
 	krl_suite_free(suite);

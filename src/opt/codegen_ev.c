@@ -312,6 +312,19 @@ static const char *cache_of(const cg_em *em, int n)
 	return NULL;
 }
 
+/* The value of leaf n at p that the kernel has loaded itself, or NULL:
+ * at its own point (scalar steps), a column kernel's register cache
+ * (codegen_row.c) or the channels-last map kernel's tile (codegen_map.c). */
+static const char *held(cg_em *em, int n, const cg_point *p)
+{
+	const char *cv = em->vec == 1 ? cache_of(em, n) : NULL;
+	const char *e = cv ? cg_fmt(em->G, "%s[%s]", cv, em->ck) :
+	                n == em->clnode ? em->clval : NULL;
+	if (!e || !p->main || strcmp(offset_of(em, n, p), p->lin))
+		return NULL;
+	return e;
+}
+
 /* ==== Levels ==== */
 
 /* The level of a leaf-like node n (a leaf, or a view of one) at p: from
@@ -849,14 +862,9 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		const char *cv = p->main && em->vec == 1 ? cache_of(em, n) : NULL;
-		if (cv && !strcmp(offset_of(em, n, p), p->lin))
-			/* a column kernel's register cache (codegen_row.c) */
-			v = (cg_val){ cg_fmt(G, "%s[%s]", cv, em->ck), 'f' };
-		else if (n == em->clnode && em->clval && p->main &&
-		         !strcmp(offset_of(em, n, p), p->lin))
-			/* the channel-blocked map kernel loaded it */
-			v = (cg_val){ em->clval, 'f' };
+		const char *h = held(em, n, p);
+		if (h)
+			v = (cg_val){ h, 'f' };
 		else if (cg_is_cl(G, n))
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 			                          cl_offset(em, n, p)));

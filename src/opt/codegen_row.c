@@ -632,6 +632,29 @@ static const char *var_shift(cg_em *em, const rinfo *ri, int snode)
 	return v.e ? cg_f(em, v) : "0.f";
 }
 
+/* ==== The register cache ==== */
+
+/* Whether a kernel's registers should hold its row (or column) of cached
+ * nodes, cap elements a row at most: only when the row is read more than
+ * once, and when it fits at the shape set the candidate is generated for
+ * (the array takes registers, so occupancy, whether or not a row uses
+ * it). */
+static int cache_pays(const cg_gen *G, const rinfo *ri, int64_t cap)
+{
+	return G->s.row_cache && ri->ncache > 0 &&
+	       ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
+}
+
+/* Makes em read ri's cached nodes from the arrays cch0, cch1, ... */
+static void cache_use(cg_em *em, const rinfo *ri)
+{
+	em->ncache = ri->ncache;
+	for (int i = 0; i < ri->ncache; i++) {
+		em->cnode[i] = ri->cache[i];
+		em->cvar[i] = cg_fmt(em->G, "cch%d", i);
+	}
+}
+
 /* ==== The program of one row ==== */
 
 typedef struct rprog {
@@ -849,11 +872,7 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	if (caps < 1)
 		caps = 1;
 	int cap = (warp ? 32 : blk) * caps * 4;
-	/* registers pay only when the row is read more than once, and when it
-	 * fits at the shape set the candidate is generated for: the array
-	 * takes registers (so occupancy) whether or not a row uses it */
-	int cache = G->s.row_cache && ri->ncache > 0 &&
-	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
+	int cache = cache_pays(G, ri, cap);
 	rprog P;
 	memset(&P, 0, sizeof P);
 	int v = 0;
@@ -884,11 +903,8 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	P.outputs = 1;
 	P.rowguard = "lid == 0";
 	/* the cache lives for the whole row */
-	em.ncache = cache ? ri->ncache : 0;
-	for (int i = 0; i < em.ncache; i++) {
-		em.cnode[i] = ri->cache[i];
-		em.cvar[i] = cg_fmt(G, "cch%d", i);
-	}
+	if (cache)
+		cache_use(&em, ri);
 	emit_sections(&em, ri, &P, &rowb, 2);
 	em.vec = 4;
 	/* broadcast extents that allow float4 lanes allow them in the peeled
@@ -1115,12 +1131,10 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	em.ind[0] = 1;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
-	/* the column in registers, as the row kernel's cache: when it is read
-	 * more than once and fits at the set generated for, up to 16 floats
+	/* the column in registers, as the row kernel's cache: up to 16 floats
 	 * per thread over the cached nodes */
 	int caps = 16 / (ri->ncache ? ri->ncache : 1);
-	int cache = G->s.row_cache && ri->ncache > 0 &&
-	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= ty * caps;
+	int cache = cache_pays(G, ri, ty * caps);
 	rprog P;
 	memset(&P, 0, sizeof P);
 	P.nvar = cache ? 2 : 1;
@@ -1131,11 +1145,8 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 	P.L[P.nvar - 1].variant = LV_COL;
 	P.L[0].ty = P.L[P.nvar - 1].ty = ty;
-	em.ncache = cache ? ri->ncache : 0;
-	for (int i = 0; i < em.ncache; i++) {
-		em.cnode[i] = ri->cache[i];
-		em.cvar[i] = cg_fmt(G, "cch%d", i);
-	}
+	if (cache)
+		cache_use(&em, ri);
 	P.finish = 2;
 	P.first = 1;
 	P.last = ri->npass;

@@ -934,7 +934,8 @@ static void tconv_geometries_compute_golden(void **state)
  * multiples of 8 at the hidden-like set) and other kernels reading it
  * through the index map (a max pool after the chain: 35; an average pool:
  * 46; a row kernel: 19's group norm reads the chain, not y), at tiny and a
- * hidden-like set, with blocks of 128, 256 and 1024 threads in turn. Each candidate also compiles with NVRTC. */
+ * hidden-like set, with blocks of 128, 256 and 1024 threads in turn. Each
+ * candidate also compiles with NVRTC. */
 static void channels_last_compute_golden(void **state)
 {
 	(void)state;
