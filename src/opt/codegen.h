@@ -104,9 +104,10 @@ typedef struct cg_em {
 	int gf[64];
 	int ngf;
 	/* channel-blocked map kernels (codegen_map.c): the channels-last
-	 * node clnode's (-1: none) value at the main point is clval */
-	int clnode;
-	const char *clval;
+	 * node clnode's (-1: none) value at the main point is the register
+	 * clreg[cllane] */
+	int clnode, cllane;
+	const char *clreg;
 } cg_em;
 
 void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K);

@@ -302,29 +302,6 @@ static const char *cl_offset(cg_em *em, int n, const cg_point *p)
 	              C);
 }
 
-/* The register array caching node n in the current step (em->ck set),
- * or NULL. */
-static const char *cache_of(const cg_em *em, int n)
-{
-	for (int i = 0; i < em->ncache && em->ck; i++)
-		if (em->cnode[i] == n)
-			return em->cvar[i];
-	return NULL;
-}
-
-/* The value of leaf n at p that the kernel has loaded itself, or NULL:
- * at its own point (scalar steps), a column kernel's register cache
- * (codegen_row.c) or the channels-last map kernel's tile (codegen_map.c). */
-static const char *held(cg_em *em, int n, const cg_point *p)
-{
-	const char *cv = em->vec == 1 ? cache_of(em, n) : NULL;
-	const char *e = cv ? cg_fmt(em->G, "%s[%s]", cv, em->ck) :
-	                n == em->clnode ? em->clval : NULL;
-	if (!e || !p->main || strcmp(offset_of(em, n, p), p->lin))
-		return NULL;
-	return e;
-}
-
 /* ==== Levels ==== */
 
 /* The level of a leaf-like node n (a leaf, or a view of one) at p: from
@@ -509,11 +486,11 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 			full = 0;
 	int f32 = g->n[n].dtype == KRL_F32;
 	if (full) {
-		const char *cv = cache_of(em, n);
-		if (cv) {
-			v.e = cg_fmt(G, "%s[%s].%s", cv, em->ck, comp(c));
-			return v;
-		}
+		for (int i = 0; i < em->ncache && em->ck; i++)
+			if (em->cnode[i] == n) {
+				v.e = cg_fmt(G, "%s[%s].%s", em->cvar[i], em->ck, comp(c));
+				return v;
+			}
 		if (f32) {
 			v.e = cg_fmt(G, "%s.%s", vload(em, n, em->vlin), comp(c));
 			return v;
@@ -862,9 +839,11 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		const char *h = held(em, n, p);
-		if (h)
-			v = (cg_val){ h, 'f' };
+		if (n == em->clnode && em->clreg && p->main &&
+		    !strcmp(offset_of(em, n, p), p->lin))
+			/* the channel-blocked map kernel loaded it */
+			v = (cg_val){ cg_fmt(G, "%s[%d]", em->clreg, em->cllane),
+			              'f' };
 		else if (cg_is_cl(G, n))
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 			                          cl_offset(em, n, p)));

@@ -104,46 +104,32 @@ static int cl_leaf(cg_gen *G, cg_kern *K, int n, int depth)
 
 /*
  * A map kernel over the shape [N, C, s...] of a channels-last leaf cl
- * (memory [N, s..., C], S = prod(s)), by tiles of 32 channels and P
- * positions: a block takes positions s0..s0+P-1 of one sample and
- * channels c0..c0+31 at a time, the tiles in (n, s-tile, c-tile) order,
- * channels fastest, so that the blocks at work read whole runs of [s][C]
- * and write neighbouring runs of each channel's plane. The block loads
- * its tile into shared memory along the channels (a warp reads 32
- * consecutive floats of one position), then each warp evaluates the
- * chain down the positions of its channels (a warp writes 32 consecutive
- * NCHW elements), each element one scalar step at its NCHW index i with
- * rowed coordinates (n, c, s): per-channel operands index by c, without
- * dividing i, and NCHW operands of the output's shape read coalesced.
- * Blocks of B threads (a multiple of 32 dividing 1024: W = B / 32 warps)
- * take P = max(32, 4 W) positions, so that each thread has at least 4
- * loads in flight. A walk in NCHW order would read the leaf with a stride
- * of C; one thread per position and 8 channels, reading 32-byte pieces 4C
- * bytes apart, measured 1.9x slower than the copy rate.
+ * (memory [N, s..., C]), channel-blocked: each thread takes one position
+ * (n, s) and 8 channels c0..c0+7, so a warp reads 32 positions' 32-byte
+ * runs of channels and writes, for each channel, 32 consecutive elements
+ * of its NCHW outputs: both sides coalesced, where walking NCHW order
+ * would read the leaf with a stride of C. The thread loads its 8 leaf
+ * values into registers first (two float4 loads when C is a multiple of
+ * 4, so that the run is aligned), then each channel is one scalar step at
+ * its NCHW index i, with rowed coordinates (n, c, s): per-channel
+ * operands index by c, not by dividing i.
  */
 static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 {
 	const krl_graph *g = G->g;
 	const krl_sched *s = &G->s;
-	const int blk = s->map_block, warps = blk / 32;
-	const int P = 4 * warps > 32 ? 4 * warps : 32;
+	const int blk = s->map_block;
 	const krl_gnode *sp = &g->n[K->space];
-	if (blk % 32 || 32 % warps) {
-		snprintf(G->err, sizeof G->err, "map over channels-last node %d: "
-		         "block %d is not a multiple of 32 dividing 1024", cl, blk);
-		return KRL_OK;
-	}
 	const char *name = cg_fmt(G, "k%d_map", K->id);
 	const char *ct = cg_prod(G, K->space, 1, 2);
 	const char *st = cg_prod(G, K->space, 2, sp->ndim);
-	const char *ntt = cg_fmt(G, "(%s) * cdiv(%s, %d) * cdiv(%s, 32)",
-	                         cg_prod(G, K->space, 0, 1), st, P, ct);
+	const char *ntt = cg_fmt(G, "(%s) * cdiv(%s, 8) * (%s)",
+	                         cg_prod(G, K->space, 0, 1), ct, st);
 	cg_em em;
 	cg_sb l0 = { 0 }, steps = { 0 }, body = { 0 };
 	cg_em_init(&em, G, K);
 	const char *C = cg_arg_long(G, K, ct), *S = cg_arg_long(G, K, st);
-	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, 32)", ct));
-	const char *SB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", st, P));
+	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, 8)", ct));
 	const char *NT = cg_arg_long(G, K, ntt);
 	const char *X = cg_arg_buf(G, K, cl, 0);
 	G->need |= CG_NEED_DIV;
@@ -153,54 +139,61 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	em.ind[1] = em.ind[2] = 3;
 	em.vec = 1;
 	em.clnode = cl;
+	em.clreg = "tv";
 	cg_point at;
 	memset(&at, 0, sizeof at);
 	at.rowed = 1;
 	at.ax0 = 1;
 	at.ax1 = 2;
 	at.o = "tn";
-	for (int m = 0; m < P / 32 && G->fail < 0 && !G->err[0]; m++)
-		for (int k = 0; k < 32 / warps && G->fail < 0 && !G->err[0]; k++) {
-			int c = k * warps, q = m * 32;
-			cg_em_forget(&em, 1);
-			em.clval = cg_fmt(G, "ttile[tx + %d][ty + %d]", q, c);
-			at.r = cg_fmt(G, "(tc0 + ty + %d)", c);
-			at.c = cg_fmt(G, "(ts + %d)", q);
-			cg_line(&steps, 2, "if (tc0 + ty + %d < %s && ts + %d < %s) {", c,
-			        C, q, S);
-			cg_line(&steps, 3, "const long i = (tn * %s + tc0 + ty + %d) * %s"
-			        " + ts + %d;", C, c, S, q);
-			map_step(&em, "i", 1, 3, &at);
-			cg_line(&steps, 2, "}");
-		}
+	at.c = "ts";
+	for (int j = 0; j < 8 && G->fail < 0 && !G->err[0]; j++) {
+		cg_em_forget(&em, 1);
+		em.cllane = j;
+		at.r = cg_fmt(G, "(tc0 + %d)", j);
+		cg_line(&steps, 2, "if (tc0 + %d < %s) {", j, C);
+		cg_line(&steps, 3, "const long i = (tn * %s + tc0 + %d) * %s + ts;",
+		        C, j, S);
+		map_step(&em, "i", 1, 3, &at);
+		cg_line(&steps, 2, "}");
+	}
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
 	cg_line(&body, 0, "{");
-	cg_line(&body, 1, "__shared__ float ttile[%d][33];", P);
 	if (l0.z)
 		cg_sb_puts(&body, l0.z);
-	cg_line(&body, 1, "const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;");
-	cg_line(&body, 1, "for (long e = blockIdx.x; e < %s; e += gridDim.x) {",
-	        NT);
-	cg_line(&body, 2, "const long tc0 = krl_mod(e, %s) * 32;", CB);
-	cg_line(&body, 2, "const long tq = krl_div(e, %s);", CB);
-	cg_line(&body, 2, "const long ts0 = krl_mod(tq, %s) * %d;", SB, P);
-	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", SB);
-	cg_line(&body, 2, "#pragma unroll");
-	cg_line(&body, 2, "for (int r = ty; r < %d; r += %d)", P, warps);
-	cg_line(&body, 3, "ttile[r][tx] = ts0 + r < %s && tc0 + tx < %s ? "
-	        "%s[(tn * %s + ts0 + r) * %s + tc0 + tx] : 0.f;", S, C, X, S, C);
-	cg_line(&body, 2, "__syncthreads();");
-	cg_line(&body, 2, "const long ts = ts0 + tx;");
+	cg_line(&body, 1, "const int tid = threadIdx.x;");
+	cg_line(&body, 1, "const bool tvec = (%s & 3) == 0;", C);
+	cg_line(&body, 1, "for (long e = (long)blockIdx.x * %d + tid; e < %s;",
+	        blk, NT);
+	cg_line(&body, 1, "     e += (long)gridDim.x * %d) {", blk);
+	cg_line(&body, 2, "const long ts = krl_mod(e, %s);", S);
+	cg_line(&body, 2, "const long tq = krl_div(e, %s);", S);
+	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * 8;", CB);
+	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
+	cg_line(&body, 2, "const long tbase = (tn * %s + ts) * %s + tc0;", S, C);
+	cg_line(&body, 2, "float tv[8];");
+	cg_line(&body, 2, "if (tvec && tc0 + 8 <= %s) {", C);
+	cg_line(&body, 3, "const float4 q0 = *reinterpret_cast<const float4 *>"
+	        "(%s + tbase);", X);
+	cg_line(&body, 3, "const float4 q1 = *reinterpret_cast<const float4 *>"
+	        "(%s + tbase + 4);", X);
+	cg_line(&body, 3, "tv[0] = q0.x; tv[1] = q0.y; tv[2] = q0.z; "
+	        "tv[3] = q0.w;");
+	cg_line(&body, 3, "tv[4] = q1.x; tv[5] = q1.y; tv[6] = q1.z; "
+	        "tv[7] = q1.w;");
+	cg_line(&body, 2, "} else {");
+	cg_line(&body, 3, "#pragma unroll");
+	cg_line(&body, 3, "for (int j = 0; j < 8; j++)");
+	cg_line(&body, 4, "tv[j] = tc0 + j < %s ? %s[tbase + j] : 0.f;", C, X);
+	cg_line(&body, 2, "}");
 	if (steps.z)
 		cg_sb_puts(&body, steps.z);
-	cg_line(&body, 2, "/* the tile is refilled for the next e */");
-	cg_line(&body, 2, "__syncthreads();");
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	map_finish(G, K, name, &body, cg_fmt(G, "map over a channels-last "
-	           "input (node %d), tiles of 32 channels x %d positions through "
-	           "shared memory: %d threads", cl, P, blk), ntt, 1);
+	           "input (node %d), 8 channels per thread: %d threads", cl,
+	           blk), ntt, blk);
 done:
 	if (l0.oom || steps.oom || body.oom)
 		G->oom = 1;

@@ -267,14 +267,13 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 
 /* ==== Loops over a row ==== */
 
-enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL, LV_COLC };
+enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL };
 
 typedef struct rloop {
 	int variant;
 	const char *lid, *nl;    /* lane id and count over the row */
 	const char *r0, *r1;     /* the part of the row */
-	int caps;                /* cached: float4s per thread (column
-	                            kernels: floats) */
+	int caps;                /* cached: float4s per thread */
 	int ty;                  /* column kernels: rows of threads */
 } rloop;
 
@@ -490,21 +489,6 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		cg_line(b, ind, "}");
 		break;
 	}
-	case LV_COLC:
-		/* the column in registers (emit_cols loaded it): element k of
-		 * each cached node's array is row ty + k * L->ty */
-		em->ck = "k";
-		cg_line(b, ind, "#pragma unroll");
-		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", L->caps);
-		cg_line(b, ind + 1, "const long r = ty + (long)k * %d;", L->ty);
-		cg_line(b, ind + 1, "if (r < %s%s) {", em->rlen,
-		        isred ? "" : " && valid");
-		rs[0] = "r";
-		row_step(em, ri, rs, 1, 1, nodes, nn, isred, acc, pair, ind + 2);
-		cg_line(b, ind + 1, "}");
-		cg_line(b, ind, "}");
-		em->ck = NULL;
-		break;
 	case LV_SCALAR:
 	case LV_COL: {
 		/* strided lanes: four positions in flight per thread, then one
@@ -630,29 +614,6 @@ static const char *var_shift(cg_em *em, const rinfo *ri, int snode)
 	p0.rowlevel = 1;
 	cg_val v = cg_ev(em, G->g->n[snode].in[0], &p0);
 	return v.e ? cg_f(em, v) : "0.f";
-}
-
-/* ==== The register cache ==== */
-
-/* Whether a kernel's registers should hold its row (or column) of cached
- * nodes, cap elements a row at most: only when the row is read more than
- * once, and when it fits at the shape set the candidate is generated for
- * (the array takes registers, so occupancy, whether or not a row uses
- * it). */
-static int cache_pays(const cg_gen *G, const rinfo *ri, int64_t cap)
-{
-	return G->s.row_cache && ri->ncache > 0 &&
-	       ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
-}
-
-/* Makes em read ri's cached nodes from the arrays cch0, cch1, ... */
-static void cache_use(cg_em *em, const rinfo *ri)
-{
-	em->ncache = ri->ncache;
-	for (int i = 0; i < ri->ncache; i++) {
-		em->cnode[i] = ri->cache[i];
-		em->cvar[i] = cg_fmt(em->G, "cch%d", i);
-	}
 }
 
 /* ==== The program of one row ==== */
@@ -872,7 +833,11 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	if (caps < 1)
 		caps = 1;
 	int cap = (warp ? 32 : blk) * caps * 4;
-	int cache = cache_pays(G, ri, cap);
+	/* registers pay only when the row is read more than once, and when it
+	 * fits at the shape set the candidate is generated for: the array
+	 * takes registers (so occupancy) whether or not a row uses it */
+	int cache = G->s.row_cache && ri->ncache > 0 &&
+	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
 	rprog P;
 	memset(&P, 0, sizeof P);
 	int v = 0;
@@ -903,8 +868,11 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	P.outputs = 1;
 	P.rowguard = "lid == 0";
 	/* the cache lives for the whole row */
-	if (cache)
-		cache_use(&em, ri);
+	em.ncache = cache ? ri->ncache : 0;
+	for (int i = 0; i < em.ncache; i++) {
+		em.cnode[i] = ri->cache[i];
+		em.cvar[i] = cg_fmt(G, "cch%d", i);
+	}
 	emit_sections(&em, ri, &P, &rowb, 2);
 	em.vec = 4;
 	/* broadcast extents that allow float4 lanes allow them in the peeled
@@ -1131,22 +1099,11 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	em.ind[0] = 1;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
-	/* the column in registers, as the row kernel's cache: up to 16 floats
-	 * per thread over the cached nodes */
-	int caps = 16 / (ri->ncache ? ri->ncache : 1);
-	int cache = cache_pays(G, ri, ty * caps);
 	rprog P;
 	memset(&P, 0, sizeof P);
-	P.nvar = cache ? 2 : 1;
-	if (cache) {
-		P.conds[0] = "cached";
-		P.L[0].variant = LV_COLC;
-		P.L[0].caps = caps;
-	}
-	P.L[P.nvar - 1].variant = LV_COL;
-	P.L[0].ty = P.L[P.nvar - 1].ty = ty;
-	if (cache)
-		cache_use(&em, ri);
+	P.nvar = 1;
+	P.L[0].variant = LV_COL;
+	P.L[0].ty = ty;
 	P.finish = 2;
 	P.first = 1;
 	P.last = ri->npass;
@@ -1174,9 +1131,6 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
-	if (cache)
-		cg_line(&body, 1, "const bool cached = %s <= %d;", em.rlen,
-		        ty * caps);
 	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", I);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
 	        "gridDim.x) {", O);
@@ -1187,31 +1141,12 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	        "values (in bounds), store nothing */");
 	cg_line(&body, 2, "const long c = valid ? cc : %s - 1;", I);
 	cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
-	if (cache) {
-		cg_line(&body, 2, "/* the column in registers when it fits: every "
-		        "load in flight at once */");
-		for (int i = 0; i < ri->ncache; i++)
-			cg_line(&body, 2, "float cch%d[%d];", i, caps);
-		cg_line(&body, 2, "if (cached) {");
-		cg_line(&body, 3, "#pragma unroll");
-		cg_line(&body, 3, "for (int k = 0; k < %d; k++) {", caps);
-		cg_line(&body, 4, "const long r = ty + (long)k * %d;", ty);
-		cg_line(&body, 4, "if (r < %s) {", em.rlen);
-		for (int i = 0; i < ri->ncache; i++)
-			cg_line(&body, 5, "cch%d[k] = %s[rb + r * %s];", i,
-			        cg_arg_buf(G, K, ri->cache[i], 0), I);
-		cg_line(&body, 4, "}");
-		cg_line(&body, 3, "}");
-		cg_line(&body, 2, "}");
-	}
 	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
 	              cg_fmt(G, "row over a middle axis: 32 columns x %d rows of "
-	                     "threads per block, %s, %d pass%s", ty,
-	                     cache ? "columns in registers when they fit" :
-	                     "columns re-read", ri->npass,
+	                     "threads per block, %d pass%s", ty, ri->npass,
 	                     ri->npass == 1 ? "" : "es"),
 	              blk, &body,
 	              cg_fmt(G, "min((%s) * cdiv(%s, 32), sm_count * 32)",
