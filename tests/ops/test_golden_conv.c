@@ -464,12 +464,32 @@ static void test_conv_transpose_check(void **state)
 
 /* ==== Layout (layout=nhwc) ==== */
 
-/* transpose_kernel of conv_layout.cu on the host: for each block (tile t,
- * matrix b), every thread's load step, then (the barrier) every thread's
- * store step, through conv_layout.h's very functions. */
-static void host_transpose(const float *in, float *out, int64_t nb,
-                           int64_t nr, int64_t nq, const float *add)
+/* krl_k_transpose of conv_layout.cu on the host, on the path
+ * krl_tr_path picks (aligned as cudaMalloc's memory is): for each block
+ * (a tile and a matrix), every thread's load step, then (the barrier)
+ * every thread's store step; or every per-q thread's step; through
+ * conv_layout.h's very functions. Returns the path. */
+static int host_transpose(const float *in, float *out, int64_t nb,
+                          int64_t nr, int64_t nq, const float *add)
 {
+	int path = krl_tr_path(nr, nq, 1);
+	if (path == KRL_TR_PERQ) {
+		for (int64_t e = 0; e < nb * nq; e++)
+			krl_trq_step(in, out, add, e, nr, nq);
+		return path;
+	}
+	if (path == KRL_TR_TILE4) {
+		static float t4[KRL_TR4_R][KRL_TR4_Q + 1];
+		for (int64_t e = 0; e < nb * krl_tr4_tiles(nr, nq); e++) {
+			int64_t per = krl_tr4_tiles(nr, nq), b = e / per, r0, q0;
+			krl_tr4_tile(e % per, nr, &r0, &q0);
+			for (int tid = 0; tid < KRL_TR4_THREADS; tid++)
+				krl_tr4_load(in, t4, b, r0, q0, tid, nr, nq);
+			for (int tid = 0; tid < KRL_TR4_THREADS; tid++)
+				krl_tr4_store(out, t4, add, b, r0, q0, tid, nr, nq);
+		}
+		return path;
+	}
 	float tile[KRL_TR_TILE][KRL_TR_TILE + 1];
 	for (int64_t t = 0; t < krl_tr_tiles(nr, nq); t++) {
 		int64_t r0, q0;
@@ -485,6 +505,7 @@ static void host_transpose(const float *in, float *out, int64_t nb,
 					             nr, nq);
 		}
 	}
+	return path;
 }
 
 /* The offset of (i0, i1, s...) under strides st. */
@@ -504,6 +525,8 @@ static int64_t at(const int64_t *idx, const int64_t *st, int nd)
  * definition puts it: d0, s..., d1), then back as y is, with a bias per
  * d1 (each element exactly v + bias).
  */
+static unsigned paths_seen; /* bit p: path p ran in a round trip */
+
 static void layout_round_trip(int nd, const int *dim)
 {
 	int64_t dim64[5], n = 1;
@@ -526,7 +549,7 @@ static void layout_round_trip(int nd, const int *dim)
 	int64_t nb, nr, nq;
 	krl_tr_channels_last(dim64, nd, &nb, &nr, &nq);
 	assert_int_equal(nb * nr * nq, n);
-	host_transpose(x, t, nb, nr, nq, NULL);
+	paths_seen |= 1u << host_transpose(x, t, nb, nr, nq, NULL);
 
 	int64_t cf[5], cl[5];
 	krl_layout_strides(dim, nd, KRL_LAYOUT_NCHW, cf);
@@ -549,7 +572,7 @@ static void layout_round_trip(int nd, const int *dim)
 		assert_true(t[want] == x[i]);
 	}
 	/* back, as y is, with the bias added on the way */
-	host_transpose(t, back, nb, nq, nr, bias);
+	paths_seen |= 1u << host_transpose(t, back, nb, nq, nr, bias);
 	for (int64_t i = 0; i < n; i++) {
 		int64_t c = i / nq % nr;
 		assert_true(back[i] == x[i] + bias[c]);
@@ -580,6 +603,16 @@ static void test_layout_transpose(void **state)
 	/* rank 3 (the layout of a tensor the driver never passes, kept
 	 * consistent: [N, C, w] -> [N, w, C]) */
 	layout_round_trip(3, (const int[]){ 2, 40, 35 });
+	/* the float4 tiles: partial tiles both ways (68 channels, 12 x 12
+	 * positions), more than one tile of q, and whole tiles */
+	layout_round_trip(4, (const int[]){ 2, 68, 12, 12 });
+	layout_round_trip(4, (const int[]){ 1, 64, 8, 16 });
+	/* the per-q threads at their most rows, and a 3-D x of 8 channels */
+	layout_round_trip(4, (const int[]){ 2, 16, 5, 7 });
+	layout_round_trip(5, (const int[]){ 2, 8, 3, 4, 4 });
+	/* every path ran */
+	assert_int_equal(paths_seen, (1u << KRL_TR_CLASSIC) |
+	                             (1u << KRL_TR_TILE4) | (1u << KRL_TR_PERQ));
 }
 
 int main(void)

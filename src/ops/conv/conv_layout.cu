@@ -6,7 +6,9 @@
  * transposes in [nb, nr, nq] -> out [nb, nq, nr]; the index math is in
  * conv_layout.h, shared with the CPU tests.
  *
- * The kernel is the classic shared-memory transpose: a block moves one
+ * Three kernels, chosen by krl_tr_path (conv_layout.h says when each
+ * serves and how fast it measured). The classic shared-memory transpose,
+ * for any batch: a block moves one
  * 32 x 32 tile, reading it along q (coalesced in the input) into shared
  * memory and writing it along r (coalesced in the output); the tile has a
  * padding column so that the column-wise reads of shared memory hit 32
@@ -45,12 +47,75 @@ transpose_kernel(const float *__restrict__ in, float *__restrict__ out,
 	}
 }
 
+/* The float4 tiles (KRL_TR_TILE4): a grid-stride loop over (b, tile),
+ * tiles of a matrix r-fastest. */
+__global__ void __launch_bounds__(KRL_TR4_THREADS)
+transpose4_kernel(const float *__restrict__ in, float *__restrict__ out,
+                  int64_t nb, int64_t nr, int64_t nq,
+                  const float *__restrict__ add)
+{
+	__shared__ float tile[KRL_TR4_R][KRL_TR4_Q + 1];
+	const int64_t per = krl_tr4_tiles(nr, nq);
+	for (int64_t e = blockIdx.x; e < nb * per; e += gridDim.x) {
+		int64_t b = e / per, r0, q0;
+		krl_tr4_tile(e % per, nr, &r0, &q0);
+		krl_tr4_load(in, tile, b, r0, q0, threadIdx.x, nr, nq);
+		__syncthreads();
+		krl_tr4_store(out, tile, add, b, r0, q0, threadIdx.x, nr, nq);
+		/* the tile is refilled for the next e */
+		__syncthreads();
+	}
+}
+
+/* A thread per (b, q) (KRL_TR_PERQ), in a grid-stride loop. */
+__global__ void __launch_bounds__(KRL_TR_PERQ_THREADS)
+transpose_perq_kernel(const float *__restrict__ in, float *__restrict__ out,
+                      int64_t nb, int64_t nr, int64_t nq,
+                      const float *__restrict__ add)
+{
+	for (int64_t e = blockIdx.x * (int64_t)KRL_TR_PERQ_THREADS +
+	                 threadIdx.x;
+	     e < nb * nq; e += (int64_t)gridDim.x * KRL_TR_PERQ_THREADS)
+		krl_trq_step(in, out, add, e, nr, nq);
+}
+
+/* Blocks for a grid-stride kernel with `items` blocks' worth of work:
+ * 8 resident blocks per multiprocessor at most. */
+static unsigned stride_grid(int64_t items)
+{
+	int dev = 0, sms = 132;
+	if (cudaGetDevice(&dev) != cudaSuccess ||
+	    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) !=
+	            cudaSuccess)
+		sms = 132;
+	int64_t cap = (int64_t)sms * 8;
+	return (unsigned)(items < cap ? (items > 0 ? items : 1) : cap);
+}
+
 extern "C" int krl_k_transpose(const float *in, float *out, int64_t nb,
                                int64_t nr, int64_t nq, const float *add,
                                void *stream)
 {
 	if (nb <= 0 || nr <= 0 || nq <= 0)
 		return 0;
+	int aligned = (((uintptr_t)in | (uintptr_t)out) & 15) == 0;
+	switch (krl_tr_path(nr, nq, aligned)) {
+	case KRL_TR_TILE4:
+		transpose4_kernel<<<stride_grid(nb * krl_tr4_tiles(nr, nq)),
+		                    KRL_TR4_THREADS, 0, (cudaStream_t)stream>>>(
+			in, out, nb, nr, nq, add);
+		return (int)cudaGetLastError();
+	case KRL_TR_PERQ:
+		transpose_perq_kernel<<<stride_grid((nb * nq +
+		                                     KRL_TR_PERQ_THREADS - 1) /
+		                                    KRL_TR_PERQ_THREADS),
+		                        KRL_TR_PERQ_THREADS, 0,
+		                        (cudaStream_t)stream>>>(in, out, nb, nr, nq,
+		                                                add);
+		return (int)cudaGetLastError();
+	default:
+		break;
+	}
 	int64_t tiles = krl_tr_tiles(nr, nq);
 	if (tiles > 0x7fffffff)
 		return (int)cudaErrorInvalidValue;

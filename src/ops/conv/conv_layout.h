@@ -108,6 +108,165 @@ static inline KRL_HD void krl_tr_store(float *out,
 	}
 }
 
+/*
+ * The kernels. transpose_kernel above (the classic one: 32 x 32 tiles,
+ * scalar accesses) moves any batch, but at ~0.38 of the copy rate on the
+ * H200 for a convolution's x (bench/transpose_probe: its tiles are small,
+ * and two blocks far apart in time write the halves of each output row).
+ * Two more serve most batches (bench/results/2026-12-02-h200-transpose/):
+ * - KRL_TR_TILE4: tiles of KRL_TR4_R x KRL_TR4_Q through shared memory
+ *   with 16-byte accesses both ways, tiles r-fastest (a block writes on
+ *   where the previous one stopped); nr and nq multiples of 4 and both
+ *   tensors 16-byte aligned: 0.85-0.87 of the copy rate on x of 64 and
+ *   256 channels.
+ * - KRL_TR_PERQ: a thread per (b, q) that reads its nr (at most
+ *   KRL_TR_PERQ_MAX) rows and writes them as one run: few channels, where
+ *   a 32-row tile would be mostly empty (0.25 of the copy rate on 3
+ *   channels, against 0.06; 0.48 on 8, against 0.14).
+ */
+enum { KRL_TR_CLASSIC = 0, KRL_TR_TILE4 = 1, KRL_TR_PERQ = 2 };
+
+#define KRL_TR4_R 64		/* float4 tile: rows (r) */
+#define KRL_TR4_Q 64		/* float4 tile: columns (q) */
+#define KRL_TR4_THREADS 256	/* its block */
+#define KRL_TR_PERQ_MAX 16	/* most rows a per-q thread moves */
+#define KRL_TR_PERQ_THREADS 256
+
+/* The kernel for a batch of [nr, nq] matrices; aligned: both tensors
+ * start on a 16-byte boundary. */
+static inline KRL_HD int krl_tr_path(int64_t nr, int64_t nq, int aligned)
+{
+	if (nr <= KRL_TR_PERQ_MAX)
+		return KRL_TR_PERQ;
+	if (aligned && nr % 4 == 0 && nq % 4 == 0)
+		return KRL_TR_TILE4;
+	return KRL_TR_CLASSIC;
+}
+
+/* Four consecutive floats, 16-byte aligned: one vector access on the
+ * GPU, four scalar ones on the host (the CPU tests). */
+static inline KRL_HD void krl_tr_ld4(const float *p, float *v)
+{
+#ifdef __CUDACC__
+	float4 t = *reinterpret_cast<const float4 *>(p);
+	v[0] = t.x;
+	v[1] = t.y;
+	v[2] = t.z;
+	v[3] = t.w;
+#else
+	for (int i = 0; i < 4; i++)
+		v[i] = p[i];
+#endif
+}
+
+static inline KRL_HD void krl_tr_st4(float *p, float a, float b, float c,
+                                     float d)
+{
+#ifdef __CUDACC__
+	*reinterpret_cast<float4 *>(p) = make_float4(a, b, c, d);
+#else
+	p[0] = a;
+	p[1] = b;
+	p[2] = c;
+	p[3] = d;
+#endif
+}
+
+/* The float4 tiles of one [nr, nq] matrix, and the corner of tile t
+ * (r-tiles fastest). */
+static inline KRL_HD int64_t krl_tr4_tiles(int64_t nr, int64_t nq)
+{
+	return ((nr + KRL_TR4_R - 1) / KRL_TR4_R) *
+	       ((nq + KRL_TR4_Q - 1) / KRL_TR4_Q);
+}
+
+static inline KRL_HD void krl_tr4_tile(int64_t t, int64_t nr, int64_t *r0,
+                                       int64_t *q0)
+{
+	int64_t rt = (nr + KRL_TR4_R - 1) / KRL_TR4_R;
+	*r0 = t % rt * KRL_TR4_R;
+	*q0 = t / rt * KRL_TR4_Q;
+}
+
+/* The float4 tile's load step for thread tid (of KRL_TR4_THREADS): each
+ * warp step moves 4 rows x 8 float4s (128-byte runs of the input), lane
+ * l taking row l / 8 and float4 l % 8; zeros outside the matrix. The
+ * tile's rows are KRL_TR4_Q + 1 long, so the scalar shared stores of a
+ * step hit 32 banks. */
+static inline KRL_HD void krl_tr4_load(const float *in,
+                                       float (*tile)[KRL_TR4_Q + 1],
+                                       int64_t b, int64_t r0, int64_t q0,
+                                       int tid, int64_t nr, int64_t nq)
+{
+	const int lane = tid & 31, warp = tid >> 5;
+	const int steps = KRL_TR4_R * KRL_TR4_Q / 128, warps =
+		KRL_TR4_THREADS / 32;
+	for (int w = warp; w < steps; w += warps) {
+		int rr = w % (KRL_TR4_R / 4) * 4 + (lane >> 3);
+		int qq = w / (KRL_TR4_R / 4) * 32 + (lane & 7) * 4;
+		int64_t r = r0 + rr, q = q0 + qq;
+		float v[4] = { 0.f, 0.f, 0.f, 0.f };
+		if (r < nr && q < nq)
+			krl_tr_ld4(in + krl_tr_src(b, r, q, nr, nq), v);
+		for (int i = 0; i < 4; i++)
+			tile[rr][qq + i] = v[i];
+	}
+}
+
+/* Its store step: each warp step writes 4 output rows (q) x 8 float4s
+ * (32 consecutive r), lane l taking row l / 8 and float4 l % 8, plus
+ * add[q] when add is not NULL. */
+static inline KRL_HD void krl_tr4_store(float *out,
+                                        float (*tile)[KRL_TR4_Q + 1],
+                                        const float *add, int64_t b,
+                                        int64_t r0, int64_t q0, int tid,
+                                        int64_t nr, int64_t nq)
+{
+	const int lane = tid & 31, warp = tid >> 5;
+	const int steps = KRL_TR4_R * KRL_TR4_Q / 128, warps =
+		KRL_TR4_THREADS / 32;
+	for (int w = warp; w < steps; w += warps) {
+		int rr = w % (KRL_TR4_R / 32) * 32 + (lane & 7) * 4;
+		int qq = w / (KRL_TR4_R / 32) * 4 + (lane >> 3);
+		int64_t r = r0 + rr, q = q0 + qq;
+		if (r >= nr || q >= nq)
+			continue;
+		float v[4];
+		for (int i = 0; i < 4; i++) {
+			v[i] = tile[rr + i][qq];
+			if (add)
+				v[i] += add[q];
+		}
+		krl_tr_st4(out + krl_tr_dst(b, r, q, nr, nq), v[0], v[1], v[2],
+		           v[3]);
+	}
+}
+
+/* The per-q kernel's step e (0 <= e < nb nq): matrix b = e / nq, column
+ * q = e % nq; its nr loads first (one per row: consecutive threads,
+ * consecutive addresses), then one run of nr floats out. */
+static inline KRL_HD void krl_trq_step(const float *in, float *out,
+                                       const float *add, int64_t e,
+                                       int64_t nr, int64_t nq)
+{
+	int64_t b, q;
+	if (((uint64_t)e | (uint64_t)nq) < 0x100000000ull) {
+		b = (int64_t)((uint32_t)e / (uint32_t)nq);
+		q = (int64_t)((uint32_t)e % (uint32_t)nq);
+	} else {
+		b = e / nq;
+		q = e % nq;
+	}
+	float v[KRL_TR_PERQ_MAX] = { 0.f };
+	for (int r = 0; r < KRL_TR_PERQ_MAX; r++)
+		if (r < nr)
+			v[r] = in[krl_tr_src(b, r, q, nr, nq)];
+	for (int r = 0; r < KRL_TR_PERQ_MAX; r++)
+		if (r < nr)
+			out[krl_tr_dst(b, r, q, nr, nq)] = add ? v[r] + add[q]
+			                                       : v[r];
+}
+
 /* The transpose that takes the channels of tensor [d0, d1, s...] (nd
  * dims) last: nb = d0, nr = d1, nq = prod(s). Its inverse swaps nr and
  * nq. */
