@@ -406,9 +406,12 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			first = 0;
 			switch (k) {
 			case CK_MAP:
-				cg_sb_printf(&sm, " (block %d, vec %d, ept %d, %s)",
+				cg_sb_printf(&sm, " (block %d, vec %d, ept %d, %s%s)",
 				             s->map_block, s->map_vec, s->map_ept,
-				             s->map_grid ? "persistent" : "cdiv");
+				             s->map_grid ? "persistent" : "cdiv",
+				             s->lib_layout == 2 && s->map_cl ?
+				             "; over a channels-last y, tiles of 256 "
+				             "threads" : "");
 				break;
 			case CK_ROW:
 				if (s->row_cols > 1 && G.cols_wide)

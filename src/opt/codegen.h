@@ -103,11 +103,12 @@ typedef struct cg_em {
 	/* gathers and flips being evaluated (innermost last) */
 	int gf[64];
 	int ngf;
-	/* channel-blocked map kernels (codegen_map.c): the channels-last
-	 * node clnode's (-1: none) value at the main point is the register
-	 * clreg[cllane] */
+	/* map kernels over a channels-last leaf (codegen_map.c): the node
+	 * clnode's (-1: none) value at a main point is the C expression
+	 * clfmt with cllane + the point's lane for its %d (a register of the
+	 * channel-blocked kernel, an element of the tiled kernel's tile) */
 	int clnode, cllane;
-	const char *clreg;
+	const char *clfmt;
 } cg_em;
 
 void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K);

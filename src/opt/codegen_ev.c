@@ -839,10 +839,10 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
 		 * kernel wrote */
-		if (n == em->clnode && em->clreg && p->main &&
+		if (n == em->clnode && em->clfmt && p->main &&
 		    !strcmp(offset_of(em, n, p), p->lin))
 			/* the channel-blocked map kernel loaded it */
-			v = (cg_val){ cg_fmt(G, "%s[%d]", em->clreg, em->cllane),
+			v = (cg_val){ cg_fmt(G, em->clfmt, em->cllane + p->lane),
 			              'f' };
 		else if (cg_is_cl(G, n))
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),

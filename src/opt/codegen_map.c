@@ -13,9 +13,10 @@
 #include "codegen.h"
 
 /* Evaluates every output of K at the lanes of one step and stores them.
- * lin0 is the linear index of lane 0; vec lanes follow it. With vec 1, a
- * non-NULL `at` gives the point's rowed coordinates too, so that operands
- * broadcast along its rows index by them, without dividing lin0. */
+ * lin0 is the linear index of lane 0; vec lanes follow it. A non-NULL
+ * `at` gives lane 0's rowed coordinates too, so that operands broadcast
+ * along its rows index by them, without dividing lin0; lane q is at
+ * at's inner index c + q (the lanes run along the innermost dims). */
 static void map_step(cg_em *em, const char *lin0, int vec, int ind,
                      const cg_point *at)
 {
@@ -24,11 +25,15 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind,
 	const krl_graph *g = G->g;
 	cg_val v[CG_MAX_KNODES][4];
 	em->vlin = lin0;
+	em->vr = at ? at->r : NULL;
 	for (int q = 0; q < vec; q++) {
 		cg_point p;
 		memset(&p, 0, sizeof p);
-		if (at && vec == 1)
+		if (at) {
 			p = *at;
+			if (q)
+				p.c = cg_fmt(G, "(%s + %d)", at->c, q);
+		}
 		p.space = K->space;
 		p.lin = q ? cg_fmt(G, "(%s + %d)", lin0, q) : lin0;
 		p.main = 1;
@@ -139,7 +144,7 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	em.ind[1] = em.ind[2] = 3;
 	em.vec = 1;
 	em.clnode = cl;
-	em.clreg = "tv";
+	em.clfmt = "tv[%d]";
 	cg_point at;
 	memset(&at, 0, sizeof at);
 	at.rowed = 1;
@@ -204,6 +209,162 @@ done:
 	return KRL_OK;
 }
 
+/*
+ * The tiled form (map.cl=tile) of the map kernel over a channels-last
+ * leaf: a block of CL_THREADS threads takes a tile of CL_R positions x
+ * CL_Q channels of one sample at a time (position tiles fastest, so that
+ * the blocks at work write on along each channel's plane), reads it into
+ * shared memory in 128-byte runs of channels (float4 loads when C is a
+ * multiple of 4), and writes it out in 128-byte runs of positions: each
+ * warp step takes 4 channels x 8 runs of 4 positions, and each run is one
+ * vector step of the chain at rowed point (n, c, s) with float4 stores,
+ * or, when S or an operand's extent is not a multiple of 4 (a run-time
+ * check), 4 scalar steps. The tile's rows are CL_Q + 1 floats long so
+ * that both phases' shared accesses hit 32 banks. bench/transpose_probe
+ * measured this structure for the pure transpose (sm*x* variants).
+ */
+#define CL_R 128
+#define CL_Q 64
+#define CL_THREADS 256
+
+static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
+{
+	const krl_graph *g = G->g;
+	const krl_sched *s = &G->s;
+	const krl_gnode *sp = &g->n[K->space];
+	const int steps = CL_R * CL_Q / 128, warps = CL_THREADS / 32;
+	const char *name = cg_fmt(G, "k%d_map", K->id);
+	const char *ct = cg_prod(G, K->space, 1, 2);
+	const char *st = cg_prod(G, K->space, 2, sp->ndim);
+	const char *ntt = cg_fmt(G, "(%s) * cdiv(%s, %d) * cdiv(%s, %d)",
+	                         cg_prod(G, K->space, 0, 1), st, CL_R, ct, CL_Q);
+	cg_em em;
+	cg_sb l0 = { 0 }, vstep = { 0 }, sstep = { 0 }, body = { 0 };
+	cg_em_init(&em, G, K);
+	const char *C = cg_arg_long(G, K, ct), *S = cg_arg_long(G, K, st);
+	const char *SB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", st, CL_R));
+	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", ct, CL_Q));
+	const char *NT = cg_arg_long(G, K, ntt);
+	const char *X = cg_arg_buf(G, K, cl, 0);
+	G->need |= CG_NEED_DIV;
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	em.clnode = cl;
+	em.clfmt = "ttile[trr + %d][tqq]";
+	cg_point at;
+	memset(&at, 0, sizeof at);
+	at.rowed = 1;
+	at.ax0 = 1;
+	at.ax1 = 2;
+	at.o = "tn";
+	at.r = "tc";
+	/* the vector step: positions ts..ts+3 of channel tc */
+	em.buf[1] = em.buf[2] = &vstep;
+	em.ind[1] = em.ind[2] = 5;
+	em.vec = 4;
+	em.cllane = 0;
+	at.c = "ts";
+	map_step(&em, "i", 4, 5, &at);
+	const char *guard = cg_guard_cond(&em);
+	/* the scalar steps */
+	em.vec = 1;
+	em.buf[1] = em.buf[2] = &sstep;
+	em.ind[1] = em.ind[2] = 6;
+	for (int k = 0; k < 4 && G->fail < 0 && !G->err[0]; k++) {
+		cg_em_forget(&em, 1);
+		em.cllane = k;
+		at.c = cg_fmt(G, "(ts + %d)", k);
+		cg_line(&sstep, 5, "if (ts + %d < %s) {", k, S);
+		cg_line(&sstep, 6, "const long i = (tn * %s + tc) * %s + ts + %d;",
+		        C, S, k);
+		map_step(&em, "i", 1, 6, &at);
+		cg_line(&sstep, 5, "}");
+	}
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+	cg_line(&body, 0, "{");
+	cg_line(&body, 1, "__shared__ float ttile[%d][%d];", CL_R, CL_Q + 1);
+	if (l0.z)
+		cg_sb_puts(&body, l0.z);
+	cg_line(&body, 1, "const int lane = threadIdx.x & 31, warp = "
+	        "threadIdx.x >> 5;");
+	cg_line(&body, 1, "const bool tld4 = (%s & 3) == 0;", C);
+	cg_line(&body, 1, "const bool tst4 = (%s & 3) == 0 && (%s);", S, guard);
+	cg_line(&body, 1, "for (long e = blockIdx.x; e < %s; e += gridDim.x) {",
+	        NT);
+	cg_line(&body, 2, "const long ts0 = krl_mod(e, %s) * %d;", SB, CL_R);
+	cg_line(&body, 2, "const long tq = krl_div(e, %s);", SB);
+	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * %d;", CB, CL_Q);
+	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
+	cg_line(&body, 2, "/* load: a warp step reads 4 positions x 32 "
+	        "channels */");
+	cg_line(&body, 2, "for (int w = warp; w < %d; w += %d) {", steps, warps);
+	cg_line(&body, 3, "const int trr = w %% %d * 4 + (lane >> 3);", CL_R / 4);
+	cg_line(&body, 3, "const int tqq = w / %d * 32 + (lane & 7) * 4;",
+	        CL_R / 4);
+	cg_line(&body, 3, "const long s = ts0 + trr, c = tc0 + tqq;");
+	cg_line(&body, 3, "const long b = (tn * %s + s) * %s + c;", S, C);
+	cg_line(&body, 3, "float4 v = make_float4(0.f, 0.f, 0.f, 0.f);");
+	cg_line(&body, 3, "if (s < %s && tld4 && c < %s) {", S, C);
+	cg_line(&body, 4, "v = *reinterpret_cast<const float4 *>(%s + b);", X);
+	cg_line(&body, 3, "} else if (s < %s) {", S);
+	cg_line(&body, 4, "if (c < %s) v.x = %s[b];", C, X);
+	cg_line(&body, 4, "if (c + 1 < %s) v.y = %s[b + 1];", C, X);
+	cg_line(&body, 4, "if (c + 2 < %s) v.z = %s[b + 2];", C, X);
+	cg_line(&body, 4, "if (c + 3 < %s) v.w = %s[b + 3];", C, X);
+	cg_line(&body, 3, "}");
+	cg_line(&body, 3, "ttile[trr][tqq] = v.x;");
+	cg_line(&body, 3, "ttile[trr][tqq + 1] = v.y;");
+	cg_line(&body, 3, "ttile[trr][tqq + 2] = v.z;");
+	cg_line(&body, 3, "ttile[trr][tqq + 3] = v.w;");
+	cg_line(&body, 2, "}");
+	cg_line(&body, 2, "__syncthreads();");
+	cg_line(&body, 2, "/* the chain: a warp step writes 4 channels x 32 "
+	        "positions */");
+	cg_line(&body, 2, "for (int w = warp; w < %d; w += %d) {", steps, warps);
+	cg_line(&body, 3, "const int trr = w %% %d * 32 + (lane & 7) * 4;",
+	        CL_R / 32);
+	cg_line(&body, 3, "const int tqq = w / %d * 4 + (lane >> 3);", CL_R / 32);
+	cg_line(&body, 3, "const long tc = tc0 + tqq, ts = ts0 + trr;");
+	cg_line(&body, 3, "if (tc >= %s || ts >= %s)", C, S);
+	cg_line(&body, 4, "continue;");
+	cg_line(&body, 3, "if (tst4) {");
+	cg_line(&body, 4, "{");
+	cg_line(&body, 5, "const long i = (tn * %s + tc) * %s + ts;", C, S);
+	if (vstep.z)
+		cg_sb_puts(&body, vstep.z);
+	cg_line(&body, 4, "}");
+	cg_line(&body, 3, "} else {");
+	cg_line(&body, 4, "{");
+	if (sstep.z)
+		cg_sb_puts(&body, sstep.z);
+	cg_line(&body, 4, "}");
+	cg_line(&body, 3, "}");
+	cg_line(&body, 2, "}");
+	cg_line(&body, 2, "/* the tile is refilled for the next e */");
+	cg_line(&body, 2, "__syncthreads();");
+	cg_line(&body, 1, "}");
+	cg_line(&body, 0, "}");
+	cg_kernel_comment(G, K, cg_fmt(G, "map over a channels-last input (node "
+	                  "%d), tiles of %d positions x %d channels through "
+	                  "shared memory: %d threads, persistent grid", cl, CL_R,
+	                  CL_Q, CL_THREADS));
+	cg_kernel_sig(G, K, name, CL_THREADS);
+	cg_sb_cat(&G->dev, &body);
+	cg_plan_launch(G, K, name, cg_fmt(G, "min(sm_count * %d, %s)",
+	               2048 / CL_THREADS, ntt), cg_fmt(G, "%d", CL_THREADS));
+	(void)s;
+done:
+	if (l0.oom || vstep.oom || sstep.oom || body.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&vstep);
+	cg_sb_free(&sstep);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+	return KRL_OK;
+}
+
 krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -215,7 +376,8 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 		for (int o = 0; o < K->nout; o++) {
 			int cl = cl_leaf(G, K, K->out[o], 0);
 			if (cl >= 0)
-				return emit_map_cl(G, K, cl);
+				return s->map_cl ? emit_map_tile(G, K, cl) :
+				                   emit_map_cl(G, K, cl);
 		}
 	const char *name = cg_fmt(G, "k%d_map", K->id);
 	const char *ntext = cg_prod(G, K->space, 0, sp->ndim);

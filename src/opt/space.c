@@ -51,6 +51,7 @@ static const char *const MAP_VEC[] = { "4", "2", "1" };
 static const char *const MAP_EPT[] = { "1", "2", "4" };
 static const char *const MAP_GRID[] = { "cdiv", "persist2", "persist4",
 	                                    "persist8" };
+static const char *const MAP_CL[] = { "chan8", "tile" };
 static const char *const ROW_STRATEGY[] = { "auto", "warp", "block", "multi" };
 static const char *const ROW_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const ROW_CACHE[] = { "regs", "reread" };
@@ -99,6 +100,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->map_ept = atoi(z);
 	if ((z = chosen(s, c, "map.grid")))
 		k->map_grid = strncmp(z, "persist", 7) ? 0 : atoi(z + 7);
+	if ((z = chosen(s, c, "map.cl")))
+		k->map_cl = !strcmp(z, "tile");
 	if ((z = chosen(s, c, "row.strategy")))
 		k->row_strategy = !strcmp(z, "warp") ? CG_ROW_WARP :
 		                  !strcmp(z, "block") ? CG_ROW_BLOCK :
@@ -455,6 +458,9 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "lib.algo", NOPT(LIB_ALGO), LIB_ALGO);
 	if (nlayout)
 		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT), LIB_LAYOUT);
+	/* the map kernel over a y left channels-last (lib.layout=nhwc_y) */
+	if (nlayout && map)
+		add_decision(sp, "map.cl", NOPT(MAP_CL), MAP_CL);
 	if (ntconv)
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
 	features(o);

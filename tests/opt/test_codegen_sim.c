@@ -955,9 +955,14 @@ static void channels_last_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
-	int runs = 0, wrong = 0, item = 0, blocked = 0;
+	int runs = 0, wrong = 0, item = 0, blocked = 0, tiled = 0;
 	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+	static const char *const forms[2] = {
+		"krl-choice: lib.layout=nhwc_y map.cl=chan8",
+		"krl-choice: lib.layout=nhwc_y map.cl=tile",
+	};
+	for (size_t j = 0; j < 2 * (sizeof ids / sizeof ids[0]); j++) {
+		size_t i = j / 2;
 		if (!wanted(ids[i]) || !mine(&item))
 			continue;
 		krl_task *t = NULL;
@@ -965,10 +970,10 @@ static void channels_last_compute_golden(void **state)
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
 		char *text = NULL, *what = NULL;
-		generate_compiled(o, ids[i], "krl-choice: lib.layout=nhwc_y", &text,
-		                  &what);
+		generate_compiled(o, ids[i], forms[j % 2], &text, &what);
 		assert_non_null(strstr(text, " layout=nhwc_y\n"));
 		blocked += strstr(text, "channels-last input") != NULL;
+		tiled += strstr(text, "through shared memory") != NULL;
 		krl_shapeset hid = { 0 };
 		uint64_t hs = 99 + (uint64_t)i;
 		krl_limits lim = krl_limits_sm90();
@@ -995,8 +1000,8 @@ static void channels_last_compute_golden(void **state)
 		krl_task_free(t);
 	}
 	printf("channels-last convolutions on the CPU stand-in (part %d of %d): "
-	       "%d runs, %d wrong, %d channel-blocked map kernels\n", g_part + 1,
-	       g_parts, runs, wrong, blocked);
+	       "%d runs, %d wrong, %d map kernels over y, %d of them tiled\n",
+	       g_part + 1, g_parts, runs, wrong, blocked, tiled);
 	krl_suite_free(s);
 	forget_dir(dir);
 	if (!wrong)
