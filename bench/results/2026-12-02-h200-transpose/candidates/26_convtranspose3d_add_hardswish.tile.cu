@@ -1,0 +1,216 @@
+/*
+ * krl-choice: rule.conv_bias=on map.block=1024 map.vec=4 map.ept=1 map.grid=persist8 fuse=full lib.algo=0 lib.layout=nhwc_y map.cl=tile
+ * Task level2/26_convtranspose3d_add_hardswish, generated at shape set kb1; it serves every shape set.
+ * fused 9 ops into 2 kernels: 1 map (block 1024, vec 4, ept 1, persistent; over a channels-last y, tiles of 256 threads), 1 library (layout nhwc)
+ *
+ * Written by kernelrl's code generator (docs/optimizer.md). Kernels, in
+ * the order the plan runs them:
+ *   k0: library
+ *   k1: map
+ * Every kernel indexes with 64-bit integers, guards every load and store,
+ * and takes its vector path only where a run-time check says sizes allow.
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+static __device__ __forceinline__ long krl_div(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a / (unsigned)b) : a / b;
+}
+
+static __device__ __forceinline__ long krl_mod(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a % (unsigned)b) : a % b;
+}
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/*
+ * k1 (map over a channels-last input (node 5), tiles of 128 positions x 64 channels through shared memory: 256 threads, persistent grid): nodes 6 view, 7 add, 8 add, 12 add, 13 max, 14 min, 15 mul, 16 div, 17 mul.
+ * Writes: y.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+k1_map(long a0,
+	long a1,
+	long a2,
+	long a3,
+	long a4,
+	const float *__restrict__ p_t5,
+	const float *__restrict__ p_b,
+	const float *__restrict__ p_add_input,
+	float *__restrict__ p_y)
+{
+	__shared__ float ttile[128][65];
+	const float v4 = 3.000000000e+00f;
+	const float v6 = 0.000000000e+00f;
+	const float v8 = 6.000000000e+00f;
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	const bool tld4 = (a0 & 3) == 0;
+	const bool tst4 = (a1 & 3) == 0 && (true);
+	for (long e = blockIdx.x; e < a4; e += gridDim.x) {
+		const long ts0 = krl_mod(e, a2) * 128;
+		const long tq = krl_div(e, a2);
+		const long tc0 = krl_mod(tq, a3) * 64;
+		const long tn = krl_div(tq, a3);
+		/* load: a warp step reads 4 positions x 32 channels */
+		for (int w = warp; w < 64; w += 8) {
+			const int trr = w % 32 * 4 + (lane >> 3);
+			const int tqq = w / 32 * 32 + (lane & 7) * 4;
+			const long s = ts0 + trr, c = tc0 + tqq;
+			const long b = (tn * a1 + s) * a0 + c;
+			float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+			if (s < a1 && tld4 && c < a0) {
+				v = *reinterpret_cast<const float4 *>(p_t5 + b);
+			} else if (s < a1) {
+				if (c < a0) v.x = p_t5[b];
+				if (c + 1 < a0) v.y = p_t5[b + 1];
+				if (c + 2 < a0) v.z = p_t5[b + 2];
+				if (c + 3 < a0) v.w = p_t5[b + 3];
+			}
+			ttile[trr][tqq] = v.x;
+			ttile[trr][tqq + 1] = v.y;
+			ttile[trr][tqq + 2] = v.z;
+			ttile[trr][tqq + 3] = v.w;
+		}
+		__syncthreads();
+		/* the chain: a warp step writes 4 channels x 32 positions */
+		for (int w = warp; w < 64; w += 8) {
+			const int trr = w % 4 * 32 + (lane & 7) * 4;
+			const int tqq = w / 4 * 4 + (lane >> 3);
+			const long tc = tc0 + tqq, ts = ts0 + trr;
+			if (tc >= a0 || ts >= a1)
+				continue;
+			if (tst4) {
+				{
+					const long i = (tn * a0 + tc) * a1 + ts;
+					const float v0 = p_b[(tc)];
+					const float v1 = (((ttile[trr + 0][tqq])) + (v0));
+					const float4 w2 = *reinterpret_cast<const float4 *>(p_add_input + i);
+					const float v3 = ((v1) + (w2.x));
+					const float v5 = ((v3) + (v4));
+					const float v7 = krl_maxf(v5, v6);
+					const float v9 = krl_minf(v7, v8);
+					const float v10 = ((v3) * (v9));
+					const float v11 = ((v10) / (v8));
+					const float v12 = ((v3) * (v11));
+					const float v13 = (((ttile[trr + 1][tqq])) + (v0));
+					const float v14 = ((v13) + (w2.y));
+					const float v15 = ((v14) + (v4));
+					const float v16 = krl_maxf(v15, v6);
+					const float v17 = krl_minf(v16, v8);
+					const float v18 = ((v14) * (v17));
+					const float v19 = ((v18) / (v8));
+					const float v20 = ((v14) * (v19));
+					const float v21 = (((ttile[trr + 2][tqq])) + (v0));
+					const float v22 = ((v21) + (w2.z));
+					const float v23 = ((v22) + (v4));
+					const float v24 = krl_maxf(v23, v6);
+					const float v25 = krl_minf(v24, v8);
+					const float v26 = ((v22) * (v25));
+					const float v27 = ((v26) / (v8));
+					const float v28 = ((v22) * (v27));
+					const float v29 = (((ttile[trr + 3][tqq])) + (v0));
+					const float v30 = ((v29) + (w2.w));
+					const float v31 = ((v30) + (v4));
+					const float v32 = krl_maxf(v31, v6);
+					const float v33 = krl_minf(v32, v8);
+					const float v34 = ((v30) * (v33));
+					const float v35 = ((v34) / (v8));
+					const float v36 = ((v30) * (v35));
+					*reinterpret_cast<float4 *>(p_y + i) = make_float4(v12, v20, v28, v36);
+				}
+			} else {
+				{
+					if (ts + 0 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 0;
+						const float v37 = p_b[(tc)];
+						const float v38 = (((ttile[trr + 0][tqq])) + (v37));
+						const float v39 = p_add_input[i];
+						const float v40 = ((v38) + (v39));
+						const float v41 = ((v40) + (v4));
+						const float v42 = krl_maxf(v41, v6);
+						const float v43 = krl_minf(v42, v8);
+						const float v44 = ((v40) * (v43));
+						const float v45 = ((v44) / (v8));
+						const float v46 = ((v40) * (v45));
+						p_y[i] = v46;
+					}
+					if (ts + 1 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 1;
+						const float v47 = p_b[(tc)];
+						const float v48 = (((ttile[trr + 1][tqq])) + (v47));
+						const float v49 = p_add_input[i];
+						const float v50 = ((v48) + (v49));
+						const float v51 = ((v50) + (v4));
+						const float v52 = krl_maxf(v51, v6);
+						const float v53 = krl_minf(v52, v8);
+						const float v54 = ((v50) * (v53));
+						const float v55 = ((v54) / (v8));
+						const float v56 = ((v50) * (v55));
+						p_y[i] = v56;
+					}
+					if (ts + 2 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 2;
+						const float v57 = p_b[(tc)];
+						const float v58 = (((ttile[trr + 2][tqq])) + (v57));
+						const float v59 = p_add_input[i];
+						const float v60 = ((v58) + (v59));
+						const float v61 = ((v60) + (v4));
+						const float v62 = krl_maxf(v61, v6);
+						const float v63 = krl_minf(v62, v8);
+						const float v64 = ((v60) * (v63));
+						const float v65 = ((v64) / (v8));
+						const float v66 = ((v60) * (v65));
+						p_y[i] = v66;
+					}
+					if (ts + 3 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 3;
+						const float v67 = p_b[(tc)];
+						const float v68 = (((ttile[trr + 3][tqq])) + (v67));
+						const float v69 = p_add_input[i];
+						const float v70 = ((v68) + (v69));
+						const float v71 = ((v70) + (v4));
+						const float v72 = krl_maxf(v71, v6);
+						const float v73 = krl_minf(v72, v8);
+						const float v74 = ((v70) * (v73));
+						const float v75 = ((v74) / (v8));
+						const float v76 = ((v70) * (v75));
+						p_y[i] = v76;
+					}
+				}
+			}
+		}
+		/* the tile is refilled for the next e */
+		__syncthreads();
+	}
+}
+
+/*@plan
+buffer t5 f32 [(batch_size), (out_channels), (od), (oh), (ow)]
+# k0: library call (node 5)
+call conv_transpose(x, w) -> t5 stride=stride padding=padding output_padding=output_padding layout=nhwc_y
+launch k1_map grid=(min(sm_count * 8, ((batch_size)) * cdiv((od) * (oh) * (ow), 128) * cdiv((out_channels), 64))) block=(256) args((out_channels),
+    (od) * (oh) * (ow),
+    cdiv((od) * (oh) * (ow), 128),
+    cdiv((out_channels), 64),
+    ((batch_size)) * cdiv((od) * (oh) * (ow), 128) * cdiv((out_channels), 64),
+    t5,
+    b,
+    add_input,
+    y)
+@*/

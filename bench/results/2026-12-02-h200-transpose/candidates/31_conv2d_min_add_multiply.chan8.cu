@@ -1,0 +1,178 @@
+/*
+ * krl-choice: rule.conv_bias=on map.block=1024 map.vec=4 map.ept=1 map.grid=persist8 fuse=full lib.algo=0 lib.layout=nhwc_y map.cl=chan8
+ * Task level2/31_conv2d_min_add_multiply, generated at shape set kb1; it serves every shape set.
+ * fused 5 ops into 2 kernels: 1 map (block 1024, vec 4, ept 1, persistent), 1 library (layout nhwc)
+ *
+ * Written by kernelrl's code generator (docs/optimizer.md). Kernels, in
+ * the order the plan runs them:
+ *   k0: library
+ *   k1: map
+ * Every kernel indexes with 64-bit integers, guards every load and store,
+ * and takes its vector path only where a run-time check says sizes allow.
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+static __device__ __forceinline__ long krl_div(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a / (unsigned)b) : a / b;
+}
+
+static __device__ __forceinline__ long krl_mod(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a % (unsigned)b) : a % b;
+}
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/*
+ * k1 (map over a channels-last input (node 5), 8 channels per thread: 1024 threads, persistent grid): nodes 6 view, 7 add, 9 min, 10 add, 12 mul.
+ * Writes: y.
+ */
+extern "C" __global__ void __launch_bounds__(1024)
+k1_map(long a0,
+	long a1,
+	long a2,
+	long a3,
+	const float *__restrict__ p_t5,
+	const float *__restrict__ p_b,
+	double c6,
+	const float *__restrict__ p_bias,
+	double c8,
+	float *__restrict__ p_y)
+{
+	const float v2 = (float)c6;
+	const float v6 = (float)c8;
+	const int tid = threadIdx.x;
+	const bool tvec = (a0 & 3) == 0;
+	for (long e = (long)blockIdx.x * 1024 + tid; e < a3;
+	     e += (long)gridDim.x * 1024) {
+		const long ts = krl_mod(e, a1);
+		const long tq = krl_div(e, a1);
+		const long tc0 = krl_mod(tq, a2) * 8;
+		const long tn = krl_div(tq, a2);
+		const long tbase = (tn * a1 + ts) * a0 + tc0;
+		float tv[8];
+		if (tvec && tc0 + 8 <= a0) {
+			const float4 q0 = *reinterpret_cast<const float4 *>(p_t5 + tbase);
+			const float4 q1 = *reinterpret_cast<const float4 *>(p_t5 + tbase + 4);
+			tv[0] = q0.x; tv[1] = q0.y; tv[2] = q0.z; tv[3] = q0.w;
+			tv[4] = q1.x; tv[5] = q1.y; tv[6] = q1.z; tv[7] = q1.w;
+		} else {
+			#pragma unroll
+			for (int j = 0; j < 8; j++)
+				tv[j] = tc0 + j < a0 ? p_t5[tbase + j] : 0.f;
+		}
+		if (tc0 + 0 < a0) {
+			const long i = (tn * a0 + tc0 + 0) * a1 + ts;
+			const float v0 = p_b[((tc0 + 0))];
+			const float v1 = ((tv[0]) + (v0));
+			const float v3 = krl_minf(v1, v2);
+			const float v4 = p_bias[((tc0 + 0))];
+			const float v5 = ((v3) + (v4));
+			const float v7 = ((v5) * (v6));
+			p_y[i] = v7;
+		}
+		if (tc0 + 1 < a0) {
+			const long i = (tn * a0 + tc0 + 1) * a1 + ts;
+			const float v8 = p_b[((tc0 + 1))];
+			const float v9 = ((tv[1]) + (v8));
+			const float v10 = krl_minf(v9, v2);
+			const float v11 = p_bias[((tc0 + 1))];
+			const float v12 = ((v10) + (v11));
+			const float v13 = ((v12) * (v6));
+			p_y[i] = v13;
+		}
+		if (tc0 + 2 < a0) {
+			const long i = (tn * a0 + tc0 + 2) * a1 + ts;
+			const float v14 = p_b[((tc0 + 2))];
+			const float v15 = ((tv[2]) + (v14));
+			const float v16 = krl_minf(v15, v2);
+			const float v17 = p_bias[((tc0 + 2))];
+			const float v18 = ((v16) + (v17));
+			const float v19 = ((v18) * (v6));
+			p_y[i] = v19;
+		}
+		if (tc0 + 3 < a0) {
+			const long i = (tn * a0 + tc0 + 3) * a1 + ts;
+			const float v20 = p_b[((tc0 + 3))];
+			const float v21 = ((tv[3]) + (v20));
+			const float v22 = krl_minf(v21, v2);
+			const float v23 = p_bias[((tc0 + 3))];
+			const float v24 = ((v22) + (v23));
+			const float v25 = ((v24) * (v6));
+			p_y[i] = v25;
+		}
+		if (tc0 + 4 < a0) {
+			const long i = (tn * a0 + tc0 + 4) * a1 + ts;
+			const float v26 = p_b[((tc0 + 4))];
+			const float v27 = ((tv[4]) + (v26));
+			const float v28 = krl_minf(v27, v2);
+			const float v29 = p_bias[((tc0 + 4))];
+			const float v30 = ((v28) + (v29));
+			const float v31 = ((v30) * (v6));
+			p_y[i] = v31;
+		}
+		if (tc0 + 5 < a0) {
+			const long i = (tn * a0 + tc0 + 5) * a1 + ts;
+			const float v32 = p_b[((tc0 + 5))];
+			const float v33 = ((tv[5]) + (v32));
+			const float v34 = krl_minf(v33, v2);
+			const float v35 = p_bias[((tc0 + 5))];
+			const float v36 = ((v34) + (v35));
+			const float v37 = ((v36) * (v6));
+			p_y[i] = v37;
+		}
+		if (tc0 + 6 < a0) {
+			const long i = (tn * a0 + tc0 + 6) * a1 + ts;
+			const float v38 = p_b[((tc0 + 6))];
+			const float v39 = ((tv[6]) + (v38));
+			const float v40 = krl_minf(v39, v2);
+			const float v41 = p_bias[((tc0 + 6))];
+			const float v42 = ((v40) + (v41));
+			const float v43 = ((v42) * (v6));
+			p_y[i] = v43;
+		}
+		if (tc0 + 7 < a0) {
+			const long i = (tn * a0 + tc0 + 7) * a1 + ts;
+			const float v44 = p_b[((tc0 + 7))];
+			const float v45 = ((tv[7]) + (v44));
+			const float v46 = krl_minf(v45, v2);
+			const float v47 = p_bias[((tc0 + 7))];
+			const float v48 = ((v46) + (v47));
+			const float v49 = ((v48) * (v6));
+			p_y[i] = v49;
+		}
+	}
+}
+
+/*@plan
+buffer t5 f32 [(batch_size), (out_channels), (oh), (ow)]
+# k0: library call (node 5)
+call conv(x, w) -> t5 layout=nhwc_y
+launch k1_map grid=(min(sm_count * 8, cdiv(((batch_size)) * cdiv((out_channels), 8) * ((oh) * (ow)), 1024))) block=(1024) args((out_channels),
+    (oh) * (ow),
+    cdiv((out_channels), 8),
+    ((batch_size)) * cdiv((out_channels), 8) * ((oh) * (ow)),
+    t5,
+    b,
+    (constant_value),
+    bias,
+    (scaling_factor),
+    y)
+@*/

@@ -1,0 +1,187 @@
+/*
+ * krl-choice: rule.conv_bias=on map.block=1024 map.vec=4 map.ept=1 map.grid=persist8 fuse=full lib.algo=0 lib.layout=nhwc_y map.cl=tile
+ * Task level2/31_conv2d_min_add_multiply, generated at shape set kb1; it serves every shape set.
+ * fused 5 ops into 2 kernels: 1 map (block 1024, vec 4, ept 1, persistent; over a channels-last y, tiles of 256 threads), 1 library (layout nhwc)
+ *
+ * Written by kernelrl's code generator (docs/optimizer.md). Kernels, in
+ * the order the plan runs them:
+ *   k0: library
+ *   k1: map
+ * Every kernel indexes with 64-bit integers, guards every load and store,
+ * and takes its vector path only where a run-time check says sizes allow.
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+static __device__ __forceinline__ long krl_div(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a / (unsigned)b) : a / b;
+}
+
+static __device__ __forceinline__ long krl_mod(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a % (unsigned)b) : a % b;
+}
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/*
+ * k1 (map over a channels-last input (node 5), tiles of 128 positions x 64 channels through shared memory: 256 threads, persistent grid): nodes 6 view, 7 add, 9 min, 10 add, 12 mul.
+ * Writes: y.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+k1_map(long a0,
+	long a1,
+	long a2,
+	long a3,
+	long a4,
+	const float *__restrict__ p_t5,
+	const float *__restrict__ p_b,
+	double c7,
+	const float *__restrict__ p_bias,
+	double c9,
+	float *__restrict__ p_y)
+{
+	__shared__ float ttile[128][65];
+	const float v2 = (float)c7;
+	const float v6 = (float)c9;
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	const bool tld4 = (a0 & 3) == 0;
+	const bool tst4 = (a1 & 3) == 0 && (a1 % 4 == 0);
+	for (long e = blockIdx.x; e < a4; e += gridDim.x) {
+		const long ts0 = krl_mod(e, a2) * 128;
+		const long tq = krl_div(e, a2);
+		const long tc0 = krl_mod(tq, a3) * 64;
+		const long tn = krl_div(tq, a3);
+		/* load: a warp step reads 4 positions x 32 channels */
+		for (int w = warp; w < 64; w += 8) {
+			const int trr = w % 32 * 4 + (lane >> 3);
+			const int tqq = w / 32 * 32 + (lane & 7) * 4;
+			const long s = ts0 + trr, c = tc0 + tqq;
+			const long b = (tn * a1 + s) * a0 + c;
+			float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+			if (s < a1 && tld4 && c < a0) {
+				v = *reinterpret_cast<const float4 *>(p_t5 + b);
+			} else if (s < a1) {
+				if (c < a0) v.x = p_t5[b];
+				if (c + 1 < a0) v.y = p_t5[b + 1];
+				if (c + 2 < a0) v.z = p_t5[b + 2];
+				if (c + 3 < a0) v.w = p_t5[b + 3];
+			}
+			ttile[trr][tqq] = v.x;
+			ttile[trr][tqq + 1] = v.y;
+			ttile[trr][tqq + 2] = v.z;
+			ttile[trr][tqq + 3] = v.w;
+		}
+		__syncthreads();
+		/* the chain: a warp step writes 4 channels x 32 positions */
+		for (int w = warp; w < 64; w += 8) {
+			const int trr = w % 4 * 32 + (lane & 7) * 4;
+			const int tqq = w / 4 * 4 + (lane >> 3);
+			const long tc = tc0 + tqq, ts = ts0 + trr;
+			if (tc >= a0 || ts >= a1)
+				continue;
+			if (tst4) {
+				{
+					const long i = (tn * a0 + tc) * a1 + ts;
+					const float v0 = p_b[(tc)];
+					const float v1 = (((ttile[trr + 0][tqq])) + (v0));
+					const float v3 = krl_minf(v1, v2);
+					const float v4 = p_bias[(tc)];
+					const float v5 = ((v3) + (v4));
+					const float v7 = ((v5) * (v6));
+					const float v8 = (((ttile[trr + 1][tqq])) + (v0));
+					const float v9 = krl_minf(v8, v2);
+					const float v10 = ((v9) + (v4));
+					const float v11 = ((v10) * (v6));
+					const float v12 = (((ttile[trr + 2][tqq])) + (v0));
+					const float v13 = krl_minf(v12, v2);
+					const float v14 = ((v13) + (v4));
+					const float v15 = ((v14) * (v6));
+					const float v16 = (((ttile[trr + 3][tqq])) + (v0));
+					const float v17 = krl_minf(v16, v2);
+					const float v18 = ((v17) + (v4));
+					const float v19 = ((v18) * (v6));
+					*reinterpret_cast<float4 *>(p_y + i) = make_float4(v7, v11, v15, v19);
+				}
+			} else {
+				{
+					if (ts + 0 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 0;
+						const float v20 = p_b[(tc)];
+						const float v21 = (((ttile[trr + 0][tqq])) + (v20));
+						const float v22 = krl_minf(v21, v2);
+						const float v23 = p_bias[(tc)];
+						const float v24 = ((v22) + (v23));
+						const float v25 = ((v24) * (v6));
+						p_y[i] = v25;
+					}
+					if (ts + 1 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 1;
+						const float v26 = p_b[(tc)];
+						const float v27 = (((ttile[trr + 1][tqq])) + (v26));
+						const float v28 = krl_minf(v27, v2);
+						const float v29 = p_bias[(tc)];
+						const float v30 = ((v28) + (v29));
+						const float v31 = ((v30) * (v6));
+						p_y[i] = v31;
+					}
+					if (ts + 2 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 2;
+						const float v32 = p_b[(tc)];
+						const float v33 = (((ttile[trr + 2][tqq])) + (v32));
+						const float v34 = krl_minf(v33, v2);
+						const float v35 = p_bias[(tc)];
+						const float v36 = ((v34) + (v35));
+						const float v37 = ((v36) * (v6));
+						p_y[i] = v37;
+					}
+					if (ts + 3 < a1) {
+						const long i = (tn * a0 + tc) * a1 + ts + 3;
+						const float v38 = p_b[(tc)];
+						const float v39 = (((ttile[trr + 3][tqq])) + (v38));
+						const float v40 = krl_minf(v39, v2);
+						const float v41 = p_bias[(tc)];
+						const float v42 = ((v40) + (v41));
+						const float v43 = ((v42) * (v6));
+						p_y[i] = v43;
+					}
+				}
+			}
+		}
+		/* the tile is refilled for the next e */
+		__syncthreads();
+	}
+}
+
+/*@plan
+buffer t5 f32 [(batch_size), (out_channels), (oh), (ow)]
+# k0: library call (node 5)
+call conv(x, w) -> t5 layout=nhwc_y
+launch k1_map grid=(min(sm_count * 8, ((batch_size)) * cdiv((oh) * (ow), 128) * cdiv((out_channels), 64))) block=(256) args((out_channels),
+    (oh) * (ow),
+    cdiv((oh) * (ow), 128),
+    cdiv((out_channels), 64),
+    ((batch_size)) * cdiv((oh) * (ow), 128) * cdiv((out_channels), 64),
+    t5,
+    b,
+    (constant_value),
+    bias,
+    (scaling_factor),
+    y)
+@*/
