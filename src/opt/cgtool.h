@@ -115,6 +115,8 @@ typedef struct krl_sched {
 	int lib_tconv;           /* 1: transposed convolutions that allow it
 	                            as a forward one (codegen_tconv.c); 0: the
 	                            library's transposed call */
+	int conv_impl;           /* 0: the library call; 1: the implicit-GEMM
+	                            kernel (codegen_conv.c) where it applies */
 } krl_sched;
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
@@ -135,6 +137,8 @@ typedef struct cg_gen {
 	                            (cg_gemm_chain's in[]), made on first use */
 	int *chain_end;          /* per node, that chain's end, or -1 */
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
+	int nconv_tc;            /* convolutions written as the implicit GEMM */
+	int igemm_body;          /* its body written */
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */
 	int nlayout;             /* library calls written with layout=nhwc */

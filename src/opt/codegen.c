@@ -64,6 +64,13 @@ static void expr_text(cg_sb *b, const krl_expr *e)
 	}
 }
 
+/* Whether node n is a convolution with its bias (added in the implicit
+ * GEMM's epilogue when written so). */
+static int is_conv_bias(const krl_graph *g, int n)
+{
+	return g->n[n].kind == KRL_GN_LIB && !strcmp(g->n[n].op, "conv_bias");
+}
+
 static krl_err emit_lib(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -72,6 +79,8 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	if (G->skip[n] == 1)
 		return KRL_OK;
 	if (G->s.gemm_impl == 1 && krl_gemm_form(g, n) && cg_emit_gemm(G, K))
+		return KRL_OK;
+	if (G->s.conv_impl == 1 && cg_emit_igemm(G, K))
 		return KRL_OK;
 	cg_tconv tc;
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
@@ -255,7 +264,7 @@ static void reset_output(cg_gen *G)
 	G->fail = -1;
 	G->failforce = 0;
 	G->gemm_bodies = 0;
-	G->ngemm_tc = G->nfused_lib = 0;
+	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
 	G->nalgo = G->nlayout = G->ntconv = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
@@ -299,7 +308,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		G.mat[g->out[i]] = 1;
 	/* the GEMMs written as kernels write the end of the pointwise chain
 	 * that reads them (their epilogue computes it) */
-	if (s->gemm_impl == 1 && s->fuse)
+	if ((s->gemm_impl == 1 || s->conv_impl == 1) && s->fuse)
 		cg_gemm_prepare(&G);
 
 	/* group, emit; materialise more and start again when needed */
@@ -369,11 +378,12 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			if (K->kind == CK_MAP && !K->nout)
 				nempty++;
 			if (K->kind == CK_LIB && G.skip[K->anchor[0]] >= 2) {
-				epi_bias += krl_gemm_form(g, K->anchor[0]) == 2;
+				epi_bias += krl_gemm_form(g, K->anchor[0]) == 2 ||
+				            is_conv_bias(g, K->anchor[0]);
 				epi_ops += cg_gemm_fused(&G, K->anchor[0]);
 			}
 		}
-		counts[CK_LIB] -= G.ngemm_tc + G.nfused_lib;
+		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nfused_lib;
 		counts[CK_MAP] -= nempty;
 		int nk = G.nk - G.nfused_lib - nempty;
 		for (int n = 0; n < g->nn; n++)
@@ -385,9 +395,17 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		cg_sb_printf(&sm, "%s %d op%s into %d kernel%s:",
 		             s->fuse ? "fused" : "split", ops, ops == 1 ? "" : "s",
 		             nk, nk == 1 ? "" : "s");
-		if (G.ngemm_tc) {
-			cg_sb_printf(&sm, " %d gemm (3xTF32%s", G.ngemm_tc,
-			             G.nfused_lib ? ", triangle fused" : "");
+		if (G.ngemm_tc || G.nconv_tc) {
+			if (G.ngemm_tc && G.nconv_tc)
+				cg_sb_printf(&sm, " %d gemm (3xTF32) and %d conv "
+				             "(implicit GEMM, TF32", G.ngemm_tc,
+				             G.nconv_tc);
+			else if (G.nconv_tc)
+				cg_sb_printf(&sm, " %d conv (implicit GEMM, TF32",
+				             G.nconv_tc);
+			else
+				cg_sb_printf(&sm, " %d gemm (3xTF32%s", G.ngemm_tc,
+				             G.nfused_lib ? ", triangle fused" : "");
 			if (epi_bias || epi_ops)
 				cg_sb_puts(&sm, ", epilogue:");
 			if (epi_bias)
@@ -470,7 +488,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             G.k[k].kind == CK_LIB && G.skip[G.k[k].anchor[0]] == 1 ?
 		             "library call fused into the GEMM before it" :
 		             G.k[k].kind == CK_LIB && G.skip[G.k[k].anchor[0]] >= 2 ?
-		             "gemm (3xTF32)" :
+		             (krl_gemm_form(g, G.k[k].anchor[0]) ? "gemm (3xTF32)" :
+		              "conv (implicit GEMM, TF32)") :
 		             G.k[k].kind == CK_MAP && !G.k[k].nout ?
 		             "none (its map went into the GEMM epilogue before it)" :
 		             kind_name(G.k[k].kind));

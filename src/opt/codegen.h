@@ -191,6 +191,50 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K);
 /* After the emission: how many pointwise nodes GEMM node n's epilogue
  * computes (0: none). */
 int cg_gemm_fused(cg_gen *G, int n);
+/* The pointwise chain that reads GEMM or convolution node n
+ * (cg_gemm_chain), computed once per generation (the preparation, every
+ * round's emission and the what-line ask): its end (or -1) and, in *in,
+ * its nodes; NULL *in when out of memory (G->oom). */
+int cg_chain_of(cg_gen *G, int n, const unsigned char **in);
+/* Whether the grouping lets kernel K compute the chain in[] of node n up
+ * to e: the chain inline (nothing but e materialised), e one output
+ * written by a map kernel after K, every side operand readable in K. */
+int cg_chain_fits(const cg_gen *G, const cg_kern *K, int n, int e,
+                  const unsigned char *in);
+/* Moves node e from the map kernel that was to write it to K: K's
+ * epilogue writes it, later kernels load it. */
+void cg_take_output(cg_gen *G, cg_kern *K, int e);
+/* Writes the functor type <sp->kernel>_epi into G->dev and fills sp's epi
+ * fields: the value of node n at the element the kernel stores from the
+ * sum of products ep_acc (times alpha when given, plus the bias node's
+ * element when bias >= 0), then, when end >= 0, the chain's value at end.
+ * conv 0: a GEMM's element (ep_row, ep_col) of rows ep_n long, the functor
+ * initialised from the kernel's N; conv 1: a convolution's (ep_z, ep_row,
+ * ep_col) = (image, channel, position) of ep_m channels of ep_n positions,
+ * initialised from the kernel's P and K. */
+void cg_write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
+                  int bias, int end, int conv, krl_gemm_spec *sp);
+
+/* A forward convolution as the implicit-GEMM kernel (codegen_conv.c,
+ * src/opt/kernels/conv_igemm.cuh): its spatial dims, kernel sizes (T, R,
+ * S: leading ones of 1 below 3-d), whether some padding makes taps check
+ * bounds, whether it adds a bias (conv_bias), and the tile: bm output
+ * channels x bn positions, warps of wm x wn. Sizes the emitter writes as
+ * plan expressions. */
+typedef struct cg_igemm {
+	int nsp, T, R, S, pad, bias;
+	int bm, bn, wm, wn;
+	int64_t stride[3], padv[3], dil[3];  /* d, h, w (1, 0, 1 below 3-d) */
+} cg_igemm;
+
+/* 1 and *q filled when LIB node n of g is an f32 forward convolution the
+ * kernel takes: conv or conv_bias, groups 1, literal attributes, kernel
+ * sizes fixed in every shape set, indices within 32 bits; else 0. */
+int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
+/* Writes K's convolution as the implicit-GEMM kernel, the pointwise chain
+ * that reads it in its epilogue where the grouping allows: 1 when written
+ * (or G->err, G->fail, G->oom set), 0 when it does not apply. */
+int cg_emit_igemm(cg_gen *G, cg_kern *K);
 
 /* A transposed convolution as a forward one (codegen_tconv.c): its
  * spatial dims, whether it adds a bias, whether some stride is above 1

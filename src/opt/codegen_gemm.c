@@ -93,10 +93,7 @@ int cg_gemm_chain(const krl_graph *g, int n, unsigned char *in)
 	return best;
 }
 
-/* cg_gemm_chain of GEMM node n, computed once per generation (the
- * preparation, every round's emission and the what-line ask): its end
- * (or -1) and, in *in, its nodes; NULL *in when out of memory (G->oom). */
-static int chain_of(cg_gen *G, int n, const unsigned char **in)
+int cg_chain_of(cg_gen *G, int n, const unsigned char **in)
 {
 	const krl_graph *g = G->g;
 	size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
@@ -194,12 +191,14 @@ void cg_gemm_prepare(cg_gen *G)
 {
 	const krl_graph *g = G->g;
 	for (int n = 0; n < g->nn; n++) {
-		int form = krl_gemm_form(g, n);
+		int form = G->s.gemm_impl == 1 ? krl_gemm_form(g, n) : 0;
 		krl_gemm_spec sp;
+		cg_igemm q;
 		const unsigned char *in;
-		if (!form || !gemm_geom(G, n, form, &sp) || sp.batch)
+		if ((!form || !gemm_geom(G, n, form, &sp) || sp.batch) &&
+		    (G->s.conv_impl != 1 || !cg_igemm_geom(g, n, &q)))
 			continue;
-		int e = chain_of(G, n, &in);
+		int e = cg_chain_of(G, n, &in);
 		if (e >= 0)
 			G->mat[e] = 1;
 	}
@@ -232,11 +231,8 @@ static int side_ok(const cg_gen *G, int m, int kid, int depth)
 	}
 }
 
-/* Whether the grouping lets kernel K compute the chain in[] of GEMM node
- * n up to e: the chain inline (nothing but e materialised), e one output
- * written by a map kernel after K, every side operand readable in K. */
-static int chain_fits(const cg_gen *G, const cg_kern *K, int n, int e,
-                      const unsigned char *in)
+int cg_chain_fits(const cg_gen *G, const cg_kern *K, int n, int e,
+                  const unsigned char *in)
 {
 	const krl_graph *g = G->g;
 	for (int m = n + 1; m < e; m++)
@@ -259,9 +255,7 @@ static int chain_fits(const cg_gen *G, const cg_kern *K, int n, int e,
 	return 1;
 }
 
-/* Moves node e from the map kernel that was to write it to K: K's
- * epilogue writes it, later kernels load it. */
-static void take_output(cg_gen *G, cg_kern *K, int e)
+void cg_take_output(cg_gen *G, cg_kern *K, int e)
 {
 	cg_kern *M = &G->k[G->home[e]];
 	int k = 0;
@@ -272,12 +266,8 @@ static void take_output(cg_gen *G, cg_kern *K, int e)
 	G->home[e] = K->id;
 }
 
-/* Writes the functor type <kernel>_epi into G->dev and fills sp's epi
- * fields: the value of GEMM node n at (ep_row, ep_col) from the sum of
- * products ep_acc (times alpha when given, plus the bias node's element
- * when bias >= 0), then, when end >= 0, the chain's value at end. */
-static void write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
-                      int bias, int end, krl_gemm_spec *sp)
+void cg_write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
+                  int bias, int end, int conv, krl_gemm_spec *sp)
 {
 	const krl_gnode *x = &G->g->n[n];
 	cg_em em;
@@ -288,16 +278,26 @@ static void write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
 		em.buf[l] = &body;
 		em.ind[l] = 2;
 	}
-	/* the point: the GEMM's output seen as rows of its last dim */
+	/* the point: a GEMM's output seen as rows of its last dim; a
+	 * convolution's as (image, channel, position) */
 	cg_point p;
 	memset(&p, 0, sizeof p);
 	p.space = n;
-	p.lin = "((long long)ep_row * ep_n + ep_col)";
 	p.rowed = 1;
-	p.ax0 = x->ndim - 1;
-	p.ax1 = x->ndim;
-	p.o = "ep_row";
-	p.r = "ep_col";
+	if (conv) {
+		p.lin = "((long long)(ep_z * ep_m + ep_row) * ep_n + ep_col)";
+		p.ax0 = 1;
+		p.ax1 = 2;
+		p.o = "ep_z";
+		p.r = "ep_row";
+		p.c = "ep_col";
+	} else {
+		p.lin = "((long long)ep_row * ep_n + ep_col)";
+		p.ax0 = x->ndim - 1;
+		p.ax1 = x->ndim;
+		p.o = "ep_row";
+		p.r = "ep_col";
+	}
 	const char *v = "ep_acc";
 	if (alpha)
 		v = cg_fmt(G, "(float)%s * ep_acc", cg_arg_dbl(G, K, alpha));
@@ -344,9 +344,10 @@ static void write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
 	cg_line(&body, 2, "return %s;", ret);
 
 	const char *type = cg_fmt(G, "%s_epi", sp->kernel);
-	/* its members: the row length (the kernel's N), then the
-	 * arguments the emitter asked for */
-	cg_sb_printf(&st, "\nstruct %s {\n\tlong ep_n;\n", type);
+	/* its members: the row length (the kernel's N; a convolution's
+	 * positions and channels), then the arguments the emitter asked for */
+	cg_sb_printf(&st, "\nstruct %s {\n\tlong ep_n;\n%s", type,
+	             conv ? "\tlong ep_m;\n" : "");
 	for (int i = 0; i < K->nargs; i++) {
 		const cg_arg *a = &K->args[i];
 		cg_sb_printf(&st, "\t%s %s;\n", a->ctype, a->cname);
@@ -354,8 +355,9 @@ static void write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
 		cg_sb_printf(&init, ", %s", a->cname);
 		cg_sb_printf(&args, ", %s", a->plan);
 	}
-	cg_sb_puts(&st, "\t__device__ __forceinline__ float operator()(float "
-	           "ep_acc, int ep_row, int ep_col) const\n\t{\n");
+	cg_sb_printf(&st, "\t__device__ __forceinline__ float operator()(float "
+	             "ep_acc, %sint ep_row, int ep_col) const\n\t{\n",
+	             conv ? "int ep_z, " : "");
 	cg_sb_cat(&st, &body);
 	cg_sb_puts(&st, "\t}\n};\n");
 	cg_sb_cat(&G->dev, &st);
@@ -363,7 +365,8 @@ static void write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
 		G->oom = 1;
 	sp->epi = type;
 	sp->epi_params = cg_fmt(G, "%s", params.z ? params.z : "");
-	sp->epi_init = cg_fmt(G, "{N%s}", init.z ? init.z : "");
+	sp->epi_init = cg_fmt(G, "{%s%s}", conv ? "P, K" : "N",
+	                      init.z ? init.z : "");
 	sp->epi_args = cg_fmt(G, "%s", args.z ? args.z : "");
 done:
 	cg_sb_free(&body);
@@ -381,7 +384,7 @@ int cg_gemm_fused(cg_gen *G, int n)
 	int count = 0;
 	if (G->skip[n] != 2 || G->home[n] < 0)
 		return 0;
-	int e = chain_of(G, n, &in);
+	int e = cg_chain_of(G, n, &in);
 	if (e >= 0 && G->home[e] == G->home[n])
 		for (int m = 0; m < G->g->nn; m++)
 			count += in[m];
@@ -407,8 +410,8 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 	/* the pointwise chain that reads C */
 	const unsigned char *in = NULL;
 	int end = -1;
-	if (G->s.fuse && !sp.batch && (end = chain_of(G, n, &in)) >= 0 &&
-	    !chain_fits(G, K, n, end, in))
+	if (G->s.fuse && !sp.batch && (end = cg_chain_of(G, n, &in)) >= 0 &&
+	    !cg_chain_fits(G, K, n, end, in))
 		end = -1;
 	if (G->oom)
 		return 1;
@@ -435,7 +438,7 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&what, " and the %s of node %d in its epilogue",
 		             g->n[tri].op, tri);
 	} else if (end >= 0) {
-		take_output(G, K, end);
+		cg_take_output(G, K, end);
 		sp.c = cg_bufname(G, end);
 		G->skip[n] = 2;   /* C never reaches memory: the chain's end does */
 	} else {
@@ -478,7 +481,7 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 		G->oom = 1;
 	cg_sb_free(&what);
 	if (end >= 0 || bias >= 0) {
-		write_epi(G, K, n, alpha, bias, end, &sp);
+		cg_write_epi(G, K, n, alpha, bias, end, 0, &sp);
 		if (!sp.epi)
 			return 1; /* G->err, G->fail or G->oom says why */
 	}

@@ -68,6 +68,7 @@ static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
 static const char *const LIB_LAYOUT[] = { "nchw", "nhwc", "nhwc_y" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
+static const char *const CONV_IMPL[] = { "lib", "igemm" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -132,6 +133,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_layout = !strcmp(z, "nhwc_y") ? 2 : !strcmp(z, "nhwc");
 	if ((z = chosen(s, c, "lib.tconv")))
 		k->lib_tconv = !strcmp(z, "fwd");
+	if ((z = chosen(s, c, "conv.impl")))
+		k->conv_impl = !strcmp(z, "igemm");
 }
 
 /* Whether the `algo` of library node i can change what runs in o's shape
@@ -439,7 +442,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
-	int nlayout = 0, ntconv = 0;
+	int nlayout = 0, ntconv = 0, nigemm = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -451,6 +454,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			nlayout += layout_matters(o, have ? &sc : NULL, i);
 			cg_tconv tc;
 			ntconv += cg_tconv_geom(o->g, i, &tc);
+			cg_igemm q;
+			nigemm += cg_igemm_geom(o->g, i, &q);
 		}
 		krl_opt_scope_free(&sc);
 	}
@@ -463,6 +468,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "map.cl", NOPT(MAP_CL), MAP_CL);
 	if (ntconv)
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
+	if (nigemm)
+		add_decision(sp, "conv.impl", NOPT(CONV_IMPL), CONV_IMPL);
 	features(o);
 	*out = o;
 	return KRL_OK;

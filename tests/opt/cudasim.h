@@ -76,6 +76,13 @@ static inline float __int_as_float(int i)
 	return f;
 }
 
+static inline unsigned __float_as_uint(float f)
+{
+	unsigned u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
 static inline float exp2f_(float x)
 {
 	return exp2f(x);

@@ -697,14 +697,28 @@ static void candidates_compute_golden(const char *prefix, const char *level,
 			/* GEMMs as library calls (the golden op); and, for the
 			 * default choice, once more as the 3xTF32 GEMM with its
 			 * epilogue, its body the scalar stand-in (scalar_gemm) */
-			int impl = -1;
-			for (int j = 0; j < sp->ndec; j++)
+			/* a forward convolution: for the default choice, once
+			 * more as the implicit-GEMM kernel (its tensor-core
+			 * product computed from the warp's fragments by
+			 * conv_igemm.cuh's stand-in) */
+			int impl = -1, cimpl = -1;
+			for (int j = 0; j < sp->ndec; j++) {
 				if (!strcmp(sp->dec[j].name, "gemm.impl"))
 					impl = j;
-			for (int gv = 0; gv < (impl >= 0 && !k ? 2 : 1); gv++) {
+				if (!strcmp(sp->dec[j].name, "conv.impl"))
+					cimpl = j;
+			}
+			for (int v = 0; v < 3; v++) {
+			int gv = v == 1;
+			if (v && (k || (v == 1 ? impl : cimpl) < 0))
+				continue;
 			if (impl >= 0)
 				ch.opt[impl] = !strcmp(sp->dec[impl].opt[gv],
 				                       gv ? "3xtf32" : "lib") ? gv : !gv;
+			if (cimpl >= 0 && !k)
+				ch.opt[cimpl] = !strcmp(sp->dec[cimpl].opt[v == 2],
+				                        v == 2 ? "igemm" : "lib") ?
+				                (v == 2) : (v != 2);
 			if (!mine(&item))
 				continue;
 			char *text = NULL, *what = NULL;
@@ -740,7 +754,8 @@ static void candidates_compute_golden(const char *prefix, const char *level,
 						fclose(f);
 					}
 					printf("%s: choice %d%s (%s) at %s: %s (kept as %s)\n",
-					       s->ids[i], k, gv ? " with the GEMM's stand-in" : "",
+					       s->ids[i], k, gv ? " with the GEMM's stand-in" :
+					       v == 2 ? " with the implicit-GEMM conv" : "",
 					       what, q ? "a hidden set" : "tiny",
 					       bad < 0 ? "did not run" : "wrong values", path);
 					wrong++;
