@@ -229,7 +229,8 @@ typedef struct cg_igemm {
 
 /* 1 and *q filled when LIB node n of g is an f32 forward convolution the
  * kernel takes: conv or conv_bias, groups 1, literal attributes, kernel
- * sizes fixed in every shape set, indices within 32 bits; else 0. */
+ * sizes fixed in every shape set, a tap's reach (dilation x (k - 1))
+ * below 1024, indices within 32 bits; else 0. */
 int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
 /* Writes K's convolution as the implicit-GEMM kernel, the pointwise chain
  * that reads it in its epilogue where the grouping allows: 1 when written

@@ -92,7 +92,8 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 	for (int i = 0; i < geo.nsp; i++) {
 		if (geo.out[i] != x->dim[2 + i].val || geo.out[i] < 1 ||
 		    geo.stride[i] < 1 || geo.dil[i] < 1 || geo.pad[i] < 0 ||
-		    !fixed_text(g, w->dim[2 + i].text) || geo.k[i] > 64)
+		    !fixed_text(g, w->dim[2 + i].text) ||
+		    geo.dil[i] * (geo.k[i] - 1) >= 1024)
 			return 0;
 		planes *= geo.in[i];
 		pos *= geo.out[i];
@@ -124,9 +125,9 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 	} else if (K > 32) {
 		q->bm = 64, q->bn = 128, q->wm = 32, q->wn = 32;
 	} else if (K > 16) {
-		q->bm = 32, q->bn = 256, q->wm = 32, q->wn = 32;
+		q->bm = 32, q->bn = 128, q->wm = 16, q->wn = 32;
 	} else {
-		q->bm = 16, q->bn = 256, q->wm = 16, q->wn = 32;
+		q->bm = 16, q->bn = 128, q->wm = 16, q->wn = 16;
 	}
 	return 1;
 }
@@ -209,7 +210,7 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
 	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
 	cg_sb_printf(&G->dev,
-	    "\nextern \"C\" __global__ void __launch_bounds__(256)\n"
+	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
 	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
 	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"

@@ -165,7 +165,8 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	constexpr int RS = R * S, TRS = T * RS;
 	constexpr int ROWS = NTH / BN;		/* B rows a pass of the block fills */
 	static_assert((BM / WM) * (BN / WN) * 32 == NTH, "8 warps");
-	static_assert(NTH % BN == 0 && BK % ROWS == 0, "B tile split");
+	static_assert(NTH % BN == 0 && BN % 32 == 0 && BK % ROWS == 0 && BK / ROWS <= 32,
+		      "B tile split: a warp's lanes in one row");
 	IG_DYN_SMEM(smem);
 	float *sA = smem;
 	float *sB = smem + STAGES * L::A_STAGE;
@@ -192,7 +193,9 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	}
 	const int i0d = od * q.sd - q.pd, i0h = oh * q.sh - q.ph, i0w = ow * q.sw - q.pw;
 	const float *xz = x + (long)z * q.C * DHW;
-	const long xoff = ((long)i0d * q.H + i0h) * q.W + i0w;
+	/* its first tap (may lie outside x with padding: used only where a
+	 * tap's bounds check passes) */
+	const float *xp = xz + (((long)i0d * q.H + i0h) * q.W + i0w);
 
 	/* A's copies: 16 bytes where every row of w is (KD % 4 == 0, aligned) */
 	const bool avec = (KD & 3) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
@@ -215,20 +218,36 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 				cp4(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
 			}
 		}
+		/* B: this thread's column at rows jrow, jrow + ROWS, ... of the
+		 * k-tile. A warp's lanes share jrow, so a row's tap is the same
+		 * for the whole warp: lane i works out row i's (its offset in
+		 * x and, with padding, its d, h, w steps packed 10 bits each)
+		 * and the warp reads them by shuffles, instead of every lane
+		 * dividing for every row. */
 		float *b = sB + st * L::B_STAGE + j;
-#pragma unroll
-		for (int i = 0; i < BK / ROWS; i++) {
-			const int row = jrow + i * ROWS, kd = k0 + row;
+		int toff = 0, tstep = 0;
+		{
+			const int kd = k0 + jrow + (lane % (BK / ROWS)) * ROWS;
 			const int c = kd / TRS, rest = kd - c * TRS;
 			const int tt = rest / RS, rr = (rest - tt * RS) / S, ss = rest - tt * RS - rr * S;
-			bool ok = pv && kd < KD;
+			toff = c * (int)DHW + (tt * q.dd * q.H + rr * q.dh) * q.W + ss * q.dw;
+			tstep = (tt * q.dd) | (rr * q.dh) << 10 | (ss * q.dw) << 20;
+			if (kd >= KD)
+				toff = -1 - 0x7fffffff; /* INT_MIN: no such tap */
+		}
+#pragma unroll
+		for (int i = 0; i < BK / ROWS; i++) {
+			const int row = jrow + i * ROWS;
+			const int off = __shfl_sync(0xffffffffu, toff, i);
+			bool ok = pv && off != -1 - 0x7fffffff;
 			if (PAD) {
-				const int id = i0d + tt * q.dd, ih = i0h + rr * q.dh, iw = i0w + ss * q.dw;
+				const int ts = __shfl_sync(0xffffffffu, tstep, i);
+				const int id = i0d + (ts & 1023), ih = i0h + ((ts >> 10) & 1023),
+					  iw = i0w + ((ts >> 20) & 1023);
 				ok = ok && (unsigned)id < (unsigned)q.D && (unsigned)ih < (unsigned)q.H &&
 				     (unsigned)iw < (unsigned)q.W;
 			}
-			const long off = c * DHW + xoff + ((long)tt * q.dd * q.H + rr * q.dh) * q.W + ss * q.dw;
-			cp4(b + row * L::B_LD, ok ? xz + off : xz, ok);
+			cp4(b + row * L::B_LD, ok ? xp + off : xz, ok);
 		}
 	};
 
