@@ -225,6 +225,7 @@ typedef struct cg_igemm {
 	int nsp, T, R, S, pad, bias;
 	int bm, bn, wm, wn;
 	int64_t stride[3], padv[3], dil[3];  /* d, h, w (1, 0, 1 below 3-d) */
+	int64_t cin;             /* input channels at the generation's set */
 } cg_igemm;
 
 /* 1 and *q filled when LIB node n of g is an f32 forward convolution the

@@ -104,6 +104,7 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 	    (geo.nsp > 2 ? geo.k[2] : 1) >= INT32_MAX)
 		return 0;
 	q->nsp = geo.nsp;
+	q->cin = geo.cin;
 	int64_t k3[3] = { 1, 1, 1 };
 	for (int i = 0; i < 3; i++) {
 		int j = i - (3 - geo.nsp); /* the spatial dim this one is, or < 0 */

@@ -238,6 +238,60 @@ static void choice_round_trip(void **state)
 	krl_task_free(t);
 }
 
+/* conv.impl's pay rule (space.c): cuDNN first for a 2-d convolution over
+ * 64 channels (level 2's 1), the implicit GEMM first over 8 (71), whose
+ * epilogue then holds the whole chain after it (the bias split off, the
+ * divide and leaky_relu as lowered: one kernel in all); a depthwise
+ * convolution stays the library's. */
+static void conv_impl_pay_rule(void **state)
+{
+	(void)state;
+	krl_diag d = { 0 };
+	const char *ids[2] = { "level2/1_conv2d_relu_biasadd",
+	                       "level2/71_conv2d_divide_leakyrelu" };
+	for (int i = 0; i < 2; i++) {
+		krl_task *t = load(ids[i]);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *ci = find(s, "conv.impl");
+		assert_non_null(ci);
+		assert_string_equal(ci->opt[0], i ? "igemm" : "lib");
+		if (i) {
+			krl_choice c = { { 0 } };
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+			assert_non_null(strstr(what, "6 ops into 1 kernel: 1 conv "
+			                             "(implicit GEMM, TF32, epilogue: 5 "
+			                             "ops)"));
+			assert_non_null(strstr(text, "conv_entry<64, 128, 32, 32, 1, 3, 3, "
+			                             "false, false>"));
+			free(text);
+			free(what);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	krl_task *t = load("level1/86_conv_depthwise_separable2d");
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	const krl_decision *ci = find(s, "conv.impl");
+	assert_non_null(ci); /* its pointwise (1 x 1) convolution */
+	assert_string_equal(ci->opt[0], "lib");
+	krl_choice c = { { 0 } };
+	c.opt[ci - s->dec] = 1;
+	char *text = NULL, *what = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	/* the depthwise one stays the library's, the pointwise one is ours */
+	assert_non_null(strstr(text, "call conv("));
+	assert_non_null(strstr(text, "launch k1_conv "));
+	free(text);
+	free(what);
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
 /* Library-only tasks offer no schedule knobs for kernels they lack, and
  * the library's algorithm where it has a choice. */
 static void library_tasks(void **state)
@@ -253,6 +307,22 @@ static void library_tasks(void **state)
 	assert_null(find(s, "fuse"));
 	krl_choice c = { { 0 } };
 	char *text = NULL, *what = NULL;
+	/* conv.impl: the pay rule puts the implicit GEMM first for a 3-d
+	 * convolution over 3 channels, so the default is that kernel; the
+	 * rest of this test is about the library's call (lib) */
+	const krl_decision *ci = find(s, "conv.impl");
+	assert_non_null(ci);
+	assert_int_equal(ci->nopt, 2);
+	assert_string_equal(ci->opt[0], "igemm");
+	assert_string_equal(ci->opt[1], "lib");
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_null(strstr(text, "call conv("));
+	assert_non_null(strstr(text, "launch k0_conv "));
+	assert_non_null(strstr(text, "conv_entry<64, 128, 32, 32, 3, 3, 3, false, false>"));
+	assert_non_null(strstr(what, "1 conv (implicit GEMM, TF32)"));
+	free(text);
+	free(what);
+	c.opt[ci - s->dec] = 1;
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
 	assert_non_null(strstr(text, "call conv("));
 	assert_null(strstr(text, " algo=")); /* the choice line has lib.algo=0 */
@@ -489,6 +559,7 @@ int main(void)
 		cmocka_unit_test(features_are_stable),
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
+		cmocka_unit_test(conv_impl_pay_rule),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
 	};
