@@ -1,0 +1,686 @@
+/*
+ * krl-choice: map.block=256 map.vec=4 map.ept=1 map.grid=cdiv row.block=256 pool.block=256 pool.ept=1 pool.taps=inc fuse=full lib.algo=0 lib.layout=nchw map.cl=chan8 conv.impl=igemm
+ * Task level2/43_conv3d_max_logsumexp_relu, generated at shape set kb1; it serves every shape set.
+ * fused 12 ops into 4 kernels: 1 conv (implicit GEMM, TF32, epilogue: bias), 1 map (block 256, vec 4, ept 1, cdiv), 1 row (block 256, regs), 1 pool (block 256, ept 1, inc taps)
+ *
+ * Written by kernelrl's code generator (docs/optimizer.md). Kernels, in
+ * the order the plan runs them:
+ *   k0: conv (implicit GEMM, TF32)
+ *   k1: pool
+ *   k2: row
+ *   k3: map
+ * Every kernel indexes with 64-bit integers, guards every load and store,
+ * and takes its vector path only where a run-time check says sizes allow.
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+static __device__ __forceinline__ long krl_div(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a / (unsigned)b) : a / b;
+}
+
+static __device__ __forceinline__ long krl_mod(long a, long b)
+{
+	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
+	       (long)((unsigned)a % (unsigned)b) : a % b;
+}
+
+/* min and max of 64-bit indices */
+static __device__ __forceinline__ long krl_minl(long a, long b)
+{
+	return a < b ? a : b;
+}
+
+static __device__ __forceinline__ long krl_maxl(long a, long b)
+{
+	return a > b ? a : b;
+}
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/* ==== implicit-GEMM convolution body ==== */
+/* ---- kernelrl's implicit-GEMM convolution (src/opt/kernels/conv_igemm.cuh) ---- */
+
+/*
+ * A forward convolution (groups 1) on NCHW tensors as one GEMM per image z
+ * on the tensor cores (TF32 products, fp32 sums):
+ *
+ *     y[z, k, p] = sum over q of w[k, q] * xcol[z, q, p]
+ *
+ * with k the output channel (the GEMM's M), p the output position (od, oh,
+ * ow) flattened (N = OD OH OW) and q the tap (c, t, r, s) flattened
+ * (K = C T R S): w is read as it lies ([K_out, C T R S], row-major) and
+ * xcol is never formed; each k-tile of it is gathered from x into shared
+ * memory (cp.async, zeros where a tap falls in the padding). y's rows are
+ * the output channels of one image, so the tile is stored straight into
+ * NCHW: no layout change on either side. The epilogue e(v, z, k, p) is
+ * applied to each element before its one store (a generated functor: the
+ * pointwise chain that reads the convolution, src/opt/codegen_conv.c).
+ *
+ * The kernel sizes T, R, S are template constants (a task's kernel size is
+ * fixed in every shape set), so the tap index divides by constants.
+ * PAD: some padding, so taps are checked against x's bounds (without it
+ * every tap of an output position is inside x).
+ *
+ * Under tests/opt/cudasim.h (the CPU stand-in) the asynchronous copies are
+ * plain ones and the MMA is computed from the warp's fragments, so the
+ * tiling, the gather, the fragment maps and the epilogue run on the CPU.
+ */
+namespace igemm {
+
+constexpr int BK = 32;		/* taps per k-tile */
+constexpr int STAGES = 3;	/* cp.async pipeline depth */
+constexpr int NTH = 256;	/* threads per block */
+
+/* Shared memory of a (BM, BN) tile: A [BM][BK + 8], B [BK][BN + 4] per stage. */
+template <int BM, int BN>
+struct tile {
+	static constexpr int A_LD = BK + 8, B_LD = BN + 4;
+	static constexpr int A_STAGE = BM * A_LD, B_STAGE = BK * B_LD;
+	static constexpr int SMEM = STAGES * (A_STAGE + B_STAGE) * 4;
+};
+
+static __device__ __forceinline__ unsigned tf32_round(float x)
+{
+	return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+}
+
+#ifdef KRL_CUDASIM_H
+
+#define IG_DYN_SMEM(name) static float name[57344]
+static inline void cp16(float *dst, const float *src, bool ok)
+{
+	for (int i = 0; i < 4; i++)
+		dst[i] = ok ? src[i] : 0.f;
+}
+static inline void cp4(float *dst, const float *src, bool ok)
+{
+	*dst = ok ? *src : 0.f;
+}
+static inline void commit() {}
+template <int N>
+static inline void wait() {}
+
+/* The warp's m16n8k8 product from every lane's fragments: each lane posts
+ * its own, the warp meets (a shuffle), each lane sums its four outputs
+ * (operands truncated to tf32 as the tensor core does), the warp meets
+ * again before the slots are reused. */
+static unsigned mma_slot[NTH / 32][32][6];
+static inline void mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	for (int i = 0; i < 4; i++)
+		mma_slot[warp][lane][i] = a[i];
+	mma_slot[warp][lane][4] = b[0];
+	mma_slot[warp][lane][5] = b[1];
+	__shfl_sync(0xffffffffu, 0, 0);
+	const int g = lane >> 2, t = lane & 3;
+	auto f = [](unsigned u) {
+		u &= 0xffffe000u;
+		float v;
+		memcpy(&v, &u, sizeof v);
+		return v;
+	};
+	for (int kk = 0; kk < 8; kk++) {
+		const unsigned *as = mma_slot[warp][g * 4 + kk % 4];
+		const float a0 = f(as[kk < 4 ? 0 : 2]), a1 = f(as[kk < 4 ? 1 : 3]);
+		const float b0 = f(mma_slot[warp][(2 * t) * 4 + kk % 4][kk < 4 ? 4 : 5]);
+		const float b1 = f(mma_slot[warp][(2 * t + 1) * 4 + kk % 4][kk < 4 ? 4 : 5]);
+		d[0] += a0 * b0;
+		d[1] += a0 * b1;
+		d[2] += a1 * b0;
+		d[3] += a1 * b1;
+	}
+	__shfl_sync(0xffffffffu, 0, 0);
+}
+
+#else
+
+#define IG_DYN_SMEM(name) extern __shared__ __align__(16) float name[]
+static __device__ __forceinline__ void cp16(float *dst, const float *src, bool ok)
+{
+	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+		     :: "r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
+}
+static __device__ __forceinline__ void cp4(float *dst, const float *src, bool ok)
+{
+	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+		     :: "r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
+}
+static __device__ __forceinline__ void commit()
+{
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N>
+static __device__ __forceinline__ void wait()
+{
+	asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
+}
+/* d += a * b on one m16n8k8 tile (tf32 inputs, fp32 accumulate). */
+static __device__ __forceinline__ void mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+	asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+	    "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+	    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+#endif
+
+/* The geometry: x [N, C, D, H, W], w [K, C, T, R, S], y [N, K, OD, OH, OW]
+ * (2-d and 1-d convolutions have leading size-1 spatial dims). */
+struct geo {
+	int C, D, H, W, K, OD, OH, OW;
+	int sd, sh, sw, pd, ph, pw, dd, dh, dw;
+};
+
+/* The identity epilogue: the convolution alone. */
+struct ident {
+	__device__ __forceinline__ float operator()(float v, int z, int k, int p) const
+	{
+		(void)z;
+		(void)k;
+		(void)p;
+		return v;
+	}
+};
+
+/*
+ * One block: output channels m0 .. m0 + BM - 1 at positions n0 .. n0 + BN
+ * - 1 of image z. Warps tile it WM x WN; lane (g = lane / 4, t = lane % 4)
+ * holds the m16n8k8 fragments: A (g, t), (g + 8, t), (g, t + 4), (g + 8,
+ * t + 4); B (t, g), (t + 4, g); C (g, 2t), (g, 2t + 1), (g + 8, 2t), (g +
+ * 8, 2t + 1). The sum over a k8 step does not depend on which k each slot
+ * holds as long as A and B agree, so slot t holds k = 2t and slot t + 4
+ * holds k = 2t + 1: a lane reads its two A values with one 8-byte load.
+ */
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void conv_block(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int z, int m0, int n0, const E &e)
+{
+	typedef tile<BM, BN> L;
+	constexpr int MT = WM / 16, NT = WN / 8;
+	constexpr int RS = R * S, TRS = T * RS;
+	constexpr int ROWS = NTH / BN;		/* B rows a pass of the block fills */
+	static_assert((BM / WM) * (BN / WN) * 32 == NTH, "8 warps");
+	static_assert(NTH % BN == 0 && BN % 32 == 0 && BK % ROWS == 0 && BK / ROWS <= 32,
+		      "B tile split: a warp's lanes in one row");
+	IG_DYN_SMEM(smem);
+	float *sA = smem;
+	float *sB = smem + STAGES * L::A_STAGE;
+
+	const int tid = threadIdx.x;
+	const int lane = tid & 31, warp = tid >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp / (BN / WN)) * WM;
+	const int wn0 = (warp % (BN / WN)) * WN;
+
+	const int P = q.OD * q.OH * q.OW, KD = q.C * TRS;
+	const long DHW = (long)q.D * q.H * q.W;
+
+	/* this thread's column of B: position n0 + j, and where its taps start */
+	const int j = tid % BN, jrow = tid / BN;
+	const int p = n0 + j;
+	const bool pv = p < P;
+	int od = 0, oh = 0, ow = 0;
+	if (pv) {
+		ow = p % q.OW;
+		const int r2 = p / q.OW;
+		oh = r2 % q.OH;
+		od = r2 / q.OH;
+	}
+	const int i0d = od * q.sd - q.pd, i0h = oh * q.sh - q.ph, i0w = ow * q.sw - q.pw;
+	const float *xz = x + (long)z * q.C * DHW;
+	/* its first tap (may lie outside x with padding: used only where a
+	 * tap's bounds check passes) */
+	const float *xp = xz + (((long)i0d * q.H + i0h) * q.W + i0w);
+
+	/* A's copies: 16 bytes where every row of w is (KD % 4 == 0, aligned) */
+	const bool avec = (KD & 3) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
+
+	auto load = [&](int kt, int st) {
+		const int k0 = kt * BK;
+		float *a = sA + st * L::A_STAGE;
+		if (avec) {
+			for (int c = tid; c < BM * (BK / 4); c += NTH) {
+				const int r = c / (BK / 4), cc = (c % (BK / 4)) * 4;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp16(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		} else {
+			for (int c = tid; c < BM * BK; c += NTH) {
+				const int r = c / BK, cc = c % BK;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp4(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		}
+		/* B: this thread's column at rows jrow, jrow + ROWS, ... of the
+		 * k-tile. A warp's lanes share jrow, so a row's tap is the same
+		 * for the whole warp: lane i works out row i's (its offset in
+		 * x and, with padding, its d, h, w steps packed 10 bits each)
+		 * and the warp reads them by shuffles, instead of every lane
+		 * dividing for every row. */
+		float *b = sB + st * L::B_STAGE + j;
+		int toff = 0, tstep = 0;
+		{
+			const int kd = k0 + jrow + (lane % (BK / ROWS)) * ROWS;
+			const int c = kd / TRS, rest = kd - c * TRS;
+			const int tt = rest / RS, rr = (rest - tt * RS) / S, ss = rest - tt * RS - rr * S;
+			toff = c * (int)DHW + (tt * q.dd * q.H + rr * q.dh) * q.W + ss * q.dw;
+			tstep = (tt * q.dd) | (rr * q.dh) << 10 | (ss * q.dw) << 20;
+			if (kd >= KD)
+				toff = -1 - 0x7fffffff; /* INT_MIN: no such tap */
+		}
+#pragma unroll
+		for (int i = 0; i < BK / ROWS; i++) {
+			const int row = jrow + i * ROWS;
+			const int off = __shfl_sync(0xffffffffu, toff, i);
+			bool ok = pv && off != -1 - 0x7fffffff;
+			if (PAD) {
+				const int ts = __shfl_sync(0xffffffffu, tstep, i);
+				const int id = i0d + (ts & 1023), ih = i0h + ((ts >> 10) & 1023),
+					  iw = i0w + ((ts >> 20) & 1023);
+				ok = ok && (unsigned)id < (unsigned)q.D && (unsigned)ih < (unsigned)q.H &&
+				     (unsigned)iw < (unsigned)q.W;
+			}
+			cp4(b + row * L::B_LD, ok ? xp + off : xz, ok);
+		}
+	};
+
+	float acc[MT][NT][4];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int jj = 0; jj < NT; jj++)
+#pragma unroll
+			for (int v = 0; v < 4; v++)
+				acc[i][jj][v] = 0.f;
+
+	const int ktiles = (KD + BK - 1) / BK;
+#pragma unroll
+	for (int s = 0; s < STAGES - 1; s++) {
+		if (s < ktiles)
+			load(s, s);
+		commit();
+	}
+	for (int kt = 0; kt < ktiles; kt++) {
+		wait<STAGES - 2>();
+		__syncthreads();
+		{
+			const int nk = kt + STAGES - 1;
+			if (nk < ktiles)
+				load(nk, nk % STAGES);
+			commit();
+		}
+		const int st = kt % STAGES;
+		const float *a = sA + st * L::A_STAGE;
+		const float *b = sB + st * L::B_STAGE;
+#pragma unroll
+		for (int kb = 0; kb < BK; kb += 8) {
+			unsigned bf[NT][2];
+#pragma unroll
+			for (int jj = 0; jj < NT; jj++) {
+				const int n = wn0 + jj * 8 + g;
+				bf[jj][0] = tf32_round(b[(kb + 2 * t) * L::B_LD + n]);
+				bf[jj][1] = tf32_round(b[(kb + 2 * t + 1) * L::B_LD + n]);
+			}
+#pragma unroll
+			for (int i = 0; i < MT; i++) {
+				const int m = wm0 + i * 16 + g;
+				const float2 u = *reinterpret_cast<const float2 *>(a + m * L::A_LD + kb + 2 * t);
+				const float2 v = *reinterpret_cast<const float2 *>(a + (m + 8) * L::A_LD + kb + 2 * t);
+				const unsigned af[4] = { tf32_round(u.x), tf32_round(v.x), tf32_round(u.y),
+							 tf32_round(v.y) };
+#pragma unroll
+				for (int jj = 0; jj < NT; jj++)
+					mma_tf32(acc[i][jj], af, bf[jj]);
+			}
+		}
+	}
+	wait<0>();
+
+	/* Epilogue: each element through e, pairs of positions stored as 8 bytes
+	 * where P is even (then every pair is aligned). */
+	const bool pair = (P & 1) == 0;
+	float *yz = y + (long)z * q.K * P;
+#pragma unroll
+	for (int i = 0; i < MT; i++) {
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int k = m0 + wm0 + i * 16 + g + 8 * h;
+			if (k >= q.K)
+				continue;
+			const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+			for (int jj = 0; jj < NT; jj++) {
+				const int col = n0 + wn0 + jj * 8 + 2 * t;
+				float *dst = yz + (long)k * P + col;
+				const float v0 = acc[i][jj][2 * h] + bias, v1 = acc[i][jj][2 * h + 1] + bias;
+				if (pair && col + 1 < P) {
+					*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, col), e(v1, z, k, col + 1));
+				} else {
+					if (col < P)
+						dst[0] = e(v0, z, k, col);
+					if (col + 1 < P)
+						dst[1] = e(v1, z, k, col + 1);
+				}
+			}
+		}
+	}
+}
+
+/* The kernel body: blockIdx.x over (channel tile, position tile), the
+ * channel tiles fastest (the blocks of one position tile read the same x);
+ * blockIdx.y over images (striding past 65535). */
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void conv_entry(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int nimg, const E &e)
+{
+	const int tm = (q.K + BM - 1) / BM;
+	const int m0 = (blockIdx.x % tm) * BM, n0 = (blockIdx.x / tm) * BN;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		conv_block<BM, BN, WM, WN, T, R, S, PAD, BIAS>(x, w, cb, y, q, z, m0, n0, e);
+		if (z + gridDim.y < nimg)
+			__syncthreads(); /* the next image refills the stages */
+	}
+}
+
+} /* namespace igemm */
+
+/*
+ * k0 (conv, implicit GEMM on the tensor cores: TF32 products, fp32 sums):
+ * node 4 (conv_bias), tiles of 64 output channels x 128 positions, its bias added.
+ */
+extern "C" __global__ void __launch_bounds__(256, 2)
+k0_conv(const float *__restrict__ x, const float *__restrict__ w,
+	const float *__restrict__ cb, float *__restrict__ y, int nimg,
+	int C, int D, int H, int W, int K, int OD, int OH, int OW,
+	int sd, int sh, int sw, int pd, int ph, int pw, int dd, int dh,
+	int dw)
+{
+	const igemm::geo q = {C, D, H, W, K, OD, OH, OW, sd, sh, sw, pd, ph, pw, dd, dh, dw};
+	const long P = (long)OD * OH * OW;
+	(void)P;
+	const igemm::ident e = {};
+	igemm::conv_entry<64, 128, 32, 32, 3, 3, 3, true, true>(x, w, cb, y, q, nimg, e);
+}
+/* k1_pool's outputs, with offsets and coordinates in a plane of type I:
+ * int when the plane, widened by a window's reach, fits (the usual case),
+ * else long */
+template <typename I>
+static __device__ __forceinline__ void
+k1_pool_walk(long a0,
+	long a1,
+	long a2,
+	long a3,
+	long a4,
+	long a5,
+	long a6,
+	const float *__restrict__ p_t4,
+	float *__restrict__ p_t5)
+{
+	/* x is [.., IT, IH, IW] and the output [.., OT, OH, OW], seen as [rows, OW] */
+	const long rows = a0, IT = a1, IH = a2, IW = a3, OT = a4, OH = a5, OW = a6;
+	const long ksize = 2, stride = 2, pad = 0, dil = 1;
+	const long plane = IT * IH * IW; /* elements of an input plane */
+	/* a warp takes 32 consecutive outputs of a row, lane l the outputs l, l + 32, ... */
+	const long groups = (OW + 31) / 32; /* per row */
+	/* how far a window reaches past the input */
+	const long reach = 2 * pad + stride + ksize * dil;
+	if constexpr (sizeof(I) < sizeof(long)) {
+		if ((IT + reach) * (IH + reach) * (IW + reach) >= 0x80000000l) {
+			/* a huge plane */
+			k1_pool_walk<long>(a0, a1, a2, a3, a4, a5, a6, p_t4, p_t5);
+			return;
+		}
+	}
+	const I nT = IT, nH = IH, nW = IW; /* the input's sizes */
+	const I st = stride, pd = pad, dl = dil;
+	const I kx = (ksize - 1) * dil + 1; /* a window's extent */
+	const I tstep = dl * nH * nW; /* from a tap plane to the next */
+	const I hstep = dl * nW; /* from a tap row to the next */
+	for (long t = (long)blockIdx.x * 256 + threadIdx.x; t < rows * groups * 32;
+	     t += (long)gridDim.x * 256) {
+		const long row = krl_div(t >> 5, groups);
+		const long ow0 = ((t >> 5) - row * groups) * 32 + (t & 31);
+		const long rh = krl_div(row, OH);
+		const I oh = row - rh * OH;
+		const long pl = krl_div(rh, OT); /* the plane */
+		const I ot = rh - pl * OT;
+		const long xb = pl * plane; /* where the plane starts in x */
+		const I ts = ot * st - pd; /* window start */
+		/* the taps inside the input: the first past the padding, in steps of dl */
+		const I tlo = ts >= 0 ? ts : ts + (dl - 1 - ts) / dl * dl;
+		const I thi = ts + kx < nT ? ts + kx : nT;
+		const I hs = oh * st - pd; /* window start */
+		/* the taps inside the input: the first past the padding, in steps of dl */
+		const I hlo = hs >= 0 ? hs : hs + (dl - 1 - hs) / dl * dl;
+		const I hhi = hs + kx < nH ? hs + kx : nH;
+		const long ow = ow0;
+		if (ow >= OW)
+			continue;
+		const I ws = (I)ow * st - pd; /* window start */
+		/* the taps inside the input: the first past the padding, in steps of dl */
+		const I wlo = ws >= 0 ? ws : ws + (dl - 1 - ws) / dl * dl;
+		const I whi = ws + kx < nW ? ws + kx : nW;
+		float m = -INFINITY;
+		for (I xt = tlo * (nH * nW); xt < thi * (nH * nW); xt += tstep) {
+			for (I xh = xt + hlo * nW; xh < xt + hhi * nW; xh += hstep) {
+				for (I xw = xh + wlo; xw < xh + whi; xw += dl) {
+					const long xi = xb + xw;
+					const float v0 = p_t4[xi];
+					if (v0 > m || v0 != v0) /* NaN wins */
+						m = v0;
+				}
+			}
+		}
+		const long o = row * OW + ow;
+		p_t5[o] = m;
+	}
+}
+
+/*
+ * k1 (pool: 3-d max over windows of t4, 1 output per thread along the last dim, 256 threads): nodes 5 max_pool.
+ * Writes: t5.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+k1_pool(long a0,
+	long a1,
+	long a2,
+	long a3,
+	long a4,
+	long a5,
+	long a6,
+	const float *__restrict__ p_t4,
+	float *__restrict__ p_t5)
+{
+	k1_pool_walk<int>(a0, a1, a2, a3, a4, a5, a6, p_t4, p_t5);
+}
+
+/*
+ * k2 (row over a middle axis: 32 columns x 8 rows of threads per block, 2 passes): nodes 6 max, 7 sub, 9 eq, 10 where, 11 sub, 12 exp, 13 sum, 14 log.
+ * Writes: t10 t14.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+k2_col(long a0,
+	long a1,
+	long a2,
+	const float *__restrict__ p_t5,
+	float *__restrict__ p_t10,
+	float *__restrict__ p_t14)
+{
+	__shared__ double krl_cd[8][33];
+	__shared__ float krl_cf[8][33];
+	const float v11 = 0.000000000e+00f;
+	const int tx = threadIdx.x, ty = threadIdx.y;
+	const long ncb = (a2 + 31) / 32;
+	for (long blk = blockIdx.x; blk < a0 * ncb; blk += gridDim.x) {
+		const long o = blk / ncb;
+		const long cc = (blk % ncb) * 32 + tx;
+		const bool valid = cc < a2;
+		/* past the last column: compute the last one's values (in bounds), store nothing */
+		const long c = valid ? cc : a2 - 1;
+		const long rb = o * a1 * a2 + c;
+		/* pass 1 */
+		float acc1 = -INFINITY;
+		{
+			long r = ty;
+			for (; r + 24 < a1; r += 32) {
+				const float v2 = p_t5[(rb + r * a2)];
+				const float v3 = p_t5[(rb + (r + 8) * a2)];
+				const float v4 = p_t5[(rb + (r + 16) * a2)];
+				const float v5 = p_t5[(rb + (r + 24) * a2)];
+				acc1 = krl_maxf(acc1, krl_maxf(krl_maxf(v2, v3), krl_maxf(v4, v5)));
+			}
+			for (; r < a1; r += 8) {
+				const float v6 = p_t5[(rb + r * a2)];
+				acc1 = krl_maxf(acc1, v6);
+			}
+		}
+		__syncthreads(); /* the slots may still be read */
+		krl_cf[ty][tx] = acc1;
+		__syncthreads();
+		acc1 = krl_cf[0][tx];
+		for (int k = 1; k < 8; k++)
+			acc1 = krl_maxf(acc1, krl_cf[k][tx]);
+		const float r7 = acc1;
+		const float v10 = ((r7) - (r7));
+		const float v12 = ((float)((v10) == (v11)));
+		const float v13 = ((v12) != 0.f ? (r7) : (v11));
+		/* pass 2 */
+		double acc8 = 0.0;
+		{
+			long r = ty;
+			for (; r + 24 < a1; r += 32) {
+				const float v9 = p_t5[(rb + r * a2)];
+				const float v14 = ((v9) - (v13));
+				const float v15 = expf(v14);
+				const float v16 = p_t5[(rb + (r + 8) * a2)];
+				const float v17 = ((v16) - (v13));
+				const float v18 = expf(v17);
+				const float v19 = p_t5[(rb + (r + 16) * a2)];
+				const float v20 = ((v19) - (v13));
+				const float v21 = expf(v20);
+				const float v22 = p_t5[(rb + (r + 24) * a2)];
+				const float v23 = ((v22) - (v13));
+				const float v24 = expf(v23);
+				acc8 += (double)((v15 + v18) + (v21 + v24));
+			}
+			for (; r < a1; r += 8) {
+				const float v25 = p_t5[(rb + r * a2)];
+				const float v26 = ((v25) - (v13));
+				const float v27 = expf(v26);
+				acc8 += (double)v27;
+			}
+		}
+		__syncthreads(); /* the slots may still be read */
+		krl_cd[ty][tx] = acc8;
+		__syncthreads();
+		acc8 = krl_cd[0][tx];
+		for (int k = 1; k < 8; k++)
+			acc8 += krl_cd[k][tx];
+		const float r28 = (float)acc8;
+		/* the outputs of the row shape */
+		const float v29 = ((r7) - (r7));
+		const float v30 = ((float)((v29) == (v11)));
+		const float v31 = ((v30) != 0.f ? (r7) : (v11));
+		const float v32 = logf(r28);
+		if (valid && ty == 0) {
+			p_t10[(o * a2 + c)] = v31;
+			p_t14[(o * a2 + c)] = v32;
+		}
+	}
+}
+
+/*
+ * k3 (map: 256 threads, 4-wide vectors, 1 per thread, cdiv grid): nodes 15 add, 16 relu.
+ * Writes: y.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+k3_map(long a0,
+	const float *__restrict__ p_t14,
+	const float *__restrict__ p_t10,
+	float *__restrict__ p_y)
+{
+	const int tid = threadIdx.x;
+	const long nv = (true) ? a0 / 4 : 0;
+	for (long base = (long)blockIdx.x * 256; base < nv;
+	     base += (long)gridDim.x * 256) {
+		{
+			const long s = base + tid;
+			if (s < nv) {
+				const long i = s * 4;
+				const float4 w33 = *reinterpret_cast<const float4 *>(p_t14 + i);
+				const float4 w34 = *reinterpret_cast<const float4 *>(p_t10 + i);
+				const float v35 = ((w33.x) + (w34.x));
+				const float v36 = krl_maxf(v35, 0.f);
+				const float v37 = ((w33.y) + (w34.y));
+				const float v38 = krl_maxf(v37, 0.f);
+				const float v39 = ((w33.z) + (w34.z));
+				const float v40 = krl_maxf(v39, 0.f);
+				const float v41 = ((w33.w) + (w34.w));
+				const float v42 = krl_maxf(v41, 0.f);
+				*reinterpret_cast<float4 *>(p_y + i) = make_float4(v36, v38, v40, v42);
+			}
+		}
+	}
+	/* the tail, and everything when the vector path does not apply */
+	for (long i = nv * 4 + (long)blockIdx.x * 256 + tid; i < a0;
+	     i += (long)gridDim.x * 256) {
+		const float v43 = p_t14[i];
+		const float v44 = p_t10[i];
+		const float v45 = ((v43) + (v44));
+		const float v46 = krl_maxf(v45, 0.f);
+		p_y[i] = v46;
+	}
+}
+
+/*@plan
+buffer t4 f32 [(batch_size), (out_channels), (od), (oh), (ow)]
+buffer t5 f32 [(batch_size), (out_channels), (pd), (ph), (pw)]
+buffer t10 f32 [(batch_size), (1), (pd), (ph), (pw)]
+buffer t14 f32 [(batch_size), (1), (pd), (ph), (pw)]
+# k0: node 4 as the implicit-GEMM convolution
+launch k0_conv grid=(cdiv((out_channels), 64) * cdiv((od) * (oh) * (ow), 128), min((batch_size), 65535)) block=(256) \
+    smem=81408 args(x, w, b, t4, (batch_size), (in_channels), (depth), (height), (width), (out_channels), (od), (oh), (ow), 1, 1, 1, 1, 1, 1, 1, 1, 1)
+launch k1_pool grid=(min(cdiv((batch_size) * (out_channels) * (pd) * (ph) * cdiv((pw), 32) * 32, 256), sm_count * 1024)) block=(256) args((batch_size) * (out_channels) * (pd) * (ph),
+    (od),
+    (oh),
+    (ow),
+    (pd),
+    (ph),
+    (pw),
+    t4,
+    t5)
+launch k2_col grid=(min(((batch_size)) * cdiv((pd) * (ph) * (pw), 32), sm_count * 32)) block=(32, 8) args((batch_size),
+    (out_channels),
+    (pd) * (ph) * (pw),
+    t5,
+    t10,
+    t14)
+launch k3_map grid=(cdiv((batch_size) * (pd) * (ph) * (pw), 1024)) block=(256) args((batch_size) * (pd) * (ph) * (pw),
+    t14,
+    t10,
+    y)
+@*/
