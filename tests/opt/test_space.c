@@ -246,50 +246,45 @@ static void choice_round_trip(void **state)
 static void conv_impl_pay_rule(void **state)
 {
 	(void)state;
+	static const struct {
+		const char *id, *first; /* the task; conv.impl's option 0 */
+		int other;              /* generate with option 1 */
+		const char *what, *text, *text2; /* expected; NULL: not checked */
+	} cases[] = {
+		{ "level2/1_conv2d_relu_biasadd", "lib", 0, NULL, "call conv(",
+		  NULL },
+		{ "level2/71_conv2d_divide_leakyrelu", "igemm", 0,
+		  "6 ops into 1 kernel: 1 conv (implicit GEMM, TF32, epilogue: 5 "
+		  "ops)", "conv_entry<64, 128, 32, 32, 1, 3, 3, false, false>",
+		  NULL },
+		/* its pointwise (1 x 1) convolution is offered, the depthwise
+		 * one stays the library's */
+		{ "level1/86_conv_depthwise_separable2d", "lib", 1, NULL,
+		  "call conv(", "launch k1_conv " },
+	};
 	krl_diag d = { 0 };
-	const char *ids[2] = { "level2/1_conv2d_relu_biasadd",
-	                       "level2/71_conv2d_divide_leakyrelu" };
-	for (int i = 0; i < 2; i++) {
-		krl_task *t = load(ids[i]);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
 		const krl_space *s = krl_opt_space(o);
 		const krl_decision *ci = find(s, "conv.impl");
 		assert_non_null(ci);
-		assert_string_equal(ci->opt[0], i ? "igemm" : "lib");
-		if (i) {
-			krl_choice c = { { 0 } };
-			char *text = NULL, *what = NULL;
-			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
-			assert_non_null(strstr(what, "6 ops into 1 kernel: 1 conv "
-			                             "(implicit GEMM, TF32, epilogue: 5 "
-			                             "ops)"));
-			assert_non_null(strstr(text, "conv_entry<64, 128, 32, 32, 1, 3, 3, "
-			                             "false, false>"));
-			free(text);
-			free(what);
-		}
+		assert_string_equal(ci->opt[0], cases[i].first);
+		krl_choice c = { { 0 } };
+		c.opt[ci - s->dec] = cases[i].other;
+		char *text = NULL, *what = NULL;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		if (cases[i].what)
+			assert_non_null(strstr(what, cases[i].what));
+		assert_non_null(strstr(text, cases[i].text));
+		if (cases[i].text2)
+			assert_non_null(strstr(text, cases[i].text2));
+		free(text);
+		free(what);
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
-	krl_task *t = load("level1/86_conv_depthwise_separable2d");
-	krl_opt *o = NULL;
-	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-	const krl_space *s = krl_opt_space(o);
-	const krl_decision *ci = find(s, "conv.impl");
-	assert_non_null(ci); /* its pointwise (1 x 1) convolution */
-	assert_string_equal(ci->opt[0], "lib");
-	krl_choice c = { { 0 } };
-	c.opt[ci - s->dec] = 1;
-	char *text = NULL, *what = NULL;
-	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
-	/* the depthwise one stays the library's, the pointwise one is ours */
-	assert_non_null(strstr(text, "call conv("));
-	assert_non_null(strstr(text, "launch k1_conv "));
-	free(text);
-	free(what);
-	krl_opt_free(o);
-	krl_task_free(t);
 }
 
 /* Library-only tasks offer no schedule knobs for kernels they lack, and
