@@ -143,10 +143,10 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
  * with few taps per output (at most 128 products: 8 channels x 3 x 3) and
  * more than one tap, or a 3-d one over at most 4 channels. Measured on the
  * H200 (bench/results/2026-12-03-h200-conv-igemm, kb1): those ran 1.26x-3.72x
- * faster than cuDNN's call, with the chain after them fused (21 problems);
- * cuDNN stayed ahead on 2-d convolutions over 16-64 channels (0.36x-0.87x)
- * and a 1 x 1 one (87: 0.65x). The search measures the other option in its
- * round 0 either way (src/rl/search.c).
+ * faster than cuDNN's call, with the chain after them fused (all 24
+ * tasks of that kind); cuDNN stayed ahead on 2-d convolutions over 16-64
+ * channels (0.36x-0.87x) and a 1 x 1 one (87: 0.65x). The search measures
+ * the other option in its round 0 either way (src/rl/search.c).
  */
 static int igemm_pay(const cg_igemm *q)
 {
