@@ -229,8 +229,8 @@ typedef struct cg_igemm {
 } cg_igemm;
 
 /* 1 and *q filled when LIB node n of g is an f32 forward convolution the
- * kernel takes: conv or conv_bias, groups 1, literal attributes, kernel
- * sizes fixed in every shape set, a tap's reach (dilation x (k - 1))
+ * kernel takes: conv or conv_bias, groups 1, attributes and kernel sizes
+ * fixed in every shape set (krl_graph_text_fixed), a tap's reach (dilation x (k - 1))
  * below 1024, indices within 32 bits; else 0. */
 int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
 /* Writes K's convolution as the implicit-GEMM kernel, the pointwise chain
@@ -247,6 +247,9 @@ typedef struct cg_tconv {
 	int64_t groups;
 } cg_tconv;
 
+/* The literal attribute values of LIB node x as the op's krl_attrs (those
+ * that do not evaluate at the graph's set left out). */
+void cg_lib_attrs(const krl_gnode *x, krl_attrs *a);
 /* 1 and *t filled when LIB node n of g is an f32 transposed convolution
  * whose every dim has stride 1 or a dilation that is a multiple of it
  * (and the forward call's padding is not negative); else 0. */

@@ -21,28 +21,6 @@
 
 extern const char krl_kernel_conv_igemm[];
 
-/* Text is an integer literal, or a shape key the task declares `fixed`
- * (the same value in every shape set the judge draws). */
-static int fixed_text(const krl_graph *g, const char *text)
-{
-	const char *p = text;
-	while (*p == ' ')
-		p++;
-	if (*p >= '0' && *p <= '9') {
-		while (*p >= '0' && *p <= '9')
-			p++;
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return 1;
-	}
-	const krl_task *t = g->task;
-	for (int i = 0; t && i < t->nfixed; i++)
-		if (!strcmp(t->fixed[i], text))
-			return 1;
-	return 0;
-}
-
 int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 {
 	const krl_gnode *x = &g->n[n];
@@ -70,19 +48,20 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 	if (q->bias && (g->n[x->in[2]].dtype != KRL_F32 ||
 	                g->n[x->in[2]].ndim != 1))
 		return 0;
-	/* every attribute a literal (the kernel's geometry is fixed text) */
-	krl_attrs a;
-	a.n = 0;
+	/* every attribute but the library's the same in every shape set: the
+	 * kernel's geometry is written as literals */
 	for (int i = 0; i < x->nattrs; i++) {
-		const char *key = x->attrs[i].key;
-		if (!strcmp(key, "algo") || !strcmp(key, "layout"))
+		if (!strcmp(x->attrs[i].key, "algo") ||
+		    !strcmp(x->attrs[i].key, "layout"))
 			continue;
-		if (isnan(x->aval[i]) || a.n >= KRL_MAX_ATTR)
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		int fixed = z && krl_graph_text_fixed(g, z);
+		free(z);
+		if (!fixed || isnan(x->aval[i]))
 			return 0;
-		a.key[a.n] = key;
-		a.val[a.n] = x->aval[i];
-		a.n++;
 	}
+	krl_attrs a;
+	cg_lib_attrs(x, &a);
 	krl_conv_geom geo;
 	if (krl_conv_geom_get(0, in, &a, &geo) || geo.groups != 1 ||
 	    geo.cout != x->dim[1].val || geo.n != x->dim[0].val)
@@ -92,17 +71,12 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 	for (int i = 0; i < geo.nsp; i++) {
 		if (geo.out[i] != x->dim[2 + i].val || geo.out[i] < 1 ||
 		    geo.stride[i] < 1 || geo.dil[i] < 1 || geo.pad[i] < 0 ||
-		    !fixed_text(g, w->dim[2 + i].text) ||
+		    !krl_graph_text_fixed(g, w->dim[2 + i].text) ||
 		    geo.dil[i] * (geo.k[i] - 1) >= 1024)
 			return 0;
 		planes *= geo.in[i];
 		pos *= geo.out[i];
 	}
-	/* the kernel's in-image offsets and positions are 32-bit */
-	if (geo.cin * planes >= INT32_MAX || geo.cout * pos >= INT32_MAX ||
-	    geo.cin * geo.k[0] * (geo.nsp > 1 ? geo.k[1] : 1) *
-	    (geo.nsp > 2 ? geo.k[2] : 1) >= INT32_MAX)
-		return 0;
 	q->nsp = geo.nsp;
 	q->cin = geo.cin;
 	int64_t k3[3] = { 1, 1, 1 };
@@ -115,6 +89,10 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 		if (q->padv[i])
 			q->pad = 1;
 	}
+	/* the kernel's in-image offsets, positions and taps are 32-bit */
+	if (geo.cin * planes >= INT32_MAX || geo.cout * pos >= INT32_MAX ||
+	    geo.cin * k3[0] * k3[1] * k3[2] >= INT32_MAX)
+		return 0;
 	q->T = (int)k3[0];
 	q->R = (int)k3[1];
 	q->S = (int)k3[2];

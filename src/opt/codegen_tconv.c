@@ -30,8 +30,7 @@
 #include "codegen.h"
 #include "krl/opgeom.h"
 
-/* The attribute values of LIB node x as the op's krl_attrs. */
-static void attrs_of(const krl_gnode *x, krl_attrs *a)
+void cg_lib_attrs(const krl_gnode *x, krl_attrs *a)
 {
 	a->n = 0;
 	for (int i = 0; i < x->nattrs && a->n < KRL_MAX_ATTR; i++) {
@@ -63,7 +62,7 @@ int cg_tconv_geom(const krl_graph *g, int n, cg_tconv *t)
 			in[k].dim[j] = b->dim[j].val;
 	}
 	krl_attrs a;
-	attrs_of(x, &a);
+	cg_lib_attrs(x, &a);
 	krl_conv_geom geo;
 	if (krl_conv_geom_get(1, in, &a, &geo) || geo.groups < 1 ||
 	    x->ndim != geo.nsp + 2)

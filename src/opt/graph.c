@@ -523,6 +523,19 @@ int krl_graph_is_output(const krl_graph *g, int i)
 	return 0;
 }
 
+int krl_graph_text_fixed(const krl_graph *g, const char *text)
+{
+	krl_scope empty = { 0 };
+	krl_value v;
+	if (krl_opt_eval_text(text, &empty, &v, NULL) == KRL_OK)
+		return 1;
+	const krl_task *t = g->task;
+	for (int i = 0; t && i < t->nfixed; i++)
+		if (strcmp(t->fixed[i], text) == 0)
+			return 1;
+	return 0;
+}
+
 krl_err krl_graph_compact(krl_graph *g, int *removed)
 {
 	int *map = calloc((size_t)g->nn + 1, sizeof *map);

@@ -199,6 +199,10 @@ int krl_graph_users(const krl_graph *g, int i);
  * pointwise; 0 when one is not (or none reads it). */
 int krl_graph_pw_readers(const krl_graph *g, int i);
 int krl_graph_is_output(const krl_graph *g, int i);
+/* Dim or attribute text of g that has the same value in every shape set
+ * the judge draws: a constant expression, or a shape key g's task
+ * declares `fixed`. */
+int krl_graph_text_fixed(const krl_graph *g, const char *text);
 /* Removes the nodes no output depends on (BUF nodes stay, and every
  * PROJ of a library call that stays), keeping the order and renumbering
  * inputs and outputs; *removed (may be NULL) counts them. KRL_ENOMEM

@@ -518,20 +518,6 @@ static int one_reader(const rw *R, int i)
 	       !krl_graph_is_output(R->old, o);
 }
 
-/* Text `key` is a number or a shape key the task declares `fixed` (the
- * same value in every shape set the judge draws): what the rule's
- * structure (taps, crops) may depend on. */
-static int fixed_text(const rw *R, const char *key)
-{
-	if (text_literal(key))
-		return 1;
-	const krl_task *t = R->old->task;
-	for (int i = 0; t && i < t->nfixed; i++)
-		if (strcmp(t->fixed[i], key) == 0)
-			return 1;
-	return 0;
-}
-
 #define CM_TEXT 256
 
 /* The dims of node x with dim ax replaced by (text, val). */
@@ -680,7 +666,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 		if (!strcmp(key, "algo") || !strcmp(key, "layout"))
 			continue;
 		char *z = krl_opt_expr_text(c->attrs[i].value);
-		int fixed = z && fixed_text(R, z);
+		int fixed = z && krl_graph_text_fixed(R->old, z);
 		free(z);
 		if (!fixed || isnan(c->aval[i]))
 			return KRL_OK;
@@ -697,7 +683,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 		int64_t s = geo.stride[j], p = geo.pad[j], dl = geo.dil[j];
 		int64_t K = geo.k[j], op = geo.opad[j];
 		if (geo.out[j] != c->dim[2 + j].val || K > KRL_MAX_CALL_IN ||
-		    s < 1 || dl < 1 || !fixed_text(R, wn->dim[2 + j].text))
+		    s < 1 || dl < 1 || !krl_graph_text_fixed(R->old, wn->dim[2 + j].text))
 			return KRL_OK;
 		for (int64_t k = 0; k < K; k++) {
 			int64_t num = p - k * dl; /* ceil(num / s) */

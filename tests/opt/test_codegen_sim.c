@@ -625,6 +625,16 @@ static char *scalar_gemm(const char *text)
 	return out;
 }
 
+/* The index of decision dc's option called name (which it has). */
+static int opt_named(const krl_decision *dc, const char *name)
+{
+	for (int j = 0; j < dc->nopt; j++)
+		if (!strcmp(dc->opt[j], name))
+			return j;
+	fail_msg("decision %s has no option %s", dc->name, name);
+	return 0;
+}
+
 static void candidates_compute_golden(const char *prefix, const char *level,
                                       int nchoice)
 {
@@ -721,12 +731,11 @@ static void candidates_compute_golden(const char *prefix, const char *level,
 			if (v == 2 && level[0] == '3')
 				continue;
 			if (impl >= 0)
-				ch.opt[impl] = !strcmp(sp->dec[impl].opt[gv],
-				                       gv ? "3xtf32" : "lib") ? gv : !gv;
+				ch.opt[impl] = opt_named(&sp->dec[impl],
+				                         gv ? "3xtf32" : "lib");
 			if (cimpl >= 0 && !k)
-				ch.opt[cimpl] = !strcmp(sp->dec[cimpl].opt[v == 2],
-				                        v == 2 ? "igemm" : "lib") ?
-				                (v == 2) : (v != 2);
+				ch.opt[cimpl] = opt_named(&sp->dec[cimpl],
+				                          v == 2 ? "igemm" : "lib");
 			if (!mine(&item))
 				continue;
 			char *text = NULL, *what = NULL;
