@@ -70,6 +70,65 @@ def variant(src, lb=2, bk=32, stages=3, trunc=False, tile=None):
     return out
 
 
+# The halo form (igemm::halo_entry<BM, R, S, ...>): name -> (BM, launch
+# bound, stages, truncate); BM None keeps the candidate's.
+HALO_VARIANTS = [
+    ("base", None, None, 3, False),
+    ("st2", None, None, 2, False),
+    ("st4", None, None, 4, False),
+    ("st2lb2", None, 2, 2, False),
+    ("trunc", None, None, 3, True),
+    ("bm64", 64, 2, 3, False),
+    ("bm64st4", 64, 2, 4, False),
+    ("bm64lb1", 64, 1, 3, False),
+    ("bm32", 32, 2, 3, False),
+]
+
+
+def halo_a_ld(kc, rs):
+    """igemm::a_ld: A's row stride, the least multiple of 4 from kc whose
+    fragment reads hit 32 banks."""
+    base = (kc + 3) // 4 * 4
+    for ld in range(base, base + 128, 4):
+        banks = {(g * ld + t * rs) % 32 for g in range(8) for t in range(4)}
+        if len(banks) == 32:
+            return ld
+    return base
+
+
+def halo_smem(bm, r, s, stages):
+    """igemm::htile's shared memory: stages of A [bm][a_ld] and the window
+    [8][x_cs], x_cs at least (4 + r - 1)(32 + s - 1), 8 or 24 mod 32."""
+    n = (4 + r - 1) * (32 + s - 1)
+    while n % 32 not in (8, 24):
+        n += 1
+    return stages * (bm * halo_a_ld(8 * r * s, r * s) + 8 * n) * 4
+
+
+def halo_variant(src, bm=None, lb=None, stages=3, trunc=False):
+    """The text of halo-form candidate src with those settings; ValueError
+    when src is not one of this generator."""
+    m = re.search(r"halo_entry<(\d+), (\d+), (\d+),", src)
+    lbm = re.search(r"__launch_bounds__\(256, (\d)\)\n(k\d+_conv)\(", src)
+    if not m or not lbm or "constexpr int H_STAGES = 3;" not in src:
+        raise ValueError("not a halo-form implicit-GEMM candidate")
+    obm, r, s = (int(v) for v in m.groups())
+    bm = bm or obm
+    lb = lb or int(lbm.group(1))
+    out = src.replace(lbm.group(0), "__launch_bounds__(256, %d)\n%s(" % (lb, lbm.group(2)))
+    out = out.replace("constexpr int H_STAGES = 3;", "constexpr int H_STAGES = %d;" % stages)
+    if trunc:
+        out = out.replace("return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;",
+                          "return __float_as_uint(x);")
+    out = out.replace(m.group(0), "halo_entry<%d, %d, %d," % (bm, r, s))
+    grid = re.compile(r"grid=\(cdiv\(\(([^()]+)\), %d\) \* cdiv\(" % obm)
+    out, n = grid.subn(lambda g: "grid=(cdiv((%s), %d) * cdiv(" % (g.group(1), bm), out)
+    if n != 1:
+        raise ValueError("the launch's grid is not the generator's")
+    out = re.sub(r"smem=\d+", "smem=%d" % halo_smem(bm, r, s, stages), out)
+    return out
+
+
 def main(argv):
     if len(argv) < 3 or any("=" not in a for a in argv[2:]):
         sys.stderr.write("usage: igemm_variants.py OUTDIR TASK=CANDIDATE.cu ...\n")
@@ -84,11 +143,22 @@ def main(argv):
         name = os.path.basename(path).split(".")[0]
         m = re.search(r"conv_entry<(\d+), (\d+), (\d+), (\d+),", src)
         tile = tuple(int(v) for v in m.groups()) if m else None
-        todo = [(v[0], dict(lb=v[1], bk=v[2], stages=v[3], trunc=v[4])) for v in VARIANTS]
-        todo += [(t[0], dict(tile=t[1])) for t in TILES.get(tile, [])]
+        if "halo_entry<" in src:
+            make = halo_variant
+            todo = [("h" + v[0], dict(bm=v[1], lb=v[2], stages=v[3], trunc=v[4]))
+                    for v in HALO_VARIANTS]
+        else:
+            make = variant
+            todo = [(v[0], dict(lb=v[1], bk=v[2], stages=v[3], trunc=v[4])) for v in VARIANTS]
+            todo += [(t[0], dict(tile=t[1])) for t in TILES.get(tile, [])]
         for vname, kw in todo:
             try:
-                text = variant(src, **kw)
+                text = make(src, **kw)
+                sm = int(re.search(r"smem=(\d+)", text).group(1))
+                if sm > 227 * 1024:
+                    sys.stderr.write("igemm_variants: %s.%s: %d bytes of shared memory, "
+                                     "more than a block may take; left out\n" % (name, vname, sm))
+                    continue
             except ValueError as e:
                 sys.stderr.write("igemm_variants: %s: %s\n" % (path, e))
                 return 1

@@ -224,6 +224,9 @@ void cg_write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
 typedef struct cg_igemm {
 	int nsp, T, R, S, pad, bias;
 	int bm, bn, wm, wn;
+	int halo;                /* igemm::halo_entry (2-d, stride and dilation
+	                          * 1, 16 input channels or more): tiles of bm
+	                          * channels x 4 rows x 32 columns */
 	int64_t stride[3], padv[3], dil[3];  /* d, h, w (1, 0, 1 below 3-d) */
 	int64_t cin;             /* input channels at the generation's set */
 } cg_igemm;

@@ -21,6 +21,42 @@
 
 extern const char krl_kernel_conv_igemm[];
 
+/* igemm::a_ld and x_cs (conv_igemm.cuh), for the halo form's shared
+ * memory: A's row stride, the least multiple of 4 from kc whose fragment
+ * reads hit 32 banks; the window's channel stride, 8 or 24 mod 32 */
+static int halo_a_ld(int kc, int rs)
+{
+	int base = (kc + 3) / 4 * 4;
+	for (int ld = base; ld < base + 128; ld += 4) {
+		unsigned seen = 0;
+		int ok = 1;
+		for (int g = 0; g < 8 && ok; g++)
+			for (int t = 0; t < 4 && ok; t++) {
+				unsigned b = 1u << ((g * ld + t * rs) & 31);
+				ok = !(seen & b);
+				seen |= b;
+			}
+		if (ok)
+			return ld;
+	}
+	return base;
+}
+
+static int halo_x_cs(int n)
+{
+	while (n % 32 != 8 && n % 32 != 24)
+		n++;
+	return n;
+}
+
+/* igemm::htile's shared memory: 3 stages of A [bm][a_ld] and the window
+ * [8][x_cs] */
+static unsigned halo_smem(int bm, int R, int S)
+{
+	return 3u * (unsigned)(bm * halo_a_ld(8 * R * S, R * S) +
+	                       8 * halo_x_cs((4 + R - 1) * (32 + S - 1))) * 4u;
+}
+
 int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 {
 	const krl_gnode *x = &g->n[n];
@@ -108,6 +144,27 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 	} else {
 		q->bm = 16, q->bn = 128, q->wm = 16, q->wn = 16;
 	}
+	/* the halo form where it applies and pays: a 2-d convolution of
+	 * stride and dilation 1 over 16 channels or more (fewer fill a chunk
+	 * of 8 partly; those the gather runs, measured 1.26x-3.72x of cuDNN),
+	 * its rows at least 24 wide (a block's 32 columns mostly in y) */
+	if (geo.nsp == 2 && geo.cin >= 16 && geo.out[1] >= 24 &&
+	    q->R * q->S > 1 && q->stride[1] == 1 && q->stride[2] == 1 &&
+	    q->dil[1] == 1 && q->dil[2] == 1) {
+		/* its channel tile halved until the stages fit in 224 KB (a
+		 * block may take 227, the simulator's buffer holds 224): a
+		 * chunk holds 8 R S taps, large kernels need smaller tiles */
+		int bm = K > 64 ? 128 : K > 32 ? 64 : 32;
+		while (bm > 32 && halo_smem(bm, q->R, q->S) > 224u * 1024u)
+			bm /= 2;
+		if (halo_smem(bm, q->R, q->S) <= 224u * 1024u) {
+			q->halo = 1;
+			q->bm = bm;
+			q->bn = 4 * 32;
+			q->wm = bm / 2;
+			q->wn = 32;
+		}
+	}
 	return 1;
 }
 
@@ -115,6 +172,8 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
  * + 4] (igemm::tile). */
 static unsigned igemm_smem(const cg_igemm *q)
 {
+	if (q->halo)
+		return halo_smem(q->bm, q->R, q->S);
 	return 3u * (unsigned)(q->bm * 40 + 32 * (q->bn + 4)) * 4u;
 }
 
@@ -154,10 +213,17 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 		             "==== */\n%s", krl_kernel_conv_igemm);
 		G->igemm_body = 1;
 	}
-	cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the tensor "
-	             "cores: TF32 products, fp32 sums):\n * node %d (%s), tiles "
-	             "of %d output channels x %d positions", K->id, n, x->op,
-	             q.bm, q.bn);
+	if (q.halo)
+		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
+		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
+		             "(%s), tiles of %d output channels x 4 rows x 32 "
+		             "columns,\n * x read once a tile through its window "
+		             "(the halo form)", K->id, n, x->op, q.bm);
+	else
+		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
+		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
+		             "(%s), tiles of %d output channels x %d positions",
+		             K->id, n, x->op, q.bm, q.bn);
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
 	if (end >= 0) {
@@ -188,8 +254,15 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
 	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
+	/* the halo form's 128-channel tile takes 137 KB of shared memory at
+	 * R = S = 3: one block an SM, no register cap */
+	int minb = q.halo && q.bm == 128 ? 1 : 2;
+	const char *entry = q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm,
+	                                    q.R, q.S) :
+	    cg_fmt(G, "conv_entry<%d, %d, %d, %d, %d, %d, %d", q.bm, q.bn, q.wm,
+	           q.wn, q.T, q.R, q.S);
 	cg_sb_printf(&G->dev,
-	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
+	    "\nextern \"C\" __global__ void __launch_bounds__(256, %d)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
 	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
 	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"
@@ -200,20 +273,24 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	    "\tconst long P = (long)OD * OH * OW;\n"
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
-	    "\tigemm::conv_entry<%d, %d, %d, %d, %d, %d, %d, %s, %s>(x, w, cb, "
-	    "y, q, nimg, e);\n}\n",
-	    sp.kernel, sp.epi ? sp.epi_params : "",
+	    "\tigemm::%s, %s, %s>(x, w, cb, y, q, nimg, e);\n}\n",
+	    minb, sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
-	    q.bm, q.bn, q.wm, q.wn, q.T, q.R, q.S, q.pad ? "true" : "false",
-	    q.bias ? "true" : "false");
+	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false");
 	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
 	             "convolution\n", K->id, n);
+	/* blocks: channel tiles x position tiles (the halo form's: column
+	 * tiles x row tiles of one plane) */
+	const char *tiles = q.halo ?
+	    cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2], dim_out[1]) :
+	    cg_fmt(G, "cdiv(%s * %s * %s, %d)", dim_out[0], dim_out[1],
+	           dim_out[2], q.bn);
 	cg_sb_printf(&G->plan,
-	    "launch %s grid=(cdiv(%s, %d) * cdiv(%s * %s * %s, %d), min(%s, "
+	    "launch %s grid=(cdiv(%s, %d) * %s, min(%s, "
 	    "65535)) block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, "
 	    "%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %lld, %lld, %lld, "
 	    "%lld, %lld, %lld%s)\n",
-	    sp.kernel, Ko, q.bm, dim_out[0], dim_out[1], dim_out[2], q.bn, N,
+	    sp.kernel, Ko, q.bm, tiles, N,
 	    igemm_smem(&q), cg_bufname(G, x->in[0]), cg_bufname(G, x->in[1]),
 	    cb, y, N, C, dim_in[0], dim_in[1], dim_in[2], Ko, dim_out[0],
 	    dim_out[1], dim_out[2], (long long)q.stride[0],

@@ -350,4 +350,237 @@ static __device__ __forceinline__ void conv_entry(const float *__restrict__ x, c
 	}
 }
 
+
+/*
+ * The halo form, for a 2-d convolution of stride 1 and dilation 1 over many
+ * input channels. The gather above fetches every x element once per tap
+ * (R S times, 4 bytes a copy); here a block of BM output channels x H_TH
+ * rows x H_TW columns of output loads, per chunk of H_CK input channels,
+ * the (H_TH + R - 1) x (H_TW + S - 1) window of x those positions read (its
+ * halo) once, and every tap reads its B fragments from that window at its
+ * own (r, s) shift. The k order within a chunk is (tap, channel): one k8
+ * step is the chunk's 8 channels at one tap, so A is w's rows as they lie
+ * ([K][C R S]: channel c's taps are R S apart), copied 16 bytes at a time.
+ *
+ * Fragments as above, with slot t holding channel t and slot t + 4 channel
+ * t + 4 of the chunk. Bank-conflict-free reads by construction of the
+ * strides: A's row stride A_LD makes (g A_LD + t R S) mod 32 distinct over
+ * the warp's (g, t); the window's channel stride X_CS is 8 or 24 mod 32, so
+ * (t X_CS + g) is.
+ */
+constexpr int H_CK = 8;		/* input channels per chunk */
+constexpr int H_TH = 4;		/* output rows per block: one a warp column */
+constexpr int H_TW = 32;	/* output columns per block: 4 n8 tiles */
+constexpr int H_STAGES = 3;
+
+static __host__ __device__ constexpr bool a_ld_ok(int ld, int rs)
+{
+	unsigned seen = 0;
+	for (int g = 0; g < 8; g++)
+		for (int t = 0; t < 4; t++) {
+			const unsigned b = 1u << ((g * ld + t * rs) & 31);
+			if (seen & b)
+				return false;
+			seen |= b;
+		}
+	return true;
+}
+/* A's row stride: the least multiple of 4 (16-byte copies) from kc whose
+ * fragment reads are conflict-free, or kc rounded up to 4 if none is
+ * within 128 */
+static __host__ __device__ constexpr int a_ld(int kc, int rs)
+{
+	const int base = (kc + 3) / 4 * 4;
+	for (int ld = base; ld < base + 128; ld += 4)
+		if (a_ld_ok(ld, rs))
+			return ld;
+	return base;
+}
+/* the window's channel stride: at least n floats, 8 or 24 mod 32 */
+static __host__ __device__ constexpr int x_cs(int n)
+{
+	while (n % 32 != 8 && n % 32 != 24)
+		n++;
+	return n;
+}
+
+template <int BM, int R, int S>
+struct htile {
+	static constexpr int RS = R * S, KC = H_CK * RS;
+	static constexpr int A_LD = a_ld(KC, RS);
+	static constexpr int HH = H_TH + R - 1, HW = H_TW + S - 1;
+	static constexpr int X_CS = x_cs(HH * HW);
+	static constexpr int A_STAGE = BM * A_LD, X_STAGE = H_CK * X_CS;
+	static constexpr int SMEM = H_STAGES * (A_STAGE + X_STAGE) * 4;
+};
+
+/*
+ * One block: output channels m0 .. m0 + BM - 1 at rows oh0 .. oh0 + H_TH -
+ * 1, columns ow0 .. ow0 + H_TW - 1 of image z. Warps 2 (channels) x 4
+ * (rows): warp (wm, wr) computes WM = BM / 2 channels of output row oh0 +
+ * wr, its 32 columns as 4 n8 tiles. Positions outside y are computed from
+ * the window's zeros and not stored.
+ */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void halo_block(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int z, int m0, int oh0, int ow0, const E &e)
+{
+	typedef htile<BM, R, S> L;
+	constexpr int WM = BM / 2, MT = WM / 16, NT = H_TW / 8, RS = L::RS;
+	constexpr int XN = H_CK * L::HH * L::HW;	/* window elements a chunk */
+	static_assert(BM % 32 == 0 && NT * 8 == H_TW && H_TH * 2 * 32 == NTH, "8 warps, 2 x 4");
+	IG_DYN_SMEM(smem);
+	float *sA = smem;
+	float *sX = smem + H_STAGES * L::A_STAGE;
+
+	const int tid = threadIdx.x;
+	const int lane = tid & 31, warp = tid >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp >> 2) * WM, wr = warp & 3;
+
+	const int KD = q.C * RS;
+	const long HWin = (long)q.H * q.W;
+	const float *xz = x + (long)z * q.C * HWin;
+	const int ih0 = oh0 - q.ph, iw0 = ow0 - q.pw;
+	const bool avec = (KD & 3) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
+
+	auto load = [&](int ch, int st) {
+		const int c0 = ch * H_CK, k0 = c0 * RS;
+		float *a = sA + st * L::A_STAGE;
+		if (avec) {
+			for (int c = tid; c < BM * (L::KC / 4); c += NTH) {
+				const int r = c / (L::KC / 4), cc = (c % (L::KC / 4)) * 4;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp16(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		} else {
+			for (int c = tid; c < BM * L::KC; c += NTH) {
+				const int r = c / L::KC, cc = c % L::KC;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp4(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		}
+		float *xs = sX + st * L::X_STAGE;
+		for (int i = tid; i < XN; i += NTH) {
+			const int c = i / (L::HH * L::HW), rest = i - c * (L::HH * L::HW);
+			const int row = rest / L::HW, col = rest - row * L::HW;
+			const int ih = ih0 + row, iw = iw0 + col;
+			bool ok = c0 + c < q.C;
+			if (PAD)
+				ok = ok && (unsigned)ih < (unsigned)q.H && (unsigned)iw < (unsigned)q.W;
+			else
+				ok = ok && ih < q.H && iw < q.W;
+			cp4(xs + c * L::X_CS + row * L::HW + col,
+			    ok ? xz + (c0 + c) * HWin + (long)ih * q.W + iw : xz, ok);
+		}
+	};
+
+	float acc[MT][NT][4];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int jj = 0; jj < NT; jj++)
+#pragma unroll
+			for (int v = 0; v < 4; v++)
+				acc[i][jj][v] = 0.f;
+
+	const int nch = (q.C + H_CK - 1) / H_CK;
+#pragma unroll
+	for (int s = 0; s < H_STAGES - 1; s++) {
+		if (s < nch)
+			load(s, s);
+		commit();
+	}
+	for (int ch = 0; ch < nch; ch++) {
+		wait<H_STAGES - 2>();
+		__syncthreads();
+		{
+			const int nk = ch + H_STAGES - 1;
+			if (nk < nch)
+				load(nk, nk % H_STAGES);
+			commit();
+		}
+		const int st = ch % H_STAGES;
+		const float *a = sA + st * L::A_STAGE + (wm0 + g) * L::A_LD + t * RS;
+		const float *xb = sX + st * L::X_STAGE + t * L::X_CS + wr * L::HW + g;
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+#pragma unroll
+			for (int s = 0; s < S; s++) {
+				unsigned bf[NT][2];
+#pragma unroll
+				for (int jj = 0; jj < NT; jj++) {
+					const float *b = xb + r * L::HW + s + jj * 8;
+					bf[jj][0] = tf32_round(b[0]);
+					bf[jj][1] = tf32_round(b[4 * L::X_CS]);
+				}
+#pragma unroll
+				for (int i = 0; i < MT; i++) {
+					const float *ai = a + i * 16 * L::A_LD + r * S + s;
+					const unsigned af[4] = { tf32_round(ai[0]), tf32_round(ai[8 * L::A_LD]),
+								 tf32_round(ai[4 * RS]),
+								 tf32_round(ai[8 * L::A_LD + 4 * RS]) };
+#pragma unroll
+					for (int jj = 0; jj < NT; jj++)
+						mma_tf32(acc[i][jj], af, bf[jj]);
+				}
+			}
+		}
+	}
+	wait<0>();
+
+	/* Epilogue: as conv_block's, position p = oh OW + ow; pairs of columns
+	 * stored as 8 bytes where OW is even (ow is even, so p is) */
+	const int oh = oh0 + wr;
+	if (oh >= q.OH)
+		return;
+	const int P = q.OH * q.OW;
+	const bool pair = (q.OW & 1) == 0;
+	float *yz = y + (long)z * q.K * P;
+#pragma unroll
+	for (int i = 0; i < MT; i++) {
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int k = m0 + wm0 + i * 16 + g + 8 * h;
+			if (k >= q.K)
+				continue;
+			const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+			for (int jj = 0; jj < NT; jj++) {
+				const int ow = ow0 + jj * 8 + 2 * t, p = oh * q.OW + ow;
+				float *dst = yz + (long)k * P + p;
+				const float v0 = acc[i][jj][2 * h] + bias, v1 = acc[i][jj][2 * h + 1] + bias;
+				if (pair && ow + 1 < q.OW) {
+					*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, p), e(v1, z, k, p + 1));
+				} else {
+					if (ow < q.OW)
+						dst[0] = e(v0, z, k, p);
+					if (ow + 1 < q.OW)
+						dst[1] = e(v1, z, k, p + 1);
+				}
+			}
+		}
+	}
+}
+
+/* The halo kernel's body: blockIdx.x over (channel tile, column tile, row
+ * tile), channel tiles fastest; blockIdx.y over images as conv_entry. */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int nimg, const E &e)
+{
+	const int tm = (q.K + BM - 1) / BM, tw = (q.OW + H_TW - 1) / H_TW;
+	const int m0 = (blockIdx.x % tm) * BM;
+	const int ow0 = (blockIdx.x / tm % tw) * H_TW, oh0 = (blockIdx.x / tm / tw) * H_TH;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		halo_block<BM, R, S, PAD, BIAS>(x, w, cb, y, q, z, m0, oh0, ow0, e);
+		if (z + gridDim.y < nimg)
+			__syncthreads();
+	}
+}
+
 } /* namespace igemm */
