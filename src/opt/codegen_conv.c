@@ -49,11 +49,11 @@ static int halo_x_cs(int n)
 	return n;
 }
 
-/* igemm::htile's shared memory: 3 stages of A [bm][a_ld] and the window
- * [8][x_cs] */
+/* igemm::htile's shared memory: 2 stages (H_STAGES) of A [bm][a_ld] and
+ * the window [8][x_cs] */
 static unsigned halo_smem(int bm, int R, int S)
 {
-	return 3u * (unsigned)(bm * halo_a_ld(8 * R * S, R * S) +
+	return 2u * (unsigned)(bm * halo_a_ld(8 * R * S, R * S) +
 	                       8 * halo_x_cs((4 + R - 1) * (32 + S - 1))) * 4u;
 }
 
@@ -254,15 +254,12 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
 	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
-	/* the halo form's 128-channel tile takes 137 KB of shared memory at
-	 * R = S = 3: one block an SM, no register cap */
-	int minb = q.halo && q.bm == 128 ? 1 : 2;
 	const char *entry = q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm,
 	                                    q.R, q.S) :
 	    cg_fmt(G, "conv_entry<%d, %d, %d, %d, %d, %d, %d", q.bm, q.bn, q.wm,
 	           q.wn, q.T, q.R, q.S);
 	cg_sb_printf(&G->dev,
-	    "\nextern \"C\" __global__ void __launch_bounds__(256, %d)\n"
+	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
 	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
 	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"
@@ -274,7 +271,7 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
 	    "\tigemm::%s, %s, %s>(x, w, cb, y, q, nimg, e);\n}\n",
-	    minb, sp.kernel, sp.epi ? sp.epi_params : "",
+	    sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
 	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false");
 	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
