@@ -67,6 +67,7 @@ static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
 static const char *const LIB_LAYOUT[] = { "nchw", "nhwc", "nhwc_y" };
+static const char *const LIB_LAYOUT_CL[] = { "nhwc_y", "nchw", "nhwc" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 static const char *const CONV_IMPL[] = { "lib", "igemm" };
 static const char *const CONV_IGEMM[] = { "igemm", "lib" };
@@ -184,6 +185,43 @@ static int algo_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 {
 	return krl_opt_lib_takes_layout(o->g, i) && algo_matters(o, sc, i);
+}
+
+/*
+ * The pay rule of lib.layout: nhwc_y first when everything that reads
+ * library node i's output, and everything that reads those in turn, is a
+ * pointwise op of the output's shape (an elementwise chain to the task's
+ * outputs, broadcast operands allowed): cuDNN's channels-last engines and
+ * one map kernel from channels-last y to the NCHW output. Measured on the
+ * H200 (bench/results/2026-12-03-h200-conv-halo, kb1, stream timing):
+ * 1.26x-1.74x faster than the NCHW default on all 13 2-d such problems
+ * judged (1, 2, 4, 5, 16, 31, 54, 57, 69, 71, 87, 93 and 36's relatives);
+ * slower (0.59x-0.97x) where a pool, a norm or a spatial reduction reads
+ * y. The search still judges the other layouts.
+ */
+static int cl_pays(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	unsigned char *in = calloc((size_t)g->nn, 1);
+	if (!in)
+		return 0;
+	in[i] = 1;
+	int n = 0, ok = 1;
+	for (int j = i + 1; j < g->nn && ok; j++) {
+		const krl_gnode *r = &g->n[j];
+		int reads = 0;
+		for (int q = 0; q < r->nin; q++)
+			reads |= in[r->in[q]];
+		if (!reads)
+			continue;
+		ok = r->kind == KRL_GN_PW && r->ndim == x->ndim;
+		for (int k = 0; ok && k < r->ndim; k++)
+			ok = r->dim[k].val == x->dim[k].val;
+		in[j] = 1;
+		n++;
+	}
+	free(in);
+	return ok && n > 0;
 }
 
 /* Whether o's GEMMs (the library calls the generated 3xTF32 GEMM may
@@ -459,7 +497,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
-	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1;
+	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -468,7 +506,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		int have = krl_opt_scope_init(&sc, t, set, &sd) == KRL_OK;
 		for (int i = 0; i < o->g->nn; i++) {
 			nalgo += algo_matters(o, have ? &sc : NULL, i);
-			nlayout += layout_matters(o, have ? &sc : NULL, i);
+			if (layout_matters(o, have ? &sc : NULL, i)) {
+				nlayout++;
+				cl_pay &= cl_pays(o->g, i);
+			}
 			cg_tconv tc;
 			ntconv += cg_tconv_geom(o->g, i, &tc);
 			cg_igemm q;
@@ -482,7 +523,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (nalgo)
 		add_decision(sp, "lib.algo", NOPT(LIB_ALGO), LIB_ALGO);
 	if (nlayout)
-		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT), LIB_LAYOUT);
+		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT),
+		             cl_pay ? LIB_LAYOUT_CL : LIB_LAYOUT);
 	/* the map kernel over a y left channels-last (lib.layout=nhwc_y) */
 	if (nlayout && map)
 		add_decision(sp, "map.cl", NOPT(MAP_CL), MAP_CL);

@@ -243,6 +243,52 @@ static void choice_round_trip(void **state)
  * epilogue then holds the whole chain after it (the bias split off, the
  * divide and leaky_relu as lowered: one kernel in all); a depthwise
  * convolution stays the library's. */
+/* lib.layout's pay rule (cl_pays): nhwc_y first where only an elementwise
+ * chain of y's shape reads the convolution (then the default writes
+ * layout=nhwc_y and a map kernel from channels-last y), nchw first where a
+ * norm, a pool or a reduction reads it, or y is the task's output. */
+static void layout_pay_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id, *first;
+	} cases[] = {
+		{ "level2/1_conv2d_relu_biasadd", "nhwc_y" },
+		{ "level2/5_convtranspose2d_subtract_tanh", "nhwc_y" },
+		{ "level2/52_conv2d_activation_batchnorm", "nchw" },
+		{ "level2/67_conv2d_gelu_globalavgpool", "nchw" },
+		{ "level2/35_conv2d_subtract_hardswish_maxpool_mish", "nchw" },
+		{ "level1/63_conv2d_square", "nchw" },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *ly = find(s, "lib.layout");
+		assert_non_null(ly);
+		assert_int_equal(ly->nopt, 3);
+		assert_string_equal(ly->opt[0], cases[i].first);
+		krl_choice c = { { 0 } };
+		const krl_decision *ci = find(s, "conv.impl");
+		if (ci)
+			for (int j = 0; j < ci->nopt; j++)
+				if (!strcmp(ci->opt[j], "lib"))
+					c.opt[ci - s->dec] = j;
+		char *text = NULL, *what = NULL;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		if (!strcmp(cases[i].first, "nhwc_y"))
+			assert_non_null(strstr(text, " layout=nhwc_y\n"));
+		else
+			assert_null(strstr(text, " layout=nhwc"));
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
 static void conv_impl_pay_rule(void **state)
 {
 	(void)state;
@@ -555,6 +601,7 @@ int main(void)
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(conv_impl_pay_rule),
+		cmocka_unit_test(layout_pay_rule),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
 	};

@@ -99,11 +99,13 @@ static krl_err standin_generate(void *ctx, const krl_choice *c, char **text,
 	/* rule.fold changes nothing the candidate does: choices that differ
 	 * only there write the same body. */
 	char body[256];
-	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s%s%s",
+	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s%s%s%s%s",
 	         opt_of(s, c, "fuse"), opt_of(s, c, "map.vec"),
 	         opt_of(s, c, "map.block"), opt_of(s, c, "map.grid"),
 	         *opt_of(s, c, "conv.impl") ? ", conv " : "",
-	         opt_of(s, c, "conv.impl"));
+	         opt_of(s, c, "conv.impl"),
+	         *opt_of(s, c, "lib.layout") ? ", layout " : "",
+	         opt_of(s, c, "lib.layout"));
 	*text = dupf("// %s\n// stand-in candidate: %s\n", line, body);
 	*what = dupf("map kernel: vec %s, block %s", opt_of(s, c, "map.vec"),
 	             opt_of(s, c, "map.block"));
@@ -807,6 +809,51 @@ static void round0_other_convolution(void **state)
 	world_close(&w);
 }
 
+/* Round 0 also judges the default with the other of cuDNN's layouts
+ * nchw and nhwc_y (lib.layout, ordered by its pay rule), after the other
+ * convolution. */
+static void round0_other_layout(void **state)
+{
+	(void)state;
+	world w;
+	world_open(&w);
+	standin g = {.space = make_space(0)};
+	krl_decision *dk = &g.space.dec[g.space.ndec++];
+	snprintf(dk->name, sizeof dk->name, "conv.impl");
+	snprintf(dk->opt[0], sizeof dk->opt[0], "lib");
+	snprintf(dk->opt[1], sizeof dk->opt[1], "igemm");
+	dk->nopt = 2;
+	krl_decision *dl = &g.space.dec[g.space.ndec++];
+	snprintf(dl->name, sizeof dl->name, "lib.layout");
+	snprintf(dl->opt[0], sizeof dl->opt[0], "nhwc_y");
+	snprintf(dl->opt[1], sizeof dl->opt[1], "nchw");
+	snprintf(dl->opt[2], sizeof dl->opt[2], "nhwc");
+	dl->nopt = 3;
+	judge j = {.space = &g.space};
+	krl_policy *pol = NULL;
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	krl_builtin_opts o = opts(&w, 8, 3);
+	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 8);
+	rows x = {0};
+	read_rows(w.db, &x);
+	assert_int_equal(x.n, 8);
+	assert_non_null(strstr(x.r[0].completion, "lib.layout=nhwc_y"));
+	assert_non_null(strstr(x.r[2].completion, "conv.impl=igemm"));
+	assert_non_null(strstr(x.r[2].completion, "lib.layout=nhwc_y"));
+	assert_string_equal(x.r[3].slot, "r0/k3");
+	assert_non_null(strstr(x.r[3].completion, "conv.impl=lib"));
+	assert_non_null(strstr(x.r[3].completion, "lib.layout=nchw"));
+	assert_non_null(strstr(x.r[3].completion,
+	                       "base: lib.layout=nchw (the other layout)"));
+	assert_string_equal(x.r[4].slot, "r1/k0");
+	rows_free(&x);
+	json_decref(sum);
+	krl_policy_free(pol);
+	world_close(&w);
+}
+
 /* The training split (tasks/splits/level1.txt, read by krl train): every
  * level-1 task of the suite exactly once, as train or heldout, about 30%
  * held out. */
@@ -917,6 +964,7 @@ int main(void)
 		cmocka_unit_test(exhausted_and_refused),
 		cmocka_unit_test(real_optimizer),
 		cmocka_unit_test(round0_other_convolution),
+		cmocka_unit_test(round0_other_layout),
 		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(split_covers_level1),
 	};
