@@ -20,6 +20,12 @@ OUTDIR/batch.txt, for
     and other tiles of the same 8 warps: 128x64 and 64x128 where the
     candidate's is 128x128; 64x64 and 32x128 where it is 64x128.
 
+A halo-form candidate (`halo_entry<BM, R, S, ...>`, 2-d convolutions over
+16 channels or more) gets HALO_VARIANTS instead, named h<variant>: 3
+stages, 3 stages at one block an SM, TF32 truncation, BM 64 and 32.
+Variants needing more shared memory than a block may take are left out
+with a line on stderr.
+
 The launch's grid and smem= are rewritten to match. Check them on the CPU
 first (`krl check TASK FILE` compiles each with NVRTC) and judge them on the
 GPU with `krl batch OUTDIR/batch.txt --shapes tiny,kb1 --json`.

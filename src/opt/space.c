@@ -194,10 +194,10 @@ static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
  * outputs, broadcast operands allowed): cuDNN's channels-last engines and
  * one map kernel from channels-last y to the NCHW output. Measured on the
  * H200 (bench/results/2026-12-03-h200-conv-halo, kb1, stream timing):
- * 1.26x-1.74x faster than the NCHW default on all 13 2-d such problems
- * judged (1, 2, 4, 5, 16, 31, 54, 57, 69, 71, 87, 93 and 36's relatives);
- * slower (0.59x-0.97x) where a pool, a norm or a spatial reduction reads
- * y. The search still judges the other layouts.
+ * 1.26x-1.74x faster than the NCHW default on all 12 2-d such problems
+ * judged (1, 2, 4, 5, 16, 31, 54, 57, 69, 71, 87, 93), 1.13x on a 3-d one
+ * (90); slower (0.59x-0.97x) where a pool, a norm or a spatial reduction
+ * reads y. Round 0 of a search judges the other layout too.
  */
 static int cl_pays(const krl_graph *g, int i)
 {

@@ -19,6 +19,9 @@ import igemm_variants  # noqa: E402
 CAND = os.path.join(ROOT, "bench/results/2026-12-03-h200-conv-igemm/candidates")
 ONE = os.path.join(CAND, "1_conv2d_relu_biasadd.ig.cu")      # 128 x 128 tile
 SEVENTYONE = os.path.join(CAND, "71_conv2d_divide_leakyrelu.ig.cu")  # 64 x 128
+HALO = os.path.join(ROOT, "bench/results/2026-12-03-h200-conv-halo/candidates")
+HALO_ONE = os.path.join(HALO, "1_conv2d_relu_biasadd.halo.cu")    # BM 128, 3 x 3
+HALO_56 = os.path.join(HALO, "56_conv2d_asym.halo.cu")            # BM 64, 5 x 7
 
 
 def read(p):
@@ -78,6 +81,57 @@ class Variants(unittest.TestCase):
                                    capture_output=True, text=True,
                                    env=dict(os.environ, KRL_TASKS=os.path.join(ROOT, "tasks")))
                 self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        finally:
+            shutil.rmtree(d)
+
+
+class HaloVariants(unittest.TestCase):
+    def test_generated_smem_matches_formula(self):
+        # the generator's smem= (codegen_conv.c's halo_smem) is the tool's
+        # formula (igemm::htile), at the generator's 2 stages
+        for path, bm, r, s in ((HALO_ONE, 128, 3, 3), (HALO_56, 64, 5, 7)):
+            src = read(path)
+            self.assertIn("halo_entry<%d, %d, %d," % (bm, r, s), src)
+            self.assertIn("constexpr int H_STAGES = 2;", src)
+            m = re.search(r"smem=(\d+)", src)
+            self.assertEqual(int(m.group(1)), igemm_variants.halo_smem(bm, r, s, 2))
+        # 3 x 3 over 8 channels: A rows of 72 taps padded to 76 (no bank
+        # conflicts with taps 9 apart), the 6 x 34 window to 216 floats
+        self.assertEqual(igemm_variants.halo_a_ld(72, 9), 76)
+        self.assertEqual(igemm_variants.halo_smem(128, 3, 3, 2), 2 * (128 * 76 + 8 * 216) * 4)
+
+    def test_bm_stages_bound(self):
+        src = read(HALO_ONE)
+        out = igemm_variants.halo_variant(src, bm=64, lb=1, stages=3, trunc=True)
+        self.assertIn("halo_entry<64, 3, 3, false, false>", out)
+        self.assertIn("grid=(cdiv((out_channels), 64) * cdiv((ow), 32) * cdiv((oh), 4)", out)
+        self.assertIn("__launch_bounds__(256, 1)", out)
+        self.assertIn("constexpr int H_STAGES = 3;", out)
+        self.assertIn("return __float_as_uint(x);", out)
+        self.assertIn("smem=%d" % igemm_variants.halo_smem(64, 3, 3, 3), out)
+        self.assertEqual(out.count("\n"), src.count("\n"))
+
+    def test_refuses_gather_form(self):
+        with self.assertRaises(ValueError):
+            igemm_variants.halo_variant(read(ONE))
+
+    def test_main_leaves_out_oversized(self):
+        d = tempfile.mkdtemp()
+        try:
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench/igemm_variants.py"), d,
+                                "level1/56_conv2d_asym=" + HALO_56],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            names = [ln.split()[0] for ln in read(os.path.join(d, "batch.txt")).split("\n")[:-1]]
+            # BM 64 at 5 x 7 takes 165 KB in 2 stages, 248 KB in 3: more
+            # than a block may take
+            self.assertIn("56_conv2d_asym.hbase.cu", names)
+            self.assertIn("56_conv2d_asym.hbm32.cu", names)
+            self.assertNotIn("56_conv2d_asym.hst3.cu", names)
+            self.assertIn("more than a block may take", r.stderr)
+            for n in names:
+                sm = int(re.search(r"smem=(\d+)", read(os.path.join(d, n))).group(1))
+                self.assertLessEqual(sm, 227 * 1024)
         finally:
             shutil.rmtree(d)
 

@@ -1,0 +1,721 @@
+/*
+ * krl-choice: rule.conv_bias=on row.block=256 fuse=full lib.algo=0 lib.layout=nchw conv.impl=igemm
+ * Task level2/32_conv2d_scaling_min, generated at shape set kb1; it serves every shape set.
+ * fused 4 ops into 2 kernels: 1 conv (implicit GEMM, TF32, epilogue: 2 ops), 1 row (block 256, regs)
+ *
+ * Written by kernelrl's code generator (docs/optimizer.md). Kernels, in
+ * the order the plan runs them:
+ *   k0: conv (implicit GEMM, TF32)
+ *   k1: none (its map went into the GEMM epilogue before it)
+ *   k2: row
+ * Every kernel indexes with 64-bit integers, guards every load and store,
+ * and takes its vector path only where a run-time check says sizes allow.
+ */
+
+/* NVRTC has no <math.h>: spell out infinity. */
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+/* max and min that propagate NaN, as torch's do */
+static __device__ __forceinline__ float krl_maxf(float a, float b)
+{
+	return (a > b || a != a) ? a : b;
+}
+
+static __device__ __forceinline__ float krl_minf(float a, float b)
+{
+	return (a < b || a != a) ? a : b;
+}
+
+/* ==== implicit-GEMM convolution body ==== */
+/* ---- kernelrl's implicit-GEMM convolution (src/opt/kernels/conv_igemm.cuh) ---- */
+
+/*
+ * A forward convolution (groups 1) on NCHW tensors as one GEMM per image z
+ * on the tensor cores (TF32 products, fp32 sums):
+ *
+ *     y[z, k, p] = sum over q of w[k, q] * xcol[z, q, p]
+ *
+ * with k the output channel (the GEMM's M), p the output position (od, oh,
+ * ow) flattened (N = OD OH OW) and q the tap (c, t, r, s) flattened
+ * (K = C T R S): w is read as it lies ([K_out, C T R S], row-major) and
+ * xcol is never formed; each k-tile of it is gathered from x into shared
+ * memory (cp.async, zeros where a tap falls in the padding). y's rows are
+ * the output channels of one image, so the tile is stored straight into
+ * NCHW: no layout change on either side. The epilogue e(v, z, k, p) is
+ * applied to each element before its one store (a generated functor: the
+ * pointwise chain that reads the convolution, src/opt/codegen_conv.c).
+ *
+ * The kernel sizes T, R, S are template constants (a task's kernel size is
+ * fixed in every shape set), so the tap index divides by constants.
+ * PAD: some padding, so taps are checked against x's bounds (without it
+ * every tap of an output position is inside x).
+ *
+ * Under tests/opt/cudasim.h (the CPU stand-in) the asynchronous copies are
+ * plain ones and the MMA is computed from the warp's fragments, so the
+ * tiling, the gather, the fragment maps and the epilogue run on the CPU.
+ */
+namespace igemm {
+
+constexpr int BK = 32;		/* taps per k-tile */
+constexpr int STAGES = 3;	/* cp.async pipeline depth */
+constexpr int NTH = 256;	/* threads per block */
+
+/* Shared memory of a (BM, BN) tile: A [BM][BK + 8], B [BK][BN + 4] per stage. */
+template <int BM, int BN>
+struct tile {
+	static constexpr int A_LD = BK + 8, B_LD = BN + 4;
+	static constexpr int A_STAGE = BM * A_LD, B_STAGE = BK * B_LD;
+	static constexpr int SMEM = STAGES * (A_STAGE + B_STAGE) * 4;
+};
+
+static __device__ __forceinline__ unsigned tf32_round(float x)
+{
+	return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+}
+
+#ifdef KRL_CUDASIM_H
+
+#define IG_DYN_SMEM(name) static float name[57344]
+static inline void cp16(float *dst, const float *src, bool ok)
+{
+	for (int i = 0; i < 4; i++)
+		dst[i] = ok ? src[i] : 0.f;
+}
+static inline void cp4(float *dst, const float *src, bool ok)
+{
+	*dst = ok ? *src : 0.f;
+}
+static inline void commit() {}
+template <int N>
+static inline void wait() {}
+
+/* The warp's m16n8k8 product from every lane's fragments: each lane posts
+ * its own, the warp meets (a shuffle), each lane sums its four outputs
+ * (operands truncated to tf32 as the tensor core does), the warp meets
+ * again before the slots are reused. */
+static unsigned mma_slot[NTH / 32][32][6];
+static inline void mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	for (int i = 0; i < 4; i++)
+		mma_slot[warp][lane][i] = a[i];
+	mma_slot[warp][lane][4] = b[0];
+	mma_slot[warp][lane][5] = b[1];
+	__shfl_sync(0xffffffffu, 0, 0);
+	const int g = lane >> 2, t = lane & 3;
+	auto f = [](unsigned u) {
+		u &= 0xffffe000u;
+		float v;
+		memcpy(&v, &u, sizeof v);
+		return v;
+	};
+	for (int kk = 0; kk < 8; kk++) {
+		const unsigned *as = mma_slot[warp][g * 4 + kk % 4];
+		const float a0 = f(as[kk < 4 ? 0 : 2]), a1 = f(as[kk < 4 ? 1 : 3]);
+		const float b0 = f(mma_slot[warp][(2 * t) * 4 + kk % 4][kk < 4 ? 4 : 5]);
+		const float b1 = f(mma_slot[warp][(2 * t + 1) * 4 + kk % 4][kk < 4 ? 4 : 5]);
+		d[0] += a0 * b0;
+		d[1] += a0 * b1;
+		d[2] += a1 * b0;
+		d[3] += a1 * b1;
+	}
+	__shfl_sync(0xffffffffu, 0, 0);
+}
+
+#else
+
+#define IG_DYN_SMEM(name) extern __shared__ __align__(16) float name[]
+static __device__ __forceinline__ void cp16(float *dst, const float *src, bool ok)
+{
+	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+		     :: "r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
+}
+static __device__ __forceinline__ void cp4(float *dst, const float *src, bool ok)
+{
+	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
+		     :: "r"(d), "l"(src), "r"(ok ? 4 : 0) : "memory");
+}
+static __device__ __forceinline__ void commit()
+{
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N>
+static __device__ __forceinline__ void wait()
+{
+	asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
+}
+/* d += a * b on one m16n8k8 tile (tf32 inputs, fp32 accumulate). */
+static __device__ __forceinline__ void mma_tf32(float *d, const unsigned *a, const unsigned *b)
+{
+	asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+	    "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+	    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+#endif
+
+/* The geometry: x [N, C, D, H, W], w [K, C, T, R, S], y [N, K, OD, OH, OW]
+ * (2-d and 1-d convolutions have leading size-1 spatial dims). */
+struct geo {
+	int C, D, H, W, K, OD, OH, OW;
+	int sd, sh, sw, pd, ph, pw, dd, dh, dw;
+};
+
+/* The identity epilogue: the convolution alone. */
+struct ident {
+	__device__ __forceinline__ float operator()(float v, int z, int k, int p) const
+	{
+		(void)z;
+		(void)k;
+		(void)p;
+		return v;
+	}
+};
+
+/*
+ * One block: output channels m0 .. m0 + BM - 1 at positions n0 .. n0 + BN
+ * - 1 of image z. Warps tile it WM x WN; lane (g = lane / 4, t = lane % 4)
+ * holds the m16n8k8 fragments: A (g, t), (g + 8, t), (g, t + 4), (g + 8,
+ * t + 4); B (t, g), (t + 4, g); C (g, 2t), (g, 2t + 1), (g + 8, 2t), (g +
+ * 8, 2t + 1). The sum over a k8 step does not depend on which k each slot
+ * holds as long as A and B agree, so slot t holds k = 2t and slot t + 4
+ * holds k = 2t + 1: a lane reads its two A values with one 8-byte load.
+ */
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void conv_block(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int z, int m0, int n0, const E &e)
+{
+	typedef tile<BM, BN> L;
+	constexpr int MT = WM / 16, NT = WN / 8;
+	constexpr int RS = R * S, TRS = T * RS;
+	constexpr int ROWS = NTH / BN;		/* B rows a pass of the block fills */
+	static_assert((BM / WM) * (BN / WN) * 32 == NTH, "8 warps");
+	static_assert(NTH % BN == 0 && BN % 32 == 0 && BK % ROWS == 0 && BK / ROWS <= 32,
+		      "B tile split: a warp's lanes in one row");
+	IG_DYN_SMEM(smem);
+	float *sA = smem;
+	float *sB = smem + STAGES * L::A_STAGE;
+
+	const int tid = threadIdx.x;
+	const int lane = tid & 31, warp = tid >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp / (BN / WN)) * WM;
+	const int wn0 = (warp % (BN / WN)) * WN;
+
+	const int P = q.OD * q.OH * q.OW, KD = q.C * TRS;
+	const long DHW = (long)q.D * q.H * q.W;
+
+	/* this thread's column of B: position n0 + j, and where its taps start */
+	const int j = tid % BN, jrow = tid / BN;
+	const int p = n0 + j;
+	const bool pv = p < P;
+	int od = 0, oh = 0, ow = 0;
+	if (pv) {
+		ow = p % q.OW;
+		const int r2 = p / q.OW;
+		oh = r2 % q.OH;
+		od = r2 / q.OH;
+	}
+	const int i0d = od * q.sd - q.pd, i0h = oh * q.sh - q.ph, i0w = ow * q.sw - q.pw;
+	const float *xz = x + (long)z * q.C * DHW;
+	/* its first tap (may lie outside x with padding: used only where a
+	 * tap's bounds check passes) */
+	const float *xp = xz + (((long)i0d * q.H + i0h) * q.W + i0w);
+
+	/* A's copies: 16 bytes where every row of w is (KD % 4 == 0, aligned) */
+	const bool avec = (KD & 3) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
+
+	auto load = [&](int kt, int st) {
+		const int k0 = kt * BK;
+		float *a = sA + st * L::A_STAGE;
+		if (avec) {
+			for (int c = tid; c < BM * (BK / 4); c += NTH) {
+				const int r = c / (BK / 4), cc = (c % (BK / 4)) * 4;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp16(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		} else {
+			for (int c = tid; c < BM * BK; c += NTH) {
+				const int r = c / BK, cc = c % BK;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp4(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		}
+		/* B: this thread's column at rows jrow, jrow + ROWS, ... of the
+		 * k-tile. A warp's lanes share jrow, so a row's tap is the same
+		 * for the whole warp: lane i works out row i's (its offset in
+		 * x and, with padding, its d, h, w steps packed 10 bits each)
+		 * and the warp reads them by shuffles, instead of every lane
+		 * dividing for every row. */
+		float *b = sB + st * L::B_STAGE + j;
+		int toff = 0, tstep = 0;
+		{
+			const int kd = k0 + jrow + (lane % (BK / ROWS)) * ROWS;
+			const int c = kd / TRS, rest = kd - c * TRS;
+			const int tt = rest / RS, rr = (rest - tt * RS) / S, ss = rest - tt * RS - rr * S;
+			toff = c * (int)DHW + (tt * q.dd * q.H + rr * q.dh) * q.W + ss * q.dw;
+			tstep = (tt * q.dd) | (rr * q.dh) << 10 | (ss * q.dw) << 20;
+			if (kd >= KD)
+				toff = -1 - 0x7fffffff; /* INT_MIN: no such tap */
+		}
+#pragma unroll
+		for (int i = 0; i < BK / ROWS; i++) {
+			const int row = jrow + i * ROWS;
+			const int off = __shfl_sync(0xffffffffu, toff, i);
+			bool ok = pv && off != -1 - 0x7fffffff;
+			if (PAD) {
+				const int ts = __shfl_sync(0xffffffffu, tstep, i);
+				const int id = i0d + (ts & 1023), ih = i0h + ((ts >> 10) & 1023),
+					  iw = i0w + ((ts >> 20) & 1023);
+				ok = ok && (unsigned)id < (unsigned)q.D && (unsigned)ih < (unsigned)q.H &&
+				     (unsigned)iw < (unsigned)q.W;
+			}
+			cp4(b + row * L::B_LD, ok ? xp + off : xz, ok);
+		}
+	};
+
+	float acc[MT][NT][4];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int jj = 0; jj < NT; jj++)
+#pragma unroll
+			for (int v = 0; v < 4; v++)
+				acc[i][jj][v] = 0.f;
+
+	const int ktiles = (KD + BK - 1) / BK;
+#pragma unroll
+	for (int s = 0; s < STAGES - 1; s++) {
+		if (s < ktiles)
+			load(s, s);
+		commit();
+	}
+	for (int kt = 0; kt < ktiles; kt++) {
+		wait<STAGES - 2>();
+		__syncthreads();
+		{
+			const int nk = kt + STAGES - 1;
+			if (nk < ktiles)
+				load(nk, nk % STAGES);
+			commit();
+		}
+		const int st = kt % STAGES;
+		const float *a = sA + st * L::A_STAGE;
+		const float *b = sB + st * L::B_STAGE;
+#pragma unroll
+		for (int kb = 0; kb < BK; kb += 8) {
+			unsigned bf[NT][2];
+#pragma unroll
+			for (int jj = 0; jj < NT; jj++) {
+				const int n = wn0 + jj * 8 + g;
+				bf[jj][0] = tf32_round(b[(kb + 2 * t) * L::B_LD + n]);
+				bf[jj][1] = tf32_round(b[(kb + 2 * t + 1) * L::B_LD + n]);
+			}
+#pragma unroll
+			for (int i = 0; i < MT; i++) {
+				const int m = wm0 + i * 16 + g;
+				const float2 u = *reinterpret_cast<const float2 *>(a + m * L::A_LD + kb + 2 * t);
+				const float2 v = *reinterpret_cast<const float2 *>(a + (m + 8) * L::A_LD + kb + 2 * t);
+				const unsigned af[4] = { tf32_round(u.x), tf32_round(v.x), tf32_round(u.y),
+							 tf32_round(v.y) };
+#pragma unroll
+				for (int jj = 0; jj < NT; jj++)
+					mma_tf32(acc[i][jj], af, bf[jj]);
+			}
+		}
+	}
+	wait<0>();
+
+	/* Epilogue: each element through e, pairs of positions stored as 8 bytes
+	 * where P is even (then every pair is aligned). */
+	const bool pair = (P & 1) == 0;
+	float *yz = y + (long)z * q.K * P;
+#pragma unroll
+	for (int i = 0; i < MT; i++) {
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int k = m0 + wm0 + i * 16 + g + 8 * h;
+			if (k >= q.K)
+				continue;
+			const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+			for (int jj = 0; jj < NT; jj++) {
+				const int col = n0 + wn0 + jj * 8 + 2 * t;
+				float *dst = yz + (long)k * P + col;
+				const float v0 = acc[i][jj][2 * h] + bias, v1 = acc[i][jj][2 * h + 1] + bias;
+				if (pair && col + 1 < P) {
+					*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, col), e(v1, z, k, col + 1));
+				} else {
+					if (col < P)
+						dst[0] = e(v0, z, k, col);
+					if (col + 1 < P)
+						dst[1] = e(v1, z, k, col + 1);
+				}
+			}
+		}
+	}
+}
+
+/* The kernel body: blockIdx.x over (channel tile, position tile), the
+ * channel tiles fastest (the blocks of one position tile read the same x);
+ * blockIdx.y over images (striding past 65535). */
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void conv_entry(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int nimg, const E &e)
+{
+	const int tm = (q.K + BM - 1) / BM;
+	const int m0 = (blockIdx.x % tm) * BM, n0 = (blockIdx.x / tm) * BN;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		conv_block<BM, BN, WM, WN, T, R, S, PAD, BIAS>(x, w, cb, y, q, z, m0, n0, e);
+		if (z + gridDim.y < nimg)
+			__syncthreads(); /* the next image refills the stages */
+	}
+}
+
+
+/*
+ * The halo form, for a 2-d convolution of stride 1 and dilation 1 over many
+ * input channels. The gather above fetches every x element once per tap
+ * (R S times, 4 bytes a copy); here a block of BM output channels x H_TH
+ * rows x H_TW columns of output loads, per chunk of H_CK input channels,
+ * the (H_TH + R - 1) x (H_TW + S - 1) window of x those positions read (its
+ * halo) once, and every tap reads its B fragments from that window at its
+ * own (r, s) shift. The k order within a chunk is (tap, channel): one k8
+ * step is the chunk's 8 channels at one tap, so A is w's rows as they lie
+ * ([K][C R S]: channel c's taps are R S apart), copied 16 bytes at a time.
+ *
+ * Fragments as above, with slot t holding channel t and slot t + 4 channel
+ * t + 4 of the chunk. Bank-conflict-free reads by construction of the
+ * strides: A's row stride A_LD makes (g A_LD + t R S) mod 32 distinct over
+ * the warp's (g, t); the window's channel stride X_CS is 8 or 24 mod 32, so
+ * (t X_CS + g) is.
+ */
+constexpr int H_CK = 8;		/* input channels per chunk */
+constexpr int H_TH = 4;		/* output rows per block: one a warp column */
+constexpr int H_TW = 32;	/* output columns per block: 4 n8 tiles */
+constexpr int H_STAGES = 2;	/* measured: 2 stages and 2 blocks an SM beat 3 and 1 */
+
+static __host__ __device__ constexpr bool a_ld_ok(int ld, int rs)
+{
+	unsigned seen = 0;
+	for (int g = 0; g < 8; g++)
+		for (int t = 0; t < 4; t++) {
+			const unsigned b = 1u << ((g * ld + t * rs) & 31);
+			if (seen & b)
+				return false;
+			seen |= b;
+		}
+	return true;
+}
+/* A's row stride: the least multiple of 4 (16-byte copies) from kc whose
+ * fragment reads are conflict-free, or kc rounded up to 4 if none is
+ * within 128 */
+static __host__ __device__ constexpr int a_ld(int kc, int rs)
+{
+	const int base = (kc + 3) / 4 * 4;
+	for (int ld = base; ld < base + 128; ld += 4)
+		if (a_ld_ok(ld, rs))
+			return ld;
+	return base;
+}
+/* the window's channel stride: at least n floats, 8 or 24 mod 32 */
+static __host__ __device__ constexpr int x_cs(int n)
+{
+	while (n % 32 != 8 && n % 32 != 24)
+		n++;
+	return n;
+}
+
+template <int BM, int R, int S>
+struct htile {
+	static constexpr int RS = R * S, KC = H_CK * RS;
+	static constexpr int A_LD = a_ld(KC, RS);
+	static constexpr int HH = H_TH + R - 1, HW = H_TW + S - 1;
+	static constexpr int X_CS = x_cs(HH * HW);
+	static constexpr int A_STAGE = BM * A_LD, X_STAGE = H_CK * X_CS;
+	static constexpr int SMEM = H_STAGES * (A_STAGE + X_STAGE) * 4;
+};
+
+/*
+ * One block: output channels m0 .. m0 + BM - 1 at rows oh0 .. oh0 + H_TH -
+ * 1, columns ow0 .. ow0 + H_TW - 1 of image z. Warps 2 (channels) x 4
+ * (rows): warp (wm, wr) computes WM = BM / 2 channels of output row oh0 +
+ * wr, its 32 columns as 4 n8 tiles. Positions outside y are computed from
+ * the window's zeros and not stored.
+ */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void halo_block(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int z, int m0, int oh0, int ow0, const E &e)
+{
+	typedef htile<BM, R, S> L;
+	constexpr int WM = BM / 2, MT = WM / 16, NT = H_TW / 8, RS = L::RS;
+	constexpr int XN = H_CK * L::HH * L::HW;	/* window elements a chunk */
+	static_assert(BM % 32 == 0 && NT * 8 == H_TW && H_TH * 2 * 32 == NTH, "8 warps, 2 x 4");
+	IG_DYN_SMEM(smem);
+	float *sA = smem;
+	float *sX = smem + H_STAGES * L::A_STAGE;
+
+	const int tid = threadIdx.x;
+	const int lane = tid & 31, warp = tid >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp >> 2) * WM, wr = warp & 3;
+
+	const int KD = q.C * RS;
+	const long HWin = (long)q.H * q.W;
+	const float *xz = x + (long)z * q.C * HWin;
+	const int ih0 = oh0 - q.ph, iw0 = ow0 - q.pw;
+	const bool avec = (KD & 3) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
+
+	auto load = [&](int ch, int st) {
+		const int c0 = ch * H_CK, k0 = c0 * RS;
+		float *a = sA + st * L::A_STAGE;
+		if (avec) {
+			for (int c = tid; c < BM * (L::KC / 4); c += NTH) {
+				const int r = c / (L::KC / 4), cc = (c % (L::KC / 4)) * 4;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp16(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		} else {
+			for (int c = tid; c < BM * L::KC; c += NTH) {
+				const int r = c / L::KC, cc = c % L::KC;
+				const int gr = m0 + r, gc = k0 + cc;
+				const bool ok = gr < q.K && gc < KD;
+				cp4(a + r * L::A_LD + cc, ok ? w + (long)gr * KD + gc : w, ok);
+			}
+		}
+		float *xs = sX + st * L::X_STAGE;
+		for (int i = tid; i < XN; i += NTH) {
+			const int c = i / (L::HH * L::HW), rest = i - c * (L::HH * L::HW);
+			const int row = rest / L::HW, col = rest - row * L::HW;
+			const int ih = ih0 + row, iw = iw0 + col;
+			bool ok = c0 + c < q.C;
+			if (PAD)
+				ok = ok && (unsigned)ih < (unsigned)q.H && (unsigned)iw < (unsigned)q.W;
+			else
+				ok = ok && ih < q.H && iw < q.W;
+			cp4(xs + c * L::X_CS + row * L::HW + col,
+			    ok ? xz + (c0 + c) * HWin + (long)ih * q.W + iw : xz, ok);
+		}
+	};
+
+	float acc[MT][NT][4];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int jj = 0; jj < NT; jj++)
+#pragma unroll
+			for (int v = 0; v < 4; v++)
+				acc[i][jj][v] = 0.f;
+
+	const int nch = (q.C + H_CK - 1) / H_CK;
+#pragma unroll
+	for (int s = 0; s < H_STAGES - 1; s++) {
+		if (s < nch)
+			load(s, s);
+		commit();
+	}
+	for (int ch = 0; ch < nch; ch++) {
+		wait<H_STAGES - 2>();
+		__syncthreads();
+		{
+			const int nk = ch + H_STAGES - 1;
+			if (nk < nch)
+				load(nk, nk % H_STAGES);
+			commit();
+		}
+		const int st = ch % H_STAGES;
+		const float *a = sA + st * L::A_STAGE + (wm0 + g) * L::A_LD + t * RS;
+		const float *xb = sX + st * L::X_STAGE + t * L::X_CS + wr * L::HW + g;
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+#pragma unroll
+			for (int s = 0; s < S; s++) {
+				unsigned bf[NT][2];
+#pragma unroll
+				for (int jj = 0; jj < NT; jj++) {
+					const float *b = xb + r * L::HW + s + jj * 8;
+					bf[jj][0] = tf32_round(b[0]);
+					bf[jj][1] = tf32_round(b[4 * L::X_CS]);
+				}
+#pragma unroll
+				for (int i = 0; i < MT; i++) {
+					const float *ai = a + i * 16 * L::A_LD + r * S + s;
+					const unsigned af[4] = { tf32_round(ai[0]), tf32_round(ai[8 * L::A_LD]),
+								 tf32_round(ai[4 * RS]),
+								 tf32_round(ai[8 * L::A_LD + 4 * RS]) };
+#pragma unroll
+					for (int jj = 0; jj < NT; jj++)
+						mma_tf32(acc[i][jj], af, bf[jj]);
+				}
+			}
+		}
+	}
+	wait<0>();
+
+	/* Epilogue: as conv_block's, position p = oh OW + ow; pairs of columns
+	 * stored as 8 bytes where OW is even (ow is even, so p is) */
+	const int oh = oh0 + wr;
+	if (oh >= q.OH)
+		return;
+	const int P = q.OH * q.OW;
+	const bool pair = (q.OW & 1) == 0;
+	float *yz = y + (long)z * q.K * P;
+#pragma unroll
+	for (int i = 0; i < MT; i++) {
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int k = m0 + wm0 + i * 16 + g + 8 * h;
+			if (k >= q.K)
+				continue;
+			const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+			for (int jj = 0; jj < NT; jj++) {
+				const int ow = ow0 + jj * 8 + 2 * t, p = oh * q.OW + ow;
+				float *dst = yz + (long)k * P + p;
+				const float v0 = acc[i][jj][2 * h] + bias, v1 = acc[i][jj][2 * h + 1] + bias;
+				if (pair && ow + 1 < q.OW) {
+					*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, p), e(v1, z, k, p + 1));
+				} else {
+					if (ow < q.OW)
+						dst[0] = e(v0, z, k, p);
+					if (ow + 1 < q.OW)
+						dst[1] = e(v1, z, k, p + 1);
+				}
+			}
+		}
+	}
+}
+
+/* The halo kernel's body: blockIdx.x over (channel tile, column tile, row
+ * tile), channel tiles fastest; blockIdx.y over images as conv_entry. */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int nimg, const E &e)
+{
+	const int tm = (q.K + BM - 1) / BM, tw = (q.OW + H_TW - 1) / H_TW;
+	const int m0 = (blockIdx.x % tm) * BM;
+	const int ow0 = (blockIdx.x / tm % tw) * H_TW, oh0 = (blockIdx.x / tm / tw) * H_TH;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		halo_block<BM, R, S, PAD, BIAS>(x, w, cb, y, q, z, m0, oh0, ow0, e);
+		if (z + gridDim.y < nimg)
+			__syncthreads();
+	}
+}
+
+} /* namespace igemm */
+
+/*
+ * k0 (conv, implicit GEMM on the tensor cores: TF32 products, fp32 sums):
+ * node 4 (conv), tiles of 128 output channels x 4 rows x 32 columns,
+ * x read once a tile through its window (the halo form).
+ * Its epilogue (k0_conv_epi):
+ *   node 6 add
+ *   node 8 mul
+ * writes t8.
+ */
+struct k0_conv_epi {
+	long ep_n;
+	long ep_m;
+	const float *__restrict__ p_b;
+	double c1;
+	__device__ __forceinline__ float operator()(float ep_acc, int ep_z, int ep_row, int ep_col) const
+	{
+		const float ep_v = ep_acc;
+		const float v1 = p_b[(ep_row)];
+		const float v2 = ((ep_v) + (v1));
+		const float v3 = (float)c1;
+		const float v4 = ((v2) * (v3));
+		return v4;
+	}
+};
+
+extern "C" __global__ void __launch_bounds__(256, 2)
+k0_conv(const float *__restrict__ x, const float *__restrict__ w,
+	const float *__restrict__ cb, float *__restrict__ y, int nimg,
+	int C, int D, int H, int W, int K, int OD, int OH, int OW,
+	int sd, int sh, int sw, int pd, int ph, int pw, int dd, int dh,
+	int dw,
+	const float *__restrict__ p_b,
+	double c1)
+{
+	const igemm::geo q = {C, D, H, W, K, OD, OH, OW, sd, sh, sw, pd, ph, pw, dd, dh, dw};
+	const long P = (long)OD * OH * OW;
+	(void)P;
+	const k0_conv_epi e = {P, K, p_b, c1};
+	igemm::halo_entry<128, 3, 3, false, false>(x, w, cb, y, q, nimg, e);
+}
+
+/*
+ * k2 (row over a middle axis: 32 columns x 8 rows of threads per block, 1 pass): nodes 9 min.
+ * Writes: y.
+ */
+extern "C" __global__ void __launch_bounds__(256)
+k2_col(long a0,
+	long a1,
+	long a2,
+	const float *__restrict__ p_t8,
+	float *__restrict__ p_y)
+{
+	__shared__ float krl_cf[8][33];
+	const int tx = threadIdx.x, ty = threadIdx.y;
+	const long ncb = (a2 + 31) / 32;
+	for (long blk = blockIdx.x; blk < a0 * ncb; blk += gridDim.x) {
+		const long o = blk / ncb;
+		const long cc = (blk % ncb) * 32 + tx;
+		const bool valid = cc < a2;
+		/* past the last column: compute the last one's values (in bounds), store nothing */
+		const long c = valid ? cc : a2 - 1;
+		const long rb = o * a1 * a2 + c;
+		/* pass 1 */
+		float acc5 = INFINITY;
+		{
+			long r = ty;
+			for (; r + 24 < a1; r += 32) {
+				const float v6 = p_t8[(rb + r * a2)];
+				const float v7 = p_t8[(rb + (r + 8) * a2)];
+				const float v8 = p_t8[(rb + (r + 16) * a2)];
+				const float v9 = p_t8[(rb + (r + 24) * a2)];
+				acc5 = krl_minf(acc5, krl_minf(krl_minf(v6, v7), krl_minf(v8, v9)));
+			}
+			for (; r < a1; r += 8) {
+				const float v10 = p_t8[(rb + r * a2)];
+				acc5 = krl_minf(acc5, v10);
+			}
+		}
+		__syncthreads(); /* the slots may still be read */
+		krl_cf[ty][tx] = acc5;
+		__syncthreads();
+		acc5 = krl_cf[0][tx];
+		for (int k = 1; k < 8; k++)
+			acc5 = krl_minf(acc5, krl_cf[k][tx]);
+		const float r11 = acc5;
+		/* the outputs of the row shape */
+		if (valid && ty == 0) {
+			p_y[(o * a2 + c)] = r11;
+		}
+	}
+}
+
+/*@plan
+buffer t8 f32 [(batch_size), (out_channels), (oh), (ow)]
+# k0: node 4 as the implicit-GEMM convolution
+launch k0_conv grid=(cdiv((out_channels), 128) * cdiv((ow), 32) * cdiv((oh), 4), min((batch_size), 65535)) block=(256) \
+    smem=91648 args(x, w, x, t8, (batch_size), (in_channels), 1, (height), (width), (out_channels), 1, (oh), (ow), 1, 1, 1, 0, 0, 0, 1, 1, 1, b, (scale_factor))
+launch k2_col grid=(min(((batch_size)) * cdiv((oh) * (ow), 32), sm_count * 32)) block=(32, 8) args((batch_size),
+    (out_channels),
+    (oh) * (ow),
+    t8,
+    y)
+@*/
