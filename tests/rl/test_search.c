@@ -768,20 +768,15 @@ static void real_optimizer(void **state)
 	world_close(&w);
 }
 
-/* Round 0 with a convolution: the default, the reference's structure,
- * then the default with the other conv.impl (the pay rule's guess is
- * measured against the other option in every search). */
-static void round0_other_convolution(void **state)
+/* A search of budget 8 (seed 3) over the stand-in space with decisions
+ * extra added, its 8 rows in *x (the caller frees them). */
+static void round0_rows(const krl_decision *extra, int nextra, rows *x)
 {
-	(void)state;
 	world w;
 	world_open(&w);
 	standin g = {.space = make_space(0)};
-	krl_decision *dk = &g.space.dec[g.space.ndec++];
-	snprintf(dk->name, sizeof dk->name, "conv.impl");
-	snprintf(dk->opt[0], sizeof dk->opt[0], "igemm");
-	snprintf(dk->opt[1], sizeof dk->opt[1], "lib");
-	dk->nopt = 2;
+	for (int k = 0; k < nextra; k++)
+		g.space.dec[g.space.ndec++] = extra[k];
 	judge j = {.space = &g.space};
 	krl_policy *pol = NULL;
 	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
@@ -789,9 +784,34 @@ static void round0_other_convolution(void **state)
 	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
 	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
 	                 8);
+	read_rows(w.db, x);
+	assert_int_equal(x->n, 8);
+	json_decref(sum);
+	krl_policy_free(pol);
+	world_close(&w);
+}
+
+static krl_decision decision(const char *name, const char *const *opt, int n)
+{
+	krl_decision dc;
+	memset(&dc, 0, sizeof dc);
+	snprintf(dc.name, sizeof dc.name, "%s", name);
+	for (int k = 0; k < n; k++)
+		snprintf(dc.opt[k], sizeof dc.opt[k], "%s", opt[k]);
+	dc.nopt = n;
+	return dc;
+}
+
+/* Round 0 with a convolution: the default, the reference's structure,
+ * then the default with the other conv.impl (the pay rule's guess is
+ * measured against the other option in every search). */
+static void round0_other_convolution(void **state)
+{
+	(void)state;
+	static const char *const impl[] = { "igemm", "lib" };
+	krl_decision dk = decision("conv.impl", impl, 2);
 	rows x = {0};
-	read_rows(w.db, &x);
-	assert_int_equal(x.n, 8);
+	round0_rows(&dk, 1, &x);
 	assert_string_equal(x.r[0].slot, "r0/k0");
 	assert_non_null(strstr(x.r[0].completion, "conv.impl=igemm"));
 	assert_non_null(strstr(x.r[0].completion, "base: default"));
@@ -804,9 +824,6 @@ static void round0_other_convolution(void **state)
 	                       "base: conv.impl=lib (the other convolution)"));
 	assert_string_equal(x.r[3].slot, "r1/k0");
 	rows_free(&x);
-	json_decref(sum);
-	krl_policy_free(pol);
-	world_close(&w);
 }
 
 /* Round 0 also judges the default with the other of cuDNN's layouts
@@ -815,30 +832,12 @@ static void round0_other_convolution(void **state)
 static void round0_other_layout(void **state)
 {
 	(void)state;
-	world w;
-	world_open(&w);
-	standin g = {.space = make_space(0)};
-	krl_decision *dk = &g.space.dec[g.space.ndec++];
-	snprintf(dk->name, sizeof dk->name, "conv.impl");
-	snprintf(dk->opt[0], sizeof dk->opt[0], "lib");
-	snprintf(dk->opt[1], sizeof dk->opt[1], "igemm");
-	dk->nopt = 2;
-	krl_decision *dl = &g.space.dec[g.space.ndec++];
-	snprintf(dl->name, sizeof dl->name, "lib.layout");
-	snprintf(dl->opt[0], sizeof dl->opt[0], "nhwc_y");
-	snprintf(dl->opt[1], sizeof dl->opt[1], "nchw");
-	snprintf(dl->opt[2], sizeof dl->opt[2], "nhwc");
-	dl->nopt = 3;
-	judge j = {.space = &g.space};
-	krl_policy *pol = NULL;
-	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
-	krl_builtin_opts o = opts(&w, 8, 3);
-	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
-	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
-	                 8);
+	static const char *const impl[] = { "lib", "igemm" };
+	static const char *const lay[] = { "nhwc_y", "nchw", "nhwc" };
+	krl_decision dk[2] = { decision("conv.impl", impl, 2),
+	                       decision("lib.layout", lay, 3) };
 	rows x = {0};
-	read_rows(w.db, &x);
-	assert_int_equal(x.n, 8);
+	round0_rows(dk, 2, &x);
 	assert_non_null(strstr(x.r[0].completion, "lib.layout=nhwc_y"));
 	assert_non_null(strstr(x.r[2].completion, "conv.impl=igemm"));
 	assert_non_null(strstr(x.r[2].completion, "lib.layout=nhwc_y"));
@@ -849,9 +848,6 @@ static void round0_other_layout(void **state)
 	                       "base: lib.layout=nchw (the other layout)"));
 	assert_string_equal(x.r[4].slot, "r1/k0");
 	rows_free(&x);
-	json_decref(sum);
-	krl_policy_free(pol);
-	world_close(&w);
 }
 
 /* The training split (tasks/splits/level1.txt, read by krl train): every

@@ -146,6 +146,47 @@ struct ident {
 	}
 };
 
+/* The cp.async pipeline both forms run over n steps (k-tiles, channel
+ * chunks) in STG stages: load(i, stage) issues step i's copies into a
+ * stage, step(stage) computes on one whose copies have landed. */
+template <int STG, class LD, class ST>
+static __device__ __forceinline__ void pipeline(int n, const LD &load, const ST &step)
+{
+#pragma unroll
+	for (int s = 0; s < STG - 1; s++) {
+		if (s < n)
+			load(s, s);
+		commit();
+	}
+	for (int i = 0; i < n; i++) {
+		wait<STG - 2>();
+		__syncthreads();
+		const int nk = i + STG - 1;
+		if (nk < n)
+			load(nk, nk % STG);
+		commit();
+		step(i % STG);
+	}
+	wait<0>();
+}
+
+/* Two neighbouring outputs of channel k at positions p, p + 1 through the
+ * epilogue: one 8-byte store where vec (both in y, the pair aligned), else
+ * those of the two in y (ok0, ok1). */
+template <class E>
+static __device__ __forceinline__ void store_pair(float *dst, float v0, float v1, const E &e, int z, int k,
+						  int p, bool vec, bool ok0, bool ok1)
+{
+	if (vec) {
+		*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, p), e(v1, z, k, p + 1));
+		return;
+	}
+	if (ok0)
+		dst[0] = e(v0, z, k, p);
+	if (ok1)
+		dst[1] = e(v1, z, k, p + 1);
+}
+
 /*
  * One block: output channels m0 .. m0 + BM - 1 at positions n0 .. n0 + BN
  * - 1 of image z. Warps tile it WM x WN; lane (g = lane / 4, t = lane % 4)
@@ -251,32 +292,8 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 		}
 	};
 
-	float acc[MT][NT][4];
-#pragma unroll
-	for (int i = 0; i < MT; i++)
-#pragma unroll
-		for (int jj = 0; jj < NT; jj++)
-#pragma unroll
-			for (int v = 0; v < 4; v++)
-				acc[i][jj][v] = 0.f;
-
-	const int ktiles = (KD + BK - 1) / BK;
-#pragma unroll
-	for (int s = 0; s < STAGES - 1; s++) {
-		if (s < ktiles)
-			load(s, s);
-		commit();
-	}
-	for (int kt = 0; kt < ktiles; kt++) {
-		wait<STAGES - 2>();
-		__syncthreads();
-		{
-			const int nk = kt + STAGES - 1;
-			if (nk < ktiles)
-				load(nk, nk % STAGES);
-			commit();
-		}
-		const int st = kt % STAGES;
+	float acc[MT][NT][4] = {};
+	pipeline<STAGES>((KD + BK - 1) / BK, load, [&](int st) {
 		const float *a = sA + st * L::A_STAGE;
 		const float *b = sB + st * L::B_STAGE;
 #pragma unroll
@@ -300,8 +317,7 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 					mma_tf32(acc[i][jj], af, bf[jj]);
 			}
 		}
-	}
-	wait<0>();
+	});
 
 	/* Epilogue: each element through e, pairs of positions stored as 8 bytes
 	 * where P is even (then every pair is aligned). */
@@ -318,16 +334,8 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 #pragma unroll
 			for (int jj = 0; jj < NT; jj++) {
 				const int col = n0 + wn0 + jj * 8 + 2 * t;
-				float *dst = yz + (long)k * P + col;
-				const float v0 = acc[i][jj][2 * h] + bias, v1 = acc[i][jj][2 * h + 1] + bias;
-				if (pair && col + 1 < P) {
-					*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, col), e(v1, z, k, col + 1));
-				} else {
-					if (col < P)
-						dst[0] = e(v0, z, k, col);
-					if (col + 1 < P)
-						dst[1] = e(v1, z, k, col + 1);
-				}
+				store_pair(yz + (long)k * P + col, acc[i][jj][2 * h] + bias, acc[i][jj][2 * h + 1] + bias,
+					   e, z, k, col, pair && col + 1 < P, col < P, col + 1 < P);
 			}
 		}
 	}
@@ -478,32 +486,8 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 		}
 	};
 
-	float acc[MT][NT][4];
-#pragma unroll
-	for (int i = 0; i < MT; i++)
-#pragma unroll
-		for (int jj = 0; jj < NT; jj++)
-#pragma unroll
-			for (int v = 0; v < 4; v++)
-				acc[i][jj][v] = 0.f;
-
-	const int nch = (q.C + H_CK - 1) / H_CK;
-#pragma unroll
-	for (int s = 0; s < H_STAGES - 1; s++) {
-		if (s < nch)
-			load(s, s);
-		commit();
-	}
-	for (int ch = 0; ch < nch; ch++) {
-		wait<H_STAGES - 2>();
-		__syncthreads();
-		{
-			const int nk = ch + H_STAGES - 1;
-			if (nk < nch)
-				load(nk, nk % H_STAGES);
-			commit();
-		}
-		const int st = ch % H_STAGES;
+	float acc[MT][NT][4] = {};
+	pipeline<H_STAGES>((q.C + H_CK - 1) / H_CK, load, [&](int st) {
 		const float *a = sA + st * L::A_STAGE + (wm0 + g) * L::A_LD + t * RS;
 		const float *xb = sX + st * L::X_STAGE + t * L::X_CS + wr * L::HW + g;
 #pragma unroll
@@ -529,8 +513,7 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 				}
 			}
 		}
-	}
-	wait<0>();
+	});
 
 	/* Epilogue: as conv_block's, position p = oh OW + ow; pairs of columns
 	 * stored as 8 bytes where OW is even (ow is even, so p is) */
@@ -551,16 +534,8 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 #pragma unroll
 			for (int jj = 0; jj < NT; jj++) {
 				const int ow = ow0 + jj * 8 + 2 * t, p = oh * q.OW + ow;
-				float *dst = yz + (long)k * P + p;
-				const float v0 = acc[i][jj][2 * h] + bias, v1 = acc[i][jj][2 * h + 1] + bias;
-				if (pair && ow + 1 < q.OW) {
-					*reinterpret_cast<float2 *>(dst) = make_float2(e(v0, z, k, p), e(v1, z, k, p + 1));
-				} else {
-					if (ow < q.OW)
-						dst[0] = e(v0, z, k, p);
-					if (ow + 1 < q.OW)
-						dst[1] = e(v1, z, k, p + 1);
-				}
+				store_pair(yz + (long)k * P + p, acc[i][jj][2 * h] + bias, acc[i][jj][2 * h + 1] + bias,
+					   e, z, k, p, pair && ow + 1 < q.OW, ow < q.OW, ow + 1 < q.OW);
 			}
 		}
 	}
