@@ -247,17 +247,31 @@ void cg_lib_choices(cg_gen *G, int algo, int layout, int n)
 	cg_sb_puts(&G->plan, "\n");
 }
 
+int cg_cl_view(const krl_graph *g, int n)
+{
+	const krl_gnode *x = &g->n[n];
+	if (x->kind != KRL_GN_VIEW)
+		return 0;
+	const krl_gnode *a = &g->n[x->in[0]];
+	return x->ndim >= 3 && a->ndim >= 3 &&
+	       cg_dim_eq(x->dim[0].text, a->dim[0].text) &&
+	       cg_dim_eq(x->dim[1].text, a->dim[1].text);
+}
+
 int cg_is_cl(const cg_gen *G, int n)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[n];
 	cg_tconv tc;
+	cg_igemm ig;
 	if (G->s.lib_layout != 2 || x->kind != KRL_GN_LIB || x->nin != 2 ||
 	    x->nout != 1 || x->dtype != KRL_F32 || x->ndim < 3 ||
 	    !krl_opt_lib_takes_layout(g, n) ||
 	    (strcmp(x->op, "conv") && strcmp(x->op, "conv_transpose")) ||
 	    krl_graph_is_output(g, n) ||
-	    (G->s.lib_tconv && cg_tconv_geom(g, n, &tc)))
+	    (G->s.lib_tconv && cg_tconv_geom(g, n, &tc)) ||
+	    /* the implicit GEMM writes NCHW */
+	    (G->s.conv_impl == 1 && cg_igemm_geom(g, n, &ig)))
 		return 0;
 	/* groups 1 (absent or the literal): never depthwise, whose kernel
 	 * writes NCHW */

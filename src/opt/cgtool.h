@@ -161,6 +161,8 @@ typedef struct cg_gen {
 	/* helpers the device code needs (emitted once, before the kernels) */
 	unsigned need;
 	int cols_wide;           /* column kernels the wide layout applies to */
+	int row_cl;              /* row kernels walking a channels-last input
+	                            in memory order (cg_row_cl) */
 	int counter;             /* fresh C names */
 } cg_gen;
 
@@ -239,10 +241,21 @@ int cg_red_is_arg(krl_redop op);
 void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
 /* Whether library node n leaves its output channels-last in memory
  * (`layout=nhwc_y`, lib.layout=nhwc_y): a convolution without bias, not
- * grouped, not run as a forward one (lib.tconv), no task output, read by
- * pointwise nodes only. Its readers index it so (codegen_ev.c); a map
+ * grouped, not run as a forward one (lib.tconv) nor as the implicit GEMM
+ * (conv.impl=igemm), no task output, read by pointwise nodes only. Its readers index it so (codegen_ev.c); a map
  * kernel over its shape walks it channel-blocked (codegen_map.c). */
 int cg_is_cl(const cg_gen *G, int n);
+/* Whether row kernel K walks a channels-last leaf of its shape [N, C,
+ * s...] in the leaf's memory order (codegen_row.c): 1 when it reduces over
+ * C (rows of C contiguous), 2 over a run of spatial axes (32 neighbouring
+ * memory columns per block); 0 otherwise. Such a kernel writes outputs of
+ * its row shape only: the grouping leaves full-shape ones to a map kernel,
+ * which reads the leaf channel-blocked. */
+int cg_row_cl(const cg_gen *G, const cg_kern *K);
+/* Whether view node n keeps its input's N and C (dims 0 and 1, both at
+ * least 3-d), merging or splitting spatial dims only: a channels-last
+ * input's memory order is then the view's too. */
+int cg_cl_view(const krl_graph *g, int n);
 
 /* ==== Grouping (cggroup.c) ==== */
 

@@ -436,8 +436,11 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 					cg_sb_printf(&sm, " (4 columns per lane, block "
 					             "512)");
 				else
-					cg_sb_printf(&sm, " (block %d, %s)", s->row_block,
-					             s->row_cache ? "regs" : "reread");
+					cg_sb_printf(&sm, " (block %d, %s%s)", s->row_block,
+					             s->row_cache ? "regs" : "reread",
+					             G.row_cl ? cg_fmt(&G, "; %d over a "
+					             "channels-last y in its memory order",
+					             G.row_cl) : "");
 				break;
 			case CK_TOTAL:
 				cg_sb_printf(&sm, " (%dx%d per SM)", s->total_blocks,

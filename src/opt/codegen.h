@@ -54,6 +54,9 @@ typedef struct cg_point {
 	int cap;                 /* 0, or 1 + the highest level code for this
 	                            point may go to (points inside a gather,
 	                            flip or view computed at a lower level) */
+	const char *plin;        /* main points of a channels-last row kernel
+	                            (cg_row_cl): the point's index in the
+	                            channels-last leaf's memory; else NULL */
 } cg_point;
 
 /* A value: its C expression and type ('f' float, 'l' long long). */
@@ -100,6 +103,9 @@ typedef struct cg_em {
 	 * inner is 1), the linear index of (o, 0, c), the row length and the
 	 * inner extent ("1" when inner is 1) */
 	const char *ro, *rc, *rb, *rlen, *rinner;
+	/* a channels-last row kernel (cg_row_cl): the memory index of the
+	 * leaf's element (o, 0, c), and the memory stride of r; else NULL */
+	const char *pb, *pstride;
 	/* gathers and flips being evaluated (innermost last) */
 	int gf[64];
 	int ngf;

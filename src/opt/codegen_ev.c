@@ -582,6 +582,10 @@ cg_point cg_row_point(cg_em *em, const char *lin, const char *r, int lane)
 	p.inrow = 1;
 	p.main = 1;
 	p.lane = lane;
+	if (em->pb)
+		p.plin = strcmp(em->pstride, "1") ?
+		         cg_fmt(em->G, "(%s + %s * %s)", em->pb, r, em->pstride) :
+		         cg_fmt(em->G, "(%s + %s)", em->pb, r);
 	return p;
 }
 
@@ -716,6 +720,9 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 	if (!strcmp(own, p->lin)) {
 		q.main = p->main;
 		q.lane = p->lane;
+		/* the same element of a channels-last input in memory */
+		if (cg_cl_view(G->g, n))
+			q.plin = p->plin;
 		/* a row kernel's view of a row-shaped node as another row
 		 * shape (a kept dim added or dropped): the same index is the
 		 * same row, so the row's reduce values hold there too (a
@@ -844,6 +851,11 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 			/* the channel-blocked map kernel loaded it */
 			v = (cg_val){ cg_fmt(G, em->clfmt, em->cllane + p->lane),
 			              'f' };
+		else if (cg_is_cl(G, n) && p->plin && p->main &&
+		         !strcmp(offset_of(em, n, p), p->lin))
+			/* a channels-last row kernel walks it in memory order */
+			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
+			                          p->plin));
 		else if (cg_is_cl(G, n))
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 			                          cl_offset(em, n, p)));

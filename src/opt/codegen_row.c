@@ -47,7 +47,61 @@ typedef struct rinfo {
 	int blk;
 	int64_t rval;            /* the row length at the set generated for */
 	const char *otext, *rtext, *itext;
+	/* cg_row_cl: 1 rows of C, 2 spatial columns, 0 NCHW order; the
+	 * kernel's outer and inner extents in the leaf's memory order, C, and
+	 * S (1: the spatial extent) or the spatial extent before the reduced
+	 * axes (2) */
+	int perm;
+	const char *potext, *pitext, *ctext, *stext;
 } rinfo;
+
+/* ==== Channels-last rows ==== */
+
+/* Whether node m is, or reaches through pointwise nodes of its shape and
+ * views that keep N and C (cg_cl_view), a channels-last leaf. */
+static int reaches_cl(const cg_gen *G, int m, int depth)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[m];
+	if (cg_is_cl(G, m))
+		return 1;
+	if (depth > 64)
+		return 0;
+	if (x->kind == KRL_GN_VIEW)
+		return cg_cl_view(g, m) && reaches_cl(G, x->in[0], depth + 1);
+	if (x->kind != KRL_GN_PW)
+		return 0;
+	for (int q = 0; q < x->nin; q++)
+		if (cg_same_shape(g, x->in[q], m) &&
+		    g->n[x->in[q]].ndim == x->ndim &&
+		    reaches_cl(G, x->in[q], depth + 1))
+			return 1;
+	return 0;
+}
+
+/*
+ * A row kernel over [N, C, s...] whose reductions read a channels-last
+ * leaf (memory [N, s..., C]) walks it in memory order. Over C (1): the
+ * rows are C contiguous floats, one per position (n, s), outer N * S. Over
+ * a run of spatial axes (2): outer (n, the spatial axes before the run),
+ * R the run, inner (the spatial axes after it, then C): 32 neighbouring
+ * memory columns per block, a warp reading 128 contiguous bytes. The
+ * reductions' NCHW coordinates (o, r, c) are computed from those, so every
+ * other operand is indexed as in NCHW order and outputs of the row shape
+ * go where they always do; full-shape outputs are left to map kernels
+ * (cggroup.c's homeable), whose channel-blocked form reads the leaf
+ * coalesced and writes NCHW.
+ */
+int cg_row_cl(const cg_gen *G, const cg_kern *K)
+{
+	const krl_gnode *sp = &G->g->n[K->space];
+	if (K->kind != CK_ROW || G->s.lib_layout != 2 || sp->ndim < 3 ||
+	    !reaches_cl(G, K->space, 0))
+		return 0;
+	if (K->ax0 == 1 && K->ax1 == 2)
+		return 1;
+	return K->ax0 >= 2 && K->ax1 > K->ax0 ? 2 : 0;
+}
 
 /* In-kernel reduces reachable from node m through inline nodes. */
 static void reach(cg_gen *G, cg_kern *K, int m, unsigned long long *found,
@@ -209,20 +263,40 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 	memset(ri, 0, sizeof *ri);
 	int memo[CG_MAX_KNODES] = { 0 };
 	ri->nred = K->nanchor;
+	for (int o = 0; o < K->nout; o++) {
+		int n = K->out[o];
+		if (cg_is_rowshape(G, K, n)) {
+			ri->rowo[ri->nrowo++] = n;
+		} else if (cg_same_shape(g, n, K->space)) {
+			ri->full[ri->nfull++] = n;
+		} else {
+			snprintf(G->err, sizeof G->err, "node %d is neither of the "
+			         "row kernel's full shape nor its row shape", n);
+			return -1;
+		}
+	}
+	ri->perm = ri->nfull ? 0 : cg_row_cl(G, K);
 	/* the strategy first: the online softmax is written for the warp and
 	 * block ones */
 	ri->strategy = G->s.row_strategy;
+	int64_t rows = prod_val(sp, 0, K->ax0);
+	if (ri->perm == 1)
+		rows *= prod_val(sp, 2, sp->ndim);
 	if (ri->strategy == CG_ROW_AUTO) {
-		int64_t rows = prod_val(sp, 0, K->ax0);
 		int64_t R = prod_val(sp, K->ax0, K->ax1);
 		if (R <= 1024 && rows >= 256)
 			ri->strategy = CG_ROW_WARP;
-		else if (rows < 264 && R >= 8192)
+		else if (rows < 264 && R >= 8192 && !ri->perm)
 			ri->strategy = CG_ROW_MULTI;
 		else
 			ri->strategy = CG_ROW_BLOCK;
 	}
-	int inner1 = !strcmp(cg_prod(G, K->space, K->ax1, sp->ndim), "1");
+	if (ri->perm && ri->strategy == CG_ROW_MULTI)
+		ri->strategy = CG_ROW_BLOCK;
+	/* rows of one warp or block: C contiguous (perm 1), or inner 1 */
+	int inner1 = ri->perm == 1 ||
+	             (!ri->perm && !strcmp(cg_prod(G, K->space, K->ax1, sp->ndim),
+	                                   "1"));
 	/* online[] then var[]: pass_of reads both */
 	int links[2 * CG_MAX_KNODES];
 	for (int j = 0; j < K->nanchor; j++) {
@@ -240,22 +314,19 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 		ri->slot[j] = ri->nslot;
 		ri->nslot += cg_red_is_arg(g->n[K->anchor[j]].red) ? 2 : 1;
 	}
-	for (int o = 0; o < K->nout; o++) {
-		int n = K->out[o];
-		if (cg_is_rowshape(G, K, n)) {
-			ri->rowo[ri->nrowo++] = n;
-		} else if (cg_same_shape(g, n, K->space)) {
-			ri->full[ri->nfull++] = n;
-		} else {
-			snprintf(G->err, sizeof G->err, "node %d is neither of the "
-			         "row kernel's full shape nor its row shape", n);
-			return -1;
-		}
-	}
 	ri->otext = cg_prod(G, K->space, 0, K->ax0);
 	ri->rtext = cg_prod(G, K->space, K->ax0, K->ax1);
 	ri->itext = cg_prod(G, K->space, K->ax1, sp->ndim);
 	ri->inner1 = !strcmp(ri->itext, "1");
+	if (ri->perm) {
+		const char *n = cg_prod(G, K->space, 0, 1);
+		ri->ctext = cg_prod(G, K->space, 1, 2);
+		ri->stext = ri->perm == 1 ? ri->itext :
+		            cg_prod(G, K->space, 2, K->ax0);
+		ri->potext = cg_fmt(G, "%s * %s", n, ri->stext);
+		ri->pitext = ri->perm == 1 ? "1" :
+		             cg_fmt(G, "%s * %s", ri->itext, ri->ctext);
+	}
 	for (int j = 0; j < ri->nred; j++)
 		find_cache(G, K, g->n[ri->red[j]].in[0], ri, 0, 0);
 	for (int o = 0; o < ri->nfull; o++)
@@ -836,25 +907,33 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	/* registers pay only when the row is read more than once, and when it
 	 * fits at the shape set the candidate is generated for: the array
 	 * takes registers (so occupancy) whether or not a row uses it */
-	int cache = G->s.row_cache && ri->ncache > 0 &&
+	int cache = G->s.row_cache && ri->ncache > 0 && !ri->perm &&
 	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
 	rprog P;
 	memset(&P, 0, sizeof P);
 	int v = 0;
-	if (cache) {
-		P.conds[v] = "cached";
-		P.L[v].variant = LV_CACHED;
-		P.L[v].caps = caps;
+	if (ri->perm) {
+		/* rows of C contiguous in the leaf; NCHW operands at a stride of S:
+		 * one element per lane and step */
+		em.pb = "pb";
+		em.pstride = "1";
+		P.L[v++].variant = LV_SCALAR;
+	} else {
+		if (cache) {
+			P.conds[v] = "cached";
+			P.L[v].variant = LV_CACHED;
+			P.L[v].caps = caps;
+			v++;
+		}
+		P.conds[v] = "vec";
+		P.L[v].variant = LV_VEC;
+		v++;
+		P.conds[v] = "peel";
+		P.L[v].variant = LV_PEEL;
+		v++;
+		P.L[v].variant = LV_SCALAR;
 		v++;
 	}
-	P.conds[v] = "vec";
-	P.L[v].variant = LV_VEC;
-	v++;
-	P.conds[v] = "peel";
-	P.L[v].variant = LV_PEEL;
-	v++;
-	P.L[v].variant = LV_SCALAR;
-	v++;
 	P.nvar = v;
 	for (int k = 0; k < v; k++) {
 		P.L[k].lid = "lid";
@@ -893,19 +972,31 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	} else {
 		cg_line(&body, 1, "const int lid = tid;");
 	}
-	cg_line(&body, 1, "/* float4 paths when rows start 16-byte aligned, or "
-	        "after a peeled head */");
-	cg_line(&body, 1, "const bool vec = %s;", guard);
-	cg_line(&body, 1, "const bool peel = %s;", others);
+	const char *ov = ri->perm ? "op" : "o";
+	if (ri->perm) {
+		O = cg_arg_long(G, K, ri->potext);
+	} else {
+		cg_line(&body, 1, "/* float4 paths when rows start 16-byte aligned, "
+		        "or after a peeled head */");
+		cg_line(&body, 1, "const bool vec = %s;", guard);
+		cg_line(&body, 1, "const bool peel = %s;", others);
+	}
 	if (cache)
 		cg_line(&body, 1, "const bool cached = vec && %s <= %d;", em.rlen, cap);
 	if (warp)
-		cg_line(&body, 1, "for (long o = (long)blockIdx.x * wpb + (tid >> 5); "
-		        "o < %s; o += (long)gridDim.x * wpb) {", O);
+		cg_line(&body, 1, "for (long %s = (long)blockIdx.x * wpb + (tid >> 5); "
+		        "%s < %s; %s += (long)gridDim.x * wpb) {", ov, ov, O, ov);
 	else
-		cg_line(&body, 1, "for (long o = blockIdx.x; o < %s; o += gridDim.x) {",
-		        O);
-	cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
+		cg_line(&body, 1, "for (long %s = blockIdx.x; %s < %s; %s += "
+		        "gridDim.x) {", ov, ov, O, ov);
+	if (ri->perm) {
+		/* row op of the leaf's memory is position (n, s) = (o, c) */
+		cg_line(&body, 2, "const long o = op / %s, c = op %% %s;", I, I);
+		cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
+		cg_line(&body, 2, "const long pb = op * %s;", em.rlen);
+	} else {
+		cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
+	}
 	if (cache) {
 		cg_line(&body, 2, "/* the row in registers when it fits */");
 		for (int i = 0; i < ri->ncache; i++)
@@ -926,15 +1017,18 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	{
+		const char *ot = ri->perm ? ri->potext : ri->otext;
 		const char *grid = warp ?
-		    cg_fmt(G, "min(cdiv(%s, %d), sm_count * 32)", ri->otext, blk / 32) :
-		    cg_fmt(G, "min(%s, sm_count * 32)", ri->otext);
+		    cg_fmt(G, "min(cdiv(%s, %d), sm_count * 32)", ot, blk / 32) :
+		    cg_fmt(G, "min(%s, sm_count * 32)", ot);
 		finish_kernel(G, K, name,
-		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s",
+		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s%s",
 		                     warp ? "a warp" : "a block", blk,
 		                     cache ? "rows in registers when they fit" :
 		                     "rows re-read", ri->npass,
-		                     ri->npass == 1 ? "" : "es"),
+		                     ri->npass == 1 ? "" : "es",
+		                     ri->perm ? "; rows of C contiguous in a "
+		                     "channels-last input, one per position" : ""),
 		              blk, &body, grid, cg_fmt(G, "%d", blk));
 	}
 done:
@@ -1099,6 +1193,16 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	em.ind[0] = 1;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
+	/* the columns: NCHW's inner, or (perm) the leaf's memory inner */
+	const char *PO = O, *PI = I, *pot = ri->otext, *pit = ri->itext;
+	if (ri->perm) {
+		pot = ri->potext;
+		pit = ri->pitext;
+		PO = cg_arg_long(G, K, pot);
+		PI = cg_arg_long(G, K, pit);
+		em.pb = "pb";
+		em.pstride = PI;
+	}
 	rprog P;
 	memset(&P, 0, sizeof P);
 	P.nvar = 1;
@@ -1131,26 +1235,50 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
-	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", I);
+	const char *ov = ri->perm ? "op" : "o", *cv = ri->perm ? "cp" : "c";
+	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", PI);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
-	        "gridDim.x) {", O);
-	cg_line(&body, 2, "const long o = blk / ncb;");
+	        "gridDim.x) {", PO);
+	cg_line(&body, 2, "const long %s = blk / ncb;", ov);
 	cg_line(&body, 2, "const long cc = (blk %% ncb) * 32 + tx;");
-	cg_line(&body, 2, "const bool valid = cc < %s;", I);
+	cg_line(&body, 2, "const bool valid = cc < %s;", PI);
 	cg_line(&body, 2, "/* past the last column: compute the last one's "
 	        "values (in bounds), store nothing */");
-	cg_line(&body, 2, "const long c = valid ? cc : %s - 1;", I);
-	cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
+	cg_line(&body, 2, "const long %s = valid ? cc : %s - 1;", cv, PI);
+	if (ri->perm) {
+		/* memory column cp is (s after the run, channel); op is (n, s
+		 * before it): the NCHW row o and column c */
+		const char *C = cg_arg_long(G, K, ri->ctext);
+		if (!strcmp(ri->stext, "1"))
+			cg_line(&body, 2, "const long o = op * %s + cp %% %s;", C, C);
+		else {
+			const char *SP = cg_arg_long(G, K, ri->stext);
+			cg_line(&body, 2, "const long o = ((op / %s) * %s + cp %% %s) * %s "
+			        "+ op %% %s;", SP, C, C, SP, SP);
+		}
+		if (ri->inner1) {
+			cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
+		} else {
+			cg_line(&body, 2, "const long c = cp / %s;", C);
+			cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
+		}
+		cg_line(&body, 2, "const long pb = op * %s * %s + cp;", em.rlen, PI);
+	} else {
+		cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
+	}
 	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
 	              cg_fmt(G, "row over a middle axis: 32 columns x %d rows of "
-	                     "threads per block, %d pass%s", ty, ri->npass,
-	                     ri->npass == 1 ? "" : "es"),
+	                     "threads per block, %d pass%s%s", ty, ri->npass,
+	                     ri->npass == 1 ? "" : "es",
+	                     ri->perm ? "; the columns of a channels-last input's "
+	                     "memory (spatial positions after the reduced axes, "
+	                     "then channels)" : ""),
 	              blk, &body,
-	              cg_fmt(G, "min((%s) * cdiv(%s, 32), sm_count * 32)",
-	                     ri->otext, ri->itext),
+	              cg_fmt(G, "min((%s) * cdiv(%s, 32), sm_count * 32)", pot,
+	                     pit),
 	              cg_fmt(G, "32, %d", ty));
 done:
 	if (l0.oom || rowb.oom || body.oom)
@@ -1344,9 +1472,15 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	rinfo ri;
 	if (analyse(G, K, &ri))
 		return KRL_OK;
-	int wide = !ri.inner1 && wide_ok(G, &ri);
+	int wide = !ri.perm && !ri.inner1 && wide_ok(G, &ri);
 	G->cols_wide += wide;
-	if (wide && G->s.row_cols > 1)
+	if (ri.perm)
+		G->row_cl++;
+	if (ri.perm == 2)
+		emit_cols(G, K, &ri);
+	else if (ri.perm == 1)
+		emit_rows(G, K, &ri);
+	else if (wide && G->s.row_cols > 1)
 		emit_cols_wide(G, K, &ri);
 	else if (!ri.inner1)
 		emit_cols(G, K, &ri);

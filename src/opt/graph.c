@@ -502,17 +502,29 @@ int krl_graph_users(const krl_graph *g, int i)
 	return k;
 }
 
-int krl_graph_pw_readers(const krl_graph *g, int i)
+static int readers_of_kinds(const krl_graph *g, int i, int fused)
 {
 	int k = 0;
 	for (int j = i + 1; j < g->nn; j++)
 		for (int q = 0; q < g->n[j].nin; q++)
 			if (g->n[j].in[q] == i) {
-				if (g->n[j].kind != KRL_GN_PW)
+				krl_gkind kd = g->n[j].kind;
+				if (kd != KRL_GN_PW &&
+				    !(fused && (kd == KRL_GN_REDUCE || kd == KRL_GN_POOL)))
 					return 0;
 				k++;
 			}
 	return k;
+}
+
+int krl_graph_pw_readers(const krl_graph *g, int i)
+{
+	return readers_of_kinds(g, i, 0);
+}
+
+int krl_graph_fused_readers(const krl_graph *g, int i)
+{
+	return readers_of_kinds(g, i, 1);
 }
 
 int krl_graph_is_output(const krl_graph *g, int i)

@@ -198,6 +198,9 @@ int krl_graph_users(const krl_graph *g, int i);
 /* How many node inputs read node i when every node reading it is
  * pointwise; 0 when one is not (or none reads it). */
 int krl_graph_pw_readers(const krl_graph *g, int i);
+/* The same for readers that generated kernels evaluate their inputs
+ * inline in: pointwise, reduce and pool nodes. */
+int krl_graph_fused_readers(const krl_graph *g, int i);
 int krl_graph_is_output(const krl_graph *g, int i);
 /* Dim or attribute text of g that has the same value in every shape set
  * the judge draws: a constant expression, or a shape key g's task

@@ -189,15 +189,22 @@ static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
 
 /*
  * The pay rule of lib.layout: nhwc_y first when everything that reads
- * library node i's output, and everything that reads those in turn, is a
- * pointwise op of the output's shape (an elementwise chain to the task's
- * outputs, broadcast operands allowed): cuDNN's channels-last engines and
- * one map kernel from channels-last y to the NCHW output. Measured on the
- * H200 (bench/results/2026-12-03-h200-conv-halo, kb1, stream timing):
- * 1.26x-1.74x faster than the NCHW default on all 12 2-d such problems
- * judged (1, 2, 4, 5, 16, 31, 54, 57, 69, 71, 87, 93), 1.13x on a 3-d one
- * (90); slower (0.59x-0.97x) where a pool, a norm or a spatial reduction
- * reads y. Round 0 of a search judges the other layout too.
+ * library node i's output y [N, C, s...], and everything that reads
+ * those in turn, is
+ * - a pointwise op of the shape of what it reads (an elementwise chain,
+ *   broadcast operands allowed): one map kernel from channels-last y to
+ *   the NCHW outputs;
+ * - a view that keeps N and C (spatial dims merged or split);
+ * - a reduction over C, or over spatial axes, of such a value, which a
+ *   row kernel computes in y's memory order (cg_row_cl); what reads its
+ *   result no longer reads y.
+ * Measured on the H200 (bench/results/2026-12-03-h200-conv-halo, kb1,
+ * stream timing): with elementwise chains only, 1.26x-1.74x faster than
+ * the NCHW default on all 12 2-d such problems judged (1, 2, 4, 5, 16, 31,
+ * 54, 57, 69, 71, 87, 93), 1.13x on a 3-d one (90); slower (0.59x-0.97x)
+ * where a pool, a norm or a spatial reduction read y through the index
+ * map, before the row kernels walked it in memory order. A pool reading
+ * y still does. Round 0 of a search judges the other layout too.
  */
 static int cl_pays(const krl_graph *g, int i)
 {
@@ -206,19 +213,30 @@ static int cl_pays(const krl_graph *g, int i)
 	if (!in)
 		return 0;
 	in[i] = 1;
-	int n = 0, ok = 1;
+	int n = 0, ok = x->ndim >= 3;
 	for (int j = i + 1; j < g->nn && ok; j++) {
 		const krl_gnode *r = &g->n[j];
-		int reads = 0;
+		int from = -1;
 		for (int q = 0; q < r->nin; q++)
-			reads |= in[r->in[q]];
-		if (!reads)
+			if (in[r->in[q]])
+				from = r->in[q];
+		if (from < 0)
 			continue;
-		ok = r->kind == KRL_GN_PW && r->ndim == x->ndim;
-		for (int k = 0; ok && k < r->ndim; k++)
-			ok = r->dim[k].val == x->dim[k].val;
-		in[j] = 1;
+		const krl_gnode *a = &g->n[from];
 		n++;
+		if (r->kind == KRL_GN_REDUCE) {
+			ok = a->ndim >= 3 && ((r->axis == 1 && r->naxes == 1) ||
+			                      r->axis >= 2);
+			continue;
+		}
+		if (r->kind == KRL_GN_VIEW) {
+			ok = cg_cl_view(g, j);
+		} else {
+			ok = r->kind == KRL_GN_PW && r->ndim == a->ndim;
+			for (int k = 0; ok && k < r->ndim; k++)
+				ok = r->dim[k].val == a->dim[k].val;
+		}
+		in[j] = 1;
 	}
 	free(in);
 	return ok && n > 0;

@@ -960,6 +960,80 @@ static void tconv_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+typedef struct cl_tally {
+	int runs, wrong;
+	int blocked;             /* map kernels over y, channel-blocked */
+	int tiled;               /* of those, tiled through shared memory */
+	int rowcl;               /* row kernels in y's memory order */
+} cl_tally;
+
+/* Judges each task of ids in each form of forms (choice lines with
+ * lib.layout=nhwc_y) on the CPU stand-in at tiny and a hidden-like set,
+ * tallying the kernels over y. With rowcl, every candidate must have a
+ * row kernel in y's memory order (cg_row_cl). */
+static void cl_judge(const char *const *ids, size_t nids,
+                     const char *const *forms, size_t nforms, int rowcl,
+                     cl_tally *n)
+{
+	char dir[] = "/tmp/krl-simcl-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	int item = 0;
+	memset(n, 0, sizeof *n);
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	for (size_t j = 0; j < nforms * nids; j++) {
+		size_t i = j / nforms;
+		if (!wanted(ids[i]) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, ids[i], forms[j % nforms], &text, &what);
+		assert_non_null(strstr(text, " layout=nhwc_y\n"));
+		n->blocked += strstr(text, "channels-last input (node") != NULL;
+		n->tiled += strstr(text, "through shared memory") != NULL;
+		int rc = strstr(text, "contiguous in a channels-last input") ||
+		         strstr(text, "columns of a channels-last input's memory");
+		if (rowcl && !rc)
+			printf("%s (%s): no row kernel in y's memory order\n", ids[i],
+			       what);
+		if (rowcl)
+			assert_true(rc);
+		n->rowcl += rc;
+		krl_shapeset hid = { 0 };
+		uint64_t hs = 99 + (uint64_t)i;
+		krl_limits lim = krl_limits_sm90();
+		const krl_shapeset *sets[2] = { krl_task_shapeset(t, "tiny"), NULL };
+		if (krl_task_draw_hidden(t, &hs, &lim, &hid, NULL) == KRL_OK)
+			sets[1] = &hid;
+		for (int q = 0; q < 2; q++) {
+			if (!sets[q])
+				continue;
+			int64_t bad = run(t, ids[i], text, sets[q], 31 + (uint64_t)q,
+			                  dir, 0);
+			n->runs++;
+			if (bad) {
+				printf("%s (%s) at %s: %s\n", ids[i], what,
+				       q ? "a hidden set" : "tiny",
+				       bad < 0 ? "did not run" : "wrong values");
+				n->wrong++;
+			}
+		}
+		free(hid.vals);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+	forget_dir(dir);
+	if (!n->wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Convolutions that leave y channels-last (lib.layout=nhwc_y; the golden
  * op writes y so too): the channel-blocked map kernel over it (2-D and
  * 3-D, forward and transposed, channel counts that are and are not
@@ -979,66 +1053,61 @@ static void channels_last_compute_golden(void **state)
 		"level2/46_conv2d_subtract_tanh_subtract_avgpool",
 		"level2/54_conv2d_multiply_leakyrelu_gelu",
 	};
-	if (!have_cxx()) {
-		printf("SKIP: no C++ compiler (%s)\n", cxx());
-		return;
-	}
-	char dir[] = "/tmp/krl-simcl-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	int runs = 0, wrong = 0, item = 0, blocked = 0, tiled = 0;
-	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
 	static const char *const forms[2] = {
 		"krl-choice: lib.layout=nhwc_y map.cl=chan8",
 		"krl-choice: lib.layout=nhwc_y map.cl=tile",
 	};
-	for (size_t j = 0; j < 2 * (sizeof ids / sizeof ids[0]); j++) {
-		size_t i = j / 2;
-		if (!wanted(ids[i]) || !mine(&item))
-			continue;
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
-		krl_opt *o = NULL;
-		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		char *text = NULL, *what = NULL;
-		generate_compiled(o, ids[i], forms[j % 2], &text, &what);
-		assert_non_null(strstr(text, " layout=nhwc_y\n"));
-		blocked += strstr(text, "channels-last input") != NULL;
-		tiled += strstr(text, "through shared memory") != NULL;
-		krl_shapeset hid = { 0 };
-		uint64_t hs = 99 + (uint64_t)i;
-		krl_limits lim = krl_limits_sm90();
-		const krl_shapeset *sets[2] = { krl_task_shapeset(t, "tiny"), NULL };
-		if (krl_task_draw_hidden(t, &hs, &lim, &hid, NULL) == KRL_OK)
-			sets[1] = &hid;
-		for (int q = 0; q < 2; q++) {
-			if (!sets[q])
-				continue;
-			int64_t bad = run(t, ids[i], text, sets[q], 31 + (uint64_t)q,
-			                  dir, 0);
-			runs++;
-			if (bad) {
-				printf("%s (%s) at %s: %s\n", ids[i], what,
-				       q ? "a hidden set" : "tiny",
-				       bad < 0 ? "did not run" : "wrong values");
-				wrong++;
-			}
-		}
-		free(hid.vals);
-		free(text);
-		free(what);
-		krl_opt_free(o);
-		krl_task_free(t);
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
 	}
+	cl_tally n;
+	cl_judge(ids, sizeof ids / sizeof ids[0], forms, 2, 0, &n);
 	printf("channels-last convolutions on the CPU stand-in (part %d of %d): "
 	       "%d runs, %d wrong, %d map kernels over y, %d of them tiled\n",
-	       g_part + 1, g_parts, runs, wrong, blocked, tiled);
-	krl_suite_free(s);
-	forget_dir(dir);
-	if (!wrong)
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	assert_int_equal(wrong, 0);
+	       g_part + 1, g_parts, n.runs, n.wrong, n.blocked, n.tiled);
+	assert_int_equal(n.wrong, 0);
+}
+
+/* Row kernels that walk a channels-last y in its memory order
+ * (cg_row_cl): reductions over C (min: 25, 32, 36; logsumexp over 16
+ * channels of a 3-D output: 58; softmax's max and sum, its quotient in a
+ * map kernel: 49, 91), over all spatial axes (batch norm's statistics: 11,
+ * 52; instance norm: 17), over the last one (layer norm over W: 3, 34) and
+ * over the first of three (13's mean over D), the conv's bias moved into
+ * them (rule conv_bias). Both map forms for the full-shape outputs. */
+static void channels_last_rows_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const ids[] = {
+		"level2/3_convtranspose3d_sum_layernorm_avgpool_gelu",
+		"level2/11_convtranspose2d_batchnorm_tanh_maxpool_groupnorm",
+		"level2/13_convtranspose3d_mean_add_softmax_tanh_scaling",
+		"level2/17_conv2d_instancenorm_divide",
+		"level2/25_conv2d_min_tanh_tanh",
+		"level2/32_conv2d_scaling_min",
+		"level2/34_convtranspose3d_layernorm_gelu_scaling",
+		"level2/36_convtranspose2d_min_sum_gelu_add",
+		"level2/49_convtranspose3d_softmax_sigmoid",
+		"level2/52_conv2d_activation_batchnorm",
+		"level2/58_convtranspose3d_logsumexp_hardswish_subtract_clamp",
+		"level2/91_convtranspose2d_softmax_biasadd_scaling_sigmoid",
+	};
+	static const char *const forms[2] = {
+		"krl-choice: lib.layout=nhwc_y conv.impl=lib map.cl=chan8",
+		"krl-choice: lib.layout=nhwc_y conv.impl=lib map.cl=tile",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	cl_tally n;
+	cl_judge(ids, sizeof ids / sizeof ids[0], forms, 2, 1, &n);
+	printf("channels-last row kernels on the CPU stand-in (part %d of %d): "
+	       "%d runs, %d wrong, %d candidates with a row kernel in y's memory "
+	       "order, %d with a map kernel over y\n", g_part + 1, g_parts,
+	       n.runs, n.wrong, n.rowcl, n.blocked);
+	assert_int_equal(n.wrong, 0);
 }
 
 /* Reductions over a middle axis (tests/data/reduce/) with the column
@@ -1160,6 +1229,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
+		cmocka_unit_test(channels_last_rows_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
 		cmocka_unit_test(views_compute_golden),
 	};

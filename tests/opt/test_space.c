@@ -252,13 +252,23 @@ static void layout_pay_rule(void **state)
 	(void)state;
 	static const struct {
 		const char *id, *first;
+		int rowcl;               /* a row kernel in y's memory order */
 	} cases[] = {
-		{ "level2/1_conv2d_relu_biasadd", "nhwc_y" },
-		{ "level2/5_convtranspose2d_subtract_tanh", "nhwc_y" },
-		{ "level2/52_conv2d_activation_batchnorm", "nchw" },
-		{ "level2/67_conv2d_gelu_globalavgpool", "nchw" },
-		{ "level2/35_conv2d_subtract_hardswish_maxpool_mish", "nchw" },
-		{ "level1/63_conv2d_square", "nchw" },
+		{ "level2/1_conv2d_relu_biasadd", "nhwc_y", 0 },
+		{ "level2/5_convtranspose2d_subtract_tanh", "nhwc_y", 0 },
+		/* reductions over spatial axes (batch norm's statistics, a mean
+		 * through a view of the spatial dims), over C (softmax), over W
+		 * (layer norm) */
+		{ "level2/52_conv2d_activation_batchnorm", "nhwc_y", 1 },
+		{ "level2/67_conv2d_gelu_globalavgpool", "nhwc_y", 1 },
+		{ "level2/91_convtranspose2d_softmax_biasadd_scaling_sigmoid",
+		  "nhwc_y", 1 },
+		{ "level2/34_convtranspose3d_layernorm_gelu_scaling", "nhwc_y", 1 },
+		/* a pool reads y; group norm's view splits C; y is an output */
+		{ "level2/35_conv2d_subtract_hardswish_maxpool_mish", "nchw", 0 },
+		{ "level2/3_convtranspose3d_sum_layernorm_avgpool_gelu", "nchw", 0 },
+		{ "level2/19_convtranspose2d_gelu_groupnorm", "nchw", 0 },
+		{ "level1/63_conv2d_square", "nchw", 0 },
 	};
 	krl_diag d = { 0 };
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -282,6 +292,10 @@ static void layout_pay_rule(void **state)
 			assert_non_null(strstr(text, " layout=nhwc_y\n"));
 		else
 			assert_null(strstr(text, " layout=nhwc"));
+		assert_int_equal(cases[i].rowcl,
+		                 strstr(text, "contiguous in a channels-last input") ||
+		                 strstr(text, "columns of a channels-last input's "
+		                        "memory"));
 		free(text);
 		free(what);
 		krl_opt_free(o);
