@@ -4,6 +4,7 @@
  * its plan launch, the schedule's choices on a library call, and the names
  * of reduce ops. Every kernel writer uses these; they call no writer.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +257,23 @@ int cg_cl_view(const krl_graph *g, int n)
 	return x->ndim >= 3 && a->ndim >= 3 &&
 	       cg_dim_eq(x->dim[0].text, a->dim[0].text) &&
 	       cg_dim_eq(x->dim[1].text, a->dim[1].text);
+}
+
+int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1)
+{
+	if (sp->ndim < 3)
+		return 0;
+	double c = (double)sp->dim[1].val;
+	if (ax0 == 1 && ax1 == 2)
+		return c >= CG_CL_MIN_ROW;
+	if (ax0 < 2 || ax1 <= ax0 || ax1 > sp->ndim)
+		return 0;
+	double outer = (double)sp->dim[0].val, inner = c;
+	for (int k = 2; k < ax0; k++)
+		outer *= (double)sp->dim[k].val;
+	for (int k = ax1; k < sp->ndim; k++)
+		inner *= (double)sp->dim[k].val;
+	return outer * ceil(inner / 32) >= CG_CL_MIN_BLOCKS;
 }
 
 int cg_is_cl(const cg_gen *G, int n)

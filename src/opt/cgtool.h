@@ -256,6 +256,18 @@ int cg_row_cl(const cg_gen *G, const cg_kern *K);
  * least 3-d), merging or splitting spatial dims only: a channels-last
  * input's memory order is then the view's too. */
 int cg_cl_view(const krl_graph *g, int n);
+/* Whether a row kernel over space sp (dims [N, C, s...] at the shape set
+ * generated for) reducing axes [ax0, ax1) pays in a channels-last input's
+ * memory order (cg_row_cl): over C, at least CG_CL_MIN_ROW channels (a
+ * warp's lanes; 16 channels took 6.4 ms against 4.8 through the NCHW
+ * order on 58); over spatial axes, at least CG_CL_MIN_BLOCKS column blocks
+ * (a block walks its whole run: 15, 38 and 72 at kb1 have 16-64 blocks
+ * and took 4.7x-13x as long as with NCHW; 52 and 67 have 256 and took
+ * 1.13x-1.15x as long; 17 has 512 and took 0.76x). Measured on the H200,
+ * bench/results/2026-12-04-h200-cl-rows. */
+#define CG_CL_MIN_ROW 32
+#define CG_CL_MIN_BLOCKS 512
+int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1);
 
 /* ==== Grouping (cggroup.c) ==== */
 

@@ -96,11 +96,9 @@ int cg_row_cl(const cg_gen *G, const cg_kern *K)
 {
 	const krl_gnode *sp = &G->g->n[K->space];
 	if (K->kind != CK_ROW || G->s.lib_layout != 2 || sp->ndim < 3 ||
-	    !reaches_cl(G, K->space, 0))
+	    !cg_cl_rows_pay(sp, K->ax0, K->ax1) || !reaches_cl(G, K->space, 0))
 		return 0;
-	if (K->ax0 == 1 && K->ax1 == 2)
-		return 1;
-	return K->ax0 >= 2 && K->ax1 > K->ax0 ? 2 : 0;
+	return K->ax0 == 1 ? 1 : 2;
 }
 
 /* In-kernel reduces reachable from node m through inline nodes. */

@@ -196,7 +196,8 @@ static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
  *   the NCHW outputs;
  * - a view that keeps N and C (spatial dims merged or split);
  * - a reduction over C, or over spatial axes, of such a value, which a
- *   row kernel computes in y's memory order (cg_row_cl); what reads its
+ *   row kernel computes in y's memory order (cg_row_cl) where that pays
+ *   (cg_cl_rows_pay: enough channels or column blocks); what reads its
  *   result no longer reads y.
  * Measured on the H200 (bench/results/2026-12-03-h200-conv-halo, kb1,
  * stream timing): with elementwise chains only, 1.26x-1.74x faster than
@@ -225,8 +226,7 @@ static int cl_pays(const krl_graph *g, int i)
 		const krl_gnode *a = &g->n[from];
 		n++;
 		if (r->kind == KRL_GN_REDUCE) {
-			ok = a->ndim >= 3 && ((r->axis == 1 && r->naxes == 1) ||
-			                      r->axis >= 2);
+			ok = cg_cl_rows_pay(a, r->axis, r->axis + r->naxes);
 			continue;
 		}
 		if (r->kind == KRL_GN_VIEW) {

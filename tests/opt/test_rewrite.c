@@ -440,41 +440,52 @@ static void conv_mean_geometries(void **state)
 
 /* ==== CONV_BIAS ==== */
 
-/* A convolution's bias split off as a broadcast add where only pointwise
- * ops read it: level 2's 1 (conv2d, relu, bias) and 2 (conv_transpose2d,
- * bias, clamps); not where a reduction reads it or it is an output. */
+/* A convolution's bias split off as a broadcast add where only nodes that
+ * generated kernels read inline read it: level 2's 1 (conv2d, relu,
+ * bias), 2 (conv_transpose2d, bias, clamps), 25 (conv2d, then a min over
+ * channels reads it) and 36 (conv_transpose2d, a min over channels); not
+ * where a view reads it or it is an output. */
 static void conv_bias_split(void **state)
 {
 	(void)state;
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
 	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
-	static const char *const ids[] = {
-		"level2/1_conv2d_relu_biasadd",
-		"level2/2_convtranspose2d_biasadd_clamp_scaling_clamp_divide" };
-	for (int i = 0; i < 2; i++) {
+	static const struct {
+		const char *id;
+		int tr;                  /* transposed */
+	} yes[] = {
+		{ "level2/1_conv2d_relu_biasadd", 0 },
+		{ "level2/2_convtranspose2d_biasadd_clamp_scaling_clamp_divide", 1 },
+		{ "level2/25_conv2d_min_tanh_tanh", 0 },
+		{ "level2/36_convtranspose2d_min_sum_gelu_add", 1 },
+	};
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
 		krl_task *t = NULL;
 		krl_graph *g = NULL;
-		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		KRL_ASSERT_OK(krl_suite_load_task(s, yes[i].id, &t, &d), &d);
 		KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
 		int adds = count_pw(g, KRL_PW_ADD);
-		apply_checked(t, g, KRL_RULE_CONV_BIAS, "tiny", ids[i]);
-		assert_int_equal(count_lib(g, i ? "conv_transpose_bias" : "conv_bias"), 0);
-		assert_int_equal(count_lib(g, i ? "conv_transpose" : "conv"), 1);
+		apply_checked(t, g, KRL_RULE_CONV_BIAS, "tiny", yes[i].id);
+		assert_int_equal(count_lib(g, yes[i].tr ? "conv_transpose_bias" :
+		                           "conv_bias"), 0);
+		assert_int_equal(count_lib(g, yes[i].tr ? "conv_transpose" : "conv"),
+		                 1);
 		assert_int_equal(count_pw(g, KRL_PW_ADD), adds + 1);
 		krl_graph_free(g);
 		krl_task_free(t);
 	}
 	krl_suite_free(s);
 	static const char *const no[] = {
-		/* read by a reduction */
+		/* read by a view */
 		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
 		     "param w f32 [co, ci, 3] normal(0, 1)\n"
 		     "param b f32 [co] normal(0, 1)\n"
-		     "output y f32 [n, co, 1]\n", "n=2 ci=3 co=4 l=7")
+		     "output y f32 [n, 1]\n", "n=2 ci=3 co=4 l=7")
 		"  buffer t f32 [n, co, l - 2]\n"
+		"  view   tf = t [n, co * (l - 2)]\n"
 		"  call conv_bias(x, w, b) -> t\n"
-		"  call sum(t) -> y dim=2\nend\n",
+		"  call sum(tf) -> y dim=1\nend\n",
 		/* the task's output */
 		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
 		     "param w f32 [co, ci, 3] normal(0, 1)\n"
