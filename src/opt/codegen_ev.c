@@ -239,7 +239,15 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 		}
 	}
 	/* generic: runs of full or broadcast dims from the innermost; every
-	 * run of full (or unknown) dims adds its coordinate times n's stride */
+	 * run of full (or unknown) dims adds its coordinate times n's stride.
+	 * A node the same at every r of a row is indexed from the row's
+	 * element r = 0 (em->rb): the row level, where r is not defined */
+	const char *lin = p->lin;
+	if (p->rowed && em->rb && p->ax1 > p->ax0) {
+		int rc = seg_class(cls, p->ax0, p->ax1);
+		if (rc == CL_ONE || rc == CL_WILD)
+			lin = em->rb;
+	}
 	int outer = 0;
 	while (outer < sp->ndim && cls[outer] == CL_WILD)
 		outer++;
@@ -271,8 +279,8 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 			            stride_after(em, n, p->space, hi));
 		}
 		const char *q = strcmp(pin, "1") ?
-		                cg_fmt(G, "krl_div(%s, %s)", p->lin,
-		                       cg_arg_long(G, em->K, pin)) : p->lin;
+		                cg_fmt(G, "krl_div(%s, %s)", lin,
+		                       cg_arg_long(G, em->K, pin)) : lin;
 		if (lo > outer)
 			q = cg_fmt(G, "krl_mod(%s, %s)", q, cg_arg_long(G, em->K, ext));
 		if (strcmp(st, "1"))
@@ -326,7 +334,11 @@ static int leaf_level(cg_em *em, int n, const cg_point *p)
 			if (seg_class(cls, b[k], b[k + 1]) < 0)
 				ok = 0;
 		int rc = seg_class(cls, p->ax0, p->ax1);
-		if (ok && (rc == CL_ONE || rc == CL_WILD))
+		/* the same at every r of the row: at the row level, indexed
+		 * by its coordinates or, where its outer or inner dims do not
+		 * broadcast alike (a per-channel operand of a reduction over N
+		 * and the spatial dims), at r = 0 (offset_of) */
+		if ((ok || em->rb) && (rc == CL_ONE || rc == CL_WILD))
 			return 1;
 	}
 	return 2;

@@ -20,6 +20,7 @@
  * (block / 32) threads owns 32 neighbouring columns (coalesced over inner)
  * and its rows of threads split R, combining through shared memory.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,13 @@ int cg_row_cl(const cg_gen *G, const cg_kern *K)
 {
 	const krl_gnode *sp = &G->g->n[K->space];
 	if (K->kind != CK_ROW || G->s.lib_layout != 2 || sp->ndim < 3 ||
-	    !cg_cl_rows_pay(sp, K->ax0, K->ax1) || !reaches_cl(G, K->space, 0))
+	    !reaches_cl(G, K->space, 0))
 		return 0;
-	return K->ax0 == 1 ? 1 : 2;
+	/* rows of C: a warp's lanes at least (cg_cl_rows_pay); a few column
+	 * blocks split their run (emit_cols_split) */
+	if (K->ax0 == 1 && K->ax1 == 2)
+		return sp->dim[1].val >= CG_CL_MIN_ROW;
+	return K->ax0 >= 2 && K->ax1 > K->ax0 ? 2 : 0;
 }
 
 /* In-kernel reduces reachable from node m through inline nodes. */
@@ -563,8 +568,9 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		/* strided lanes: four positions in flight per thread, then one
 		 * at a time */
 		int col = L->variant == LV_COL;
-		const char *start = col ? "ty" : cg_fmt(G, "%s%s", r0, L->lid);
-		const char *end = col ? em->rlen : L->r1;
+		const char *start = !col ? cg_fmt(G, "%s%s", r0, L->lid) :
+		                    L->r0 ? cg_fmt(G, "%s + ty", L->r0) : "ty";
+		const char *end = col && !L->r1 ? em->rlen : L->r1;
 		int stride = col ? L->ty : atoi(L->nl);
 		cg_line(b, ind, "{");
 		cg_line(b, ind + 1, "long r = %s;", start);
@@ -692,7 +698,8 @@ typedef struct rprog {
 	                            (NULL: else) */
 	int nvar;
 	rloop L[4];
-	int finish;              /* 0 warp, 1 block, 2 column, 3 partials */
+	int finish;              /* 0 warp, 1 block, 2 column, 3 partials,
+	                            4 column partials */
 	const char *part, *pslot; /* partials: buffer, index of slot 0 */
 	int first, last;         /* passes to compute */
 	int outputs;             /* write the outputs after the last pass */
@@ -764,7 +771,7 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 			cg_val fin[CG_MAX_KNODES];
 			for (int k = 0; k < nn; k++)
 				fin[k].e = NULL;
-			for (int k = 0; k < nn && P->finish != 3; k++) {
+			for (int k = 0; k < nn && P->finish < 3; k++) {
 				if (pr.kind[k] != 1)
 					continue;
 				int m = pr.with[k];
@@ -776,7 +783,7 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 				cg_em_set_reduce(em, nodes[m], fin[m]);
 			}
 			/* variance pairs: both shifted sums over the row, in place */
-			for (int k = 0; k < nn && P->finish != 3; k++) {
+			for (int k = 0; k < nn && P->finish < 3; k++) {
 				if (pr.kind[k] != 2)
 					continue;
 				int sk = pr.with[k];
@@ -808,6 +815,15 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 					break;
 				case 2:
 					r = col_finish(em, &loops, ind, op, acc[k], P->L[0].ty);
+					break;
+				case 4:
+					/* the block's total of its column, in acc */
+					col_finish(em, &loops, ind, op, acc[k], P->L[0].ty);
+					cg_line(&loops, ind, "if (ty == 0 && valid) {");
+					cg_acc_store(&loops, ind + 1, op, acc[k], P->part,
+					             cg_fmt(G, "%s + %d", P->pslot,
+					                    ri->slot[js[k]]));
+					cg_line(&loops, ind, "}");
 					break;
 				default:
 					cg_acc_block_store(em, &loops, ind, op, acc[k], P->part,
@@ -1178,6 +1194,220 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 }
 
+/* The coordinates of a column kernel in a channels-last leaf's memory
+ * order (perm 2), from op and cp (its row and column there, PI columns):
+ * memory column cp is (s after the run, channel), op is (n, s before
+ * it); the NCHW row o and column c, the NCHW index rb of (o, 0, c) and the
+ * memory index pb of (op, 0, cp). */
+static void perm_coords(cg_em *em, const rinfo *ri, cg_sb *b, const char *PI)
+{
+	cg_gen *G = em->G;
+	const char *C = cg_arg_long(G, em->K, ri->ctext);
+	if (!strcmp(ri->stext, "1")) {
+		cg_line(b, 2, "const long o = op * %s + cp %% %s;", C, C);
+	} else {
+		const char *SP = cg_arg_long(G, em->K, ri->stext);
+		cg_line(b, 2, "const long o = ((op / %s) * %s + cp %% %s) * %s + op "
+		        "%% %s;", SP, C, C, SP, SP);
+	}
+	if (ri->inner1) {
+		cg_line(b, 2, "const long rb = o * %s;", em->rlen);
+	} else {
+		cg_line(b, 2, "const long c = cp / %s;", C);
+		cg_line(b, 2, "const long rb = o * %s * %s + c;", em->rlen,
+		        em->rinner);
+	}
+	cg_line(b, 2, "const long pb = op * %s * %s + cp;", em->rlen, PI);
+}
+
+/* Column blocks at the shape set generated for (perm 2): the kernel's
+ * rows in memory order x groups of 32 columns. */
+static double perm_blocks(const cg_gen *G, const cg_kern *K, const rinfo *ri)
+{
+	const krl_gnode *sp = &G->g->n[K->space];
+	double outer = (double)prod_val(sp, 0, 1) * (double)prod_val(sp, 2, K->ax0);
+	double inner = (double)prod_val(sp, K->ax1, sp->ndim) *
+	               (double)prod_val(sp, 1, 2);
+	(void)ri;
+	return outer * ceil(inner / 32);
+}
+
+/*
+ * Perm 2 with fewer than CG_CL_MIN_BLOCKS column blocks (a block would
+ * walk its whole run alone: batch norm's statistics over 16 samples):
+ * the run split into chunks of CH rows, one kernel per pass whose blocks
+ * (row, column group, chunk) write their columns' partials (double) to
+ * scratch, the next pass's threads combining them for their column, and
+ * a last kernel that combines all and writes the row-shape outputs.
+ */
+static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
+{
+	int blk = ri->blk, ty = blk / 32;
+	/* chunks enough for 1024 blocks, at least 4 rows per thread */
+	double nb = perm_blocks(G, K, ri);
+	double want = ceil(1024.0 / (nb > 1 ? nb : 1));
+	int64_t ch = (int64_t)ceil((double)ri->rval / want);
+	int64_t step = 4 * ty;
+	ch = (ch + step - 1) / step * step;
+	if (ch < step)
+		ch = step;
+	const char *part = cg_fmt(G, "k%d_part", K->id);
+	cg_sb_printf(&G->bufs, "buffer %s f64 [%s, cdiv(%s, %lld), %s, %d]\n",
+	             part, ri->potext, ri->rtext, (long long)ch, ri->pitext,
+	             ri->nslot);
+	for (int pass = 1; pass <= ri->npass + 1; pass++) {
+		int out = pass == ri->npass + 1;
+		const char *name = out ? cg_fmt(G, "k%d_out", K->id) :
+		                   cg_fmt(G, "k%d_pass%d", K->id, pass);
+		cg_args_reset(K);
+		cg_em em;
+		cg_em_init(&em, G, K);
+		cg_sb l0 = { 0 }, comb = { 0 }, rowb = { 0 }, body = { 0 };
+		em.buf[0] = &l0;
+		em.ind[0] = 1;
+		const char *O, *I;
+		row_names(&em, ri, &O, &I);
+		const char *PI = cg_arg_long(G, K, ri->pitext);
+		em.pb = "pb";
+		em.pstride = PI;
+		const char *pp = cg_arg_named(G, K, part, out ?
+		                              "const double *__restrict__" :
+		                              "double *__restrict__");
+		const char *slot0 = cg_fmt(G, "((op * nch + %%s) * %s + cp) * %d",
+		                           PI, ri->nslot);
+		/* each thread combines its column's partials of earlier passes */
+		em.buf[1] = &comb;
+		em.ind[1] = 2;
+		for (int j = 0; j < ri->nred; j++) {
+			if (ri->pass[j] >= pass)
+				continue;
+			int isvs = 0;
+			for (int v = 0; v < ri->nred; v++)
+				if (ri->var[v] == j)
+					isvs = 1;
+			if (isvs)
+				continue; /* with its variance, below */
+			const char *at = cg_fmt(G, slot0, "q");
+			if (ri->var[j] >= 0) {
+				int js = ri->var[j];
+				const char *ap = cg_name(G, "acc"), *aq = cg_name(G, "acc");
+				cg_line(&comb, 2, "double %s = 0.0, %s = 0.0;", ap, aq);
+				cg_line(&comb, 2, "for (long q = 0; q < nch; q++) {");
+				cg_line(&comb, 3, "%s += %s[%s + %d];", ap, pp, at,
+				        ri->slot[js]);
+				cg_line(&comb, 3, "%s += %s[%s + %d];", aq, pp, at,
+				        ri->slot[j]);
+				cg_line(&comb, 2, "}");
+				var_finish(&em, &comb, 2, ri->red[js], ri->red[j], ri->varc[j],
+				           ap, aq, var_shift(&em, ri, ri->red[js]));
+				continue;
+			}
+			krl_redop op = G->g->n[ri->red[j]].red;
+			const char *acc = cg_name(G, "acc");
+			cg_acc_decl(&comb, 2, op, acc);
+			cg_line(&comb, 2, "for (long q = 0; q < nch; q++)");
+			cg_acc_part(&comb, 3, op, acc, pp,
+			            cg_fmt(G, "%s + %d", at, ri->slot[j]));
+			cg_val r = { cg_name(G, "r"), 'f' };
+			if (cg_red_is_arg(op)) {
+				cg_line(&comb, 2, "const long long %s = %s_i;", r.e, acc);
+				r.t = 'l';
+			} else {
+				cg_line(&comb, 2, "const float %s = (float)%s;", r.e, acc);
+			}
+			cg_em_set_reduce(&em, ri->red[j], r);
+		}
+		rprog P;
+		memset(&P, 0, sizeof P);
+		P.nvar = 1;
+		P.L[0].variant = LV_COL;
+		P.L[0].ty = ty;
+		P.L[0].r0 = "r0";
+		P.L[0].r1 = "r1";
+		P.finish = 4;
+		P.part = pp;
+		P.pslot = cg_fmt(G, slot0, "ch");
+		P.first = out ? ri->npass + 1 : pass;
+		P.last = out ? ri->npass : pass;
+		P.outputs = out;
+		P.rowguard = "valid && ty == 0";
+		emit_sections(&em, ri, &P, &rowb, 2);
+		if (G->fail >= 0 || G->err[0] || G->oom)
+			goto next;
+		int nd = 0, nf = 0, nl = 0;
+		for (int j = 0; j < ri->nred && !out; j++) {
+			if (ri->pass[j] != pass)
+				continue;
+			krl_redop op = G->g->n[ri->red[j]].red;
+			if (op == KRL_RED_SUM || op == KRL_RED_PROD)
+				nd = 1;
+			else
+				nf = 1;
+			if (cg_red_is_arg(op))
+				nl = 1;
+		}
+		cg_line(&body, 0, "{");
+		if (nd)
+			cg_line(&body, 1, "__shared__ double krl_cd[%d][33];", ty);
+		if (nf)
+			cg_line(&body, 1, "__shared__ float krl_cf[%d][33];", ty);
+		if (nl)
+			cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
+		cg_sb_cat(&body, &l0);
+		cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
+		cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", PI);
+		cg_line(&body, 1, "const long nch = (%s + %lld) / %lld;", em.rlen,
+		        (long long)ch - 1, (long long)ch);
+		cg_line(&body, 1, "{");
+		cg_line(&body, 2, "/* block (op, column group, chunk)%s */",
+		        out ? "; the outputs: chunk 0 only" : "");
+		cg_line(&body, 2, "const long cg = blockIdx.x %% ncb, t = blockIdx.x / "
+		        "ncb;");
+		if (out)
+			cg_line(&body, 2, "const long ch = 0, op = t;");
+		else
+			cg_line(&body, 2, "const long ch = t %% nch, op = t / nch;");
+		cg_line(&body, 2, "const long r0 = ch * %lld;", (long long)ch);
+		cg_line(&body, 2, "const long r1 = min(%s, r0 + %lld);", em.rlen,
+		        (long long)ch);
+		cg_line(&body, 2, "const long cc = cg * 32 + tx;");
+		cg_line(&body, 2, "const bool valid = cc < %s;", PI);
+		cg_line(&body, 2, "const long cp = valid ? cc : %s - 1;", PI);
+		perm_coords(&em, ri, &body, PI);
+		cg_sb_cat(&body, &comb);
+		cg_sb_cat(&body, &rowb);
+		cg_line(&body, 1, "}");
+		cg_line(&body, 0, "}");
+		finish_kernel(G, K, name,
+		              out ? cg_fmt(G, "row over a middle axis of a "
+		                           "channels-last input's memory, the run "
+		                           "split into chunks of %lld rows: the "
+		                           "outputs", (long long)ch) :
+		                    cg_fmt(G, "row over a middle axis of a "
+		                           "channels-last input's memory, the run "
+		                           "split into chunks of %lld rows: pass %d "
+		                           "of %d, column partials to %s",
+		                           (long long)ch, pass, ri->npass, part),
+		              blk, &body,
+		              out ? cg_fmt(G, "(%s) * cdiv(%s, 32)", ri->potext,
+		                           ri->pitext) :
+		                    cg_fmt(G, "(%s) * cdiv(%s, 32) * cdiv(%s, %lld)",
+		                           ri->potext, ri->pitext, ri->rtext,
+		                           (long long)ch),
+		              cg_fmt(G, "32, %d", ty));
+next:
+		if (l0.oom || comb.oom || rowb.oom || body.oom)
+			G->oom = 1;
+		cg_sb_free(&l0);
+		cg_sb_free(&comb);
+		cg_sb_free(&rowb);
+		cg_sb_free(&body);
+		cg_em_free(&em);
+		if (G->fail >= 0 || G->err[0] || G->oom)
+			return;
+	}
+}
+
 /* inner > 1: 32 columns per block, rows of threads split R. */
 static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
@@ -1244,23 +1474,7 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	        "values (in bounds), store nothing */");
 	cg_line(&body, 2, "const long %s = valid ? cc : %s - 1;", cv, PI);
 	if (ri->perm) {
-		/* memory column cp is (s after the run, channel); op is (n, s
-		 * before it): the NCHW row o and column c */
-		const char *C = cg_arg_long(G, K, ri->ctext);
-		if (!strcmp(ri->stext, "1"))
-			cg_line(&body, 2, "const long o = op * %s + cp %% %s;", C, C);
-		else {
-			const char *SP = cg_arg_long(G, K, ri->stext);
-			cg_line(&body, 2, "const long o = ((op / %s) * %s + cp %% %s) * %s "
-			        "+ op %% %s;", SP, C, C, SP, SP);
-		}
-		if (ri->inner1) {
-			cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
-		} else {
-			cg_line(&body, 2, "const long c = cp / %s;", C);
-			cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
-		}
-		cg_line(&body, 2, "const long pb = op * %s * %s + cp;", em.rlen, PI);
+		perm_coords(&em, ri, &body, PI);
 	} else {
 		cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
 	}
@@ -1474,7 +1688,9 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	G->cols_wide += wide;
 	if (ri.perm)
 		G->row_cl++;
-	if (ri.perm == 2)
+	if (ri.perm == 2 && perm_blocks(G, K, &ri) < CG_CL_MIN_BLOCKS)
+		emit_cols_split(G, K, &ri);
+	else if (ri.perm == 2)
 		emit_cols(G, K, &ri);
 	else if (ri.perm == 1)
 		emit_rows(G, K, &ri);
