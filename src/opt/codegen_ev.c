@@ -716,8 +716,35 @@ static cg_val ev_flip(cg_em *em, int n, const cg_point *p, int lvl)
 	return v;
 }
 
+/* Whether view node n, of the shape of rowed point p's space, keeps that
+ * space's outer and inner dims and merges or splits only the reduced
+ * ones: the same dims (by text) before p->ax0 and after p->ax1 in its
+ * input. Then the input's point has the same o, r and c, with the reduced
+ * axes [*ax0, *ax1) of the input. */
+static int view_rows(const krl_graph *g, int n, const cg_point *p,
+                     int *ax0, int *ax1)
+{
+	const krl_gnode *x = &g->n[n], *a = &g->n[x->in[0]];
+	if (!p->rowed || x->ndim != g->n[p->space].ndim || p->ax0 > a->ndim)
+		return 0;
+	for (int i = 0; i < p->ax0; i++)
+		if (!cg_dim_eq(x->dim[i].text, a->dim[i].text))
+			return 0;
+	int tail = x->ndim - p->ax1;
+	if (a->ndim - tail < p->ax0)
+		return 0;
+	for (int j = 1; j <= tail; j++)
+		if (!cg_dim_eq(x->dim[x->ndim - j].text, a->dim[a->ndim - j].text))
+			return 0;
+	*ax0 = p->ax0;
+	*ax1 = a->ndim - tail;
+	return 1;
+}
+
 /* A view: in[0] at the same linear index (its own). A view of a leaf
- * keeps the main point's lanes when its index is the point's. */
+ * keeps the main point's lanes when its index is the point's, and a row
+ * kernel's rowed coordinates where it only reshapes the reduced axes
+ * (view_rows): per-channel operands behind it stay row-level. */
 static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 {
 	cg_gen *G = em->G;
@@ -735,6 +762,16 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 		/* the same element of a channels-last input in memory */
 		if (cg_cl_view(G->g, n))
 			q.plin = p->plin;
+		int a0, a1;
+		if (view_rows(G->g, n, p, &a0, &a1)) {
+			q.rowed = 1;
+			q.ax0 = a0;
+			q.ax1 = a1;
+			q.o = p->o;
+			q.r = p->r;
+			q.c = p->c;
+			q.inrow = p->inrow;
+		}
 		/* a row kernel's view of a row-shaped node as another row
 		 * shape (a kept dim added or dropped): the same index is the
 		 * same row, so the row's reduce values hold there too (a
