@@ -74,13 +74,13 @@ k1_pass1(long a0,
 		const long o = op * a6 + cp % a6;
 		const long rb = o * a1;
 		const long pb = op * a1 * a2 + cp;
+		const float v3 = p_b[(krl_mod(krl_div(rb, a5), a6))];
 		/* pass 1 */
 		double acc0 = 0.0;
 		{
 			long r = r0 + ty;
 			for (; r + 24 < r1; r += 32) {
 				const float v2 = p_t4[(pb + r * a2)];
-				const float v3 = p_b[(krl_mod(krl_div((rb + r), a5), a6))];
 				const float v4 = ((v2) + (v3));
 				const float v5 = ((v1) * (v4));
 				const float v8 = ((v4) / (v7));
@@ -88,41 +88,37 @@ k1_pass1(long a0,
 				const float v10 = ((v6) + (v9));
 				const float v11 = ((v5) * (v10));
 				const float v12 = p_t4[(pb + (r + 8) * a2)];
-				const float v13 = p_b[(krl_mod(krl_div((rb + (r + 8)), a5), a6))];
-				const float v14 = ((v12) + (v13));
-				const float v15 = ((v1) * (v14));
-				const float v16 = ((v14) / (v7));
-				const float v17 = erff(v16);
-				const float v18 = ((v6) + (v17));
-				const float v19 = ((v15) * (v18));
-				const float v20 = p_t4[(pb + (r + 16) * a2)];
-				const float v21 = p_b[(krl_mod(krl_div((rb + (r + 16)), a5), a6))];
-				const float v22 = ((v20) + (v21));
-				const float v23 = ((v1) * (v22));
-				const float v24 = ((v22) / (v7));
-				const float v25 = erff(v24);
-				const float v26 = ((v6) + (v25));
-				const float v27 = ((v23) * (v26));
-				const float v28 = p_t4[(pb + (r + 24) * a2)];
-				const float v29 = p_b[(krl_mod(krl_div((rb + (r + 24)), a5), a6))];
-				const float v30 = ((v28) + (v29));
-				const float v31 = ((v1) * (v30));
-				const float v32 = ((v30) / (v7));
-				const float v33 = erff(v32);
-				const float v34 = ((v6) + (v33));
-				const float v35 = ((v31) * (v34));
-				acc0 += (double)((v11 + v19) + (v27 + v35));
+				const float v13 = ((v12) + (v3));
+				const float v14 = ((v1) * (v13));
+				const float v15 = ((v13) / (v7));
+				const float v16 = erff(v15);
+				const float v17 = ((v6) + (v16));
+				const float v18 = ((v14) * (v17));
+				const float v19 = p_t4[(pb + (r + 16) * a2)];
+				const float v20 = ((v19) + (v3));
+				const float v21 = ((v1) * (v20));
+				const float v22 = ((v20) / (v7));
+				const float v23 = erff(v22);
+				const float v24 = ((v6) + (v23));
+				const float v25 = ((v21) * (v24));
+				const float v26 = p_t4[(pb + (r + 24) * a2)];
+				const float v27 = ((v26) + (v3));
+				const float v28 = ((v1) * (v27));
+				const float v29 = ((v27) / (v7));
+				const float v30 = erff(v29);
+				const float v31 = ((v6) + (v30));
+				const float v32 = ((v28) * (v31));
+				acc0 += (double)((v11 + v18) + (v25 + v32));
 			}
 			for (; r < r1; r += 8) {
-				const float v36 = p_t4[(pb + r * a2)];
-				const float v37 = p_b[(krl_mod(krl_div((rb + r), a5), a6))];
-				const float v38 = ((v36) + (v37));
-				const float v39 = ((v1) * (v38));
-				const float v40 = ((v38) / (v7));
-				const float v41 = erff(v40);
-				const float v42 = ((v6) + (v41));
-				const float v43 = ((v39) * (v42));
-				acc0 += (double)v43;
+				const float v33 = p_t4[(pb + r * a2)];
+				const float v34 = ((v33) + (v3));
+				const float v35 = ((v1) * (v34));
+				const float v36 = ((v34) / (v7));
+				const float v37 = erff(v36);
+				const float v38 = ((v6) + (v37));
+				const float v39 = ((v35) * (v38));
+				acc0 += (double)v39;
 			}
 		}
 		__syncthreads(); /* the slots may still be read */
@@ -131,7 +127,7 @@ k1_pass1(long a0,
 		acc0 = krl_cd[0][tx];
 		for (int k = 1; k < 8; k++)
 			acc0 += krl_cd[k][tx];
-		const float r44 = (float)acc0;
+		const float r40 = (float)acc0;
 		if (ty == 0 && valid) {
 			p_k1_part[((op * nch + ch) * a2 + cp) * 1 + 0] = (double)acc0;
 		}
@@ -151,7 +147,7 @@ k1_out(long a0,
 	float *__restrict__ p_y,
 	long a6)
 {
-	const float v47 = (float)c4;
+	const float v43 = (float)c4;
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	const long ncb = (a2 + 31) / 32;
 	const long nch = (a1 + 16159) / 16160;
@@ -167,14 +163,14 @@ k1_out(long a0,
 		const long o = op * a6 + cp % a6;
 		const long rb = o * a1;
 		const long pb = op * a1 * a2 + cp;
-		double acc45 = 0.0;
+		double acc41 = 0.0;
 		for (long q = 0; q < nch; q++)
-			acc45 += p_k1_part[((op * nch + q) * a2 + cp) * 1 + 0];
-		const float r46 = (float)acc45;
+			acc41 += p_k1_part[((op * nch + q) * a2 + cp) * 1 + 0];
+		const float r42 = (float)acc41;
 		/* the outputs of the row shape */
-		const float v48 = ((r46) * (v47));
+		const float v44 = ((r42) * (v43));
 		if (valid && ty == 0) {
-			p_y[o] = v48;
+			p_y[o] = v44;
 		}
 	}
 }
