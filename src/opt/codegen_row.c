@@ -1194,6 +1194,30 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 }
 
+/* The shared memory col_finish combines the reductions of pass (0: all)
+ * through, for ty rows of threads. */
+static void col_smem(cg_gen *G, const rinfo *ri, int pass, int ty, cg_sb *b)
+{
+	int nd = 0, nf = 0, nl = 0;
+	for (int j = 0; j < ri->nred; j++) {
+		if (pass && ri->pass[j] != pass)
+			continue;
+		krl_redop op = G->g->n[ri->red[j]].red;
+		if (op == KRL_RED_SUM || op == KRL_RED_PROD)
+			nd = 1;
+		else
+			nf = 1;
+		if (cg_red_is_arg(op))
+			nl = 1;
+	}
+	if (nd)
+		cg_line(b, 1, "__shared__ double krl_cd[%d][33];", ty);
+	if (nf)
+		cg_line(b, 1, "__shared__ float krl_cf[%d][33];", ty);
+	if (nl)
+		cg_line(b, 1, "__shared__ long long krl_cl[%d][33];", ty);
+}
+
 /* The coordinates of a column kernel in a channels-last leaf's memory
  * order (perm 2), from op and cp (its row and column there, PI columns):
  * memory column cp is (s after the run, channel), op is (n, s before
@@ -1334,25 +1358,9 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 		emit_sections(&em, ri, &P, &rowb, 2);
 		if (G->fail >= 0 || G->err[0] || G->oom)
 			goto next;
-		int nd = 0, nf = 0, nl = 0;
-		for (int j = 0; j < ri->nred && !out; j++) {
-			if (ri->pass[j] != pass)
-				continue;
-			krl_redop op = G->g->n[ri->red[j]].red;
-			if (op == KRL_RED_SUM || op == KRL_RED_PROD)
-				nd = 1;
-			else
-				nf = 1;
-			if (cg_red_is_arg(op))
-				nl = 1;
-		}
 		cg_line(&body, 0, "{");
-		if (nd)
-			cg_line(&body, 1, "__shared__ double krl_cd[%d][33];", ty);
-		if (nf)
-			cg_line(&body, 1, "__shared__ float krl_cf[%d][33];", ty);
-		if (nl)
-			cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
+		if (!out)
+			col_smem(G, ri, pass, ty, &body);
 		cg_sb_cat(&body, &l0);
 		cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
 		cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", PI);
@@ -1444,23 +1452,8 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	emit_sections(&em, ri, &P, &rowb, 2);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
-	int nd = 0, nf = 0, nl = 0;
-	for (int j = 0; j < ri->nred; j++) {
-		krl_redop op = G->g->n[ri->red[j]].red;
-		if (op == KRL_RED_SUM || op == KRL_RED_PROD)
-			nd = 1;
-		else
-			nf = 1;
-		if (cg_red_is_arg(op))
-			nl = 1;
-	}
 	cg_line(&body, 0, "{");
-	if (nd)
-		cg_line(&body, 1, "__shared__ double krl_cd[%d][33];", ty);
-	if (nf)
-		cg_line(&body, 1, "__shared__ float krl_cf[%d][33];", ty);
-	if (nl)
-		cg_line(&body, 1, "__shared__ long long krl_cl[%d][33];", ty);
+	col_smem(G, ri, 0, ty, &body);
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
 	const char *ov = ri->perm ? "op" : "o", *cv = ri->perm ? "cp" : "c";
