@@ -261,10 +261,16 @@ int cg_cl_view(const krl_graph *g, int n);
  * memory order (cg_row_cl): over C, at least CG_CL_MIN_ROW channels (a
  * warp's lanes; 16 channels took 6.4 ms against 4.8 through the NCHW
  * order on 58); over spatial axes, at least CG_CL_MIN_BLOCKS column blocks
- * (a block walks its whole run: 15, 38 and 72 at kb1 have 16-64 blocks
- * and took 4.7x-13x as long as with NCHW; 52 and 67 have 256 and took
- * 1.13x-1.15x as long; 17 has 512 and took 0.76x). Measured on the H200,
- * bench/results/2026-12-04-h200-cl-rows. */
+ * (when a block walked its whole run, 15, 38 and 72 at kb1 with 16-64
+ * blocks took 4.7x-13x as long as with NCHW, 52 and 67 with 256 took
+ * 1.13x-1.15x as long, 17 with 512 took 0.76x). Measured on the H200,
+ * bench/results/2026-12-04-h200-cl-rows. Since 794d6c1 fewer blocks split
+ * their run (emit_cols_split), and cg_row_cl no longer asks for blocks;
+ * only lib.layout's pay rule does. Measured with the split (call 3 there,
+ * round 0 of each search, nhwc_y against NCHW): 15 1.29x, 52 1.18x, 67
+ * 1.07x, 77 1.02x faster, 38 0.74x and 79 (16 channels) 0.81x: the
+ * threshold is stale, and 16 channels (half a column group) the better
+ * test; not changed without a run at the commit that changes it. */
 #define CG_CL_MIN_ROW 32
 #define CG_CL_MIN_BLOCKS 512
 int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1);
