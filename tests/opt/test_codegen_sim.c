@@ -1077,7 +1077,8 @@ static void channels_last_compute_golden(void **state)
  * (13's mean over D), the conv's bias moved into them (rule conv_bias);
  * with the run split over blocks where the column blocks are few
  * (emit_cols_split: batch norm over 16 samples of a 3-D output, 15; over
- * 64 samples, 52; a mean through a view of the spatial dims, 67). Both map
+ * 64 samples, 52; a mean through a view of the spatial dims, 67; instance
+ * norm's mean and variance as one pass of shifted sums, 79). Both map
  * forms for the full-shape outputs. */
 static void channels_last_rows_compute_golden(void **state)
 {
@@ -1096,6 +1097,7 @@ static void channels_last_rows_compute_golden(void **state)
 		"level2/49_convtranspose3d_softmax_sigmoid",
 		"level2/52_conv2d_activation_batchnorm",
 		"level2/67_conv2d_gelu_globalavgpool",
+		"level2/79_conv3d_multiply_instancenorm_clamp_multiply_max",
 		"level2/91_convtranspose2d_softmax_biasadd_scaling_sigmoid",
 	};
 	static const char *const forms[2] = {
