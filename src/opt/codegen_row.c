@@ -1054,6 +1054,70 @@ done:
 	cg_em_free(&em);
 }
 
+/* The partials of the reductions of passes before pass, in scratch pp,
+ * combined into em's reduce values (code into comb at indent ind). Chunk
+ * q's slot 0 is at slot0 (a format, %s for q). With blk, the block's blk
+ * threads split the chunks and then combine across the block (a row of
+ * several blocks: emit_multi); without, each thread takes every chunk of
+ * its own column (emit_cols_split). */
+static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
+                          int ind, const char *pp, const char *slot0, int blk)
+{
+	cg_gen *G = em->G;
+	const char *at = cg_fmt(G, slot0, "q");
+	const char *loop = blk ? cg_fmt(G, "for (long q = tid; q < nch; q += %d)",
+	                                blk) :
+	                   "for (long q = 0; q < nch; q++)";
+	for (int j = 0; j < ri->nred; j++) {
+		if (ri->pass[j] >= pass)
+			continue;
+		int isvs = 0;
+		for (int v = 0; v < ri->nred; v++)
+			if (ri->var[v] == j)
+				isvs = 1;
+		if (isvs)
+			continue; /* with its variance, below */
+		if (ri->var[j] >= 0) {
+			int js = ri->var[j];
+			const char *ap = cg_name(G, "acc"), *aq = cg_name(G, "acc");
+			cg_line(comb, ind, "double %s = 0.0, %s = 0.0;", ap, aq);
+			cg_line(comb, ind, "%s {", loop);
+			cg_line(comb, ind + 1, "%s += %s[%s + %d];", ap, pp, at,
+			        ri->slot[js]);
+			cg_line(comb, ind + 1, "%s += %s[%s + %d];", aq, pp, at,
+			        ri->slot[j]);
+			cg_line(comb, ind, "}");
+			if (blk) {
+				G->need |= CG_NEED_BLOCK | CG_NEED_WARP | CG_NEED_RED;
+				cg_line(comb, ind, "%s = krl_block_sum(%s);", ap, ap);
+				cg_line(comb, ind, "%s = krl_block_sum(%s);", aq, aq);
+			}
+			var_finish(em, comb, ind, ri->red[js], ri->red[j], ri->varc[j],
+			           ap, aq, var_shift(em, ri, ri->red[js]));
+			continue;
+		}
+		krl_redop op = G->g->n[ri->red[j]].red;
+		const char *acc = cg_name(G, "acc");
+		cg_acc_decl(comb, ind, op, acc);
+		cg_line(comb, ind, "%s", loop);
+		cg_acc_part(comb, ind + 1, op, acc, pp,
+		            cg_fmt(G, "%s + %d", at, ri->slot[j]));
+		if (blk) {
+			cg_em_set_reduce(em, ri->red[j],
+			                 cg_acc_finish(em, comb, ind, op, acc, 1));
+			continue;
+		}
+		cg_val r = { cg_name(G, "r"), 'f' };
+		if (cg_red_is_arg(op)) {
+			cg_line(comb, ind, "const long long %s = %s_i;", r.e, acc);
+			r.t = 'l';
+		} else {
+			cg_line(comb, ind, "const float %s = (float)%s;", r.e, acc);
+		}
+		cg_em_set_reduce(em, ri->red[j], r);
+	}
+}
+
 /* Multi strategy (inner == 1): a kernel per pass and one for the outputs;
  * blocks own chunks of rows and pass partials through scratch. */
 static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
@@ -1084,42 +1148,8 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 		/* combine the partials of the earlier passes */
 		em.buf[1] = &comb;
 		em.ind[1] = 1;
-		for (int j = 0; j < ri->nred; j++) {
-			if (ri->pass[j] >= pass)
-				continue;
-			int isvs = 0;
-			for (int v = 0; v < ri->nred; v++)
-				if (ri->var[v] == j)
-					isvs = 1;
-			if (isvs)
-				continue; /* with its variance, below */
-			if (ri->var[j] >= 0) {
-				int js = ri->var[j];
-				const char *ap = cg_name(G, "acc"), *aq = cg_name(G, "acc");
-				cg_line(&comb, 1, "double %s = 0.0, %s = 0.0;", ap, aq);
-				cg_line(&comb, 1, "for (long q = tid; q < nch; q += %d) {", blk);
-				cg_line(&comb, 2, "%s += %s[(o * nch + q) * %d + %d];", ap, pp,
-				        ri->nslot, ri->slot[js]);
-				cg_line(&comb, 2, "%s += %s[(o * nch + q) * %d + %d];", aq, pp,
-				        ri->nslot, ri->slot[j]);
-				cg_line(&comb, 1, "}");
-				G->need |= CG_NEED_BLOCK | CG_NEED_WARP | CG_NEED_RED;
-				cg_line(&comb, 1, "%s = krl_block_sum(%s);", ap, ap);
-				cg_line(&comb, 1, "%s = krl_block_sum(%s);", aq, aq);
-				var_finish(&em, &comb, 1, ri->red[js], ri->red[j], ri->varc[j],
-				           ap, aq, var_shift(&em, ri, ri->red[js]));
-				continue;
-			}
-			krl_redop op = G->g->n[ri->red[j]].red;
-			const char *acc = cg_name(G, "acc");
-			cg_acc_decl(&comb, 1, op, acc);
-			cg_line(&comb, 1, "for (long q = tid; q < nch; q += %d)", blk);
-			cg_acc_part(&comb, 2, op, acc, pp,
-			            cg_fmt(G, "(o * nch + q) * %d + %d", ri->nslot,
-			                   ri->slot[j]));
-			cg_em_set_reduce(&em, ri->red[j],
-			                 cg_acc_finish(&em, &comb, 1, op, acc, 1));
-		}
+		combine_parts(&em, ri, pass, &comb, 1, pp,
+		              cg_fmt(G, "(o * nch + %%s) * %d", ri->nslot), blk);
 		rprog P;
 		memset(&P, 0, sizeof P);
 		P.nvar = 3;
@@ -1302,45 +1332,7 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 		/* each thread combines its column's partials of earlier passes */
 		em.buf[1] = &comb;
 		em.ind[1] = 2;
-		for (int j = 0; j < ri->nred; j++) {
-			if (ri->pass[j] >= pass)
-				continue;
-			int isvs = 0;
-			for (int v = 0; v < ri->nred; v++)
-				if (ri->var[v] == j)
-					isvs = 1;
-			if (isvs)
-				continue; /* with its variance, below */
-			const char *at = cg_fmt(G, slot0, "q");
-			if (ri->var[j] >= 0) {
-				int js = ri->var[j];
-				const char *ap = cg_name(G, "acc"), *aq = cg_name(G, "acc");
-				cg_line(&comb, 2, "double %s = 0.0, %s = 0.0;", ap, aq);
-				cg_line(&comb, 2, "for (long q = 0; q < nch; q++) {");
-				cg_line(&comb, 3, "%s += %s[%s + %d];", ap, pp, at,
-				        ri->slot[js]);
-				cg_line(&comb, 3, "%s += %s[%s + %d];", aq, pp, at,
-				        ri->slot[j]);
-				cg_line(&comb, 2, "}");
-				var_finish(&em, &comb, 2, ri->red[js], ri->red[j], ri->varc[j],
-				           ap, aq, var_shift(&em, ri, ri->red[js]));
-				continue;
-			}
-			krl_redop op = G->g->n[ri->red[j]].red;
-			const char *acc = cg_name(G, "acc");
-			cg_acc_decl(&comb, 2, op, acc);
-			cg_line(&comb, 2, "for (long q = 0; q < nch; q++)");
-			cg_acc_part(&comb, 3, op, acc, pp,
-			            cg_fmt(G, "%s + %d", at, ri->slot[j]));
-			cg_val r = { cg_name(G, "r"), 'f' };
-			if (cg_red_is_arg(op)) {
-				cg_line(&comb, 2, "const long long %s = %s_i;", r.e, acc);
-				r.t = 'l';
-			} else {
-				cg_line(&comb, 2, "const float %s = (float)%s;", r.e, acc);
-			}
-			cg_em_set_reduce(&em, ri->red[j], r);
-		}
+		combine_parts(&em, ri, pass, &comb, 2, pp, slot0, 0);
 		rprog P;
 		memset(&P, 0, sizeof P);
 		P.nvar = 1;
