@@ -259,21 +259,28 @@ int cg_cl_view(const krl_graph *g, int n)
 	       cg_dim_eq(x->dim[1].text, a->dim[1].text);
 }
 
+double cg_cl_col_blocks(const krl_gnode *sp, int ax0, int ax1)
+{
+	double outer = 1, inner = 1;
+	for (int k = 0; k < sp->ndim; k++) {
+		double v = sp->dim[k].val > 0 ? (double)sp->dim[k].val : 1;
+		if (k == 0 || (k >= 2 && k < ax0))
+			outer *= v;
+		else if (k == 1 || k >= ax1)
+			inner *= v;
+	}
+	return outer * ceil(inner / 32);
+}
+
 int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1)
 {
 	if (sp->ndim < 3)
 		return 0;
-	double c = (double)sp->dim[1].val;
 	if (ax0 == 1 && ax1 == 2)
-		return c >= CG_CL_MIN_ROW;
+		return (double)sp->dim[1].val >= CG_CL_MIN_ROW;
 	if (ax0 < 2 || ax1 <= ax0 || ax1 > sp->ndim)
 		return 0;
-	double outer = (double)sp->dim[0].val, inner = c;
-	for (int k = 2; k < ax0; k++)
-		outer *= (double)sp->dim[k].val;
-	for (int k = ax1; k < sp->ndim; k++)
-		inner *= (double)sp->dim[k].val;
-	return outer * ceil(inner / 32) >= CG_CL_MIN_BLOCKS;
+	return cg_cl_col_blocks(sp, ax0, ax1) >= CG_CL_MIN_BLOCKS;
 }
 
 int cg_is_cl(const cg_gen *G, int n)

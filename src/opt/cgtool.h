@@ -274,6 +274,10 @@ int cg_cl_view(const krl_graph *g, int n);
 #define CG_CL_MIN_ROW 32
 #define CG_CL_MIN_BLOCKS 512
 int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1);
+/* The column blocks of such a row kernel over spatial axes [ax0, ax1):
+ * (n, the spatial dims before ax0) x groups of 32 of (the spatial dims
+ * after ax1, C), at the shape set generated for. */
+double cg_cl_col_blocks(const krl_gnode *sp, int ax0, int ax1);
 
 /* ==== Grouping (cggroup.c) ==== */
 

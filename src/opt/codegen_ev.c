@@ -900,14 +900,12 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 			/* the channel-blocked map kernel loaded it */
 			v = (cg_val){ cg_fmt(G, em->clfmt, em->cllane + p->lane),
 			              'f' };
-		else if (cg_is_cl(G, n) && p->plin && p->main &&
-		         !strcmp(offset_of(em, n, p), p->lin))
+		else if (cg_is_cl(G, n))
 			/* a channels-last row kernel walks it in memory order */
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
-			                          p->plin));
-		else if (cg_is_cl(G, n))
-			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
-			                          cl_offset(em, n, p)));
+			                          p->plin && p->main &&
+			                          !strcmp(offset_of(em, n, p), p->lin) ?
+			                          p->plin : cl_offset(em, n, p)));
 		else if (lvl == 2 && p->main && em->vec > 1)
 			v = load_main(em, n, p);
 		else

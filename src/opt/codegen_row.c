@@ -102,7 +102,7 @@ int cg_row_cl(const cg_gen *G, const cg_kern *K)
 	/* rows of C: a warp's lanes at least (cg_cl_rows_pay); a few column
 	 * blocks split their run (emit_cols_split) */
 	if (K->ax0 == 1 && K->ax1 == 2)
-		return sp->dim[1].val >= CG_CL_MIN_ROW;
+		return cg_cl_rows_pay(sp, 1, 2);
 	return K->ax0 >= 2 && K->ax1 > K->ax0 ? 2 : 0;
 }
 
@@ -1274,18 +1274,6 @@ static void perm_coords(cg_em *em, const rinfo *ri, cg_sb *b, const char *PI)
 	cg_line(b, 2, "const long pb = op * %s * %s + cp;", em->rlen, PI);
 }
 
-/* Column blocks at the shape set generated for (perm 2): the kernel's
- * rows in memory order x groups of 32 columns. */
-static double perm_blocks(const cg_gen *G, const cg_kern *K, const rinfo *ri)
-{
-	const krl_gnode *sp = &G->g->n[K->space];
-	double outer = (double)prod_val(sp, 0, 1) * (double)prod_val(sp, 2, K->ax0);
-	double inner = (double)prod_val(sp, K->ax1, sp->ndim) *
-	               (double)prod_val(sp, 1, 2);
-	(void)ri;
-	return outer * ceil(inner / 32);
-}
-
 /*
  * Perm 2 with fewer than CG_CL_MIN_BLOCKS column blocks (a block would
  * walk its whole run alone: batch norm's statistics over 16 samples):
@@ -1298,7 +1286,7 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int blk = ri->blk, ty = blk / 32;
 	/* chunks enough for 1024 blocks, at least 4 rows per thread */
-	double nb = perm_blocks(G, K, ri);
+	double nb = cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1);
 	double want = ceil(1024.0 / (nb > 1 ? nb : 1));
 	int64_t ch = (int64_t)ceil((double)ri->rval / want);
 	int64_t step = 4 * ty;
@@ -1673,7 +1661,9 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	G->cols_wide += wide;
 	if (ri.perm)
 		G->row_cl++;
-	if (ri.perm == 2 && perm_blocks(G, K, &ri) < CG_CL_MIN_BLOCKS)
+	if (ri.perm == 2 &&
+	    cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
+	    CG_CL_MIN_BLOCKS)
 		emit_cols_split(G, K, &ri);
 	else if (ri.perm == 2)
 		emit_cols(G, K, &ri);
