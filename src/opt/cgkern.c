@@ -312,6 +312,23 @@ int cg_is_cl(const cg_gen *G, int n)
 	return krl_graph_pw_readers(g, n) > 0;
 }
 
+int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth)
+{
+	const krl_graph *g = G->g;
+	if (depth > 64)
+		return -1;
+	if (cg_is_cl(G, n))
+		return cg_same_shape(g, n, shape) ? n : -1;
+	if (g->n[n].kind != KRL_GN_PW || cg_see(G, n, K->id) != SEE_INLINE)
+		return -1;
+	for (int q = 0; q < g->n[n].nin; q++) {
+		int c = cg_cl_reach(G, K, g->n[n].in[q], shape, depth + 1);
+		if (c >= 0)
+			return c;
+	}
+	return -1;
+}
+
 /* ==== Reduce ops ==== */
 
 const char *cg_red_name(krl_redop op)

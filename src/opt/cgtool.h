@@ -163,6 +163,7 @@ typedef struct cg_gen {
 	int cols_wide;           /* column kernels the wide layout applies to */
 	int row_cl;              /* row kernels walking a channels-last input
 	                            in memory order (cg_row_cl) */
+	int pool_cl;             /* pool kernels reading one so */
 	int counter;             /* fresh C names */
 } cg_gen;
 
@@ -245,6 +246,10 @@ void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
  * (conv.impl=igemm), no task output, read by pointwise nodes only. Its readers index it so (codegen_ev.c); a map
  * kernel over its shape walks it channel-blocked (codegen_map.c). */
 int cg_is_cl(const cg_gen *G, int n);
+/* A channels-last leaf (cg_is_cl) of node shape's shape that node n is,
+ * or reaches through pointwise nodes kernel K evaluates inline; -1 if
+ * none. depth: 0 (a bound on the walk). */
+int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth);
 /* Whether row kernel K walks a channels-last leaf of its shape [N, C,
  * s...] in the leaf's memory order (codegen_row.c): 1 when it reduces over
  * C (rows of C contiguous), 2 over a run of spatial axes (32 neighbouring

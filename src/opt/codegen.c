@@ -450,9 +450,12 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " (block %d)", s->scan_block);
 				break;
 			case CK_POOL:
-				cg_sb_printf(&sm, " (block %d, ept %d, %s taps)",
+				cg_sb_printf(&sm, " (block %d, ept %d, %s taps%s)",
 				             s->pool_block, s->pool_ept,
-				             s->pool_taps ? "mul" : "inc");
+				             s->pool_taps ? "mul" : "inc",
+				             G.pool_cl ? cg_fmt(&G, "; %d over a "
+				             "channels-last y in its memory order",
+				             G.pool_cl) : "");
 				break;
 			default:
 				if (G.ntconv)

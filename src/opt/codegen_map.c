@@ -88,21 +88,12 @@ static void map_finish(cg_gen *G, cg_kern *K, const char *name, cg_sb *body,
 
 /* A channels-last leaf (cg_is_cl) of K's shape that K's outputs reach
  * through pointwise nodes evaluated inline, from node n; -1 if none. */
-static int cl_leaf(cg_gen *G, cg_kern *K, int n, int depth)
+static int cl_leaf(cg_gen *G, cg_kern *K, int n)
 {
-	const krl_graph *g = G->g;
-	if (depth > 64)
-		return -1;
-	for (int q = 0; q < g->n[n].nin; q++) {
-		int m = g->n[n].in[q];
-		if (cg_is_cl(G, m) && cg_same_shape(g, m, K->space))
-			return m;
-		if (g->n[m].kind == KRL_GN_PW &&
-		    cg_see(G, m, K->id) == SEE_INLINE) {
-			int c = cl_leaf(G, K, m, depth + 1);
-			if (c >= 0)
-				return c;
-		}
+	for (int q = 0; q < G->g->n[n].nin; q++) {
+		int c = cg_cl_reach(G, K, G->g->n[n].in[q], K->space, 0);
+		if (c >= 0)
+			return c;
 	}
 	return -1;
 }
@@ -374,7 +365,7 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	const krl_gnode *sp = &g->n[K->space];
 	if (sp->ndim >= 3)
 		for (int o = 0; o < K->nout; o++) {
-			int cl = cl_leaf(G, K, K->out[o], 0);
+			int cl = cl_leaf(G, K, K->out[o]);
 			if (cl >= 0)
 				return s->map_cl ? emit_map_tile(G, K, cl) :
 				                   emit_map_cl(G, K, cl);

@@ -150,6 +150,359 @@ static const char *plane_index(cg_gen *G, const pinfo *pi, int upto,
 	return z ? z : "0";
 }
 
+/* Average pooling's mean of the window whose bounds window_inc (or
+ * window) declared, from its sum: the divisor as divisor_override and
+ * count_include_pad say. */
+static void avg_mean(cg_gen *G, cg_sb *body, int ind, const pinfo *pi)
+{
+	const int r = pi->rank;
+	cg_sb t = { 0 }, n = { 0 }, ne = { 0 };
+	for (int j = 0; j < r; j++) {
+		const char *d = COORD[3 - r + j];
+		cg_sb_printf(&t, "%s(%sp - %ss)", j ? " * " : "", d, d);
+		cg_sb_printf(&n, "%s(%shi - %slo)", j ? " * " : "", d, d);
+		cg_sb_printf(&ne, "%s%slo < %shi", j ? " && " : "", d, d);
+	}
+	/* one dim: its parentheses are the product's */
+	const char *ts = r > 1 ? cg_fmt(G, "(%s)", t.z) : t.z;
+	const char *ns = r > 1 ? cg_fmt(G, "(%s)", n.z) : n.z;
+	const char *div, *why;
+	if (pi->dov_lit && pi->dov_v > 0) {
+		div = cg_fmt(G, "%ld.f", pi->dov_v);
+		why = "divisor_override";
+	} else if (pi->dov_lit && pi->cip_lit) {
+		div = cg_fmt(G, "(float)%s", pi->cip_v ? ts : ns);
+		why = pi->cip_v ? "the window in the padded input "
+		      "(count_include_pad)" : "the taps inside the input";
+	} else {
+		/* the second line under the first's value */
+		div = cg_fmt(G, "%s > 0 ? (float)%s :\n%.*s%18s%s ? (float)%s : "
+		             "(float)%s", pi->dov, pi->dov, ind, "\t\t\t\t\t\t", "",
+		             pi->cip, ts, ns);
+		why = "divisor_override, else as count_include_pad says";
+	}
+	cg_line(body, ind, "/* the divisor: %s */", why);
+	cg_line(body, ind, "const float div = %s;", div);
+	cg_line(body, ind, "const float mean = %s ? sum / div : 0.f;", ne.z);
+	if (t.oom || n.oom || ne.oom)
+		G->oom = 1;
+	cg_sb_free(&t);
+	cg_sb_free(&n);
+	cg_sb_free(&ne);
+}
+
+/* The start of a pool.taps=inc kernel's work, a template over the
+ * in-plane type I: the call of walk<long> (args: the kernel's arguments)
+ * where a plane widened by a window's reach does not fit in an int, the
+ * input's sizes and the geometry as I, and with steps the step of each
+ * outer dim's tap loop. */
+static void inc_prelude(cg_gen *G, cg_sb *body, const pinfo *pi,
+                        const char *walk, const char *args, int steps)
+{
+	static const char *const NS[3] = { "nT", "nH", "nW" };
+	const int r = pi->rank;
+	const char *const *ns = NS + 3 - r;
+	cg_line(body, 1, "/* how far a window reaches past the input */");
+	cg_line(body, 1, "const long reach = 2 * pad + stride + ksize%s;",
+	        pi->avg ? "" : " * dil");
+	cg_line(body, 1, "if constexpr (sizeof(I) < sizeof(long)) {");
+	cg_line(body, 2, "if (%s >= 0x80000000l) {", r > 2 ?
+	        "(IT + reach) * (IH + reach) * (IW + reach)" : r > 1 ?
+	        "(IH + reach) * (IW + reach)" : "IW + reach");
+	cg_line(body, 3, "/* a huge plane */");
+	cg_line(body, 3, "%s<long>(%s);", walk, args ? args : "");
+	cg_line(body, 3, "return;");
+	cg_line(body, 2, "}");
+	cg_line(body, 1, "}");
+	cg_sb_printf(body, "\tconst I ");
+	for (int j = 0; j < r; j++)
+		cg_sb_printf(body, "%s%s = I%s", j ? ", " : "", ns[j],
+		             DIMS[3 - r + j]);
+	cg_sb_printf(body, "; /* the input's size%s */\n", r > 1 ? "s" : "");
+	cg_line(body, 1, "const I st = stride, pd = pad%s;",
+	        pi->avg ? "" : ", dl = dil");
+	cg_line(body, 1, "const I kx = %s; /* a window's extent */",
+	        pi->avg ? "ksize" : "(ksize - 1) * dil + 1");
+	/* the step of each outer dim's tap loop */
+	for (int j = 0; steps && j < r - 1; j++) {
+		const char *d = COORD[3 - r + j];
+		cg_sb sz = { 0 };
+		for (int k = j + 1; k < r; k++)
+			cg_sb_printf(&sz, "%s%s", k > j + 1 ? " * " : "", ns[k]);
+		cg_line(body, 1, "const I %sstep = %s%s; /* from a tap %s to "
+		        "the next */", d, pi->avg ? "" : "dl * ", sz.z,
+		        j == r - 2 ? "row" : "plane");
+		if (sz.oom)
+			G->oom = 1;
+		cg_sb_free(&sz);
+	}
+}
+
+/* Writes pool kernel `name` of K: with inc, body as the template walk<I>
+ * and the kernel calling walk<int> (args: its arguments); else body as
+ * the kernel's. */
+static void emit_walk(cg_gen *G, cg_kern *K, const char *name,
+                      const char *walk, cg_sb *body, const char *args,
+                      const char *how, int blk, int inc)
+{
+	if (inc) {
+		/* the kernel's work as a template over the in-plane type */
+		cg_sb_printf(&G->dev, "/* %s's outputs, with offsets and "
+		             "coordinates in a plane of type I:\n * int when the "
+		             "plane, widened by a window's reach, fits (the usual "
+		             "case),\n * else long */\ntemplate <typename I>\n"
+		             "static __device__ __forceinline__ void\n%s(", name,
+		             walk);
+		for (int i = 0; i < K->nargs; i++)
+			cg_sb_printf(&G->dev, "%s%s %s", i ? ",\n\t" : "",
+			             K->args[i].ctype, K->args[i].cname);
+		cg_sb_puts(&G->dev, ")\n");
+		cg_sb_cat(&G->dev, body);
+	}
+	cg_kernel_comment(G, K, how);
+	cg_kernel_sig(G, K, name, blk);
+	if (inc)
+		cg_sb_printf(&G->dev, "{\n\t%s<int>(%s);\n}\n", walk,
+		             args ? args : "");
+	else
+		cg_sb_cat(&G->dev, body);
+}
+
+/*
+ * A pool kernel over an input x [N, C, s...] that reaches a channels-last
+ * leaf of its shape (memory [N, s..., C]; cg_is_cl), its pooled dims all
+ * of s. Walking the outputs in NCHW order would read the leaf with a
+ * stride of C at every tap, through the index map. Here a block takes one
+ * sample, cw channels and pb consecutive output positions: thread
+ * (c, p) of it walks the window of output (n, c, p) with its lanes on
+ * neighbouring channels, so every tap of a warp reads runs of contiguous
+ * channels; the window's max (and its index) or mean goes to shared
+ * memory, and after a barrier the block stores each channel's pb
+ * positions as one contiguous run of the NCHW outputs, the pointwise
+ * nodes after the pool applied there. Both points are rowed [N x C |
+ * s]: operands per channel or sample (a bias, a norm's statistics) are
+ * loaded once per (n, c), not divided out of the index at every tap.
+ */
+static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
+                         const char *name)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *a0 = &g->n[K->anchor[0]];
+	const int nd = a0->ndim, r = pi->rank, blk = G->s.pool_block;
+	const int64_t cgen = g->n[K->space].dim[1].val;
+	/* channels a block takes: a warp's lanes where the generation's set
+	 * has that many */
+	const int cw = cgen >= 32 ? 32 : cgen >= 16 ? 16 : 8;
+	const int pb = blk / cw > 32 ? blk / cw : 32;
+	const int per = cw * pb / blk;   /* outputs of a thread */
+	const char *Nt = cg_prod(G, K->space, 0, 1);
+	const char *Ct = cg_prod(G, K->space, 1, 2);
+	const char *OSt = cg_prod(G, K->space, 2, nd);
+	const char *Na = cg_arg_long(G, K, Nt), *Ca = cg_arg_long(G, K, Ct);
+	const char *Sa = cg_arg_long(G, K, cg_prod(G, pi->x, 2, nd));
+	const char *OSa = cg_arg_long(G, K, OSt);
+	static const char *const TILE[3] = { "tm", "tmi", "tmean" };
+	const int anc[3] = { pi->mx, pi->amx, pi->av };
+	const int tind = 4 + r;   /* indent of the tap body */
+
+	/* ---- the taps: x at NCHW index xi, the leaf at memory index xm ---- */
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb l0 = { 0 }, l1 = { 0 }, tap = { 0 }, epi = { 0 }, body = { 0 };
+	cg_sb args = { 0 };
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	em.buf[1] = &l1;
+	em.ind[1] = 3;
+	em.buf[2] = &tap;
+	em.ind[2] = tind;
+	em.rb = "rb";
+	cg_point p;
+	memset(&p, 0, sizeof p);
+	p.space = pi->x;
+	p.lin = "xi";
+	p.plin = "xm";
+	p.main = 1;
+	p.rowed = 1;
+	p.ax0 = 2;
+	p.ax1 = nd;
+	p.o = "nc";
+	p.r = "rr";
+	p.inrow = 1;
+	cg_val v = cg_ev(&em, pi->x, &p);
+	if (v.e) {
+		const char *f = cg_f(&em, v);
+		if (pi->avg) {
+			cg_line(&tap, tind, "sum += %s;", f);
+		} else {
+			cg_line(&tap, tind, "if (%s > m || %s != %s)%s /* NaN wins */",
+			        f, f, f, pi->amx >= 0 ? " {" : "");
+			cg_line(&tap, tind + 1, "m = %s;", f);
+			if (pi->amx >= 0) {
+				cg_line(&tap, tind + 1, "mi = rr;");
+				cg_line(&tap, tind, "}");
+			}
+		}
+	}
+
+	/* ---- the outputs at NCHW index o, from the tiles ---- */
+	cg_em_forget(&em, 1);
+	em.buf[1] = em.buf[2] = &epi;
+	em.ind[1] = em.ind[2] = 3;
+	em.rb = "ob";
+	static const char *const VAL[3] = { "m", "mi", "mean" };
+	for (int k = 0; k < 3; k++)
+		if (anc[k] >= 0)
+			cg_em_set_reduce(&em, anc[k], (cg_val){ VAL[k],
+			                 k == 1 ? 'l' : 'f' });
+	memset(&p, 0, sizeof p);
+	p.space = K->space;
+	p.lin = "o";
+	p.main = 1;
+	p.inrow = 1;
+	p.rowed = 1;
+	p.ax0 = 2;
+	p.ax1 = nd;
+	p.o = "nc";
+	p.r = "s";
+	for (int o = 0; o < K->nout && !(G->fail >= 0 || G->err[0]); o++) {
+		cg_val w = cg_ev(&em, K->out[o], &p);
+		if (!w.e)
+			break;
+		cg_store(&em, 2, K->out[o], "o", w);
+	}
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
+
+	/* ---- the kernel: a template over the in-plane type ---- */
+	const char *walk = cg_fmt(G, "%s_walk", name);
+	for (int i = 0; i < K->nargs; i++)
+		cg_sb_printf(&args, "%s%s", i ? ", " : "", K->args[i].cname);
+	cg_line(&body, 0, "{");
+	cg_sb_cat(&body, &l0);
+	cg_sb_cat(&body, geo);
+	inc_prelude(G, &body, pi, walk, args.z, 0);
+	cg_line(&body, 1, "/* x is [N, C, s...], in memory [N, s..., C]; S "
+	        "positions in, OS out */");
+	cg_line(&body, 1, "const long N = %s, C = %s, S = %s, OS = %s;", Na, Ca,
+	        Sa, OSa);
+	cg_line(&body, 1, "const long ncb = (C + %d) / %d, nsb = (OS + %d) / "
+	        "%d; /* blocks of channels, of positions */", cw - 1, cw,
+	        pb - 1, pb);
+	cg_line(&body, 1, "/* a block's outputs: %d channels x %d positions, "
+	        "a row per channel */", cw, pb);
+	for (int k = 0; k < 3; k++)
+		if (anc[k] >= 0)
+			cg_line(&body, 1, "__shared__ %s %s[%d];", k == 1 ?
+			        "long long" : "float", TILE[k], cw * (pb + 1));
+	cg_line(&body, 1, "const int cl = threadIdx.x %% %d, sl0 = threadIdx.x "
+	        "/ %d;", cw, cw);
+	cg_line(&body, 1, "for (long b = blockIdx.x; b < N * ncb * nsb; b += "
+	        "gridDim.x) {");
+	cg_line(&body, 2, "const long nb = krl_div(b, nsb), n = krl_div(nb, "
+	        "ncb);");
+	cg_line(&body, 2, "const long s0 = (b - nb * nsb) * %d, c0 = (nb - n * "
+	        "ncb) * %d;", pb, cw);
+	cg_line(&body, 2, "if (c0 + cl < C) {");
+	cg_line(&body, 3, "const long nc = n * C + c0 + cl;");
+	cg_line(&body, 3, "const long rb = nc * S; /* x[n, c, 0...]: NCHW */");
+	cg_line(&body, 3, "const long yb = n * S * C + c0 + cl; /* ... in "
+	        "memory */");
+	cg_sb_cat(&body, &l1);
+	cg_line(&body, 3, "for (int e = 0; e < %d; e++) {", per);
+	cg_line(&body, 4, "const int sl = sl0 + e * %d;", blk / cw);
+	cg_line(&body, 4, "const long s = s0 + sl;");
+	cg_line(&body, 4, "if (s >= OS)");
+	cg_line(&body, 5, "break;");
+	/* the output's coordinates, innermost first */
+	const char *q = "s";
+	for (int j = r - 1; j >= 0; j--) {
+		const char *D = DIMS[3 - r + j], *d = COORD[3 - r + j];
+		if (!j) {
+			cg_line(&body, 4, "const I o%s = (I)%s;", d, q);
+			break;
+		}
+		const char *nq = cg_fmt(G, "q%s", d);
+		cg_line(&body, 4, "const long %s = krl_div(%s, O%s);", nq, q, D);
+		cg_line(&body, 4, "const I o%s = (I)(%s - %s * O%s);", d, q, nq, D);
+		q = nq;
+	}
+	for (int j = 0; j < r; j++)
+		window_inc(&body, 4, pi, j);
+	if (pi->avg) {
+		cg_line(&body, 4, "float sum = 0.f;");
+	} else {
+		cg_line(&body, 4, "float m = -INFINITY;");
+		if (pi->amx >= 0)
+			cg_line(&body, 4, "long long mi = %s; /* the first tap */",
+			        plane_index(G, pi, r, "", "lo", "n"));
+	}
+	for (int j = 0; j < r; j++) {
+		const char *d = COORD[3 - r + j];
+		cg_line(&body, 4 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {", d,
+		        d, d, d, d, pi->avg ? "++" : " += dl");
+	}
+	cg_line(&body, tind, "const I rr = %s; /* the tap in the plane */",
+	        plane_index(G, pi, r, "i", "", "n"));
+	cg_line(&body, tind, "const long xi = rb + rr, xm = yb + (long)rr * C;");
+	cg_sb_cat(&body, &tap);
+	for (int j = r - 1; j >= 0; j--)
+		cg_line(&body, 4 + j, "}");
+	if (pi->avg)
+		avg_mean(G, &body, 4, pi);
+	for (int k = 0; k < 3; k++)
+		if (anc[k] >= 0)
+			cg_line(&body, 4, "%s[cl * %d + sl] = %s;", TILE[k], pb + 1,
+			        VAL[k]);
+	cg_line(&body, 3, "}");
+	cg_line(&body, 2, "}");
+	cg_line(&body, 2, "__syncthreads();");
+	cg_line(&body, 2, "/* each channel's run of positions, contiguous in "
+	        "the NCHW outputs */");
+	cg_line(&body, 2, "for (int e = 0; e < %d; e++) {", per);
+	cg_line(&body, 3, "const int t = threadIdx.x + e * %d, cq = t / %d, sq "
+	        "= t %% %d;", blk, pb, pb);
+	cg_line(&body, 3, "const long s = s0 + sq;");
+	cg_line(&body, 3, "if (c0 + cq >= C || s >= OS)");
+	cg_line(&body, 4, "continue;");
+	cg_line(&body, 3, "const long nc = n * C + c0 + cq, ob = nc * OS, o = "
+	        "ob + s;");
+	for (int k = 0; k < 3; k++)
+		if (anc[k] >= 0)
+			cg_line(&body, 3, "const %s %s = %s[cq * %d + sq];", k == 1 ?
+			        "long long" : "float", VAL[k], TILE[k], pb + 1);
+	cg_sb_cat(&body, &epi);
+	cg_line(&body, 2, "}");
+	cg_line(&body, 2, "__syncthreads();");
+	cg_line(&body, 1, "}");
+	cg_line(&body, 0, "}");
+
+	const char *how = cg_fmt(G, "pool: %d-d %s over windows of %s, a "
+	                  "channels-last input read %d channels x %d positions "
+	                  "a block, stored through shared memory, %d threads",
+	                  r, pi->avg ? "mean" : pi->amx >= 0 && pi->mx >= 0 ?
+	                  "max and its index" : pi->amx >= 0 ?
+	                  "index of the max" : "max", cg_inline_in(G, pi->x, K) ?
+	                  "its input (computed at every tap)" :
+	                  cg_bufname(G, pi->x), cw, pb, blk);
+	emit_walk(G, K, name, walk, &body, args.z, how, blk, 1);
+	G->pool_cl++;
+	cg_plan_launch(G, K, name,
+	               cg_fmt(G, "min(%s * cdiv(%s, %d) * cdiv(%s, %d), sm_count "
+	                      "* %d)", Nt, Ct, cw, OSt, pb, 2048 / blk),
+	               cg_fmt(G, "%d", blk));
+done:
+	if (l0.oom || l1.oom || tap.oom || epi.oom || body.oom || args.oom)
+		G->oom = 1;
+	cg_sb_free(&args);
+	cg_sb_free(&l0);
+	cg_sb_free(&l1);
+	cg_sb_free(&tap);
+	cg_sb_free(&epi);
+	cg_sb_free(&body);
+	cg_em_free(&em);
+}
+
 krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -242,6 +595,16 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		}
 	}
 
+	/* pooling every spatial dim of an input that reaches a channels-last
+	 * leaf: the kernel that reads it in memory order */
+	if (a0->axis == 2 && cg_cl_reach(G, K, pi.x, pi.x, 0) >= 0) {
+		emit_pool_cl(G, K, &pi, &geo, name);
+		if (geo.oom)
+			G->oom = 1;
+		cg_sb_free(&geo);
+		return KRL_OK;
+	}
+
 	/* ---- the taps: the input (and its prologue) at index xi ---- */
 	cg_em em;
 	cg_em_init(&em, G, K);
@@ -323,45 +686,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	const char *walk = cg_fmt(G, "%s_walk", name);
 	for (int i = 0; i < K->nargs; i++)
 		cg_sb_printf(&args, "%s%s", i ? ", " : "", K->args[i].cname);
-	if (inc) {
-		static const char *const NS[3] = { "nT", "nH", "nW" };
-		const char *const *ns = NS + 3 - r;
-		cg_line(&body, 1, "/* how far a window reaches past the input */");
-		cg_line(&body, 1, "const long reach = 2 * pad + stride + ksize%s;",
-		        pi.avg ? "" : " * dil");
-		cg_line(&body, 1, "if constexpr (sizeof(I) < sizeof(long)) {");
-		cg_line(&body, 2, "if (%s >= 0x80000000l) {", r > 2 ?
-		        "(IT + reach) * (IH + reach) * (IW + reach)" : r > 1 ?
-		        "(IH + reach) * (IW + reach)" : "IW + reach");
-		cg_line(&body, 3, "/* a huge plane */");
-		cg_line(&body, 3, "%s<long>(%s);", walk, args.z ? args.z : "");
-		cg_line(&body, 3, "return;");
-		cg_line(&body, 2, "}");
-		cg_line(&body, 1, "}");
-		cg_sb_printf(&body, "\tconst I ");
-		for (int j = 0; j < r; j++)
-			cg_sb_printf(&body, "%s%s = I%s", j ? ", " : "", ns[j],
-			             DIMS[3 - r + j]);
-		cg_sb_printf(&body, "; /* the input's size%s */\n", r > 1 ?
-		             "s" : "");
-		cg_line(&body, 1, "const I st = stride, pd = pad%s;",
-		        pi.avg ? "" : ", dl = dil");
-		cg_line(&body, 1, "const I kx = %s; /* a window's extent */",
-		        pi.avg ? "ksize" : "(ksize - 1) * dil + 1");
-		/* the step of each outer dim's tap loop */
-		for (int j = 0; j < r - 1; j++) {
-			const char *d = COORD[3 - r + j];
-			cg_sb sz = { 0 };
-			for (int k = j + 1; k < r; k++)
-				cg_sb_printf(&sz, "%s%s", k > j + 1 ? " * " : "", ns[k]);
-			cg_line(&body, 1, "const I %sstep = %s%s; /* from a tap %s to "
-			        "the next */", d, pi.avg ? "" : "dl * ", sz.z,
-			        j == r - 2 ? "row" : "plane");
-			if (sz.oom)
-				G->oom = 1;
-			cg_sb_free(&sz);
-		}
-	}
+	if (inc)
+		inc_prelude(G, &body, &pi, walk, args.z, 1);
 	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);
 	cg_line(&body, k1, "     t += (long)gridDim.x * %d) {", blk);
@@ -445,41 +771,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_sb_cat(&body, &tap);
 	for (int j = r - 1; j >= 0; j--)
 		cg_line(&body, ind + j, "}");
-	if (pi.avg) {
-		cg_sb t = { 0 }, n = { 0 }, ne = { 0 };
-		for (int j = 0; j < r; j++) {
-			const char *d = COORD[3 - r + j];
-			cg_sb_printf(&t, "%s(%sp - %ss)", j ? " * " : "", d, d);
-			cg_sb_printf(&n, "%s(%shi - %slo)", j ? " * " : "", d, d);
-			cg_sb_printf(&ne, "%s%slo < %shi", j ? " && " : "", d, d);
-		}
-		/* one dim: its parentheses are the product's */
-		const char *ts = r > 1 ? cg_fmt(G, "(%s)", t.z) : t.z;
-		const char *ns = r > 1 ? cg_fmt(G, "(%s)", n.z) : n.z;
-		const char *div, *why;
-		if (pi.dov_lit && pi.dov_v > 0) {
-			div = cg_fmt(G, "%ld.f", pi.dov_v);
-			why = "divisor_override";
-		} else if (pi.dov_lit && pi.cip_lit) {
-			div = cg_fmt(G, "(float)%s", pi.cip_v ? ts : ns);
-			why = pi.cip_v ? "the window in the padded input "
-			      "(count_include_pad)" : "the taps inside the input";
-		} else {
-			/* the second line under the first's value */
-			div = cg_fmt(G, "%s > 0 ? (float)%s :\n%.*s%18s%s ? (float)%s : "
-			             "(float)%s", pi.dov, pi.dov, ind, "\t\t\t\t\t\t", "",
-			             pi.cip, ts, ns);
-			why = "divisor_override, else as count_include_pad says";
-		}
-		cg_line(&body, ind, "/* the divisor: %s */", why);
-		cg_line(&body, ind, "const float div = %s;", div);
-		cg_line(&body, ind, "const float mean = %s ? sum / div : 0.f;", ne.z);
-		if (t.oom || n.oom || ne.oom)
-			G->oom = 1;
-		cg_sb_free(&t);
-		cg_sb_free(&n);
-		cg_sb_free(&ne);
-	}
+	if (pi.avg)
+		avg_mean(G, &body, ind, &pi);
 	cg_line(&body, ind, "const long o = row * OW + ow;");
 	cg_sb_cat(&body, &epi);
 	if (ept > 1)
@@ -495,27 +788,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	                  "at every tap)" : cg_bufname(G, pi.x), ept,
 	                  ept > 1 ? "s" : "",
 	                  blk);
-	if (inc) {
-		/* the kernel's work as a template over the in-plane type */
-		cg_sb_printf(&G->dev, "/* %s's outputs, with offsets and "
-		             "coordinates in a plane of type I:\n * int when the "
-		             "plane, widened by a window's reach, fits (the usual "
-		             "case),\n * else long */\ntemplate <typename I>\n"
-		             "static __device__ __forceinline__ void\n%s(", name,
-		             walk);
-		for (int i = 0; i < K->nargs; i++)
-			cg_sb_printf(&G->dev, "%s%s %s", i ? ",\n\t" : "",
-			             K->args[i].ctype, K->args[i].cname);
-		cg_sb_puts(&G->dev, ")\n");
-		cg_sb_cat(&G->dev, &body);
-	}
-	cg_kernel_comment(G, K, how);
-	cg_kernel_sig(G, K, name, blk);
-	if (inc)
-		cg_sb_printf(&G->dev, "{\n\t%s<int>(%s);\n}\n", walk,
-		             args.z ? args.z : "");
-	else
-		cg_sb_cat(&G->dev, &body);
+	emit_walk(G, K, name, walk, &body, args.z, how, blk, inc);
 	cg_plan_launch(G, K, name,
 	               cg_fmt(G, "min(cdiv(%s * cdiv(%s, %d) * 32, %d), "
 	                      "sm_count * 1024)", rows_t, ow_t, grp, blk),

@@ -198,14 +198,16 @@ static int layout_matters(const krl_opt *o, const krl_opt_scope *sc, int i)
  * - a reduction over C, or over spatial axes, of such a value, which a
  *   row kernel computes in y's memory order (cg_row_cl) where that pays
  *   (cg_cl_rows_pay: enough channels or column blocks); what reads its
- *   result no longer reads y.
+ *   result no longer reads y;
+ * - a pool over every spatial dim of such a value, which the pool kernel
+ *   reads in y's memory order (emit_pool_cl, codegen_pool.c).
  * Measured on the H200 (bench/results/2026-12-03-h200-conv-halo, kb1,
  * stream timing): with elementwise chains only, 1.26x-1.74x faster than
  * the NCHW default on all 12 2-d such problems judged (1, 2, 4, 5, 16, 31,
  * 54, 57, 69, 71, 87, 93), 1.13x on a 3-d one (90); slower (0.59x-0.97x)
  * where a pool, a norm or a spatial reduction read y through the index
- * map, before the row kernels walked it in memory order. A pool reading
- * y still does. Round 0 of a search judges the other layout too.
+ * map, before the row and pool kernels walked it in memory order. Round
+ * 0 of a search judges the other layout too.
  */
 static int cl_pays(const krl_graph *g, int i)
 {
@@ -227,6 +229,11 @@ static int cl_pays(const krl_graph *g, int i)
 		n++;
 		if (r->kind == KRL_GN_REDUCE) {
 			ok = cg_cl_rows_pay(a, r->axis, r->axis + r->naxes);
+			continue;
+		}
+		if (r->kind == KRL_GN_POOL) {
+			/* over every spatial dim: emit_pool_cl reads y so */
+			ok = r->axis == 2 && r->ndim == a->ndim;
 			continue;
 		}
 		if (r->kind == KRL_GN_VIEW) {

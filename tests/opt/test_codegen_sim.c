@@ -24,7 +24,8 @@
  * KRL_SIM_SWEEP=1 runs, instead, every option of every decision with the
  * others at their defaults;
  * KRL_SIM_ONLY=substr runs the matching tasks only (ids, or the paths
- * of the geometry tests' tasks). A task whose default
+ * of the geometry tests' tasks); KRL_SIM_TEST=pattern the matching tests
+ * only (cmocka's filter: channels_last_pools*). A task whose default
  * choice is a library call alone runs its random choices (and, for a
  * transposed convolution, the forward form of section 3b of
  * docs/optimizer.md: an init, a forward call and a scatter kernel).
@@ -965,6 +966,8 @@ typedef struct cl_tally {
 	int blocked;             /* map kernels over y, channel-blocked */
 	int tiled;               /* of those, tiled through shared memory */
 	int rowcl;               /* row kernels in y's memory order */
+	int poolcl;              /* pool kernels reading y so */
+	int cands;               /* candidates judged */
 } cl_tally;
 
 /* Judges each task of ids in each form of forms (choice lines with
@@ -1003,6 +1006,8 @@ static void cl_judge(const char *const *ids, size_t nids,
 		if (rowcl)
 			assert_true(rc);
 		n->rowcl += rc;
+		n->poolcl += strstr(text, "a channels-last input read") != NULL;
+		n->cands++;
 		krl_shapeset hid = { 0 };
 		uint64_t hs = 99 + (uint64_t)i;
 		krl_limits lim = krl_limits_sm90();
@@ -1115,6 +1120,48 @@ static void channels_last_rows_compute_golden(void **state)
 	       "order, %d with a map kernel over y\n", g_part + 1, g_parts,
 	       n.runs, n.wrong, n.rowcl, n.blocked);
 	assert_int_equal(n.wrong, 0);
+}
+
+/* Pools over every spatial dim of a chain on a channels-last y
+ * (emit_pool_cl): a block's 32 (16, 8) channels x 32 positions read in
+ * y's memory order and stored through shared memory. Average pools of 3-D
+ * outputs (3 after a layer norm, 50, 72's two in a row, the second over
+ * NCHW), max pools with and without their index read (2-D: 10, 11 after
+ * batch norm, 35; 3-D: 6 after softmax over
+ * C, 74, 78 twice, 89 with padding 0 given, 96), 2-D average (46); at
+ * tiny (channel counts below a warp's) and a hidden-like set. */
+static void channels_last_pools_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const ids[] = {
+		"level2/3_convtranspose3d_sum_layernorm_avgpool_gelu",
+		"level2/6_conv3d_softmax_maxpool_maxpool",
+		"level2/10_convtranspose2d_maxpool_hardtanh_mean_tanh",
+		"level2/11_convtranspose2d_batchnorm_tanh_maxpool_groupnorm",
+		"level2/35_conv2d_subtract_hardswish_maxpool_mish",
+		"level2/46_conv2d_subtract_tanh_subtract_avgpool",
+		"level2/50_convtranspose3d_scaling_avgpool_biasadd_scaling",
+		"level2/72_convtranspose3d_batchnorm_avgpool_avgpool",
+		"level2/74_convtranspose3d_leakyrelu_multiply_leakyrelu_max",
+		"level2/78_convtranspose3d_max_max_sum",
+		"level2/89_convtranspose3d_maxpool_softmax_subtract_swish_max",
+		"level2/96_convtranspose3d_multiply_max_globalavgpool_clamp",
+	};
+	static const char *const forms[1] = {
+		"krl-choice: lib.layout=nhwc_y conv.impl=lib lib.tconv=dgrad",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	cl_tally n;
+	cl_judge(ids, sizeof ids / sizeof ids[0], forms, 1, 0, &n);
+	printf("channels-last pools on the CPU stand-in (part %d of %d): %d "
+	       "runs, %d wrong, %d of %d candidates with a pool in y's memory "
+	       "order\n", g_part + 1, g_parts, n.runs, n.wrong, n.poolcl,
+	       n.cands);
+	assert_int_equal(n.wrong, 0);
+	assert_int_equal(n.poolcl, n.cands);
 }
 
 /* Reductions over a middle axis (tests/data/reduce/) with the column
@@ -1237,9 +1284,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),
+		cmocka_unit_test(channels_last_pools_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
 		cmocka_unit_test(views_compute_golden),
 	};
+	/* KRL_SIM_TEST: run only the tests whose names match (a pattern
+	 * with * and ?) */
+	const char *only = getenv("KRL_SIM_TEST");
+	if (only && *only)
+		cmocka_set_test_filter(only);
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	if (g_pchdir[0])
 		nftw(g_pchdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

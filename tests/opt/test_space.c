@@ -245,37 +245,44 @@ static void choice_round_trip(void **state)
  * convolution stays the library's. */
 /* lib.layout's pay rule (cl_pays): nhwc_y first where only an elementwise
  * chain of y's shape reads the convolution (then the default writes
- * layout=nhwc_y and a map kernel from channels-last y), nchw first where a
- * norm, a pool or a reduction reads it, or y is the task's output. */
+ * layout=nhwc_y and a map kernel from channels-last y), or reductions and
+ * pools whose kernels read y in memory order; nchw first where those would
+ * not pay, group norm's view splits C, or y is the task's output. */
 static void layout_pay_rule(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *id, *first;
 		int rowcl;               /* a row kernel in y's memory order */
+		int poolcl;              /* a pool kernel reading y so */
 	} cases[] = {
-		{ "level2/1_conv2d_relu_biasadd", "nhwc_y", 0 },
-		{ "level2/5_convtranspose2d_subtract_tanh", "nhwc_y", 0 },
+		{ "level2/1_conv2d_relu_biasadd", "nhwc_y", 0, 0 },
+		{ "level2/5_convtranspose2d_subtract_tanh", "nhwc_y", 0, 0 },
 		/* reductions over spatial axes (instance norm's statistics),
 		 * over C (softmax), over W (layer norm) */
-		{ "level2/17_conv2d_instancenorm_divide", "nhwc_y", 1 },
+		{ "level2/17_conv2d_instancenorm_divide", "nhwc_y", 1, 0 },
 		{ "level2/91_convtranspose2d_softmax_biasadd_scaling_sigmoid",
-		  "nhwc_y", 1 },
-		{ "level2/34_convtranspose3d_layernorm_gelu_scaling", "nhwc_y", 1 },
+		  "nhwc_y", 1, 0 },
+		{ "level2/34_convtranspose3d_layernorm_gelu_scaling", "nhwc_y", 1,
+		  0 },
+		/* pools over every spatial dim of the chain (emit_pool_cl): 2-d
+		 * max, 3-d average after a layer norm over W */
+		{ "level2/35_conv2d_subtract_hardswish_maxpool_mish", "nhwc_y", 0,
+		  1 },
+		{ "level2/3_convtranspose3d_sum_layernorm_avgpool_gelu", "nhwc_y", 1,
+		  1 },
 		/* too few column blocks at kb1 (cg_cl_rows_pay: 256 for batch
 		 * norm's statistics and a mean through a view of the spatial
 		 * dims; 16 for a 3-d batch norm), 16 channels for a logsumexp
 		 * over C */
-		{ "level2/52_conv2d_activation_batchnorm", "nchw", 0 },
-		{ "level2/67_conv2d_gelu_globalavgpool", "nchw", 0 },
-		{ "level2/15_convtranspose3d_batchnorm_subtract", "nchw", 0 },
+		{ "level2/52_conv2d_activation_batchnorm", "nchw", 0, 0 },
+		{ "level2/67_conv2d_gelu_globalavgpool", "nchw", 0, 0 },
+		{ "level2/15_convtranspose3d_batchnorm_subtract", "nchw", 0, 0 },
 		{ "level2/58_convtranspose3d_logsumexp_hardswish_subtract_clamp",
-		  "nchw", 0 },
-		/* a pool reads y; group norm's view splits C; y is an output */
-		{ "level2/35_conv2d_subtract_hardswish_maxpool_mish", "nchw", 0 },
-		{ "level2/3_convtranspose3d_sum_layernorm_avgpool_gelu", "nchw", 0 },
-		{ "level2/19_convtranspose2d_gelu_groupnorm", "nchw", 0 },
-		{ "level1/63_conv2d_square", "nchw", 0 },
+		  "nchw", 0, 0 },
+		/* group norm's view splits C; y is an output */
+		{ "level2/19_convtranspose2d_gelu_groupnorm", "nchw", 0, 0 },
+		{ "level1/63_conv2d_square", "nchw", 0, 0 },
 	};
 	krl_diag d = { 0 };
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -303,6 +310,8 @@ static void layout_pay_rule(void **state)
 		                 strstr(text, "contiguous in a channels-last input") ||
 		                 strstr(text, "columns of a channels-last input's "
 		                        "memory"));
+		assert_int_equal(cases[i].poolcl,
+		                 strstr(text, "a channels-last input read") != NULL);
 		free(text);
 		free(what);
 		krl_opt_free(o);
