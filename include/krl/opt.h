@@ -109,8 +109,9 @@ typedef struct krl_gnode {
 	krl_attr *attrs;         /* KRL_GN_LIB, KRL_GN_POOL: copies of the
 	                            reference's */
 	int nattrs;
-	double aval[KRL_MAX_ATTR]; /* KRL_GN_LIB: each attribute's value in the
-	                            set lowered (NAN: a word, or no value) */
+	double aval[KRL_MAX_ATTR]; /* KRL_GN_LIB, KRL_GN_POOL: each attribute's
+	                            value in the set lowered (NAN: a word, or
+	                            no value) */
 	int nout;                /* KRL_GN_LIB: outputs (PROJ nodes read them) */
 	int index;               /* KRL_GN_PROJ */
 } krl_gnode;

@@ -31,6 +31,7 @@
  * kernel, multiplies 64-bit indices out at every tap. krl_div divides in
  * 32 bits when the operands fit.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,26 @@ static int attr_int_literal(const krl_gnode *x, const char *key, long dflt,
 		    val.is_float)
 			return 0;
 		*v = (long)val.i;
+	}
+	return 1;
+}
+
+/* Whether attribute key of x (absent: dflt) has one value in every
+ * shape set (krl_graph_text_fixed); the value, at the generation's set,
+ * in *v. */
+static int attr_fixed(const krl_graph *g, const krl_gnode *x,
+                      const char *key, long dflt, long *v)
+{
+	*v = dflt;
+	for (int i = 0; i < x->nattrs; i++) {
+		if (strcmp(x->attrs[i].key, key))
+			continue;
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		int fixed = z && krl_graph_text_fixed(g, z) && !isnan(x->aval[i]);
+		free(z);
+		if (fixed)
+			*v = (long)x->aval[i];
+		return fixed;
 	}
 	return 1;
 }
@@ -304,6 +325,13 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	static const char *const TILE[3] = { "tm", "tmi", "tmean" };
 	const int anc[3] = { pi->mx, pi->amx, pi->av };
 	const int tind = 4 + r;   /* indent of the tap body */
+	/* a window of a size fixed in every shape set: loops of literal
+	 * counts */
+	long ks, dl = 1;
+	const int fixed = attr_fixed(g, a0, "kernel_size", 1, &ks) &&
+	                  ks >= 1 && ks <= 8 &&
+	                  (pi->avg || attr_fixed(g, a0, "dilation", 1, &dl)) &&
+	                  dl >= 1;
 
 	/* ---- the taps: x at NCHW index xi, the leaf at memory index xm ---- */
 	cg_em em;
@@ -397,12 +425,14 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 			        "long long" : "float", TILE[k], cw * (pb + 1));
 	cg_line(&body, 1, "const int cl = threadIdx.x %% %d, sl0 = threadIdx.x "
 	        "/ %d;", cw, cw);
+	cg_line(&body, 1, "/* neighbouring blocks: the channel blocks of the "
+	        "same positions */");
 	cg_line(&body, 1, "for (long b = blockIdx.x; b < N * ncb * nsb; b += "
 	        "gridDim.x) {");
-	cg_line(&body, 2, "const long nb = krl_div(b, nsb), n = krl_div(nb, "
-	        "ncb);");
-	cg_line(&body, 2, "const long s0 = (b - nb * nsb) * %d, c0 = (nb - n * "
-	        "ncb) * %d;", pb, cw);
+	cg_line(&body, 2, "const long bs = krl_div(b, ncb), n = krl_div(bs, "
+	        "nsb);");
+	cg_line(&body, 2, "const long c0 = (b - bs * ncb) * %d, s0 = (bs - n * "
+	        "nsb) * %d;", cw, pb);
 	cg_line(&body, 2, "if (c0 + cl < C) {");
 	cg_line(&body, 3, "const long nc = n * C + c0 + cl;");
 	cg_line(&body, 3, "const long rb = nc * S; /* x[n, c, 0...]: NCHW */");
@@ -438,9 +468,26 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 			        plane_index(G, pi, r, "", "lo", "n"));
 	}
 	for (int j = 0; j < r; j++) {
-		const char *d = COORD[3 - r + j];
-		cg_line(&body, 4 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {", d,
-		        d, d, d, d, pi->avg ? "++" : " += dl");
+		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
+		if (!fixed) {
+			cg_line(&body, 4 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {",
+			        d, d, d, d, d, pi->avg ? "++" : " += dl");
+			continue;
+		}
+		/* the same taps, a literal count of them: every load of a
+		 * window in flight at once */
+		if (!j)
+			cg_line(&body, 4, "/* the window's %ld%s%s taps, those "
+			        "outside the input skipped */", ks, r > 1 ?
+			        cg_fmt(G, " x %ld", ks) : "", r > 2 ?
+			        cg_fmt(G, " x %ld", ks) : "");
+		cg_line(&body, 4 + j, "#pragma unroll");
+		cg_line(&body, 4 + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
+		        ks, d);
+		cg_line(&body, 5 + j, "const I i%s = %ss + k%s%s;", d, d, d,
+		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
+		cg_line(&body, 5 + j, "if (i%s < 0 || i%s >= n%s)", d, d, D);
+		cg_line(&body, 6 + j, "continue;");
 	}
 	cg_line(&body, tind, "const I rr = %s; /* the tap in the plane */",
 	        plane_index(G, pi, r, "i", "", "n"));

@@ -883,6 +883,18 @@ static krl_err lo_flip(lower *L, const int *in, int *out)
 
 /* ==== Pooling ==== */
 
+/* Each attribute's value at the set lowered into n->aval (NAN: a word,
+ * or no value). */
+static void eval_attrs(lower *L, krl_gnode *n)
+{
+	for (int a = 0; a < n->nattrs && a < KRL_MAX_ATTR; a++) {
+		krl_value v;
+		n->aval[a] = krl_expr_eval(n->attrs[a].value, &L->sc.scope, &v,
+		                           NULL) ? NAN :
+		             v.is_float ? v.f : (double)v.i;
+	}
+}
+
 /* max_poolNd -> a MAX node for y and an ARGMAX node for idx (when the
  * plan names it: compaction drops it when nothing reads it); avg_poolNd
  * -> an AVG node. The pooled sizes are the texts of the call's output
@@ -913,6 +925,9 @@ static krl_err lo_pool(lower *L, const int *in, int *out)
 		krl_gnode_clear(&tmp);
 		if (r)
 			return r;
+		/* the window at this set (a literal count of taps where it is
+		 * fixed in every set: codegen_pool.c) */
+		eval_attrs(L, &L->g->n[out[k]]);
 	}
 	return KRL_OK;
 }
@@ -938,12 +953,7 @@ static krl_err lo_lib(lower *L, const int *in, int *out)
 		return r ? r : oom(L);
 	}
 	n.nattrs = s->nattrs;
-	for (int a = 0; a < n.nattrs && a < KRL_MAX_ATTR; a++) {
-		krl_value v;
-		n.aval[a] = krl_expr_eval(n.attrs[a].value, &L->sc.scope, &v,
-		                          NULL) ? NAN :
-		            v.is_float ? v.f : (double)v.i;
-	}
+	eval_attrs(L, &n);
 	int lib = krl_graph_add(L->g, &n);
 	if (lib < 0)
 		return oom(L);

@@ -1156,11 +1156,39 @@ static void channels_last_pools_compute_golden(void **state)
 	}
 	cl_tally n;
 	cl_judge(ids, sizeof ids / sizeof ids[0], forms, 1, 0, &n);
+	/* the geometries: padding, dilation, ceil mode, the index, NaNs */
+	static const char *const geo = "tests/data/pool/conv_pools.task";
+	char dir[] = "/tmp/krl-simclpool-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	int item = 1000, runs = 0, wrong = 0;
+	if (wanted(geo) && mine(&item)) {
+		krl_diag d = { 0 };
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(geo, &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, geo, forms[0], &text, &what);
+		assert_non_null(strstr(text, "a channels-last input read"));
+		assert_non_null(strstr(text, "taps, those outside the input "
+		                       "skipped"));
+		for (int nan = 0; nan <= 7; nan += 7)
+			run_geometry_sets(t, geo, text, what, 41, nan, dir, &runs,
+			                  &wrong);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("channels-last pools on the CPU stand-in (part %d of %d): %d "
 	       "runs, %d wrong, %d of %d candidates with a pool in y's memory "
-	       "order\n", g_part + 1, g_parts, n.runs, n.wrong, n.poolcl,
-	       n.cands);
+	       "order; geometries: %d runs, %d wrong\n", g_part + 1, g_parts,
+	       n.runs, n.wrong, n.poolcl, n.cands, runs, wrong);
 	assert_int_equal(n.wrong, 0);
+	assert_int_equal(wrong, 0);
 	assert_int_equal(n.poolcl, n.cands);
 }
 
