@@ -294,37 +294,43 @@ static void emit_walk(cg_gen *G, cg_kern *K, const char *name,
  * leaf of its shape (memory [N, s..., C]; cg_is_cl), its pooled dims all
  * of s. Walking the outputs in NCHW order would read the leaf with a
  * stride of C at every tap, through the index map. Here a block takes one
- * sample, cw channels and pb consecutive output positions: thread
- * (c, p) of it walks the window of output (n, c, p) with its lanes on
- * neighbouring channels, so every tap of a warp reads runs of contiguous
- * channels; the window's max (and its index) or mean goes to shared
- * memory, and after a barrier the block stores each channel's pb
- * positions as one contiguous run of the NCHW outputs, the pointwise
- * nodes after the pool applied there. Both points are rowed [N x C |
- * s]: operands per channel or sample (a bias, a norm's statistics) are
- * loaded once per (n, c), not divided out of the index at every tap.
+ * sample, cw channels and pb consecutive output positions; a thread takes
+ * one output position and 4 neighbouring channels, so each tap is one
+ * float4 load (4 scalar ones where C is not a multiple of 4) and a warp's
+ * taps read runs of contiguous channels. The chain before the pool is
+ * evaluated per channel on the loaded registers (as the channel-blocked
+ * map kernel does, codegen_map.c), with rowed points [N x C | s]:
+ * operands per channel or sample (a bias, a norm's statistics) load once
+ * per (n, c) before the taps. The window's max (and its index) or mean
+ * goes to shared memory, and after a barrier the block stores each
+ * channel's pb positions as one contiguous run of the NCHW outputs, the
+ * pointwise nodes after the pool applied there. A window whose size is
+ * the same in every shape set walks a literal count of taps (those
+ * outside the input skipped), so its loads are in flight together.
  */
 static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
-                         const char *name)
+                         const char *name, int leaf)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *a0 = &g->n[K->anchor[0]];
 	const int nd = a0->ndim, r = pi->rank, blk = G->s.pool_block;
 	const int64_t cgen = g->n[K->space].dim[1].val;
-	/* channels a block takes: a warp's lanes where the generation's set
-	 * has that many */
+	/* channels a block takes, 4 to a thread */
 	const int cw = cgen >= 32 ? 32 : cgen >= 16 ? 16 : 8;
-	const int pb = blk / cw > 32 ? blk / cw : 32;
-	const int per = cw * pb / blk;   /* outputs of a thread */
+	const int tp = cw / 4;           /* threads per position */
+	const int pb = blk / tp;         /* positions of a block */
+	const int per = cw * pb / blk;   /* outputs a thread stores */
 	const char *Nt = cg_prod(G, K->space, 0, 1);
 	const char *Ct = cg_prod(G, K->space, 1, 2);
 	const char *OSt = cg_prod(G, K->space, 2, nd);
 	const char *Na = cg_arg_long(G, K, Nt), *Ca = cg_arg_long(G, K, Ct);
 	const char *Sa = cg_arg_long(G, K, cg_prod(G, pi->x, 2, nd));
 	const char *OSa = cg_arg_long(G, K, OSt);
+	const char *X = cg_arg_buf(G, K, leaf, 0);
 	static const char *const TILE[3] = { "tm", "tmi", "tmean" };
+	static const char *const VAL[3] = { "m", "mi", "mean" };
 	const int anc[3] = { pi->mx, pi->amx, pi->av };
-	const int tind = 4 + r;   /* indent of the tap body */
+	const int tind = 2 + r;   /* indent of the tap body */
 	/* a window of a size fixed in every shape set: loops of literal
 	 * counts */
 	long ks, dl = 1;
@@ -333,7 +339,8 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	                  (pi->avg || attr_fixed(g, a0, "dilation", 1, &dl)) &&
 	                  dl >= 1;
 
-	/* ---- the taps: x at NCHW index xi, the leaf at memory index xm ---- */
+	/* ---- the taps: channel j of the thread's 4 at NCHW index rb<j> +
+	 * rr, its leaf value in tv[j] ---- */
 	cg_em em;
 	cg_em_init(&em, G, K);
 	cg_sb l0 = { 0 }, l1 = { 0 }, tap = { 0 }, epi = { 0 }, body = { 0 };
@@ -341,33 +348,38 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	em.buf[0] = &l0;
 	em.ind[0] = 1;
 	em.buf[1] = &l1;
-	em.ind[1] = 3;
+	em.ind[1] = 2;
 	em.buf[2] = &tap;
 	em.ind[2] = tind;
-	em.rb = "rb";
+	em.clnode = leaf;
+	em.clfmt = "tv[%d]";
 	cg_point p;
 	memset(&p, 0, sizeof p);
 	p.space = pi->x;
-	p.lin = "xi";
-	p.plin = "xm";
 	p.main = 1;
 	p.rowed = 1;
 	p.ax0 = 2;
 	p.ax1 = nd;
-	p.o = "nc";
 	p.r = "rr";
 	p.inrow = 1;
-	cg_val v = cg_ev(&em, pi->x, &p);
-	if (v.e) {
+	for (int j = 0; j < 4 && G->fail < 0 && !G->err[0]; j++) {
+		cg_em_forget(&em, 1);
+		em.cllane = j;
+		em.rb = cg_fmt(G, "rb%d", j);
+		p.lin = cg_fmt(G, "(rb%d + rr)", j);
+		p.o = cg_fmt(G, "nc%d", j);
+		cg_val v = cg_ev(&em, pi->x, &p);
+		if (!v.e)
+			break;
 		const char *f = cg_f(&em, v);
 		if (pi->avg) {
-			cg_line(&tap, tind, "sum += %s;", f);
+			cg_line(&tap, tind, "sum%d += %s;", j, f);
 		} else {
-			cg_line(&tap, tind, "if (%s > m || %s != %s)%s /* NaN wins */",
-			        f, f, f, pi->amx >= 0 ? " {" : "");
-			cg_line(&tap, tind + 1, "m = %s;", f);
+			cg_line(&tap, tind, "if (%s > m%d || %s != %s)%s /* NaN wins */",
+			        f, j, f, f, pi->amx >= 0 ? " {" : "");
+			cg_line(&tap, tind + 1, "m%d = %s;", j, f);
 			if (pi->amx >= 0) {
-				cg_line(&tap, tind + 1, "mi = rr;");
+				cg_line(&tap, tind + 1, "mi%d = rr;", j);
 				cg_line(&tap, tind, "}");
 			}
 		}
@@ -375,10 +387,11 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 
 	/* ---- the outputs at NCHW index o, from the tiles ---- */
 	cg_em_forget(&em, 1);
+	em.clnode = -1;
+	em.clfmt = NULL;
 	em.buf[1] = em.buf[2] = &epi;
 	em.ind[1] = em.ind[2] = 3;
 	em.rb = "ob";
-	static const char *const VAL[3] = { "m", "mi", "mean" };
 	for (int k = 0; k < 3; k++)
 		if (anc[k] >= 0)
 			cg_em_set_reduce(&em, anc[k], (cg_val){ VAL[k],
@@ -417,102 +430,137 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	cg_line(&body, 1, "const long ncb = (C + %d) / %d, nsb = (OS + %d) / "
 	        "%d; /* blocks of channels, of positions */", cw - 1, cw,
 	        pb - 1, pb);
+	cg_line(&body, 1, "const bool tvec = (C & 3) == 0; /* float4 loads */");
 	cg_line(&body, 1, "/* a block's outputs: %d channels x %d positions, "
 	        "a row per channel */", cw, pb);
 	for (int k = 0; k < 3; k++)
 		if (anc[k] >= 0)
 			cg_line(&body, 1, "__shared__ %s %s[%d];", k == 1 ?
 			        "long long" : "float", TILE[k], cw * (pb + 1));
-	cg_line(&body, 1, "const int cl = threadIdx.x %% %d, sl0 = threadIdx.x "
-	        "/ %d;", cw, cw);
+	cg_line(&body, 1, "const int tq = threadIdx.x %% %d, sl = threadIdx.x "
+	        "/ %d; /* channels 4 tq.., position sl */", tp, tp);
 	cg_line(&body, 1, "/* neighbouring blocks: the channel blocks of the "
 	        "same positions */");
 	cg_line(&body, 1, "for (long b = blockIdx.x; b < N * ncb * nsb; b += "
 	        "gridDim.x) {");
 	cg_line(&body, 2, "const long bs = krl_div(b, ncb), n = krl_div(bs, "
 	        "nsb);");
-	cg_line(&body, 2, "const long c0 = (b - bs * ncb) * %d, s0 = (bs - n * "
-	        "nsb) * %d;", cw, pb);
-	cg_line(&body, 2, "if (c0 + cl < C) {");
-	cg_line(&body, 3, "const long nc = n * C + c0 + cl;");
-	cg_line(&body, 3, "const long rb = nc * S; /* x[n, c, 0...]: NCHW */");
-	cg_line(&body, 3, "const long yb = n * S * C + c0 + cl; /* ... in "
+	cg_line(&body, 2, "const long c0 = (b - bs * ncb) * %d + 4 * tq, s0 = "
+	        "(bs - n * nsb) * %d;", cw, pb);
+	cg_line(&body, 2, "const long s = s0 + sl;");
+	cg_line(&body, 2, "const bool live = s < OS;");
+	cg_line(&body, 2, "/* channels past C compute channel C - 1's values, "
+	        "not stored */");
+	for (int j = 0; j < 4; j++) {
+		cg_line(&body, 2, "const long nc%d = n * C + (c0 + %d < C ? c0 + %d : "
+		        "C - 1);", j, j, j);
+		cg_line(&body, 2, "const long rb%d = nc%d * S; /* x[n, c, 0...]: "
+		        "NCHW */", j, j);
+	}
+	cg_line(&body, 2, "const long yb = n * S * C; /* the sample in "
 	        "memory */");
 	cg_sb_cat(&body, &l1);
-	cg_line(&body, 3, "for (int e = 0; e < %d; e++) {", per);
-	cg_line(&body, 4, "const int sl = sl0 + e * %d;", blk / cw);
-	cg_line(&body, 4, "const long s = s0 + sl;");
-	cg_line(&body, 4, "if (s >= OS)");
-	cg_line(&body, 5, "break;");
-	/* the output's coordinates, innermost first */
-	const char *q = "s";
+	/* the output's coordinates, innermost first (in I: an output plane
+	 * fits where the input's, widened by a window's reach, does) */
+	const char *q = "so";
+	cg_line(&body, 2, "const I so = live ? (I)s : 0;");
 	for (int j = r - 1; j >= 0; j--) {
 		const char *D = DIMS[3 - r + j], *d = COORD[3 - r + j];
 		if (!j) {
-			cg_line(&body, 4, "const I o%s = (I)%s;", d, q);
+			cg_line(&body, 2, "const I o%s = %s;", d, q);
 			break;
 		}
 		const char *nq = cg_fmt(G, "q%s", d);
-		cg_line(&body, 4, "const long %s = krl_div(%s, O%s);", nq, q, D);
-		cg_line(&body, 4, "const I o%s = (I)(%s - %s * O%s);", d, q, nq, D);
+		cg_line(&body, 2, "const I %s = %s / (I)O%s;", nq, q, D);
+		cg_line(&body, 2, "const I o%s = %s - %s * (I)O%s;", d, q, nq, D);
 		q = nq;
 	}
 	for (int j = 0; j < r; j++)
-		window_inc(&body, 4, pi, j);
-	if (pi->avg) {
-		cg_line(&body, 4, "float sum = 0.f;");
-	} else {
-		cg_line(&body, 4, "float m = -INFINITY;");
-		if (pi->amx >= 0)
-			cg_line(&body, 4, "long long mi = %s; /* the first tap */",
-			        plane_index(G, pi, r, "", "lo", "n"));
+		window_inc(&body, 2, pi, j);
+	for (int j = 0; j < 4; j++) {
+		if (pi->avg) {
+			cg_line(&body, 2, "float sum%d = 0.f;", j);
+		} else {
+			cg_line(&body, 2, "float m%d = -INFINITY;", j);
+			if (pi->amx >= 0)
+				cg_line(&body, 2, "long long mi%d = %s; /* the first tap */",
+				        j, plane_index(G, pi, r, "", "lo", "n"));
+		}
 	}
 	for (int j = 0; j < r; j++) {
 		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
 		if (!fixed) {
-			cg_line(&body, 4 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {",
+			cg_line(&body, 2 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {",
 			        d, d, d, d, d, pi->avg ? "++" : " += dl");
 			continue;
 		}
-		/* the same taps, a literal count of them: every load of a
-		 * window in flight at once */
+		/* the same taps, a literal count of them */
 		if (!j)
-			cg_line(&body, 4, "/* the window's %ld%s%s taps, those "
+			cg_line(&body, 2, "/* the window's %ld%s%s taps, those "
 			        "outside the input skipped */", ks, r > 1 ?
 			        cg_fmt(G, " x %ld", ks) : "", r > 2 ?
 			        cg_fmt(G, " x %ld", ks) : "");
-		cg_line(&body, 4 + j, "#pragma unroll");
-		cg_line(&body, 4 + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
+		cg_line(&body, 2 + j, "#pragma unroll");
+		cg_line(&body, 2 + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
 		        ks, d);
-		cg_line(&body, 5 + j, "const I i%s = %ss + k%s%s;", d, d, d,
+		cg_line(&body, 3 + j, "const I i%s = %ss + k%s%s;", d, d, d,
 		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
-		cg_line(&body, 5 + j, "if (i%s < 0 || i%s >= n%s)", d, d, D);
-		cg_line(&body, 6 + j, "continue;");
+		cg_line(&body, 3 + j, "if (%si%s < 0 || i%s >= n%s)", j ? "" :
+		        "!live || ", d, d, D);
+		cg_line(&body, 4 + j, "continue;");
+	}
+	if (!fixed) {
+		/* (a position past OS has an empty window) */
+		cg_line(&body, tind, "if (!live)");
+		cg_line(&body, tind + 1, "continue;");
 	}
 	cg_line(&body, tind, "const I rr = %s; /* the tap in the plane */",
 	        plane_index(G, pi, r, "i", "", "n"));
-	cg_line(&body, tind, "const long xi = rb + rr, xm = yb + (long)rr * C;");
+	cg_line(&body, tind, "const long tb = yb + (long)rr * C + c0;");
+	cg_line(&body, tind, "float tv[4];");
+	cg_line(&body, tind, "if (tvec && c0 + 4 <= C) {");
+	cg_line(&body, tind + 1, "const float4 q4 = *reinterpret_cast<const "
+	        "float4 *>(%s + tb);", X);
+	cg_line(&body, tind + 1, "tv[0] = q4.x; tv[1] = q4.y; tv[2] = q4.z; "
+	        "tv[3] = q4.w;");
+	cg_line(&body, tind, "} else {");
+	cg_line(&body, tind + 1, "#pragma unroll");
+	cg_line(&body, tind + 1, "for (int j = 0; j < 4; j++)");
+	cg_line(&body, tind + 2, "tv[j] = %s[tb + (c0 + j < C ? j : C - 1 - "
+	        "c0)];", X);
+	cg_line(&body, tind, "}");
 	cg_sb_cat(&body, &tap);
 	for (int j = r - 1; j >= 0; j--)
-		cg_line(&body, 4 + j, "}");
-	if (pi->avg)
-		avg_mean(G, &body, 4, pi);
-	for (int k = 0; k < 3; k++)
-		if (anc[k] >= 0)
-			cg_line(&body, 4, "%s[cl * %d + sl] = %s;", TILE[k], pb + 1,
-			        VAL[k]);
-	cg_line(&body, 3, "}");
-	cg_line(&body, 2, "}");
+		cg_line(&body, 2 + j, "}");
+	for (int j = 0; j < 4; j++) {
+		if (pi->avg) {
+			/* avg_mean's names, one channel at a time */
+			cg_line(&body, 2, "{");
+			cg_line(&body, 3, "const float sum = sum%d;", j);
+			avg_mean(G, &body, 3, pi);
+			cg_line(&body, 3, "tmean[(4 * tq + %d) * %d + sl] = mean;", j,
+			        pb + 1);
+			cg_line(&body, 2, "}");
+			continue;
+		}
+		if (pi->mx >= 0)
+			cg_line(&body, 2, "tm[(4 * tq + %d) * %d + sl] = m%d;", j, pb + 1,
+			        j);
+		if (pi->amx >= 0)
+			cg_line(&body, 2, "tmi[(4 * tq + %d) * %d + sl] = mi%d;", j,
+			        pb + 1, j);
+	}
 	cg_line(&body, 2, "__syncthreads();");
 	cg_line(&body, 2, "/* each channel's run of positions, contiguous in "
 	        "the NCHW outputs */");
+	cg_line(&body, 2, "const long cb = c0 - 4 * tq;");
 	cg_line(&body, 2, "for (int e = 0; e < %d; e++) {", per);
 	cg_line(&body, 3, "const int t = threadIdx.x + e * %d, cq = t / %d, sq "
 	        "= t %% %d;", blk, pb, pb);
 	cg_line(&body, 3, "const long s = s0 + sq;");
-	cg_line(&body, 3, "if (c0 + cq >= C || s >= OS)");
+	cg_line(&body, 3, "if (cb + cq >= C || s >= OS)");
 	cg_line(&body, 4, "continue;");
-	cg_line(&body, 3, "const long nc = n * C + c0 + cq, ob = nc * OS, o = "
+	cg_line(&body, 3, "const long nc = n * C + cb + cq, ob = nc * OS, o = "
 	        "ob + s;");
 	for (int k = 0; k < 3; k++)
 		if (anc[k] >= 0)
@@ -526,17 +574,17 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 
 	const char *how = cg_fmt(G, "pool: %d-d %s over windows of %s, a "
 	                  "channels-last input read %d channels x %d positions "
-	                  "a block, stored through shared memory, %d threads",
-	                  r, pi->avg ? "mean" : pi->amx >= 0 && pi->mx >= 0 ?
-	                  "max and its index" : pi->amx >= 0 ?
-	                  "index of the max" : "max", cg_inline_in(G, pi->x, K) ?
-	                  "its input (computed at every tap)" :
-	                  cg_bufname(G, pi->x), cw, pb, blk);
+	                  "a block, 4 channels a thread, stored through shared "
+	                  "memory, %d threads", r, pi->avg ? "mean" :
+	                  pi->amx >= 0 && pi->mx >= 0 ? "max and its index" :
+	                  pi->amx >= 0 ? "index of the max" : "max",
+	                  cg_inline_in(G, pi->x, K) ? "its input (computed at "
+	                  "every tap)" : cg_bufname(G, pi->x), cw, pb, blk);
 	emit_walk(G, K, name, walk, &body, args.z, how, blk, 1);
 	G->pool_cl++;
 	cg_plan_launch(G, K, name,
 	               cg_fmt(G, "min(%s * cdiv(%s, %d) * cdiv(%s, %d), sm_count "
-	                      "* %d)", Nt, Ct, cw, OSt, pb, 2048 / blk),
+	                      "* 256)", Nt, Ct, cw, OSt, pb),
 	               cg_fmt(G, "%d", blk));
 done:
 	if (l0.oom || l1.oom || tap.oom || epi.oom || body.oom || args.oom)
@@ -644,8 +692,9 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 
 	/* pooling every spatial dim of an input that reaches a channels-last
 	 * leaf: the kernel that reads it in memory order */
-	if (a0->axis == 2 && cg_cl_reach(G, K, pi.x, pi.x, 0) >= 0) {
-		emit_pool_cl(G, K, &pi, &geo, name);
+	int leaf = a0->axis == 2 ? cg_cl_reach(G, K, pi.x, pi.x, 0) : -1;
+	if (leaf >= 0) {
+		emit_pool_cl(G, K, &pi, &geo, name, leaf);
 		if (geo.oom)
 			G->oom = 1;
 		cg_sb_free(&geo);
