@@ -57,6 +57,10 @@ typedef struct cg_point {
 	const char *plin;        /* main points of a channels-last row kernel
 	                            (cg_row_cl): the point's index in the
 	                            channels-last leaf's memory; else NULL */
+	const char *const *coord; /* NULL, or the point's coordinate along
+	                            each dim of the space (C expressions):
+	                            broadcast operands index from them, not
+	                            by dividing lin (channels-last pools) */
 } cg_point;
 
 /* A value: its C expression and type ('f' float, 'l' long long). */

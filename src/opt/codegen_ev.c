@@ -210,6 +210,30 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 	            seg_class(cls, p->ax0, p->ax1) == CL_WILD;
 	if (full && g->n[n].ndim <= sp->ndim && !rwild)
 		return p->lin;
+	/* a point that names its coordinates: each full dim's coordinate
+	 * times n's stride, no division */
+	int known = p->coord != NULL;
+	for (int i = 0; known && i < sp->ndim; i++)
+		known = cls[i] != CL_UNK;
+	if (known) {
+		cg_sb t = { 0 };
+		int nt = 0;
+		for (int i = 0; i < sp->ndim; i++) {
+			if (cls[i] != CL_FULL)
+				continue;
+			const char *st = stride_after(em, n, p->space, i + 1);
+			if (!strcmp(st, "1"))
+				cg_sb_printf(&t, "%s%s", nt++ ? " + " : "", p->coord[i]);
+			else
+				cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "",
+				             p->coord[i], cg_arg_long(G, em->K, st));
+		}
+		const char *r = nt ? cg_fmt(G, "(%s)", t.z) : "0";
+		if (t.oom)
+			G->oom = 1;
+		cg_sb_free(&t);
+		return r;
+	}
 	if (p->rowed) {
 		int b[4] = { 0, p->ax0, p->ax1, sp->ndim };
 		int sc[3];

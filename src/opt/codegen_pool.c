@@ -362,10 +362,17 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	p.ax1 = nd;
 	p.r = "rr";
 	p.inrow = 1;
+	/* the tap's coordinates: n, channel j, the window's i<d> */
+	const char *crd[KRL_MAX_DIM];
+	crd[0] = "n";
+	for (int k = 0; k < r; k++)
+		crd[2 + k] = cg_fmt(G, "i%s", COORD[3 - r + k]);
+	p.coord = crd;
 	for (int j = 0; j < 4 && G->fail < 0 && !G->err[0]; j++) {
 		cg_em_forget(&em, 1);
 		em.cllane = j;
 		em.rb = cg_fmt(G, "rb%d", j);
+		crd[1] = cg_fmt(G, "ch%d", j);
 		p.lin = cg_fmt(G, "(rb%d + rr)", j);
 		p.o = cg_fmt(G, "nc%d", j);
 		cg_val v = cg_ev(&em, pi->x, &p);
@@ -452,8 +459,9 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	cg_line(&body, 2, "/* channels past C compute channel C - 1's values, "
 	        "not stored */");
 	for (int j = 0; j < 4; j++) {
-		cg_line(&body, 2, "const long nc%d = n * C + (c0 + %d < C ? c0 + %d : "
-		        "C - 1);", j, j, j);
+		cg_line(&body, 2, "const long ch%d = c0 + %d < C ? c0 + %d : C - 1;",
+		        j, j, j);
+		cg_line(&body, 2, "const long nc%d = n * C + ch%d;", j, j);
 		cg_line(&body, 2, "const long rb%d = nc%d * S; /* x[n, c, 0...]: "
 		        "NCHW */", j, j);
 	}
