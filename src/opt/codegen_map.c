@@ -143,10 +143,30 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	at.ax1 = 2;
 	at.o = "tn";
 	at.c = "ts";
+	/* the point's coordinates (n, c, the spatial ones from ts, divided
+	 * once per thread): operands that vary within s but not along all
+	 * of it (layer norm's statistics [N, C, D, H, 1]) index from them */
+	const char *crd[KRL_MAX_DIM];
+	cg_sb sc = { 0 };
+	crd[0] = "tn";
+	const char *q = "ts";
+	for (int k = sp->ndim - 1; k >= 2; k--) {
+		if (k == 2) {
+			crd[k] = q;
+			break;
+		}
+		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
+		crd[k] = cg_fmt(G, "ts%d", k);
+		cg_line(&sc, 2, "const long ts%d = krl_mod(%s, %s), tq%d = "
+		        "krl_div(%s, %s);", k, q, D, k, q, D);
+		q = cg_fmt(G, "tq%d", k);
+	}
+	at.coord = crd;
 	for (int j = 0; j < 8 && G->fail < 0 && !G->err[0]; j++) {
 		cg_em_forget(&em, 1);
 		em.cllane = j;
 		at.r = cg_fmt(G, "(tc0 + %d)", j);
+		crd[1] = at.r;
 		cg_line(&steps, 2, "if (tc0 + %d < %s) {", j, C);
 		cg_line(&steps, 3, "const long i = (tn * %s + tc0 + %d) * %s + ts;",
 		        C, j, S);
@@ -168,6 +188,8 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * 8;", CB);
 	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
 	cg_line(&body, 2, "const long tbase = (tn * %s + ts) * %s + tc0;", S, C);
+	if (sc.z)
+		cg_sb_puts(&body, sc.z);
 	cg_line(&body, 2, "float tv[8];");
 	cg_line(&body, 2, "if (tvec && tc0 + 8 <= %s) {", C);
 	cg_line(&body, 3, "const float4 q0 = *reinterpret_cast<const float4 *>"
@@ -191,11 +213,12 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	           "input (node %d), 8 channels per thread: %d threads", cl,
 	           blk), ntt, blk);
 done:
-	if (l0.oom || steps.oom || body.oom)
+	if (l0.oom || steps.oom || body.oom || sc.oom)
 		G->oom = 1;
 	cg_sb_free(&l0);
 	cg_sb_free(&steps);
 	cg_sb_free(&body);
+	cg_sb_free(&sc);
 	cg_em_free(&em);
 	return KRL_OK;
 }
