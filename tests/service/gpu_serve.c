@@ -10,7 +10,11 @@
  *
  * $KRL_SERVE_LOAD_N requests (default 100; the acceptance run uses 500),
  * each evaluation at the shape sets $KRL_SERVE_SHAPES (sent as the
- * request's "shapes"; default: the server's, the judge's kb1).
+ * request's "shapes"; default tiny,kb1). The wrong candidate is wrong only
+ * where relu's element count is not a multiple of 4, as at tiny (3003):
+ * at kb1 and a hidden set alone (the server's default) it is right
+ * whenever the hidden draw's count is one, and was judged ok on 10 of 20
+ * such requests (H200, 2026-12-04), so the test names its sets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +72,8 @@ static void load_real_judge(void **state)
 		.base = base, .token = TOKEN, .task = "level1/19_relu",
 		.good = good, .wrong = wrong, .hang = hang, .stall = NULL,
 		.max_body = o.max_body, .requests = n, .clients = 32, .seed = 19,
-		.shapes = getenv("KRL_SERVE_SHAPES")};
+		.shapes = getenv("KRL_SERVE_SHAPES") ? getenv("KRL_SERVE_SHAPES") :
+		          "tiny,kb1"};
 	load_result r;
 	load_run(&lo, &r);
 	for (int k = 0; k < LOAD_NKINDS; k++)
