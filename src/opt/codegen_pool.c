@@ -259,6 +259,20 @@ static void inc_prelude(cg_gen *G, cg_sb *body, const pinfo *pi,
 	}
 }
 
+/* Evaluates K's outputs at output point p (NCHW index "o") and stores
+ * them there: the pointwise nodes after the pool. */
+static void store_outputs(cg_em *em, const cg_point *p)
+{
+	cg_gen *G = em->G;
+	cg_kern *K = em->K;
+	for (int o = 0; o < K->nout && !(G->fail >= 0 || G->err[0]); o++) {
+		cg_val w = cg_ev(em, K->out[o], p);
+		if (!w.e)
+			break;
+		cg_store(em, 2, K->out[o], "o", w);
+	}
+}
+
 /* Writes pool kernel `name` of K: with inc, body as the template walk<I>
  * and the kernel calling walk<int> (args: its arguments); else body as
  * the kernel's. */
@@ -413,12 +427,7 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	p.ax1 = nd;
 	p.o = "nc";
 	p.r = "s";
-	for (int o = 0; o < K->nout && !(G->fail >= 0 || G->err[0]); o++) {
-		cg_val w = cg_ev(&em, K->out[o], &p);
-		if (!w.e)
-			break;
-		cg_store(&em, 2, K->out[o], "o", w);
-	}
+	store_outputs(&em, &p);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
 
@@ -766,12 +775,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	p.lin = "o";
 	p.main = 1;
 	p.inrow = 1;
-	for (int o = 0; o < K->nout && !(G->fail >= 0 || G->err[0]); o++) {
-		cg_val w = cg_ev(&em, K->out[o], &p);
-		if (!w.e)
-			break;
-		cg_store(&em, 2, K->out[o], "o", w);
-	}
+	store_outputs(&em, &p);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
 
