@@ -327,7 +327,11 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *a0 = &g->n[K->anchor[0]];
-	const int nd = a0->ndim, r = pi->rank, blk = G->s.pool_block;
+	const int nd = a0->ndim, r = pi->rank;
+	/* at most 256 threads: the shared tiles of 512 or 1024 (each of the
+	 * two instantiations has its own) would take 49-99 KB with a max's
+	 * index; 512 ran 1.13x as long as 256 on 35's pool */
+	const int blk = G->s.pool_block < 256 ? G->s.pool_block : 256;
 	const int64_t cgen = g->n[K->space].dim[1].val;
 	/* channels a block takes, 4 to a thread */
 	const int cw = cgen >= 32 ? 32 : cgen >= 16 ? 16 : 8;

@@ -1129,7 +1129,9 @@ static void channels_last_rows_compute_golden(void **state)
  * NCHW), max pools with and without their index read (2-D: 10, 11 after
  * batch norm, 35; 3-D: 6 after softmax over
  * C, 74, 78 twice, 89 with padding 0 given, 96), 2-D average (46); at
- * tiny (channel counts below a warp's) and a hidden-like set. */
+ * tiny (channel counts below a warp's) and a hidden-like set; and the
+ * geometries of tests/data/pool/conv_pools.task at pool.block 256 and
+ * 1024 (run with 256 threads), NaNs included. */
 static void channels_last_pools_compute_golden(void **state)
 {
 	(void)state;
@@ -1167,16 +1169,25 @@ static void channels_last_pools_compute_golden(void **state)
 		KRL_ASSERT_OK(krl_task_load(geo, &t, &d), &d);
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		char *text = NULL, *what = NULL;
-		generate_compiled(o, geo, forms[0], &text, &what);
-		assert_non_null(strstr(text, "a channels-last input read"));
-		assert_non_null(strstr(text, "taps, those outside the input "
-		                       "skipped"));
-		for (int nan = 0; nan <= 7; nan += 7)
-			run_geometry_sets(t, geo, text, what, 41, nan, dir, &runs,
-			                  &wrong);
-		free(text);
-		free(what);
+		/* the default, and pool.block=1024, which the kernel runs with
+		 * 256 threads */
+		static const char *const geoforms[2] = {
+			"krl-choice: lib.layout=nhwc_y",
+			"krl-choice: lib.layout=nhwc_y pool.block=1024",
+		};
+		for (int f = 0; f < 2; f++) {
+			char *text = NULL, *what = NULL;
+			generate_compiled(o, geo, geoforms[f], &text, &what);
+			assert_non_null(strstr(text, "a channels-last input read"));
+			assert_non_null(strstr(text, "taps, those outside the input "
+			                       "skipped"));
+			assert_null(strstr(text, "block=(1024)"));
+			for (int nan = 0; nan <= 7; nan += 7)
+				run_geometry_sets(t, geo, text, what, 41 + (uint64_t)f, nan,
+				                  dir, &runs, &wrong);
+			free(text);
+			free(what);
+		}
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
