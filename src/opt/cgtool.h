@@ -86,8 +86,8 @@ typedef struct cg_kern {
 typedef struct krl_sched {
 	int fuse;                /* 1: fuse; 0: one kernel per op */
 	int map_block, map_vec, map_ept;
-	int map_cl;              /* over a channels-last leaf: 0, 8 channels a
-	                            thread; 1, tiles through shared memory */
+	int map_cl;              /* over a channels-last leaf: 0, tiles through
+	                            shared memory; 1, 8 channels a thread */
 	int map_grid;            /* 0: cdiv; k: persistent, sm_count * k blocks */
 	int row_strategy;        /* CG_ROW_AUTO, ... */
 	int row_block;

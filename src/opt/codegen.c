@@ -427,7 +427,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " (block %d, vec %d, ept %d, %s%s)",
 				             s->map_block, s->map_vec, s->map_ept,
 				             s->map_grid ? "persistent" : "cdiv",
-				             s->lib_layout == 2 && s->map_cl ?
+				             s->lib_layout == 2 && !s->map_cl ?
 				             "; over a channels-last y, tiles of 256 "
 				             "threads" : "");
 				break;

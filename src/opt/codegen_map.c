@@ -224,157 +224,175 @@ done:
 }
 
 /*
- * The tiled form (map.cl=tile) of the map kernel over a channels-last
- * leaf: a block of CL_THREADS threads takes a tile of CL_R positions x
- * CL_Q channels of one sample at a time (position tiles fastest, so that
- * the blocks at work write on along each channel's plane), reads it into
- * shared memory in 128-byte runs of channels (float4 loads when C is a
- * multiple of 4), and writes it out in 128-byte runs of positions: each
- * warp step takes 4 channels x 8 runs of 4 positions, and each run is one
- * vector step of the chain at rowed point (n, c, s) with float4 stores,
- * or, when S or an operand's extent is not a multiple of 4 (a run-time
- * check), 4 scalar steps. The tile's rows are CL_Q + 1 floats long so
- * that both phases' shared accesses hit 32 banks. bench/transpose_probe
- * measured this structure for the pure transpose (sm*x* variants).
+ * The tiled form (map.cl=tile, the default) of the map kernel over a
+ * channels-last leaf, the layout torch.compile's Triton kernels take for
+ * the same transpose: a block of 256 threads takes one tile of TR
+ * positions x TQ channels of one sample (position tiles fastest, so that
+ * neighbouring blocks write on along the same channels' planes). It reads
+ * the tile into shared memory in memory order, float4 loads of channels
+ * where C is a multiple of 4, every load issued before the shared stores;
+ * and writes it with a lane per position: a warp step is one channel's 32
+ * consecutive positions, one scalar step of the chain at rowed point (n,
+ * c, s), a 128-byte store whatever the alignment of S (float4 stores of 4
+ * positions need S % 4 == 0, and with rows of 63504 bytes ran at 0.44-0.66
+ * of copy rate in bench/transpose_probe). TQ is the channel count of the
+ * shape set generated for, rounded up to a power of two between 8 and 32
+ * (32 was the fastest or within 2% of it on 9 level-2 problems against 8,
+ * 16 and 64: docs/optimizer.md); TR = 4096 / TQ. The tile's rows are TQ +
+ * 1 floats long so that the lane-per-position reads hit 32 banks.
  */
-#define CL_R 128
-#define CL_Q 64
+#define CL_TILE 4096
+#define CL_TQ_MAX 32
 #define CL_THREADS 256
 
 static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
 {
 	const krl_graph *g = G->g;
-	const krl_sched *s = &G->s;
 	const krl_gnode *sp = &g->n[K->space];
-	const int steps = CL_R * CL_Q / 128, warps = CL_THREADS / 32;
 	const char *name = cg_fmt(G, "k%d_map", K->id);
 	const char *ct = cg_prod(G, K->space, 1, 2);
 	const char *st = cg_prod(G, K->space, 2, sp->ndim);
+	int tq = 8;
+	while (tq < CL_TQ_MAX && tq < sp->dim[1].val)
+		tq *= 2;
+	const int tr = CL_TILE / tq, lpp = tq / 4, ppw = 32 / lpp;
+	const int nld = CL_TILE / 4 / CL_THREADS;
 	const char *ntt = cg_fmt(G, "(%s) * cdiv(%s, %d) * cdiv(%s, %d)",
-	                         cg_prod(G, K->space, 0, 1), st, CL_R, ct, CL_Q);
+	                         cg_prod(G, K->space, 0, 1), st, tr, ct, tq);
 	cg_em em;
-	cg_sb l0 = { 0 }, vstep = { 0 }, sstep = { 0 }, body = { 0 };
+	cg_sb l0 = { 0 }, l1 = { 0 }, step = { 0 }, body = { 0 }, sc = { 0 };
 	cg_em_init(&em, G, K);
 	const char *C = cg_arg_long(G, K, ct), *S = cg_arg_long(G, K, st);
-	const char *SB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", st, CL_R));
-	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", ct, CL_Q));
-	const char *NT = cg_arg_long(G, K, ntt);
+	const char *SB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", st, tr));
+	const char *CB = cg_arg_long(G, K, cg_fmt(G, "cdiv(%s, %d)", ct, tq));
 	const char *X = cg_arg_buf(G, K, cl, 0);
 	G->need |= CG_NEED_DIV;
 	em.buf[0] = &l0;
 	em.ind[0] = 1;
+	em.buf[1] = &l1;
+	em.ind[1] = 2;
+	em.buf[2] = &step;
+	em.ind[2] = 4;
+	em.vec = 1;
 	em.clnode = cl;
-	em.clfmt = "ttile[trr + %d][tqq]";
+	em.clfmt = "ttile[trr][tqq]";
+	em.cllane = 0;
+	/* rows are a sample's channel planes: operands that vary only with
+	 * (n, c), per-channel ones, are loaded once per channel, before the
+	 * loop over its positions (the row level, em.buf[1]) */
+	em.rb = "trb";
 	cg_point at;
 	memset(&at, 0, sizeof at);
+	at.main = 1;
 	at.rowed = 1;
-	at.ax0 = 1;
-	at.ax1 = 2;
-	at.o = "tn";
-	at.r = "tc";
-	/* the vector step: positions ts..ts+3 of channel tc */
-	em.buf[1] = em.buf[2] = &vstep;
-	em.ind[1] = em.ind[2] = 5;
-	em.vec = 4;
-	em.cllane = 0;
-	at.c = "ts";
-	map_step(&em, "i", 4, 5, &at);
-	const char *guard = cg_guard_cond(&em);
-	/* the scalar steps */
-	em.vec = 1;
-	em.buf[1] = em.buf[2] = &sstep;
-	em.ind[1] = em.ind[2] = 6;
-	for (int k = 0; k < 4 && G->fail < 0 && !G->err[0]; k++) {
-		cg_em_forget(&em, 1);
-		em.cllane = k;
-		at.c = cg_fmt(G, "(ts + %d)", k);
-		cg_line(&sstep, 5, "if (ts + %d < %s) {", k, S);
-		cg_line(&sstep, 6, "const long i = (tn * %s + tc) * %s + ts + %d;",
-		        C, S, k);
-		map_step(&em, "i", 1, 6, &at);
-		cg_line(&sstep, 5, "}");
+	at.inrow = 1;
+	at.ax0 = 2;
+	at.ax1 = sp->ndim;
+	at.o = "tno";
+	at.r = "ts";
+	/* the point's coordinates, the spatial ones divided out of ts (as
+	 * in emit_map_cl) */
+	const char *crd[KRL_MAX_DIM];
+	crd[0] = "tn";
+	crd[1] = "tc";
+	const char *q = "ts";
+	for (int k = sp->ndim - 1; k >= 2; k--) {
+		if (k == 2) {
+			crd[k] = q;
+			break;
+		}
+		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
+		crd[k] = cg_fmt(G, "ts%d", k);
+		cg_line(&sc, 4, "const long ts%d = krl_mod(%s, %s), tq%d = "
+		        "krl_div(%s, %s);", k, q, D, k, q, D);
+		q = cg_fmt(G, "tq%d", k);
 	}
+	at.coord = crd;
+	map_step(&em, "i", 1, 4, &at);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
 	cg_line(&body, 0, "{");
-	cg_line(&body, 1, "__shared__ float ttile[%d][%d];", CL_R, CL_Q + 1);
+	cg_line(&body, 1, "__shared__ float ttile[%d][%d];", tr, tq + 1);
 	if (l0.z)
 		cg_sb_puts(&body, l0.z);
 	cg_line(&body, 1, "const int lane = threadIdx.x & 31, warp = "
 	        "threadIdx.x >> 5;");
-	cg_line(&body, 1, "const bool tld4 = (%s & 3) == 0;", C);
-	cg_line(&body, 1, "const bool tst4 = (%s & 3) == 0 && (%s);", S, guard);
-	cg_line(&body, 1, "for (long e = blockIdx.x; e < %s; e += gridDim.x) {",
-	        NT);
-	cg_line(&body, 2, "const long ts0 = krl_mod(e, %s) * %d;", SB, CL_R);
-	cg_line(&body, 2, "const long tq = krl_div(e, %s);", SB);
-	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * %d;", CB, CL_Q);
-	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
-	cg_line(&body, 2, "/* load: a warp step reads 4 positions x 32 "
-	        "channels */");
-	cg_line(&body, 2, "for (int w = warp; w < %d; w += %d) {", steps, warps);
-	cg_line(&body, 3, "const int trr = w %% %d * 4 + (lane >> 3);", CL_R / 4);
-	cg_line(&body, 3, "const int tqq = w / %d * 32 + (lane & 7) * 4;",
-	        CL_R / 4);
-	cg_line(&body, 3, "const long s = ts0 + trr, c = tc0 + tqq;");
-	cg_line(&body, 3, "const long b = (tn * %s + s) * %s + c;", S, C);
-	cg_line(&body, 3, "float4 v = make_float4(0.f, 0.f, 0.f, 0.f);");
-	cg_line(&body, 3, "if (s < %s && tld4 && c < %s) {", S, C);
-	cg_line(&body, 4, "v = *reinterpret_cast<const float4 *>(%s + b);", X);
-	cg_line(&body, 3, "} else if (s < %s) {", S);
-	cg_line(&body, 4, "if (c < %s) v.x = %s[b];", C, X);
-	cg_line(&body, 4, "if (c + 1 < %s) v.y = %s[b + 1];", C, X);
-	cg_line(&body, 4, "if (c + 2 < %s) v.z = %s[b + 2];", C, X);
-	cg_line(&body, 4, "if (c + 3 < %s) v.w = %s[b + 3];", C, X);
-	cg_line(&body, 3, "}");
-	cg_line(&body, 3, "ttile[trr][tqq] = v.x;");
-	cg_line(&body, 3, "ttile[trr][tqq + 1] = v.y;");
-	cg_line(&body, 3, "ttile[trr][tqq + 2] = v.z;");
-	cg_line(&body, 3, "ttile[trr][tqq + 3] = v.w;");
+	cg_line(&body, 1, "const long ts0 = krl_mod((long)blockIdx.x, %s) * %d;",
+	        SB, tr);
+	cg_line(&body, 1, "const long tcq = krl_div((long)blockIdx.x, %s);", SB);
+	cg_line(&body, 1, "const long tc0 = krl_mod(tcq, %s) * %d;", CB, tq);
+	cg_line(&body, 1, "const long tn = krl_div(tcq, %s);", CB);
+	cg_line(&body, 1, "/* load: a warp step reads %d positions x %d "
+	        "channels */", ppw, tq);
+	cg_line(&body, 1, "float4 tld[%d];", nld);
+	cg_line(&body, 1, "const int tlq = (lane %% %d) * 4;", lpp);
+	cg_line(&body, 1, "const long tlc = tc0 + tlq;");
+	cg_line(&body, 1, "#pragma unroll");
+	cg_line(&body, 1, "for (int k = 0; k < %d; k++) {", nld);
+	cg_line(&body, 2, "const long s = ts0 + (k * %d + warp) * %d + lane / %d;",
+	        CL_THREADS / 32, ppw, lpp);
+	cg_line(&body, 2, "const long b = (tn * %s + s) * %s + tlc;", S, C);
+	cg_line(&body, 2, "tld[k] = make_float4(0.f, 0.f, 0.f, 0.f);");
+	cg_line(&body, 2, "if (s < %s && (%s & 3) == 0 && tlc < %s) {", S, C, C);
+	cg_line(&body, 3, "tld[k] = *reinterpret_cast<const float4 *>(%s + b);",
+	        X);
+	cg_line(&body, 2, "} else if (s < %s) {", S);
+	cg_line(&body, 3, "if (tlc < %s) tld[k].x = %s[b];", C, X);
+	cg_line(&body, 3, "if (tlc + 1 < %s) tld[k].y = %s[b + 1];", C, X);
+	cg_line(&body, 3, "if (tlc + 2 < %s) tld[k].z = %s[b + 2];", C, X);
+	cg_line(&body, 3, "if (tlc + 3 < %s) tld[k].w = %s[b + 3];", C, X);
 	cg_line(&body, 2, "}");
-	cg_line(&body, 2, "__syncthreads();");
-	cg_line(&body, 2, "/* the chain: a warp step writes 4 channels x 32 "
+	cg_line(&body, 1, "}");
+	cg_line(&body, 1, "#pragma unroll");
+	cg_line(&body, 1, "for (int k = 0; k < %d; k++) {", nld);
+	cg_line(&body, 2, "const int r = (k * %d + warp) * %d + lane / %d;",
+	        CL_THREADS / 32, ppw, lpp);
+	cg_line(&body, 2, "ttile[r][tlq] = tld[k].x;");
+	cg_line(&body, 2, "ttile[r][tlq + 1] = tld[k].y;");
+	cg_line(&body, 2, "ttile[r][tlq + 2] = tld[k].z;");
+	cg_line(&body, 2, "ttile[r][tlq + 3] = tld[k].w;");
+	cg_line(&body, 1, "}");
+	cg_line(&body, 1, "__syncthreads();");
+	cg_line(&body, 1, "/* the chain: a warp step writes one channel's 32 "
 	        "positions */");
-	cg_line(&body, 2, "for (int w = warp; w < %d; w += %d) {", steps, warps);
-	cg_line(&body, 3, "const int trr = w %% %d * 32 + (lane & 7) * 4;",
-	        CL_R / 32);
-	cg_line(&body, 3, "const int tqq = w / %d * 4 + (lane >> 3);", CL_R / 32);
-	cg_line(&body, 3, "const long tc = tc0 + tqq, ts = ts0 + trr;");
-	cg_line(&body, 3, "if (tc >= %s || ts >= %s)", C, S);
-	cg_line(&body, 4, "continue;");
-	cg_line(&body, 3, "if (tst4) {");
-	cg_line(&body, 4, "{");
-	cg_line(&body, 5, "const long i = (tn * %s + tc) * %s + ts;", C, S);
-	if (vstep.z)
-		cg_sb_puts(&body, vstep.z);
-	cg_line(&body, 4, "}");
-	cg_line(&body, 3, "} else {");
-	cg_line(&body, 4, "{");
-	if (sstep.z)
-		cg_sb_puts(&body, sstep.z);
-	cg_line(&body, 4, "}");
+	cg_line(&body, 1, "#pragma unroll");
+	cg_line(&body, 1, "for (int j = 0; j < %d; j++) {", tq / 8);
+	cg_line(&body, 2, "const int tqq = j * 8 + warp;");
+	cg_line(&body, 2, "const long tc = tc0 + tqq;");
+	cg_line(&body, 2, "if (tc >= %s)", C);
+	cg_line(&body, 3, "continue;");
+	cg_line(&body, 2, "const long tno = tn * %s + tc, trb = tno * %s;", C, S);
+	if (l1.z)
+		cg_sb_puts(&body, l1.z);
+	cg_line(&body, 2, "#pragma unroll");
+	cg_line(&body, 2, "for (int k = 0; k < %d; k++) {", tr / 32);
+	cg_line(&body, 3, "const int trr = k * 32 + lane;");
+	cg_line(&body, 3, "const long ts = ts0 + trr;");
+	cg_line(&body, 3, "if (ts < %s) {", S);
+	cg_line(&body, 4, "const long i = trb + ts;");
+	if (sc.z)
+		cg_sb_puts(&body, sc.z);
+	if (step.z)
+		cg_sb_puts(&body, step.z);
 	cg_line(&body, 3, "}");
 	cg_line(&body, 2, "}");
-	cg_line(&body, 2, "/* the tile is refilled for the next e */");
-	cg_line(&body, 2, "__syncthreads();");
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	cg_kernel_comment(G, K, cg_fmt(G, "map over a channels-last input (node "
 	                  "%d), tiles of %d positions x %d channels through "
-	                  "shared memory: %d threads, persistent grid", cl, CL_R,
-	                  CL_Q, CL_THREADS));
+	                  "shared memory: %d threads, cdiv grid", cl, tr, tq,
+	                  CL_THREADS));
 	cg_kernel_sig(G, K, name, CL_THREADS);
 	cg_sb_cat(&G->dev, &body);
-	cg_plan_launch(G, K, name, cg_fmt(G, "min(sm_count * %d, %s)",
-	               2048 / CL_THREADS, ntt), cg_fmt(G, "%d", CL_THREADS));
-	(void)s;
+	cg_plan_launch(G, K, name, ntt, cg_fmt(G, "%d", CL_THREADS));
 done:
-	if (l0.oom || vstep.oom || sstep.oom || body.oom)
+	if (l0.oom || l1.oom || step.oom || body.oom || sc.oom)
 		G->oom = 1;
 	cg_sb_free(&l0);
-	cg_sb_free(&vstep);
-	cg_sb_free(&sstep);
+	cg_sb_free(&l1);
+	cg_sb_free(&step);
 	cg_sb_free(&body);
+	cg_sb_free(&sc);
 	cg_em_free(&em);
 	return KRL_OK;
 }
@@ -390,8 +408,8 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 		for (int o = 0; o < K->nout; o++) {
 			int cl = cl_leaf(G, K, K->out[o]);
 			if (cl >= 0)
-				return s->map_cl ? emit_map_tile(G, K, cl) :
-				                   emit_map_cl(G, K, cl);
+				return s->map_cl ? emit_map_cl(G, K, cl) :
+				                   emit_map_tile(G, K, cl);
 		}
 	const char *name = cg_fmt(G, "k%d_map", K->id);
 	const char *ntext = cg_prod(G, K->space, 0, sp->ndim);

@@ -513,10 +513,12 @@ static krl_err lo_gelu(lower *L, const int *in, int *out)
 		    (r = pw1(L, KRL_PW_TANH, u, &t)))
 			return r;
 	} else {
-		/* 0.5 x (1 + erf(x / sqrt(2))) */
-		if ((r = krl_graph_const(L->g, "sqrt(2.0)", sqrt(2.0), &k,
+		/* 0.5 x (1 + erf(x sqrt(1/2))), as PyTorch's kernel writes it:
+		 * a multiplication where x / sqrt(2) was an IEEE division
+		 * (the constant reaches the kernel as an argument) */
+		if ((r = krl_graph_const(L->g, "sqrt(0.5)", sqrt(0.5), &k,
 		                         L->d)) ||
-		    (r = pw2(L, KRL_PW_DIV, x, k, &u)) ||
+		    (r = pw2(L, KRL_PW_MUL, x, k, &u)) ||
 		    (r = pw1(L, KRL_PW_ERF, u, &t)))
 			return r;
 	}

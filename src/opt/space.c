@@ -51,7 +51,7 @@ static const char *const MAP_VEC[] = { "4", "2", "1" };
 static const char *const MAP_EPT[] = { "1", "2", "4" };
 static const char *const MAP_GRID[] = { "cdiv", "persist2", "persist4",
 	                                    "persist8" };
-static const char *const MAP_CL[] = { "chan8", "tile" };
+static const char *const MAP_CL[] = { "tile", "chan8" };
 static const char *const ROW_STRATEGY[] = { "auto", "warp", "block", "multi" };
 static const char *const ROW_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const ROW_CACHE[] = { "regs", "reread" };
@@ -104,7 +104,7 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 	if ((z = chosen(s, c, "map.grid")))
 		k->map_grid = strncmp(z, "persist", 7) ? 0 : atoi(z + 7);
 	if ((z = chosen(s, c, "map.cl")))
-		k->map_cl = !strcmp(z, "tile");
+		k->map_cl = !strcmp(z, "chan8");
 	if ((z = chosen(s, c, "row.strategy")))
 		k->row_strategy = !strcmp(z, "warp") ? CG_ROW_WARP :
 		                  !strcmp(z, "block") ? CG_ROW_BLOCK :

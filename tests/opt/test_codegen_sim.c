@@ -997,7 +997,7 @@ static void cl_judge(const char *const *ids, size_t nids,
 		generate_compiled(o, ids[i], forms[j % nforms], &text, &what);
 		assert_non_null(strstr(text, " layout=nhwc_y\n"));
 		n->blocked += strstr(text, "channels-last input (node") != NULL;
-		n->tiled += strstr(text, "through shared memory") != NULL;
+		n->tiled += strstr(text, "channels through shared memory") != NULL;
 		int rc = strstr(text, "contiguous in a channels-last input") ||
 		         strstr(text, "of a channels-last input's memory");
 		if (rowcl && !rc)
@@ -1040,19 +1040,21 @@ static void cl_judge(const char *const *ids, size_t nids,
 }
 
 /* Convolutions that leave y channels-last (lib.layout=nhwc_y; the golden
- * op writes y so too): the channel-blocked map kernel over it (2-D and
- * 3-D, forward and transposed, channel counts that are and are not
- * multiples of 8 at the hidden-like set) and other kernels reading it
- * through the index map (a max pool after the chain: 35; an average pool:
- * 46; a row kernel: 19's group norm reads the chain, not y), at tiny and a
- * hidden-like set. Each candidate also compiles with NVRTC. */
+ * op writes y so too): the map kernel over it in both forms (tiles
+ * through shared memory, their channel count set by kb1's C, and 8
+ * channels a thread; 2-D and 3-D, forward and transposed, channel counts
+ * that are and are not multiples of 8 at the hidden-like set) and other
+ * kernels reading it through the index map (a max pool after the chain: 35; an average pool: 46), at
+ * tiny and a hidden-like set. Each candidate also compiles with NVRTC. */
 static void channels_last_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const ids[] = {
 		"level2/1_conv2d_relu_biasadd",
 		"level2/2_convtranspose2d_biasadd_clamp_scaling_clamp_divide",
+		"level2/5_convtranspose2d_subtract_tanh",
 		"level2/7_conv3d_relu_leakyrelu_gelu_sigmoid_biasadd",
+		"level2/16_convtranspose2d_mish_add_hardtanh_scaling",
 		"level2/26_convtranspose3d_add_hardswish",
 		"level2/35_conv2d_subtract_hardswish_maxpool_mish",
 		"level2/46_conv2d_subtract_tanh_subtract_avgpool",
