@@ -61,6 +61,12 @@ typedef struct cg_point {
 	                            each dim of the space (C expressions):
 	                            broadcast operands index from them, not
 	                            by dividing lin (channels-last pools) */
+	const char *const *mcoord; /* NULL, or with coord: mcoord[e] (3 <= e
+	                            <= ndim) the index within the spatial dims
+	                            [2, e) (channels-last maps: ts for all of
+	                            them), so that an operand full along dims
+	                            2..e-1 (softmax's [N, 1, H, W] statistics)
+	                            indexes without their coordinates */
 } cg_point;
 
 /* A value: its C expression and type ('f' float, 'l' long long). */

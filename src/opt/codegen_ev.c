@@ -211,22 +211,45 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 	if (full && g->n[n].ndim <= sp->ndim && !rwild)
 		return p->lin;
 	/* a point that names its coordinates: each full dim's coordinate
-	 * times n's stride, no division */
-	int known = p->coord != NULL;
-	for (int i = 0; known && i < sp->ndim; i++)
-		known = cls[i] != CL_UNK;
-	if (known) {
+	 * times n's stride, no division; a dim that may be full or 1 (its
+	 * extent another symbol: a layer norm's [normalized_shape] weight
+	 * over W) its coordinate times the stride where n's extent is not 1,
+	 * as below */
+	if (p->coord) {
 		cg_sb t = { 0 };
 		int nt = 0;
 		for (int i = 0; i < sp->ndim; i++) {
-			if (cls[i] != CL_FULL)
-				continue;
-			const char *st = stride_after(em, n, p->space, i + 1);
-			if (!strcmp(st, "1"))
-				cg_sb_printf(&t, "%s%s", nt++ ? " + " : "", p->coord[i]);
-			else
+			if (cls[i] == CL_UNK) {
+				int off = sp->ndim - g->n[n].ndim;
+				const char *st = cg_fmt(G, "(min((%s), 2) - 1) * %s",
+				                        g->n[n].dim[i - off].text,
+				                        stride_after(em, n, p->space,
+				                                     i + 1));
 				cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "",
 				             p->coord[i], cg_arg_long(G, em->K, st));
+				continue;
+			}
+			if (cls[i] != CL_FULL)
+				continue;
+			/* a run of full spatial dims from the first: one merged
+			 * coordinate, n's stride of the run's last dim */
+			const char *c = p->coord[i];
+			int e = i + 1;
+			if (i == 2 && p->mcoord) {
+				while (e < sp->ndim && cls[e] == CL_FULL)
+					e++;
+				if (e > 3)
+					c = p->mcoord[e];
+				else
+					e = i + 1;
+			}
+			const char *st = stride_after(em, n, p->space, e);
+			if (!strcmp(st, "1"))
+				cg_sb_printf(&t, "%s%s", nt++ ? " + " : "", c);
+			else
+				cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "", c,
+				             cg_arg_long(G, em->K, st));
+			i = e - 1;
 		}
 		const char *r = nt ? cg_fmt(G, "(%s)", t.z) : "0";
 		if (t.oom)

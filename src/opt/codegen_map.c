@@ -146,11 +146,12 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	/* the point's coordinates (n, c, the spatial ones from ts, divided
 	 * once per thread): operands that vary within s but not along all
 	 * of it (layer norm's statistics [N, C, D, H, 1]) index from them */
-	const char *crd[KRL_MAX_DIM];
+	const char *crd[KRL_MAX_DIM], *mcrd[KRL_MAX_DIM + 1];
 	cg_sb sc = { 0 };
 	crd[0] = "tn";
 	const char *q = "ts";
 	for (int k = sp->ndim - 1; k >= 2; k--) {
+		mcrd[k + 1] = q;
 		if (k == 2) {
 			crd[k] = q;
 			break;
@@ -162,6 +163,7 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 		q = cg_fmt(G, "tq%d", k);
 	}
 	at.coord = crd;
+	at.mcoord = mcrd;
 	for (int j = 0; j < 8 && G->fail < 0 && !G->err[0]; j++) {
 		cg_em_forget(&em, 1);
 		em.cllane = j;
@@ -291,23 +293,31 @@ static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
 	at.o = "tno";
 	at.r = "ts";
 	/* the point's coordinates, the spatial ones divided out of ts (as
-	 * in emit_map_cl) */
-	const char *crd[KRL_MAX_DIM];
+	 * in emit_map_cl) once per position of the thread, before the loop
+	 * over channels (pc: into arrays; sc: out of them at the point) */
+	const int kr = tr / 32;
+	const char *crd[KRL_MAX_DIM], *mcrd[KRL_MAX_DIM + 1];
+	cg_sb pc = { 0 };
 	crd[0] = "tn";
 	crd[1] = "tc";
 	const char *q = "ts";
 	for (int k = sp->ndim - 1; k >= 2; k--) {
+		mcrd[k + 1] = q;
 		if (k == 2) {
 			crd[k] = q;
 			break;
 		}
 		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
 		crd[k] = cg_fmt(G, "ts%d", k);
-		cg_line(&sc, 4, "const long ts%d = krl_mod(%s, %s), tq%d = "
+		cg_line(&pc, 1, "long tcs%d[%d], tcq%d[%d];", k, kr, k, kr);
+		cg_line(&sc, 2, "const long ts%d = krl_mod(%s, %s), tq%d = "
 		        "krl_div(%s, %s);", k, q, D, k, q, D);
+		cg_line(&sc, 2, "tcs%d[k] = ts%d;", k, k);
+		cg_line(&sc, 2, "tcq%d[k] = tq%d;", k, k);
 		q = cg_fmt(G, "tq%d", k);
 	}
 	at.coord = crd;
+	at.mcoord = mcrd;
 	map_step(&em, "i", 1, 4, &at);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
@@ -353,6 +363,15 @@ static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
 	cg_line(&body, 2, "ttile[r][tlq + 3] = tld[k].w;");
 	cg_line(&body, 1, "}");
 	cg_line(&body, 1, "__syncthreads();");
+	if (pc.z) {
+		cg_line(&body, 1, "/* the coordinates of the thread's positions */");
+		cg_sb_puts(&body, pc.z);
+		cg_line(&body, 1, "#pragma unroll");
+		cg_line(&body, 1, "for (int k = 0; k < %d; k++) {", kr);
+		cg_line(&body, 2, "const long ts = ts0 + k * 32 + lane;");
+		cg_sb_puts(&body, sc.z);
+		cg_line(&body, 1, "}");
+	}
 	cg_line(&body, 1, "/* the chain: a warp step writes one channel's 32 "
 	        "positions */");
 	cg_line(&body, 1, "#pragma unroll");
@@ -370,8 +389,9 @@ static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
 	cg_line(&body, 3, "const long ts = ts0 + trr;");
 	cg_line(&body, 3, "if (ts < %s) {", S);
 	cg_line(&body, 4, "const long i = trb + ts;");
-	if (sc.z)
-		cg_sb_puts(&body, sc.z);
+	for (int k = sp->ndim - 1; k >= 3; k--)
+		cg_line(&body, 4, "const long ts%d = tcs%d[k], tq%d = tcq%d[k];", k,
+		        k, k, k);
 	if (step.z)
 		cg_sb_puts(&body, step.z);
 	cg_line(&body, 3, "}");
@@ -386,13 +406,14 @@ static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
 	cg_sb_cat(&G->dev, &body);
 	cg_plan_launch(G, K, name, ntt, cg_fmt(G, "%d", CL_THREADS));
 done:
-	if (l0.oom || l1.oom || step.oom || body.oom || sc.oom)
+	if (l0.oom || l1.oom || step.oom || body.oom || sc.oom || pc.oom)
 		G->oom = 1;
 	cg_sb_free(&l0);
 	cg_sb_free(&l1);
 	cg_sb_free(&step);
 	cg_sb_free(&body);
 	cg_sb_free(&sc);
+	cg_sb_free(&pc);
 	cg_em_free(&em);
 	return KRL_OK;
 }
