@@ -767,12 +767,59 @@ static krl_err chan_mean(lower *L, int x, int *o)
 	return r ? r : pw2(L, KRL_PW_MUL, s0, c, o);
 }
 
+/* The batch variance per channel of x [N, C, s...] (rank > 2) in one pass
+ * over x: each sample's mean mi and sum of squared deviations qi over its
+ * spatial dims (a row kernel computes the pair as shifted sums, var_pair
+ * in codegen_row.c), then, over the batch, the parallel form (Chan et
+ * al.): m = mean(mi), M2 = sum(qi) + S sum((mi - m)^2), var = M2 / (N S),
+ * with S the spatial size. The two-level sums of chan_mean read x twice,
+ * the second time for (x - m)^2. Sets *m and *v ([1, C, 1, ...]). */
+static krl_err chan_mean_var(lower *L, int x, int *m, int *v)
+{
+	int nd = N(L, x)->ndim, mi, ci, sq, qi, mm, dm, dm2, sq0, sd, sds, cs,
+	    m2, cinv;
+	int64_t sv;
+	char *st = size_text(L, x, 2, nd, &sv);
+	char *nt = st ? krl_opt_text_binary(N(L, x)->dim[0].text, '*', st)
+	              : NULL;
+	char *zi = nt ? krl_opt_fmt("1.0 / (%s)", nt) : NULL;
+	double nv = (double)sv * (double)N(L, x)->dim[0].val;
+	krl_err r = !st || !nt || !zi ? oom(L) : KRL_OK;
+	if (!r)
+		r = krl_graph_const(L->g, st, (double)sv, &cs, L->d);
+	if (!r)
+		r = krl_graph_const(L->g, zi, 1.0 / nv, &cinv, L->d);
+	free(st);
+	free(nt);
+	free(zi);
+	if (r || (r = mean_over(L, x, 2, nd - 2, 1, &mi)) ||
+	    (r = pw2(L, KRL_PW_SUB, x, mi, &ci)) ||
+	    (r = pw1(L, KRL_PW_SQUARE, ci, &sq)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, sq, 2, nd - 2, 1, &qi,
+	                          L->d)) ||
+	    (r = mean_over(L, mi, 0, 1, 1, &mm)) ||
+	    (r = pw2(L, KRL_PW_SUB, mi, mm, &dm)) ||
+	    (r = pw1(L, KRL_PW_SQUARE, dm, &dm2)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, qi, 0, 1, 1, &sq0, L->d)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, dm2, 0, 1, 1, &sd, L->d)) ||
+	    (r = pw2(L, KRL_PW_MUL, sd, cs, &sds)) ||
+	    (r = pw2(L, KRL_PW_ADD, sq0, sds, &m2)))
+		return r;
+	*m = mm;
+	return pw2(L, KRL_PW_MUL, m2, cinv, v);
+}
+
 static krl_err lo_batchnorm(lower *L, const int *in, int *out)
 {
 	int x = in[0], m, c, sq, v, e, ve, rs, y;
 	krl_err r;
-	if ((r = chan_mean(L, x, &m)) || (r = pw2(L, KRL_PW_SUB, x, m, &c)) ||
-	    (r = pw1(L, KRL_PW_SQUARE, c, &sq)) || (r = chan_mean(L, sq, &v)) ||
+	if (N(L, x)->ndim > 2)
+		r = chan_mean_var(L, x, &m, &v);
+	else
+		r = chan_mean(L, x, &m);
+	if (r || (r = pw2(L, KRL_PW_SUB, x, m, &c)) ||
+	    (N(L, x)->ndim <= 2 &&
+	     ((r = pw1(L, KRL_PW_SQUARE, c, &sq)) || (r = chan_mean(L, sq, &v)))) ||
 	    (r = cattr(L, "eps", 1e-5, &e)) ||
 	    (r = pw2(L, KRL_PW_ADD, v, e, &ve)) ||
 	    (r = pw1(L, KRL_PW_RSQRT, ve, &rs)) ||
