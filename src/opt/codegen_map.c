@@ -98,6 +98,35 @@ static int cl_leaf(cg_gen *G, cg_kern *K, int n)
 	return -1;
 }
 
+/* The spatial coordinates of a point at index ts within the spatial dims
+ * of K's space [N, C, s...]: crd[2..] and mcrd[3..ndim] (cg_point.coord
+ * and .mcoord), ts<k> and tq<k> divided out of ts, innermost first, by
+ * lines written to sc at indent 2. With arr, each is also kept in
+ * element k of arrays tcs<k>, tcq<k> of kr elements, declared in arr. */
+static void cl_coords(cg_gen *G, cg_kern *K, const char **crd,
+                      const char **mcrd, cg_sb *sc, cg_sb *arr, int kr)
+{
+	const krl_gnode *sp = &G->g->n[K->space];
+	const char *q = "ts";
+	for (int k = sp->ndim - 1; k >= 2; k--) {
+		mcrd[k + 1] = q;
+		if (k == 2) {
+			crd[k] = q;
+			break;
+		}
+		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
+		crd[k] = cg_fmt(G, "ts%d", k);
+		cg_line(sc, 2, "const long ts%d = krl_mod(%s, %s), tq%d = "
+		        "krl_div(%s, %s);", k, q, D, k, q, D);
+		if (arr) {
+			cg_line(arr, 1, "long tcs%d[%d], tcq%d[%d];", k, kr, k, kr);
+			cg_line(sc, 2, "tcs%d[k] = ts%d;", k, k);
+			cg_line(sc, 2, "tcq%d[k] = tq%d;", k, k);
+		}
+		q = cg_fmt(G, "tq%d", k);
+	}
+}
+
 /*
  * A map kernel over the shape [N, C, s...] of a channels-last leaf cl
  * (memory [N, s..., C]), channel-blocked: each thread takes one position
@@ -149,19 +178,7 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	const char *crd[KRL_MAX_DIM], *mcrd[KRL_MAX_DIM + 1];
 	cg_sb sc = { 0 };
 	crd[0] = "tn";
-	const char *q = "ts";
-	for (int k = sp->ndim - 1; k >= 2; k--) {
-		mcrd[k + 1] = q;
-		if (k == 2) {
-			crd[k] = q;
-			break;
-		}
-		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
-		crd[k] = cg_fmt(G, "ts%d", k);
-		cg_line(&sc, 2, "const long ts%d = krl_mod(%s, %s), tq%d = "
-		        "krl_div(%s, %s);", k, q, D, k, q, D);
-		q = cg_fmt(G, "tq%d", k);
-	}
+	cl_coords(G, K, crd, mcrd, &sc, NULL, 0);
 	at.coord = crd;
 	at.mcoord = mcrd;
 	for (int j = 0; j < 8 && G->fail < 0 && !G->err[0]; j++) {
@@ -300,22 +317,7 @@ static krl_err emit_map_tile(cg_gen *G, cg_kern *K, int cl)
 	cg_sb pc = { 0 };
 	crd[0] = "tn";
 	crd[1] = "tc";
-	const char *q = "ts";
-	for (int k = sp->ndim - 1; k >= 2; k--) {
-		mcrd[k + 1] = q;
-		if (k == 2) {
-			crd[k] = q;
-			break;
-		}
-		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
-		crd[k] = cg_fmt(G, "ts%d", k);
-		cg_line(&pc, 1, "long tcs%d[%d], tcq%d[%d];", k, kr, k, kr);
-		cg_line(&sc, 2, "const long ts%d = krl_mod(%s, %s), tq%d = "
-		        "krl_div(%s, %s);", k, q, D, k, q, D);
-		cg_line(&sc, 2, "tcs%d[k] = ts%d;", k, k);
-		cg_line(&sc, 2, "tcq%d[k] = tq%d;", k, k);
-		q = cg_fmt(G, "tq%d", k);
-	}
+	cl_coords(G, K, crd, mcrd, &sc, &pc, kr);
 	at.coord = crd;
 	at.mcoord = mcrd;
 	map_step(&em, "i", 1, 4, &at);
