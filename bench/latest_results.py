@@ -14,7 +14,7 @@ file's line on a tie), whatever the folder names say. Prints how many
 problems, from how many commits, the geometric means over PyTorch's best
 and over eager, and the problems below BELOW of PyTorch's best, worst
 first, each with its ms, the peer that was best, its commit and the file it
-came from; then the problems whose latest ok line has no peers. --md
+came from; then the problems with ok lines of which none has peers. --md
 writes the same as markdown. Exit status 0, or 2 when no line counts.
 """
 import argparse
@@ -31,6 +31,11 @@ def collect(root, level, shapes):
     name = f"optimize-level{level}-{shapes}.jsonl"
     files = sorted(glob.glob(os.path.join(root, "**", name), recursive=True))
     best, nopeers = {}, {}
+
+    def keep(d, p, r):  # the later line of p wins (a later file's on a tie)
+        if p not in d or d[p].get("date", "") <= r.get("date", ""):
+            d[p] = r
+
     for f in files:
         with open(f) as fh:
             for ln in fh:
@@ -44,12 +49,7 @@ def collect(root, level, shapes):
                 if not p or (r.get("shapes") or "").split(",")[-1] != shapes:
                     continue
                 r = dict(r, _file=os.path.relpath(f, root))
-                if r.get("vs_best_torch") is None:
-                    if p not in nopeers or nopeers[p]["date"] <= r.get("date", ""):
-                        nopeers[p] = r
-                    continue
-                if p not in best or best[p].get("date", "") <= r.get("date", ""):
-                    best[p] = r
+                keep(nopeers if r.get("vs_best_torch") is None else best, p, r)
     for p in list(nopeers):
         if p in best:
             del nopeers[p]

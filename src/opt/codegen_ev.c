@@ -180,6 +180,16 @@ static const char *stride_after(cg_em *em, int n, int s, int end)
 	return cg_prod(em->G, n, j, g->n[n].ndim);
 }
 
+/* n's stride along dim i of space s where n's extent there is another
+ * symbol (CL_UNK): full or 1 at run time, so 0 where it is 1. */
+static const char *unk_stride(cg_em *em, int n, int s, int i)
+{
+	const krl_graph *g = em->G->g;
+	int off = g->n[s].ndim - g->n[n].ndim;
+	return cg_fmt(em->G, "(min((%s), 2) - 1) * %s", g->n[n].dim[i - off].text,
+	              stride_after(em, n, s, i + 1));
+}
+
 /* Linear index, in node n's own layout, of point p (n broadcast into p's
  * space). */
 static const char *offset_of(cg_em *em, int n, const cg_point *p)
@@ -220,13 +230,9 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 		int nt = 0;
 		for (int i = 0; i < sp->ndim; i++) {
 			if (cls[i] == CL_UNK) {
-				int off = sp->ndim - g->n[n].ndim;
-				const char *st = cg_fmt(G, "(min((%s), 2) - 1) * %s",
-				                        g->n[n].dim[i - off].text,
-				                        stride_after(em, n, p->space,
-				                                     i + 1));
 				cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "",
-				             p->coord[i], cg_arg_long(G, em->K, st));
+				             p->coord[i], cg_arg_long(G, em->K,
+				             unk_stride(em, n, p->space, i)));
 				continue;
 			}
 			if (cls[i] != CL_FULL)
@@ -316,15 +322,9 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 			continue;
 		const char *pin = cg_prod(G, p->space, hi, sp->ndim);
 		const char *ext = cg_prod(G, p->space, lo, hi);
-		const char *st;
-		if (c == CL_FULL) {
-			st = stride_after(em, n, p->space, hi);
-		} else {
-			int off = sp->ndim - g->n[n].ndim;
-			st = cg_fmt(G, "(min((%s), 2) - 1) * %s",
-			            g->n[n].dim[lo - off].text,
-			            stride_after(em, n, p->space, hi));
-		}
+		/* an unknown dim is a run of its own: lo == i, hi == i + 1 */
+		const char *st = c == CL_FULL ? stride_after(em, n, p->space, hi) :
+		                 unk_stride(em, n, p->space, lo);
 		const char *q = strcmp(pin, "1") ?
 		                cg_fmt(G, "krl_div(%s, %s)", lin,
 		                       cg_arg_long(G, em->K, pin)) : lin;

@@ -813,14 +813,15 @@ static krl_err lo_batchnorm(lower *L, const int *in, int *out)
 {
 	int x = in[0], m, c, sq, v, e, ve, rs, y;
 	krl_err r;
-	if (N(L, x)->ndim > 2)
-		r = chan_mean_var(L, x, &m, &v);
-	else
-		r = chan_mean(L, x, &m);
-	if (r || (r = pw2(L, KRL_PW_SUB, x, m, &c)) ||
-	    (N(L, x)->ndim <= 2 &&
-	     ((r = pw1(L, KRL_PW_SQUARE, c, &sq)) || (r = chan_mean(L, sq, &v)))) ||
-	    (r = cattr(L, "eps", 1e-5, &e)) ||
+	if (N(L, x)->ndim > 2) { /* [N, C, s...]: one pass over x */
+		if (!(r = chan_mean_var(L, x, &m, &v)))
+			r = pw2(L, KRL_PW_SUB, x, m, &c);
+	} else if (!(r = chan_mean(L, x, &m)) && /* [N, C]: over N twice */
+	           !(r = pw2(L, KRL_PW_SUB, x, m, &c)) &&
+	           !(r = pw1(L, KRL_PW_SQUARE, c, &sq))) {
+		r = chan_mean(L, sq, &v);
+	}
+	if (r || (r = cattr(L, "eps", 1e-5, &e)) ||
 	    (r = pw2(L, KRL_PW_ADD, v, e, &ve)) ||
 	    (r = pw1(L, KRL_PW_RSQRT, ve, &rs)) ||
 	    (r = pw2(L, KRL_PW_MUL, c, rs, &y)))
