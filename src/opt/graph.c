@@ -535,6 +535,26 @@ int krl_graph_is_output(const krl_graph *g, int i)
 	return 0;
 }
 
+/* Whether shape key k has one value in every named shape set of t. */
+static int key_same_in_sets(const krl_task *t, const char *k)
+{
+	int seen = 0;
+	int64_t v0 = 0;
+	for (int s = 0; s < t->nsets; s++) {
+		const krl_shapeset *ss = &t->sets[s];
+		int j = 0;
+		while (j < ss->n && strcmp(ss->keys[j], k))
+			j++;
+		if (j == ss->n)
+			return 0;
+		if (seen && ss->vals[j] != v0)
+			return 0;
+		v0 = ss->vals[j];
+		seen = 1;
+	}
+	return 1;
+}
+
 int krl_graph_text_fixed(const krl_graph *g, const char *text)
 {
 	krl_scope empty = { 0 };
@@ -544,7 +564,7 @@ int krl_graph_text_fixed(const krl_graph *g, const char *text)
 	const krl_task *t = g->task;
 	for (int i = 0; t && i < t->nfixed; i++)
 		if (strcmp(t->fixed[i], text) == 0)
-			return 1;
+			return key_same_in_sets(t, text);
 	return 0;
 }
 

@@ -204,7 +204,9 @@ int krl_graph_fused_readers(const krl_graph *g, int i);
 int krl_graph_is_output(const krl_graph *g, int i);
 /* Dim or attribute text of g that has the same value in every shape set
  * the judge draws: a constant expression, or a shape key g's task
- * declares `fixed`. */
+ * declares `fixed` (hidden sets keep tiny's value) whose value is the
+ * same in every named set too (a candidate written at kb0 with a pool of
+ * 2 is checked on hidden sets with tiny's 4). */
 int krl_graph_text_fixed(const krl_graph *g, const char *text);
 /* Removes the nodes no output depends on (BUF nodes stay, and every
  * PROJ of a library call that stays), keeping the order and renumbering
