@@ -633,8 +633,15 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 		}
 		/* Whether the check could tell a trivial output from the
 		 * reference's is a question about the task on each nominal
-		 * correctness seed; timed calls and stress draws only compare. */
-		if (!t->degenerate && !stressed && strcmp(cx->phase, "timing") != 0) {
+		 * correctness seed of a named set; timed calls and stress draws
+		 * only compare, and so do hidden sets: drawn at random from
+		 * tiny's ranges, one can make the reference near-constant by
+		 * chance (58kb0's clamp after a logsumexp: the judge rejected
+		 * the reference's own plan so), and a trivial output that
+		 * passes there is right there, while the named sets keep
+		 * asking. */
+		if (!t->degenerate && !stressed && !S->is_hidden &&
+		    strcmp(cx->phase, "timing") != 0) {
 			const char *what = NULL;
 			r = trivial_match(j, S, i, S->pv, t->atol, t->rtol, &what, d);
 			if (r != KRL_OK)
