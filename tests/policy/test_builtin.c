@@ -151,7 +151,7 @@ static void file_round_trip(void **state)
 	assert_int_equal(krl_policy_size(p), 0);
 	krl_policy_free(p);
 
-	/* The shipped file reads, and is all zeros (uniform) until trained. */
+	/* The shipped file reads. */
 	KRL_ASSERT_OK(krl_policy_load("policy/builtin.weights", &p, &d), &d);
 	krl_policy_free(p);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
