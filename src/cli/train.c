@@ -30,7 +30,10 @@ static const char train_usage[] =
 	"budget: one with the weights (learning on, as krl optimize does) and one\n"
 	"choosing uniformly at random (no learning), each drawing exemplars only from\n"
 	"its own candidates. It prints both best speedups per task and their geometric\n"
-	"means over the tasks where both found a correct candidate.\n"
+	"means over the tasks where both found a correct candidate; with --at, also\n"
+	"the same over each search's first N evaluations, which are exactly those of\n"
+	"a search of budget N (every draw is seeded by round and member): one run at\n"
+	"--budget 32 --at 4,8 reports budgets 4, 8 and 32.\n"
 	"\n"
 	"options:\n"
 	"  --tasks PART        part of the split: train (default), heldout (--eval's\n"
@@ -53,6 +56,8 @@ static const char train_usage[] =
 	"                      (default policy/builtin.weights; not the --weights file)\n"
 	"  --seed S            seed of the task order and the proposals (default 1)\n"
 	"  --results FILE      --eval: write the comparison as one JSON object\n"
+	"  --at N[,N...]       --eval: also compare the best of each search's first N\n"
+	"                      evaluations (N below --budget; at most 8 of them)\n"
 	"  --store DB          the store (default krl.db; --db is the same)\n"
 	"  --work-dir DIR      where candidate files are written (default krl-candidates)\n"
 	"\n";
@@ -143,6 +148,7 @@ typedef struct trainargs {
 	char sets_buf[512];
 	const char *part, *split, *weights, *weights_out, *results, *db;
 	int rounds, eval, level, list;
+	int at[8], nat;          /* --at: smaller budgets read from each run */
 	uint64_t seed;
 } trainargs;
 
@@ -211,6 +217,29 @@ static int parse(int argc, char **argv, trainargs *a)
 			a->seed = strtoull(v, NULL, 0);
 		else if (!strcmp(s, "--results"))
 			a->results = v;
+		else if (!strcmp(s, "--at")) {
+			char *end = NULL;
+			const char *p = v;
+			a->nat = 0;
+			for (;;) {
+				long x = strtol(p, &end, 10);
+				if (end == p || x < 1 || x > 100000 || a->nat == 8) {
+					fprintf(stderr, "krl train: --at takes up to 8 "
+					                "positive numbers separated by commas, "
+					                "not '%s'\n", v);
+					return -1;
+				}
+				a->at[a->nat++] = (int)x;
+				if (*end != ',')
+					break;
+				p = end + 1;
+			}
+			if (*end) {
+				fprintf(stderr, "krl train: --at takes numbers separated by "
+				                "commas, not '%s'\n", v);
+				return -1;
+			}
+		}
 		else if (!strcmp(s, "--store") || !strcmp(s, "--db"))
 			a->db = v;
 		else if (!strcmp(s, "--work-dir"))
@@ -229,6 +258,17 @@ static int parse(int argc, char **argv, trainargs *a)
 	    a->bo.group > 64 || a->bo.lr < 0) {
 		fprintf(stderr, "krl train: --budget and --rounds need a positive "
 		                "number, --group one from 1 to 64, --lr one >= 0\n");
+		return -1;
+	}
+	for (int k = 0; k < a->nat; k++)
+		if (a->at[k] >= a->bo.budget) {
+			fprintf(stderr, "krl train: --at %d is not below --budget %d "
+			                "(the full budget is always compared)\n", a->at[k],
+			        a->bo.budget);
+			return -1;
+		}
+	if (a->nat && !a->eval) {
+		fprintf(stderr, "krl train: --at is an option of --eval\n");
 		return -1;
 	}
 	if (!a->part)
@@ -342,13 +382,33 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 	return rc;
 }
 
+/* The best speedup of a run's first n evaluations, for each n of --at. */
+typedef struct prefix {
+	const trainargs *a;
+	int seen;
+	double *best;            /* a->nat of them, NAN until an ok one */
+} prefix;
+
+static int prefix_row(const krl_eval_row *row, void *ctx)
+{
+	prefix *p = ctx;
+	p->seen++;
+	int ok = !strcmp(row->verdict, "ok") && row->speedup > 0;
+	for (int k = 0; k < p->a->nat; k++)
+		if (ok && p->seen <= p->a->at[k] &&
+		    (isnan(p->best[k]) || row->speedup > p->best[k]))
+			p->best[k] = row->speedup;
+	return 0;
+}
+
 /* One arm of the comparison on task id: the weights a->weights (learning
  * on) or uniform random choice. *best gets the best speedup, NAN when no
- * candidate was correct. Returns 0, 1 when the optimizer cannot take the
- * task, -1 when the search failed (d says why). */
+ * candidate was correct, and at[k] the best of the first a->at[k]
+ * evaluations. Returns 0, 1 when the optimizer cannot take the task, -1
+ * when the search failed (d says why). */
 static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
                krl_store *st, int uniform, const char *fp, double *best,
-               krl_diag *d)
+               double *at, krl_diag *d)
 {
 	krl_policy *pol = NULL;
 	krl_builtin_opts bo = a->bo;
@@ -380,7 +440,43 @@ static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
 	if (x > 0)
 		*best = x;
 	json_decref(sum);
+	for (int k = 0; k < a->nat; k++)
+		at[k] = NAN;
+	if (a->nat) {
+		int64_t rid = 0;
+		prefix p = {.a = a, .best = at};
+		if (krl_store_run_find(st, run, &rid, d) != KRL_OK ||
+		    krl_store_foreach_eval(st, rid, prefix_row, &p, d) != KRL_OK)
+			return -1;
+	}
 	return 0;
+}
+
+/* Geometric means of one budget's comparison. */
+typedef struct tally {
+	double lw, lu;
+	int both, wins, losses;
+} tally;
+
+static void tally_add(tally *t, double w, double u)
+{
+	if (isnan(w) || isnan(u))
+		return;
+	t->lw += log(w);
+	t->lu += log(u);
+	t->both++;
+	t->wins += w > u;
+	t->losses += w < u;
+}
+
+static double tally_gm(const tally *t, int uniform)
+{
+	return t->both ? exp((uniform ? t->lu : t->lw) / t->both) : NAN;
+}
+
+static json_t *num_or_null(double x)
+{
+	return isnan(x) ? json_null() : json_real(x);
 }
 
 /* Compares the weights with uniform random choice: the exit status. */
@@ -400,11 +496,15 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 	krl_policy_free(pol);
 	a->weights = wpath;
 	json_t *rows = json_array();
-	double lw = 0, lu = 0;
-	int both = 0, wins = 0, losses = 0, skipped = 0, rc = KRL_EXIT_OK;
-	printf("%-30s %10s %10s\n", "problem", "weights", "uniform");
+	tally all = {0}, at[8];
+	memset(at, 0, sizeof at);
+	int skipped = 0, rc = KRL_EXIT_OK;
+	printf("%-30s %10s %10s", "problem", "weights", "uniform");
+	for (int k = 0; k < a->nat; k++)
+		printf("   at %-4d weights / uniform", a->at[k]);
+	printf("\n");
 	for (int i = 0; i < n && rc == KRL_EXIT_OK; i++) {
-		double x[2];
+		double x[2], px[2][8];
 		int st2[2];
 		/* Alternate which arm goes first: the GPU's state is shared. */
 		for (int k = 0; k < 2; k++) {
@@ -412,7 +512,7 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 			fprintf(stderr, "[task %d/%d] %s, %s\n", i + 1, n, ids[i],
 			        uniform ? "uniform random" : "weights");
 			st2[uniform] = arm(a, s, ids[i], j, st, uniform, fp, &x[uniform],
-			                   &d);
+			                   px[uniform], &d);
 			if (st2[uniform] < 0) {
 				fprintf(stderr, "krl train --eval: %s: %s\n(run the same "
 				                "command again to resume)\n", ids[i],
@@ -429,28 +529,40 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 			skipped++;
 			continue;
 		}
-		printf("%-30s %9.3fx %9.3fx\n", ids[i], x[0], x[1]);
-		fflush(stdout);
-		json_array_append_new(
-			rows, json_pack("{s:s, s:o, s:o}", "problem", ids[i], "weights",
-			                isnan(x[0]) ? json_null() : json_real(x[0]),
-			                "uniform",
-			                isnan(x[1]) ? json_null() : json_real(x[1])));
-		if (!isnan(x[0]) && !isnan(x[1])) {
-			lw += log(x[0]);
-			lu += log(x[1]);
-			both++;
-			wins += x[0] > x[1];
-			losses += x[0] < x[1];
+		printf("%-30s %9.3fx %9.3fx", ids[i], x[0], x[1]);
+		json_t *row = json_pack("{s:s, s:o, s:o}", "problem", ids[i],
+		                        "weights", num_or_null(x[0]), "uniform",
+		                        num_or_null(x[1]));
+		json_t *ats = a->nat ? json_array() : NULL;
+		for (int k = 0; k < a->nat; k++) {
+			printf("   %14.3fx / %.3fx", px[0][k], px[1][k]);
+			json_array_append_new(ats, json_pack("{s:i, s:o, s:o}",
+			                                     "budget", a->at[k],
+			                                     "weights",
+			                                     num_or_null(px[0][k]),
+			                                     "uniform",
+			                                     num_or_null(px[1][k])));
+			tally_add(&at[k], px[0][k], px[1][k]);
 		}
+		if (ats)
+			json_object_set_new(row, "at", ats);
+		printf("\n");
+		fflush(stdout);
+		json_array_append_new(rows, row);
+		tally_add(&all, x[0], x[1]);
 	}
-	double gw = both ? exp(lw / both) : NAN, gu = both ? exp(lu / both) : NAN;
 	printf("\ngeometric mean of the best speedups over %d problems (both "
 	       "found a correct candidate): weights %.3fx, uniform random %.3fx; "
-	       "weights better on %d, worse on %d; %d skipped\n"
-	       "(%s part, %s shapes, %d evaluations per search, weights %s)\n",
-	       both, gw, gu, wins, losses, skipped, a->part, a->bo.shapes,
-	       a->bo.budget, wpath);
+	       "weights better on %d, worse on %d; %d skipped\n",
+	       all.both, tally_gm(&all, 0), tally_gm(&all, 1), all.wins,
+	       all.losses, skipped);
+	for (int k = 0; k < a->nat; k++)
+		printf("first %d evaluations of each search, over %d problems: "
+		       "weights %.3fx, uniform random %.3fx; weights better on %d, "
+		       "worse on %d\n", a->at[k], at[k].both, tally_gm(&at[k], 0),
+		       tally_gm(&at[k], 1), at[k].wins, at[k].losses);
+	printf("(%s part, %s shapes, %d evaluations per search, weights %s)\n",
+	       a->part, a->bo.shapes, a->bo.budget, wpath);
 	if (a->results && rc == KRL_EXIT_OK) {
 		krl_cli_date(date);
 		json_t *o = json_pack(
@@ -458,11 +570,22 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 			"s:s, s:s}",
 			"part", a->part, "shapes", a->bo.shapes, "budget", a->bo.budget,
 			"weights", wpath, "weights_fingerprint", fp, "weights_geomean",
-			isnan(gw) ? json_null() : json_real(gw), "uniform_geomean",
-			isnan(gu) ? json_null() : json_real(gu), "problems_both", both,
-			"weights_better", wins, "weights_worse", losses, "skipped",
-			skipped, "per_problem", json_incref(rows), "commit",
+			num_or_null(tally_gm(&all, 0)), "uniform_geomean",
+			num_or_null(tally_gm(&all, 1)), "problems_both", all.both,
+			"weights_better", all.wins, "weights_worse", all.losses,
+			"skipped", skipped, "per_problem", json_incref(rows), "commit",
 			krl_cli_commit(), "date", date);
+		if (o && a->nat) {
+			json_t *ats = json_array();
+			for (int k = 0; k < a->nat; k++)
+				json_array_append_new(ats, json_pack(
+					"{s:i, s:o, s:o, s:i, s:i, s:i}", "budget", a->at[k],
+					"weights_geomean", num_or_null(tally_gm(&at[k], 0)),
+					"uniform_geomean", num_or_null(tally_gm(&at[k], 1)),
+					"problems_both", at[k].both, "weights_better",
+					at[k].wins, "weights_worse", at[k].losses));
+			json_object_set_new(o, "at", ats);
+		}
 		FILE *f = fopen(a->results, "w");
 		char *z = o ? json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 		                                JSON_REAL_PRECISION(9))

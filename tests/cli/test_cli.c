@@ -98,6 +98,22 @@ static void usage_errors(void **state)
 	assert_int_equal(run("train --bogus", &out), 2);
 	assert_non_null(strstr(out, "'--bogus'"));
 	free(out);
+	assert_int_equal(run("train --help", &out), 0);
+	assert_non_null(strstr(out, "--at N[,N...]"));
+	free(out);
+	assert_int_equal(run("train --eval --budget 32 --at 4,x", &out), 2);
+	assert_non_null(strstr(out, "--at takes up to 8 positive numbers"));
+	free(out);
+	assert_int_equal(run("train --eval --budget 32 --at 4,32", &out), 2);
+	assert_non_null(strstr(out, "--at 32 is not below --budget 32"));
+	free(out);
+	assert_int_equal(run("train --budget 32 --at 4", &out), 2);
+	assert_non_null(strstr(out, "--at is an option of --eval"));
+	free(out);
+	assert_int_equal(run("train --eval --budget 32 --at 1,2,3,4,5,6,7,8,9",
+	                     &out), 2);
+	assert_non_null(strstr(out, "up to 8"));
+	free(out);
 	assert_int_equal(run("optimize", &out), 2);
 	assert_non_null(strstr(out, "usage: krl optimize"));
 	free(out);

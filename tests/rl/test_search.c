@@ -951,6 +951,62 @@ static void patience_stops(void **state)
 	}
 }
 
+/* A search's first N evaluations are those of a search of budget N with
+ * the same seed (its round-0 slots, then rounds of G, every draw seeded
+ * by round and member, learning after each round): what `krl train
+ * --eval --at` relies on to report smaller budgets from one run. With
+ * learning on (the weights' arm) and in uniform mode, 3 seeds, N = 4, 8,
+ * 13 of 32. */
+static void budget_prefix(void **state)
+{
+	(void)state;
+	static const int Ns[] = { 4, 8, 13 };
+	for (int uni = 0; uni <= 1; uni++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			world w;
+			world_open(&w);
+			standin g = {.space = make_space(0)};
+			judge j = {.space = &g.space};
+			krl_policy *pol = NULL;
+			KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+			krl_policy_set_uniform(pol, uni);
+			krl_builtin_opts o = opts(&w, 32, seed);
+			o.learn = !uni;
+			json_decref(run_search(&w, w.db, &g, &j, pol, &o));
+			rows big = {0};
+			read_rows(w.db, &big);
+			assert_int_equal(big.n, 32);
+			for (size_t q = 0; q < sizeof Ns / sizeof Ns[0]; q++) {
+				char db[160];
+				snprintf(db, sizeof db, "%s/b%d.db", w.dir, Ns[q]);
+				judge j2 = {.space = &g.space};
+				krl_policy *p2 = NULL;
+				KRL_ASSERT_OK(krl_policy_create(&p2), NULL);
+				krl_policy_set_uniform(p2, uni);
+				krl_builtin_opts o2 = opts(&w, Ns[q], seed);
+				o2.learn = !uni;
+				json_decref(run_search(&w, db, &g, &j2, p2, &o2));
+				rows small = {0};
+				read_rows(db, &small);
+				assert_int_equal(small.n, Ns[q]);
+				for (int i = 0; i < small.n; i++) {
+					assert_string_equal(small.r[i].slot, big.r[i].slot);
+					assert_string_equal(small.r[i].completion,
+					                    big.r[i].completion);
+					assert_string_equal(small.r[i].verdict,
+					                    big.r[i].verdict);
+					assert_true(small.r[i].speedup == big.r[i].speedup);
+				}
+				rows_free(&small);
+				krl_policy_free(p2);
+			}
+			rows_free(&big);
+			krl_policy_free(pol);
+			world_close(&w);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -962,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(round0_other_convolution),
 		cmocka_unit_test(round0_other_layout),
 		cmocka_unit_test(patience_stops),
+		cmocka_unit_test(budget_prefix),
 		cmocka_unit_test(split_covers_level1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
