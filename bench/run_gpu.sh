@@ -31,7 +31,9 @@
 # kb1, budget $BUDGET, default 32, then bench/peers.py on the problems it
 # finished, in the same call, and bench/join_peers.py: results with peer
 # columns, optimize-level2-kb1.jsonl and its figures optimize-level2-kb1.md;
-# resumable across calls; see below).
+# resumable across calls; see below); train (krl train on level $LEVEL,
+# default 2, then krl train --eval at budget 32 with --at 4,8; resumable;
+# see below).
 # The task selection of refs, torch and peers (docs/peers.md): LEVEL (refs
 # and torch default 1, peers 2), or TASKS, a glob under tasks/ ('level2/*'),
 # or TASK_LIST, a file of task ids; then ONLY, a regex on task ids
@@ -367,6 +369,52 @@ if has level; then
 		cp "$w/work/krl.db" "$OUT/$name.db" 2>/dev/null
 		cp "$w/work/optimize.err" "$OUT/$name.err" 2>/dev/null
 		echo "level $lvl $s: $(($(date +%s) - t0)) s in this phase" | tee -a "$S"
+	fi
+fi
+if has train; then
+	# The builtin policy's training and its held-out comparison (docs/rl.md,
+	# docs/optimizer.md section 5): krl train --level LEVEL (default 2) at
+	# TRAIN_SHAPES (default kb0), TRAIN_BUDGET evaluations a task (default
+	# 16), seed TRAIN_SEED (default 1), from the weights TRAIN_FROM
+	# (default policy/builtin.weights), into $WORK/train-levelN/levelN.weights,
+	# stopped after TRAIN_SECONDS (default 480); when it has finished,
+	# krl train --eval on the held-out part at EVAL_BUDGET (default 32)
+	# with --at EVAL_AT (default 4,8), stopped after EVAL_SECONDS (default
+	# 480). Both resume from their stores ($WORK/train-levelN/*.db; a
+	# later call on a fresh machine resumes from TRAIN_RESUME, a carried
+	# folder holding the train.db.xz, eval.db.xz and levelN.weights an
+	# earlier call left under $OUT). Files: train_levelN.log,
+	# levelN.weights, eval_levelN.log, eval_levelN-bB.json, and the stores
+	# as train.db.xz and eval.db.xz.
+	lvl=${LEVEL:-2}
+	w=${WORK:-.gpuwork}/train-level$lvl
+	mkdir -p "$w"
+	for f in train.db eval.db; do
+		[ -f "$w/$f" ] || [ ! -f "${TRAIN_RESUME:-/nonexistent}/$f.xz" ] ||
+			xz -dc "$TRAIN_RESUME/$f.xz" > "$w/$f"
+	done
+	t0=$(date +%s)
+	timeout "${TRAIN_SECONDS:-480}" ./build/krl train \
+		--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" \
+		--budget "${TRAIN_BUDGET:-16}" --seed "${TRAIN_SEED:-1}" \
+		--weights "${TRAIN_FROM:-policy/builtin.weights}" \
+		--weights-out "$w/level$lvl.weights" --store "$w/train.db" \
+		--work-dir "$w/cands" >> "$OUT/train_level$lvl.log" 2>&1
+	rc=$?
+	echo "train level $lvl: exit $rc, $(($(date +%s) - t0)) s" | tee -a "$S"
+	cp "$w/level$lvl.weights" "$OUT/" 2>/dev/null
+	xz -T0 -c "$w/train.db" > "$OUT/train.db.xz"
+	if [ "$rc" = 0 ]; then
+		t0=$(date +%s)
+		eb=${EVAL_BUDGET:-32}
+		timeout "${EVAL_SECONDS:-480}" ./build/krl train --eval \
+			--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" --budget "$eb" \
+			--at "${EVAL_AT:-4,8}" --seed "${TRAIN_SEED:-1}" \
+			--weights "$w/level$lvl.weights" \
+			--results "$OUT/eval_level$lvl-b$eb.json" --store "$w/eval.db" \
+			--work-dir "$w/ecands" >> "$OUT/eval_level$lvl.log" 2>&1
+		echo "eval level $lvl: exit $?, $(($(date +%s) - t0)) s" | tee -a "$S"
+		xz -T0 -c "$w/eval.db" > "$OUT/eval.db.xz"
 	fi
 fi
 # Everything but the summary in one archive: the device tool brings back
