@@ -94,6 +94,11 @@ typedef struct krl_sched {
 	int row_cache;           /* 1: rows in registers when they fit */
 	int row_cols;            /* column kernels: columns per lane (1, or 4
 	                            where the wide layout applies) */
+	int row_colthread;       /* column kernels over at most CG_COL_THREAD_R
+	                            rows (at the set generated for): 1, a
+	                            thread per column, the block's threads
+	                            side by side; 0, 32 columns x block / 32
+	                            rows of threads */
 	int total_blocks;        /* blocks per SM */
 	int total_block;
 	int scan_block;
@@ -161,6 +166,7 @@ typedef struct cg_gen {
 	/* helpers the device code needs (emitted once, before the kernels) */
 	unsigned need;
 	int cols_wide;           /* column kernels the wide layout applies to */
+	int cols_short;          /* column kernels row.colthread applies to */
 	int row_cl;              /* row kernels walking a channels-last input
 	                            in memory order (cg_row_cl) */
 	int pool_cl;             /* pool kernels reading one so */
@@ -278,6 +284,10 @@ int cg_cl_view(const krl_graph *g, int n);
  * test; not changed without a run at the commit that changes it. */
 #define CG_CL_MIN_ROW 32
 #define CG_CL_MIN_BLOCKS 512
+/* The longest reduced extent (at the set generated for) for which a
+ * column kernel offers a thread per column (row.colthread): 6's softmax
+ * over 16 channels, 58's logsumexp over 16. */
+#define CG_COL_THREAD_R 32
 int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1);
 /* The column blocks of such a row kernel over spatial axes [ax0, ax1):
  * (n, the spatial dims before ax0) x groups of 32 of (the spatial dims

@@ -289,6 +289,7 @@ typedef struct krl_cginfo {
 	int rows_inner1;         /* row kernels with inner == 1 */
 	int rows_cols;           /* row kernels with inner > 1 */
 	int cols_wide;           /* of those, ones the wide layout applies to */
+	int cols_short;          /* of those, ones row.colthread applies to */
 	int nlib_gemm;           /* library calls of gemm */
 } krl_cginfo;
 

@@ -605,6 +605,17 @@ static cg_val col_finish(cg_em *em, cg_sb *b, int ind, krl_redop op,
 	const char *name = cg_name(G, "r");
 	cg_val v = { name, 'f' };
 	G->need |= CG_NEED_RED;
+	if (ty == 1) {
+		/* a thread per column: its accumulator is the column's */
+		if (cg_red_is_arg(op)) {
+			G->need |= CG_NEED_ARG;
+			cg_line(b, ind, "const long long %s = %s_i;", name, acc);
+			v.t = 'l';
+		} else {
+			cg_line(b, ind, "const float %s = (float)%s;", name, acc);
+		}
+		return v;
+	}
 	cg_line(b, ind, "__syncthreads(); /* the slots may still be read */");
 	switch (op) {
 	case KRL_RED_SUM:
@@ -1396,11 +1407,15 @@ next:
 	}
 }
 
-/* inner > 1: 32 columns per block, rows of threads split R. */
+/* inner > 1: 32 columns per block, rows of threads split R; or, with
+ * row.colthread where R is short (CG_COL_THREAD_R at the set generated
+ * for), a thread per column, blk columns per block, each thread walking
+ * its whole column (no shared-memory combine). */
 static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int blk = ri->blk;
-	int ty = blk / 32;
+	const int tpc = G->s.row_colthread && ri->rval <= CG_COL_THREAD_R;
+	const int ty = tpc ? 1 : blk / 32, cw = tpc ? blk : 32;
 	const char *name = cg_fmt(G, "k%d_col", K->id);
 	cg_em em;
 	cg_em_init(&em, G, K);
@@ -1433,15 +1448,17 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
 	cg_line(&body, 0, "{");
-	col_smem(G, ri, 0, ty, &body);
+	if (!tpc)
+		col_smem(G, ri, 0, ty, &body);
 	cg_sb_cat(&body, &l0);
-	cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
+	cg_line(&body, 1, "const int tx = threadIdx.x, ty = %s;",
+	        tpc ? "0" : "threadIdx.y");
 	const char *ov = ri->perm ? "op" : "o", *cv = ri->perm ? "cp" : "c";
-	cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", PI);
+	cg_line(&body, 1, "const long ncb = (%s + %d) / %d;", PI, cw - 1, cw);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
 	        "gridDim.x) {", PO);
 	cg_line(&body, 2, "const long %s = blk / ncb;", ov);
-	cg_line(&body, 2, "const long cc = (blk %% ncb) * 32 + tx;");
+	cg_line(&body, 2, "const long cc = (blk %% ncb) * %d + tx;", cw);
 	cg_line(&body, 2, "const bool valid = cc < %s;", PI);
 	cg_line(&body, 2, "/* past the last column: compute the last one's "
 	        "values (in bounds), store nothing */");
@@ -1455,16 +1472,19 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
-	              cg_fmt(G, "row over a middle axis: 32 columns x %d rows of "
-	                     "threads per block, %d pass%s%s", ty, ri->npass,
+	              cg_fmt(G, "row over a middle axis: %s, %d pass%s%s",
+	                     tpc ? cg_fmt(G, "a thread per column, %d columns "
+	                                  "per block", cw)
+	                         : cg_fmt(G, "32 columns x %d rows of threads "
+	                                  "per block", ty), ri->npass,
 	                     ri->npass == 1 ? "" : "es",
 	                     ri->perm ? "; the columns of a channels-last input's "
 	                     "memory (spatial positions after the reduced axes, "
 	                     "then channels)" : ""),
 	              blk, &body,
-	              cg_fmt(G, "min((%s) * cdiv(%s, 32), sm_count * 32)", pot,
-	                     pit),
-	              cg_fmt(G, "32, %d", ty));
+	              cg_fmt(G, "min((%s) * cdiv(%s, %d), sm_count * %d)", pot,
+	                     pit, cw, tpc ? 2048 / cw : 32),
+	              cg_fmt(G, "%d, %d", cw, ty));
 done:
 	if (l0.oom || rowb.oom || body.oom)
 		G->oom = 1;
@@ -1661,9 +1681,13 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	G->cols_wide += wide;
 	if (ri.perm)
 		G->row_cl++;
-	if (ri.perm == 2 &&
-	    cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
-	    CG_CL_MIN_BLOCKS)
+	int split = ri.perm == 2 &&
+	            cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
+	            CG_CL_MIN_BLOCKS;
+	/* the kernels emit_cols writes whatever row.cols says, R short */
+	if ((ri.perm == 2 && !split) || (!ri.perm && !ri.inner1))
+		G->cols_short += ri.rval <= CG_COL_THREAD_R;
+	if (split)
 		emit_cols_split(G, K, &ri);
 	else if (ri.perm == 2)
 		emit_cols(G, K, &ri);

@@ -46,6 +46,7 @@ static void add_decision(krl_space *s, const char *name, int nopt,
 }
 
 static const char *const ONOFF[] = { "on", "off" };
+static const char *const OFFON[] = { "off", "on" };
 static const char *const MAP_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const MAP_VEC[] = { "4", "2", "1" };
 static const char *const MAP_EPT[] = { "1", "2", "4" };
@@ -115,6 +116,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->row_cache = strcmp(z, "reread") != 0;
 	if ((z = chosen(s, c, "row.cols")))
 		k->row_cols = atoi(z);
+	if ((z = chosen(s, c, "row.colthread")))
+		k->row_colthread = !strcmp(z, "on");
 	if ((z = chosen(s, c, "total.blocks")))
 		k->total_blocks = atoi(z);
 	if ((z = chosen(s, c, "total.block")))
@@ -507,6 +510,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			add_decision(sp, "row.cache", NOPT(ROW_CACHE), ROW_CACHE);
 		if (with.cols_wide || without.cols_wide)
 			add_decision(sp, "row.cols", NOPT(ROW_COLS), ROW_COLS);
+		if (with.cols_short || without.cols_short)
+			add_decision(sp, "row.colthread", 2, OFFON);
 	}
 	if (total) {
 		add_decision(sp, "total.blocks", NOPT(TOTAL_BLOCKS), TOTAL_BLOCKS);

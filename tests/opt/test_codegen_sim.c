@@ -1248,6 +1248,99 @@ static void kb0_generation_compute_golden(void **state)
 	assert_true(n.poolcl >= 1 || g_parts > 1);
 }
 
+/* Column kernels with a thread per column (row.colthread=on, where the
+ * reduced extent at kb1 is at most CG_COL_THREAD_R): softmax over 16
+ * channels (6, 24, 89; 13 after a mean), logsumexp (42, 58 and its kb0
+ * variant), batch norm and instance norm statistics (15, 77, 79), 27kb0,
+ * 38kb0; in NCHW and channels-last y, at block sizes 256 and 1024 (1024
+ * columns a block: more than tiny's columns), at tiny and a hidden-like
+ * set. Each candidate also compiles with NVRTC. */
+static void col_thread_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const ids[] = {
+		"level2/6_conv3d_softmax_maxpool_maxpool",
+		"level2/13_convtranspose3d_mean_add_softmax_tanh_scaling",
+		"level2/15_convtranspose3d_batchnorm_subtract",
+		"level2/24_conv3d_min_softmax",
+		"level2/27kb0_conv3d_hardswish_relu_softmax_mean",
+		"level2/38kb0_convtranspose3d_avgpool_clamp_softmax_multiply",
+		"level2/42_convtranspose2d_globalavgpool_biasadd_logsumexp_sum_multiply",
+		"level2/58_convtranspose3d_logsumexp_hardswish_subtract_clamp",
+		"level2/58kb0_convtranspose3d_logsumexp_hardswish_subtract_clamp_max",
+		"level2/77_convtranspose3d_scale_batchnorm_globalavgpool",
+		"level2/79_conv3d_multiply_instancenorm_clamp_multiply_max",
+		"level2/89_convtranspose3d_maxpool_softmax_subtract_swish_max",
+	};
+	static const char *const forms[3] = {
+		"krl-choice: row.colthread=on",
+		"krl-choice: row.colthread=on row.block=1024 lib.layout=nchw",
+		"krl-choice: row.colthread=on row.block=128 lib.layout=nhwc_y "
+		"conv.impl=lib lib.tconv=dgrad",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simct-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	int item = 0, runs = 0, wrong = 0, tpc = 0, cands = 0;
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	for (size_t j = 0; j < 3 * sizeof ids / sizeof ids[0]; j++) {
+		size_t i = j / 3;
+		if (!wanted(ids[i]) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, ids[i], forms[j % 3], &text, &what);
+		int has = strstr(text, "a thread per column,") != NULL;
+		if (j % 3 == 0 && !has)
+			printf("%s (%s): no column kernel with a thread per column\n",
+			       ids[i], what);
+		if (j % 3 == 0)
+			assert_true(has);
+		tpc += has;
+		cands++;
+		krl_shapeset hid = { 0 };
+		uint64_t hs = 77 + (uint64_t)j;
+		krl_limits lim = krl_limits_sm90();
+		const krl_shapeset *sets[2] = { krl_task_shapeset(t, "tiny"), NULL };
+		if (krl_task_draw_hidden(t, &hs, &lim, &hid, NULL) == KRL_OK)
+			sets[1] = &hid;
+		for (int q = 0; q < 2; q++) {
+			if (!sets[q])
+				continue;
+			int64_t bad = run(t, ids[i], text, sets[q], 51 + (uint64_t)q,
+			                  dir, 0);
+			runs++;
+			if (bad) {
+				printf("%s (%s) at %s: %s\n", ids[i], what,
+				       q ? "a hidden set" : "tiny",
+				       bad < 0 ? "did not run" : "wrong values");
+				wrong++;
+			}
+		}
+		free(hid.vals);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	printf("column kernels with a thread per column on the CPU stand-in "
+	       "(part %d of %d): %d runs, %d wrong, %d of %d candidates with "
+	       "one\n", g_part + 1, g_parts, runs, wrong, tpc, cands);
+	assert_int_equal(wrong, 0);
+}
+
 /* Reductions over a middle axis (tests/data/reduce/) with the column
  * kernel of each row.cols option: rows long enough for the wide kernel's
  * main loop (256 rows a step), partial 128-column groups, a 4-d mean whose
@@ -1370,6 +1463,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(channels_last_rows_compute_golden),
 		cmocka_unit_test(channels_last_pools_compute_golden),
 		cmocka_unit_test(kb0_generation_compute_golden),
+		cmocka_unit_test(col_thread_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
 		cmocka_unit_test(views_compute_golden),
 	};
