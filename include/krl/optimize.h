@@ -172,6 +172,15 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
                              krl_store *st, const krl_builtin_opts *o,
                              json_t **summary, krl_diag *d);
 
+/* The best speedup among the `ok` evaluations of the first n of run
+ * run_name (in commit order, which is slot order in a search), NAN in
+ * *best when none is; KRL_ENOTFOUND when the store has no such run. A
+ * builtin search's first n evaluations are those of a search of budget n
+ * with the same options and seed (tests/rl/test_search.c, budget_prefix):
+ * `krl train --eval --at`. */
+krl_err krl_run_best_within(krl_store *st, const char *run_name, int n,
+                            double *best, krl_diag *d);
+
 /* Writes the supervised fine-tuning set: one JSON line (task, prompt,
  * completion, candidate source, speedup, policy) per distinct correct
  * candidate with speedup >= min_speedup, its best evaluation, over one run

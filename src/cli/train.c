@@ -382,25 +382,6 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 	return rc;
 }
 
-/* The best speedup of a run's first n evaluations, for each n of --at. */
-typedef struct prefix {
-	const trainargs *a;
-	int seen;
-	double *best;            /* a->nat of them, NAN until an ok one */
-} prefix;
-
-static int prefix_row(const krl_eval_row *row, void *ctx)
-{
-	prefix *p = ctx;
-	p->seen++;
-	int ok = !strcmp(row->verdict, "ok") && row->speedup > 0;
-	for (int k = 0; k < p->a->nat; k++)
-		if (ok && p->seen <= p->a->at[k] &&
-		    (isnan(p->best[k]) || row->speedup > p->best[k]))
-			p->best[k] = row->speedup;
-	return 0;
-}
-
 /* One arm of the comparison on task id: the weights a->weights (learning
  * on) or uniform random choice. *best gets the best speedup, NAN when no
  * candidate was correct, and at[k] the best of the first a->at[k]
@@ -441,14 +422,8 @@ static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
 		*best = x;
 	json_decref(sum);
 	for (int k = 0; k < a->nat; k++)
-		at[k] = NAN;
-	if (a->nat) {
-		int64_t rid = 0;
-		prefix p = {.a = a, .best = at};
-		if (krl_store_run_find(st, run, &rid, d) != KRL_OK ||
-		    krl_store_foreach_eval(st, rid, prefix_row, &p, d) != KRL_OK)
+		if (krl_run_best_within(st, run, a->at[k], &at[k], d) != KRL_OK)
 			return -1;
-	}
 	return 0;
 }
 

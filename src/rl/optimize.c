@@ -339,6 +339,36 @@ static krl_err summarize_run(krl_store *st, int64_t run_id, json_t *tally,
 	return krl_store_foreach_eval(st, run_id, tally_row, &x, d);
 }
 
+typedef struct withinctx {
+	int n, seen;
+	double best;
+} withinctx;
+
+static int within_row(const krl_eval_row *row, void *ctx)
+{
+	withinctx *x = ctx;
+	if (++x->seen > x->n)
+		return 1;
+	if (!strcmp(row->verdict, "ok") && row->speedup > 0 &&
+	    (isnan(x->best) || row->speedup > x->best))
+		x->best = row->speedup;
+	return 0;
+}
+
+krl_err krl_run_best_within(krl_store *st, const char *run_name, int n,
+                            double *best, krl_diag *d)
+{
+	int64_t rid = 0;
+	withinctx x = {.n = n, .best = NAN};
+	*best = NAN;
+	krl_err e = krl_store_run_find(st, run_name, &rid, d);
+	if (e == KRL_OK)
+		e = krl_store_foreach_eval(st, rid, within_row, &x, d);
+	if (e == KRL_OK)
+		*best = x.best;
+	return e;
+}
+
 typedef struct sftctx {
 	krl_store *st;
 	double min_speedup;

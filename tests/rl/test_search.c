@@ -985,7 +985,26 @@ static void budget_prefix(void **state)
 				krl_policy_set_uniform(p2, uni);
 				krl_builtin_opts o2 = opts(&w, Ns[q], seed);
 				o2.learn = !uni;
-				json_decref(run_search(&w, db, &g, &j2, p2, &o2));
+				json_t *sum2 = run_search(&w, db, &g, &j2, p2, &o2);
+				/* what `krl train --eval --at` reads from the big run */
+				krl_store *st = NULL;
+				krl_diag d = {0};
+				double within = 0;
+				KRL_ASSERT_OK(krl_store_open(w.db, &st, &d), &d);
+				KRL_ASSERT_OK(krl_run_best_within(st, "search", Ns[q],
+				                                  &within, &d), &d);
+				assert_int_equal(krl_run_best_within(st, "no such run", 4,
+				                                     &within, &d),
+				                 KRL_ENOTFOUND);
+				KRL_ASSERT_OK(krl_run_best_within(st, "search", Ns[q],
+				                                  &within, &d), &d);
+				krl_store_close(st);
+				json_t *sp = json_object_get(sum2, "speedup");
+				if (json_is_null(sp))
+					assert_true(isnan(within));
+				else
+					assert_true(within == json_number_value(sp));
+				json_decref(sum2);
 				rows small = {0};
 				read_rows(db, &small);
 				assert_int_equal(small.n, Ns[q]);
