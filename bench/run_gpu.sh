@@ -382,16 +382,19 @@ if has train; then
 	# with --at EVAL_AT (default 4,8), stopped after EVAL_SECONDS (default
 	# 480). Both resume from their stores ($WORK/train-levelN/*.db; a
 	# later call on a fresh machine resumes from TRAIN_RESUME, a carried
-	# folder holding the train.db.xz, eval.db.xz and levelN.weights an
-	# earlier call left under $OUT). Files: train_levelN.log,
+	# folder holding the train.db.xz and eval.db.xz an earlier call left
+	# under $OUT: training replays its finished runs, learning included,
+	# and so writes the same weights again). Files: train_levelN.log,
 	# levelN.weights, eval_levelN.log, eval_levelN-bB.json, and the stores
 	# as train.db.xz and eval.db.xz.
 	lvl=${LEVEL:-2}
 	w=${WORK:-.gpuwork}/train-level$lvl
 	mkdir -p "$w"
 	for f in train.db eval.db; do
-		[ -f "$w/$f" ] || [ ! -f "${TRAIN_RESUME:-/nonexistent}/$f.xz" ] ||
+		if [ -n "${TRAIN_RESUME:-}" ] && [ ! -f "$w/$f" ] &&
+		   [ -f "$TRAIN_RESUME/$f.xz" ]; then
 			xz -dc "$TRAIN_RESUME/$f.xz" > "$w/$f"
+		fi
 	done
 	t0=$(date +%s)
 	timeout "${TRAIN_SECONDS:-480}" ./build/krl train \

@@ -142,13 +142,16 @@ static void shuffle(int *order, int n, uint64_t seed, int round)
 
 /* ==== Training and evaluation ==== */
 
+/* The most budgets --at takes. */
+#define MAX_AT 8
+
 typedef struct trainargs {
 	krl_judge_opts jo;
 	krl_builtin_opts bo;
 	char sets_buf[512];
 	const char *part, *split, *weights, *weights_out, *results, *db;
 	int rounds, eval, level, list;
-	int at[8], nat;          /* --at: smaller budgets read from each run */
+	int at[MAX_AT], nat;     /* --at: smaller budgets read from each run */
 	uint64_t seed;
 } trainargs;
 
@@ -223,10 +226,10 @@ static int parse(int argc, char **argv, trainargs *a)
 			a->nat = 0;
 			for (;;) {
 				long x = strtol(p, &end, 10);
-				if (end == p || x < 1 || x > 100000 || a->nat == 8) {
-					fprintf(stderr, "krl train: --at takes up to 8 "
+				if (end == p || x < 1 || x > 100000 || a->nat == MAX_AT) {
+					fprintf(stderr, "krl train: --at takes up to %d "
 					                "positive numbers separated by commas, "
-					                "not '%s'\n", v);
+					                "not '%s'\n", MAX_AT, v);
 					return -1;
 				}
 				a->at[a->nat++] = (int)x;
@@ -471,7 +474,7 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 	krl_policy_free(pol);
 	a->weights = wpath;
 	json_t *rows = json_array();
-	tally all = {0}, at[8];
+	tally all = {0}, at[MAX_AT];
 	memset(at, 0, sizeof at);
 	int skipped = 0, rc = KRL_EXIT_OK;
 	printf("%-30s %10s %10s", "problem", "weights", "uniform");
@@ -479,7 +482,7 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 		printf("   at %-4d weights / uniform", a->at[k]);
 	printf("\n");
 	for (int i = 0; i < n && rc == KRL_EXIT_OK; i++) {
-		double x[2], px[2][8];
+		double x[2], px[2][MAX_AT];
 		int st2[2];
 		/* Alternate which arm goes first: the GPU's state is shared. */
 		for (int k = 0; k < 2; k++) {

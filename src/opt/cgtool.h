@@ -166,7 +166,9 @@ typedef struct cg_gen {
 	/* helpers the device code needs (emitted once, before the kernels) */
 	unsigned need;
 	int cols_wide;           /* column kernels the wide layout applies to */
-	int cols_short;          /* column kernels row.colthread applies to */
+	int cols_short;          /* column kernels row.colthread applies to
+	                            (emit_cols over at most CG_COL_THREAD_R
+	                            rows) */
 	int row_cl;              /* row kernels walking a channels-last input
 	                            in memory order (cg_row_cl) */
 	int pool_cl;             /* pool kernels reading one so */

@@ -1414,6 +1414,7 @@ next:
 static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int blk = ri->blk;
+	G->cols_short += ri->rval <= CG_COL_THREAD_R;
 	const int tpc = G->s.row_colthread && ri->rval <= CG_COL_THREAD_R;
 	const int ty = tpc ? 1 : blk / 32, cw = tpc ? blk : 32;
 	const char *name = cg_fmt(G, "k%d_col", K->id);
@@ -1681,13 +1682,9 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	G->cols_wide += wide;
 	if (ri.perm)
 		G->row_cl++;
-	int split = ri.perm == 2 &&
-	            cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
-	            CG_CL_MIN_BLOCKS;
-	/* the kernels emit_cols writes whatever row.cols says, R short */
-	if ((ri.perm == 2 && !split) || (!ri.perm && !ri.inner1))
-		G->cols_short += ri.rval <= CG_COL_THREAD_R;
-	if (split)
+	if (ri.perm == 2 &&
+	    cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
+	    CG_CL_MIN_BLOCKS)
 		emit_cols_split(G, K, &ri);
 	else if (ri.perm == 2)
 		emit_cols(G, K, &ri);
