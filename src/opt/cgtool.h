@@ -290,6 +290,12 @@ int cg_cl_view(const krl_graph *g, int n);
  * column kernel offers a thread per column (row.colthread): 6's softmax
  * over 16 channels, 58's logsumexp over 16. */
 #define CG_COL_THREAD_R 32
+
+/* The most multiply-adds (at the set generated for) of a GEMM for which
+ * lib.algo tries cuBLASLt's second algorithm first (space.c,
+ * gemms_small). */
+#define CG_SMALL_GEMM 4194304.0
+
 int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1);
 /* The column blocks of such a row kernel over spatial axes [ax0, ax1):
  * (n, the spatial dims before ax0) x groups of 32 of (the spatial dims

@@ -190,6 +190,19 @@ static const char *unk_stride(cg_em *em, int n, int s, int i)
 	              stride_after(em, n, s, i + 1));
 }
 
+/* Whether a rowed point p indexes a node of classes cls by its (o, r, c)
+ * coordinates, without dividing: each of the three runs of dims [0, ax0),
+ * [ax0, ax1), [ax1, nd) has one class (in sc). */
+static int rowed_coords(const int *cls, const cg_point *p, int nd, int *sc)
+{
+	int b[4] = { 0, p->ax0, p->ax1, nd };
+	int ok = 1;
+	for (int k = 0; k < 3; k++)
+		if ((sc[k] = seg_class(cls, b[k], b[k + 1])) < 0)
+			ok = 0;
+	return ok;
+}
+
 /* Linear index, in node n's own layout, of point p (n broadcast into p's
  * space). */
 static const char *offset_of(cg_em *em, int n, const cg_point *p)
@@ -266,11 +279,7 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 	if (p->rowed) {
 		int b[4] = { 0, p->ax0, p->ax1, sp->ndim };
 		int sc[3];
-		int ok = 1;
-		for (int k = 0; k < 3; k++)
-			if ((sc[k] = seg_class(cls, b[k], b[k + 1])) < 0)
-				ok = 0;
-		if (ok) {
+		if (rowed_coords(cls, p, sp->ndim, sc)) {
 			const char *coord[3] = { p->o, p->r, p->c };
 			cg_sb t = { 0 };
 			int nt = 0;
@@ -788,6 +797,52 @@ static int view_rows(const krl_graph *g, int n, const cg_point *p,
 	return 1;
 }
 
+/* The point whose index the lanes of a vector step share for view n (of
+ * level lvl at p): lane 0's, where n is broadcast along the innermost
+ * dims of p's space (a per-channel bias viewed [1, C, 1, 1]) whose extent
+ * is a multiple of the lane count at the set generated for; the vector
+ * path's guard then asks it at run time, so that the vec lanes from an
+ * aligned index (a map kernel's, or a row kernel's float4 step) lie in
+ * one run and read one element (one index computation, not vec); p
+ * itself otherwise. Lane 0's point is a linear one at em->vlin: a rowed
+ * point that would index by its coordinates (no division) keeps them,
+ * and so does a coordinate point. */
+static const cg_point *lane_point(cg_em *em, int n, const cg_point *p,
+                                  int lvl, cg_point *p0)
+{
+	cg_gen *G = em->G;
+	const krl_gnode *sp = &G->g->n[p->space];
+	int cls[KRL_MAX_DIM], sc[3];
+	if (!p->main || lvl != 2 || em->vec == 1 || !em->vlin || p->coord ||
+	    classify(G->g, n, p->space, cls) ||
+	    (p->rowed && rowed_coords(cls, p, sp->ndim, sc)))
+		return p;
+	int i = sp->ndim - 1;
+	while (i >= 0 && cls[i] == CL_WILD)
+		i--;
+	if (i < 0 || cls[i] != CL_ONE)
+		return p;
+	int lo = i;
+	while (lo - 1 >= 0 && (cls[lo - 1] == CL_ONE || cls[lo - 1] == CL_WILD))
+		lo--;
+	if (lo == 0)
+		return p; /* one element: its index is 0 at every lane */
+	/* the run's extent at the set generated for: where it is not a
+	 * multiple of vec, a guard would turn the whole vector path off
+	 * there, which costs more than an index per lane */
+	int64_t ext = 1;
+	for (int k = lo; k < sp->ndim; k++)
+		ext *= sp->dim[k].val > 0 ? sp->dim[k].val : 0;
+	if (ext % em->vec || !ext)
+		return p;
+	cg_guard_add(em, cg_arg_long(G, em->K, cg_prod(G, p->space, lo,
+	                                               sp->ndim)));
+	*p0 = *p;
+	p0->lin = em->vlin;
+	p0->rowed = 0;
+	return p0;
+}
+
 /* A view: in[0] at the same linear index (its own). A view of a leaf
  * keeps the main point's lanes when its index is the point's, and a row
  * kernel's rowed coordinates where it only reshapes the reduced axes
@@ -796,7 +851,8 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 {
 	cg_gen *G = em->G;
 	cg_val bad = { NULL, 'f' };
-	const char *own = offset_of(em, n, p);
+	cg_point lane0;
+	const char *own = offset_of(em, n, lane_point(em, n, p, lvl, &lane0));
 	cg_point q;
 	memset(&q, 0, sizeof q);
 	q.space = G->g->n[n].in[0];

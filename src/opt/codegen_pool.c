@@ -92,6 +92,23 @@ static int attr_fixed(const krl_graph *g, const krl_gnode *x,
 	return 1;
 }
 
+/* Whether pool node a0's window has a size (and, for a max, a dilation)
+ * fixed in every shape set, small enough to walk as loops of literal
+ * counts (at most 8 taps a dim, 64 in all): its size in *ks, its
+ * dilation in *dl. */
+static int fixed_window(const krl_graph *g, const krl_gnode *a0,
+                        const pinfo *pi, long *ks, long *dl)
+{
+	*dl = 1;
+	if (!attr_fixed(g, a0, "kernel_size", 1, ks) || *ks < 1 || *ks > 8 ||
+	    (!pi->avg && !attr_fixed(g, a0, "dilation", 1, dl)) || *dl < 1)
+		return 0;
+	long taps = 1;
+	for (int j = 0; j < pi->rank; j++)
+		taps *= *ks;
+	return taps <= 64;
+}
+
 /* A run-time long of K, or the literal when the attribute is one. */
 static const char *attr_long(cg_gen *G, cg_kern *K, const krl_gnode *x,
                              const char *key, long dflt, int *lit, long *v)
@@ -351,11 +368,8 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	const int tind = 2 + r;   /* indent of the tap body */
 	/* a window of a size fixed in every shape set: loops of literal
 	 * counts */
-	long ks, dl = 1;
-	const int fixed = attr_fixed(g, a0, "kernel_size", 1, &ks) &&
-	                  ks >= 1 && ks <= 8 &&
-	                  (pi->avg || attr_fixed(g, a0, "dilation", 1, &dl)) &&
-	                  dl >= 1;
+	long ks, dl;
+	const int fixed = fixed_window(g, a0, pi, &ks, &dl);
 
 	/* ---- the taps: channel j of the thread's 4 at NCHW index rb<j> +
 	 * rr, its leaf value in tv[j] ---- */
@@ -851,8 +865,32 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			cg_line(&body, ind, "long long mi = %s; /* the first tap */",
 			        plane_index(G, &pi, r, "", "lo", inc ? "n" : "I"));
 	}
-	/* the tap loops */
-	for (int j = 0; j < r; j++) {
+	/* the tap loops: with a window fixed in every shape set, literal
+	 * counts of taps (those outside the input skipped), so that the
+	 * loads are in flight together */
+	long ks, dl;
+	const int fixed = inc && fixed_window(g, a0, &pi, &ks, &dl);
+	for (int j = 0; j < r && fixed; j++) {
+		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
+		if (!j)
+			cg_line(&body, ind, "/* the window's %ld%s%s taps, those "
+			        "outside the input skipped */", ks, r > 1 ?
+			        cg_fmt(G, " x %ld", ks) : "", r > 2 ?
+			        cg_fmt(G, " x %ld", ks) : "");
+		cg_line(&body, ind + j, "#pragma unroll");
+		cg_line(&body, ind + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
+		        ks, d);
+		cg_line(&body, ind + j + 1, "const I i%s = %ss + k%s%s;", d, d, d,
+		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
+		cg_line(&body, ind + j + 1, "if (i%s < 0 || i%s >= n%s)", d, d, D);
+		cg_line(&body, ind + j + 2, "continue;");
+		if (j == r - 1) {
+			cg_line(&body, ind + j + 1, "const I xw = %s; /* the tap in "
+			        "the plane */", plane_index(G, &pi, r, "i", "", "n"));
+			cg_line(&body, ind + j + 1, "const long xi = xb + xw;");
+		}
+	}
+	for (int j = 0; j < r && !fixed; j++) {
 		const char *d = COORD[3 - r + j];
 		if (inc) {
 			/* x<d>: the offset in the plane of the tap's point in dims

@@ -46,7 +46,6 @@ static void add_decision(krl_space *s, const char *name, int nopt,
 }
 
 static const char *const ONOFF[] = { "on", "off" };
-static const char *const OFFON[] = { "off", "on" };
 static const char *const MAP_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const MAP_VEC[] = { "4", "2", "1" };
 static const char *const MAP_EPT[] = { "1", "2", "4" };
@@ -67,6 +66,7 @@ static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
+static const char *const LIB_ALGO_SMALL[] = { "1", "0", "2", "3" };
 static const char *const LIB_LAYOUT[] = { "nchw", "nhwc", "nhwc_y" };
 static const char *const LIB_LAYOUT_CL[] = { "nhwc_y", "nchw", "nhwc" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
@@ -290,6 +290,33 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 	return pay;
 }
 
+/* Whether o's library calls with an algorithm are all GEMMs (krl_gemm_form)
+ * of at most CG_SMALL_GEMM multiply-adds at the set generated for: there
+ * cuBLASLt's second algorithm beats its first (measured on the H200 at
+ * kb0, bench/results/2026-12-04-h200-lanes: 9 of 10 level-2 GEMMs of
+ * 128 x 10..100 x 5..128, the GEMM 1.3x-2.1x faster); at kb1's sizes the
+ * first is right. The multiply-adds are A's elements times C's last
+ * extent (A [..., M, K] or its transpose, C [..., M, N]). */
+static int gemms_small(const krl_opt *o, const krl_opt_scope *sc)
+{
+	const krl_graph *g = o->g;
+	int n = 0;
+	for (int i = 0; i < g->nn; i++) {
+		if (!algo_matters(o, sc, i))
+			continue;
+		const krl_gnode *x = &g->n[i], *a = &g->n[x->in[0]];
+		if (!krl_gemm_form(g, i) || x->ndim < 1)
+			return 0;
+		double macs = (double)x->dim[x->ndim - 1].val;
+		for (int k = 0; k < a->ndim; k++)
+			macs *= (double)a->dim[k].val;
+		if (!(macs > 0 && macs <= CG_SMALL_GEMM))
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 /* Rules in the order they are applied: the structural ones first, then
  * constant folding tidies what they leave. */
 static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
@@ -511,7 +538,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		if (with.cols_wide || without.cols_wide)
 			add_decision(sp, "row.cols", NOPT(ROW_COLS), ROW_COLS);
 		if (with.cols_short || without.cols_short)
-			add_decision(sp, "row.colthread", 2, OFFON);
+			add_decision(sp, "row.colthread", 2, ONOFF);
 	}
 	if (total) {
 		add_decision(sp, "total.blocks", NOPT(TOTAL_BLOCKS), TOTAL_BLOCKS);
@@ -528,6 +555,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
+	int algo_small = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -548,10 +576,12 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				igemm_pays &= igemm_pay(&q);
 			}
 		}
+		algo_small = gemms_small(o, have ? &sc : NULL);
 		krl_opt_scope_free(&sc);
 	}
 	if (nalgo)
-		add_decision(sp, "lib.algo", NOPT(LIB_ALGO), LIB_ALGO);
+		add_decision(sp, "lib.algo", NOPT(LIB_ALGO),
+		             algo_small ? LIB_ALGO_SMALL : LIB_ALGO);
 	if (nlayout)
 		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT),
 		             cl_pay ? LIB_LAYOUT_CL : LIB_LAYOUT);

@@ -835,6 +835,8 @@ static void pool_geometries_compute_golden(void **state)
 		"tests/data/pool/max3d.task", "tests/data/pool/max2d_chw.task",
 		"tests/data/pool/avg1d.task", "tests/data/pool/avg2d.task",
 		"tests/data/pool/avg3d.task", "tests/data/pool/fused.task",
+		"tests/data/pool/avg3d_fixed.task",
+		"tests/data/pool/max3d_fixed.task",
 	};
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
