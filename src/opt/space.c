@@ -293,10 +293,13 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 /* Whether o's library calls with an algorithm are all GEMMs (krl_gemm_form)
  * of at most CG_SMALL_GEMM multiply-adds at the set generated for: there
  * cuBLASLt's second algorithm beats its first (measured on the H200 at
- * kb0, bench/results/2026-12-04-h200-lanes: 9 of 10 level-2 GEMMs of
- * 128 x 10..100 x 5..128, the GEMM 1.3x-2.1x faster); at kb1's sizes the
- * first is right. The multiply-adds are A's elements times C's last
- * extent (A [..., M, K] or its transpose, C [..., M, N]). */
+ * kb0, bench/results/2026-12-04-h200-lanes: the GEMM 1.3x-2.2x faster
+ * on the 9 level-2 GEMMs of 128 x 10..100 x 5..128 timed, the whole plan
+ * 1.26x-1.75x on 8 of them, 0.93x on 14); at kb1's sizes the
+ * first is right, and so it is for few rows (level-3 35's 10 x 256 x 10
+ * ran 6x slower with the second), so C needs at least 64 rows. The
+ * multiply-adds are A's elements times C's last extent (A [..., M, K] or
+ * its transpose, C [..., M, N]). */
 static int gemms_small(const krl_opt *o, const krl_opt_scope *sc)
 {
 	const krl_graph *g = o->g;
@@ -307,10 +310,12 @@ static int gemms_small(const krl_opt *o, const krl_opt_scope *sc)
 		const krl_gnode *x = &g->n[i], *a = &g->n[x->in[0]];
 		if (!krl_gemm_form(g, i) || x->ndim < 1)
 			return 0;
-		double macs = (double)x->dim[x->ndim - 1].val;
+		double n_ = (double)x->dim[x->ndim - 1].val, macs = n_, rows = 1;
 		for (int k = 0; k < a->ndim; k++)
 			macs *= (double)a->dim[k].val;
-		if (!(macs > 0 && macs <= CG_SMALL_GEMM))
+		for (int k = 0; k + 1 < x->ndim; k++)
+			rows *= (double)x->dim[k].val;
+		if (!(macs > 0 && macs <= CG_SMALL_GEMM && rows >= 64))
 			return 0;
 		n++;
 	}

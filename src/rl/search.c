@@ -65,8 +65,8 @@ typedef struct search {
 	const char *task;
 	char run[256];
 	int64_t run_id;
-	krl_choice fixed[4];     /* round 0 */
-	const char *fixed_name[4];
+	krl_choice fixed[5];     /* round 0 */
+	const char *fixed_name[5];
 	int n0, rounds;
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */
 	krl_reward_norm norm;
@@ -851,7 +851,11 @@ static krl_err resolve(search *S, const krl_builtin_opts *o, krl_diag *d)
  * that, and the default with the other of cuDNN's layouts nchw and nhwc_y
  * (lib.layout, whose order its pay rule guesses: nhwc_y ran 1.26x-1.74x
  * faster on elementwise chains and up to 1.7x slower under pools and
- * norms). */
+ * norms), and the default with the other form of a transposed
+ * convolution (lib.tconv: the library's transposed call or a forward one
+ * over a flipped weight; on level 1 the forward form was the best
+ * candidate on 9 of 13 tasks, up to 2.6x, and a level-2 budget-8 search
+ * of 61 that never drew it ended at 2.82 ms against 1.36). */
 static void fixed_choices(search *S)
 {
 	const krl_space *s = S->gen->space;
@@ -889,6 +893,14 @@ static void fixed_choices(search *S)
 				break;
 			}
 	}
+	for (int k = 0; k < s->ndec; k++)
+		if (!strcmp(s->dec[k].name, "lib.tconv") && s->dec[k].nopt > 1) {
+			S->fixed[S->n0].opt[k] = 1;
+			S->fixed_name[S->n0] = !strcmp(s->dec[k].opt[1], "fwd") ?
+			    "lib.tconv=fwd (the other transposed convolution)" :
+			    "lib.tconv=dgrad (the other transposed convolution)";
+			S->n0++;
+		}
 	if (S->n0 > S->o.budget)
 		S->n0 = S->o.budget;
 	S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;

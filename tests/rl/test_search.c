@@ -99,13 +99,16 @@ static krl_err standin_generate(void *ctx, const krl_choice *c, char **text,
 	/* rule.fold changes nothing the candidate does: choices that differ
 	 * only there write the same body. */
 	char body[256];
-	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s%s%s%s%s",
+	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s%s%s%s%s"
+	         "%s%s",
 	         opt_of(s, c, "fuse"), opt_of(s, c, "map.vec"),
 	         opt_of(s, c, "map.block"), opt_of(s, c, "map.grid"),
 	         *opt_of(s, c, "conv.impl") ? ", conv " : "",
 	         opt_of(s, c, "conv.impl"),
 	         *opt_of(s, c, "lib.layout") ? ", layout " : "",
-	         opt_of(s, c, "lib.layout"));
+	         opt_of(s, c, "lib.layout"),
+	         *opt_of(s, c, "lib.tconv") ? ", tconv " : "",
+	         opt_of(s, c, "lib.tconv"));
 	*text = dupf("// %s\n// stand-in candidate: %s\n", line, body);
 	*what = dupf("map kernel: vec %s, block %s", opt_of(s, c, "map.vec"),
 	             opt_of(s, c, "map.block"));
@@ -850,6 +853,33 @@ static void round0_other_layout(void **state)
 	rows_free(&x);
 }
 
+/* Round 0 also judges the default with the other form of a transposed
+ * convolution (lib.tconv), after the other layout: with all four fixed
+ * choices, round 0 holds five. */
+static void round0_other_tconv(void **state)
+{
+	(void)state;
+	static const char *const impl[] = { "lib", "igemm" };
+	static const char *const lay[] = { "nhwc_y", "nchw", "nhwc" };
+	static const char *const tc[] = { "dgrad", "fwd" };
+	krl_decision dk[3] = { decision("conv.impl", impl, 2),
+	                       decision("lib.layout", lay, 3),
+	                       decision("lib.tconv", tc, 2) };
+	rows x = {0};
+	round0_rows(dk, 3, &x);
+	assert_non_null(strstr(x.r[0].completion, "lib.tconv=dgrad"));
+	assert_non_null(strstr(x.r[3].completion, "lib.layout=nchw"));
+	assert_non_null(strstr(x.r[3].completion, "lib.tconv=dgrad"));
+	assert_string_equal(x.r[4].slot, "r0/k4");
+	assert_non_null(strstr(x.r[4].completion, "conv.impl=lib"));
+	assert_non_null(strstr(x.r[4].completion, "lib.layout=nhwc_y"));
+	assert_non_null(strstr(x.r[4].completion, "lib.tconv=fwd"));
+	assert_non_null(strstr(x.r[4].completion, "base: lib.tconv=fwd (the "
+	                       "other transposed convolution)"));
+	assert_string_equal(x.r[5].slot, "r1/k0");
+	rows_free(&x);
+}
+
 /* The training split (tasks/splits/level1.txt, read by krl train): every
  * level-1 task of the suite exactly once, as train or heldout, about 30%
  * held out. */
@@ -1036,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(real_optimizer),
 		cmocka_unit_test(round0_other_convolution),
 		cmocka_unit_test(round0_other_layout),
+		cmocka_unit_test(round0_other_tconv),
 		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(budget_prefix),
 		cmocka_unit_test(split_covers_level1),
