@@ -293,7 +293,7 @@ int cg_cl_view(const krl_graph *g, int n);
 
 /* The most multiply-adds (at the set generated for) of a GEMM for which
  * lib.algo tries cuBLASLt's second algorithm first (space.c,
- * gemms_small; it also needs 64 rows). */
+ * gemm_small; it also needs 64 rows). */
 #define CG_SMALL_GEMM 4194304.0
 
 int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1);

@@ -190,6 +190,21 @@ static const char *unk_stride(cg_em *em, int n, int s, int i)
 	              stride_after(em, n, s, i + 1));
 }
 
+/* The class of the innermost run of dims of one class in cls (wild dims
+ * joining any run), its first dim in *lo; -1 when every dim is wild. */
+static int inner_run(const int *cls, int nd, int *lo)
+{
+	int i = nd - 1;
+	while (i >= 0 && cls[i] == CL_WILD)
+		i--;
+	*lo = i;
+	if (i < 0)
+		return -1;
+	while (*lo - 1 >= 0 && (cls[*lo - 1] == cls[i] || cls[*lo - 1] == CL_WILD))
+		(*lo)--;
+	return cls[i];
+}
+
 /* Whether a rowed point p indexes a node of classes cls by its (o, r, c)
  * coordinates, without dividing: each of the three runs of dims [0, ax0),
  * [ax0, ax1), [ax1, nd) has one class (in sc). */
@@ -567,14 +582,9 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 		                           p->lin));
 	}
 	/* the innermost run of dims with one class */
-	int i = sp->ndim - 1;
-	while (i >= 0 && cls[i] == CL_WILD)
-		i--;
-	int rc = i >= 0 ? cls[i] : CL_ONE;
-	int lo = i;
-	while (lo - 1 >= 0 && (cls[lo - 1] == rc || cls[lo - 1] == CL_WILD))
-		lo--;
-	if (rc == CL_UNK || i < 0)
+	int lo;
+	int rc = inner_run(cls, sp->ndim, &lo);
+	if (rc == CL_UNK || rc < 0)
 		return declare(em, 2, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 		                           offset_of(em, n, p)));
 	cg_guard_add(em, cg_arg_long(G, em->K, cg_prod(G, p->space, lo,
@@ -812,19 +822,12 @@ static const cg_point *lane_point(cg_em *em, int n, const cg_point *p,
 {
 	cg_gen *G = em->G;
 	const krl_gnode *sp = &G->g->n[p->space];
-	int cls[KRL_MAX_DIM], sc[3];
+	int cls[KRL_MAX_DIM], sc[3], lo;
 	if (!p->main || lvl != 2 || em->vec == 1 || !em->vlin || p->coord ||
 	    classify(G->g, n, p->space, cls) ||
-	    (p->rowed && rowed_coords(cls, p, sp->ndim, sc)))
+	    (p->rowed && rowed_coords(cls, p, sp->ndim, sc)) ||
+	    inner_run(cls, sp->ndim, &lo) != CL_ONE)
 		return p;
-	int i = sp->ndim - 1;
-	while (i >= 0 && cls[i] == CL_WILD)
-		i--;
-	if (i < 0 || cls[i] != CL_ONE)
-		return p;
-	int lo = i;
-	while (lo - 1 >= 0 && (cls[lo - 1] == CL_ONE || cls[lo - 1] == CL_WILD))
-		lo--;
 	if (lo == 0)
 		return p; /* one element: its index is 0 at every lane */
 	/* the run's extent at the set generated for: where it is not a

@@ -109,6 +109,31 @@ static int fixed_window(const krl_graph *g, const krl_gnode *a0,
 	return taps <= 64;
 }
 
+/* The tap loops of a window fixed in every shape set (fixed_window: size
+ * ks, dilation dl), at indent ind: literal counts, unrolled, taps outside
+ * the input skipped (and, with first, whatever its condition rejects, at
+ * the outermost dim); coordinates i<d> from the window starts <d>s. The
+ * caller closes the r loops. */
+static void literal_taps(cg_gen *G, cg_sb *b, int ind, const pinfo *pi,
+                         long ks, long dl, const char *first)
+{
+	const int r = pi->rank;
+	cg_line(b, ind, "/* the window's %ld%s%s taps, those outside the input "
+	        "skipped */", ks, r > 1 ? cg_fmt(G, " x %ld", ks) : "", r > 2 ?
+	        cg_fmt(G, " x %ld", ks) : "");
+	for (int j = 0; j < r; j++) {
+		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
+		cg_line(b, ind + j, "#pragma unroll");
+		cg_line(b, ind + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
+		        ks, d);
+		cg_line(b, ind + j + 1, "const I i%s = %ss + k%s%s;", d, d, d,
+		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
+		cg_line(b, ind + j + 1, "if (%si%s < 0 || i%s >= n%s)", j ? "" :
+		        first, d, d, D);
+		cg_line(b, ind + j + 2, "continue;");
+	}
+}
+
 /* A run-time long of K, or the literal when the attribute is one. */
 static const char *attr_long(cg_gen *G, cg_kern *K, const krl_gnode *x,
                              const char *key, long dflt, int *lit, long *v)
@@ -522,27 +547,13 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 				        j, plane_index(G, pi, r, "", "lo", "n"));
 		}
 	}
-	for (int j = 0; j < r; j++) {
-		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
-		if (!fixed) {
-			cg_line(&body, 2 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {",
-			        d, d, d, d, d, pi->avg ? "++" : " += dl");
-			continue;
-		}
+	if (fixed)
 		/* the same taps, a literal count of them */
-		if (!j)
-			cg_line(&body, 2, "/* the window's %ld%s%s taps, those "
-			        "outside the input skipped */", ks, r > 1 ?
-			        cg_fmt(G, " x %ld", ks) : "", r > 2 ?
-			        cg_fmt(G, " x %ld", ks) : "");
-		cg_line(&body, 2 + j, "#pragma unroll");
-		cg_line(&body, 2 + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
-		        ks, d);
-		cg_line(&body, 3 + j, "const I i%s = %ss + k%s%s;", d, d, d,
-		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
-		cg_line(&body, 3 + j, "if (%si%s < 0 || i%s >= n%s)", j ? "" :
-		        "!live || ", d, d, D);
-		cg_line(&body, 4 + j, "continue;");
+		literal_taps(G, &body, 2, pi, ks, dl, "!live || ");
+	for (int j = 0; j < r && !fixed; j++) {
+		const char *d = COORD[3 - r + j];
+		cg_line(&body, 2 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {",
+		        d, d, d, d, d, pi->avg ? "++" : " += dl");
 	}
 	if (!fixed) {
 		/* (a position past OS has an empty window) */
@@ -870,25 +881,11 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	 * loads are in flight together */
 	long ks, dl;
 	const int fixed = inc && fixed_window(g, a0, &pi, &ks, &dl);
-	for (int j = 0; j < r && fixed; j++) {
-		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
-		if (!j)
-			cg_line(&body, ind, "/* the window's %ld%s%s taps, those "
-			        "outside the input skipped */", ks, r > 1 ?
-			        cg_fmt(G, " x %ld", ks) : "", r > 2 ?
-			        cg_fmt(G, " x %ld", ks) : "");
-		cg_line(&body, ind + j, "#pragma unroll");
-		cg_line(&body, ind + j, "for (int k%s = 0; k%s < %ld; k%s++) {", d, d,
-		        ks, d);
-		cg_line(&body, ind + j + 1, "const I i%s = %ss + k%s%s;", d, d, d,
-		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
-		cg_line(&body, ind + j + 1, "if (i%s < 0 || i%s >= n%s)", d, d, D);
-		cg_line(&body, ind + j + 2, "continue;");
-		if (j == r - 1) {
-			cg_line(&body, ind + j + 1, "const I xw = %s; /* the tap in "
-			        "the plane */", plane_index(G, &pi, r, "i", "", "n"));
-			cg_line(&body, ind + j + 1, "const long xi = xb + xw;");
-		}
+	if (fixed) {
+		literal_taps(G, &body, ind, &pi, ks, dl, "");
+		cg_line(&body, ind + r, "const I xw = %s; /* the tap in the plane "
+		        "*/", plane_index(G, &pi, r, "i", "", "n"));
+		cg_line(&body, ind + r, "const long xi = xb + xw;");
 	}
 	for (int j = 0; j < r && !fixed; j++) {
 		const char *d = COORD[3 - r + j];

@@ -290,36 +290,27 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 	return pay;
 }
 
-/* Whether o's library calls with an algorithm are all GEMMs (krl_gemm_form)
- * of at most CG_SMALL_GEMM multiply-adds at the set generated for: there
- * cuBLASLt's second algorithm beats its first (measured on the H200 at
- * kb0, bench/results/2026-12-04-h200-lanes: the GEMM 1.3x-2.2x faster
- * on the 9 level-2 GEMMs of 128 x 10..100 x 5..128 timed, the whole plan
- * 1.26x-1.75x on 8 of them, 0.93x on 14); at kb1's sizes the
- * first is right, and so it is for few rows (level-3 35's 10 x 256 x 10
- * ran 6x slower with the second), so C needs at least 64 rows. The
+/* Whether library node i, which takes an algorithm, is a GEMM
+ * (krl_gemm_form) of at most CG_SMALL_GEMM multiply-adds and at least 64
+ * rows at the set generated for: there cuBLASLt's second algorithm beats
+ * its first (measured on the H200 at kb0, bench/results/2026-12-04-h200-
+ * lanes: the GEMM 1.3x-2.2x faster on the 9 level-2 GEMMs of 128 x
+ * 10..100 x 5..128 timed, the whole plan 1.26x-1.75x on 8 of them, 0.93x
+ * on 14); at kb1's sizes the first is right, and so it is for few rows
+ * (level-3 35's 10 x 256 x 10 ran 6x slower with the second). The
  * multiply-adds are A's elements times C's last extent (A [..., M, K] or
  * its transpose, C [..., M, N]). */
-static int gemms_small(const krl_opt *o, const krl_opt_scope *sc)
+static int gemm_small(const krl_graph *g, int i)
 {
-	const krl_graph *g = o->g;
-	int n = 0;
-	for (int i = 0; i < g->nn; i++) {
-		if (!algo_matters(o, sc, i))
-			continue;
-		const krl_gnode *x = &g->n[i], *a = &g->n[x->in[0]];
-		if (!krl_gemm_form(g, i) || x->ndim < 1)
-			return 0;
-		double n_ = (double)x->dim[x->ndim - 1].val, macs = n_, rows = 1;
-		for (int k = 0; k < a->ndim; k++)
-			macs *= (double)a->dim[k].val;
-		for (int k = 0; k + 1 < x->ndim; k++)
-			rows *= (double)x->dim[k].val;
-		if (!(macs > 0 && macs <= CG_SMALL_GEMM && rows >= 64))
-			return 0;
-		n++;
-	}
-	return n > 0;
+	const krl_gnode *x = &g->n[i], *a = &g->n[x->in[0]];
+	if (!krl_gemm_form(g, i) || x->ndim < 1)
+		return 0;
+	double n = (double)x->dim[x->ndim - 1].val, macs = n, rows = 1;
+	for (int k = 0; k < a->ndim; k++)
+		macs *= (double)a->dim[k].val;
+	for (int k = 0; k + 1 < x->ndim; k++)
+		rows *= (double)x->dim[k].val;
+	return macs > 0 && macs <= CG_SMALL_GEMM && rows >= 64;
 }
 
 /* Rules in the order they are applied: the structural ones first, then
@@ -560,7 +551,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
-	int algo_small = 0;
+	int algo_small = 1;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -568,7 +559,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		krl_diag sd = {0};
 		int have = krl_opt_scope_init(&sc, t, set, &sd) == KRL_OK;
 		for (int i = 0; i < o->g->nn; i++) {
-			nalgo += algo_matters(o, have ? &sc : NULL, i);
+			if (algo_matters(o, have ? &sc : NULL, i)) {
+				nalgo++;
+				algo_small &= gemm_small(o->g, i);
+			}
 			if (layout_matters(o, have ? &sc : NULL, i)) {
 				nlayout++;
 				cl_pay &= cl_pays(o->g, i);
@@ -581,7 +575,6 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				igemm_pays &= igemm_pay(&q);
 			}
 		}
-		algo_small = gemms_small(o, have ? &sc : NULL);
 		krl_opt_scope_free(&sc);
 	}
 	if (nalgo)

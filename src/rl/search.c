@@ -66,7 +66,7 @@ typedef struct search {
 	char run[256];
 	int64_t run_id;
 	krl_choice fixed[5];     /* round 0 */
-	const char *fixed_name[5];
+	char fixed_name[5][64];
 	int n0, rounds;
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */
 	krl_reward_norm norm;
@@ -842,6 +842,38 @@ static krl_err resolve(search *S, const krl_builtin_opts *o, krl_diag *d)
 	return KRL_OK;
 }
 
+/* The index of decision `name` in s, or -1. */
+static int dec_index(const krl_space *s, const char *name)
+{
+	for (int k = 0; k < s->ndec; k++)
+		if (!strcmp(s->dec[k].name, name))
+			return k;
+	return -1;
+}
+
+/* The index of option `opt` of dc, or -1. */
+static int opt_index(const krl_decision *dc, const char *opt)
+{
+	for (int j = 0; j < dc->nopt; j++)
+		if (!strcmp(dc->opt[j], opt))
+			return j;
+	return -1;
+}
+
+/* Round 0's next fixed choice: the default with option j (not the
+ * default's 0) of decision k, named "decision=option (what)"; nothing
+ * where k or j is not in the space. */
+static void push_fixed(search *S, int k, int j, const char *what)
+{
+	const krl_space *s = S->gen->space;
+	if (k < 0 || j < 1 || j >= s->dec[k].nopt)
+		return;
+	S->fixed[S->n0].opt[k] = j;
+	snprintf(S->fixed_name[S->n0], sizeof S->fixed_name[0], "%s=%s (%s)",
+	         s->dec[k].name, s->dec[k].opt[j], what);
+	S->n0++;
+}
+
 /* Round 0: the default choice, "fuse=ref" (the reference plan itself,
  * so that every search holds a measured candidate as fast as the
  * reference) when the space offers it, and the default with the other
@@ -860,47 +892,18 @@ static void fixed_choices(search *S)
 {
 	const krl_space *s = S->gen->space;
 	memset(S->fixed, 0, sizeof S->fixed);
-	S->fixed_name[0] = "default";
+	memset(S->fixed_name, 0, sizeof S->fixed_name);
+	snprintf(S->fixed_name[0], sizeof S->fixed_name[0], "default");
 	S->n0 = 1;
-	for (int k = 0; k < s->ndec; k++)
-		if (!strcmp(s->dec[k].name, "fuse"))
-			for (int j = 1; j < s->dec[k].nopt; j++)
-				if (!strcmp(s->dec[k].opt[j], "ref")) {
-					S->fixed[S->n0].opt[k] = j;
-					S->fixed_name[S->n0] = "fuse=ref (the reference plan)";
-					S->n0++;
-				}
-	for (int k = 0; k < s->ndec; k++)
-		if (!strcmp(s->dec[k].name, "conv.impl") && s->dec[k].nopt > 1) {
-			S->fixed[S->n0].opt[k] = 1;
-			S->fixed_name[S->n0] = !strcmp(s->dec[k].opt[1], "igemm") ?
-			    "conv.impl=igemm (the other convolution)" :
-			    "conv.impl=lib (the other convolution)";
-			S->n0++;
-		}
-	for (int k = 0; k < s->ndec; k++) {
-		const krl_decision *dc = &s->dec[k];
-		if (strcmp(dc->name, "lib.layout"))
-			continue;
-		const char *other = !strcmp(dc->opt[0], "nhwc_y") ? "nchw" : "nhwc_y";
-		for (int j = 1; j < dc->nopt; j++)
-			if (!strcmp(dc->opt[j], other)) {
-				S->fixed[S->n0].opt[k] = j;
-				S->fixed_name[S->n0] = !strcmp(other, "nchw") ?
-				    "lib.layout=nchw (the other layout)" :
-				    "lib.layout=nhwc_y (the other layout)";
-				S->n0++;
-				break;
-			}
-	}
-	for (int k = 0; k < s->ndec; k++)
-		if (!strcmp(s->dec[k].name, "lib.tconv") && s->dec[k].nopt > 1) {
-			S->fixed[S->n0].opt[k] = 1;
-			S->fixed_name[S->n0] = !strcmp(s->dec[k].opt[1], "fwd") ?
-			    "lib.tconv=fwd (the other transposed convolution)" :
-			    "lib.tconv=dgrad (the other transposed convolution)";
-			S->n0++;
-		}
+	int k = dec_index(s, "fuse");
+	if (k >= 0)
+		push_fixed(S, k, opt_index(&s->dec[k], "ref"), "the reference plan");
+	push_fixed(S, dec_index(s, "conv.impl"), 1, "the other convolution");
+	if ((k = dec_index(s, "lib.layout")) >= 0)
+		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
+		           "nhwc_y") ? "nhwc_y" : "nchw"), "the other layout");
+	push_fixed(S, dec_index(s, "lib.tconv"), 1,
+	           "the other transposed convolution");
 	if (S->n0 > S->o.budget)
 		S->n0 = S->o.budget;
 	S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;
