@@ -178,7 +178,7 @@ typedef struct cg_gen {
 enum {
 	CG_NEED_DIV = 1, CG_NEED_RED = 2, CG_NEED_ARG = 4,
 	CG_NEED_WARP = 16, CG_NEED_BLOCK = 32, CG_NEED_HALF = 64,
-	CG_NEED_MINMAX = 128
+	CG_NEED_MINMAX = 128, CG_NEED_MAXNAN = 256
 };
 
 /* A string owned by G (freed with it); when out of memory, "" with

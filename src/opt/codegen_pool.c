@@ -109,18 +109,41 @@ static int fixed_window(const krl_graph *g, const krl_gnode *a0,
 	return taps <= 64;
 }
 
+/* Whether pool node a0's window, at the shape set generated for, is small
+ * enough to walk as literal taps (as fixed_window, but fixed or not): its
+ * size in *ks, its dilation in *dl. */
+static int window_at_set(const krl_gnode *a0, const pinfo *pi, long *ks,
+                         long *dl)
+{
+	double k = 1, d = 1;
+	for (int i = 0; i < a0->nattrs; i++) {
+		if (!strcmp(a0->attrs[i].key, "kernel_size"))
+			k = a0->aval[i];
+		else if (!pi->avg && !strcmp(a0->attrs[i].key, "dilation"))
+			d = a0->aval[i];
+	}
+	if (isnan(k) || isnan(d) || k < 1 || k > 8 || d < 1 || d > 1e6)
+		return 0;
+	*ks = (long)k;
+	*dl = (long)d;
+	long taps = 1;
+	for (int j = 0; j < pi->rank; j++)
+		taps *= *ks;
+	return taps <= 64;
+}
+
 /* The tap loops of a window fixed in every shape set (fixed_window: size
  * ks, dilation dl), at indent ind: literal counts, unrolled, taps outside
  * the input skipped (and, with first, whatever its condition rejects, at
  * the outermost dim); coordinates i<d> from the window starts <d>s. The
  * caller closes the r loops. */
 static void literal_taps(cg_gen *G, cg_sb *b, int ind, const pinfo *pi,
-                         long ks, long dl, const char *first)
+                         long ks, long dl, const char *first, int check)
 {
 	const int r = pi->rank;
-	cg_line(b, ind, "/* the window's %ld%s%s taps, those outside the input "
-	        "skipped */", ks, r > 1 ? cg_fmt(G, " x %ld", ks) : "", r > 2 ?
-	        cg_fmt(G, " x %ld", ks) : "");
+	cg_line(b, ind, "/* the window's %ld%s%s taps%s */", ks, r > 1 ?
+	        cg_fmt(G, " x %ld", ks) : "", r > 2 ? cg_fmt(G, " x %ld", ks) :
+	        "", check ? ", those outside the input skipped" : "");
 	for (int j = 0; j < r; j++) {
 		const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
 		cg_line(b, ind + j, "#pragma unroll");
@@ -128,9 +151,24 @@ static void literal_taps(cg_gen *G, cg_sb *b, int ind, const pinfo *pi,
 		        ks, d);
 		cg_line(b, ind + j + 1, "const I i%s = %ss + k%s%s;", d, d, d,
 		        dl > 1 ? cg_fmt(G, " * %ld", dl) : "");
+		if (!check)
+			continue;
 		cg_line(b, ind + j + 1, "if (%si%s < 0 || i%s >= n%s)", j ? "" :
 		        first, d, d, D);
 		cg_line(b, ind + j + 2, "continue;");
+	}
+}
+
+/* Appends b's lines to o, each with n fewer leading tabs. */
+static void cat_dedent(cg_sb *o, const cg_sb *b, int n)
+{
+	for (const char *z = b->z ? b->z : ""; *z;) {
+		for (int k = 0; k < n && *z == '\t'; k++)
+			z++;
+		const char *e = strchr(z, '\n');
+		size_t len = e ? (size_t)(e - z) + 1 : strlen(z);
+		cg_sb_printf(o, "%.*s", (int)len, z);
+		z += len;
 	}
 }
 
@@ -438,14 +476,16 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 		const char *f = cg_f(&em, v);
 		if (pi->avg) {
 			cg_line(&tap, tind, "sum%d += %s;", j, f);
+		} else if (pi->amx < 0) {
+			G->need |= CG_NEED_MAXNAN;
+			cg_line(&tap, tind, "m%d = krl_maxnan(m%d, %s); /* NaN wins */",
+			        j, j, f);
 		} else {
-			cg_line(&tap, tind, "if (%s > m%d || %s != %s)%s /* NaN wins */",
-			        f, j, f, f, pi->amx >= 0 ? " {" : "");
+			cg_line(&tap, tind, "if (%s > m%d || %s != %s) { /* NaN wins */",
+			        f, j, f, f);
 			cg_line(&tap, tind + 1, "m%d = %s;", j, f);
-			if (pi->amx >= 0) {
-				cg_line(&tap, tind + 1, "mi%d = rr;", j);
-				cg_line(&tap, tind, "}");
-			}
+			cg_line(&tap, tind + 1, "mi%d = rr;", j);
+			cg_line(&tap, tind, "}");
 		}
 	}
 
@@ -549,7 +589,7 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	}
 	if (fixed)
 		/* the same taps, a literal count of them */
-		literal_taps(G, &body, 2, pi, ks, dl, "!live || ");
+		literal_taps(G, &body, 2, pi, ks, dl, "!live || ", 1);
 	for (int j = 0; j < r && !fixed; j++) {
 		const char *d = COORD[3 - r + j];
 		cg_line(&body, 2 + j, "for (I i%s = %slo; i%s < %shi; i%s%s) {",
@@ -753,7 +793,15 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_sb l0 = { 0 }, tap = { 0 }, epi = { 0 }, body = { 0 };
 	cg_sb args = { 0 };   /* inc: the kernel's arguments, passed on */
 	const int base = ept > 1 ? 3 : 2;   /* indent of the per-output code */
-	const int tind = base + r;          /* indent of the tap body */
+	/* the tap loops: with a window fixed in every shape set, literal
+	 * counts of taps (those outside the input skipped), so that the
+	 * loads are in flight together; with one that is not, literal taps
+	 * where the window is the one of the set generated for (spec), the
+	 * loops elsewhere */
+	long ks, dl;
+	const int fixed = inc && fixed_window(g, a0, &pi, &ks, &dl);
+	const int spec = inc && !fixed && window_at_set(a0, &pi, &ks, &dl);
+	const int tind = base + r + spec + (fixed || spec); /* of the tap body */
 	em.buf[0] = &l0;
 	em.ind[0] = 1;
 	em.buf[1] = em.buf[2] = &tap;
@@ -768,14 +816,15 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		const char *f = cg_f(&em, v);
 		if (pi.avg) {
 			cg_line(&tap, tind, "sum += %s;", f);
+		} else if (pi.amx < 0) {
+			G->need |= CG_NEED_MAXNAN;
+			cg_line(&tap, tind, "m = krl_maxnan(m, %s); /* NaN wins */", f);
 		} else {
-			cg_line(&tap, tind, "if (%s > m || %s != %s)%s /* NaN wins */",
-			        f, f, f, pi.amx >= 0 ? " {" : "");
+			cg_line(&tap, tind, "if (%s > m || %s != %s) { /* NaN wins */", f,
+			        f, f);
 			cg_line(&tap, tind + 1, "m = %s;", f);
-			if (pi.amx >= 0) {
-				cg_line(&tap, tind + 1, inc ? "mi = xw;" : "mi = xi - xb;");
-				cg_line(&tap, tind, "}");
-			}
+			cg_line(&tap, tind + 1, inc ? "mi = xw;" : "mi = xi - xb;");
+			cg_line(&tap, tind, "}");
 		}
 	}
 
@@ -876,16 +925,40 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			cg_line(&body, ind, "long long mi = %s; /* the first tap */",
 			        plane_index(G, &pi, r, "", "lo", inc ? "n" : "I"));
 	}
-	/* the tap loops: with a window fixed in every shape set, literal
-	 * counts of taps (those outside the input skipped), so that the
-	 * loads are in flight together */
-	long ks, dl;
-	const int fixed = inc && fixed_window(g, a0, &pi, &ks, &dl);
-	if (fixed) {
-		literal_taps(G, &body, ind, &pi, ks, dl, "");
-		cg_line(&body, ind + r, "const I xw = %s; /* the tap in the plane "
-		        "*/", plane_index(G, &pi, r, "i", "", "n"));
-		cg_line(&body, ind + r, "const long xi = xb + xw;");
+	if (fixed || spec) {
+		if (spec) {
+			cg_line(&body, ind, "if (ksize == %ld%s) {", ks, pi.avg ? "" :
+			        cg_fmt(G, " && dil == %ld", dl));
+			ind++;
+		}
+		/* a window inside the input (most of them) reads every tap
+		 * unchecked; one at a border skips those outside */
+		cg_sb in = { 0 };
+		for (int j = 0; j < r; j++) {
+			const char *d = COORD[3 - r + j], *D = DIMS[3 - r + j];
+			cg_sb_printf(&in, "%s%ss >= 0 && %ss + %ld <= n%s", j ? " && " :
+			             "", d, d, (ks - 1) * dl + 1, D);
+		}
+		cg_line(&body, ind, "if (%s) {", in.z ? in.z : "1");
+		if (in.oom)
+			G->oom = 1;
+		cg_sb_free(&in);
+		for (int check = 0; check < 2; check++) {
+			if (check)
+				cg_line(&body, ind, "} else {");
+			literal_taps(G, &body, ind + 1, &pi, ks, dl, "", check);
+			cg_line(&body, ind + 1 + r, "const I xw = %s; /* the tap in the "
+			        "plane */", plane_index(G, &pi, r, "i", "", "n"));
+			cg_line(&body, ind + 1 + r, "const long xi = xb + xw;");
+			cg_sb_cat(&body, &tap);
+			for (int j = r - 1; j >= 0; j--)
+				cg_line(&body, ind + 1 + j, "}");
+		}
+		cg_line(&body, ind, "}");
+	}
+	if (spec) {
+		cg_line(&body, ind - 1, "} else {");
+		cg_line(&body, ind, "/* another window: the loops */");
 	}
 	for (int j = 0; j < r && !fixed; j++) {
 		const char *d = COORD[3 - r + j];
@@ -915,9 +988,14 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 			        r > 2 ? cg_fmt(G, "(%s)", pr) : pr);
 		}
 	}
-	cg_sb_cat(&body, &tap);
-	for (int j = r - 1; j >= 0; j--)
-		cg_line(&body, ind + j, "}");
+	if (!fixed) {
+		/* the tap body was written at the literal walk's depth */
+		cat_dedent(&body, &tap, tind - (ind + r));
+		for (int j = r - 1; j >= 0; j--)
+			cg_line(&body, ind + j, "}");
+	}
+	if (spec)
+		cg_line(&body, --ind, "}");
 	if (pi.avg)
 		avg_mean(G, &body, ind, &pi);
 	cg_line(&body, ind, "const long o = row * OW + ow;");

@@ -50,6 +50,20 @@ static __device__ __forceinline__ float krl_minf(float a, float b)
 {
 	return (a < b || a != a) ? a : b;
 }
+/*@helper maxnan@*/
+
+/* max that propagates NaN, as torch's max pooling does: one instruction
+ * (max.NaN) from sm_80 */
+static __device__ __forceinline__ float krl_maxnan(float m, float v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	float r;
+	asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(m), "f"(v));
+	return r;
+#else
+	return (v > m || v != v) ? v : m;
+#endif
+}
 /*@helper argbetter@*/
 
 /* Whether (v, i) beats the best (bv, bi) of an argmax (argmin): NaN
