@@ -36,6 +36,20 @@ static double median3(double *t, int n)
 	return krl_quantile(t, n, 0.5);
 }
 
+/* The fastest of them: a memory ceiling is the best rate the device
+ * reached, not its typical one (medians left reductions at up to 1.04 of
+ * the ceiling on the H200). */
+static double fastest(const double *t, int n)
+{
+	double m = t[0];
+	for (int i = 1; i < n; i++)
+		m = fmin(m, t[i]);
+	return m;
+}
+
+/* The measurement method; a cached file of another is measured again. */
+#define METHOD 2
+
 #define LT_TRY(call)                                                          \
 	do {                                                                  \
 		cublasStatus_t st_ = (call);                                  \
@@ -138,7 +152,7 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 		if (i >= 0)
 			t[i] = ms;
 	}
-	j->ceil.copy_gbs = 2.0 * COPY_BYTES / (median3(t, 5) * 1e-3) / 1e9;
+	j->ceil.copy_gbs = 2.0 * COPY_BYTES / (fastest(t, 5) * 1e-3) / 1e9;
 	CUDA_CHECK(d, cudaMalloc(&c, 1024 * sizeof(uint32_t)));
 	CUDA_CHECK(d, cudaMemsetAsync(c, 0, 1024 * sizeof(uint32_t), j->stream));
 	for (int i = -1; i < 5; i++) {
@@ -152,7 +166,7 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 		if (i >= 0)
 			t[i] = ms;
 	}
-	j->ceil.read_gbs = COPY_BYTES / (median3(t, 5) * 1e-3) / 1e9;
+	j->ceil.read_gbs = COPY_BYTES / (fastest(t, 5) * 1e-3) / 1e9;
 	cudaFree(c);
 	c = NULL;
 
@@ -212,16 +226,18 @@ krl_err krl_judge_ceilings(krl_judge *j, krl_diag *d)
 		k->read_gbs = json_number_value(json_object_get(c, "read_gbs"));
 		k->fp32_tflops = json_number_value(json_object_get(c, "fp32_tflops"));
 		k->tf32_tflops = json_number_value(json_object_get(c, "tf32_tflops"));
+		int method = (int)json_integer_value(json_object_get(c, "method"));
 		json_decref(c);
-		/* a file from before read_gbs and tf32_tflops: measure again */
-		if (k->copy_gbs > 0 && k->read_gbs > 0 && k->fp32_tflops > 0 &&
-		    k->tf32_tflops > 0)
+		/* a file of another method: measure again */
+		if (method == METHOD && k->copy_gbs > 0 && k->read_gbs > 0 &&
+		    k->fp32_tflops > 0 && k->tf32_tflops > 0)
 			return KRL_OK;
 	}
 	krl_err r = measure(j, d);
 	if (r != KRL_OK)
 		return r;
-	c = json_pack("{s:s, s:f, s:f, s:f, s:f}", "device", j->dev.name,
+	c = json_pack("{s:s, s:i, s:f, s:f, s:f, s:f}", "device", j->dev.name,
+	              "method", METHOD,
 	              "copy_gbs", j->ceil.copy_gbs, "read_gbs", j->ceil.read_gbs,
 	              "fp32_tflops", j->ceil.fp32_tflops, "tf32_tflops",
 	              j->ceil.tf32_tflops);

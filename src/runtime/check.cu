@@ -807,12 +807,16 @@ __global__ void k_stream_read(const uint4 *__restrict__ src, int64_t n,
 	uint32_t acc = 0;
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	/* four 16-byte loads in flight per thread */
-	for (; i + 3 * stride < n; i += 4 * stride) {
-		uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride],
-		      e = src[i + 3 * stride];
-		acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^
-		       c.x ^ c.y ^ c.z ^ c.w ^ e.x ^ e.y ^ e.z ^ e.w;
+	/* eight 16-byte loads in flight per thread (four left the H200's
+	 * reductions at up to 1.04 of the rate measured) */
+	for (; i + 7 * stride < n; i += 8 * stride) {
+		uint4 a[8];
+		#pragma unroll
+		for (int k = 0; k < 8; k++)
+			a[k] = src[i + k * stride];
+		#pragma unroll
+		for (int k = 0; k < 8; k++)
+			acc ^= a[k].x ^ a[k].y ^ a[k].z ^ a[k].w;
 	}
 	for (; i < n; i += stride) {
 		uint4 a = src[i];
@@ -837,8 +841,8 @@ krl_err krl_stream_read(const void *src, size_t bytes, uint32_t *sink,
 	CUDA_CHECK(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
 	                                     dev));
 	{
-		/* a resident grid: 4 blocks of 256 per multiprocessor */
-		int blocks = sms * 4 < 1024 ? sms * 4 : 1024;
+		/* a resident grid: 8 blocks of 256 per multiprocessor */
+		int blocks = sms * 8 < 2048 ? sms * 8 : 2048;
 		k_stream_read<<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
 			(const uint4 *)src, (int64_t)(bytes / 16), sink);
 		CUDA_CHECK(d, cudaGetLastError());

@@ -837,6 +837,7 @@ static void pool_geometries_compute_golden(void **state)
 		"tests/data/pool/avg3d.task", "tests/data/pool/fused.task",
 		"tests/data/pool/avg3d_fixed.task",
 		"tests/data/pool/max3d_fixed.task",
+		"tests/data/pool/max1d_win.task", "tests/data/pool/avg1d_win.task",
 	};
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
@@ -889,6 +890,10 @@ static void pool_geometries_compute_golden(void **state)
 			char *text = NULL, *what = NULL;
 			KRL_ASSERT_OK(krl_opt_generate(o, &ch[c], &text, &what, &d), &d);
 			assert_true(has_kernel(text));
+			/* the register window where it applies (pool.taps=inc) */
+			if (strstr(tasks[i], "_win") && ch[c].opt[jt] == 0 &&
+			    ch[c].opt[jf] == 0)
+				assert_non_null(strstr(text, "their span in registers"));
 			for (int nan = 0;
 			     nan <= (max || strstr(tasks[i], "fused") ? 7 : 0); nan += 7)
 				run_geometry_sets(t, tasks[i], text, what,
