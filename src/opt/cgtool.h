@@ -95,8 +95,7 @@ typedef struct krl_sched {
 	int row_cols;            /* column kernels: columns per lane (1, or 4
 	                            where the wide layout applies) */
 	int row_colthread;       /* column kernels over at most CG_COL_THREAD_R
-	                            rows (at the set generated for; read more
-	                            than once: CG_COL_CACHE values): 1, a
+	                            rows (at the set generated for): 1, a
 	                            thread per column, the block's threads
 	                            side by side; 0, 32 columns x block / 32
 	                            rows of threads */
@@ -167,10 +166,9 @@ typedef struct cg_gen {
 	/* helpers the device code needs (emitted once, before the kernels) */
 	unsigned need;
 	int cols_wide;           /* column kernels the wide layout applies to */
-	int cols_cache;          /* column kernels row.cache applies to */
 	int cols_short;          /* column kernels row.colthread applies to
 	                            (emit_cols over at most CG_COL_THREAD_R
-	                            rows, or CG_COL_CACHE values cached) */
+	                            rows) */
 	int row_cl;              /* row kernels walking a channels-last input
 	                            in memory order (cg_row_cl) */
 	int pool_cl;             /* pool kernels reading one so */
@@ -292,14 +290,6 @@ int cg_cl_view(const krl_graph *g, int n);
  * column kernel offers a thread per column (row.colthread): 6's softmax
  * over 16 channels, 58's logsumexp over 16. */
 #define CG_COL_THREAD_R 32
-
-/* Column kernels whose column is read more than once (a pass and the
- * outputs) take a thread per column holding it in registers (row.colthread
- * =on, row.cache=regs) where it has at most this many values at the set
- * generated for: 36's RMSNorm at kb1, 64 rows, judged 5.54 -> 4.56 ms in a
- * hand-written form; 32 columns x 4 rows of threads with 16 rows each in
- * registers was no faster than re-reading (2026-12-04) */
-#define CG_COL_CACHE 64
 
 /* The most multiply-adds (at the set generated for) of a GEMM for which
  * lib.algo tries cuBLASLt's second algorithm first (space.c,

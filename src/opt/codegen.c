@@ -543,7 +543,6 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		info->nk = G.nk;
 		info->cols_wide = G.cols_wide;
 		info->cols_short = G.cols_short;
-		info->cols_cache = G.cols_cache;
 		for (int k = 0; k < G.nk; k++) {
 			const cg_kern *K = &G.k[k];
 			if (K->kind == CK_MAP && !K->nout)

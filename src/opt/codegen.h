@@ -94,13 +94,11 @@ typedef struct cg_em {
 	const char *vlin;        /* linear index of lane 0 (rev: lane vec-1) */
 	const char *vr;          /* rowed: r of that lane */
 	/* register cache of row kernels: for nodes in cnode, element k of
-	 * cvar[i] holds the vector step ck (a float4; with cscalar, the
-	 * column kernel's k-th row of the thread, a float) */
+	 * cvar[i] holds the vector step ck */
 	int cnode[8];
 	const char *cvar[8];
 	int ncache;
 	const char *ck;
-	int cscalar;
 	/* guards of the vector path: extents that must be multiples of vec */
 	const char *guard[16];
 	int nguard;
@@ -292,7 +290,6 @@ typedef struct krl_cginfo {
 	int rows_cols;           /* row kernels with inner > 1 */
 	int cols_wide;           /* of those, ones the wide layout applies to */
 	int cols_short;          /* of those, ones row.colthread applies to */
-	int cols_cache;          /* column kernels row.cache applies to */
 	int nlib_gemm;           /* library calls of gemm */
 } krl_cginfo;
 

@@ -549,26 +549,6 @@ static const char *vload(cg_em *em, int n, const char *off)
 	return name;
 }
 
-/* The register holding leaf n at main point p of a row kernel's cached
- * loop (em->ck): "cch<i>[k]", a float4 of the vector step or (cscalar)
- * the column's element; NULL where n is not cached or p is not where n's
- * element is (n broadcast over p's space). */
-static const char *cached(cg_em *em, int n, const cg_point *p)
-{
-	const krl_graph *g = em->G->g;
-	const krl_gnode *sp = &g->n[p->space];
-	int cls[KRL_MAX_DIM];
-	if (!em->ck || !p->main || classify(g, n, p->space, cls))
-		return NULL;
-	for (int i = 0; i < sp->ndim; i++)
-		if (cls[i] != CL_FULL && cls[i] != CL_WILD)
-			return NULL;
-	for (int i = 0; i < em->ncache; i++)
-		if (em->cnode[i] == n)
-			return cg_fmt(em->G, "%s[%s]", em->cvar[i], em->ck);
-	return NULL;
-}
-
 /* A leaf on a main point of a vector step. */
 static cg_val load_main(cg_em *em, int n, const cg_point *p)
 {
@@ -589,11 +569,11 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 			full = 0;
 	int f32 = g->n[n].dtype == KRL_F32;
 	if (full) {
-		const char *cv = cached(em, n, p);
-		if (cv) {
-			v.e = cg_fmt(G, "%s.%s", cv, comp(c));
-			return v;
-		}
+		for (int i = 0; i < em->ncache && em->ck; i++)
+			if (em->cnode[i] == n) {
+				v.e = cg_fmt(G, "%s[%s].%s", em->cvar[i], em->ck, comp(c));
+				return v;
+			}
 		if (f32) {
 			v.e = cg_fmt(G, "%s.%s", vload(em, n, em->vlin), comp(c));
 			return v;
@@ -1034,9 +1014,6 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 			                          p->plin : cl_offset(em, n, p)));
 		else if (lvl == 2 && p->main && em->vec > 1)
 			v = load_main(em, n, p);
-		else if (lvl == 2 && em->cscalar && cached(em, n, p))
-			/* the column kernel's cached loop */
-			v = (cg_val){ cached(em, n, p), 'f' };
 		else
 			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
 			                          offset_of(em, n, p)));

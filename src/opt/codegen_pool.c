@@ -170,33 +170,34 @@ static double attr_at_set(const krl_gnode *a0, const char *key, double dflt)
 }
 
 /*
- * The register window of a 1-d pool (win_branch): a thread takes
- * WIN_E(avg) consecutive outputs of a row. Where the window is the one of
- * the set generated for with stride 1 (win_geometry) and rows start
- * 16-byte aligned, it reads the span its outputs' windows cover as float4s
- * into registers, from the 16-byte boundary at or before the first
- * window's start, and takes every tap from there: a warp's loads are
- * contiguous runs of 512 bytes, about one per output against one scalar
- * load per tap. Outputs whose span leaves the input take their taps one
- * by one, checked. Measured at kb1 on the H200 (hand-written form,
- * 2026-12-04): 44's average pool 2.19 -> 1.18 ms (torch.compile 1.63),
- * 41's max 2.49 -> 2.28 (2.69).
+ * The register window of a 1-d average pool (win_branch): a thread takes
+ * WIN_E consecutive outputs of a row. Where the window is the one of the
+ * set generated for with stride 1 (win_geometry) and rows start 16-byte
+ * aligned, it reads the span its outputs' windows cover as float4s into
+ * registers, from the 16-byte boundary at or before the first window's
+ * start, and takes every tap from there: a warp's loads are contiguous
+ * runs of 512 bytes, about one per output against one scalar load per
+ * tap. Outputs whose span leaves the input take their taps one by one,
+ * checked. Judged at kb1 on the H200 (2026-12-04): 44 1.97 -> 1.17 ms
+ * (torch.compile 1.63). A max is left out: a hand-written max window
+ * judged 2.28 ms on 41 against the walk's 2.49, but the generated one
+ * 4.18 (not separated), so a max keeps the walk.
  */
-#define WIN_E(avg) ((avg) ? 4 : 8)
+#define WIN_E 4
 
 static void cat_dedent(cg_sb *o, const cg_sb *b, int n);
 static void window(cg_sb *b, int ind, const pinfo *pi, int j);
 static void avg_mean(cg_gen *G, cg_sb *body, int ind, const pinfo *pi);
 
-/* Whether the register window applies to K's pool (win_branch): one
- * pooled dim, a max without its index or a mean, of an f32 buffer (not
- * computed inline), its window literal-sized at the set generated for
- * (ks, dl) with stride 1; its padding there in *pad. */
+/* Whether the register window applies to K's pool (win_branch): a mean
+ * over one pooled dim of an f32 buffer (not computed inline), its window
+ * literal-sized at the set generated for (ks) with stride 1; its padding
+ * there in *pad. */
 static int win_geometry(cg_gen *G, cg_kern *K, const krl_gnode *a0,
-                        const pinfo *pi, long ks, long dl, long *pad)
+                        const pinfo *pi, long ks, long *pad)
 {
 	const krl_graph *g = G->g;
-	if (pi->rank != 1 || pi->amx >= 0 || g->n[pi->x].dtype != KRL_F32 ||
+	if (pi->rank != 1 || !pi->avg || g->n[pi->x].dtype != KRL_F32 ||
 	    cg_inline_in(G, pi->x, K))
 		return 0;
 	double st = attr_at_set(a0, "stride", (double)ks);
@@ -204,29 +205,27 @@ static int win_geometry(cg_gen *G, cg_kern *K, const krl_gnode *a0,
 	if (isnan(st) || isnan(pd) || st != 1 || pd < 0 || pd > 1 << 20)
 		return 0;
 	*pad = (long)pd;
-	(void)dl;
 	return 1;
 }
 
-/* Writes the register-window branch (see WIN_E) at indent 1 of a 1-d pool
- * kernel's body: its own grid loop, then return. The outputs' code is epi
- * (written at indent from), with the max in m or the mean in mean at
- * output index o. */
+/* Writes the register-window branch (see WIN_E) at indent 1 of a 1-d
+ * average pool kernel's body: its own grid loop, then return. The outputs'
+ * code is epi (written at indent from), with the mean in mean at output
+ * index o. */
 static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
-                       long dl, long pad, int blk, const char *xp,
-                       const cg_sb *epi, int from)
+                       long pad, int blk, const char *xp, const cg_sb *epi,
+                       int from)
 {
-	const int E = WIN_E(pi->avg);
+	const int E = WIN_E;
 	const long S = (4 - pad % 4) % 4; /* the span starts S before ws */
-	const long span = S + (E - 1) + (ks - 1) * dl + 1;
+	const long span = S + (E - 1) + ks;
 	const long nv = (span + 3) / 4;
-	cg_line(b, 1, "/* the window of the set generated for (%ld taps%s, "
-	        "stride 1, padding %ld) over rows that start 16-byte aligned: "
-	        "%d consecutive outputs per thread, their span in registers */",
-	        ks, pi->avg ? "" : cg_fmt(G, ", dilation %ld", dl), pad, E);
-	cg_line(b, 1, "if (ksize == %ld && stride == 1 && pad == %ld%s && (IW & "
-	        "3) == 0) {", ks, pad, pi->avg ? "" : cg_fmt(G, " && dil == %ld",
-	        dl));
+	cg_line(b, 1, "/* the window of the set generated for (%ld taps, stride "
+	        "1, padding %ld) over rows that start 16-byte aligned: %d "
+	        "consecutive outputs per thread, their span in registers */", ks,
+	        pad, E);
+	cg_line(b, 1, "if (ksize == %ld && stride == 1 && pad == %ld && (IW & 3) "
+	        "== 0) {", ks, pad);
 	cg_line(b, 2, "const long wgroups = (OW + %d) / %d; /* per row */", E - 1,
 	        E);
 	cg_line(b, 2, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
@@ -251,26 +250,17 @@ static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
 	cg_line(b, 4, "}");
 	cg_line(b, 4, "#pragma unroll");
 	cg_line(b, 4, "for (int e = 0; e < %d; e++) {", E);
-	if (pi->avg) {
-		cg_line(b, 5, "float sum = 0.f;");
-		cg_line(b, 5, "#pragma unroll");
-		cg_line(b, 5, "for (int k = 0; k < %ld; k++)", ks);
-		cg_line(b, 6, "sum += v[%ld + e + k];", S);
-		/* inside the input, every divisor is the window's size */
-		const char *div = pi->dov_lit && pi->dov_v > 0 ?
-		                  cg_fmt(G, "%ld.f", pi->dov_v) :
-		                  pi->dov_lit ? cg_fmt(G, "%ld.f", ks) :
-		                  cg_fmt(G, "(%s > 0 ? (float)%s : %ld.f)", pi->dov,
-		                         pi->dov, ks);
-		cg_line(b, 5, "const float mean = sum / %s;", div);
-	} else {
-		G->need |= CG_NEED_MAXNAN;
-		cg_line(b, 5, "float m = -INFINITY;");
-		cg_line(b, 5, "#pragma unroll");
-		cg_line(b, 5, "for (int k = 0; k < %ld; k++)", ks);
-		cg_line(b, 6, "m = krl_maxnan(m, v[%ld + e + k * %ld]); /* NaN "
-		        "wins */", S, dl);
-	}
+	cg_line(b, 5, "float sum = 0.f;");
+	cg_line(b, 5, "#pragma unroll");
+	cg_line(b, 5, "for (int k = 0; k < %ld; k++)", ks);
+	cg_line(b, 6, "sum += v[%ld + e + k];", S);
+	/* inside the input, every divisor is the window's size */
+	const char *div = pi->dov_lit && pi->dov_v > 0 ?
+	                  cg_fmt(G, "%ld.f", pi->dov_v) :
+	                  pi->dov_lit ? cg_fmt(G, "%ld.f", ks) :
+	                  cg_fmt(G, "(%s > 0 ? (float)%s : %ld.f)", pi->dov,
+	                         pi->dov, ks);
+	cg_line(b, 5, "const float mean = sum / %s;", div);
 	cg_line(b, 5, "const long o = row * OW + ow0 + e;");
 	cat_dedent(b, epi, from - 5);
 	cg_line(b, 4, "}");
@@ -282,16 +272,10 @@ static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
 	cg_line(b, 4, "if (ow >= OW)");
 	cg_line(b, 5, "break;");
 	window(b, 4, pi, 0);
-	if (pi->avg) {
-		cg_line(b, 4, "float sum = 0.f;");
-		cg_line(b, 4, "for (long iw = wlo; iw < whi; iw++)");
-		cg_line(b, 5, "sum += %s[xb + iw];", xp);
-		avg_mean(G, b, 4, pi);
-	} else {
-		cg_line(b, 4, "float m = -INFINITY;");
-		cg_line(b, 4, "for (long iw = wlo; iw < whi; iw += dil)");
-		cg_line(b, 5, "m = krl_maxnan(m, %s[xb + iw]); /* NaN wins */", xp);
-	}
+	cg_line(b, 4, "float sum = 0.f;");
+	cg_line(b, 4, "for (long iw = wlo; iw < whi; iw++)");
+	cg_line(b, 5, "sum += %s[xb + iw];", xp);
+	avg_mean(G, b, 4, pi);
 	cg_line(b, 4, "const long o = row * OW + ow;");
 	cat_dedent(b, epi, from - 4);
 	cg_line(b, 3, "}");
@@ -1019,9 +1003,9 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	if (inc)
 		inc_prelude(G, &body, &pi, walk, args.z, 1);
 	long wpad;
-	if ((fixed || spec) && win_geometry(G, K, a0, &pi, ks, dl, &wpad))
-		win_branch(G, &body, &pi, ks, dl, wpad, blk,
-		           cg_arg_buf(G, K, pi.x, 0), &epi, base);
+	if ((fixed || spec) && win_geometry(G, K, a0, &pi, ks, &wpad))
+		win_branch(G, &body, &pi, ks, wpad, blk, cg_arg_buf(G, K, pi.x, 0),
+		           &epi, base);
 	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);
 	cg_line(&body, k1, "     t += (long)gridDim.x * %d) {", blk);

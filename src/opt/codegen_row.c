@@ -341,14 +341,13 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 
 /* ==== Loops over a row ==== */
 
-enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL, LV_COLCACHED };
+enum { LV_CACHED, LV_VEC, LV_PEEL, LV_SCALAR, LV_COL };
 
 typedef struct rloop {
 	int variant;
 	const char *lid, *nl;    /* lane id and count over the row */
 	const char *r0, *r1;     /* the part of the row */
-	int caps;                /* cached: float4s per thread (column
-	                            kernels: floats) */
+	int caps;                /* cached: float4s per thread */
 	int ty;                  /* column kernels: rows of threads */
 } rloop;
 
@@ -564,23 +563,6 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		cg_line(b, ind, "}");
 		break;
 	}
-	case LV_COLCACHED:
-		/* the thread's rows ty, ty + TY, ... of its column, in
-		 * registers (emit_cols loaded them) */
-		em->ck = "k";
-		em->cscalar = 1;
-		cg_line(b, ind, "#pragma unroll");
-		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", L->caps);
-		cg_line(b, ind + 1, "const long r = ty + (long)k * %d;", L->ty);
-		cg_line(b, ind + 1, "if (r < %s%s) {", em->rlen,
-		        isred ? "" : " && valid");
-		rs[0] = "r";
-		row_step(em, ri, rs, 1, 1, nodes, nn, isred, acc, pair, ind + 2);
-		cg_line(b, ind + 1, "}");
-		cg_line(b, ind, "}");
-		em->ck = NULL;
-		em->cscalar = 0;
-		break;
 	case LV_SCALAR:
 	case LV_COL: {
 		/* strided lanes: four positions in flight per thread, then one
@@ -1427,27 +1409,14 @@ next:
 
 /* inner > 1: 32 columns per block, rows of threads split R; or, with
  * row.colthread where R is short (CG_COL_THREAD_R at the set generated
- * for) or the column, read more than once, fits in registers
- * (CG_COL_CACHE), a thread per column, blk columns per block, each thread
- * walking its whole column (no shared-memory combine). */
+ * for), a thread per column, blk columns per block, each thread walking
+ * its whole column (no shared-memory combine). */
 static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int blk = ri->blk;
-	/* a column read more than once (a pass and the outputs) with at most
-	 * CG_COL_CACHE values at the set generated for: a thread per column
-	 * holding the whole column in registers (row.colthread=on and
-	 * row.cache=regs; a run-time check for other sets), so that all its
-	 * loads are in flight at once */
-	const int can = ri->ncache > 0 && !ri->perm &&
-	                ri->npass + (ri->nfull > 0) > 1 &&
-	                ri->rval * ri->ncache <= CG_COL_CACHE;
-	const int shortc = ri->rval <= CG_COL_THREAD_R;
-	G->cols_short += shortc || can;
-	G->cols_cache += can;
-	const int cache = can && G->s.row_colthread && G->s.row_cache;
-	const int tpc = G->s.row_colthread && (shortc || cache);
+	G->cols_short += ri->rval <= CG_COL_THREAD_R;
+	const int tpc = G->s.row_colthread && ri->rval <= CG_COL_THREAD_R;
 	const int ty = tpc ? 1 : blk / 32, cw = tpc ? blk : 32;
-	const int caps = cache ? (int)ri->rval : 0;
 	const char *name = cg_fmt(G, "k%d_col", K->id);
 	cg_em em;
 	cg_em_init(&em, G, K);
@@ -1468,22 +1437,9 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 	rprog P;
 	memset(&P, 0, sizeof P);
-	if (cache) {
-		P.conds[0] = "cached";
-		P.L[0].variant = LV_COLCACHED;
-		P.L[0].caps = caps;
-		P.L[1].variant = LV_COL;
-		P.nvar = 2;
-		em.ncache = ri->ncache;
-		for (int i = 0; i < ri->ncache; i++) {
-			em.cnode[i] = ri->cache[i];
-			em.cvar[i] = cg_fmt(G, "cch%d", i);
-		}
-	} else {
-		P.L[0].variant = LV_COL;
-		P.nvar = 1;
-	}
-	P.L[0].ty = P.L[1].ty = ty;
+	P.nvar = 1;
+	P.L[0].variant = LV_COL;
+	P.L[0].ty = ty;
 	P.finish = 2;
 	P.first = 1;
 	P.last = ri->npass;
@@ -1499,9 +1455,6 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = %s;",
 	        tpc ? "0" : "threadIdx.y");
 	const char *ov = ri->perm ? "op" : "o", *cv = ri->perm ? "cp" : "c";
-	if (cache)
-		cg_line(&body, 1, "const bool cached = %s <= %d;", em.rlen,
-		        caps * ty);
 	cg_line(&body, 1, "const long ncb = (%s + %d) / %d;", PI, cw - 1, cw);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
 	        "gridDim.x) {", PO);
@@ -1516,35 +1469,16 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	} else {
 		cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
 	}
-	if (cache) {
-		cg_line(&body, 2, "/* the thread's rows of the column in registers "
-		        "when they fit */");
-		for (int i = 0; i < ri->ncache; i++)
-			cg_line(&body, 2, "float cch%d[%d];", i, caps);
-		cg_line(&body, 2, "if (cached) {");
-		cg_line(&body, 3, "#pragma unroll");
-		cg_line(&body, 3, "for (int k = 0; k < %d; k++) {", caps);
-		cg_line(&body, 4, "const long r = ty + (long)k * %d;", ty);
-		cg_line(&body, 4, "if (r < %s) {", em.rlen);
-		for (int i = 0; i < ri->ncache; i++)
-			cg_line(&body, 5, "cch%d[k] = %s[rb + r * %s];", i,
-			        cg_arg_buf(G, K, ri->cache[i], 0), I);
-		cg_line(&body, 4, "}");
-		cg_line(&body, 3, "}");
-		cg_line(&body, 2, "}");
-	}
 	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
-	              cg_fmt(G, "row over a middle axis: %s, %d pass%s%s%s",
+	              cg_fmt(G, "row over a middle axis: %s, %d pass%s%s",
 	                     tpc ? cg_fmt(G, "a thread per column, %d columns "
 	                                  "per block", cw)
 	                         : cg_fmt(G, "32 columns x %d rows of threads "
 	                                  "per block", ty), ri->npass,
 	                     ri->npass == 1 ? "" : "es",
-	                     cache ? cg_fmt(G, ", the thread's %d rows in "
-	                                    "registers when they fit", caps) : "",
 	                     ri->perm ? "; the columns of a channels-last input's "
 	                     "memory (spatial positions after the reduced axes, "
 	                     "then channels)" : ""),

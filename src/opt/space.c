@@ -529,7 +529,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			add_decision(sp, "row.strategy", NOPT(ROW_STRATEGY),
 			             ROW_STRATEGY);
 		add_decision(sp, "row.block", NOPT(ROW_BLOCK), ROW_BLOCK);
-		if (rows1 || with.cols_cache || without.cols_cache)
+		if (rows1)
 			add_decision(sp, "row.cache", NOPT(ROW_CACHE), ROW_CACHE);
 		if (with.cols_wide || without.cols_wide)
 			add_decision(sp, "row.cols", NOPT(ROW_COLS), ROW_COLS);
