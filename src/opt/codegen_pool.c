@@ -92,44 +92,55 @@ static int attr_fixed(const krl_graph *g, const krl_gnode *x,
 	return 1;
 }
 
+/* Whether a window of size ks and dilation dl over pi's pooled dims is
+ * small enough to walk as loops of literal counts: at most 8 taps a dim,
+ * 64 in all. */
+static int walkable(const pinfo *pi, long ks, long dl)
+{
+	if (ks < 1 || ks > 8 || dl < 1)
+		return 0;
+	long taps = 1;
+	for (int j = 0; j < pi->rank; j++)
+		taps *= ks;
+	return taps <= 64;
+}
+
 /* Whether pool node a0's window has a size (and, for a max, a dilation)
- * fixed in every shape set, small enough to walk as loops of literal
- * counts (at most 8 taps a dim, 64 in all): its size in *ks, its
- * dilation in *dl. */
+ * fixed in every shape set and walkable: its size in *ks, its dilation in
+ * *dl. */
 static int fixed_window(const krl_graph *g, const krl_gnode *a0,
                         const pinfo *pi, long *ks, long *dl)
 {
 	*dl = 1;
-	if (!attr_fixed(g, a0, "kernel_size", 1, ks) || *ks < 1 || *ks > 8 ||
-	    (!pi->avg && !attr_fixed(g, a0, "dilation", 1, dl)) || *dl < 1)
-		return 0;
-	long taps = 1;
-	for (int j = 0; j < pi->rank; j++)
-		taps *= *ks;
-	return taps <= 64;
+	return attr_fixed(g, a0, "kernel_size", 1, ks) &&
+	       (pi->avg || attr_fixed(g, a0, "dilation", 1, dl)) &&
+	       walkable(pi, *ks, *dl);
 }
 
-/* Whether pool node a0's window, at the shape set generated for, is small
- * enough to walk as literal taps (as fixed_window, but fixed or not): its
- * size in *ks, its dilation in *dl. */
+/* The value of attribute key of pool node a0 at the set generated for
+ * (absent: dflt); NaN where it has none. */
+static double attr_at_set(const krl_gnode *a0, const char *key, double dflt)
+{
+	for (int i = 0; i < a0->nattrs; i++)
+		if (!strcmp(a0->attrs[i].key, key))
+			return a0->aval[i];
+	return dflt;
+}
+
+/* Whether pool node a0's window, at the shape set generated for, is
+ * walkable (as fixed_window, but fixed or not): its size in *ks, its
+ * dilation in *dl. */
 static int window_at_set(const krl_gnode *a0, const pinfo *pi, long *ks,
                          long *dl)
 {
-	double k = 1, d = 1;
-	for (int i = 0; i < a0->nattrs; i++) {
-		if (!strcmp(a0->attrs[i].key, "kernel_size"))
-			k = a0->aval[i];
-		else if (!pi->avg && !strcmp(a0->attrs[i].key, "dilation"))
-			d = a0->aval[i];
-	}
+	double k = attr_at_set(a0, "kernel_size", 1);
+	double d = pi->avg ? 1 : attr_at_set(a0, "dilation", 1);
+	/* in range before the casts */
 	if (isnan(k) || isnan(d) || k < 1 || k > 8 || d < 1 || d > 1e6)
 		return 0;
 	*ks = (long)k;
 	*dl = (long)d;
-	long taps = 1;
-	for (int j = 0; j < pi->rank; j++)
-		taps *= *ks;
-	return taps <= 64;
+	return walkable(pi, *ks, *dl);
 }
 
 /* The tap loops of a window fixed in every shape set (fixed_window: size
@@ -157,16 +168,6 @@ static void literal_taps(cg_gen *G, cg_sb *b, int ind, const pinfo *pi,
 		        first, d, d, D);
 		cg_line(b, ind + j + 2, "continue;");
 	}
-}
-
-/* The value of attribute key of pool node a0 at the set generated for
- * (absent: dflt); NaN where it has none. */
-static double attr_at_set(const krl_gnode *a0, const char *key, double dflt)
-{
-	for (int i = 0; i < a0->nattrs; i++)
-		if (!strcmp(a0->attrs[i].key, key))
-			return a0->aval[i];
-	return dflt;
 }
 
 /*
