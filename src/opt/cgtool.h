@@ -122,6 +122,13 @@ typedef struct krl_sched {
 	                            library's transposed call */
 	int conv_impl;           /* 0: the library call; 1: the implicit-GEMM
 	                            kernel (codegen_conv.c) where it applies */
+	int lib_dense;           /* 1: grouped transposed convolutions as
+	                            dense ones, the weight block-diagonal
+	                            (codegen_groups.c); 0: grouped calls */
+	int conv_dw;             /* 0: depthwise convolutions as the library
+	                            call; else the generated kernel
+	                            (codegen_conv.c, cg_dw_geom), that many
+	                            output rows a thread */
 } krl_sched;
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
@@ -144,6 +151,11 @@ typedef struct cg_gen {
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
 	int nconv_tc;            /* convolutions written as the implicit GEMM */
 	int igemm_body;          /* its body written */
+	int nconv_dw;            /* depthwise convolutions written as the
+	                            generated kernel */
+	int dw_body;             /* its body written */
+	int ndense;              /* grouped convolutions written as dense */
+	int dense_body;          /* krl_wdense written */
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */
 	int nlayout;             /* library calls written with layout=nhwc */

@@ -82,14 +82,19 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		return KRL_OK;
 	if (G->s.conv_impl == 1 && cg_emit_igemm(G, K))
 		return KRL_OK;
+	if (G->s.conv_dw && cg_emit_dwconv(G, K))
+		return KRL_OK;
 	cg_tconv tc;
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
 		return cg_emit_tconv(G, K, &tc);
-	cg_sb_printf(&G->plan, "# k%d: library call (node %d)\n", K->id, n);
+	const char *wd = G->s.lib_dense && cg_dense_geom(g, n) ?
+	                 cg_emit_dense(G, K) : NULL;
+	cg_sb_printf(&G->plan, "# k%d: library call (node %d)%s\n", K->id, n,
+	             wd ? ", its weight block-diagonal, ungrouped" : "");
 	cg_sb_printf(&G->plan, "call %s(", x->op);
 	for (int i = 0; i < x->nin; i++)
 		cg_sb_printf(&G->plan, "%s%s", i ? ", " : "",
-		             cg_bufname(G, x->in[i]));
+		             i == 1 && wd ? wd : cg_bufname(G, x->in[i]));
 	cg_sb_puts(&G->plan, ") -> ");
 	for (int j = 0; j < (x->nout > 0 ? x->nout : 1); j++) {
 		int p = x->nout > 1 ? -1 : n;
@@ -113,6 +118,8 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		if (!strcmp(x->attrs[a].key, "algo") ||
 		    !strcmp(x->attrs[a].key, "layout"))
 			continue; /* the schedule's, below */
+		if (wd && !strcmp(x->attrs[a].key, "groups"))
+			continue; /* one group */
 		cg_sb_printf(&G->plan, " %s=", x->attrs[a].key);
 		expr_text(&G->plan, x->attrs[a].value);
 	}
@@ -267,6 +274,7 @@ static void reset_output(cg_gen *G)
 	G->failforce = 0;
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
+	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
 	G->nalgo = G->nlayout = G->ntconv = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
@@ -310,7 +318,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		G.mat[g->out[i]] = 1;
 	/* the GEMMs written as kernels write the end of the pointwise chain
 	 * that reads them (their epilogue computes it) */
-	if ((s->gemm_impl == 1 || s->conv_impl == 1) && s->fuse)
+	if ((s->gemm_impl == 1 || s->conv_impl == 1 || s->conv_dw) && s->fuse)
 		cg_gemm_prepare(&G);
 
 	/* group, emit; materialise more and start again when needed */
@@ -385,7 +393,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				epi_ops += cg_gemm_fused(&G, K->anchor[0]);
 			}
 		}
-		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nfused_lib;
+		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nconv_dw +
+		                  G.nfused_lib;
 		counts[CK_MAP] -= nempty;
 		int nk = G.nk - G.nfused_lib - nempty;
 		for (int n = 0; n < g->nn; n++)
@@ -397,8 +406,14 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		cg_sb_printf(&sm, "%s %d op%s into %d kernel%s:",
 		             s->fuse ? "fused" : "split", ops, ops == 1 ? "" : "s",
 		             nk, nk == 1 ? "" : "s");
-		if (G.ngemm_tc || G.nconv_tc) {
-			if (G.ngemm_tc && G.nconv_tc)
+		if (G.ngemm_tc || G.nconv_tc || G.nconv_dw) {
+			if (G.nconv_dw)
+				cg_sb_printf(&sm, " %d conv (depthwise, fp32%s",
+				             G.nconv_dw, G.ngemm_tc || G.nconv_tc ?
+				             "), and" : "");
+			if (!G.ngemm_tc && !G.nconv_tc)
+				;
+			else if (G.ngemm_tc && G.nconv_tc)
 				cg_sb_printf(&sm, " %d gemm (3xTF32) and %d conv "
 				             "(implicit GEMM, TF32", G.ngemm_tc,
 				             G.nconv_tc);
@@ -465,6 +480,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				if (G.ntconv)
 					cg_sb_printf(&sm, " (%d transposed conv as "
 					             "forward)", G.ntconv);
+				if (G.ndense)
+					cg_sb_printf(&sm, " (%d grouped conv as "
+					             "dense)", G.ndense);
 				if (G.nalgo && G.nlayout)
 					cg_sb_printf(&sm, " (algo %d, layout nhwc)",
 					             s->lib_algo);

@@ -257,6 +257,39 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
  * (or G->err, G->fail, G->oom set), 0 when it does not apply. */
 int cg_emit_igemm(cg_gen *G, cg_kern *K);
 
+/* Grouped transposed convolutions as dense ones (codegen_groups.c,
+ * lib.groups=dense): 1 when LIB node n of g is an f32 transposed
+ * convolution given `groups`, more than one at the set; else 0. */
+int cg_dense_geom(const krl_graph *g, int n);
+/* Writes the block-diagonal weight of K's convolution (a derived buffer
+ * and its init launch): the buffer's name, for the call made with one
+ * group. */
+const char *cg_emit_dense(cg_gen *G, cg_kern *K);
+
+/* A 2-d depthwise convolution as generated code (codegen_conv.c,
+ * src/opt/kernels/conv_dw.cuh): groups = C input channels > 1, K = C x
+ * mult output channels; kernel sizes, strides and dilations (h, w) at the
+ * set generated for (the kernel's literal walk; other sets pass theirs at
+ * run time), whether it adds a bias (conv_bias), the output's width (the
+ * pay rule's). */
+typedef struct cg_dw {
+	int kh, kw, sh, sw, dh, dw, bias;
+	int64_t ow;
+} cg_dw;
+
+/* 1 and *q filled when LIB node n of g is an f32 2-d depthwise
+ * convolution the kernel takes: conv or conv_bias, groups = C > 1 in
+ * every set (x's channel dim, or fixed), the other attributes but
+ * strides, paddings and dilations fixed in every shape set; at the set,
+ * at most 64 taps, a tap's reach below 64 rows or columns, planes within
+ * 32-bit offsets; else 0. */
+int cg_dw_geom(const krl_graph *g, int n, cg_dw *q);
+/* Writes K's depthwise convolution as the generated kernel, G->s.conv_dw
+ * output rows a thread, the pointwise chain that reads it in its epilogue
+ * where the grouping allows: 1 when written (or G->err, G->fail, G->oom
+ * set), 0 when it does not apply. */
+int cg_emit_dwconv(cg_gen *G, cg_kern *K);
+
 /* A transposed convolution as a forward one (codegen_tconv.c): its
  * spatial dims, whether it adds a bias, whether some stride is above 1
  * (the forward output is then scattered), its groups. The plan's sizes

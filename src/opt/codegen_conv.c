@@ -57,17 +57,25 @@ static unsigned halo_smem(int bm, int R, int S)
 	                       8 * halo_x_cs((4 + R - 1) * (32 + S - 1))) * 4u;
 }
 
-int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
+/* The geometry of LIB node n when it is an f32 forward convolution (conv,
+ * or conv_bias: *bias = 1) of 1-3 spatial dims whose attributes (but the
+ * library's) and kernel sizes are the same in every shape set, so that a
+ * kernel writes them as literals: 1 and *geo filled, else 0. With
+ * depthwise, strides, paddings, dilations and kernel sizes need only a
+ * value at the set (the depthwise kernel takes them at run time, literals
+ * where they are the set's), and `groups` may instead be x's channel
+ * count, written as x's dim is. */
+static int conv_fixed(const krl_graph *g, int n, int depthwise,
+                      krl_conv_geom *geo, int *bias)
 {
 	const krl_gnode *x = &g->n[n];
-	memset(q, 0, sizeof *q);
 	if (x->kind != KRL_GN_LIB || x->dtype != KRL_F32 || x->nout > 1 ||
 	    x->ndim < 3 || x->ndim > 5)
 		return 0;
 	if (!strcmp(x->op, "conv") && x->nin == 2)
-		q->bias = 0;
+		*bias = 0;
 	else if (!strcmp(x->op, "conv_bias") && x->nin == 3)
-		q->bias = 1;
+		*bias = 1;
 	else
 		return 0;
 	krl_tensor in[2];
@@ -81,8 +89,8 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 		for (int j = 0; j < b->ndim; j++)
 			in[k].dim[j] = b->dim[j].val;
 	}
-	if (q->bias && (g->n[x->in[2]].dtype != KRL_F32 ||
-	                g->n[x->in[2]].ndim != 1))
+	if (*bias && (g->n[x->in[2]].dtype != KRL_F32 ||
+	              g->n[x->in[2]].ndim != 1))
 		return 0;
 	/* every attribute but the library's the same in every shape set: the
 	 * kernel's geometry is written as literals */
@@ -90,25 +98,41 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 		if (!strcmp(x->attrs[i].key, "algo") ||
 		    !strcmp(x->attrs[i].key, "layout"))
 			continue;
+		const char *key = x->attrs[i].key;
 		char *z = krl_opt_expr_text(x->attrs[i].value);
-		int fixed = z && krl_graph_text_fixed(g, z);
+		int fixed = z && (krl_graph_text_fixed(g, z) ||
+		                  (depthwise && !strcmp(key, "groups") &&
+		                   !strcmp(z, g->n[x->in[0]].dim[1].text)) ||
+		                  (depthwise && (!strncmp(key, "stride", 6) ||
+		                                 !strncmp(key, "padding", 7) ||
+		                                 !strncmp(key, "dilation", 8))));
 		free(z);
 		if (!fixed || isnan(x->aval[i]))
 			return 0;
 	}
 	krl_attrs a;
 	cg_lib_attrs(x, &a);
-	krl_conv_geom geo;
-	if (krl_conv_geom_get(0, in, &a, &geo) || geo.groups != 1 ||
-	    geo.cout != x->dim[1].val || geo.n != x->dim[0].val)
+	if (krl_conv_geom_get(0, in, &a, geo) || geo->cout != x->dim[1].val ||
+	    geo->n != x->dim[0].val)
 		return 0;
 	const krl_gnode *w = &g->n[x->in[1]];
+	for (int i = 0; i < geo->nsp; i++)
+		if (geo->out[i] != x->dim[2 + i].val || geo->out[i] < 1 ||
+		    geo->stride[i] < 1 || geo->dil[i] < 1 || geo->pad[i] < 0 ||
+		    (!depthwise && !krl_graph_text_fixed(g, w->dim[2 + i].text)))
+			return 0;
+	return 1;
+}
+
+int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
+{
+	memset(q, 0, sizeof *q);
+	krl_conv_geom geo;
+	if (!conv_fixed(g, n, 0, &geo, &q->bias) || geo.groups != 1)
+		return 0;
 	int64_t planes = 1, pos = 1;
 	for (int i = 0; i < geo.nsp; i++) {
-		if (geo.out[i] != x->dim[2 + i].val || geo.out[i] < 1 ||
-		    geo.stride[i] < 1 || geo.dil[i] < 1 || geo.pad[i] < 0 ||
-		    !krl_graph_text_fixed(g, w->dim[2 + i].text) ||
-		    geo.dil[i] * (geo.k[i] - 1) >= 1024)
+		if (geo.dil[i] * (geo.k[i] - 1) >= 1024)
 			return 0;
 		planes *= geo.in[i];
 		pos *= geo.out[i];
@@ -177,6 +201,54 @@ static unsigned igemm_smem(const cg_igemm *q)
 	return 3u * (unsigned)(q->bm * 40 + 32 * (q->bn + 4)) * 4u;
 }
 
+/* The pointwise chain that reads convolution n, for K's epilogue: its end
+ * (*end, -1 when none fits or fusion is off) and nodes (*in), the buffer
+ * the kernel writes (the chain's end, or n's own); NULL on G->oom. */
+static const char *conv_take_chain(cg_gen *G, cg_kern *K, int n, int *end,
+                                   const unsigned char **in)
+{
+	*end = -1;
+	if (G->s.fuse && (*end = cg_chain_of(G, n, in)) >= 0 &&
+	    !cg_chain_fits(G, K, n, *end, *in))
+		*end = -1;
+	if (G->oom)
+		return NULL;
+	if (*end >= 0) {
+		cg_take_output(G, K, *end);
+		G->skip[n] = 2; /* y never reaches memory: the chain's end does */
+		return cg_bufname(G, *end);
+	}
+	G->skip[n] = 3; /* written as a kernel, y in its own buffer */
+	return cg_bufname(G, n);
+}
+
+/* Ends the kernel's comment with the chain of conv_take_chain (each node,
+ * then the buffer written) and writes its epilogue functor into *sp: 1,
+ * or 0 when the epilogue could not be written (G->err, G->fail or G->oom
+ * says why). */
+static int conv_write_chain(cg_gen *G, cg_kern *K, int n, int end,
+                            const unsigned char *in, const char *y,
+                            krl_gemm_spec *sp)
+{
+	if (end >= 0) {
+		cg_sb_printf(&G->dev, ".\n * Its epilogue (k%d_conv_epi):", K->id);
+		for (int m = n + 1; m <= end; m++)
+			if (in[m]) {
+				const krl_pwinfo *pi = krl_pw_info(G->g->n[m].pw);
+				cg_sb_printf(&G->dev, "\n *   node %d %s", m,
+				             pi ? pi->name : "pw");
+			}
+		cg_sb_printf(&G->dev, "\n * writes %s", y);
+	}
+	cg_sb_puts(&G->dev, ".\n */");
+	if (end >= 0) {
+		cg_write_epi(G, K, n, NULL, -1, end, 1, sp);
+		if (!sp->epi)
+			return 0;
+	}
+	return 1;
+}
+
 int cg_emit_igemm(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -190,23 +262,11 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	memset(&sp, 0, sizeof sp);
 	sp.kernel = cg_fmt(G, "k%d_conv", K->id);
 
-	/* the pointwise chain that reads y */
 	const unsigned char *in = NULL;
 	int end = -1;
-	if (G->s.fuse && (end = cg_chain_of(G, n, &in)) >= 0 &&
-	    !cg_chain_fits(G, K, n, end, in))
-		end = -1;
-	if (G->oom)
+	const char *y = conv_take_chain(G, K, n, &end, &in);
+	if (!y)
 		return 1;
-	const char *y;
-	if (end >= 0) {
-		cg_take_output(G, K, end);
-		y = cg_bufname(G, end);
-		G->skip[n] = 2; /* y never reaches memory: the chain's end does */
-	} else {
-		y = cg_bufname(G, n);
-		G->skip[n] = 3; /* written as a kernel, y in its own buffer */
-	}
 	G->nconv_tc++;
 	if (!G->igemm_body) {
 		cg_sb_printf(&G->dev, "\n/* ==== implicit-GEMM convolution body "
@@ -226,22 +286,8 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 		             K->id, n, x->op, q.bm, q.bn);
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
-	if (end >= 0) {
-		cg_sb_printf(&G->dev, ".\n * Its epilogue (k%d_conv_epi):", K->id);
-		for (int m = n + 1; m <= end; m++)
-			if (in[m]) {
-				const krl_pwinfo *pi = krl_pw_info(g->n[m].pw);
-				cg_sb_printf(&G->dev, "\n *   node %d %s", m,
-				             pi ? pi->name : "pw");
-			}
-		cg_sb_printf(&G->dev, "\n * writes %s", y);
-	}
-	cg_sb_puts(&G->dev, ".\n */");
-	if (end >= 0) {
-		cg_write_epi(G, K, n, NULL, -1, end, 1, &sp);
-		if (!sp.epi)
-			return 1; /* G->err, G->fail or G->oom says why */
-	}
+	if (!conv_write_chain(G, K, n, end, in, y, &sp))
+		return 1; /* G->err, G->fail or G->oom says why */
 
 	/* sizes as plan text: x [N, C, (D, (H,)) W], y [N, K, ...] */
 	const char *dim_in[3], *dim_out[3];
@@ -295,5 +341,116 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	    (long long)q.padv[0], (long long)q.padv[1], (long long)q.padv[2],
 	    (long long)q.dil[0], (long long)q.dil[1], (long long)q.dil[2],
 	    sp.epi ? sp.epi_args : "");
+	return 1;
+}
+
+/* ==== Depthwise convolutions (src/opt/kernels/conv_dw.cuh) ==== */
+
+extern const char krl_kernel_conv_dw[];
+
+int cg_dw_geom(const krl_graph *g, int n, cg_dw *q)
+{
+	memset(q, 0, sizeof *q);
+	krl_conv_geom geo;
+	if (!conv_fixed(g, n, 1, &geo, &q->bias) || geo.nsp != 2 ||
+	    !krl_conv_is_depthwise(&geo) || geo.cout % geo.cin)
+		return 0;
+	/* the weights in registers, the walk unrolled: at most 64 taps, a
+	 * tap's reach below 64 */
+	if (geo.k[0] * geo.k[1] > 64 || geo.dil[0] * (geo.k[0] - 1) >= 64 ||
+	    geo.dil[1] * (geo.k[1] - 1) >= 64 || geo.stride[0] > 8 ||
+	    geo.stride[1] > 8 || geo.pad[0] >= 64 || geo.pad[1] >= 64)
+		return 0;
+	/* in-plane offsets are 32-bit */
+	if (geo.in[0] * geo.in[1] >= INT32_MAX ||
+	    geo.out[0] * geo.out[1] >= INT32_MAX || geo.cout >= INT32_MAX)
+		return 0;
+	q->kh = (int)geo.k[0];
+	q->kw = (int)geo.k[1];
+	q->sh = (int)geo.stride[0];
+	q->sw = (int)geo.stride[1];
+	q->dh = (int)geo.dil[0];
+	q->dw = (int)geo.dil[1];
+	q->ow = geo.out[1];
+	return 1;
+}
+
+/* The plan text of x's spatial attribute `name` along axis c ('h' or
+ * 'w'): name_c's expression, else name's, else dflt. */
+static const char *dw_attr(cg_gen *G, const krl_gnode *x, const char *name,
+                           char c, const char *dflt)
+{
+	return cg_attr_plan(G, x, cg_fmt(G, "%s_%c", name, c),
+	                    cg_attr_plan(G, x, name, dflt));
+}
+
+int cg_emit_dwconv(cg_gen *G, cg_kern *K)
+{
+	const krl_graph *g = G->g;
+	int n = K->anchor[0];
+	const krl_gnode *x = &g->n[n];
+	cg_dw q;
+	int rows = G->s.conv_dw;
+	if (rows < 1 || !cg_dw_geom(g, n, &q))
+		return 0;
+	const krl_gnode *xi = &g->n[x->in[0]], *wi = &g->n[x->in[1]];
+	krl_gemm_spec sp;
+	memset(&sp, 0, sizeof sp);
+	sp.kernel = cg_fmt(G, "k%d_conv", K->id);
+	const unsigned char *in = NULL;
+	int end = -1;
+	const char *y = conv_take_chain(G, K, n, &end, &in);
+	if (!y)
+		return 1;
+	G->nconv_dw++;
+	if (!G->dw_body) {
+		cg_sb_printf(&G->dev, "\n/* ==== depthwise convolution body "
+		             "==== */\n%s", krl_kernel_conv_dw);
+		G->dw_body = 1;
+	}
+	cg_sb_printf(&G->dev, "\n/*\n * k%d (depthwise conv, fp32): node %d "
+	             "(%s), %d x %d taps (stride %d x %d, dilation %d x %d)\n"
+	             " * walked as literals, a thread %d output rows of a "
+	             "column, 32 columns x %d rows\n * a block", K->id, n, x->op,
+	             q.kh, q.kw, q.sh, q.sw, q.dh, q.dw, rows, 8 * rows);
+	if (q.bias)
+		cg_sb_puts(&G->dev, ", its bias added");
+	if (!conv_write_chain(G, K, n, end, in, y, &sp))
+		return 1;
+	cg_sb_printf(&G->dev,
+	    "\nextern \"C\" __global__ void __launch_bounds__(256)\n"
+	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
+	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
+	    "\tint C, int H, int W, int K, int OH, int OW, int kh, int kw,\n"
+	    "\tint sh, int sw, int ph, int pw, int dh, int dw%s)\n{\n"
+	    "\tconst dwconv::geo q = {C, H, W, K, OH, OW, K / C, kh, kw, sh, "
+	    "sw, ph, pw, dh, dw};\n"
+	    "\tconst long P = (long)OH * OW;\n"
+	    "\t(void)P;\n"
+	    "\tconst %s e = %s;\n"
+	    "\tdwconv::entry<%d, %d, %d, %d, %d, %d, %d, %s>(x, w, cb, y, q, "
+	    "nimg, e);\n}\n",
+	    sp.kernel, sp.epi ? sp.epi_params : "",
+	    sp.epi ? sp.epi : "dwconv::ident", sp.epi ? sp.epi_init : "{}",
+	    q.kh, q.kw, q.sh, q.sw, q.dh, q.dw, rows,
+	    q.bias ? "true" : "false");
+	cg_sb_printf(&G->plan, "# k%d: node %d as the depthwise convolution\n",
+	             K->id, n);
+	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
+	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
+	const char *OH = cg_fmt(G, "(%s)", x->dim[2].text);
+	const char *OW = cg_fmt(G, "(%s)", x->dim[3].text);
+	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
+	cg_sb_printf(&G->plan,
+	    "launch %s grid=(cdiv(%s, 32) * cdiv(%s, %d), min(%s * %s, 65535)) "
+	    "block=(256) \\\n    args(%s, %s, %s, %s, %s, (%s), (%s), (%s), %s, "
+	    "%s, %s, (%s), (%s), %s, %s, %s, %s, %s, %s%s)\n",
+	    sp.kernel, OW, OH, 8 * rows, N, Ko, cg_bufname(G, x->in[0]),
+	    cg_bufname(G, x->in[1]), cb, y, N, xi->dim[1].text, xi->dim[2].text,
+	    xi->dim[3].text, Ko, OH, OW, wi->dim[2].text, wi->dim[3].text,
+	    dw_attr(G, x, "stride", 'h', "1"), dw_attr(G, x, "stride", 'w', "1"),
+	    dw_attr(G, x, "padding", 'h', "0"), dw_attr(G, x, "padding", 'w', "0"),
+	    dw_attr(G, x, "dilation", 'h', "1"),
+	    dw_attr(G, x, "dilation", 'w', "1"), sp.epi ? sp.epi_args : "");
 	return 1;
 }

@@ -194,9 +194,11 @@ void cg_gemm_prepare(cg_gen *G)
 		int form = G->s.gemm_impl == 1 ? krl_gemm_form(g, n) : 0;
 		krl_gemm_spec sp;
 		cg_igemm q;
+		cg_dw dq;
 		const unsigned char *in;
 		if ((!form || !gemm_geom(G, n, form, &sp) || sp.batch) &&
-		    (G->s.conv_impl != 1 || !cg_igemm_geom(g, n, &q)))
+		    (G->s.conv_impl != 1 || !cg_igemm_geom(g, n, &q)) &&
+		    (!G->s.conv_dw || !cg_dw_geom(g, n, &dq)))
 			continue;
 		int e = cg_chain_of(G, n, &in);
 		if (e >= 0)

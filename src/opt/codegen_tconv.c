@@ -93,26 +93,39 @@ static const char *letter(int nsp, int i)
 	return L[3 - nsp + i];
 }
 
-static void emit_wflip(cg_gen *G, int id)
+static void emit_wflip(cg_gen *G, int id, int dense)
 {
 	cg_sb_printf(&G->dev,
 	"\n/*\n"
 	" * k%d_wflip (init): the transposed convolution's weight as a forward\n"
-	" * one. w is [groups * cin_g, cout_g, taps], wf [groups * cout_g, cin_g,\n"
-	" * taps] with the taps reversed (every spatial dim flipped).\n"
+	" * one. w is [groups * cin_g, cout_g, taps], wf [groups * cout_g, %s,\n"
+	" * taps] with the taps reversed (every spatial dim flipped)%s.\n"
 	" */\n"
 	"extern \"C\" __global__ void k%d_wflip(const float *__restrict__ w,\n"
 	"                                     float *__restrict__ wf, long cin_g,\n"
 	"                                     long cout_g, long groups, long taps)\n"
 	"{\n"
 	"\tlong i = (long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"\tif (i >= groups * cout_g * cin_g * taps)\n"
+	"\tif (i >= groups * cout_g * %s * taps)\n"
 	"\t\treturn;\n"
 	"\tlong tap = i %% taps, j = i / taps;\n"
-	"\tlong ci = j %% cin_g, cof = j / cin_g;\n"
-	"\tlong g = cof / cout_g, co = cof %% cout_g;\n"
-	"\twf[i] = w[((g * cin_g + ci) * cout_g + co) * taps + (taps - 1 - tap)];\n"
-	"}\n", id, id);
+	"\tlong ci = j %% %s, cof = j / %s;\n"
+	"\tlong g = cof / cout_g, co = cof %% cout_g;\n",
+	id, dense ? "groups * cin_g" : "cin_g",
+	dense ? ",\n * block-diagonal: zeros where ci and co are in other groups "
+	        "(one group\n * for the forward call)" : "",
+	id, dense ? "groups * cin_g" : "cin_g",
+	dense ? "(groups * cin_g)" : "cin_g", dense ? "(groups * cin_g)" : "cin_g");
+	if (dense)
+		cg_sb_puts(&G->dev,
+		"\twf[i] = ci / cin_g == g ? w[(ci * cout_g + co) * taps + (taps - 1 - "
+		"tap)] : 0.f;\n"
+		"}\n");
+	else
+		cg_sb_puts(&G->dev,
+		"\twf[i] = w[((g * cin_g + ci) * cout_g + co) * taps + (taps - 1 - "
+		"tap)];\n"
+		"}\n");
 }
 
 /*
@@ -257,23 +270,29 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 		dt[i] = dim_texts(G, x, xi, w, nsp, i);
 	const char *groups = cg_attr_plan(G, x, "groups", "1");
 	int grouped = !is_lit(groups, 1);
+	/* lib.groups=dense: the flipped weight block-diagonal, one group */
+	int dense = grouped && G->s.lib_dense && cg_dense_geom(g, n);
 
 	/* the flipped weight: derived, written once per param draw */
-	emit_wflip(G, id);
+	emit_wflip(G, id, dense);
 	const char *cin_g = grouped ?
 	        cg_fmt(G, "(%s) / (%s)", xi->dim[1].text, groups) :
 	        cg_fmt(G, "(%s)", xi->dim[1].text);
 	char *taps = cg_prod(G, x->in[1], 2, w->ndim);
 	cg_sb_printf(&G->bufs, "derived k%d_wf f32 [(%s), %s", id,
-	             x->dim[1].text, cin_g);
+	             x->dim[1].text, dense ? cg_fmt(G, "(%s)", xi->dim[1].text) :
+	             cin_g);
 	for (int i = 2; i < w->ndim; i++)
 		cg_sb_printf(&G->bufs, ", (%s)", w->dim[i].text);
 	cg_sb_puts(&G->bufs, "]\n");
 	cg_sb_printf(&G->init, "  # k%d: the weight of node %d flipped for the "
 	             "forward convolution\n", id, n);
-	cg_sb_printf(&G->init, "  launch k%d_wflip grid=(cdiv(numel(%s), 256)) "
-	             "block=(256) args(%s, k%d_wf, %s, %s, %s, %s)\n", id, wn,
-	             wn, id, cin_g, w->dim[1].text, groups, taps);
+	cg_sb_printf(&G->init, "  launch k%d_wflip grid=(cdiv(numel(%s)%s, "
+	             "256)) block=(256) args(%s, k%d_wf, %s, %s, %s, %s)\n", id,
+	             wn, dense ? cg_fmt(G, " * (%s)", groups) : "", wn, id, cin_g,
+	             w->dim[1].text, groups, taps);
+	if (dense)
+		G->ndense++;
 
 	/* the forward convolution, into y or into the scattered scratch */
 	const char *dst = yn;
@@ -299,7 +318,7 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 			cg_sb_printf(&G->plan, " dilation_%s=%s", letter(nsp, i),
 			             dt[i].fdil);
 	}
-	if (grouped)
+	if (grouped && !dense)
 		cg_sb_printf(&G->plan, " groups=%s", groups);
 	cg_lib_choices(G, 1, 1, -1); /* the forward call takes both */
 	G->ntconv++;

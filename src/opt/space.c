@@ -72,6 +72,10 @@ static const char *const LIB_LAYOUT_CL[] = { "nhwc_y", "nchw", "nhwc" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 static const char *const CONV_IMPL[] = { "lib", "igemm" };
 static const char *const CONV_IGEMM[] = { "igemm", "lib" };
+static const char *const LIB_GROUPS[] = { "dense", "grouped" };
+static const char *const LIB_GROUPS_KEEP[] = { "grouped", "dense" };
+static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib" };
+static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -140,6 +144,10 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_tconv = !strcmp(z, "fwd");
 	if ((z = chosen(s, c, "conv.impl")))
 		k->conv_impl = !strcmp(z, "igemm");
+	if ((z = chosen(s, c, "lib.groups")))
+		k->lib_dense = !strcmp(z, "dense");
+	if ((z = chosen(s, c, "conv.dw")))
+		k->conv_dw = strncmp(z, "rows", 4) ? 0 : atoi(z + 4);
 }
 
 /*
@@ -156,6 +164,33 @@ static int igemm_pay(const cg_igemm *q)
 {
 	int64_t taps = (int64_t)q->T * q->R * q->S;
 	return (taps > 1 && q->cin * taps <= 128) || (q->nsp == 3 && q->cin <= 4);
+}
+
+/*
+ * The pay rule of lib.groups: dense first where a transposed convolution
+ * has at most 8 groups (at most 8 times the products). cuDNN's grouped
+ * backward-data engines ran 5x slower than the dense one on 73 (4 groups,
+ * H200); the search measures the other option in its round 0.
+ */
+static int dense_pay(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	for (int a = 0; a < x->nattrs; a++)
+		if (!strcmp(x->attrs[a].key, "groups"))
+			return x->aval[a] <= 8;
+	return 0;
+}
+
+/*
+ * The pay rule of conv.dw: the generated depthwise kernel first where
+ * every depthwise convolution's rows are at least 24 outputs wide (a
+ * warp's 32 lanes are 32 columns of one plane; on narrower planes most
+ * lanes idle, and the library's kernel, an output a thread over the
+ * flattened output, keeps them busy).
+ */
+static int dw_pay(const cg_dw *q)
+{
+	return q->ow >= 24;
 }
 
 /* Whether the `algo` of library node i can change what runs in o's shape
@@ -551,7 +586,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
-	int algo_small = 1;
+	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -574,6 +609,15 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
 			}
+			if (cg_dense_geom(o->g, i)) {
+				ndense++;
+				dense_pays &= dense_pay(o->g, i);
+			}
+			cg_dw dq;
+			if (cg_dw_geom(o->g, i, &dq)) {
+				ndw++;
+				dw_pays &= dw_pay(&dq);
+			}
 		}
 		krl_opt_scope_free(&sc);
 	}
@@ -590,6 +634,12 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
 	if (nigemm)
 		add_decision(sp, "conv.impl", 2, igemm_pays ? CONV_IGEMM : CONV_IMPL);
+	if (ndense)
+		add_decision(sp, "lib.groups", NOPT(LIB_GROUPS),
+		             dense_pays ? LIB_GROUPS : LIB_GROUPS_KEEP);
+	if (ndw)
+		add_decision(sp, "conv.dw", NOPT(CONV_DW),
+		             dw_pays ? CONV_DW : CONV_DW_LIB);
 	features(o);
 	*out = o;
 	return KRL_OK;

@@ -6,7 +6,8 @@
  *
  * Layout of a run of budget B: round 0 holds the fixed choices (the
  * default; "fuse=ref", the reference plan, when offered; the other
- * conv.impl when offered), slots "r0/k0", "r0/k1", ...; every later
+ * conv.impl, lib.layout, lib.tconv, lib.groups and conv.dw when
+ * offered), slots "r0/k0", "r0/k1", ...; every later
  * round r holds G slots "r<r>/k<k>" (the last one fewer, so that there are
  * B in all). Each slot is proposed, evaluated and committed in order, so
  * the committed slots of a run are always a prefix of the layout.
@@ -65,8 +66,8 @@ typedef struct search {
 	const char *task;
 	char run[256];
 	int64_t run_id;
-	krl_choice fixed[5];     /* round 0 */
-	char fixed_name[5][64];
+	krl_choice fixed[8];     /* round 0 */
+	char fixed_name[8][64];
 	int n0, rounds;
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */
 	krl_reward_norm norm;
@@ -887,7 +888,11 @@ static void push_fixed(search *S, int k, int j, const char *what)
  * convolution (lib.tconv: the library's transposed call or a forward one
  * over a flipped weight; on level 1 the forward form was the best
  * candidate on 9 of 13 tasks, up to 2.6x, and a level-2 budget-8 search
- * of 61 that never drew it ended at 2.82 ms against 1.36). */
+ * of 61 that never drew it ended at 2.82 ms against 1.36), and the
+ * default with the other grouping of a grouped transposed convolution
+ * (lib.groups: dense with a block-diagonal weight, or grouped) and the
+ * other depthwise convolution (conv.dw: the generated kernel or the
+ * library's), whose orders their pay rules guess. */
 static void fixed_choices(search *S)
 {
 	const krl_space *s = S->gen->space;
@@ -904,6 +909,11 @@ static void fixed_choices(search *S)
 		           "nhwc_y") ? "nhwc_y" : "nchw"), "the other layout");
 	push_fixed(S, dec_index(s, "lib.tconv"), 1,
 	           "the other transposed convolution");
+	push_fixed(S, dec_index(s, "lib.groups"), 1, "the other grouping");
+	if ((k = dec_index(s, "conv.dw")) >= 0)
+		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
+		           "lib") ? "lib" : "rows8"), "the other depthwise "
+		           "convolution");
 	if (S->n0 > S->o.budget)
 		S->n0 = S->o.budget;
 	S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;

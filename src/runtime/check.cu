@@ -801,41 +801,49 @@ out:
 
 /* ==== Read bandwidth (the roofline's memory ceiling) ==== */
 
+/* Reads n 16-byte words from each of the `streams` (1 or 2) halves of src
+ * (one stream: src[0, n); two: src[0, n / 2) and src[n / 2, n), side by
+ * side, as a kernel reading two inputs does). */
+template <int STREAMS>
 __global__ void k_stream_read(const uint4 *__restrict__ src, int64_t n,
                               uint32_t *sink)
 {
 	uint32_t acc = 0;
+	const int64_t m = n / STREAMS;   /* words a stream */
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	/* eight 16-byte loads in flight per thread (four left the H200's
 	 * reductions at up to 1.04 of the rate measured) */
-	for (; i + 7 * stride < n; i += 8 * stride) {
+	constexpr int PER = 8 / STREAMS;
+	for (; i + (PER - 1) * stride < m; i += PER * stride) {
 		uint4 a[8];
 		#pragma unroll
 		for (int k = 0; k < 8; k++)
-			a[k] = src[i + k * stride];
+			a[k] = src[(k / PER) * m + i + (k % PER) * stride];
 		#pragma unroll
 		for (int k = 0; k < 8; k++)
 			acc ^= a[k].x ^ a[k].y ^ a[k].z ^ a[k].w;
 	}
-	for (; i < n; i += stride) {
-		uint4 a = src[i];
-		acc ^= a.x ^ a.y ^ a.z ^ a.w;
-	}
+	for (; i < m; i += stride)
+		#pragma unroll
+		for (int s = 0; s < STREAMS; s++) {
+			uint4 a = src[s * m + i];
+			acc ^= a.x ^ a.y ^ a.z ^ a.w;
+		}
 	for (int o = 16; o > 0; o >>= 1)
 		acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
 	if ((threadIdx.x & 31) == 0)
 		atomicXor(&sink[blockIdx.x], acc);
 }
 
-krl_err krl_stream_read(const void *src, size_t bytes, uint32_t *sink,
-                        void *stream, krl_diag *d)
+krl_err krl_stream_read(const void *src, size_t bytes, int streams,
+                        uint32_t *sink, void *stream, krl_diag *d)
 {
 	krl_err r = KRL_OK;
-	if (!src || !sink || bytes % 16)
+	if (!src || !sink || bytes % 32 || (streams != 1 && streams != 2))
 		return krl_diag_set(d, KRL_EINVAL, no_pos, "krl_stream_read: "
-		                    "needs a source, a sink and a multiple of 16 "
-		                    "bytes");
+		                    "needs a source, a sink, a multiple of 32 "
+		                    "bytes and 1 or 2 streams");
 	int dev = 0, sms = 0;
 	CUDA_CHECK(d, cudaGetDevice(&dev));
 	CUDA_CHECK(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
@@ -843,8 +851,12 @@ krl_err krl_stream_read(const void *src, size_t bytes, uint32_t *sink,
 	{
 		/* a resident grid: 8 blocks of 256 per multiprocessor */
 		int blocks = sms * 8 < 2048 ? sms * 8 : 2048;
-		k_stream_read<<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
-			(const uint4 *)src, (int64_t)(bytes / 16), sink);
+		if (streams == 2)
+			k_stream_read<2><<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
+				(const uint4 *)src, (int64_t)(bytes / 16), sink);
+		else
+			k_stream_read<1><<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
+				(const uint4 *)src, (int64_t)(bytes / 16), sink);
 		CUDA_CHECK(d, cudaGetLastError());
 	}
 out:

@@ -918,7 +918,9 @@ static void pool_geometries_compute_golden(void **state)
 /* Transposed convolutions written as forward ones (lib.tconv=fwd) on the
  * geometries of tests/data/tconv/: a bias with and without the scatter,
  * groups, output padding, per-dim strides, dilations and paddings, each
- * set with other values (the plan's expressions must follow them). */
+ * set with other values (the plan's expressions must follow them); the
+ * grouped one also with its weight block-diagonal (lib.groups=dense),
+ * forward and as the library's call. */
 static void tconv_geometries_compute_golden(void **state)
 {
 	(void)state;
@@ -941,29 +943,98 @@ static void tconv_geometries_compute_golden(void **state)
 		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		/* bias2d is grouped at kb1 (3 groups, 1 at tiny): its forward
+		 * form grouped and dense, and the library's call dense */
+		int grouped = strstr(tasks[i], "bias2d") != NULL;
+		for (int f = 0; f < (grouped ? 3 : 1); f++) {
 		char *text = NULL, *what = NULL;
-		generate_compiled(o, tasks[i], "krl-choice: lib.tconv=fwd", &text,
+		generate_compiled(o, tasks[i], f == 0 ?
+		                  "krl-choice: lib.tconv=fwd lib.groups=grouped" :
+		                  f == 1 ? "krl-choice: lib.tconv=fwd lib.groups=dense" :
+		                  "krl-choice: lib.tconv=lib lib.groups=dense", &text,
 		                  &what);
 		/* offered and taken: the candidate's choice line says so */
-		assert_non_null(strstr(text, " lib.tconv=fwd"));
-		assert_non_null(strstr(text, "launch k0_wflip "));
+		assert_int_equal(strstr(text, " lib.tconv=fwd") != NULL, f < 2);
+		assert_int_equal(strstr(text, "launch k0_wflip ") != NULL, f < 2);
+		assert_int_equal(strstr(text, "block-diagonal: zeros") != NULL,
+		                 f == 1);
+		assert_int_equal(strstr(text, "launch krl_wdense ") != NULL, f == 2);
 		/* strided: a scatter (with the bias); stride 1: conv_bias */
 		int strided = strstr(tasks[i], "bias2d") == NULL;
 		assert_int_equal(strstr(text, "launch k0_scatter ") != NULL,
 		                 strided);
-		if (strstr(tasks[i], "bias"))
+		if (strstr(tasks[i], "bias") && f < 2)
 			assert_non_null(strstr(text, strided ? "k0_t, b, y," :
 			                       "call conv_bias(x, k0_wf, b) -> y"));
-		run_geometry_sets(t, tasks[i], text, what, 21, 0, dir, &runs,
-		                  &wrong);
+		if (f == 2)
+			assert_non_null(strstr(text, "call conv_transpose_bias(x, "
+			                       "k0_wd, b) -> y"));
+		run_geometry_sets(t, tasks[i], text, what, 21 + (uint64_t)f, 0, dir,
+		                  &runs, &wrong);
 		free(text);
 		free(what);
+		}
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
 	printf("transposed-convolution geometries on the CPU stand-in (part "
 	       "%d of %d): %d runs, %d wrong\n", g_part + 1, g_parts, runs,
 	       wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
+/* Depthwise convolutions written as the generated kernel (conv.dw) on the
+ * geometries of tests/data/dwconv/, generated at kb1 with each of its
+ * options (the literal walk at 8, 4 and 16 rows a thread, and the library
+ * call), run at tiny, kb0 and kb1: kb0 (and some tiny) sets have another
+ * window, stride or dilation, which the run-time walk takes. */
+static void dwconv_geometries_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/dwconv/square.task", "tests/data/dwconv/strided.task",
+		"tests/data/dwconv/tall.task",
+	};
+	static const char *const forms[] = {
+		"krl-choice: conv.dw=rows8", "krl-choice: conv.dw=rows4",
+		"krl-choice: conv.dw=rows16", "krl-choice: conv.dw=lib",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simdw-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	for (size_t j = 0; j < 4 * (sizeof tasks / sizeof tasks[0]); j++) {
+		const char *path = tasks[j / 4];
+		if (!wanted(path) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, path, forms[j % 4], &text, &what);
+		/* the generated kernel where chosen, the relu in its epilogue */
+		int gen = j % 4 != 3;
+		assert_int_equal(strstr(text, "(depthwise conv, fp32)") != NULL,
+		                 gen);
+		if (gen && strstr(path, "strided"))
+			assert_non_null(strstr(text, "Its epilogue"));
+		run_geometry_sets(t, path, text, what, 31 + (uint64_t)j, 0, dir,
+		                  &runs, &wrong);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("depthwise-convolution geometries on the CPU stand-in (part %d "
+	       "of %d): %d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
 	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -1424,6 +1495,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(level3_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
+		cmocka_unit_test(dwconv_geometries_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),
 		cmocka_unit_test(channels_last_pools_compute_golden),

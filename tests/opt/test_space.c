@@ -333,10 +333,10 @@ static void conv_impl_pay_rule(void **state)
 		  "6 ops into 1 kernel: 1 conv (implicit GEMM, TF32, epilogue: 5 "
 		  "ops)", "conv_entry<64, 128, 32, 32, 1, 3, 3, false, false>",
 		  NULL },
-		/* its pointwise (1 x 1) convolution is offered, the depthwise
-		 * one stays the library's */
+		/* its pointwise (1 x 1) convolution is offered; the depthwise
+		 * one is conv.dw's (the generated kernel by default) */
 		{ "level1/86_conv_depthwise_separable2d", "lib", 1, NULL,
-		  "call conv(", "launch k1_conv " },
+		  "dwconv::entry<3, 3, 1, 1, 1, 1, 8, false>", "launch k1_conv " },
 	};
 	krl_diag d = { 0 };
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -358,6 +358,57 @@ static void conv_impl_pay_rule(void **state)
 			assert_non_null(strstr(text, cases[i].text2));
 		free(text);
 		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
+/* conv.dw (the generated depthwise kernel first where every depthwise
+ * convolution's rows are at least 24 wide) and lib.groups (a grouped
+ * transposed convolution dense first at up to 8 groups): which is offered
+ * first, and what each option writes. */
+static void dw_and_groups_pay_rules(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id, *dec, *first, *other;
+		const char *text0, *text1; /* option 0's text; the other's */
+	} cases[] = {
+		{ "level1/82_conv_depthwise2d", "conv.dw", "rows8", "lib",
+		  "launch k0_conv grid=(cdiv((ow), 32) * cdiv((oh), 64)",
+		  "call conv(x, w) -> y" },
+		{ "level1/85_conv_depthwise2d_asym", "conv.dw", "rows8", "rows16",
+		  "dwconv::entry<3, 7, 1, 1, 1, 1, 8, false>",
+		  "dwconv::entry<3, 7, 1, 1, 1, 1, 16, false>" },
+		/* maps down to 7 x 7: the library's first */
+		{ "level3/20_mobilenet_v2", "conv.dw", "lib", "rows8", "call conv(",
+		  "(depthwise conv, fp32)" },
+		{ "level1/73_conv_transpose3d_strided_padded_grouped", "lib.groups",
+		  "dense", "grouped", "call conv_transpose(x, k0_wd) -> y",
+		  "call conv_transpose(x, w) -> y stride=stride padding=padding "
+		  "groups=groups" },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *k = find(s, cases[i].dec);
+		assert_non_null(k);
+		assert_string_equal(k->opt[0], cases[i].first);
+		for (int v = 0; v < 2; v++) {
+			krl_choice c = { { 0 } };
+			for (int j = 0; v && j < k->nopt; j++)
+				if (!strcmp(k->opt[j], cases[i].other))
+					c.opt[k - s->dec] = j;
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+			assert_non_null(strstr(text, v ? cases[i].text1 :
+			                       cases[i].text0));
+			free(text);
+			free(what);
+		}
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
@@ -631,6 +682,7 @@ int main(void)
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(conv_impl_pay_rule),
+		cmocka_unit_test(dw_and_groups_pay_rules),
 		cmocka_unit_test(layout_pay_rule),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
