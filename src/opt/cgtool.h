@@ -99,6 +99,11 @@ typedef struct krl_sched {
 	                            thread per column, the block's threads
 	                            side by side; 0, 32 columns x block / 32
 	                            rows of threads */
+	int row_colregs;         /* column kernels of one pass whose run fits
+	                            CR_TY x 16 rows (codegen_row.c,
+	                            regs_rows): 1, 4 columns a lane and each
+	                            thread's rows held in registers; 0, the
+	                            32-column kernel re-reading */
 	int total_blocks;        /* blocks per SM */
 	int total_block;
 	int scan_block;
@@ -181,6 +186,8 @@ typedef struct cg_gen {
 	int cols_short;          /* column kernels row.colthread applies to
 	                            (emit_cols over at most CG_COL_THREAD_R
 	                            rows) */
+	int cols_regs;           /* column kernels row.colregs applies to
+	                            (codegen_row.c, regs_rows) */
 	int row_cl;              /* row kernels walking a channels-last input
 	                            in memory order (cg_row_cl) */
 	int pool_cl;             /* pool kernels reading one so */

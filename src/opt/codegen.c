@@ -453,8 +453,11 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 					cg_sb_printf(&sm, " (4 columns per lane, block "
 					             "512)");
 				else
-					cg_sb_printf(&sm, " (block %d, %s%s%s)", s->row_block,
+					cg_sb_printf(&sm, " (block %d, %s%s%s%s)", s->row_block,
 					             s->row_cache ? "regs" : "reread",
+					             s->row_colregs && G.cols_regs ?
+					             ", 4 columns a lane held in registers" :
+					             "",
 					             s->row_colthread && G.cols_short ?
 					             ", a thread per column" : "",
 					             G.row_cl ? cg_fmt(&G, "; %d over a "
@@ -561,6 +564,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		info->nk = G.nk;
 		info->cols_wide = G.cols_wide;
 		info->cols_short = G.cols_short;
+		info->cols_regs = G.cols_regs;
 		for (int k = 0; k < G.nk; k++) {
 			const cg_kern *K = &G.k[k];
 			if (K->kind == CK_MAP && !K->nout)

@@ -1041,6 +1041,55 @@ static void dwconv_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* The column kernel with its columns in registers (row.colregs) on
+ * tests/data/reduce/colrms.task and colscale.task, on and off: at kb1 and
+ * tiny the run fits the rows a thread holds, at kb0 it does not (the
+ * re-read path); partial 128-column groups, 4-d columns, two reductions
+ * of one pass. */
+static void colregs_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/reduce/colrms.task", "tests/data/reduce/colscale.task",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simcr-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	for (size_t j = 0; j < 2 * (sizeof tasks / sizeof tasks[0]); j++) {
+		const char *path = tasks[j / 2];
+		if (!wanted(path) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		int on = j % 2 == 0;
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, path, on ? "krl-choice: row.colregs=on" :
+		                  "krl-choice: row.colregs=off", &text, &what);
+		/* offered and taken: one kernel, registered where on */
+		assert_non_null(strstr(text, " row.colregs="));
+		assert_int_equal(strstr(text, "launch k0_colr ") != NULL, on);
+		run_geometry_sets(t, path, text, what, 41 + (uint64_t)j, 0, dir,
+		                  &runs, &wrong);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("registered column kernels on the CPU stand-in (part %d of %d): "
+	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 typedef struct cl_tally {
 	int runs, wrong;
 	int blocked;             /* map kernels over y, channel-blocked */
@@ -1496,6 +1545,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),
+		cmocka_unit_test(colregs_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),
 		cmocka_unit_test(channels_last_pools_compute_golden),
