@@ -437,9 +437,26 @@ static void var_step(cg_em *em, const char *accp, const char *accq,
  * outputs stored). Lane q is at rs[q]; with vec > 1 the lanes are the vec
  * consecutive elements from rs[0] (loaded as one vector), otherwise nl
  * independent positions (nl loads in flight, one double add per step). */
+static void row_step_to(cg_em *em, const rinfo *ri, const char *const *rs,
+                        int nl, int vec, const int *nodes, int nn, int isred,
+                        const char *const *acc, const rpair *pr, int ind,
+                        cg_sb *stores);
+
 static void row_step(cg_em *em, const rinfo *ri, const char *const *rs,
                      int nl, int vec, const int *nodes, int nn, int isred,
                      const char *const *acc, const rpair *pr, int ind)
+{
+	row_step_to(em, ri, rs, nl, vec, nodes, nn, isred, acc, pr, ind, NULL);
+}
+
+/* row_step, its outputs' stores (when stores is given) written there
+ * rather than after the step's values: a caller writes several steps'
+ * values, then all their stores, so that their loads are in flight
+ * together. */
+static void row_step_to(cg_em *em, const rinfo *ri, const char *const *rs,
+                        int nl, int vec, const int *nodes, int nn, int isred,
+                        const char *const *acc, const rpair *pr, int ind,
+                        cg_sb *stores)
 {
 	cg_gen *G = em->G;
 	const krl_graph *g = G->g;
@@ -466,6 +483,9 @@ static void row_step(cg_em *em, const rinfo *ri, const char *const *rs,
 			idx[k][q] = rs[q];
 		}
 	}
+	cg_sb *vals_buf = em->buf[2];
+	if (stores && !isred)
+		em->buf[2] = stores;
 	for (int k = 0; k < nn; k++) {
 		if (isred) {
 			if (pr && pr->kind[k] == 1)
@@ -491,6 +511,7 @@ static void row_step(cg_em *em, const rinfo *ri, const char *const *rs,
 		for (int q = 0; q < nl; q++)
 			cg_store(em, 2, n, lins[q], ov[k][q]);
 	}
+	em->buf[2] = vals_buf;
 }
 
 /* The lanes of a step: consecutive ("r", "(r + 1)", ...) or strided
@@ -528,12 +549,45 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		em->ck = NULL;
 		break;
 	case LV_VEC:
-		if (isred)
+		if (isred) {
 			cg_line(b, ind, "#pragma unroll 4");
-		cg_line(b, ind, "for (long r = %s(long)%s * 4; r < %s; r += (long)%s "
-		        "* 4) {", r0, L->lid, L->r1, L->nl);
+			cg_line(b, ind, "for (long r = %s(long)%s * 4; r < %s; r += "
+			        "(long)%s * 4) {", r0, L->lid, L->r1, L->nl);
+			lanes(G, rs, 4, 1);
+			row_step(em, ri, rs, 4, 4, nodes, nn, isred, acc, pair,
+			         ind + 1);
+			cg_line(b, ind, "}");
+			break;
+		}
+		/* the outputs: four float4 steps a thread at a time, their loads
+		 * written before any of their stores (one step at a time, the
+		 * loop's branches kept one load in flight: 24's log_softmax at
+		 * kb1 ran 6.15 ms, 4.77 so), then one step at a time */
+		cg_line(b, ind, "{");
+		cg_line(b, ind + 1, "long r = %s(long)%s * 4;", r0, L->lid);
+		cg_line(b, ind + 1, "for (; r + 12 * (long)%s < %s; r += 16 * "
+		        "(long)%s) {", L->nl, L->r1, L->nl);
+		{
+			cg_sb st = { 0 };
+			for (int q = 0; q < 4; q++) {
+				const char *base = q ? cg_fmt(G, "(r + %d * (long)%s)",
+				                              4 * q, L->nl) : "r";
+				for (int e = 0; e < 4; e++)
+					rs[e] = e ? cg_fmt(G, "(%s + %d)", base, e) : base;
+				row_step_to(em, ri, rs, 4, 4, nodes, nn, 0, acc, pair,
+				            ind + 2, &st);
+			}
+			cg_sb_cat(b, &st);
+			if (st.oom)
+				G->oom = 1;
+			cg_sb_free(&st);
+		}
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind + 1, "for (; r < %s; r += (long)%s * 4) {", L->r1,
+		        L->nl);
 		lanes(G, rs, 4, 1);
-		row_step(em, ri, rs, 4, 4, nodes, nn, isred, acc, pair, ind + 1);
+		row_step(em, ri, rs, 4, 4, nodes, nn, isred, acc, pair, ind + 2);
+		cg_line(b, ind + 1, "}");
 		cg_line(b, ind, "}");
 		break;
 	case LV_PEEL: {
@@ -1655,8 +1709,8 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
-	              cg_fmt(G, "row over a middle axis: %d columns (%d per lane, "
-	                     "32 apart) x %d rows of threads per block, %d rows "
+	              cg_fmt(G, "row over a middle axis: %d columns (%d neighbouring "
+	                     "ones per lane) x %d rows of threads per block, %d rows "
 	                     "in flight per lane", cols, WIDE_W, WIDE_TY, WIDE_U),
 	              32 * WIDE_TY, &body,
 	              cg_fmt(G, "(%s) * cdiv(%s, %d)", ri->otext, ri->itext, cols),
@@ -1675,7 +1729,7 @@ done:
 
 /* ==== The column kernel with its columns in registers ==== */
 
-#define CR_W 4     /* columns per lane, 32 apart */
+#define CR_W 4     /* neighbouring columns per lane */
 #define CR_TY 8    /* rows of threads */
 #define CR_MAXK 16 /* rows a thread holds, at most */
 
@@ -1699,16 +1753,18 @@ static int regs_rows(const cg_gen *G, const rinfo *ri)
 	return k;
 }
 
-/* Column w's coordinates in a block of the registered layout: its
- * column c (past the last one: the last one's, in bounds, stored by no
- * one) and the linear index rb of (o, 0, c). */
+/* Column w's coordinates in a block of the registered layout (lane tx
+ * holds columns cb + 4 tx + w): cv, whether it is one (valid), the column
+ * c (past the last one: the last one's, in bounds, stored by no one) and
+ * the linear index rb of (o, 0, c); names suffixed sfx. */
 static void regs_column(cg_sb *b, int ind, int w, const char *I,
-                        const char *R)
+                        const char *R, const char *sfx)
 {
-	cg_line(b, ind, "const long cv = cb + %d + tx;", 32 * w);
-	cg_line(b, ind, "const bool valid = cv < %s;", I);
-	cg_line(b, ind, "const long c = valid ? cv : %s - 1;", I);
-	cg_line(b, ind, "const long rb = o * %s * %s + c;", R, I);
+	cg_line(b, ind, "const long cv%s = cb + 4 * tx + %d;", sfx, w);
+	cg_line(b, ind, "const bool valid%s = cv%s < %s;", sfx, sfx, I);
+	cg_line(b, ind, "const long c%s = valid%s ? cv%s : %s - 1;", sfx, sfx,
+	        sfx, I);
+	cg_line(b, ind, "const long rb%s = o * %s * %s + c%s;", sfx, R, I, sfx);
 }
 
 /* One path of the registered kernel into b: held (the rows in v[k][w],
@@ -1723,16 +1779,33 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 	const char *acc[CR_W][CG_MAX_KNODES];
 	int ind = 2;
 	if (held) {
+		/* a float4 of four neighbouring columns a row where rows are
+		 * 16-byte aligned (I a multiple of 4), else one at a time */
 		const char *xp = cg_arg_buf(G, em->K, ri->cache[0], 0);
 		cg_line(b, ind, "float v[%d][%d];", kpt, CR_W);
-		cg_line(b, ind, "#pragma unroll");
-		cg_line(b, ind, "for (int w = 0; w < %d; w++) {", CR_W);
-		cg_line(b, ind + 1, "const long c = min(cb + 32 * w + tx, %s - 1);", I);
+		cg_line(b, ind, "if (vec4) {");
+		cg_line(b, ind + 1, "const long c = min(cb + 4 * tx, %s - 4);", I);
 		cg_line(b, ind + 1, "#pragma unroll");
 		cg_line(b, ind + 1, "for (int k = 0; k < %d; k++) {", kpt);
 		cg_line(b, ind + 2, "const long r = ty + k * %d;", CR_TY);
-		cg_line(b, ind + 2, "v[k][w] = r < %s ? %s[(o * %s + r) * %s + c] : "
+		cg_line(b, ind + 2, "const float4 t = r < %s ? *reinterpret_cast<"
+		        "const float4 *>(%s + (o * %s + r) * %s + c) : make_float4("
+		        "0.f, 0.f, 0.f, 0.f);", R, xp, R, I);
+		cg_line(b, ind + 2, "v[k][0] = t.x;");
+		cg_line(b, ind + 2, "v[k][1] = t.y;");
+		cg_line(b, ind + 2, "v[k][2] = t.z;");
+		cg_line(b, ind + 2, "v[k][3] = t.w;");
+		cg_line(b, ind + 1, "}");
+		cg_line(b, ind, "} else {");
+		cg_line(b, ind + 1, "#pragma unroll");
+		cg_line(b, ind + 1, "for (int w = 0; w < %d; w++) {", CR_W);
+		cg_line(b, ind + 2, "const long c = min(cb + 4 * tx + w, %s - 1);", I);
+		cg_line(b, ind + 2, "#pragma unroll");
+		cg_line(b, ind + 2, "for (int k = 0; k < %d; k++) {", kpt);
+		cg_line(b, ind + 3, "const long r = ty + k * %d;", CR_TY);
+		cg_line(b, ind + 3, "v[k][w] = r < %s ? %s[(o * %s + r) * %s + c] : "
 		        "0.f;", R, xp, R, I);
+		cg_line(b, ind + 2, "}");
 		cg_line(b, ind + 1, "}");
 		cg_line(b, ind, "}");
 		em->clnode = ri->cache[0];
@@ -1755,11 +1828,13 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 		cg_line(b, ind + 1, "{");
 	}
 	const char *rs[1] = { "r" };
+	em->rc = "c";
+	em->rb = "rb";
 	for (int w = 0; w < CR_W; w++) {
 		/* row-level values (level 1) before the step's (level 2) */
 		cg_sb sec = { 0 }, st = { 0 };
 		cg_line(b, ind + 2, "{");
-		regs_column(b, ind + 3, w, I, R);
+		regs_column(b, ind + 3, w, I, R, "");
 		cg_em_forget(em, 1);
 		em->buf[1] = &sec;
 		em->ind[1] = ind + 3;
@@ -1780,94 +1855,140 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 	/* the rows of threads met in shared memory */
 	for (int w = 0; w < CR_W; w++)
 		for (int j = 0; j < nn; j++)
-			cg_line(b, ind, "krl_cr%d[ty][tx + %d] = %s;", j, 32 * w,
+			cg_line(b, ind, "krl_cr%d[ty][4 * tx + %d] = %s;", j, w,
 			        acc[w][j]);
 	cg_line(b, ind, "__syncthreads();");
-	/* each column's value, then its outputs */
+	/* each column's values (row level, names of their own), then every
+	 * row's outputs of the four columns, stored together */
+	cg_sb sec = { 0 }, step = { 0 }, st = { 0 };
+	const char *val[CR_W][CG_MAX_KNODES];
 	for (int w = 0; w < CR_W; w++) {
-		cg_sb sec = { 0 }, loop = { 0 }, st = { 0 };
-		cg_line(b, ind, "{");
-		regs_column(b, ind + 1, w, I, R);
+		const char *sfx = cg_fmt(G, "%d", w);
+		regs_column(b, ind, w, I, R, sfx);
+		em->rc = cg_fmt(G, "c%d", w);
+		em->rb = cg_fmt(G, "rb%d", w);
 		cg_em_forget(em, 1);
 		for (int j = 0; j < nn; j++) {
 			krl_redop op = g->n[ri->red[j]].red;
 			int dbl = op == KRL_RED_SUM || op == KRL_RED_PROD;
 			const char *a = cg_name(G, "a");
-			cg_line(b, ind + 1, "%s %s = krl_cr%d[0][tx + %d];",
-			        dbl ? "double" : "float", a, j, 32 * w);
-			cg_line(b, ind + 1, "#pragma unroll");
-			cg_line(b, ind + 1, "for (int t = 1; t < %d; t++)", CR_TY);
-			const char *e = cg_fmt(G, "krl_cr%d[t][tx + %d]", j, 32 * w);
+			cg_line(b, ind, "%s %s = krl_cr%d[0][4 * tx + %d];",
+			        dbl ? "double" : "float", a, j, w);
+			cg_line(b, ind, "#pragma unroll");
+			cg_line(b, ind, "for (int t = 1; t < %d; t++)", CR_TY);
+			const char *e = cg_fmt(G, "krl_cr%d[t][4 * tx + %d]", j, w);
 			if (op == KRL_RED_SUM)
-				cg_line(b, ind + 2, "%s += %s;", a, e);
+				cg_line(b, ind + 1, "%s += %s;", a, e);
 			else if (op == KRL_RED_PROD)
-				cg_line(b, ind + 2, "%s *= %s;", a, e);
+				cg_line(b, ind + 1, "%s *= %s;", a, e);
 			else
-				cg_line(b, ind + 2, "%s = %s(%s, %s);", a,
+				cg_line(b, ind + 1, "%s = %s(%s, %s);", a,
 				        op == KRL_RED_MAX ? "krl_maxf" : "krl_minf", a, e);
 			const char *rv = cg_name(G, "r");
-			cg_line(b, ind + 1, "const float %s = %s%s;", rv,
-			        dbl ? "(float)" : "", a);
+			cg_line(b, ind, "const float %s = %s%s;", rv, dbl ? "(float)" : "",
+			        a);
 			cg_val v = { rv, 'f' };
 			cg_em_set_reduce(em, ri->red[j], v);
 		}
 		em->buf[1] = &sec;
-		em->ind[1] = ind + 1;
-		em->buf[2] = &loop;
+		em->ind[1] = ind;
+		em->buf[2] = &step;
+		em->ind[2] = ind + 2;
 		em->clfmt = "v[k][%d]";
 		em->cllane = w;
-		row_step(em, ri, rs, 1, 1, ri->full, ri->nfull, 0, NULL, NULL,
-		         ind + 3);
+		em->vec = 1;
+		const char *lin = cg_fmt(G, "(rb%d + r * %s)", w, I);
+		for (int o = 0; o < ri->nfull; o++) {
+			cg_point p = cg_row_point(em, lin, "r", 0);
+			cg_val ov = cg_ev(em, ri->full[o], &p);
+			if (!ov.e)
+				goto out;
+			val[w][o] = cg_f(em, ov);
+			if (g->n[ri->full[o]].dtype != KRL_F32 ||
+			    cg_out_decl(g, ri->full[o], 1) >= 0) {
+				/* stored alone, converted */
+				cg_line(&st, ind + 3, "if (valid%d)", w);
+				cg_sb *keep = em->buf[2];
+				em->buf[2] = &st;
+				cg_store(em, 2, ri->full[o], lin, ov);
+				em->buf[2] = keep;
+				val[w][o] = NULL;
+			}
+		}
 		/* the outputs of the row shape: the first row of threads */
-		em->buf[2] = &st;
 		for (int o = 0; o < ri->nrowo; o++) {
 			int n = ri->rowo[o];
 			cg_point p;
 			memset(&p, 0, sizeof p);
 			p.space = n;
-			p.lin = cg_fmt(G, "(o * %s + c)", I);
+			p.lin = cg_fmt(G, "(o * %s + c%d)", I, w);
 			p.inrow = 1;
 			p.rowlevel = 1;
+			cg_sb rowst = { 0 };
+			cg_sb *keep = em->buf[2];
+			em->buf[2] = &rowst;
+			em->ind[2] = ind + 1;
 			cg_val ov = cg_ev(em, n, &p);
+			if (ov.e)
+				cg_store(em, 2, n, p.lin, ov);
+			em->buf[2] = keep;
+			em->ind[2] = ind + 2;
+			cg_line(&sec, ind, "if (ty == 0 && valid%d) {", w);
+			cg_sb_cat(&sec, &rowst);
+			cg_line(&sec, ind, "}");
+			cg_sb_free(&rowst);
 			if (!ov.e)
-				break;
-			cg_store(em, 2, n, p.lin, ov);
+				goto out;
 		}
-		cg_sb_cat(b, &sec);
-		if (held) {
-			cg_line(b, ind + 1, "#pragma unroll");
-			cg_line(b, ind + 1, "for (int k = 0; k < %d; k++) {", kpt);
-			cg_line(b, ind + 2, "const long r = ty + k * %d;", CR_TY);
-			cg_line(b, ind + 2, "if (r < %s && valid) {", R);
-		} else {
-			cg_line(b, ind + 1, "for (long r = ty; r < %s && valid; r += %d) "
-			        "{", R, CR_TY);
-			cg_line(b, ind + 2, "{");
-		}
-		cg_sb_cat(b, &loop);
-		cg_line(b, ind + 2, "}");
-		cg_line(b, ind + 1, "}");
-		if (st.z && *st.z) {
-			cg_line(b, ind + 1, "if (ty == 0 && valid) {");
-			cg_sb_cat(b, &st);
-			cg_line(b, ind + 1, "}");
-		}
-		cg_line(b, ind, "}");
-		if (sec.oom || loop.oom || st.oom)
-			G->oom = 1;
-		cg_sb_free(&sec);
-		cg_sb_free(&loop);
-		cg_sb_free(&st);
 	}
+	cg_sb_cat(b, &sec);
+	if (held) {
+		cg_line(b, ind, "#pragma unroll");
+		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", kpt);
+		cg_line(b, ind + 1, "const long r = ty + k * %d;", CR_TY);
+		cg_line(b, ind + 1, "if (r < %s) {", R);
+	} else {
+		cg_line(b, ind, "for (long r = ty; r < %s; r += %d) {", R, CR_TY);
+		cg_line(b, ind + 1, "{");
+	}
+	cg_sb_cat(b, &step);
+	for (int o = 0; o < ri->nfull; o++) {
+		if (!val[0][o])
+			continue;
+		const char *yp = cg_arg_buf(G, em->K, ri->full[o], 1);
+		cg_line(b, ind + 2, "if (vec4 && cv0 + 3 < %s) {", I);
+		cg_line(b, ind + 3, "*reinterpret_cast<float4 *>(%s + rb0 + r * %s) "
+		        "= make_float4(%s, %s, %s, %s);", yp, I, val[0][o],
+		        val[1][o], val[2][o], val[3][o]);
+		cg_line(b, ind + 2, "} else {");
+		for (int w = 0; w < CR_W; w++) {
+			cg_line(b, ind + 3, "if (valid%d)", w);
+			cg_line(b, ind + 4, "%s[rb%d + r * %s] = %s;", yp, w, I,
+			        val[w][o]);
+		}
+		cg_line(b, ind + 2, "}");
+	}
+	cg_sb_cat(b, &st);
+	cg_line(b, ind + 1, "}");
+	cg_line(b, ind, "}");
+out:
+	if (sec.oom || step.oom || st.oom)
+		G->oom = 1;
+	cg_sb_free(&sec);
+	cg_sb_free(&step);
+	cg_sb_free(&st);
 	em->clnode = -1;
 	em->clfmt = NULL;
+	em->rc = "c";
+	em->rb = "rb";
 }
 
 /*
  * inner > 1, one pass, outputs of the full shape (regs_rows): a block of
  * 32 x CR_TY threads owns 32 * CR_W columns of one outer index, lane tx
- * columns tx, tx + 32, ... (a warp reads 512 contiguous bytes of a row a
- * step), rows of threads splitting the run. Where the run fits (kpt rows
+ * the CR_W from cb + 4 tx (a float4 where rows are 16-byte aligned: a
+ * warp reads and writes 512 contiguous bytes of a row a step), rows of
+ * threads splitting the run. Where the run fits (kpt rows
  * a thread), each thread holds its rows of its columns in registers, read
  * once: the reductions, met in shared memory, then the outputs from the
  * registers; a longer run (another shape set) re-reads them. Measured on
@@ -1907,6 +2028,7 @@ static void emit_cols_regs(cg_gen *G, cg_kern *K, const rinfo *ri, int kpt)
 	cg_line(&body, 1, "const long ncb = (%s + %d) / %d;", I, cols - 1, cols);
 	cg_line(&body, 1, "const long o = (long)blockIdx.x / ncb;");
 	cg_line(&body, 1, "const long cb = ((long)blockIdx.x %% ncb) * %d;", cols);
+	cg_line(&body, 1, "const bool vec4 = %s %% 4 == 0;", I);
 	cg_line(&body, 1, "if (%s <= %d) {", em.rlen, CR_TY * kpt);
 	cg_line(&body, 2, "/* the run fits: each thread's rows in registers */");
 	cg_sb_cat(&body, &held);
@@ -1916,8 +2038,8 @@ static void emit_cols_regs(cg_gen *G, cg_kern *K, const rinfo *ri, int kpt)
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	finish_kernel(G, K, name,
-	              cg_fmt(G, "row over a middle axis: %d columns (%d per lane, "
-	                     "32 apart) x %d rows of threads per block, each "
+	              cg_fmt(G, "row over a middle axis: %d columns (%d neighbouring "
+	                     "ones per lane) x %d rows of threads per block, each "
 	                     "thread's %d rows of its columns in registers when "
 	                     "the run fits, 1 pass", cols, CR_W, CR_TY, kpt),
 	              32 * CR_TY, &body,
