@@ -1852,10 +1852,12 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 	}
 	cg_line(b, ind + 1, "}");
 	cg_line(b, ind, "}");
-	/* the rows of threads met in shared memory */
+	/* the rows of threads met in shared memory (slot 32 w + tx: a thread
+	 * reads only its own columns' slots, lanes side by side, no bank
+	 * conflicts; 4 tx + w put 8 lanes on a bank) */
 	for (int w = 0; w < CR_W; w++)
 		for (int j = 0; j < nn; j++)
-			cg_line(b, ind, "krl_cr%d[ty][4 * tx + %d] = %s;", j, w,
+			cg_line(b, ind, "krl_cr%d[ty][%d + tx] = %s;", j, 32 * w,
 			        acc[w][j]);
 	cg_line(b, ind, "__syncthreads();");
 	/* each column's values (row level, names of their own), then every
@@ -1872,11 +1874,11 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 			krl_redop op = g->n[ri->red[j]].red;
 			int dbl = op == KRL_RED_SUM || op == KRL_RED_PROD;
 			const char *a = cg_name(G, "a");
-			cg_line(b, ind, "%s %s = krl_cr%d[0][4 * tx + %d];",
-			        dbl ? "double" : "float", a, j, w);
+			cg_line(b, ind, "%s %s = krl_cr%d[0][%d + tx];",
+			        dbl ? "double" : "float", a, j, 32 * w);
 			cg_line(b, ind, "#pragma unroll");
 			cg_line(b, ind, "for (int t = 1; t < %d; t++)", CR_TY);
-			const char *e = cg_fmt(G, "krl_cr%d[t][4 * tx + %d]", j, w);
+			const char *e = cg_fmt(G, "krl_cr%d[t][%d + tx]", j, 32 * w);
 			if (op == KRL_RED_SUM)
 				cg_line(b, ind + 1, "%s += %s;", a, e);
 			else if (op == KRL_RED_PROD)
