@@ -213,8 +213,19 @@ void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how)
 
 void cg_kernel_sig(cg_gen *G, cg_kern *K, const char *name, int block)
 {
-	cg_sb_printf(&G->dev, "extern \"C\" __global__ void __launch_bounds__(%d)\n"
-	             "%s(", block, name);
+	cg_kernel_sig_min(G, K, name, block, 0);
+}
+
+void cg_kernel_sig_min(cg_gen *G, cg_kern *K, const char *name, int block,
+                       int minblocks)
+{
+	if (minblocks > 0)
+		cg_sb_printf(&G->dev, "extern \"C\" __global__ void "
+		             "__launch_bounds__(%d, %d)\n%s(", block, minblocks,
+		             name);
+	else
+		cg_sb_printf(&G->dev, "extern \"C\" __global__ void "
+		             "__launch_bounds__(%d)\n%s(", block, name);
 	for (int i = 0; i < K->nargs; i++) {
 		const cg_arg *a = &K->args[i];
 		cg_sb_printf(&G->dev, "%s%s %s", i ? ",\n\t" : "", a->ctype,

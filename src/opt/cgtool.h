@@ -248,6 +248,10 @@ void cg_kernel_comment(cg_gen *G, cg_kern *K, const char *how);
 /* Writes `extern "C" __global__ void __launch_bounds__(block) name(args)`
  * with K's arguments into G->dev. */
 void cg_kernel_sig(cg_gen *G, cg_kern *K, const char *name, int block);
+/* The same with __launch_bounds__(block, minblocks) where minblocks > 0:
+ * registers capped so that that many blocks fit a multiprocessor. */
+void cg_kernel_sig_min(cg_gen *G, cg_kern *K, const char *name, int block,
+                       int minblocks);
 /* Writes a plan launch of name with K's arguments. */
 void cg_plan_launch(cg_gen *G, cg_kern *K, const char *name,
                     const char *grid, const char *block);

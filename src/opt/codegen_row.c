@@ -1732,6 +1732,7 @@ done:
 #define CR_W 4     /* neighbouring columns per lane */
 #define CR_TY 8    /* rows of threads */
 #define CR_MAXK 16 /* rows a thread holds, at most */
+#define CR_MINB 3  /* blocks a multiprocessor (__launch_bounds__) */
 
 /* The rows a thread holds when the registered layout applies (at the set
  * generated for: the run in CR_TY * k rows, k a power of two up to
@@ -2039,14 +2040,19 @@ static void emit_cols_regs(cg_gen *G, cg_kern *K, const rinfo *ri, int kpt)
 	cg_sb_cat(&body, &reread);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
-	finish_kernel(G, K, name,
-	              cg_fmt(G, "row over a middle axis: %d columns (%d neighbouring "
-	                     "ones per lane) x %d rows of threads per block, each "
-	                     "thread's %d rows of its columns in registers when "
-	                     "the run fits, 1 pass", cols, CR_W, CR_TY, kpt),
-	              32 * CR_TY, &body,
-	              cg_fmt(G, "(%s) * cdiv(%s, %d)", ri->otext, ri->itext, cols),
-	              cg_fmt(G, "32, %d", CR_TY));
+	/* registers capped for 3 blocks of 256 a multiprocessor: on 36 at
+	 * kb1 the kernel took 96 (2 blocks) and ran 4.33 ms, capped 3.78 (a
+	 * few bytes spilled) */
+	cg_kernel_comment(G, K, cg_fmt(G, "row over a middle axis: %d columns "
+	                  "(%d neighbouring ones per lane) x %d rows of threads "
+	                  "per block, each thread's %d rows of its columns in "
+	                  "registers when the run fits, 1 pass", cols, CR_W,
+	                  CR_TY, kpt));
+	cg_kernel_sig_min(G, K, name, 32 * CR_TY, CR_MINB);
+	cg_sb_puts(&G->dev, body.z ? body.z : "");
+	cg_plan_launch(G, K, name,
+	               cg_fmt(G, "(%s) * cdiv(%s, %d)", ri->otext, ri->itext, cols),
+	               cg_fmt(G, "32, %d", CR_TY));
 done:
 	if (l0.oom || held.oom || reread.oom || body.oom)
 		G->oom = 1;
