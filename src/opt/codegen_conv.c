@@ -20,6 +20,7 @@
 #include "krl/opgeom.h"
 
 extern const char krl_kernel_conv_igemm[];
+extern const char krl_kernel_conv_dw[];
 
 /* igemm::a_ld and x_cs (conv_igemm.cuh), for the halo form's shared
  * memory: A's row stride, the least multiple of 4 from kc whose fragment
@@ -222,6 +223,26 @@ static const char *conv_take_chain(cg_gen *G, cg_kern *K, int n, int *end,
 	return cg_bufname(G, n);
 }
 
+/* The start of a convolution kernel k<id>_conv: *sp cleared and named,
+ * the chain taken (conv_take_chain), the kernel's body (the what
+ * convolution's text) written once a candidate (*written): the buffer
+ * the kernel writes, or NULL on G->oom. */
+static const char *conv_start(cg_gen *G, cg_kern *K, int n, krl_gemm_spec *sp,
+                              int *end, const unsigned char **in,
+                              int *written, const char *what,
+                              const char *body)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->kernel = cg_fmt(G, "k%d_conv", K->id);
+	const char *y = conv_take_chain(G, K, n, end, in);
+	if (y && !*written) {
+		cg_sb_printf(&G->dev, "\n/* ==== %s convolution body ==== */\n%s",
+		             what, body);
+		*written = 1;
+	}
+	return y;
+}
+
 /* Ends the kernel's comment with the chain of conv_take_chain (each node,
  * then the buffer written) and writes its epilogue functor into *sp: 1,
  * or 0 when the epilogue could not be written (G->err, G->fail or G->oom
@@ -259,20 +280,13 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 		return 0;
 	const krl_gnode *xi = &g->n[x->in[0]];
 	krl_gemm_spec sp;
-	memset(&sp, 0, sizeof sp);
-	sp.kernel = cg_fmt(G, "k%d_conv", K->id);
-
 	const unsigned char *in = NULL;
 	int end = -1;
-	const char *y = conv_take_chain(G, K, n, &end, &in);
+	const char *y = conv_start(G, K, n, &sp, &end, &in, &G->igemm_body,
+	                           "implicit-GEMM", krl_kernel_conv_igemm);
 	if (!y)
 		return 1;
 	G->nconv_tc++;
-	if (!G->igemm_body) {
-		cg_sb_printf(&G->dev, "\n/* ==== implicit-GEMM convolution body "
-		             "==== */\n%s", krl_kernel_conv_igemm);
-		G->igemm_body = 1;
-	}
 	if (q.halo)
 		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
 		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
@@ -346,8 +360,6 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 
 /* ==== Depthwise convolutions (src/opt/kernels/conv_dw.cuh) ==== */
 
-extern const char krl_kernel_conv_dw[];
-
 int cg_dw_geom(const krl_graph *g, int n, cg_dw *q)
 {
 	memset(q, 0, sizeof *q);
@@ -395,19 +407,13 @@ int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 		return 0;
 	const krl_gnode *xi = &g->n[x->in[0]], *wi = &g->n[x->in[1]];
 	krl_gemm_spec sp;
-	memset(&sp, 0, sizeof sp);
-	sp.kernel = cg_fmt(G, "k%d_conv", K->id);
 	const unsigned char *in = NULL;
 	int end = -1;
-	const char *y = conv_take_chain(G, K, n, &end, &in);
+	const char *y = conv_start(G, K, n, &sp, &end, &in, &G->dw_body,
+	                           "depthwise", krl_kernel_conv_dw);
 	if (!y)
 		return 1;
 	G->nconv_dw++;
-	if (!G->dw_body) {
-		cg_sb_printf(&G->dev, "\n/* ==== depthwise convolution body "
-		             "==== */\n%s", krl_kernel_conv_dw);
-		G->dw_body = 1;
-	}
 	cg_sb_printf(&G->dev, "\n/*\n * k%d (depthwise conv, fp32): node %d "
 	             "(%s), %d x %d taps (stride %d x %d, dilation %d x %d)\n"
 	             " * walked as literals, a thread %d output rows of a "

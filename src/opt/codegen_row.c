@@ -1768,6 +1768,22 @@ static void regs_column(cg_sb *b, int ind, int w, const char *I,
 	cg_line(b, ind, "const long rb%s = o * %s * %s + c%s;", sfx, R, I, sfx);
 }
 
+/* Opens the loop over a thread's rows r (two levels, closed by the
+ * caller): the kpt held ones, or every CR_TY-th of the run. */
+static void regs_rows_open(cg_sb *b, int ind, int held, int kpt,
+                           const char *R)
+{
+	if (held) {
+		cg_line(b, ind, "#pragma unroll");
+		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", kpt);
+		cg_line(b, ind + 1, "const long r = ty + k * %d;", CR_TY);
+		cg_line(b, ind + 1, "if (r < %s) {", R);
+	} else {
+		cg_line(b, ind, "for (long r = ty; r < %s; r += %d) {", R, CR_TY);
+		cg_line(b, ind + 1, "{");
+	}
+}
+
 /* One path of the registered kernel into b: held (the rows in v[k][w],
  * kpt of them a thread) or re-read from memory (any run). */
 static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
@@ -1819,15 +1835,7 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 			cg_acc_decl(b, ind, g->n[ri->red[j]].red, acc[w][j]);
 		}
 	/* the reductions: every column's, row by row */
-	if (held) {
-		cg_line(b, ind, "#pragma unroll");
-		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", kpt);
-		cg_line(b, ind + 1, "const long r = ty + k * %d;", CR_TY);
-		cg_line(b, ind + 1, "if (r < %s) {", R);
-	} else {
-		cg_line(b, ind, "for (long r = ty; r < %s; r += %d) {", R, CR_TY);
-		cg_line(b, ind + 1, "{");
-	}
+	regs_rows_open(b, ind, held, kpt, R);
 	const char *rs[1] = { "r" };
 	em->rc = "c";
 	em->rb = "rb";
@@ -1945,15 +1953,7 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 		}
 	}
 	cg_sb_cat(b, &sec);
-	if (held) {
-		cg_line(b, ind, "#pragma unroll");
-		cg_line(b, ind, "for (int k = 0; k < %d; k++) {", kpt);
-		cg_line(b, ind + 1, "const long r = ty + k * %d;", CR_TY);
-		cg_line(b, ind + 1, "if (r < %s) {", R);
-	} else {
-		cg_line(b, ind, "for (long r = ty; r < %s; r += %d) {", R, CR_TY);
-		cg_line(b, ind + 1, "{");
-	}
+	regs_rows_open(b, ind, held, kpt, R);
 	cg_sb_cat(b, &step);
 	for (int o = 0; o < ri->nfull; o++) {
 		if (!val[0][o])

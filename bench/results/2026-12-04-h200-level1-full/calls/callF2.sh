@@ -1,0 +1,1 @@
+T0=$(date +%s); export KRL_CACHE_DIR=/tmp/krl-cache KRL_TASKS=$PWD/tasks KRL_COMMIT=$(cat .commit); LEVEL=1 SHAPES=kb1 BUDGET=6 REASONS=bench/reasons-level1-kb1.txt LEVEL_SECONDS=585 OPT_SECONDS=250 PEERS_BUDGET=2 OUT=$OUT/l1 PACK=$OUT/l1 bash bench/run_gpu.sh level > $OUT/call.log 2>&1
