@@ -100,12 +100,14 @@ krl_err krl_read_element(const void *src, krl_dtype t, int64_t i, double *out,
 krl_err krl_flush_l2(void *scratch, size_t bytes, void *stream, krl_diag *d);
 /* Reads bytes (a multiple of 32) of src once, 16 bytes a load, as one
  * stream or as two (its halves side by side, as a kernel reading two
- * inputs does), folding them into one word per block of sink (at least
- * 2048 words: up to 2048 blocks): the read-only streaming rates the
+ * inputs does), in a resident grid of blocks of `block` threads (256 or
+ * 1024), folding them into one word per block of sink (at least 2048
+ * words: up to 2048 blocks): the read-only streaming rates the
  * roofline's memory ceiling is measured with (src/judge/roofline.c).
  * Asynchronous on stream. */
 krl_err krl_stream_read(const void *src, size_t bytes, int streams,
-                        uint32_t *sink, void *stream, krl_diag *d);
+                        int block, uint32_t *sink, void *stream,
+                        krl_diag *d);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,8 @@
  * are measured once per device and cached in
  * <cache>/ceilings-<device uuid>.json (delete the file to measure again):
  *   - copy_gbs: cudaMemcpy device to device, bytes read plus written per s;
- *   - read_gbs: a read-only streaming kernel (krl_stream_read), the faster
- *     of one stream and two;
+ *   - read_gbs: a read-only streaming kernel (krl_stream_read), the fastest
+ *     of one stream and two, blocks of 256 and of 1024 threads;
  *   - fp32_tflops: cuBLASLt's true fp32 GEMM (SIMT), 8192^3, random data;
  *   - tf32_tflops: cuBLASLt's TF32 tensor-core GEMM, the same product.
  * A problem's floor is its declared bytes over the fastest memory rate
@@ -50,7 +50,7 @@ static double fastest(const double *t, int n)
 }
 
 /* The measurement method; a cached file of another is measured again. */
-#define METHOD 4
+#define METHOD 5
 
 #define LT_TRY(call)                                                          \
 	do {                                                                  \
@@ -164,14 +164,17 @@ static krl_err measure(krl_judge *j, krl_diag *d)
 	j->ceil.copy_gbs = 2.0 * mb / (fastest(t, 5) * 1e-3) / 1e9;
 	CUDA_CHECK(d, cudaMalloc(&c, 2048 * sizeof(uint32_t)));
 	CUDA_CHECK(d, cudaMemsetAsync(c, 0, 2048 * sizeof(uint32_t), j->stream));
-	/* one stream, then two (a kernel reading two inputs reached 1.017 of
-	 * the one-stream rate on the H200): the faster */
+	/* one stream and two, in blocks of 256 and of 1024 threads: the
+	 * fastest (94 and 96's reductions, two inputs read by blocks of
+	 * 1024, reached 1.0003-1.0013 of the fastest of the 256-thread
+	 * ones on the H200) */
 	j->ceil.read_gbs = 0;
-	for (int streams = 1; streams <= 2; streams++) {
+	for (int cfg = 0; cfg < 4; cfg++) {
+		int streams = 1 + cfg % 2, block = cfg < 2 ? 256 : 1024;
 		for (int i = -1; i < 5; i++) {
 			float ms;
 			cudaEventRecord(j->ev0, j->stream);
-			if ((r = krl_stream_read(a, mb, streams, c,
+			if ((r = krl_stream_read(a, mb, streams, block, c,
 			                         j->stream, d)))
 				goto out;
 			cudaEventRecord(j->ev1, j->stream);

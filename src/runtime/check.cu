@@ -805,7 +805,7 @@ out:
  * (one stream: src[0, n); two: src[0, n / 2) and src[n / 2, n), side by
  * side, as a kernel reading two inputs does). */
 template <int STREAMS>
-__global__ void k_stream_read(const uint4 *__restrict__ src, int64_t n,
+__global__ void __launch_bounds__(1024) k_stream_read(const uint4 *__restrict__ src, int64_t n,
                               uint32_t *sink)
 {
 	uint32_t acc = 0;
@@ -837,25 +837,30 @@ __global__ void k_stream_read(const uint4 *__restrict__ src, int64_t n,
 }
 
 krl_err krl_stream_read(const void *src, size_t bytes, int streams,
-                        uint32_t *sink, void *stream, krl_diag *d)
+                        int block, uint32_t *sink, void *stream, krl_diag *d)
 {
 	krl_err r = KRL_OK;
-	if (!src || !sink || bytes % 32 || (streams != 1 && streams != 2))
+	if (!src || !sink || bytes % 32 || (streams != 1 && streams != 2) ||
+	    (block != 256 && block != 1024))
 		return krl_diag_set(d, KRL_EINVAL, no_pos, "krl_stream_read: "
 		                    "needs a source, a sink, a multiple of 32 "
-		                    "bytes and 1 or 2 streams");
+		                    "bytes, 1 or 2 streams and blocks of 256 or "
+		                    "1024 threads");
 	int dev = 0, sms = 0;
 	CUDA_CHECK(d, cudaGetDevice(&dev));
 	CUDA_CHECK(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
 	                                     dev));
 	{
-		/* a resident grid: 8 blocks of 256 per multiprocessor */
-		int blocks = sms * 8 < 2048 ? sms * 8 : 2048;
+		/* a resident grid: 2048 threads per multiprocessor (8 blocks of
+		 * 256 or 2 of 1024), at most 2048 blocks */
+		int per = 2048 / block;
+		int blocks = sms * per < 2048 ? sms * per : 2048;
+		cudaStream_t s = (cudaStream_t)stream;
 		if (streams == 2)
-			k_stream_read<2><<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
+			k_stream_read<2><<<blocks, block, 0, s>>>(
 				(const uint4 *)src, (int64_t)(bytes / 16), sink);
 		else
-			k_stream_read<1><<<blocks, THREADS, 0, (cudaStream_t)stream>>>(
+			k_stream_read<1><<<blocks, block, 0, s>>>(
 				(const uint4 *)src, (int64_t)(bytes / 16), sink);
 		CUDA_CHECK(d, cudaGetLastError());
 	}
