@@ -102,6 +102,14 @@ const char *cg_attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
 	return dflt;
 }
 
+const char *cg_attr_plan_axis(cg_gen *G, const krl_gnode *x,
+                              const char *name, const char *axis,
+                              const char *dflt)
+{
+	return cg_attr_plan(G, x, cg_fmt(G, "%s_%s", name, axis),
+	                    cg_attr_plan(G, x, name, dflt));
+}
+
 const char *cg_bufname(cg_gen *G, int n)
 {
 	const krl_graph *g = G->g;

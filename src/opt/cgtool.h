@@ -236,6 +236,11 @@ const char *cg_arg_named(cg_gen *G, cg_kern *K, const char *name,
  * absent. */
 const char *cg_attr_plan(cg_gen *G, const krl_gnode *x, const char *key,
                          const char *dflt);
+/* The plan text of a spatial attribute along one axis ("d", "h", "w"):
+ * name_axis's (stride_h), else name's (stride), else dflt. */
+const char *cg_attr_plan_axis(cg_gen *G, const krl_gnode *x,
+                              const char *name, const char *axis,
+                              const char *dflt);
 /* The C type of an element of dtype t ("float", "long long", ...). */
 const char *cg_ctype(krl_dtype t);
 /* The plan name of node n's buffer (task decl or scratch "tN"). */

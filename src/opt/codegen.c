@@ -411,16 +411,14 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " %d conv (depthwise, fp32%s",
 				             G.nconv_dw, G.ngemm_tc || G.nconv_tc ?
 				             "), and" : "");
-			if (!G.ngemm_tc && !G.nconv_tc)
-				;
-			else if (G.ngemm_tc && G.nconv_tc)
+			if (G.ngemm_tc && G.nconv_tc)
 				cg_sb_printf(&sm, " %d gemm (3xTF32) and %d conv "
 				             "(implicit GEMM, TF32", G.ngemm_tc,
 				             G.nconv_tc);
 			else if (G.nconv_tc)
 				cg_sb_printf(&sm, " %d conv (implicit GEMM, TF32",
 				             G.nconv_tc);
-			else
+			else if (G.ngemm_tc)
 				cg_sb_printf(&sm, " %d gemm (3xTF32%s", G.ngemm_tc,
 				             G.nfused_lib ? ", triangle fused" : "");
 			if (epi_bias || epi_ops)

@@ -258,8 +258,9 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
 int cg_emit_igemm(cg_gen *G, cg_kern *K);
 
 /* Grouped transposed convolutions as dense ones (codegen_groups.c,
- * lib.groups=dense): 1 when LIB node n of g is an f32 transposed
- * convolution given `groups`, more than one at the set; else 0. */
+ * lib.groups=dense): the group count when LIB node n of g is an f32
+ * transposed convolution given `groups`, more than one at the set; else
+ * 0. */
 int cg_dense_geom(const krl_graph *g, int n);
 /* Writes the block-diagonal weight of K's convolution (a derived buffer
  * and its init launch): the buffer's name, for the call made with one

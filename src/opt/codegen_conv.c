@@ -387,15 +387,6 @@ int cg_dw_geom(const krl_graph *g, int n, cg_dw *q)
 	return 1;
 }
 
-/* The plan text of x's spatial attribute `name` along axis c ('h' or
- * 'w'): name_c's expression, else name's, else dflt. */
-static const char *dw_attr(cg_gen *G, const krl_gnode *x, const char *name,
-                           char c, const char *dflt)
-{
-	return cg_attr_plan(G, x, cg_fmt(G, "%s_%c", name, c),
-	                    cg_attr_plan(G, x, name, dflt));
-}
-
 int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -454,9 +445,12 @@ int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 	    sp.kernel, OW, OH, 8 * rows, N, Ko, cg_bufname(G, x->in[0]),
 	    cg_bufname(G, x->in[1]), cb, y, N, xi->dim[1].text, xi->dim[2].text,
 	    xi->dim[3].text, Ko, OH, OW, wi->dim[2].text, wi->dim[3].text,
-	    dw_attr(G, x, "stride", 'h', "1"), dw_attr(G, x, "stride", 'w', "1"),
-	    dw_attr(G, x, "padding", 'h', "0"), dw_attr(G, x, "padding", 'w', "0"),
-	    dw_attr(G, x, "dilation", 'h', "1"),
-	    dw_attr(G, x, "dilation", 'w', "1"), sp.epi ? sp.epi_args : "");
+	    cg_attr_plan_axis(G, x, "stride", "h", "1"),
+	    cg_attr_plan_axis(G, x, "stride", "w", "1"),
+	    cg_attr_plan_axis(G, x, "padding", "h", "0"),
+	    cg_attr_plan_axis(G, x, "padding", "w", "0"),
+	    cg_attr_plan_axis(G, x, "dilation", "h", "1"),
+	    cg_attr_plan_axis(G, x, "dilation", "w", "1"),
+	    sp.epi ? sp.epi_args : "");
 	return 1;
 }

@@ -30,7 +30,7 @@ int cg_dense_geom(const krl_graph *g, int n)
 	/* groups given, more than one at the set */
 	for (int i = 0; i < x->nattrs; i++)
 		if (!strcmp(x->attrs[i].key, "groups"))
-			return x->aval[i] >= 2;
+			return x->aval[i] >= 2 ? (int)x->aval[i] : 0;
 	return 0;
 }
 

@@ -1551,6 +1551,20 @@ done:
 
 /* ==== The wide column kernel ==== */
 
+/* One step of a column kernel's combine of shared-memory slots: a, the
+ * accumulator, takes slot e by the plain reduction op. */
+static void slot_combine(cg_sb *b, int ind, krl_redop op, const char *a,
+                         const char *e)
+{
+	if (op == KRL_RED_SUM)
+		cg_line(b, ind, "%s += %s;", a, e);
+	else if (op == KRL_RED_PROD)
+		cg_line(b, ind, "%s *= %s;", a, e);
+	else
+		cg_line(b, ind, "%s = %s(%s, %s);", a,
+		        op == KRL_RED_MAX ? "krl_maxf" : "krl_minf", a, e);
+}
+
 #define WIDE_W 4   /* columns per lane, 32 apart */
 #define WIDE_TY 16 /* rows of threads */
 #define WIDE_U 16  /* rows in flight per lane */
@@ -1691,18 +1705,7 @@ static void emit_cols_wide(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "if (t < %d && c < %s) {", cols, I);
 	cg_line(&body, 2, "%s a = krl_cw[0][t];", at);
 	cg_line(&body, 2, "for (int k = 1; k < %d; k++)", WIDE_TY);
-	switch (op) {
-	case KRL_RED_SUM:
-		cg_line(&body, 3, "a += krl_cw[k][t];");
-		break;
-	case KRL_RED_PROD:
-		cg_line(&body, 3, "a *= krl_cw[k][t];");
-		break;
-	default:
-		cg_line(&body, 3, "a = %s(a, krl_cw[k][t]);",
-		        op == KRL_RED_MAX ? "krl_maxf" : "krl_minf");
-		break;
-	}
+	slot_combine(&body, 3, op, "a", "krl_cw[k][t]");
 	cg_line(&body, 2, "const float %s = %sa;", rv, dbl ? "(float)" : "");
 	cg_sb_cat(&body, &sec);
 	cg_sb_cat(&body, &st);
@@ -1888,13 +1891,7 @@ static void regs_path(cg_em *em, const rinfo *ri, int held, int kpt,
 			cg_line(b, ind, "#pragma unroll");
 			cg_line(b, ind, "for (int t = 1; t < %d; t++)", CR_TY);
 			const char *e = cg_fmt(G, "krl_cr%d[t][%d + tx]", j, 32 * w);
-			if (op == KRL_RED_SUM)
-				cg_line(b, ind + 1, "%s += %s;", a, e);
-			else if (op == KRL_RED_PROD)
-				cg_line(b, ind + 1, "%s *= %s;", a, e);
-			else
-				cg_line(b, ind + 1, "%s = %s(%s, %s);", a,
-				        op == KRL_RED_MAX ? "krl_maxf" : "krl_minf", a, e);
+			slot_combine(b, ind + 1, op, a, e);
 			const char *rv = cg_name(G, "r");
 			cg_line(b, ind, "const float %s = %s%s;", rv, dbl ? "(float)" : "",
 			        a);

@@ -95,6 +95,9 @@ static const char *letter(int nsp, int i)
 
 static void emit_wflip(cg_gen *G, int id, int dense)
 {
+	/* wf's second dim: a group's input channels, or (dense) all of them */
+	const char *cin = dense ? "groups * cin_g" : "cin_g";
+	const char *cinp = dense ? "(groups * cin_g)" : "cin_g";
 	cg_sb_printf(&G->dev,
 	"\n/*\n"
 	" * k%d_wflip (init): the transposed convolution's weight as a forward\n"
@@ -110,22 +113,16 @@ static void emit_wflip(cg_gen *G, int id, int dense)
 	"\t\treturn;\n"
 	"\tlong tap = i %% taps, j = i / taps;\n"
 	"\tlong ci = j %% %s, cof = j / %s;\n"
-	"\tlong g = cof / cout_g, co = cof %% cout_g;\n",
-	id, dense ? "groups * cin_g" : "cin_g",
+	"\tlong g = cof / cout_g, co = cof %% cout_g;\n"
+	"\twf[i] = %s;\n"
+	"}\n",
+	id, cin,
 	dense ? ",\n * block-diagonal: zeros where ci and co are in other groups "
 	        "(one group\n * for the forward call)" : "",
-	id, dense ? "groups * cin_g" : "cin_g",
-	dense ? "(groups * cin_g)" : "cin_g", dense ? "(groups * cin_g)" : "cin_g");
-	if (dense)
-		cg_sb_puts(&G->dev,
-		"\twf[i] = ci / cin_g == g ? w[(ci * cout_g + co) * taps + (taps - 1 - "
-		"tap)] : 0.f;\n"
-		"}\n");
-	else
-		cg_sb_puts(&G->dev,
-		"\twf[i] = w[((g * cin_g + ci) * cout_g + co) * taps + (taps - 1 - "
-		"tap)];\n"
-		"}\n");
+	id, cin, cinp, cinp,
+	dense ? "ci / cin_g == g ? w[(ci * cout_g + co) * taps + (taps - 1 - "
+	        "tap)] : 0.f" :
+	        "w[((g * cin_g + ci) * cout_g + co) * taps + (taps - 1 - tap)]");
 }
 
 /*
@@ -231,12 +228,9 @@ static dimtext dim_texts(cg_gen *G, const krl_gnode *x, const krl_gnode *xi,
                          const krl_gnode *w, int nsp, int i)
 {
 	const char *l = letter(nsp, i);
-	const char *S = cg_attr_plan(G, x, cg_fmt(G, "stride_%s", l),
-	                             cg_attr_plan(G, x, "stride", "1"));
-	const char *P = cg_attr_plan(G, x, cg_fmt(G, "padding_%s", l),
-	                             cg_attr_plan(G, x, "padding", "0"));
-	const char *D = cg_attr_plan(G, x, cg_fmt(G, "dilation_%s", l),
-	                             cg_attr_plan(G, x, "dilation", "1"));
+	const char *S = cg_attr_plan_axis(G, x, "stride", l, "1");
+	const char *P = cg_attr_plan_axis(G, x, "padding", l, "0");
+	const char *D = cg_attr_plan_axis(G, x, "dilation", l, "1");
 	const char *k = w->dim[2 + i].text, *L = xi->dim[2 + i].text;
 	dimtext d;
 	const char *q, *c;

@@ -174,13 +174,9 @@ static int igemm_pay(const cg_igemm *q)
  * backward-data engines ran 5x slower than the dense one on 73 (4 groups,
  * H200); the search measures the other option in its round 0.
  */
-static int dense_pay(const krl_graph *g, int i)
+static int dense_pay(int groups)
 {
-	const krl_gnode *x = &g->n[i];
-	for (int a = 0; a < x->nattrs; a++)
-		if (!strcmp(x->attrs[a].key, "groups"))
-			return x->aval[a] <= 8;
-	return 0;
+	return groups <= 8;
 }
 
 /*
@@ -613,9 +609,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
 			}
-			if (cg_dense_geom(o->g, i)) {
+			int groups = cg_dense_geom(o->g, i);
+			if (groups) {
 				ndense++;
-				dense_pays &= dense_pay(o->g, i);
+				dense_pays &= dense_pay(groups);
 			}
 			cg_dw dq;
 			if (cg_dw_geom(o->g, i, &dq)) {
