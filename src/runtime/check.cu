@@ -801,9 +801,9 @@ out:
 
 /* ==== Read bandwidth (the roofline's memory ceiling) ==== */
 
-/* Reads n 16-byte words from each of the `streams` (1 or 2) halves of src
- * (one stream: src[0, n); two: src[0, n / 2) and src[n / 2, n), side by
- * side, as a kernel reading two inputs does). */
+/* Reads the n 16-byte words of src once, as `streams` (1 or 2) runs side
+ * by side (one: src[0, n); two: src[0, n / 2) and src[n / 2, n), as a
+ * kernel reading two inputs does). */
 template <int STREAMS>
 __global__ void __launch_bounds__(1024) k_stream_read(const uint4 *__restrict__ src, int64_t n,
                               uint32_t *sink)
