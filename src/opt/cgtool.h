@@ -106,6 +106,8 @@ typedef struct krl_sched {
 	                            32-column kernel re-reading */
 	int total_blocks;        /* blocks per SM */
 	int total_block;
+	int total_steps;         /* float4 steps a thread has in flight in a
+	                            total kernel's loop (4 or 8) */
 	int scan_block;
 	int pool_block;          /* threads per block of pool kernels */
 	int pool_ept;            /* outputs per thread along the last dim */

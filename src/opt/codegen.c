@@ -188,8 +188,9 @@ void krl_sched_default(krl_sched *s)
 	s->row_block = 256;
 	s->row_cache = 1;
 	s->row_cols = 1;
-	s->total_blocks = 8;
+	s->total_blocks = 2;
 	s->total_block = 256;
+	s->total_steps = 8;
 	s->scan_block = 256;
 	s->pool_block = 256;
 	s->pool_ept = 1;

@@ -61,6 +61,9 @@ typedef struct cg_point {
 	                            each dim of the space (C expressions):
 	                            broadcast operands index from them, not
 	                            by dividing lin (channels-last pools) */
+	const char *const *coord0; /* NULL, or with coord on a vector step:
+	                            lane 0's coordinates (the step's vector
+	                            loads index from them) */
 	const char *const *mcoord; /* NULL, or with coord: mcoord[e] (3 <= e
 	                            <= ndim) the index within the spatial dims
 	                            [2, e) (channels-last maps: ts for all of
@@ -102,6 +105,7 @@ typedef struct cg_em {
 	/* guards of the vector path: extents that must be multiples of vec */
 	const char *guard[16];
 	int nguard;
+	int used_coord;          /* an operand indexed from a point's coord */
 	/* reduce values in registers: node -> expression (row/total kernels) */
 	int rnode[CG_MAX_KNODES];
 	cg_val rval[CG_MAX_KNODES];
@@ -256,6 +260,13 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
  * that reads it in its epilogue where the grouping allows: 1 when written
  * (or G->err, G->fail, G->oom set), 0 when it does not apply. */
 int cg_emit_igemm(cg_gen *G, cg_kern *K);
+/* The same for a transposed convolution of stride 1 (groups 1, no output
+ * padding, attributes and kernel sizes fixed) in its forward form
+ * (lib.tconv=fwd with conv.impl=igemm, docs/optimizer.md 3b): the forward
+ * convolution's geometry (padding d (k - 1) - p), for cg_emit_tconv,
+ * which writes the flipped weight wf first. */
+int cg_igemm_tconv_geom(const krl_graph *g, int n, cg_igemm *q);
+int cg_emit_igemm_tconv(cg_gen *G, cg_kern *K, const char *wf);
 
 /* Grouped transposed convolutions as dense ones (codegen_groups.c,
  * lib.groups=dense): the group count when LIB node n of g is an f32

@@ -125,11 +125,12 @@ static int conv_fixed(const krl_graph *g, int n, int depthwise,
 	return 1;
 }
 
-int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
+/* The kernel's geometry *q (but q->bias) from a forward convolution's
+ * geo, groups 1: 1, or 0 when the kernel does not take it. */
+static int igemm_fill(const krl_conv_geom *geo_in, cg_igemm *q)
 {
-	memset(q, 0, sizeof *q);
-	krl_conv_geom geo;
-	if (!conv_fixed(g, n, 0, &geo, &q->bias) || geo.groups != 1)
+	const krl_conv_geom geo = *geo_in;
+	if (geo.groups != 1)
 		return 0;
 	int64_t planes = 1, pos = 1;
 	for (int i = 0; i < geo.nsp; i++) {
@@ -190,6 +191,81 @@ int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
 			q->wn = 32;
 		}
 	}
+	return 1;
+}
+
+int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q)
+{
+	memset(q, 0, sizeof *q);
+	krl_conv_geom geo;
+	int bias = 0;
+	if (!conv_fixed(g, n, 0, &geo, &bias) || !igemm_fill(&geo, q))
+		return 0;
+	q->bias = bias;
+	return 1;
+}
+
+int cg_igemm_tconv_geom(const krl_graph *g, int n, cg_igemm *q)
+{
+	memset(q, 0, sizeof *q);
+	cg_tconv t;
+	const krl_gnode *x = &g->n[n];
+	if (!cg_tconv_geom(g, n, &t) || t.scatter || t.groups != 1 ||
+	    x->nout > 1 || x->ndim < 3 || x->ndim > 5)
+		return 0;
+	/* every attribute but the library's, and the kernel sizes, the same
+	 * in every shape set (literals in the kernel) */
+	for (int i = 0; i < x->nattrs; i++) {
+		if (!strcmp(x->attrs[i].key, "algo") ||
+		    !strcmp(x->attrs[i].key, "layout"))
+			continue;
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		int fixed = z && krl_graph_text_fixed(g, z);
+		free(z);
+		if (!fixed || isnan(x->aval[i]))
+			return 0;
+	}
+	const krl_gnode *xi = &g->n[x->in[0]], *w = &g->n[x->in[1]];
+	krl_tensor in[2];
+	memset(in, 0, sizeof in);
+	for (int k = 0; k < 2; k++) {
+		const krl_gnode *b = &g->n[x->in[k]];
+		in[k].dtype = b->dtype;
+		in[k].ndim = b->ndim;
+		for (int j = 0; j < b->ndim; j++)
+			in[k].dim[j] = b->dim[j].val;
+	}
+	krl_attrs a;
+	cg_lib_attrs(x, &a);
+	krl_conv_geom tg;
+	if (krl_conv_geom_get(1, in, &a, &tg))
+		return 0;
+	/* the forward convolution of section 3b's stride-1 form: the flipped
+	 * weight [Cout, Cin, k...], padding d (k - 1) - p, dilation d */
+	krl_conv_geom f;
+	memset(&f, 0, sizeof f);
+	f.nsp = tg.nsp;
+	f.n = xi->dim[0].val;
+	f.cin = xi->dim[1].val;
+	f.cout = x->dim[1].val;
+	f.groups = 1;
+	for (int i = 0; i < tg.nsp; i++) {
+		if (tg.stride[i] != 1 || tg.opad[i] != 0 ||
+		    !krl_graph_text_fixed(g, w->dim[2 + i].text))
+			return 0;
+		f.in[i] = tg.in[i];
+		f.k[i] = tg.k[i];
+		f.out[i] = x->dim[2 + i].val;
+		f.stride[i] = 1;
+		f.dil[i] = tg.dil[i];
+		f.pad[i] = tg.dil[i] * (tg.k[i] - 1) - tg.pad[i];
+		if (f.pad[i] < 0 ||
+		    f.out[i] != f.in[i] + 2 * f.pad[i] - f.dil[i] * (f.k[i] - 1))
+			return 0;
+	}
+	if (!igemm_fill(&f, q))
+		return 0;
+	q->bias = t.bias;
 	return 1;
 }
 
@@ -270,14 +346,14 @@ static int conv_write_chain(cg_gen *G, cg_kern *K, int n, int end,
 	return 1;
 }
 
-int cg_emit_igemm(cg_gen *G, cg_kern *K)
+/* Writes convolution n of K (geometry q) as the implicit-GEMM kernel over
+ * weight buffer wbuf ([Cout, Cin, k...]): 1 (or G->err, G->fail, G->oom
+ * set). */
+static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
+                      const char *wbuf)
 {
 	const krl_graph *g = G->g;
-	int n = K->anchor[0];
 	const krl_gnode *x = &g->n[n];
-	cg_igemm q;
-	if (!cg_igemm_geom(g, n, &q))
-		return 0;
 	const krl_gnode *xi = &g->n[x->in[0]];
 	krl_gemm_spec sp;
 	const unsigned char *in = NULL;
@@ -348,7 +424,7 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	    "%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %lld, %lld, %lld, "
 	    "%lld, %lld, %lld%s)\n",
 	    sp.kernel, Ko, q.bm, tiles, N,
-	    igemm_smem(&q), cg_bufname(G, x->in[0]), cg_bufname(G, x->in[1]),
+	    igemm_smem(&q), cg_bufname(G, x->in[0]), wbuf,
 	    cb, y, N, C, dim_in[0], dim_in[1], dim_in[2], Ko, dim_out[0],
 	    dim_out[1], dim_out[2], (long long)q.stride[0],
 	    (long long)q.stride[1], (long long)q.stride[2],
@@ -356,6 +432,24 @@ int cg_emit_igemm(cg_gen *G, cg_kern *K)
 	    (long long)q.dil[0], (long long)q.dil[1], (long long)q.dil[2],
 	    sp.epi ? sp.epi_args : "");
 	return 1;
+}
+
+int cg_emit_igemm(cg_gen *G, cg_kern *K)
+{
+	int n = K->anchor[0];
+	cg_igemm q;
+	if (!cg_igemm_geom(G->g, n, &q))
+		return 0;
+	return igemm_emit(G, K, n, q, cg_bufname(G, G->g->n[n].in[1]));
+}
+
+int cg_emit_igemm_tconv(cg_gen *G, cg_kern *K, const char *wf)
+{
+	int n = K->anchor[0];
+	cg_igemm q;
+	if (!cg_igemm_tconv_geom(G->g, n, &q))
+		return 0;
+	return igemm_emit(G, K, n, q, wf);
 }
 
 /* ==== Depthwise convolutions (src/opt/kernels/conv_dw.cuh) ==== */

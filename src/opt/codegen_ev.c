@@ -256,6 +256,7 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 	if (p->coord) {
 		cg_sb t = { 0 };
 		int nt = 0;
+		em->used_coord = 1;
 		for (int i = 0; i < sp->ndim; i++) {
 			if (cls[i] == CL_UNK) {
 				cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "",
@@ -593,6 +594,8 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 	p0.lin = em->vlin;
 	if (p->rowed)
 		p0.r = em->vr;
+	if (p->coord0)
+		p0.coord = p->coord0;
 	const char *off0 = offset_of(em, n, &p0);
 	const char *ptr = cg_arg_buf(G, em->K, n, 0);
 	if (rc == CL_ONE) {

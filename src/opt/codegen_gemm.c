@@ -197,7 +197,9 @@ void cg_gemm_prepare(cg_gen *G)
 		cg_dw dq;
 		const unsigned char *in;
 		if ((!form || !gemm_geom(G, n, form, &sp) || sp.batch) &&
-		    (G->s.conv_impl != 1 || !cg_igemm_geom(g, n, &q)) &&
+		    (G->s.conv_impl != 1 || !(cg_igemm_geom(g, n, &q) ||
+		                              (G->s.lib_tconv &&
+		                               cg_igemm_tconv_geom(g, n, &q)))) &&
 		    (!G->s.conv_dw || !cg_dw_geom(g, n, &dq)))
 			continue;
 		int e = cg_chain_of(G, n, &in);
@@ -393,6 +395,22 @@ int cg_gemm_fused(cg_gen *G, int n)
 	return count;
 }
 
+/* Whether GEMM node n (form, its geometry sp) is split along K
+ * (krl_gemm_split_pays at the set generated for). */
+static int gemm_split_pays(const krl_graph *g, int n, int form,
+                           const krl_gemm_spec *sp)
+{
+	const krl_gnode *x = &g->n[n], *a = &g->n[x->in[0]];
+	if (sp->batch || x->ndim < 1)
+		return 0;
+	int64_t nn = x->dim[x->ndim - 1].val, mn = 1;
+	for (int i = 0; i < x->ndim; i++)
+		mn *= x->dim[i].val;
+	int na = a->ndim;
+	int64_t k = a->dim[form == 2 || !sp->ta ? na - 1 : na - 2].val;
+	return nn > 0 && mn > 0 && krl_gemm_split_pays(mn / nn, nn, k);
+}
+
 int cg_emit_gemm(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -487,13 +505,23 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 		if (!sp.epi)
 			return 1; /* G->err, G->fail or G->oom says why */
 	}
+	int split = gemm_split_pays(g, n, form, &sp);
+	if (split) {
+		sp.splits = cg_fmt(G, "max(1, min(cdiv(2 * sm_count, cdiv(%s, 128) "
+		                   "* cdiv(%s, 128)), %s / %d))", sp.m, sp.n, sp.k,
+		                   KRL_GEMM_SPLIT_MIN_K);
+		sp.part = cg_fmt(G, "k%d_gemm_p", K->id);
+		cg_sb_printf(&G->bufs, "buffer %s f32 [%s, %s, %s]\n", sp.part,
+		             sp.splits, sp.m, sp.n);
+	}
 	char *dev = NULL, *launch = NULL;
 	if (krl_gemm_kernel(&sp, &dev, &launch, NULL)) {
 		G->oom = 1;
 		return 1;
 	}
 	cg_sb_puts(&G->dev, dev);
-	cg_sb_printf(&G->plan, "# k%d: node %d as the 3xTF32 GEMM\n", K->id, n);
+	cg_sb_printf(&G->plan, "# k%d: node %d as the 3xTF32 GEMM%s\n", K->id, n,
+	             split ? ", split along K, the slices added in order" : "");
 	cg_sb_puts(&G->plan, launch);
 	free(dev);
 	free(launch);

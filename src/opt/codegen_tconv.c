@@ -288,6 +288,14 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 	if (dense)
 		G->ndense++;
 
+	/* conv.impl=igemm: the forward convolution as the implicit GEMM over
+	 * the flipped weight, straight into y (stride 1 only) */
+	if (G->s.conv_impl == 1 && !t->scatter && !dense &&
+	    cg_emit_igemm_tconv(G, K, cg_fmt(G, "k%d_wf", id))) {
+		G->ntconv++;
+		return KRL_OK;
+	}
+
 	/* the forward convolution, into y or into the scattered scratch */
 	const char *dst = yn;
 	if (t->scatter) {

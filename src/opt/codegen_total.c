@@ -3,11 +3,15 @@
  * (losses), with the pointwise nodes before them and the scalar ones after
  * (a mean's 1/n, a scale). Two kernels:
  * - k<N>_part: a persistent grid (total.blocks per SM, capped so that
- *   every block has work) streams the tensor as float4 (four vectors in
- *   flight per thread), accumulates per thread (a vector's lanes in fp32,
- *   the running sum in double), reduces the block in double and writes one
- *   partial per block to scratch: deterministic, no atomics, nothing to
- *   initialise;
+ *   every block has work; `__launch_bounds__` with that many blocks, so
+ *   that they are all resident) streams the tensor as float4 (total.steps
+ *   vectors in flight per thread), accumulates per thread (a vector's
+ *   lanes in fp32, the running sum in double), reduces the block in double
+ *   and writes one partial per block to scratch: deterministic, no
+ *   atomics, nothing to initialise. Broadcast operands index from the
+ *   point's coordinates, stepped by the grid's stride (no division per
+ *   step: a 64-bit division's call kept ptxas from issuing the next
+ *   step's loads early);
  * - k<N>_final: one block combines the partials and writes the outputs.
  */
 #include <stdio.h>
@@ -15,9 +19,19 @@
 
 #include "codegen.h"
 
-/* One step: the reduce inputs at `lanes` lanes from linear index lin0. */
+/* The coordinates of a vector step (NULL: none, operands divide the
+ * linear index): crd[k] the step's coordinate along dim k of the space,
+ * the last one lane 0's. */
+typedef struct step_coords {
+	const char *crd[KRL_MAX_DIM];
+	int nd;
+} step_coords;
+
+/* One step: the reduce inputs at `lanes` lanes from linear index lin0
+ * (at coordinates sc, or NULL). */
 static void total_step(cg_em *em, const char *lin0, int lanes,
-                       const char *const *acc, int ind)
+                       const char *const *acc, int ind,
+                       const step_coords *sc)
 {
 	cg_gen *G = em->G;
 	cg_kern *K = em->K;
@@ -27,6 +41,7 @@ static void total_step(cg_em *em, const char *lin0, int lanes,
 	em->vec = lanes;
 	em->vlin = lin0;
 	em->ind[2] = ind;
+	const char *lc[4][KRL_MAX_DIM];
 	for (int q = 0; q < lanes; q++) {
 		cg_point p;
 		memset(&p, 0, sizeof p);
@@ -34,6 +49,15 @@ static void total_step(cg_em *em, const char *lin0, int lanes,
 		p.lin = q ? cg_fmt(G, "(%s + %d)", lin0, q) : lin0;
 		p.main = 1;
 		p.lane = q;
+		if (sc) {
+			/* lane q: the last coordinate plus q (the vector path's
+			 * guard keeps a step within one run of the last dim) */
+			for (int k = 0; k < sc->nd; k++)
+				lc[q][k] = k < sc->nd - 1 || !q ? sc->crd[k] :
+				           cg_fmt(G, "(%s + %d)", sc->crd[k], q);
+			p.coord = lc[q];
+			p.coord0 = sc->crd;
+		}
 		for (int j = 0; j < K->nanchor; j++) {
 			cg_val v = cg_ev(em, g->n[K->anchor[j]].in[0], &p);
 			if (!v.e)
@@ -47,10 +71,52 @@ static void total_step(cg_em *em, const char *lin0, int lanes,
 		            idx[j], lanes);
 }
 
+/* Declares the thread's coordinates tc<k> of element gt * 4 and the
+ * digits td<k> of the grid's stride gs * 4 in the space's extents ext
+ * (mixed radix, divided once per thread). */
+static void total_coords_init(cg_gen *G, cg_sb *b, int nd, const char **ext)
+{
+	G->need |= CG_NEED_DIV;
+	cg_line(b, 1, "long tc[%d], td[%d];", nd, nd);
+	cg_line(b, 1, "{");
+	cg_line(b, 2, "long a = gt * 4, d = gs * 4;");
+	for (int k = nd - 1; k > 0; k--) {
+		cg_line(b, 2, "tc[%d] = krl_mod(a, %s); a = krl_div(a, %s);", k,
+		        ext[k], ext[k]);
+		cg_line(b, 2, "td[%d] = krl_mod(d, %s); d = krl_div(d, %s);", k,
+		        ext[k], ext[k]);
+	}
+	cg_line(b, 2, "tc[0] = a;");
+	cg_line(b, 2, "td[0] = d;");
+	cg_line(b, 1, "}");
+}
+
+/* One step's coordinates: names crd[k] take the thread's current ones,
+ * which then advance by the grid's stride (digits td, carries of at most
+ * one: no division). */
+static void total_coords_step(cg_sb *b, int ind, int nd, const char **ext,
+                              const char *const *crd)
+{
+	if (!nd)
+		return;
+	for (int k = 0; k < nd; k++)
+		cg_line(b, ind, "const long %s = tc[%d];", crd[k], k);
+	cg_line(b, ind, "{");
+	cg_line(b, ind + 1, "long cy = 0;");
+	for (int k = nd - 1; k > 0; k--) {
+		cg_line(b, ind + 1, "tc[%d] += td[%d] + cy;", k, k);
+		cg_line(b, ind + 1, "cy = tc[%d] >= %s;", k, ext[k]);
+		cg_line(b, ind + 1, "tc[%d] -= cy ? %s : 0;", k, ext[k]);
+	}
+	cg_line(b, ind + 1, "tc[0] += td[0] + cy;");
+	cg_line(b, ind, "}");
+}
+
 krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
 	const int tb = G->s.total_block, kb = G->s.total_blocks;
+	const int ns4 = G->s.total_steps == 8 ? 8 : 4;
 	const krl_gnode *sp = &g->n[K->space];
 	const char *ntext = cg_prod(G, K->space, 0, sp->ndim);
 	const char *part = cg_fmt(G, "k%d_part", K->id);
@@ -82,26 +148,47 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 		for (int j = 0; j < K->nanchor; j++)
 			acc[j] = cg_name(G, "acc");
 		em.buf[1] = em.buf[2] = &loops;
+		/* the coordinates of a 2-d or more space, stepped by the grid's
+		 * stride (one division per thread, none per step): broadcast
+		 * operands index from them (total_coords) */
+		int nd = sp->ndim >= 2 && sp->ndim <= KRL_MAX_DIM ? sp->ndim : 0;
+		const char *ext[KRL_MAX_DIM];
+		for (int k = 0; k < nd; k++)
+			ext[k] = cg_arg_long(G, K, cg_fmt(G, "(%s)", sp->dim[k].text));
+		step_coords scs[8];
+		for (int u = 0; u < ns4; u++) {
+			scs[u].nd = nd;
+			for (int k = 0; k < nd; k++)
+				scs[u].crd[k] = cg_fmt(G, "c%d_%d", u, k);
+		}
 		cg_line(&loops, 1, "long s = gt;");
-		cg_line(&loops, 1, "/* four float4 steps in flight per thread */");
-		cg_line(&loops, 1, "for (; s + 3 * gs < nv; s += 4 * gs) {");
-		for (int u = 0; u < 4; u++) {
+		cg_line(&loops, 1, "/* %d float4 steps in flight per thread */", ns4);
+		cg_line(&loops, 1, "for (; s + %d * gs < nv; s += %d * gs) {", ns4 - 1,
+		        ns4);
+		for (int u = 0; u < ns4; u++) {
 			const char *lin = cg_fmt(G, "i%d", u);
 			cg_line(&loops, 2, "const long %s = (s + %d * gs) * 4;", lin, u);
+			total_coords_step(&loops, 2, nd, ext, scs[u].crd);
 		}
-		for (int u = 0; u < 4; u++)
-			total_step(&em, cg_fmt(G, "i%d", u), 4, acc, 2);
+		for (int u = 0; u < ns4; u++)
+			total_step(&em, cg_fmt(G, "i%d", u), 4, acc, 2,
+			           nd ? &scs[u] : NULL);
 		cg_line(&loops, 1, "}");
 		cg_line(&loops, 1, "for (; s < nv; s += gs) {");
 		cg_line(&loops, 2, "const long i = s * 4;");
-		total_step(&em, "i", 4, acc, 2);
+		total_coords_step(&loops, 2, nd, ext, scs[0].crd);
+		total_step(&em, "i", 4, acc, 2, nd ? &scs[0] : NULL);
 		cg_line(&loops, 1, "}");
 		em.vec = 4;
+		/* a lane's coordinate is lane 0's plus its lane: the last dim a
+		 * multiple of 4, so that no step crosses its end */
+		if (em.used_coord)
+			cg_guard_add(&em, ext[nd - 1]);
 		const char *guard = cg_guard_cond(&em);
 		cg_line(&loops, 1, "/* the tail, and everything when the vector path "
 		        "does not apply */");
 		cg_line(&loops, 1, "for (long i = nv * 4 + gt; i < %s; i += gs) {", n);
-		total_step(&em, "i", 1, acc, 2);
+		total_step(&em, "i", 1, acc, 2, NULL);
 		cg_line(&loops, 1, "}");
 		for (int j = 0; j < K->nanchor; j++)
 			cg_acc_block_store(&em, &loops, 1, g->n[K->anchor[j]].red, acc[j],
@@ -121,6 +208,8 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 		        tb);
 		cg_line(&body, 1, "const long gs = (long)gridDim.x * %d;", tb);
 		cg_line(&body, 1, "const long nv = (%s) ? %s / 4 : 0;", guard, n);
+		if (nd)
+			total_coords_init(G, &body, nd, ext);
 		for (int j = 0; j < K->nanchor; j++)
 			cg_acc_decl(&body, 1, g->n[K->anchor[j]].red, acc[j]);
 		cg_sb_cat(&body, &loops);
@@ -128,7 +217,8 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 		cg_kernel_comment(G, K, cg_fmt(G, "total, partials: %d blocks of %d "
 		                  "per SM, one double per block and reduction to %s",
 		                  kb, tb, part));
-		cg_kernel_sig(G, K, name, tb);
+		/* the grid's blocks all resident: registers for that many */
+		cg_kernel_sig_min(G, K, name, tb, kb * tb <= 2048 ? kb : 0);
 		cg_sb_cat(&G->dev, &body);
 		cg_plan_launch(G, K, name, nparts, cg_fmt(G, "%d", tb));
 		if (l0.oom || loops.oom || body.oom)

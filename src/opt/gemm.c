@@ -22,6 +22,13 @@ static unsigned gemm_smem(int ta, int tb)
 	return 3 * (a + b) * 4;
 }
 
+int krl_gemm_split_pays(int64_t m, int64_t n, int64_t k)
+{
+	int64_t tiles = ((m + 127) / 128) * ((n + 127) / 128);
+	return m > 0 && n > 0 && tiles < KRL_GEMM_SPLIT_TILES &&
+	       k >= KRL_GEMM_SPLIT_K;
+}
+
 int krl_gemm_form(const krl_graph *g, int i)
 {
 	if (!(krl_opt_lib_caps(g, i) & KRL_OPCAP_EPILOGUE))
@@ -47,9 +54,84 @@ char *krl_gemm_body(int ta, int tb)
 	           krl_kernel_gemm_3xtf32, ta, tb);
 }
 
+/* Split-K (s->splits): the GEMM kernel writes one partial C per slice
+ * of K (blockIdx.y; K rounded to whole k-tiles, a slice past K writes
+ * zeros) with no epilogue, and <kernel>_sum adds the slices in order and
+ * applies it: deterministic, no atomics. For GEMMs of few tiles and a
+ * long K (level 1's 6: 4 tiles, K = 524288), whose one pass would run a
+ * block per tile. */
+static krl_err gemm_splitk(const krl_gemm_spec *s, char **device,
+                           char **launch)
+{
+	const char *lda = s->ta ? "M" : "K", *ldb = s->tb ? "K" : "N";
+	/* where slice z's first k lies in A and B */
+	const char *aoff = s->ta ? "k0 * (long)M" : "k0";
+	const char *boff = s->tb ? "k0" : "k0 * (long)N";
+	char *epi_decl = s->epi ?
+	    krl_opt_fmt("\tconst %s e = %s;\n", s->epi,
+	                s->epi_init ? s->epi_init : "{}") :
+	    krl_opt_fmt("\tconst gemm_t%d%d::gemm_tri<%d> e = {%s, diag};\n",
+	                s->ta, s->tb, s->tri, s->alpha ? "alpha" : "1.f");
+	char *params = s->epi ? krl_opt_fmt("%s", s->epi_params ?
+	                                     s->epi_params : "") :
+	               krl_opt_fmt(",\n\tfloat alpha, long diag");
+	*device = !epi_decl || !params ? NULL : krl_opt_fmt(
+	    "\n/* %s: the partial C of K slice blockIdx.y, %s @ %s (3xTF32, "
+	    "split-K). */\n"
+	    "extern \"C\" __global__ void %s(const float *__restrict__ A, "
+	    "const float *__restrict__ B,\n\tfloat *__restrict__ P, int M, "
+	    "int N, int K, int ks)\n{\n"
+	    "\tconst int k0 = blockIdx.y * ks;\n"
+	    "\tconst int kl = k0 < K ? min(ks, K - k0) : 0;\n"
+	    "\tconst gemm_t%d%d::gemm_tri<0> e = {1.f, 0};\n"
+	    "\tgemm_t%d%d::gemm_entry(A + (k0 < K ? %s : 0), B + (k0 < K ? %s "
+	    ": 0),\n\t\tP + blockIdx.y * (long)M * N, M, N, kl, %s, %s, e);\n}\n"
+	    "\n/* %s_sum: C = epilogue(the slices' partials added in order). */\n"
+	    "extern \"C\" __global__ void __launch_bounds__(256)\n"
+	    "%s_sum(const float *__restrict__ P, float *__restrict__ C, int M, "
+	    "int N, int splits%s)\n{\n%s"
+	    "\tconst long mn = (long)M * N;\n"
+	    "\tfor (long i = (long)blockIdx.x * 256 + threadIdx.x; i < mn;\n"
+	    "\t     i += (long)gridDim.x * 256) {\n"
+	    "\t\tfloat v = 0.f;\n"
+	    "\t\tfor (int z = 0; z < splits; z++)\n"
+	    "\t\t\tv += P[z * mn + i];\n"
+	    "\t\tC[i] = e(v, (int)(i / N), (int)(i %% N));\n"
+	    "\t}\n}\n",
+	    s->kernel, s->ta ? "A^T" : "A", s->tb ? "B^T" : "B", s->kernel,
+	    s->ta, s->tb, s->ta, s->tb, aoff, boff, lda, ldb, s->kernel,
+	    s->kernel, params, epi_decl);
+	free(epi_decl);
+	free(params);
+	char *tail = s->epi ? krl_opt_fmt("%s", s->epi_args ? s->epi_args : "") :
+	             krl_opt_fmt(", %s, %s", s->alpha ? s->alpha : "1",
+	                         s->diag ? s->diag : "0");
+	*launch = !tail ? NULL : krl_opt_fmt(
+	    "launch %s grid=(cdiv(%s, 128) * cdiv(%s, 128), %s) block=(256) "
+	    "\\\n    smem=%u args(%s, %s, %s, %s, %s, %s, "
+	    "cdiv(cdiv(%s, %s), 32) * 32)\n"
+	    "launch %s_sum grid=(min(cdiv(%s * %s, 256), sm_count * 8)) "
+	    "block=(256) \\\n    args(%s, %s, %s, %s, %s%s)\n",
+	    s->kernel, s->m, s->n, s->splits, gemm_smem(s->ta, s->tb), s->a,
+	    s->b, s->part, s->m, s->n, s->k, s->k, s->splits,
+	    s->kernel, s->m, s->n, s->part, s->c, s->m, s->n, s->splits, tail);
+	free(tail);
+	if (!*device || !*launch) {
+		free(*device);
+		free(*launch);
+		*device = *launch = NULL;
+		return KRL_ENOMEM;
+	}
+	return KRL_OK;
+}
+
 krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
                         krl_diag *d)
 {
+	if (s->splits && !s->batch)
+		return gemm_splitk(s, device, launch) ?
+		       krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory") :
+		       KRL_OK;
 	const char *batch = s->batch ? s->batch : "1";
 	const char *alpha = s->alpha ? s->alpha : "1";
 	const char *diag = s->diag ? s->diag : "0";

@@ -53,6 +53,12 @@ typedef struct krl_gemm_spec {
 	                            each ", type name" ("" when none) */
 	const char *epi_init;    /* its initialiser from those ("{p_b, a0}") */
 	const char *epi_args;    /* their plan arguments, each ", text" */
+	const char *splits;      /* split-K (no batch): plan expression of the
+	                            slices of K, each a block's partial C into
+	                            buffer `part` [splits, M, N], added up in
+	                            order by a second kernel that applies the
+	                            epilogue; NULL: one pass */
+	const char *part;
 } krl_gemm_spec;
 
 /* Whether library node i of g is a GEMM the 3xTF32 kernel may replace
@@ -62,6 +68,17 @@ typedef struct krl_gemm_spec {
  * epilogue; the rule about linear's algebra, so it names the op); 0
  * otherwise. */
 int krl_gemm_form(const krl_graph *g, int i);
+
+/* Split-K's thresholds: a GEMM of fewer 128 x 128 tiles than half an
+ * H100/H200's 132 SMs and a K of at least KRL_GEMM_SPLIT_K (at the set
+ * generated for) is split into slices of at least KRL_GEMM_SPLIT_MIN_K,
+ * as many as fill two blocks an SM (krl_gemm_spec.splits). Level 1's 6
+ * (M = N = 256, K = 524288: 4 tiles): 1.07 ms split 66 ways, against
+ * cuBLAS's 1.35 and PyTorch's 1.30 (H200). */
+#define KRL_GEMM_SPLIT_TILES 66
+#define KRL_GEMM_SPLIT_K 16384
+#define KRL_GEMM_SPLIT_MIN_K 4096
+int krl_gemm_split_pays(int64_t m, int64_t n, int64_t k);
 
 /* The kernel body for layout (ta, tb), in its own namespace gemm_t<ta><tb>:
  * write it once per layout a file uses, before the kernels of that

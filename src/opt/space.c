@@ -56,8 +56,9 @@ static const char *const ROW_STRATEGY[] = { "auto", "warp", "block", "multi" };
 static const char *const ROW_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const ROW_CACHE[] = { "regs", "reread" };
 static const char *const ROW_COLS[] = { "1", "4" };
-static const char *const TOTAL_BLOCKS[] = { "8x", "4x", "2x", "1x" };
+static const char *const TOTAL_BLOCKS[] = { "2x", "4x", "8x", "1x" };
 static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
+static const char *const TOTAL_STEPS[] = { "8", "4" };
 static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
 static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const POOL_EPT[] = { "1", "2", "4" };
@@ -128,6 +129,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->total_blocks = atoi(z);
 	if ((z = chosen(s, c, "total.block")))
 		k->total_block = atoi(z);
+	if ((z = chosen(s, c, "total.steps")))
+		k->total_steps = atoi(z);
 	if ((z = chosen(s, c, "scan.block")))
 		k->scan_block = atoi(z);
 	if ((z = chosen(s, c, "pool.block")))
@@ -317,6 +320,18 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 		}
 		double nn = (double)x->dim[x->ndim - 1].val;
 		double tiles = ceil(m / 128) * ceil(nn / 128) * batch;
+		/* few tiles and a long K: the kernel splits K (split-K) */
+		double ta = 0;
+		int na = a->ndim;
+		if (form == 1)
+			for (int k = 0; k < x->nattrs; k++)
+				if (!strcmp(x->attrs[k].key, "ta"))
+					ta = x->aval[k];
+		double k = (double)a->dim[form == 1 && ta == 1 ? na - 2 :
+		                             na - 1].val;
+		if (batch == 1 && m >= 64 && nn >= 64 &&
+		    krl_gemm_split_pays((int64_t)m, (int64_t)nn, (int64_t)k))
+			continue;
 		if (tiles < 132 || m < 64 || nn < 64)
 			pay = 0;
 	}
@@ -574,6 +589,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (total) {
 		add_decision(sp, "total.blocks", NOPT(TOTAL_BLOCKS), TOTAL_BLOCKS);
 		add_decision(sp, "total.block", NOPT(TOTAL_BLOCK), TOTAL_BLOCK);
+		add_decision(sp, "total.steps", NOPT(TOTAL_STEPS), TOTAL_STEPS);
 	}
 	if (scan)
 		add_decision(sp, "scan.block", NOPT(SCAN_BLOCK), SCAN_BLOCK);
@@ -608,6 +624,11 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			if (cg_igemm_geom(o->g, i, &q)) {
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
+			} else if (cg_igemm_tconv_geom(o->g, i, &q)) {
+				/* with lib.tconv=fwd only (round 0 judges the two
+				 * together): the library's call stays first */
+				nigemm++;
+				igemm_pays = 0;
 			}
 			int groups = cg_dense_geom(o->g, i);
 			if (groups) {

@@ -904,6 +904,16 @@ static void fixed_choices(search *S)
 	if (k >= 0)
 		push_fixed(S, k, opt_index(&s->dec[k], "ref"), "the reference plan");
 	push_fixed(S, dec_index(s, "conv.impl"), 1, "the other convolution");
+	/* a transposed convolution's implicit GEMM is its forward form's:
+	 * where both are offered, that choice takes lib.tconv=fwd too */
+	int kt = dec_index(s, "lib.tconv"), ki = dec_index(s, "conv.impl");
+	if (kt >= 0 && ki >= 0 && S->n0 > 1 && S->fixed[S->n0 - 1].opt[ki] &&
+	    s->dec[kt].nopt > 1) {
+		S->fixed[S->n0 - 1].opt[kt] = 1;
+		snprintf(S->fixed_name[S->n0 - 1], sizeof S->fixed_name[0],
+		         "conv.impl=%s lib.tconv=%s (the other convolution)",
+		         s->dec[ki].opt[1], s->dec[kt].opt[1]);
+	}
 	if ((k = dec_index(s, "lib.layout")) >= 0)
 		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
 		           "nhwc_y") ? "nhwc_y" : "nchw"), "the other layout");

@@ -986,6 +986,59 @@ static void tconv_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* Transposed convolutions of stride 1 as the implicit GEMM over their
+ * flipped weight (lib.tconv=fwd with conv.impl=igemm) on
+ * tests/data/tconv/igemm_halo.task (the halo kernel, a ReLU in its
+ * epilogue) and igemm_gather.task (1-d, dilation 2, the gather kernel
+ * with the bias), generated at kb1 and run at tiny, kb0 and kb1. */
+static void tconv_igemm_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/tconv/igemm_halo.task",
+		"tests/data/tconv/igemm_gather.task",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simtig-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		if (!wanted(tasks[i]) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, tasks[i], "krl-choice: lib.tconv=fwd "
+		                  "conv.impl=igemm", &text, &what);
+		/* the flipped weight in init, then the implicit GEMM over it,
+		 * no library call */
+		assert_non_null(strstr(text, "launch k0_wflip "));
+		assert_non_null(strstr(text, strstr(tasks[i], "halo") ?
+		                       "igemm::halo_entry<" : "igemm::conv_entry<"));
+		assert_non_null(strstr(text, "launch k0_conv "));
+		assert_null(strstr(text, "\ncall "));
+		run_geometry_sets(t, tasks[i], text, what, 71 + (uint64_t)i, 0, dir,
+		                  &runs, &wrong);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("transposed convolutions as the implicit GEMM on the CPU "
+	       "stand-in (part %d of %d): %d runs, %d wrong\n", g_part + 1,
+	       g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 /* Depthwise convolutions written as the generated kernel (conv.dw) on the
  * geometries of tests/data/dwconv/, generated at kb1 with each of its
  * options (the literal walk at 8, 4 and 16 rows a thread, and the library
@@ -1084,6 +1137,58 @@ static void colregs_compute_golden(void **state)
 	}
 	printf("registered column kernels on the CPU stand-in (part %d of %d): "
 	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
+/* The 3xTF32 GEMM split along K (codegen_gemm.c gemm_split_pays) on
+ * tests/data/gemm/splitk.task (a chain after C, applied by the sum
+ * kernel) and splitk_t.task (both operands stored transposed, alpha): one
+ * tile and a long K at kb1, so the candidate splits; at its three sets it
+ * runs 4, 5 and 2 slices, the last one shorter. The GEMM body is the
+ * scalar stand-in (scalar_gemm), which takes the slices' leading
+ * dimensions and offsets as the tensor-core body does. */
+static void gemm_splitk_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/gemm/splitk.task", "tests/data/gemm/splitk_t.task",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simsk-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	for (size_t j = 0; j < sizeof tasks / sizeof tasks[0]; j++) {
+		const char *path = tasks[j];
+		if (!wanted(path) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, path, "krl-choice: gemm.impl=3xtf32", &text,
+		                  &what);
+		/* split: the partials' buffer and the kernel that adds them */
+		assert_non_null(strstr(text, "buffer k0_gemm_p "));
+		assert_non_null(strstr(text, "launch k0_gemm_sum "));
+		char *sim = scalar_gemm(text);
+		run_geometry_sets(t, path, sim, what, 61 + (uint64_t)j, 0, dir,
+		                  &runs, &wrong);
+		free(sim);
+		free(text);
+		free(what);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("split-K GEMMs on the CPU stand-in (part %d of %d): %d runs, "
+	       "%d wrong\n", g_part + 1, g_parts, runs, wrong);
 	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -1544,8 +1649,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(level3_candidates_compute_golden),
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
+		cmocka_unit_test(tconv_igemm_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),
 		cmocka_unit_test(colregs_compute_golden),
+		cmocka_unit_test(gemm_splitk_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),
 		cmocka_unit_test(channels_last_pools_compute_golden),

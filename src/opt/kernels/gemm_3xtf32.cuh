@@ -150,18 +150,19 @@ static __device__ __forceinline__ void load_tile(float *s, const float *__restri
 template <bool VEC>
 static __device__ __forceinline__ void load_stage(float *sA, float *sB, const float *__restrict__ A,
 						  const float *__restrict__ B, int M, int N, int K,
-						  int m0, int n0, int kt, int st, int tid)
+						  int lda, int ldb, int m0, int n0, int kt, int st,
+						  int tid)
 {
 	const int k0 = kt * BK;
 #if A_KCONTIG	/* A is [M, K] */
-	load_tile<VEC, BM, BK, A_LD>(sA + st * A_STAGE, A, K, m0, k0, M, K, tid);
+	load_tile<VEC, BM, BK, A_LD>(sA + st * A_STAGE, A, lda, m0, k0, M, K, tid);
 #else		/* A is stored [K, M] */
-	load_tile<VEC, BK, BM, A_LD>(sA + st * A_STAGE, A, M, k0, m0, K, M, tid);
+	load_tile<VEC, BK, BM, A_LD>(sA + st * A_STAGE, A, lda, k0, m0, K, M, tid);
 #endif
 #if B_KCONTIG	/* B is stored [N, K] */
-	load_tile<VEC, BN, BK, B_LD>(sB + st * B_STAGE, B, K, n0, k0, N, K, tid);
+	load_tile<VEC, BN, BK, B_LD>(sB + st * B_STAGE, B, ldb, n0, k0, N, K, tid);
 #else		/* B is [K, N] */
-	load_tile<VEC, BK, BN, B_LD>(sB + st * B_STAGE, B, N, k0, n0, K, N, tid);
+	load_tile<VEC, BK, BN, B_LD>(sB + st * B_STAGE, B, ldb, k0, n0, K, N, tid);
 #endif
 }
 
@@ -201,8 +202,8 @@ struct gemm_tri {
 
 template <bool VEC, class E>
 static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, const float *__restrict__ B,
-						  float *__restrict__ C, int M, int N, int K, int m0, int n0,
-						  const E &e)
+						  float *__restrict__ C, int M, int N, int K, int lda,
+						  int ldb, int m0, int n0, const E &e)
 {
 	extern __shared__ __align__(16) float smem[];
 	float *sA = smem;
@@ -229,7 +230,7 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 #pragma unroll
 	for (int s = 0; s < STAGES - 1; s++) {
 		if (s < ktiles)
-			load_stage<VEC>(sA, sB, A, B, M, N, K, m0, n0, s, s, tid);
+			load_stage<VEC>(sA, sB, A, B, M, N, K, lda, ldb, m0, n0, s, s, tid);
 		cp_async_commit();
 	}
 
@@ -242,7 +243,7 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 		{
 			const int nk = kt + STAGES - 1;
 			if (nk < ktiles)
-				load_stage<VEC>(sA, sB, A, B, M, N, K, m0, n0, nk, nk % STAGES, tid);
+				load_stage<VEC>(sA, sB, A, B, M, N, K, lda, ldb, m0, n0, nk, nk % STAGES, tid);
 			cp_async_commit();
 		}
 
@@ -381,7 +382,7 @@ static __device__ __forceinline__ void gemm_entry(const float *__restrict__ A, c
 			 ((reinterpret_cast<unsigned long long>(A) |
 			   reinterpret_cast<unsigned long long>(B)) & 15) == 0;
 	if (vec)
-		gemm_block<true>(A, B, C, M, N, K, m0, n0, e);
+		gemm_block<true>(A, B, C, M, N, K, lda, ldb, m0, n0, e);
 	else
-		gemm_block<false>(A, B, C, M, N, K, m0, n0, e);
+		gemm_block<false>(A, B, C, M, N, K, lda, ldb, m0, n0, e);
 }
