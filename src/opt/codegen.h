@@ -314,6 +314,9 @@ typedef struct cg_tconv {
 /* The literal attribute values of LIB node x as the op's krl_attrs (those
  * that do not evaluate at the graph's set left out). */
 void cg_lib_attrs(const krl_gnode *x, krl_attrs *a);
+/* The first two operands of LIB node x (x, w) as the op's krl_tensors
+ * (dtype, rank and dims at the graph's set), for its geometry. */
+void cg_lib_inputs(const krl_graph *g, const krl_gnode *x, krl_tensor *in);
 /* 1 and *t filled when LIB node n of g is an f32 transposed convolution
  * whose every dim has stride 1 or a dilation that is a multiple of it
  * (and the forward call's padding is not negative); else 0. */

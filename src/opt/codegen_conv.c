@@ -79,17 +79,12 @@ static int conv_fixed(const krl_graph *g, int n, int depthwise,
 		*bias = 1;
 	else
 		return 0;
-	krl_tensor in[2];
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
-		const krl_gnode *b = &g->n[x->in[k]];
-		if (b->dtype != KRL_F32 || b->ndim != x->ndim)
+	for (int k = 0; k < 2; k++)
+		if (g->n[x->in[k]].dtype != KRL_F32 ||
+		    g->n[x->in[k]].ndim != x->ndim)
 			return 0;
-		in[k].dtype = b->dtype;
-		in[k].ndim = b->ndim;
-		for (int j = 0; j < b->ndim; j++)
-			in[k].dim[j] = b->dim[j].val;
-	}
+	krl_tensor in[2];
+	cg_lib_inputs(g, x, in);
 	if (*bias && (g->n[x->in[2]].dtype != KRL_F32 ||
 	              g->n[x->in[2]].ndim != 1))
 		return 0;
@@ -227,14 +222,7 @@ int cg_igemm_tconv_geom(const krl_graph *g, int n, cg_igemm *q)
 	}
 	const krl_gnode *xi = &g->n[x->in[0]], *w = &g->n[x->in[1]];
 	krl_tensor in[2];
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
-		const krl_gnode *b = &g->n[x->in[k]];
-		in[k].dtype = b->dtype;
-		in[k].ndim = b->ndim;
-		for (int j = 0; j < b->ndim; j++)
-			in[k].dim[j] = b->dim[j].val;
-	}
+	cg_lib_inputs(g, x, in);
 	krl_attrs a;
 	cg_lib_attrs(x, &a);
 	krl_conv_geom tg;

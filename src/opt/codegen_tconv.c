@@ -42,6 +42,18 @@ void cg_lib_attrs(const krl_gnode *x, krl_attrs *a)
 	}
 }
 
+void cg_lib_inputs(const krl_graph *g, const krl_gnode *x, krl_tensor *in)
+{
+	memset(in, 0, 2 * sizeof *in);
+	for (int k = 0; k < 2; k++) {
+		const krl_gnode *b = &g->n[x->in[k]];
+		in[k].dtype = b->dtype;
+		in[k].ndim = b->ndim;
+		for (int j = 0; j < b->ndim; j++)
+			in[k].dim[j] = b->dim[j].val;
+	}
+}
+
 int cg_tconv_geom(const krl_graph *g, int n, cg_tconv *t)
 {
 	const krl_gnode *x = &g->n[n];
@@ -53,14 +65,7 @@ int cg_tconv_geom(const krl_graph *g, int n, cg_tconv *t)
 		if (isnan(x->aval[i]) && strcmp(x->attrs[i].key, "layout"))
 			return 0; /* a value the set does not give */
 	krl_tensor in[2];
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
-		const krl_gnode *b = &g->n[x->in[k]];
-		in[k].dtype = b->dtype;
-		in[k].ndim = b->ndim;
-		for (int j = 0; j < b->ndim; j++)
-			in[k].dim[j] = b->dim[j].val;
-	}
+	cg_lib_inputs(g, x, in);
 	krl_attrs a;
 	cg_lib_attrs(x, &a);
 	krl_conv_geom geo;
