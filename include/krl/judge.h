@@ -104,6 +104,10 @@ typedef struct krl_judge krl_judge;
 krl_err krl_judge_create(const krl_judge_opts *o, krl_judge **out,
                          krl_diag *d);
 void krl_judge_free(krl_judge *j);
+/* The GPU j measures on: its name, its UUID (hex) and its ordinal among
+ * the visible devices (the pointers live as long as j). */
+void krl_judge_gpu(const krl_judge *j, const char **name, const char **uuid,
+                   int *ordinal);
 
 /*
  * Evaluates the candidate file at cand_path on task t. Always produces a

@@ -42,6 +42,10 @@ typedef struct krl_device {
  * and fills *dev. KRL_ENODEVICE with a clear message when there is no GPU
  * or driver. */
 krl_err krl_device_open(int ordinal, krl_device *dev, krl_diag *d);
+/* The CUDA devices this process sees (CUDA_VISIBLE_DEVICES applied); 0
+ * when there is none or the runtime fails. Initialises CUDA: a process
+ * that calls it must not fork children that use CUDA. */
+int krl_device_count(void);
 
 /* ==== Guarded buffers ==== */
 

@@ -60,12 +60,39 @@ void krl_cli_table_row(FILE *f, const char *problem, const json_t *sum,
                        const char *error);
 /* Appends one JSON line to path: problem, shapes, timing (the judge's
  * timing mode), ref_ms, best_ms, speedup, ci_low, ci_high, roofline,
- * verdict, evaluations, commit, date (sum NULL: nulls, 0 evaluations, and
- * error as the verdict). */
+ * verdict, evaluations, commit, date, and where sum has them the GPU it
+ * was measured on (gpu, gpu_uuid, device) (sum NULL: nulls, 0
+ * evaluations, and error as the verdict). */
 krl_err krl_cli_results_line(const char *path, const char *problem,
                              const char *shapes, const char *timing,
                              const json_t *sum,
                              const char *error, krl_diag *d);
+/* ==== Judge workers (src/cli/workers.c, docs/workers.md) ==== */
+
+/* The CUDA devices visible (CUDA_VISIBLE_DEVICES applied), counted in a
+ * child process so that the caller may still fork workers that use CUDA;
+ * -1 when the count could not be had. */
+int krl_cli_device_count(void);
+/* One worker's work: called in worker w's process with k = -1 once first
+ * (open its judge and store into *wctx; a non-zero return fails every
+ * problem it takes, with why), then for each problem k it takes (*sum:
+ * the outcome as JSON text, malloc'd, or NULL; why: the error, "" when
+ * none; returns 0 or the error code), and with k = -2 last (close). */
+typedef int (*krl_cli_worker_fn)(void *ctx, int w, int k, void **wctx,
+                                 char **sum, char *why, size_t nwhy);
+/* Called in the parent for problem k, in the problems' order, with the
+ * outcome its worker sent (sum may be NULL; why "" when none). */
+typedef void (*krl_cli_report_fn)(void *rctx, int k, int err,
+                                  const char *sum, const char *why);
+/* Runs ntasks problems on nworkers child processes (fork; the caller must
+ * not have initialised CUDA), each taking the next problem when it is
+ * free, and reports every problem once, in order, as outcomes arrive; a
+ * worker that dies leaves its problem reported failed, with why. Fails
+ * only when the pool itself cannot run (no pipe, no first fork). */
+krl_err krl_cli_workers_run(int nworkers, int ntasks, krl_cli_worker_fn run,
+                            void *ctx, krl_cli_report_fn report, void *rctx,
+                            krl_diag *d);
+
 /* `git rev-parse HEAD` in the current folder, or "unknown" (static). */
 const char *krl_cli_commit(void);
 /* The current UTC time, ISO 8601 ("2026-11-29T18:04:05Z"). */

@@ -56,6 +56,11 @@ static const char builtin_usage[] =
 	"  --store DB          the store (default krl.db; --db is the same)\n"
 	"  --work-dir DIR      where candidate files are written (default krl-candidates)\n"
 	"  --json              print each problem's summary as one JSON line\n"
+	"  --workers N         judge workers, each a process with its own judge on\n"
+	"                      device --device + i (modulo the devices visible), taking\n"
+	"                      the next problem when free; the table and --results come\n"
+	"                      out in the problems' order (default: one per visible GPU\n"
+	"                      when there are several problems; 1 for one)\n"
 	"The judge's timing budget (krl eval's --budget) is --time-budget here.\n"
 	"The optimizer generates for the timing shape set (the last of --shapes);\n"
 	"candidates are checked on every set given and on hidden ones.\n"
@@ -321,26 +326,168 @@ static krl_err load_weights(const char *path, krl_policy **pol, krl_diag *d)
 	return krl_policy_create(pol);
 }
 
-/* krl optimize TASK... (the builtin policy). */
+/* ==== krl optimize TASK... (the builtin policy) ==== */
+
+/* What every problem of a run shares, in the parent and in each worker. */
+typedef struct opt_run {
+	const krl_suite *s;
+	char **ids;
+	const krl_timing_mode *modes; /* each task's timing (--timing auto) */
+	krl_builtin_opts bo;
+	krl_judge_opts jo;
+	const char *weights, *db, *results;
+	int nrefs, ndev, json;
+	/* the parent's tally */
+	double logsum;
+	int nlog, failed;
+} opt_run;
+
+/* A worker's own judge and store. */
+typedef struct opt_worker {
+	krl_judge *j;
+	krl_store *st;
+} opt_worker;
+
+/* Searches problem k with judge j and store st: 0 and *sum (with the GPU
+ * it was measured on), or the error code and why. Worker w (-1: the only
+ * one) says so in the progress line. */
+static int run_problem(opt_run *r, int k, int w, krl_judge *j, krl_store *st,
+                       json_t **sum, char *why, size_t nwhy)
+{
+	krl_policy *p = NULL;
+	krl_diag d = {0};
+	krl_builtin_opts bo = r->bo;
+	const char *name, *uuid;
+	int ordinal;
+	krl_judge_gpu(j, &name, &uuid, &ordinal);
+	*sum = NULL;
+	why[0] = 0;
+	if (r->nrefs > 1 && w >= 0)
+		fprintf(stderr, "[%d/%d] %s (worker %d, device %d)\n", k + 1,
+		        r->nrefs, r->ids[k], w, ordinal);
+	else if (r->nrefs > 1)
+		fprintf(stderr, "[%d/%d] %s\n", k + 1, r->nrefs, r->ids[k]);
+	/* Each problem starts from the weights as loaded: what one search
+	 * learns stays in it. */
+	krl_err e = load_weights(r->weights, &p, &d);
+	bo.timing = krl_timing_name(r->modes[k]);
+	if (e == KRL_OK)
+		e = krl_cli_search(r->s, r->ids[k], j, st, p, &bo, sum, &d);
+	krl_policy_free(p);
+	if (e != KRL_OK)
+		krl_diag_format(&d, why, nwhy);
+	if (*sum) {
+		json_object_set_new(*sum, "gpu", json_string(name));
+		json_object_set_new(*sum, "gpu_uuid", json_string(uuid));
+		json_object_set_new(*sum, "device", json_integer(ordinal));
+	}
+	return e;
+}
+
+/* Problem k's row, JSON line and results line, in the parent. */
+static void report_problem(opt_run *r, int k, int e, json_t *sum,
+                           const char *why)
+{
+	const char *id = r->ids[k];
+	if (e != KRL_OK) {
+		fprintf(stderr, "krl optimize: %s: %s\n", id, why);
+		r->failed++;
+	}
+	if (r->json && sum) {
+		char *z = json_dumps(sum, JSON_COMPACT | JSON_REAL_PRECISION(9));
+		if (z)
+			puts(z);
+		free(z);
+	} else if (!r->json) {
+		krl_cli_table_row(stdout, id, sum, e != KRL_OK ? why : NULL);
+	}
+	fflush(stdout);
+	double x = json_number_value(json_object_get(sum, "speedup"));
+	if (x > 0) {
+		r->logsum += log(x);
+		r->nlog++;
+	}
+	krl_diag rd = {0};
+	if (r->results &&
+	    krl_cli_results_line(r->results, id, r->bo.shapes,
+	                         krl_timing_name(r->modes[k]), sum,
+	                         e == KRL_OK             ? NULL
+	                         : e == KRL_EUNSUPPORTED ? "unsupported"
+	                                                 : "error",
+	                         &rd) != KRL_OK) {
+		fprintf(stderr, "krl optimize: %s\n", rd.msg);
+		r->failed++;
+	}
+}
+
+/* krl_cli_worker_fn: worker w's judge on device --device + w (modulo the
+ * devices visible), its own store connection. */
+static int opt_work(void *ctx, int w, int k, void **wctx, char **sum,
+                    char *why, size_t nwhy)
+{
+	opt_run *r = ctx;
+	opt_worker *ow = *wctx;
+	krl_diag d = {0};
+	if (k == -1) {
+		krl_judge_opts jo = r->jo;
+		jo.device = r->jo.device + w % r->ndev;
+		*wctx = ow = calloc(1, sizeof *ow);
+		krl_err e = !ow ? krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0},
+		                                "out of memory") :
+		            krl_store_open(r->db, &ow->st, &d);
+		if (e == KRL_OK)
+			e = krl_judge_create(&jo, &ow->j, &d);
+		if (e != KRL_OK)
+			snprintf(why, nwhy, "worker %d (device %d): %s", w, jo.device,
+			         d.msg);
+		return e;
+	}
+	if (k == -2) {
+		if (ow) {
+			krl_judge_free(ow->j);
+			krl_store_close(ow->st);
+		}
+		free(ow);
+		*wctx = NULL;
+		return 0;
+	}
+	json_t *js = NULL;
+	int e = run_problem(r, k, w, ow->j, ow->st, &js, why, nwhy);
+	/* all the digits: the parent's table and results line are the ones
+	 * a one-worker run prints */
+	*sum = js ? json_dumps(js, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(js);
+	return e;
+}
+
+/* krl_cli_report_fn: the outcome as the worker sent it. */
+static void opt_report(void *rctx, int k, int err, const char *sum,
+                       const char *why)
+{
+	opt_run *r = rctx;
+	json_t *js = sum ? json_loads(sum, 0, NULL) : NULL;
+	report_problem(r, k, err, js, why);
+	json_decref(js);
+}
+
 static int optimize_builtin(int argc, char **argv)
 {
-	krl_judge_opts jo = {0};
-	krl_builtin_opts bo = {0};
+	opt_run r;
 	char sets_buf[512], buf[1200];
-	const char *db = "krl.db", *weights = NULL, *results = NULL;
 	const char *refs[512];
 	char *ids[512] = {0};
-	krl_timing_mode modes[512]; /* each task's timing mode (--timing auto) */
-	int nrefs = 0, json = 0, rc = KRL_EXIT_ERROR, failed = 0;
+	krl_timing_mode modes[512];
+	int nrefs = 0, rc = KRL_EXIT_ERROR, workers = 0;
 	krl_suite *s = NULL;
 	krl_judge *j = NULL;
 	krl_store *st = NULL;
 	krl_policy *pol = NULL;
 	krl_diag d = {0};
-	double logsum = 0;
-	int nlog = 0, ntf32 = 0; /* tasks of the tf32 tier */
-	bo.learn = 1;
-	bo.progress = 1;
+	int ntf32 = 0; /* tasks of the tf32 tier */
+	memset(&r, 0, sizeof r);
+	r.db = "krl.db";
+	r.bo.learn = 1;
+	r.bo.progress = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int used;
@@ -348,10 +495,10 @@ static int optimize_builtin(int argc, char **argv)
 			print_help();
 			return KRL_EXIT_OK;
 		} else if (!strcmp(a, "--json")) {
-			json = 1;
+			r.json = 1;
 			continue;
 		} else if (!strcmp(a, "--no-learn")) {
-			bo.learn = 0;
+			r.bo.learn = 0;
 			continue;
 		} else if (a[0] != '-') {
 			if (nrefs == 512) {
@@ -363,7 +510,7 @@ static int optimize_builtin(int argc, char **argv)
 		}
 		if (strcmp(a, "--budget") != 0) {
 			used = krl_cli_judge_option(
-				!strcmp(a, "--time-budget") ? "--budget" : a, v, &jo,
+				!strcmp(a, "--time-budget") ? "--budget" : a, v, &r.jo,
 				sets_buf, sizeof sets_buf);
 			if (used < 0)
 				return KRL_EXIT_USAGE;
@@ -378,25 +525,30 @@ static int optimize_builtin(int argc, char **argv)
 			return KRL_EXIT_USAGE;
 		}
 		i++;
-		if (!strcmp(a, "--budget") || !strcmp(a, "--group")) {
-			int n = atoi(v), max = !strcmp(a, "--group") ? 64 : 1000000;
-			if (n < 1 || n > max) {
+		if (!strcmp(a, "--budget") || !strcmp(a, "--group") ||
+		    !strcmp(a, "--workers")) {
+			char *end = NULL;
+			long n = strtol(v, &end, 10);
+			long max = !strcmp(a, "--budget") ? 1000000 : 64;
+			if (!end || *end || n < 1 || n > max) {
 				fprintf(stderr, "krl optimize: %s needs a number from 1 to "
-				                "%d\n", a, max);
+				                "%ld\n", a, max);
 				return KRL_EXIT_USAGE;
 			}
 			if (!strcmp(a, "--group"))
-				bo.group = n;
+				r.bo.group = (int)n;
+			else if (!strcmp(a, "--workers"))
+				workers = (int)n;
 			else
-				bo.budget = n;
+				r.bo.budget = (int)n;
 		} else if (!strcmp(a, "--weights"))
-			weights = v;
+			r.weights = v;
 		else if (!strcmp(a, "--exemplars"))
-			bo.exemplars.n = atoi(v);
+			r.bo.exemplars.n = atoi(v);
 		else if (!strcmp(a, "--tau"))
-			bo.exemplars.tau = atof(v);
+			r.bo.exemplars.tau = atof(v);
 		else if (!strcmp(a, "--search-seed"))
-			bo.seed = strtoull(v, NULL, 0);
+			r.bo.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "--patience") || !strcmp(a, "--min-gain")) {
 			char *end = NULL;
 			double x = strtod(v, &end);
@@ -409,18 +561,18 @@ static int optimize_builtin(int argc, char **argv)
 				return KRL_EXIT_USAGE;
 			}
 			if (is_p)
-				bo.patience = (int)x;
+				r.bo.patience = (int)x;
 			else
-				bo.min_gain = x;
+				r.bo.min_gain = x;
 		}
 		else if (!strcmp(a, "--results"))
-			results = v;
+			r.results = v;
 		else if (!strcmp(a, "--run"))
-			bo.run_name = v;
+			r.bo.run_name = v;
 		else if (!strcmp(a, "--store") || !strcmp(a, "--db"))
-			db = v;
+			r.db = v;
 		else if (!strcmp(a, "--work-dir"))
-			bo.work_dir = v;
+			r.bo.work_dir = v;
 		else if (!strcmp(a, "--policy") && !strcmp(v, "builtin"))
 			;
 		else {
@@ -433,15 +585,15 @@ static int optimize_builtin(int argc, char **argv)
 		fputs(builtin_usage, stderr);
 		return KRL_EXIT_USAGE;
 	}
-	if (bo.run_name && nrefs > 1) {
+	if (r.bo.run_name && nrefs > 1) {
 		fprintf(stderr, "krl optimize: --run names one run: give one TASK\n");
 		return KRL_EXIT_USAGE;
 	}
-	bo.shapes = jo.time_set ? jo.time_set
-	                        : jo.nsets ? jo.sets[jo.nsets - 1] : "kb1";
+	r.bo.shapes = r.jo.time_set ? r.jo.time_set
+	                            : r.jo.nsets ? r.jo.sets[r.jo.nsets - 1] : "kb1";
 	/* Everything that can be checked before the GPU is. */
 	if (krl_suite_load(NULL, &s, &d) != KRL_OK ||
-	    load_weights(weights, &pol, &d) != KRL_OK) {
+	    load_weights(r.weights, &pol, &d) != KRL_OK) {
 		fprintf(stderr, "krl optimize: %s\n",
 		        krl_diag_format(&d, buf, sizeof buf));
 		goto out;
@@ -454,68 +606,63 @@ static int optimize_builtin(int argc, char **argv)
 			goto out;
 		}
 		ids[k] = strdup(t->id);
-		modes[k] = krl_judge_timing_for(jo.timing, t);
+		modes[k] = krl_judge_timing_for(r.jo.timing, t);
 		ntf32 += krl_task_is_tf32(t);
 		krl_task_free(t);
 		if (!ids[k])
 			goto out;
 	}
-	if (krl_store_open(db, &st, &d) != KRL_OK ||
-	    krl_judge_create(&jo, &j, &d) != KRL_OK) {
-		fprintf(stderr, "krl optimize: %s\n",
-		        krl_diag_format(&d, buf, sizeof buf));
-		goto out;
+	r.s = s;
+	r.ids = ids;
+	r.modes = modes;
+	r.nrefs = nrefs;
+	/* Workers: --workers, else one per visible GPU (from --device on)
+	 * when there are several problems; never more than the problems. The
+	 * count comes from a child: this process must not touch CUDA before
+	 * it forks the workers. */
+	r.ndev = 1;
+	if (nrefs > 1 && workers != 1) {
+		int n = krl_cli_device_count() - r.jo.device;
+		r.ndev = n > 0 ? n : 1;
+		if (!workers)
+			workers = r.ndev;
 	}
-	if (!json) {
+	if (workers < 1)
+		workers = 1;
+	if (workers > nrefs)
+		workers = nrefs;
+	if (!r.json) {
 		krl_cli_table_header(stdout);
 		fflush(stdout);
 	}
-	for (int k = 0; k < nrefs; k++) {
-		krl_policy *p = NULL;
-		json_t *sum = NULL;
-		const char *id = ids[k];
-		if (nrefs > 1)
-			fprintf(stderr, "[%d/%d] %s\n", k + 1, nrefs, id);
-		/* Each problem starts from the weights as loaded: what one search
-		 * learns stays in it. */
-		krl_err e = load_weights(weights, &p, &d);
-		bo.timing = krl_timing_name(modes[k]);
-		if (e == KRL_OK)
-			e = krl_cli_search(s, id, j, st, p, &bo, &sum, &d);
-		krl_policy_free(p);
-		const char *why = NULL;
-		if (e != KRL_OK) {
-			why = krl_diag_format(&d, buf, sizeof buf);
-			fprintf(stderr, "krl optimize: %s: %s\n", id, why);
-			failed++;
+	if (workers > 1) {
+		int last = r.jo.device + (workers < r.ndev ? workers : r.ndev) - 1;
+		fprintf(stderr, "krl optimize: %d workers on device%s %d", workers,
+		        last > r.jo.device ? "s" : "", r.jo.device);
+		if (last > r.jo.device)
+			fprintf(stderr, "..%d", last);
+		fputc('\n', stderr);
+		if (krl_cli_workers_run(workers, nrefs, opt_work, &r, opt_report,
+		                        &r, &d) != KRL_OK) {
+			fprintf(stderr, "krl optimize: %s\n",
+			        krl_diag_format(&d, buf, sizeof buf));
+			r.failed++;
 		}
-		if (json && sum) {
-			char *z = json_dumps(sum, JSON_COMPACT | JSON_REAL_PRECISION(9));
-			if (z)
-				puts(z);
-			free(z);
-		} else if (!json) {
-			krl_cli_table_row(stdout, id, sum, why);
+	} else {
+		if (krl_store_open(r.db, &st, &d) != KRL_OK ||
+		    krl_judge_create(&r.jo, &j, &d) != KRL_OK) {
+			fprintf(stderr, "krl optimize: %s\n",
+			        krl_diag_format(&d, buf, sizeof buf));
+			goto out;
 		}
-		fflush(stdout);
-		double x = json_number_value(json_object_get(sum, "speedup"));
-		if (x > 0) {
-			logsum += log(x);
-			nlog++;
+		for (int k = 0; k < nrefs; k++) {
+			json_t *sum = NULL;
+			int e = run_problem(&r, k, -1, j, st, &sum, buf, sizeof buf);
+			report_problem(&r, k, e, sum, buf);
+			json_decref(sum);
 		}
-		krl_diag rd = {0};
-		if (results &&
-		    krl_cli_results_line(results, id, bo.shapes, bo.timing, sum,
-		                         e == KRL_OK             ? NULL
-		                         : e == KRL_EUNSUPPORTED ? "unsupported"
-		                                                 : "error",
-		                         &rd) != KRL_OK) {
-			fprintf(stderr, "krl optimize: %s\n", rd.msg);
-			failed++;
-		}
-		json_decref(sum);
 	}
-	if (!json) {
+	if (!r.json) {
 		/* each task's own tier: the reference had the same freedom */
 		char tier[64];
 		if (!ntf32)
@@ -528,15 +675,15 @@ static int optimize_builtin(int argc, char **argv)
 		printf("\nspeedups over kernelrl's eager reference at %s (%s, "
 		       "%s timing, L2 flushed), best of at most %d evaluations "
 		       "per problem",
-		       bo.shapes, tier, timing_label(modes, nrefs),
-		       bo.budget ? bo.budget : 32);
-		if (nlog)
-			printf("; geometric mean %.3fx over %d problem%s", exp(logsum / nlog),
-			       nlog, nlog > 1 ? "s" : "");
+		       r.bo.shapes, tier, timing_label(modes, nrefs),
+		       r.bo.budget ? r.bo.budget : 32);
+		if (r.nlog)
+			printf("; geometric mean %.3fx over %d problem%s",
+			       exp(r.logsum / r.nlog), r.nlog, r.nlog > 1 ? "s" : "");
 		printf("\ncandidate files: %s/; store: %s\n",
-		       bo.work_dir ? bo.work_dir : "krl-candidates", db);
+		       r.bo.work_dir ? r.bo.work_dir : "krl-candidates", r.db);
 	}
-	rc = failed ? KRL_EXIT_ERROR : KRL_EXIT_OK;
+	rc = r.failed ? KRL_EXIT_ERROR : KRL_EXIT_OK;
 out:
 	for (int k = 0; k < nrefs; k++)
 		free(ids[k]);

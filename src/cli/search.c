@@ -138,6 +138,13 @@ krl_err krl_cli_results_line(const char *path, const char *problem,
 		                                                      "evaluations"))
 		                 : 0),
 		"commit", krl_cli_commit(), "date", date);
+	/* the GPU it was measured on, where the search says */
+	static const char *const gpu_keys[] = { "gpu", "gpu_uuid", "device" };
+	for (size_t i = 0; line && i < 3; i++) {
+		json_t *v = json_object_get(sum, gpu_keys[i]);
+		if (v)
+			json_object_set(line, gpu_keys[i], v);
+	}
 	char *z = line ? json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER |
 	                                      JSON_REAL_PRECISION(9))
 	               : NULL;

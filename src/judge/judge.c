@@ -426,6 +426,14 @@ out: /* only on failure */
 	return r;
 }
 
+void krl_judge_gpu(const krl_judge *j, const char **name, const char **uuid,
+                   int *ordinal)
+{
+	*name = j->dev.name;
+	*uuid = j->dev.uuid;
+	*ordinal = j->dev.ordinal;
+}
+
 void krl_judge_free(krl_judge *j)
 {
 	if (!j)

@@ -111,6 +111,12 @@ const krl_drv *krl_drv_get(krl_diag *d)
 
 /* ==== Device ==== */
 
+int krl_device_count(void)
+{
+	int n = 0;
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
 krl_err krl_device_open(int ordinal, krl_device *dev, krl_diag *d)
 {
 	krl_err r = KRL_OK;

@@ -131,6 +131,54 @@ static void eval_without_gpu_says_so(void **state)
 	free(out);
 }
 
+/* krl optimize over several problems with two workers: on a device no
+ * machine has, each worker's judge fails to open, and every problem is
+ * reported once, in order, with that reason, in the table and in the
+ * results file (the pool's plumbing; judging runs on the GPU machine). */
+static void optimize_workers_report_in_order(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/krl-cliw-XXXXXX", args[1024], path[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(args, sizeof args, "optimize --workers 2 --device 99 "
+	         "level1/19_relu level1/20 level1/21 --results %s/r.jsonl "
+	         "--db %s/w.db --work-dir %s/c", dir, dir, dir);
+	char *out;
+	assert_int_equal(run(args, &out), 3);
+	assert_non_null(strstr(out, "2 workers on device 99"));
+	const char *a = strstr(out, "\nlevel1/19_relu "),
+	           *b = strstr(out, "\nlevel1/20_leaky_relu "),
+	           *c = strstr(out, "\nlevel1/21_sigmoid ");
+	assert_true(a && b && c && a < b && b < c);
+	assert_null(strstr(a + 1, "\nlevel1/19_relu "));
+	assert_non_null(strstr(a, "not optimized: worker "));
+	assert_non_null(strstr(a, "(device 99)"));
+	free(out);
+	snprintf(path, sizeof path, "%s/r.jsonl", dir);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[2048];
+	static const char *const ids[] = {
+		"\"level1/19_relu\"", "\"level1/20_leaky_relu\"",
+		"\"level1/21_sigmoid\"",
+	};
+	int n = 0;
+	while (fgets(line, sizeof line, f)) {
+		assert_true(n < 3);
+		assert_non_null(strstr(line, ids[n]));
+		assert_non_null(strstr(line, "\"verdict\":\"error\""));
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, 3);
+	assert_int_equal(run("optimize --workers 0 level1/19 level1/20", &out),
+	                 2);
+	assert_non_null(strstr(out, "--workers needs a number from 1 to 64"));
+	free(out);
+	snprintf(args, sizeof args, "rm -rf %s", dir);
+	assert_int_equal(system(args), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +186,7 @@ int main(void)
 		cmocka_unit_test(show_resolves),
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(eval_without_gpu_says_so),
+		cmocka_unit_test(optimize_workers_report_in_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,161 @@
+/* The judge workers' pool (src/cli/workers.c) with worker functions of
+ * the test's own: every problem reported once, in the problems' order
+ * whatever order the workers finish in; each worker's setup failure on
+ * every problem it takes; a worker that dies mid-problem leaves that
+ * problem failed with its signal named while the others go on; the
+ * krl_cli_device_count probe. No GPU: the workers here do not judge. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cli/cli.h"
+
+#define NT 12
+
+typedef struct tally {
+	int order[NT], err[NT], n;
+	char sum[NT][64], why[NT][300];
+} tally;
+
+static void report(void *rctx, int k, int err, const char *sum,
+                   const char *why)
+{
+	tally *t = rctx;
+	assert_true(t->n < NT);
+	t->order[t->n++] = k;
+	t->err[k] = err;
+	snprintf(t->sum[k], sizeof t->sum[k], "%s", sum ? sum : "");
+	snprintf(t->why[k], sizeof t->why[k], "%s", why ? why : "");
+}
+
+/* Problem k's answer "{\"k\": k, \"w\": w}"; the early problems take
+ * longest, so later ones finish first. mode 1: worker 1's setup fails;
+ * mode 2: the worker that takes problem 5 dies of SIGKILL. */
+static int work(void *ctx, int w, int k, void **wctx, char **sum, char *why,
+                size_t nwhy)
+{
+	int mode = *(int *)ctx;
+	(void)wctx;
+	if (k == -1) {
+		if (mode == 1 && w == 1) {
+			snprintf(why, nwhy, "worker %d: no device", w);
+			return 7;
+		}
+		return 0;
+	}
+	if (k == -2)
+		return 0;
+	if (mode == 2 && k == 5)
+		raise(SIGKILL);
+	usleep((useconds_t)(NT - k) * 3000);
+	char buf[64];
+	snprintf(buf, sizeof buf, "{\"k\": %d, \"w\": %d}", k, w);
+	*sum = strdup(buf);
+	return 0;
+}
+
+/* Runs NT problems of `work` in mode on n workers into *t: every problem
+ * reported once, in order. */
+static void run_pool(int n, int mode, tally *t)
+{
+	memset(t, 0, sizeof *t);
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_cli_workers_run(n, NT, work, &mode, report, t, &d),
+	              &d);
+	assert_int_equal(t->n, NT);
+	for (int k = 0; k < NT; k++)
+		assert_int_equal(t->order[k], k);
+}
+
+static void in_order_whatever_finishes_first(void **state)
+{
+	(void)state;
+	tally t;
+	run_pool(3, 0, &t);
+	for (int k = 0; k < NT; k++) {
+		assert_int_equal(t.err[k], 0);
+		int kk = -1, w = -1;
+		assert_int_equal(sscanf(t.sum[k], "{\"k\": %d, \"w\": %d}", &kk, &w),
+		                 2);
+		assert_int_equal(kk, k);
+		assert_true(w >= 0 && w < 3);
+	}
+}
+
+static void a_failed_setup_fails_its_problems(void **state)
+{
+	(void)state;
+	tally t;
+	run_pool(2, 1, &t);
+	int failed = 0, ok = 0;
+	for (int k = 0; k < NT; k++) {
+		if (t.err[k]) {
+			assert_int_equal(t.err[k], 7);
+			assert_string_equal(t.why[k], "worker 1: no device");
+			assert_string_equal(t.sum[k], "");
+			failed++;
+		} else {
+			assert_non_null(strstr(t.sum[k], "\"w\": 0"));
+			ok++;
+		}
+	}
+	assert_int_equal(failed + ok, NT);
+}
+
+static void a_dead_worker_fails_one_problem(void **state)
+{
+	(void)state;
+	tally t;
+	run_pool(3, 2, &t);
+	for (int k = 0; k < NT; k++) {
+		if (k == 5) {
+			assert_int_not_equal(t.err[k], 0);
+			assert_non_null(strstr(t.why[k], "died of signal 9"));
+			assert_non_null(strstr(t.why[k], "run the same command again"));
+		} else {
+			assert_int_equal(t.err[k], 0);
+		}
+	}
+}
+
+static void one_worker_and_bad_arguments(void **state)
+{
+	(void)state;
+	tally t;
+	memset(&t, 0, sizeof t);
+	int mode = 0;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_cli_workers_run(1, 4, work, &mode, report, &t, &d),
+	              &d);
+	assert_int_equal(t.n, 4);
+	for (int k = 0; k < 4; k++)
+		assert_non_null(strstr(t.sum[k], "\"w\": 0"));
+	assert_int_not_equal(krl_cli_workers_run(0, 4, work, &mode, report, &t,
+	                                         &d), KRL_OK);
+	assert_non_null(strstr(d.msg, "0 workers"));
+}
+
+static void device_count_probe(void **state)
+{
+	(void)state;
+	int n = krl_cli_device_count();
+	/* 0 on a machine without a GPU, the count on one with; the probe
+	 * runs in a child, so this process may still fork CUDA workers */
+	assert_true(n >= 0);
+	assert_int_equal(n > 0, krl_test_have_gpu(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(in_order_whatever_finishes_first),
+		cmocka_unit_test(a_failed_setup_fails_its_problems),
+		cmocka_unit_test(a_dead_worker_fails_one_problem),
+		cmocka_unit_test(one_worker_and_bad_arguments),
+		cmocka_unit_test(device_count_probe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
