@@ -74,8 +74,9 @@ krl_err krl_cli_results_line(const char *path, const char *problem,
  * -1 when the count could not be had. */
 int krl_cli_device_count(void);
 /* One worker's work: called in worker w's process with k = -1 once first
- * (open its judge and store into *wctx; a non-zero return fails every
- * problem it takes, with why), then for each problem k it takes (*sum:
+ * (open its judge and store into *wctx; a non-zero return, with why,
+ * ends the worker and leaves its share to the others), then for each
+ * problem k it takes (*sum:
  * the outcome as JSON text, malloc'd, or NULL; why: the error, "" when
  * none; returns 0 or the error code), and with k = -2 last (close). */
 typedef int (*krl_cli_worker_fn)(void *ctx, int w, int k, void **wctx,
@@ -87,8 +88,10 @@ typedef void (*krl_cli_report_fn)(void *rctx, int k, int err,
 /* Runs ntasks problems on nworkers child processes (fork; the caller must
  * not have initialised CUDA), each taking the next problem when it is
  * free, and reports every problem once, in order, as outcomes arrive; a
- * worker that dies leaves its problem reported failed, with why. Fails
- * only when the pool itself cannot run (no pipe, no first fork). */
+ * worker that dies leaves its problem reported failed, with why; problems
+ * left when no worker is (every setup failed) are reported failed with
+ * the last setup's reason. Fails only when the pool itself cannot run (no
+ * pipe, no fork). */
 krl_err krl_cli_workers_run(int nworkers, int ntasks, krl_cli_worker_fn run,
                             void *ctx, krl_cli_report_fn report, void *rctx,
                             krl_diag *d);

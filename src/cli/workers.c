@@ -14,7 +14,10 @@
  * Linux). Each worker answers on its own pipe: a START record when it
  * takes a problem, a DONE record with the outcome when it has finished.
  * A worker that dies between the two leaves its problem failed, with the
- * signal or exit status named; the others go on.
+ * signal or exit status named; the others go on. A worker whose judge does
+ * not open sends a SETUP record with the reason and leaves, so that the
+ * others take its share; problems no worker is left to take are reported
+ * failed with that reason.
  */
 #include <errno.h>
 #include <poll.h>
@@ -31,7 +34,7 @@
 #include "cli/cli.h"
 #include "krl/runtime.h"
 
-enum { REC_START = 1, REC_DONE = 2 };
+enum { REC_START = 1, REC_DONE = 2, REC_SETUP = 3 };
 
 /* A record's head: kind, problem, then (DONE) the lengths of the outcome's
  * two texts, which follow it. */
@@ -112,9 +115,17 @@ static void worker_main(int w, int qfd, int out, krl_cli_worker_fn run,
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 		_exit(4);
 	void *wctx = NULL;
-	char why[1200], swhy[1200];
-	swhy[0] = 0;
-	int setup = run(ctx, w, -1, &wctx, NULL, swhy, sizeof swhy);
+	char why[1200];
+	why[0] = 0;
+	int setup = run(ctx, w, -1, &wctx, NULL, why, sizeof why);
+	if (setup) {
+		/* no judge here: leave the problems to the others, and say why
+		 * for the ones no worker is left to take */
+		rec_head h = { REC_SETUP, -1, setup, 0, (int32_t)strlen(why) };
+		run(ctx, w, -2, &wctx, NULL, why, sizeof why);
+		_exit(write_all(out, &h, sizeof h) || write_all(out, why, h.lwhy) ?
+		      3 : 0);
+	}
 	int32_t k;
 	while (read_all(qfd, &k, sizeof k) == 1) {
 		rec_head h = { REC_START, k, 0, 0, 0 };
@@ -123,11 +134,7 @@ static void worker_main(int w, int qfd, int out, krl_cli_worker_fn run,
 		char *sum = NULL;
 		why[0] = 0;
 		h.kind = REC_DONE;
-		/* a worker whose judge or store did not open fails each problem
-		 * it takes with that reason, so none is left unreported */
-		if (setup)
-			snprintf(why, sizeof why, "%s", swhy);
-		h.err = setup ? setup : run(ctx, w, k, &wctx, &sum, why, sizeof why);
+		h.err = run(ctx, w, k, &wctx, &sum, why, sizeof why);
 		h.lsum = sum ? (int32_t)strlen(sum) : 0;
 		h.lwhy = (int32_t)strlen(why);
 		if (write_all(out, &h, sizeof h) || write_all(out, sum, h.lsum) ||
@@ -219,7 +226,9 @@ krl_err krl_cli_workers_run(int nworkers, int ntasks, krl_cli_worker_fn run,
 	}
 	close(q[0]);
 	q[0] = -1;
-	int next = 0, open = started;
+	int next = 0, open = started, serr = 0;
+	char swhy[1200];
+	swhy[0] = 0;
 	while (open > 0) {
 		struct pollfd pf[64];
 		int map[64], np = 0;
@@ -245,6 +254,15 @@ krl_err krl_cli_workers_run(int nworkers, int ntasks, krl_cli_worker_fn run,
 			if (rr == 1 && h.kind == REC_START && h.k >= 0 && h.k < ntasks) {
 				cur[w] = h.k;
 				continue;
+			}
+			if (rr == 1 && h.kind == REC_SETUP && h.lwhy >= 0 &&
+			    (size_t)h.lwhy < sizeof swhy &&
+			    read_all(in[w], swhy, (size_t)h.lwhy) >= 0) {
+				swhy[h.lwhy] = 0;
+				serr = h.err;
+				fprintf(stderr, "krl: %s; its problems go to the other "
+				        "workers, if any\n", swhy);
+				continue; /* its end of file follows */
 			}
 			if (rr == 1 && h.kind == REC_DONE && h.k >= 0 && h.k < ntasks &&
 			    h.lsum >= 0 && h.lwhy >= 0) {
@@ -289,10 +307,11 @@ krl_err krl_cli_workers_run(int nworkers, int ntasks, krl_cli_worker_fn run,
 			next++;
 		}
 	}
-	/* problems no worker took (every worker gone early) */
+	/* problems no worker took (every worker gone early: a judge that
+	 * did not open says why) */
 	for (; next < ntasks; next++) {
-		report(rctx, next, have[next] ? errs[next] : KRL_EIO, sums[next],
-		       have[next] ? whys[next] :
+		report(rctx, next, have[next] ? errs[next] : serr ? serr : KRL_EIO,
+		       sums[next], have[next] ? whys[next] : swhy[0] ? swhy :
 		       "no worker left to take this problem; run the same command "
 		       "again to resume");
 		free(sums[next]);
