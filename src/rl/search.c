@@ -911,7 +911,7 @@ static void fixed_choices(search *S)
 	    s->dec[kt].nopt > 1) {
 		S->fixed[S->n0 - 1].opt[kt] = 1;
 		snprintf(S->fixed_name[S->n0 - 1], sizeof S->fixed_name[0],
-		         "conv.impl=%s lib.tconv=%s (the other convolution)",
+		         "conv.impl=%.8s lib.tconv=%.8s (the other convolution)",
 		         s->dec[ki].opt[1], s->dec[kt].opt[1]);
 	}
 	if ((k = dec_index(s, "lib.layout")) >= 0)
