@@ -1,11 +1,15 @@
 /* The judge workers' pool (src/cli/workers.c) with worker functions of
  * the test's own: every problem reported once, in the problems' order
- * whatever order the workers finish in; each worker's setup failure on
- * every problem it takes; a worker that dies mid-problem leaves that
- * problem failed with its signal named while the others go on; the
- * krl_cli_device_count probe. No GPU: the workers here do not judge. */
+ * whatever order the workers finish in; a worker whose setup fails leaves
+ * its share to the others, and with none left every problem fails with
+ * the reason; a worker that dies mid-problem leaves that problem failed
+ * with its signal named while the others go on; a killed pool takes its
+ * workers along; the krl_cli_device_count probe. No GPU: the workers here
+ * do not judge. */
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,6 +142,74 @@ static void one_worker_and_bad_arguments(void **state)
 	assert_non_null(strstr(d.msg, "0 workers"));
 }
 
+/* Mode 4's workers: each sends its pid on the test's pipe, then sleeps
+ * far longer than the test waits. */
+static int pid_fd = -1;
+
+static int sleeper(void *ctx, int w, int k, void **wctx, char **sum,
+                   char *why, size_t nwhy)
+{
+	(void)ctx;
+	(void)w;
+	(void)wctx;
+	(void)sum;
+	(void)why;
+	(void)nwhy;
+	if (k == -1) {
+		pid_t me = getpid();
+		assert_int_equal(write(pid_fd, &me, sizeof me), (ssize_t)sizeof me);
+	} else if (k >= 0) {
+		sleep(30);
+	}
+	return 0;
+}
+
+static void noop_report(void *rctx, int k, int err, const char *sum,
+                        const char *why)
+{
+	(void)rctx;
+	(void)k;
+	(void)err;
+	(void)sum;
+	(void)why;
+}
+
+/* A pool whose parent is killed (SIGKILL: no handler runs) takes its
+ * workers along: each dies of SIGTERM (PR_SET_PDEATHSIG). This process
+ * is the workers' subreaper, so it can wait for them. */
+static void workers_die_with_their_parent(void **state)
+{
+	(void)state;
+	int fd[2];
+	assert_int_equal(pipe(fd), 0);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	pid_t pool = fork();
+	assert_true(pool >= 0);
+	if (pool == 0) {
+		close(fd[0]);
+		pid_fd = fd[1];
+		krl_diag d = {0};
+		krl_cli_workers_run(2, 4, sleeper, NULL, noop_report, NULL, &d);
+		_exit(0);
+	}
+	close(fd[1]);
+	pid_t w[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(read(fd[0], &w[i], sizeof w[i]),
+		                 (ssize_t)sizeof w[i]);
+	close(fd[0]);
+	assert_int_equal(kill(pool, SIGKILL), 0);
+	int st;
+	assert_int_equal(waitpid(pool, &st, 0), pool);
+	for (int i = 0; i < 2; i++) {
+		/* reparented to this process, which reaps them */
+		assert_int_equal(waitpid(w[i], &st, 0), w[i]);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), SIGTERM);
+	}
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+}
+
 static void device_count_probe(void **state)
 {
 	(void)state;
@@ -155,6 +227,7 @@ int main(void)
 		cmocka_unit_test(a_failed_setup_leaves_its_share),
 		cmocka_unit_test(a_dead_worker_fails_one_problem),
 		cmocka_unit_test(one_worker_and_bad_arguments),
+		cmocka_unit_test(workers_die_with_their_parent),
 		cmocka_unit_test(device_count_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
