@@ -146,6 +146,21 @@ static void worker_main(int w, int qfd, int out, krl_cli_worker_fn run,
 	_exit(0);
 }
 
+/* Reports problems from *next on, in order, while their outcomes are in
+ * (have), freeing each one's texts. */
+static void report_due(krl_cli_report_fn report, void *rctx, int ntasks,
+                       int *next, const char *have, const int *errs,
+                       char **sums, char **whys)
+{
+	for (; *next < ntasks && have[*next]; (*next)++) {
+		int k = *next;
+		report(rctx, k, errs[k], sums[k], whys[k] ? whys[k] : "");
+		free(sums[k]);
+		free(whys[k]);
+		sums[k] = whys[k] = NULL;
+	}
+}
+
 /* What a worker's exit status says, for a problem it left unfinished. */
 static void died(char *buf, size_t n, int w, int status)
 {
@@ -298,26 +313,19 @@ krl_err krl_cli_workers_run(int nworkers, int ntasks, krl_cli_worker_fn run,
 				have[cur[w]] = 1;
 			}
 		}
-		/* report what is due, in the problems' order */
-		while (next < ntasks && have[next]) {
-			report(rctx, next, errs[next], sums[next], whys[next]);
-			free(sums[next]);
-			free(whys[next]);
-			sums[next] = whys[next] = NULL;
-			next++;
-		}
+		report_due(report, rctx, ntasks, &next, have, errs, sums, whys);
 	}
 	/* problems no worker took (every worker gone early: a judge that
 	 * did not open says why) */
-	for (; next < ntasks; next++) {
-		report(rctx, next, have[next] ? errs[next] : serr ? serr : KRL_EIO,
-		       sums[next], have[next] ? whys[next] : swhy[0] ? swhy :
-		       "no worker left to take this problem; run the same command "
-		       "again to resume");
-		free(sums[next]);
-		free(whys[next]);
-		sums[next] = whys[next] = NULL;
-	}
+	for (int k = next; k < ntasks; k++)
+		if (!have[k]) {
+			errs[k] = serr ? serr : KRL_EIO;
+			whys[k] = strdup(swhy[0] ? swhy :
+			                 "no worker left to take this problem; run "
+			                 "the same command again to resume");
+			have[k] = 1;
+		}
+	report_due(report, rctx, ntasks, &next, have, errs, sums, whys);
 out:
 	for (int w = 0; pid && in && w < nworkers; w++) {
 		if (in[w] >= 0)

@@ -34,6 +34,7 @@
 #define KRL_OPT_CODEGEN_H
 
 #include "cgtool.h"
+#include "krl/opgeom.h"
 
 /* ==== The emitter ==== */
 
@@ -302,13 +303,13 @@ int cg_dw_geom(const krl_graph *g, int n, cg_dw *q);
  * set), 0 when it does not apply. */
 int cg_emit_dwconv(cg_gen *G, cg_kern *K);
 
-/* A transposed convolution as a forward one (codegen_tconv.c): its
- * spatial dims, whether it adds a bias, whether some stride is above 1
- * (the forward output is then scattered), its groups. The plan's sizes
- * are expressions, written by the emitter. */
+/* A transposed convolution as a forward one (codegen_tconv.c): whether
+ * it adds a bias, whether some stride is above 1 (the forward output is
+ * then scattered), its geometry at the graph's set (spatial dims, groups,
+ * sizes). The plan's sizes are expressions, written by the emitter. */
 typedef struct cg_tconv {
-	int nsp, bias, scatter;
-	int64_t groups;
+	int bias, scatter;
+	krl_conv_geom geo;       /* the transposed convolution's, at the set */
 } cg_tconv;
 
 /* The literal attribute values of LIB node x as the op's krl_attrs (those

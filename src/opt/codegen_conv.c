@@ -66,6 +66,32 @@ static unsigned halo_smem(int bm, int R, int S)
  * value at the set (the depthwise kernel takes them at run time, literals
  * where they are the set's), and `groups` may instead be x's channel
  * count, written as x's dim is. */
+/* Whether every attribute of LIB node x but the library's (algo,
+ * layout) is the same in every shape set and has a value at the graph's
+ * (with depthwise, strides, paddings, dilations and a `groups` written as
+ * x's channel count need only the value), so that a kernel writes them
+ * as literals. */
+static int attrs_fixed(const krl_graph *g, const krl_gnode *x, int depthwise)
+{
+	for (int i = 0; i < x->nattrs; i++) {
+		if (!strcmp(x->attrs[i].key, "algo") ||
+		    !strcmp(x->attrs[i].key, "layout"))
+			continue;
+		const char *key = x->attrs[i].key;
+		char *z = krl_opt_expr_text(x->attrs[i].value);
+		int fixed = z && (krl_graph_text_fixed(g, z) ||
+		                  (depthwise && !strcmp(key, "groups") &&
+		                   !strcmp(z, g->n[x->in[0]].dim[1].text)) ||
+		                  (depthwise && (!strncmp(key, "stride", 6) ||
+		                                 !strncmp(key, "padding", 7) ||
+		                                 !strncmp(key, "dilation", 8))));
+		free(z);
+		if (!fixed || isnan(x->aval[i]))
+			return 0;
+	}
+	return 1;
+}
+
 static int conv_fixed(const krl_graph *g, int n, int depthwise,
                       krl_conv_geom *geo, int *bias)
 {
@@ -88,24 +114,8 @@ static int conv_fixed(const krl_graph *g, int n, int depthwise,
 	if (*bias && (g->n[x->in[2]].dtype != KRL_F32 ||
 	              g->n[x->in[2]].ndim != 1))
 		return 0;
-	/* every attribute but the library's the same in every shape set: the
-	 * kernel's geometry is written as literals */
-	for (int i = 0; i < x->nattrs; i++) {
-		if (!strcmp(x->attrs[i].key, "algo") ||
-		    !strcmp(x->attrs[i].key, "layout"))
-			continue;
-		const char *key = x->attrs[i].key;
-		char *z = krl_opt_expr_text(x->attrs[i].value);
-		int fixed = z && (krl_graph_text_fixed(g, z) ||
-		                  (depthwise && !strcmp(key, "groups") &&
-		                   !strcmp(z, g->n[x->in[0]].dim[1].text)) ||
-		                  (depthwise && (!strncmp(key, "stride", 6) ||
-		                                 !strncmp(key, "padding", 7) ||
-		                                 !strncmp(key, "dilation", 8))));
-		free(z);
-		if (!fixed || isnan(x->aval[i]))
-			return 0;
-	}
+	if (!attrs_fixed(g, x, depthwise))
+		return 0;
 	krl_attrs a;
 	cg_lib_attrs(x, &a);
 	if (krl_conv_geom_get(0, in, &a, geo) || geo->cout != x->dim[1].val ||
@@ -205,29 +215,13 @@ int cg_igemm_tconv_geom(const krl_graph *g, int n, cg_igemm *q)
 	memset(q, 0, sizeof *q);
 	cg_tconv t;
 	const krl_gnode *x = &g->n[n];
-	if (!cg_tconv_geom(g, n, &t) || t.scatter || t.groups != 1 ||
-	    x->nout > 1 || x->ndim < 3 || x->ndim > 5)
+	if (!cg_tconv_geom(g, n, &t) || t.scatter || t.geo.groups != 1 ||
+	    x->nout > 1 || x->ndim < 3 || x->ndim > 5 || !attrs_fixed(g, x, 0))
 		return 0;
-	/* every attribute but the library's, and the kernel sizes, the same
-	 * in every shape set (literals in the kernel) */
-	for (int i = 0; i < x->nattrs; i++) {
-		if (!strcmp(x->attrs[i].key, "algo") ||
-		    !strcmp(x->attrs[i].key, "layout"))
-			continue;
-		char *z = krl_opt_expr_text(x->attrs[i].value);
-		int fixed = z && krl_graph_text_fixed(g, z);
-		free(z);
-		if (!fixed || isnan(x->aval[i]))
-			return 0;
-	}
+	/* the kernel sizes, too, the same in every shape set (checked
+	 * below): literals in the kernel */
 	const krl_gnode *xi = &g->n[x->in[0]], *w = &g->n[x->in[1]];
-	krl_tensor in[2];
-	cg_lib_inputs(g, x, in);
-	krl_attrs a;
-	cg_lib_attrs(x, &a);
-	krl_conv_geom tg;
-	if (krl_conv_geom_get(1, in, &a, &tg))
-		return 0;
+	const krl_conv_geom tg = t.geo;
 	/* the forward convolution of section 3b's stride-1 form: the flipped
 	 * weight [Cout, Cin, k...], padding d (k - 1) - p, dilation d */
 	krl_conv_geom f;

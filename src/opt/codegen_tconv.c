@@ -68,15 +68,13 @@ int cg_tconv_geom(const krl_graph *g, int n, cg_tconv *t)
 	cg_lib_inputs(g, x, in);
 	krl_attrs a;
 	cg_lib_attrs(x, &a);
-	krl_conv_geom geo;
-	if (krl_conv_geom_get(1, in, &a, &geo) || geo.groups < 1 ||
-	    x->ndim != geo.nsp + 2)
+	krl_conv_geom *geo = &t->geo;
+	if (krl_conv_geom_get(1, in, &a, geo) || geo->groups < 1 ||
+	    x->ndim != geo->nsp + 2)
 		return 0;
-	t->nsp = geo.nsp;
-	t->groups = geo.groups;
-	for (int i = 0; i < geo.nsp; i++) {
-		int64_t s = geo.stride[i], p = geo.pad[i], d = geo.dil[i];
-		int64_t k = geo.k[i], L = geo.in[i], O = geo.out[i];
+	for (int i = 0; i < geo->nsp; i++) {
+		int64_t s = geo->stride[i], p = geo->pad[i], d = geo->dil[i];
+		int64_t k = geo->k[i], L = geo->in[i], O = geo->out[i];
 		if (s < 1 || d < 1 || k < 1 || d % s || O != x->dim[2 + i].val)
 			return 0;
 		int64_t q = d / s, r0 = ((-p) % s + s) % s, c = (r0 + p) / s;
@@ -263,7 +261,7 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 	const krl_gnode *xi = &g->n[x->in[0]], *w = &g->n[x->in[1]];
 	const char *xn = cg_bufname(G, x->in[0]), *wn = cg_bufname(G, x->in[1]);
 	const char *yn = cg_bufname(G, n);
-	int nsp = t->nsp;
+	int nsp = t->geo.nsp;
 	dimtext dt[3];
 	for (int i = 0; i < nsp; i++)
 		dt[i] = dim_texts(G, x, xi, w, nsp, i);
