@@ -6,13 +6,15 @@ Inputs:
   OPTIMIZE...   `krl optimize --results` JSON lines: problem, shapes, ref_ms,
                 best_ms (kernelrl's reference and its best candidate, median
                 ms of the judge's pairs), speedup (= ref_ms / best_ms), ci_low,
-                ci_high, roofline, verdict, evaluations, commit, date; and, as
-                bench/optimize_level.sh stamps them, gpu and session.
+                ci_high, roofline, verdict, evaluations, commit, date, the
+                GPU it was measured on (gpu, gpu_uuid, device); and, as
+                bench/optimize_level.sh stamps it, session.
   --peers F     bench/peers.py JSON lines: task, shapes, kernelbench,
                 torch_eager_ms, torch_graph_ms, torch_compile_ms (median ms of
                 PyTorch's call), torch_compile_s (seconds, the first call's
                 compile, never a call time), best_torch_ms, best_torch_peer,
-                torch_<peer>_error, torch_version, gpu, commit, session, date.
+                torch_<peer>_error, torch_version, gpu, gpu_uuid, device,
+                commit, session, date.
 
 Each optimize line (the last one per problem and shape set) gets the peer
 line of the same task at the same shape set (the timing set: the last of
@@ -29,8 +31,13 @@ joined without peers and left out of the headline figures. Added fields:
   vs_best_torch                            kernelrl faster); best_torch_ms /
                                            best_ms
   gpu                                      peers' GPU where the line has none
-  peers_gpu, peers_commit, peers_session,  where the peers were measured
-  peers_date, peers_task, peers_same_session
+  peers_gpu, peers_gpu_uuid, peers_device, where the peers were measured
+  peers_commit, peers_session, peers_date,
+  peers_task, peers_same_session
+  peers_gpu_mismatch                       true where the result and its
+                                           peers both name a GPU uuid and
+                                           the two differ (warned on stderr,
+                                           listed in the figures)
   peers_missing                            why a line has no peers
 
 The headline figures per level and shape set: geometric means of
@@ -40,7 +47,8 @@ the reference's own time (best_ms above ref_ms, or no correct candidate:
 ref_ms from the line or from --refs, `krl time-ref --json`); the problems
 below 0.97 of best-of-PyTorch, each with its reason (--reasons); the median
 roofline fraction and the fractions above 1.0; verdicts and evaluations;
-the commits, GPUs and sessions, with a warning when they are several. Needs
+the problems whose peers ran on another GPU than their result; the
+commits, GPUs and sessions, with a warning when they are several. Needs
 no torch.
 
     python3 bench/join_peers.py bench/out/optimize-level2-kb1.krl.jsonl \\
@@ -103,6 +111,13 @@ def num(x):
 def ratio(a, b):
     a, b = num(a), num(b)
     return a / b if a and b else None
+
+
+def norm_uuid(u):
+    """A GPU uuid as bare lowercase hex digits, so that krl's form (32 hex
+    digits, src/runtime/device.c), bench/peers.py's (the same) and
+    nvidia-smi's ("GPU-xxxxxxxx-xxxx-...") compare equal; "" for none."""
+    return "".join(c for c in str(u or "").lower() if c in "0123456789abcdef")
 
 
 class Tasks:
@@ -236,6 +251,16 @@ def join_line(r, p, how, tid):
         if not r.get("gpu"):
             out["gpu"] = p["gpu"]
         out["peers_gpu"] = p["gpu"]
+    for k in ("gpu_uuid", "device"):
+        if p.get(k) is not None:
+            out[f"peers_{k}"] = p[k]
+    # Peers timed on another GPU than the search's result are not the
+    # comparison BENCHMARKING.md asks for (issue 20): said, never silent.
+    # Lines without uuids (files from before krl and peers.py wrote them)
+    # join as before.
+    ru, pu = norm_uuid(r.get("gpu_uuid")), norm_uuid(p.get("gpu_uuid"))
+    if ru and pu and ru != pu:
+        out["peers_gpu_mismatch"] = True
     for k in ("commit", "session", "date"):
         if p.get(k) is not None:
             out[f"peers_{k}"] = p[k]
@@ -255,7 +280,13 @@ def join(opt, peers, tasks):
     out = []
     for (tid, s) in sorted(opt, key=lambda k: (task_key(k[0]), k[1])):
         p, how = find_peer(tid, s, peers, tasks, by_file)
-        out.append(join_line(opt[(tid, s)], p, how, tid))
+        j = join_line(opt[(tid, s)], p, how, tid)
+        if j.get("peers_gpu_mismatch"):
+            print(f"join_peers: warning: {tid} at {s}: measured on GPU "
+                  f"{j.get('gpu_uuid')} (device {j.get('device')}), its peers "
+                  f"on {j.get('peers_gpu_uuid')} (device "
+                  f"{j.get('peers_device')})", file=sys.stderr)
+        out.append(j)
     return out
 
 
@@ -290,7 +321,7 @@ def summarize(rows, refs, reasons, expect=None):
                                else "---:" for h in head) + " |"]
     vs = {k: [] for k in ("best_torch", "eager", "graph", "compile")}
     speedups, roofs, above, losses, at_ref = [], [], [], [], []
-    other, missing, no_time, errors = [], [], [], []
+    other, missing, no_time, errors, mismatch = [], [], [], [], []
     verdicts = defaultdict(int)
     evals = []
     for j in sorted(rows, key=lambda j: task_key(task_id(j.get("problem")))):
@@ -337,6 +368,9 @@ def summarize(rows, refs, reasons, expect=None):
             note.append(f"peers of {j['peers_task']}")
         if j.get("peers_same_session") is False:
             note.append("peers from another session")
+        if j.get("peers_gpu_mismatch"):
+            mismatch.append(tid)
+            note.append("peers on another GPU")
         lines.append("| " + " | ".join([
             tid, str(j.get("verdict", "")), str(j.get("evaluations", "")),
             fmt(num(j.get("ref_ms")), ".4f"), fmt(num(j.get("best_ms")), ".4f"),
@@ -360,7 +394,8 @@ def summarize(rows, refs, reasons, expect=None):
            "below_parity": [t for t, _, _ in losses],
            "roofline_median": statistics.median(roofs) if roofs else None,
            "roofline_above_1": [t for t, _ in above],
-           "other_revision": other, "no_peers": missing, "no_time": no_time}
+           "other_revision": other, "no_peers": missing, "no_time": no_time,
+           "peers_gpu_mismatch": mismatch}
     lines.append("")
     lines.append(f"- problems: {n} result lines; **{counted_n}** counted "
                  "(peers and a kernelrl time at this shape set)")
@@ -404,6 +439,10 @@ def summarize(rows, refs, reasons, expect=None):
                      f"set: {', '.join(other)}")
     if missing:
         lines.append(f"- **no peers line**: {', '.join(missing)}")
+    if mismatch:
+        lines.append(f"- **peers timed on another GPU than the result** "
+                     f"(gpu_uuid differs; counted all the same): "
+                     f"{len(mismatch)}: {', '.join(mismatch)}")
     if no_time:
         lines.append(f"- **no kernelrl time** (no correct candidate and no "
                      f"reference time; give --refs): {', '.join(no_time)}")
@@ -435,6 +474,16 @@ def provenance(joined):
     gpus = set(vals("gpu")) | set(vals("peers_gpu"))
     if len(gpus) > 1:
         out.append("- **several GPUs: not one run**")
+    ru = {norm_uuid(u) for u in vals("gpu_uuid")}
+    pu = {norm_uuid(u) for u in vals("peers_gpu_uuid")}
+    if ru | pu:
+        out.append(f"- GPUs by uuid: {len(ru | pu)} (results on {len(ru)}, "
+                   f"peers on {len(pu)})")
+    mism = [task_id(j.get("problem")) for j in joined
+            if j.get("peers_gpu_mismatch")]
+    if mism:
+        out.append(f"- **peers timed on another GPU than the result: "
+                   f"{len(mism)}** ({', '.join(mism)})")
     sessions = set(vals("session")) | set(vals("peers_session"))
     if sessions:
         out.append(f"- sessions (device calls): {len(sessions)}")

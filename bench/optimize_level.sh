@@ -17,9 +17,12 @@
 # "--min-pairs 10 --patience 3"); OPT_SECONDS, the seconds krl optimize may
 # run in this call (default: no limit; the lines written are kept and
 # stamped); KRL_SESSION, the device call's id (bench/run_gpu.sh sets it);
-# KRL_COMMIT (default .commit); WORKERS, krl optimize's --workers (default
-# 1: bench/run_gpu.sh times the peers on the default device, so the
-# results stay on it until the peers run per device, docs/workers.md).
+# KRL_COMMIT (default .commit); WORKERS, krl optimize's --workers (unset:
+# no --workers, krl's default, one worker per visible GPU when there are
+# several problems, docs/workers.md). Every result line names the device
+# it was measured on, and bench/run_gpu.sh's level phase times each
+# problem's peers on that device (bench/split_by_device.py), so spreading
+# the search over the GPUs keeps each comparison on one GPU.
 set -uo pipefail
 if [ $# -lt 4 ]; then
 	echo "usage: bash bench/optimize_level.sh LEVEL OUTDIR BUDGET SHAPES [SELECTION...]" >&2
@@ -62,7 +65,7 @@ rc=0
 if [ ${#todo[@]} -gt 0 ]; then
 	# shellcheck disable=SC2086 # KRL_OPT_ARGS is split into options on purpose
 	${OPT_SECONDS:+timeout "$OPT_SECONDS"} ./build/krl optimize "${todo[@]}" \
-		--budget "$budget" --shapes "$shapes" --workers "${WORKERS:-1}" ${KRL_OPT_ARGS:-} \
+		--budget "$budget" --shapes "$shapes" ${WORKERS:+--workers "$WORKERS"} ${KRL_OPT_ARGS:-} \
 		--store "$out/work/krl.db" --work-dir "$out/work/cands" \
 		--results "$res" \
 		>> "$out/optimize-level$level-$shapes.txt" 2>> "$out/work/optimize.err"

@@ -30,6 +30,13 @@ sharing one Inductor/Triton cache (TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR)
 so that the timing process, which compiles again, hits the cache; timing
 itself runs one problem at a time, alone on the GPU.
 
+--device D times on CUDA device D (the ordinal among the visible ones, as
+krl's --device counts it), its compile workers too; every line records the
+GPU it was timed on (gpu, gpu_uuid in krl's form, device), so that
+bench/join_peers.py can tell a problem's peers ran on the GPU its result
+was measured on. bench/run_gpu.sh runs one per device at once when
+`krl optimize --workers N` spread the problems over several.
+
     bash bench/fetch_kb.sh
     python3 bench/peers.py --level 2 --shapes kb1 --compile-workers 8 \\
         --out bench/out/peers_level2_kb1.jsonl
@@ -87,24 +94,39 @@ def load_problem(path, tag):
     return mod
 
 
-def draw_inputs(torch, mod):
-    """New inputs from the problem's get_inputs(), made on the GPU (its
-    random draws run there; any tensor it still makes on the CPU is
-    copied over)."""
-    with torch.device("cuda"):
+def draw_inputs(torch, mod, dev):
+    """New inputs from the problem's get_inputs(), made on device dev (its
+    random draws run there; any tensor it still makes elsewhere is copied
+    over)."""
+    with dev:
         xs = mod.get_inputs()
-    return [x.cuda() if isinstance(x, torch.Tensor) and not x.is_cuda else x
-            for x in xs]
+    return [x.to(dev) if isinstance(x, torch.Tensor) and x.device != dev
+            else x for x in xs]
 
 
-def build_model(torch, mod):
-    """Model(*get_init_inputs()).cuda() in training mode (KernelBench never
-    calls eval()), parameters drawn on the GPU from a fixed seed."""
+def build_model(torch, mod, dev):
+    """Model(*get_init_inputs()) on device dev in training mode (KernelBench
+    never calls eval()), parameters drawn there from a fixed seed."""
     torch.manual_seed(0)
-    with torch.device("cuda"):
+    with dev:
         init = mod.get_init_inputs()
         model = mod.Model(*init)
-    return model.cuda()
+    return model.to(dev)
+
+
+def gpu_uuid(props):
+    """The device's uuid as krl's result lines write it (src/runtime/device.c:
+    its 16 bytes as 32 lowercase hex digits, no "GPU-" and no dashes), so
+    that bench/join_peers.py can compare the two; "" where this PyTorch does
+    not give one. torch's uuid object has the bytes; its str() is the
+    8-4-4-4-12 form."""
+    u = getattr(props, "uuid", None)
+    if u is None:
+        return ""
+    b = getattr(u, "bytes", None)
+    if b is not None:
+        return bytes(x & 0xff for x in b).hex()
+    return "".join(c for c in str(u).lower() if c in "0123456789abcdef")
 
 
 class Alarm:
@@ -182,12 +204,13 @@ class Timer:
     """The judge's protocol around one callable: warm-up, then per call new
     inputs, an L2 flush, CUDA events on the current stream, median."""
 
-    def __init__(self, torch, args):
+    def __init__(self, torch, args, dev):
         self.torch = torch
         self.args = args
-        props = torch.cuda.get_device_properties(0)
+        self.dev = dev
+        props = torch.cuda.get_device_properties(dev)
         l2 = getattr(props, "L2_cache_size", 0) or 64 << 20
-        self.flush = torch.empty(2 * l2, dtype=torch.uint8, device="cuda")
+        self.flush = torch.empty(2 * l2, dtype=torch.uint8, device=dev)
         self.start = torch.cuda.Event(enable_timing=True)
         self.end = torch.cuda.Event(enable_timing=True)
 
@@ -199,8 +222,8 @@ class Timer:
             x = prepare()
             call(x)
             del x
-        torch.cuda.synchronize()
-        stream = torch.cuda.current_stream()
+        torch.cuda.synchronize(self.dev)
+        stream = torch.cuda.current_stream(self.dev)
         times = []
         t0 = time.perf_counter()
         while True:
@@ -222,25 +245,28 @@ class Timer:
 
 
 def peer_eager(torch, timer, mod, model, budget_s, rec):
-    return timer.run(lambda: draw_inputs(torch, mod), lambda x: model(*x),
-                     budget_s)
+    return timer.run(lambda: draw_inputs(torch, mod, timer.dev),
+                     lambda x: model(*x), budget_s)
 
 
 def peer_graph(torch, timer, mod, model, budget_s, rec):
-    static = draw_inputs(torch, mod)
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
+    dev = timer.dev
+    static = draw_inputs(torch, mod, dev)
+    side = torch.cuda.Stream(device=dev)
+    side.wait_stream(torch.cuda.current_stream(dev))
     with torch.cuda.stream(side):
         for _ in range(max(1, timer.args.warmup)):
             model(*static)
-    torch.cuda.current_stream().wait_stream(side)
-    torch.cuda.synchronize()
+    torch.cuda.current_stream(dev).wait_stream(side)
+    torch.cuda.synchronize(dev)
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):  # captures on a side stream of its own
+    # Captures on a side stream of its own, of the current device (main()
+    # made it dev).
+    with torch.cuda.graph(graph):
         static_out = model(*static)
 
     def prepare():
-        for dst, src in zip(static, draw_inputs(torch, mod)):
+        for dst, src in zip(static, draw_inputs(torch, mod, dev)):
             if isinstance(dst, torch.Tensor):
                 dst.copy_(src)
         return None
@@ -254,15 +280,15 @@ def peer_graph(torch, timer, mod, model, budget_s, rec):
 def peer_compile(torch, timer, mod, model, budget_s, rec):
     torch._dynamo.reset()
     compiled = torch.compile(model)
-    x = draw_inputs(torch, mod)
+    x = draw_inputs(torch, mod, timer.dev)
     t0 = time.perf_counter()
     with Alarm(timer.args.compile_timeout):
         compiled(*x)
-        torch.cuda.synchronize()
+        torch.cuda.synchronize(timer.dev)
     rec["torch_compile_s"] = time.perf_counter() - t0
     del x
     try:
-        return timer.run(lambda: draw_inputs(torch, mod),
+        return timer.run(lambda: draw_inputs(torch, mod, timer.dev),
                          lambda x: compiled(*x), budget_s)
     finally:
         del compiled
@@ -273,8 +299,9 @@ PEER_FN = {"eager": peer_eager, "graph": peer_graph, "compile": peer_compile}
 
 
 def free(torch):
-    """Drops what the last peer left (caching allocator included); returns
-    the error text if the GPU reports one, else None."""
+    """Drops what the last peer left (caching allocator included) on the
+    current device (main() set it); returns the error text if the GPU
+    reports one, else None."""
     try:
         gc.collect()
         torch.cuda.synchronize()
@@ -292,7 +319,7 @@ def time_problem(torch, timer, task, args, rec):
     try:
         mod = load_problem(task.path, f"{args.shapes}_{task.tid}")
         with torch.no_grad():
-            model = build_model(torch, mod)
+            model = build_model(torch, mod, timer.dev)
     except BaseException as e:  # noqa: B036 (KeyboardInterrupt re-raised)
         if isinstance(e, KeyboardInterrupt):
             raise
@@ -342,14 +369,18 @@ def time_problem(torch, timer, task, args, rec):
 
 # ----------------------------------------------------- compile-cache warming
 
-def warm_worker(items, threads, mem_fraction, log_path):
+def warm_worker(items, threads, mem_fraction, log_path, device):
     """A spawned process: compiles each (task id, file) of its share with
-    one forward at the problem's shapes (nothing timed), so the shared
-    Inductor/Triton caches hold the graphs, kernels and autotuning results;
-    a line per problem goes to log_path."""
+    one forward at the problem's shapes (nothing timed) on CUDA device
+    `device`, the timing process's (Inductor's autotuning runs there, and
+    the memory it may take is that device's), so the shared Inductor/Triton
+    caches hold the graphs, kernels and autotuning results; a line per
+    problem goes to log_path."""
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", str(threads))
     import torch
-    torch.cuda.set_per_process_memory_fraction(mem_fraction)
+    torch.cuda.set_device(device)
+    dev = torch.device("cuda", device)
+    torch.cuda.set_per_process_memory_fraction(mem_fraction, device)
     with open(log_path, "a") as log:
         for tid, path, tag in items:
             rec = {"task": tid}
@@ -358,11 +389,11 @@ def warm_worker(items, threads, mem_fraction, log_path):
             try:
                 mod = load_problem(path, tag)
                 with torch.no_grad():
-                    model = build_model(torch, mod)
+                    model = build_model(torch, mod, dev)
                     compiled = torch.compile(model)
-                    x = draw_inputs(torch, mod)
+                    x = draw_inputs(torch, mod, dev)
                     compiled(*x)
-                    torch.cuda.synchronize()
+                    torch.cuda.synchronize(dev)
             except Exception as e:
                 rec["error"] = err_text(e)
             rec["s"] = round(time.perf_counter() - t0, 3)
@@ -385,7 +416,9 @@ def warm_caches(tasks, args, deadline):
     (round-robin shares), until they finish or `deadline` (time.monotonic)
     passes (then they are killed); returns {task id: worker record}."""
     n = min(args.compile_workers, len(tasks))
-    threads = max(1, min(4, usable_cpus() // n))
+    # --cpu-share: this process's part of the CPUs when other peers.py
+    # processes (other devices) compile at the same time.
+    threads = max(1, min(4, int(usable_cpus() * args.cpu_share) // n))
     frac = args.worker_memory / n
     logdir = os.path.join(args.cache_dir, "warm-logs")
     os.makedirs(logdir, exist_ok=True)
@@ -397,14 +430,16 @@ def warm_caches(tasks, args, deadline):
         log = os.path.join(logdir, f"worker{w}.{os.getpid()}.jsonl")
         open(log, "w").close()
         # Not daemonic: Inductor may start compile processes of its own.
-        p = ctx.Process(target=warm_worker, args=(share, threads, frac, log))
+        p = ctx.Process(target=warm_worker,
+                        args=(share, threads, frac, log, args.device))
         p.start()
         procs.append(p)
         logs.append(log)
     t0 = time.monotonic()
     print(f"peers: warming the compile cache of {len(tasks)} problems in "
-          f"{n} processes ({threads} compile threads, {frac:.3f} of GPU "
-          f"memory each)", file=sys.stderr, flush=True)
+          f"{n} processes on device {args.device} ({threads} compile "
+          f"threads, {frac:.3f} of GPU memory each)", file=sys.stderr,
+          flush=True)
     for p in procs:
         p.join(None if deadline == math.inf
                else max(0.0, deadline - time.monotonic()))
@@ -467,6 +502,15 @@ def parse_args(argv=None):
     ap.add_argument("--worker-memory", type=float, default=0.8,
                     help="share of GPU memory all compile workers together may "
                          "allocate (each gets this / N; default 0.8)")
+    ap.add_argument("--cpu-share", type=float, default=1.0,
+                    help="share of this machine's usable CPUs the compile "
+                         "workers' threads divide (default 1; 1/D when D "
+                         "peers.py processes run at once, one per device)")
+    ap.add_argument("--device", type=int, default=0,
+                    help="CUDA device to time on, its ordinal among the "
+                         "visible ones (CUDA_VISIBLE_DEVICES applies, as for "
+                         "krl --device); the compile workers use it too "
+                         "(default 0)")
     ap.add_argument("--cache-dir", default="",
                     help="TORCHINDUCTOR_CACHE_DIR for this run and its workers "
                          "(TRITON_CACHE_DIR is its triton/); default "
@@ -492,6 +536,10 @@ def parse_args(argv=None):
         ap.error(f"--peers: unknown {bad}; choose from {','.join(PEERS)}")
     if args.min_calls < 5:
         ap.error("--min-calls must be at least 5")
+    if args.device < 0:
+        ap.error("--device must be 0 or more")
+    if not 0 < args.cpu_share <= 1:
+        ap.error("--cpu-share must be above 0 and at most 1")
     return args
 
 
@@ -539,12 +587,23 @@ def main(argv=None):
     import torch
     if not torch.cuda.is_available():
         sys.exit("peers: no CUDA device")
+    if args.device >= torch.cuda.device_count():
+        sys.exit(f"peers: --device {args.device}: only "
+                 f"{torch.cuda.device_count()} CUDA devices visible "
+                 f"(CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES', 'unset')})")
+    # The current device too: what names no device (the CUDA graph's
+    # capture, the caching allocator's release, a problem's own .cuda())
+    # goes to it.
+    torch.cuda.set_device(args.device)
+    dev = torch.device("cuda", args.device)
     env = {
         "shapes": args.shapes,
         "torch_version": torch.__version__,
         "cuda": torch.version.cuda,
         "cudnn": torch.backends.cudnn.version(),
-        "gpu": torch.cuda.get_device_name(0),
+        "gpu": torch.cuda.get_device_name(dev),
+        "gpu_uuid": gpu_uuid(torch.cuda.get_device_properties(dev)),
+        "device": args.device,
         "commit": args.commit or commit_id(root),
     }
     if args.session or os.environ.get("KRL_SESSION"):
@@ -552,7 +611,7 @@ def main(argv=None):
     rev = os.path.join(kb_root, "REVISION")
     if os.path.exists(rev):
         env["kernelbench_commit"] = open(rev).read().split()[0]
-    timer = Timer(torch, args)
+    timer = Timer(torch, args, dev)
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     by_path = {}
     longest = 0.0

@@ -29,8 +29,10 @@
 # problems in $LEVEL1_TASKS, resumable across calls: see below); level
 # (the builtin optimizer over level $LEVEL, default 1, at $SHAPES, default
 # kb1, budget $BUDGET, default 32, then bench/peers.py on the problems it
-# finished, in the same call, and bench/join_peers.py: results with peer
-# columns, optimize-level2-kb1.jsonl and its figures optimize-level2-kb1.md;
+# finished, each on the device its result was measured on (one peers.py
+# per device at once), in the same call, and bench/join_peers.py: results
+# with peer columns, optimize-level2-kb1.jsonl and its figures
+# optimize-level2-kb1.md;
 # resumable across calls; see below); train (krl train on level $LEVEL,
 # default 2, then krl train --eval at budget 32 with --at 4,8; resumable;
 # see below).
@@ -102,31 +104,87 @@ time_refs() {
 	cp "$2" "${WORK:-.gpuwork}/refs/"
 	echo "${KRL_COMMIT:-}" > "${WORK:-.gpuwork}/refs/$(basename "$2" .jsonl).commit"
 }
-# run_peers LIST SET FILE SECONDS: bench/peers.py on the task ids in LIST
-# at shape set SET, resuming FILE, starting no problem after SECONDS; a new
-# process goes on after a problem that broke the CUDA context (exit 3), up
-# to three times. The Inductor/Triton cache is $PEERS_CACHE (default
-# $WORK/inductor); $PEERS_WORKERS (default 8) processes compile every
-# remaining problem first (at most 60% of the time); $PEERS limits the
-# peers (eager,graph,compile), $PEERS_BUDGET the seconds per problem.
+# run_peers LIST SET FILE SECONDS [DEVICE [NDEV]]: bench/peers.py on the
+# task ids in LIST at shape set SET, resuming FILE, starting no problem
+# after SECONDS; a new process goes on after a problem that broke the CUDA
+# context (exit 3), up to three times. The Inductor/Triton cache is
+# $PEERS_CACHE (default $WORK/inductor); $PEERS_WORKERS (default 8)
+# processes compile every remaining problem first (at most 60% of the
+# time); $PEERS limits the peers (eager,graph,compile), $PEERS_BUDGET the
+# seconds per problem. DEVICE: time on that CUDA device (peers.py --device;
+# default 0, the default device). NDEV: how many run_peers run at once, one
+# per device (run_peers_by_device): each takes 1/NDEV of the compile
+# workers and of the CPUs, logs to peers.devDEVICE.log and names its
+# device in the summary.
 run_peers() {
-	local t0 left rc try
+	local t0 left rc try cw=${PEERS_WORKERS:-8} ndev=${6:-1}
+	local log=$OUT/peers.log on=${5:+ on device $5} extra=()
+	[ -n "${5:-}" ] && extra+=(--device "$5")
+	if [ "$ndev" -gt 1 ]; then
+		# The machine's CPUs and host memory hold PEERS_WORKERS compile
+		# workers in all, whatever the number of devices.
+		if [ "$cw" -gt 0 ]; then
+			cw=$((cw / ndev))
+			[ "$cw" -ge 1 ] || cw=1
+		fi
+		extra+=(--cpu-share "$(awk "BEGIN{print 1/$ndev}")")
+		log=$OUT/peers.dev$5.log
+	fi
 	t0=$(date +%s)
 	for try in 1 2 3; do
 		left=$(($4 - ($(date +%s) - t0)))
 		[ "$left" -gt 30 ] || break
 		py bench/peers.py --list "$1" --shapes "$2" \
 			--kb "${KB:-.kb}/$2" --out "$3" --resume \
-			--compile-workers "${PEERS_WORKERS:-8}" \
+			--compile-workers "$cw" \
 			--cache-dir "${PEERS_CACHE:-${WORK:-.gpuwork}/inductor}" \
 			--deadline "$left" ${PEERS:+--peers "$PEERS"} \
 			${PEERS_BUDGET:+--budget "$PEERS_BUDGET"} ${KRL_COMMIT:+--commit "$KRL_COMMIT"} \
-			>> "$OUT/peers.log" 2>&1
+			"${extra[@]}" >> "$log" 2>&1
 		rc=$?
-		echo "peers $2 (try $try): exit $rc, $( [ -f "$3" ] && wc -l < "$3" || echo 0) lines in $(basename "$3") ($(wc -l < "$1") tasks selected, both revisions), $(($(date +%s) - t0)) s" | tee -a "$S"
+		echo "peers $2$on (try $try): exit $rc, $( [ -f "$3" ] && wc -l < "$3" || echo 0) lines in $(basename "$3") ($(wc -l < "$1") tasks selected, both revisions), $(($(date +%s) - t0)) s" | tee -a "$S"
 		# 3: a problem broke the CUDA context; a new process resumes.
 		[ "$rc" = 3 ] || break
 	done
+}
+# run_peers_by_device RESULTS LIST SET FILE SECONDS: the peers of the task
+# ids in LIST, each timed on the device its latest line in RESULTS (krl
+# optimize --results) at SET names (issue 20: a problem's peers on the GPU
+# its result was measured on). With one device (the common case, and
+# every result of krl before it recorded devices): run_peers on LIST into
+# FILE, as before (on that device). With several: LIST split by device
+# (bench/split_by_device.py, the tasks FILE already holds left out), one
+# run_peers per device at once, each into FILE.devD.jsonl with its own log,
+# then their lines merged into FILE (only those FILE lacks, so a rerun
+# adds nothing twice). A per-device file an earlier call left unmerged (a
+# kill) is merged first.
+run_peers_by_device() {
+	local res=$1 list=$2 set_=$3 file=$4 secs=$5 base=${4%.jsonl} d n=0
+	local devs=() pids=()
+	local parts=("$base".dev*.jsonl)
+	[ -e "${parts[0]}" ] || parts=()
+	if [ ${#parts[@]} -gt 0 ]; then
+		echo "peers $set_: $(py bench/split_by_device.py merge "$file" "${parts[@]}") lines of earlier per-device files merged into $(basename "$file")" | tee -a "$S"
+	fi
+	mapfile -t devs < <(py bench/split_by_device.py split "$res" "$set_" \
+		"$list" "$base" --skip "$file")
+	if [ ${#devs[@]} -le 1 ]; then
+		# Device 0 (or none left to time): exactly the call of before.
+		d=${devs[0]:-0}
+		[ "$d" = 0 ] && d=
+		run_peers "$list" "$set_" "$file" "$secs" ${d:+"$d"}
+		return
+	fi
+	for d in "${devs[@]}"; do n=$((n + $(wc -l < "$base.dev$d.txt"))); done
+	echo "peers $set_: $n tasks on ${#devs[@]} devices (${devs[*]}), one bench/peers.py each" | tee -a "$S"
+	for d in "${devs[@]}"; do
+		run_peers "$base.dev$d.txt" "$set_" "$base.dev$d.jsonl" "$secs" "$d" "${#devs[@]}" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	parts=()
+	for d in "${devs[@]}"; do parts+=("$base.dev$d.jsonl"); done
+	echo "peers $set_: $(py bench/split_by_device.py merge "$file" "${parts[@]}") lines merged from ${#devs[@]} devices into $(basename "$file"), $(wc -l < "$file") in all" | tee -a "$S"
 }
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
@@ -355,9 +413,11 @@ if has level; then
 			--list "$w/selected.txt" 2>&1 | tee -a "$S"
 		res=$w/optimize-level$lvl-$s.jsonl
 		f=peers_level${lvl}_$s
-		# The peers of the selected problems that have a result line.
+		# The peers of the selected problems that have a result line, each
+		# on the device its result was measured on.
 		if [ -s "$w/done.txt" ]; then
-			run_peers "$w/done.txt" "$s" "$w/$f.jsonl" $((total - ($(date +%s) - t0)))
+			run_peers_by_device "$res" "$w/done.txt" "$s" "$w/$f.jsonl" \
+				$((total - ($(date +%s) - t0)))
 		fi
 		touch "$w/$f.jsonl" "$res"
 		py bench/join_peers.py "$res" --peers "$w/$f.jsonl" \

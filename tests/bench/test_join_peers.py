@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """CPU tests of bench/join_peers.py (optimize results joined with PyTorch's
-peers, the headline figures), bench/stamp_results.py and
-bench/optimize_level.sh (with a stand-in krl), on fixture lines. Run from
-the repository root (ctest does): python3 tests/bench/test_join_peers.py"""
+peers, the headline figures, the GPU each side was measured on),
+bench/stamp_results.py, bench/peers.py's GPU uuid and bench/optimize_level.sh
+(with a stand-in krl), on fixture lines. Run from the repository root
+(ctest does): python3 tests/bench/test_join_peers.py"""
 import io
 import json
 import math
@@ -12,15 +13,19 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import join_peers  # noqa: E402
+import peers as peers_py  # noqa: E402  (no torch needed to import it)
 import stamp_results  # noqa: E402
 
 TASKS = os.path.join(ROOT, "tasks")
 COMMIT = "c" * 40
+# Two GPUs' uuids as krl writes them (src/runtime/device.c: 32 hex digits).
+UUID0 = "5d0b8a1e3c2f4a6b9e7d1c0f2a3b4c5d"
+UUID1 = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
 
 def opt(problem, best, ref, shapes="kb1", verdict="ok", roofline=0.5, **kw):
@@ -143,30 +148,168 @@ class Join(unittest.TestCase):
         self.assertAlmostEqual(new["level1/19_relu"]["vs_best_torch"], 1.0)
 
 
+def run_main(test, opts, peers, files=None, extra=()):
+    """join_peers.main on fixture files; files: {name: text} written next to
+    them, DIR in extra naming their folder. Returns (joined rows, the
+    markdown, stdout, stderr)."""
+    d = tempfile.mkdtemp()
+    test.addCleanup(shutil.rmtree, d)
+    write(os.path.join(d, "opt.jsonl"), opts)
+    write(os.path.join(d, "peers.jsonl"), peers)
+    for name, text in (files or {}).items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    out, md = os.path.join(d, "joined.jsonl"), os.path.join(d, "t.md")
+    buf, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(buf), redirect_stderr(err):
+        rc = join_peers.main([os.path.join(d, "opt.jsonl"), "--peers",
+                              os.path.join(d, "peers.jsonl"), "--tasks",
+                              TASKS, "--out", out, "--md", md,
+                              *[a.replace("DIR", d) for a in extra]])
+    test.assertEqual(rc, 0)
+    with open(out) as f:
+        rows = [json.loads(ln) for ln in f]
+    with open(md) as f:
+        text = f.read()
+    return rows, text, buf.getvalue(), err.getvalue()
+
+
+class SameGpu(unittest.TestCase):
+    """Issue 20: a problem's peers on the GPU its result was measured on,
+    or the joined line says they were not."""
+
+    def test_matching_uuids_join_cleanly(self):
+        rows, text, _, err = run_main(
+            self,
+            [opt("level1/19_relu", 1.0, 2.0, gpu_uuid=UUID0, device=0),
+             opt("level1/21_sigmoid", 1.0, 2.0, gpu_uuid=UUID1, device=1)],
+            [peer("level1/19_relu", 4.0, 3.0, 2.0, gpu_uuid=UUID0, device=0),
+             # the same GPU in nvidia-smi's form compares equal
+             peer("level1/21_sigmoid", 4.0, 3.0, 2.0, device=1,
+                  gpu_uuid="GPU-0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")])
+        by = {r["problem"]: r for r in rows}
+        for tid, uuid, dev in (("level1/19_relu", UUID0, 0),
+                               ("level1/21_sigmoid", UUID1, 1)):
+            self.assertNotIn("peers_gpu_mismatch", by[tid])
+            self.assertEqual(by[tid]["peers_device"], dev)
+            self.assertEqual(by[tid]["device"], dev)
+            self.assertEqual(join_peers.norm_uuid(by[tid]["peers_gpu_uuid"]),
+                             uuid)
+        self.assertAlmostEqual(by["level1/19_relu"]["vs_best_torch"], 2.0)
+        self.assertEqual(err, "")
+        self.assertIn("- GPUs by uuid: 2 (results on 2, peers on 2)", text)
+        self.assertNotIn("another GPU", text)
+
+    def test_mismatching_uuids_flagged(self):
+        rows, text, out, err = run_main(
+            self,
+            [opt("level1/19_relu", 1.0, 2.0, gpu_uuid=UUID1, device=1),
+             opt("level1/21_sigmoid", 1.0, 2.0, gpu_uuid=UUID0, device=0)],
+            [peer("level1/19_relu", 4.0, 3.0, 2.0, gpu_uuid=UUID0, device=0),
+             peer("level1/21_sigmoid", 4.0, 3.0, 2.0, gpu_uuid=UUID0,
+                  device=0)])
+        by = {r["problem"]: r for r in rows}
+        j = by["level1/19_relu"]
+        self.assertIs(j["peers_gpu_mismatch"], True)
+        self.assertEqual(j["peers_gpu_uuid"], UUID0)
+        self.assertEqual(j["peers_device"], 0)
+        self.assertEqual(j["gpu_uuid"], UUID1)  # the result's own, kept
+        self.assertAlmostEqual(j["vs_best_torch"], 2.0)  # joined all the same
+        self.assertNotIn("peers_gpu_mismatch", by["level1/21_sigmoid"])
+        # a warning on stderr naming the problem and both GPUs
+        self.assertIn("warning: level1/19_relu at kb1", err)
+        self.assertIn(UUID0, err)
+        self.assertIn(UUID1, err)
+        self.assertNotIn("level1/21_sigmoid", err)
+        # counted in the figures and the header, noted in the row
+        self.assertIn("peers timed on another GPU than the result** "
+                      "(gpu_uuid differs; counted all the same): 1: "
+                      "level1/19_relu", text)
+        self.assertIn("peers timed on another GPU than the result: 1** "
+                      "(level1/19_relu)", out)
+        self.assertIn("peers on another GPU |", text)
+        # re-joined with a peers line of the right GPU, the flag goes
+        first = join_peers.join(
+            {("level1/19_relu", "kb1"): j},
+            {("level1/19_relu", "kb1"): peer("level1/19_relu", 4.0, 3.0, 2.0,
+                                             gpu_uuid=UUID1, device=1)},
+            join_peers.Tasks(TASKS))[0]
+        self.assertNotIn("peers_gpu_mismatch", first)
+        self.assertEqual(first["peers_device"], 1)
+        # re-read without peers, a flagged line keeps its flag (and warns)
+        err = io.StringIO()
+        with redirect_stderr(err):
+            kept = join_peers.join({("level1/19_relu", "kb1"): j}, {},
+                                   join_peers.Tasks(TASKS))[0]
+        self.assertIs(kept["peers_gpu_mismatch"], True)
+        self.assertIn("warning: level1/19_relu", err.getvalue())
+
+    def test_lines_without_uuids_as_before(self):
+        # old files: neither side names a GPU uuid; or only one side does
+        opts = [opt("level1/19_relu", 1.0, 2.0),
+                opt("level1/21_sigmoid", 1.0, 2.0, gpu_uuid=UUID0, device=0),
+                opt("level1/22_tanh", 1.0, 2.0)]
+        peers = [peer("level1/19_relu", 4.0, 3.0, 2.0),
+                 peer("level1/21_sigmoid", 4.0, 3.0, 2.0),
+                 peer("level1/22_tanh", 4.0, 3.0, 2.0, gpu_uuid=UUID1,
+                      device=1)]
+        rows, text, _, err = run_main(self, opts, peers)
+        by = {r["problem"]: r for r in rows}
+        for r in rows:
+            self.assertNotIn("peers_gpu_mismatch", r)
+        self.assertEqual(err, "")
+        old = by["level1/19_relu"]
+        for k in ("peers_gpu_uuid", "peers_device", "gpu_uuid", "device"):
+            self.assertNotIn(k, old)
+        self.assertEqual(old["peers_gpu"], "NVIDIA H200")
+        self.assertAlmostEqual(old["vs_best_torch"], 2.0)
+        self.assertEqual(by["level1/22_tanh"]["peers_gpu_uuid"], UUID1)
+        self.assertNotIn("another GPU", text)
+        # a file with no uuid at all: no uuid line in the header either
+        _, text, _, _ = run_main(self, opts[:1], peers[:1])
+        self.assertNotIn("GPUs by uuid", text)
+
+
+class PeersGpuUuid(unittest.TestCase):
+    """bench/peers.py writes a device's uuid the way krl's result lines do
+    (src/runtime/device.c: each of the 16 bytes as two lowercase hex
+    digits), from torch's uuid object, whichever form it gives."""
+
+    RAW = bytes.fromhex(UUID0)
+
+    class Props:
+        def __init__(self, uuid):
+            self.uuid = uuid
+
+    def test_from_bytes(self):
+        class U:  # torch's _CUuuid: .bytes, a list of 16 ints
+            bytes = list(PeersGpuUuid.RAW)
+
+            def __str__(self):
+                return "not used"
+        self.assertEqual(peers_py.gpu_uuid(self.Props(U())), UUID0)
+
+    def test_from_text(self):
+        class U:  # no .bytes: the 8-4-4-4-12 text
+            def __str__(self):
+                h = PeersGpuUuid.RAW.hex().upper()
+                return f"GPU-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        self.assertEqual(peers_py.gpu_uuid(self.Props(U())), UUID0)
+
+    def test_none(self):
+        self.assertEqual(peers_py.gpu_uuid(object()), "")
+
+    def test_device_option(self):
+        self.assertEqual(peers_py.parse_args([]).device, 0)
+        self.assertEqual(peers_py.parse_args(["--device", "3"]).device, 3)
+        with redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            peers_py.parse_args(["--device", "-1"])
+
+
 class Headline(unittest.TestCase):
     def run_main(self, opts, peers, files=None, extra=()):
-        """join_peers.main on fixture files; files: {name: text} written
-        next to them, DIR in extra naming their folder."""
-        d = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, d)
-        write(os.path.join(d, "opt.jsonl"), opts)
-        write(os.path.join(d, "peers.jsonl"), peers)
-        for name, text in (files or {}).items():
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
-        out, md = os.path.join(d, "joined.jsonl"), os.path.join(d, "t.md")
-        buf = io.StringIO()
-        with redirect_stdout(buf):
-            rc = join_peers.main([os.path.join(d, "opt.jsonl"), "--peers",
-                                  os.path.join(d, "peers.jsonl"), "--tasks",
-                                  TASKS, "--out", out, "--md", md,
-                                  *[a.replace("DIR", d) for a in extra]])
-        self.assertEqual(rc, 0)
-        with open(out) as f:
-            rows = [json.loads(ln) for ln in f]
-        with open(md) as f:
-            text = f.read()
-        return rows, text, buf.getvalue()
+        rows, text, out, _ = run_main(self, opts, peers, files, extra)
+        return rows, text, out
 
     def test_figures(self):
         opts = [
@@ -275,6 +418,8 @@ while i < len(args):
         tasks.append(a); i += 1
 with open(sys.argv[0] + ".log", "a") as f:
     f.write(" ".join(tasks) + "\n")
+with open(sys.argv[0] + ".argv", "a") as f:
+    f.write(json.dumps(sys.argv[1:]) + "\n")
 with open(res, "a") as f:
     for t in tasks:
         f.write(json.dumps({"problem": t, "shapes": shapes, "best_ms": 1.0,
@@ -313,6 +458,10 @@ class OptimizeLevel(unittest.TestCase):
         self.assertTrue(all(ln["session"] == "call-1" for ln in lines))
         self.assertTrue(all("gpu" not in ln for ln in lines))
         self.assertIn("3 of 3 with a result line", r.stdout)
+        # WORKERS unset: no --workers, krl's default (one per visible GPU)
+        with open(krl + ".argv") as f:
+            argv = json.loads(f.readline())
+        self.assertNotIn("--workers", argv)
         # a second call over 1-4 runs 4 only; earlier lines keep their call
         env["KRL_SESSION"] = "call-2"
         r = run("--from", "1", "--to", "4")
@@ -332,6 +481,14 @@ class OptimizeLevel(unittest.TestCase):
         with open(krl + ".log") as f:
             self.assertEqual(len(f.read().splitlines()), 2)
         self.assertIn("0 run now", r.stdout)
+        # WORKERS set: passed on
+        env["WORKERS"] = "2"
+        r = run("--from", "5", "--to", "5")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        del env["WORKERS"]
+        with open(krl + ".argv") as f:
+            argv = json.loads(f.read().splitlines()[-1])
+        self.assertEqual(argv[argv.index("--workers") + 1], "2")
         # the old name and arguments still work (level 1, its table copy)
         r = subprocess.run(["bash", "bench/optimize_level1.sh", "out1", "4",
                             "kb1", "level1/19_relu"], cwd=d, env=env,
