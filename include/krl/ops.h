@@ -63,6 +63,9 @@ enum {
 	/* A convolution whose depthwise case (groups = input channels > 1)
 	 * runs kernelrl's own kernel, which ignores algo and layout. */
 	KRL_OPCAP_DEPTHWISE = 1u << 6,
+	/* A recurrent layer that takes `recurrence=` (cuDNN's RNN algorithm
+	 * and forward mode: standard, infer, persist, small_h). */
+	KRL_OPCAP_RECURRENCE = 1u << 7,
 };
 
 typedef struct krl_op {

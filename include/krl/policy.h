@@ -80,6 +80,14 @@ krl_err krl_policy_set_weight(krl_policy *p, const char *decision,
                               double w);
 /* Number of non-zero weights. */
 int krl_policy_size(const krl_policy *p);
+/* Adds to p what learning changed from `before` to `after`: for every
+ * weight either holds, p += after - before (a weight that ends at 0 is
+ * absent). krl train's parallel batches (docs/optimizer.md section 5)
+ * apply each search's change to the batch's common start, in the tasks'
+ * order, so the result does not depend on which search finished first.
+ * KRL_ENOMEM is the only failure; p may then hold part of the change. */
+krl_err krl_policy_add_change(krl_policy *p, const krl_policy *after,
+                              const krl_policy *before);
 /* A fingerprint of the weights (and the mode): 16 hex digits, equal for
  * equal policies; runs record it so that a resume uses the same one. */
 void krl_policy_fingerprint(const krl_policy *p, char out[17]);

@@ -2,7 +2,10 @@
  * krl train: learns the builtin policy's weights by running its search
  * with learning on over the training part of a split of the suite, and
  * (--eval) compares the learned weights with uniform random choice on the
- * held-out part at equal budget (docs/optimizer.md, section 5).
+ * held-out part at equal budget (docs/optimizer.md, section 5). With
+ * several GPUs the searches run on a pool of judge workers (--workers;
+ * docs/workers.md): training in batches whose changes are added in order,
+ * --eval task by task.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -53,11 +56,19 @@ static const char train_usage[] =
 	"                      --eval: the weights compared (default $KRL_WEIGHTS,\n"
 	"                      else policy/builtin.weights)\n"
 	"  --weights-out FILE  where training writes the weights, after every task\n"
-	"                      (default policy/builtin.weights; not the --weights file)\n"
+	"                      (batch with --workers; default\n"
+	"                      policy/builtin.weights; not the --weights file)\n"
 	"  --seed S            seed of the task order and the proposals (default 1)\n"
 	"  --results FILE      --eval: write the comparison as one JSON object\n"
 	"  --at N[,N...]       --eval: also compare the best of each search's first N\n"
 	"                      evaluations (N below --budget; at most 8 of them)\n"
+	"  --workers N         judge workers on devices --device .. --device+N-1\n"
+	"                      (default: every visible GPU from --device on).\n"
+	"                      Training: the tasks go in batches of N, each search\n"
+	"                      of a batch from the batch's weights, their changes\n"
+	"                      added in the tasks' order (N is in the runs' names:\n"
+	"                      another N is another training); --eval: tasks in\n"
+	"                      parallel, the same results\n"
 	"  --store DB          the store (default krl.db; --db is the same)\n"
 	"  --work-dir DIR      where candidate files are written (default krl-candidates)\n"
 	"\n";
@@ -150,7 +161,7 @@ typedef struct trainargs {
 	krl_builtin_opts bo;
 	char sets_buf[512];
 	const char *part, *split, *weights, *weights_out, *results, *db;
-	int rounds, eval, level, list;
+	int rounds, eval, level, list, workers;
 	int at[MAX_AT], nat;     /* --at: smaller budgets read from each run */
 	uint64_t seed;
 } trainargs;
@@ -245,6 +256,16 @@ static int parse(int argc, char **argv, trainargs *a)
 		}
 		else if (!strcmp(s, "--store") || !strcmp(s, "--db"))
 			a->db = v;
+		else if (!strcmp(s, "--workers")) {
+			char *end = NULL;
+			long x = strtol(v, &end, 10);
+			if (end == v || *end || x < 1 || x > 64) {
+				fprintf(stderr, "krl train: --workers takes a number from "
+				                "1 to 64, not '%s'\n", v);
+				return -1;
+			}
+			a->workers = (int)x;
+		}
 		else if (!strcmp(s, "--work-dir"))
 			a->bo.work_dir = v;
 		else {
@@ -291,13 +312,72 @@ static int parse(int argc, char **argv, trainargs *a)
 	return 0;
 }
 
-/* Trains: returns the exit status. */
+/* ==== One task ==== */
+
+/* Searches task id in training round r with learning on, from pol (which
+ * learns). width: the tasks searched from the same weights at once (1:
+ * one after another; krl train --workers N: N, named in the run so that
+ * runs of other widths, which start from other weights, are apart). */
+static krl_err train_one(const trainargs *a, const krl_suite *s,
+                         const char *id, int r, int width, const char *fp0,
+                         krl_judge *j, krl_store *st, krl_policy *pol,
+                         json_t **sum, krl_diag *d)
+{
+	krl_builtin_opts bo = a->bo;
+	char run[600], w[16] = "";
+	*sum = NULL;
+	if (width > 1)
+		snprintf(w, sizeof w, "/p%d", width);
+	/* A run per (task, round), named by everything that makes it: the
+	 * same command finds it again. */
+	krl_err e = krl_fmt_fixed(run, sizeof run, "the run name", d,
+	                          "train/%s/b%d/s%llu/w%.8s%s/r%d/%s", bo.shapes,
+	                          bo.budget, (unsigned long long)a->seed, fp0, w,
+	                          r, id);
+	if (e != KRL_OK)
+		return e;
+	bo.run_name = run;
+	bo.learn = 1;
+	bo.seed = krl_splitmix64(a->seed ^ krl_splitmix64((uint64_t)r));
+	return krl_cli_search(s, id, j, st, pol, &bo, sum, d);
+}
+
+/* The tally of a training round. */
+typedef struct trainround {
+	double logsum;
+	int nlog, skipped;
+} trainround;
+
+/* Prints task id's row from its search's summary. */
+static void train_row(trainround *t, const char *id, const json_t *sum)
+{
+	double x = json_number_value(json_object_get(sum, "speedup"));
+	char best[32] = "none correct";
+	if (x > 0) {
+		t->logsum += log(x);
+		t->nlog++;
+		snprintf(best, sizeof best, "%.3fx", x);
+	}
+	printf("%-30s best %-12s (%lld evaluations)\n", id, best,
+	       (long long)json_integer_value(json_object_get(sum, "evaluations")));
+	fflush(stdout);
+}
+
+static void train_round_line(const trainround *t, int r, int rounds, int n)
+{
+	printf("round %d/%d: %d tasks, %d skipped (the optimizer cannot take "
+	       "them); geometric mean of the best speedups %.3fx over %d\n",
+	       r + 1, rounds, n, t->skipped, t->nlog ? exp(t->logsum / t->nlog) : 0,
+	       t->nlog);
+}
+
+/* Trains one task after another with judge j: the exit status. */
 static int train(trainargs *a, const krl_suite *s, char **ids, int n,
                  krl_judge *j, krl_store *st)
 {
 	krl_policy *pol = NULL;
 	krl_diag d = {0};
-	char buf[1200], fp0[17], run[600];
+	char buf[1200], fp0[17];
 	int *order = malloc(sizeof *order * (size_t)n), rc = KRL_EXIT_OK;
 	krl_err e = order ? (a->weights ? krl_policy_load(a->weights, &pol, &d)
 	                                : krl_policy_create(&pol))
@@ -309,33 +389,18 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 	}
 	krl_policy_fingerprint(pol, fp0);
 	for (int r = 0; r < a->rounds && rc == KRL_EXIT_OK; r++) {
-		double logsum = 0;
-		int nlog = 0, skipped = 0;
+		trainround t = {0};
 		shuffle(order, n, a->seed, r);
 		for (int i = 0; i < n; i++) {
 			const char *id = ids[order[i]];
-			krl_builtin_opts bo = a->bo;
 			json_t *sum = NULL;
-			/* A run per (task, round), named by everything that makes it:
-			 * the same command finds it again. */
-			if (krl_fmt_fixed(run, sizeof run, "the run name", &d,
-			                  "train/%s/b%d/s%llu/w%.8s/r%d/%s", bo.shapes,
-			                  bo.budget, (unsigned long long)a->seed, fp0,
-			                  r, id) != KRL_OK) {
-				fprintf(stderr, "krl train: %s\n", d.msg);
-				rc = KRL_EXIT_ERROR;
-				break;
-			}
-			bo.run_name = run;
-			bo.learn = 1;
-			bo.seed = krl_splitmix64(a->seed ^ krl_splitmix64((uint64_t)r));
 			fprintf(stderr, "[round %d/%d, task %d/%d] %s\n", r + 1,
 			        a->rounds, i + 1, n, id);
-			e = krl_cli_search(s, id, j, st, pol, &bo, &sum, &d);
+			e = train_one(a, s, id, r, 1, fp0, j, st, pol, &sum, &d);
 			if (e == KRL_EUNSUPPORTED || e == KRL_ENOTFOUND) {
 				fprintf(stderr, "  skipped: %s\n",
 				        krl_diag_format(&d, buf, sizeof buf));
-				skipped++;
+				t.skipped++;
 				continue;
 			}
 			if (e != KRL_OK) {
@@ -345,17 +410,7 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 				rc = KRL_EXIT_ERROR;
 				break;
 			}
-			double x = json_number_value(json_object_get(sum, "speedup"));
-			if (x > 0) {
-				logsum += log(x);
-				nlog++;
-			}
-			char best[32] = "none correct";
-			if (x > 0)
-				snprintf(best, sizeof best, "%.3fx", x);
-			printf("%-30s best %-12s (%lld evaluations)\n", id, best,
-			       (long long)json_integer_value(
-				       json_object_get(sum, "evaluations")));
+			train_row(&t, id, sum);
 			json_decref(sum);
 			/* The weights after every task: a stop keeps them. */
 			if ((e = krl_policy_save(pol, a->weights_out, &d)) != KRL_OK) {
@@ -364,13 +419,9 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
 				rc = KRL_EXIT_ERROR;
 				break;
 			}
-			fflush(stdout);
 		}
 		if (rc == KRL_EXIT_OK)
-			printf("round %d/%d: %d tasks, %d skipped (the optimizer cannot "
-			       "take them); geometric mean of the best speedups %.3fx "
-			       "over %d\n", r + 1, a->rounds, n, skipped,
-			       nlog ? exp(logsum / nlog) : 0, nlog);
+			train_round_line(&t, r, a->rounds, n);
 	}
 	if (rc == KRL_EXIT_OK &&
 	    (e = krl_policy_save(pol, a->weights_out, &d)) != KRL_OK) {
@@ -390,9 +441,9 @@ static int train(trainargs *a, const krl_suite *s, char **ids, int n,
  * candidate was correct, and at[k] the best of the first a->at[k]
  * evaluations. Returns 0, 1 when the optimizer cannot take the task, -1
  * when the search failed (d says why). */
-static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
-               krl_store *st, int uniform, const char *fp, double *best,
-               double *at, krl_diag *d)
+static int arm(const trainargs *a, const krl_suite *s, const char *id,
+               krl_judge *j, krl_store *st, int uniform, const char *fp,
+               double *best, double *at, krl_diag *d)
 {
 	krl_policy *pol = NULL;
 	krl_builtin_opts bo = a->bo;
@@ -430,6 +481,34 @@ static int arm(trainargs *a, const krl_suite *s, const char *id, krl_judge *j,
 	return 0;
 }
 
+/* Both arms on task i of n. */
+typedef struct armpair {
+	int skip;                /* the optimizer cannot take the task */
+	double x[2];             /* best speedup: [0] weights, [1] uniform */
+	double px[2][MAX_AT];    /* the same within --at's budgets */
+} armpair;
+
+/* Runs both arms on task i (the first alternating with i: the GPU's state
+ * is shared). Returns 0, or -1 with d saying why. */
+static int eval_task(const trainargs *a, const krl_suite *s, const char *id,
+                     int i, int n, const char *fp, krl_judge *j,
+                     krl_store *st, armpair *out, krl_diag *d)
+{
+	int st2[2];
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < 2; k++) {
+		int uniform = (k + i) % 2;
+		fprintf(stderr, "[task %d/%d] %s, %s\n", i + 1, n, id,
+		        uniform ? "uniform random" : "weights");
+		st2[uniform] = arm(a, s, id, j, st, uniform, fp, &out->x[uniform],
+		                   out->px[uniform], d);
+		if (st2[uniform] < 0)
+			return -1;
+	}
+	out->skip = st2[0] > 0 || st2[1] > 0;
+	return 0;
+}
+
 /* Geometric means of one budget's comparison. */
 typedef struct tally {
 	double lw, lu;
@@ -457,83 +536,62 @@ static json_t *num_or_null(double x)
 	return isnan(x) ? json_null() : json_real(x);
 }
 
-/* Compares the weights with uniform random choice: the exit status. */
-static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
-                    krl_judge *j, krl_store *st)
+static double null_or_num(const json_t *v)
 {
-	krl_policy *pol = NULL;
-	krl_diag d = {0};
-	char buf[1200], fp[17], date[32];
-	const char *wpath = a->weights ? a->weights : krl_policy_default_path();
-	if (krl_policy_load(wpath, &pol, &d) != KRL_OK) {
-		fprintf(stderr, "krl train --eval: %s\n",
-		        krl_diag_format(&d, buf, sizeof buf));
-		return KRL_EXIT_ERROR;
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The comparison's state in the parent. */
+typedef struct evalstate {
+	json_t *rows;
+	tally all, at[MAX_AT];
+	int skipped;
+} evalstate;
+
+/* Prints task id's row and adds it to the tallies. */
+static void eval_row(const trainargs *a, evalstate *E, const char *id,
+                     const armpair *p)
+{
+	if (p->skip) {
+		printf("%-30s %10s %10s  (the optimizer cannot take it)\n", id, "-",
+		       "-");
+		E->skipped++;
+		return;
 	}
-	krl_policy_fingerprint(pol, fp);
-	krl_policy_free(pol);
-	a->weights = wpath;
-	json_t *rows = json_array();
-	tally all = {0}, at[MAX_AT];
-	memset(at, 0, sizeof at);
-	int skipped = 0, rc = KRL_EXIT_OK;
-	printf("%-30s %10s %10s", "problem", "weights", "uniform");
-	for (int k = 0; k < a->nat; k++)
-		printf("   at %-4d weights / uniform", a->at[k]);
+	printf("%-30s %9.3fx %9.3fx", id, p->x[0], p->x[1]);
+	json_t *row = json_pack("{s:s, s:o, s:o}", "problem", id, "weights",
+	                        num_or_null(p->x[0]), "uniform",
+	                        num_or_null(p->x[1]));
+	json_t *ats = a->nat ? json_array() : NULL;
+	for (int k = 0; k < a->nat; k++) {
+		printf("   %14.3fx / %.3fx", p->px[0][k], p->px[1][k]);
+		json_array_append_new(ats, json_pack("{s:i, s:o, s:o}", "budget",
+		                                     a->at[k], "weights",
+		                                     num_or_null(p->px[0][k]),
+		                                     "uniform",
+		                                     num_or_null(p->px[1][k])));
+		tally_add(&E->at[k], p->px[0][k], p->px[1][k]);
+	}
+	if (ats)
+		json_object_set_new(row, "at", ats);
 	printf("\n");
-	for (int i = 0; i < n && rc == KRL_EXIT_OK; i++) {
-		double x[2], px[2][MAX_AT];
-		int st2[2];
-		/* Alternate which arm goes first: the GPU's state is shared. */
-		for (int k = 0; k < 2; k++) {
-			int uniform = (k + i) % 2;
-			fprintf(stderr, "[task %d/%d] %s, %s\n", i + 1, n, ids[i],
-			        uniform ? "uniform random" : "weights");
-			st2[uniform] = arm(a, s, ids[i], j, st, uniform, fp, &x[uniform],
-			                   px[uniform], &d);
-			if (st2[uniform] < 0) {
-				fprintf(stderr, "krl train --eval: %s: %s\n(run the same "
-				                "command again to resume)\n", ids[i],
-				        krl_diag_format(&d, buf, sizeof buf));
-				rc = KRL_EXIT_ERROR;
-				break;
-			}
-		}
-		if (rc != KRL_EXIT_OK)
-			break;
-		if (st2[0] > 0 || st2[1] > 0) {
-			printf("%-30s %10s %10s  (the optimizer cannot take it)\n", ids[i],
-			       "-", "-");
-			skipped++;
-			continue;
-		}
-		printf("%-30s %9.3fx %9.3fx", ids[i], x[0], x[1]);
-		json_t *row = json_pack("{s:s, s:o, s:o}", "problem", ids[i],
-		                        "weights", num_or_null(x[0]), "uniform",
-		                        num_or_null(x[1]));
-		json_t *ats = a->nat ? json_array() : NULL;
-		for (int k = 0; k < a->nat; k++) {
-			printf("   %14.3fx / %.3fx", px[0][k], px[1][k]);
-			json_array_append_new(ats, json_pack("{s:i, s:o, s:o}",
-			                                     "budget", a->at[k],
-			                                     "weights",
-			                                     num_or_null(px[0][k]),
-			                                     "uniform",
-			                                     num_or_null(px[1][k])));
-			tally_add(&at[k], px[0][k], px[1][k]);
-		}
-		if (ats)
-			json_object_set_new(row, "at", ats);
-		printf("\n");
-		fflush(stdout);
-		json_array_append_new(rows, row);
-		tally_add(&all, x[0], x[1]);
-	}
+	fflush(stdout);
+	json_array_append_new(E->rows, row);
+	tally_add(&E->all, p->x[0], p->x[1]);
+}
+
+/* The comparison's summary lines and --results file: the exit status
+ * (rc unless the file cannot be written). */
+static int eval_finish(const trainargs *a, evalstate *E, const char *wpath,
+                       const char *fp, int rc)
+{
+	char date[32];
+	tally *all = &E->all, *at = E->at;
 	printf("\ngeometric mean of the best speedups over %d problems (both "
 	       "found a correct candidate): weights %.3fx, uniform random %.3fx; "
 	       "weights better on %d, worse on %d; %d skipped\n",
-	       all.both, tally_gm(&all, 0), tally_gm(&all, 1), all.wins,
-	       all.losses, skipped);
+	       all->both, tally_gm(all, 0), tally_gm(all, 1), all->wins,
+	       all->losses, E->skipped);
 	for (int k = 0; k < a->nat; k++)
 		printf("first %d evaluations of each search, over %d problems: "
 		       "weights %.3fx, uniform random %.3fx; weights better on %d, "
@@ -548,11 +606,11 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 			"s:s, s:s}",
 			"part", a->part, "shapes", a->bo.shapes, "budget", a->bo.budget,
 			"weights", wpath, "weights_fingerprint", fp, "weights_geomean",
-			num_or_null(tally_gm(&all, 0)), "uniform_geomean",
-			num_or_null(tally_gm(&all, 1)), "problems_both", all.both,
-			"weights_better", all.wins, "weights_worse", all.losses,
-			"skipped", skipped, "per_problem", json_incref(rows), "commit",
-			krl_cli_commit(), "date", date);
+			num_or_null(tally_gm(all, 0)), "uniform_geomean",
+			num_or_null(tally_gm(all, 1)), "problems_both", all->both,
+			"weights_better", all->wins, "weights_worse", all->losses,
+			"skipped", E->skipped, "per_problem", json_incref(E->rows),
+			"commit", krl_cli_commit(), "date", date);
 		if (o && a->nat) {
 			json_t *ats = json_array();
 			for (int k = 0; k < a->nat; k++)
@@ -577,7 +635,382 @@ static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
 		free(z);
 		json_decref(o);
 	}
-	json_decref(rows);
+	return rc;
+}
+
+/* The weights compared (--weights, else the shipped file) and their
+ * fingerprint; -1 with the error printed. */
+static int eval_weights(trainargs *a, char fp[17])
+{
+	krl_policy *pol = NULL;
+	krl_diag d = {0};
+	char buf[1200];
+	const char *wpath = a->weights ? a->weights : krl_policy_default_path();
+	if (krl_policy_load(wpath, &pol, &d) != KRL_OK) {
+		fprintf(stderr, "krl train --eval: %s\n",
+		        krl_diag_format(&d, buf, sizeof buf));
+		return -1;
+	}
+	krl_policy_fingerprint(pol, fp);
+	krl_policy_free(pol);
+	a->weights = wpath;
+	return 0;
+}
+
+static void eval_header(const trainargs *a)
+{
+	printf("%-30s %10s %10s", "problem", "weights", "uniform");
+	for (int k = 0; k < a->nat; k++)
+		printf("   at %-4d weights / uniform", a->at[k]);
+	printf("\n");
+}
+
+/* Compares the weights with uniform random choice, one task after
+ * another with judge j: the exit status. */
+static int evaluate(trainargs *a, const krl_suite *s, char **ids, int n,
+                    krl_judge *j, krl_store *st)
+{
+	krl_diag d = {0};
+	char buf[1200], fp[17];
+	if (eval_weights(a, fp) < 0)
+		return KRL_EXIT_ERROR;
+	evalstate E = { .rows = json_array() };
+	int rc = KRL_EXIT_OK;
+	eval_header(a);
+	for (int i = 0; i < n; i++) {
+		armpair p;
+		if (eval_task(a, s, ids[i], i, n, fp, j, st, &p, &d) < 0) {
+			fprintf(stderr, "krl train --eval: %s: %s\n(run the same "
+			                "command again to resume)\n", ids[i],
+			        krl_diag_format(&d, buf, sizeof buf));
+			rc = KRL_EXIT_ERROR;
+			break;
+		}
+		eval_row(a, &E, ids[i], &p);
+	}
+	rc = eval_finish(a, &E, a->weights, fp, rc);
+	json_decref(E.rows);
+	return rc;
+}
+
+/* ==== Judge workers (--workers N > 1, docs/workers.md) ==== */
+
+/*
+ * Training: the tasks of a round, in its shuffled order, go in batches of
+ * N. Every search of a batch starts from the weights the batch started
+ * with (written to <weights-out>.start) and learns on its own; each
+ * writes what it ended with to <weights-out>.part<k>, and the parent adds
+ * each search's change to the batch's start in the tasks' order
+ * (krl_policy_add_change), so the weights do not depend on which worker
+ * finished first, only on N (which the runs' names hold). With N = 1 it
+ * is the one-after-another training exactly. --eval: each task's two
+ * searches (their weights fixed at the start) run in one worker, the
+ * tasks on as many workers as there are.
+ */
+typedef struct trainpool {
+	trainargs *a;
+	const krl_suite *s;
+	char **ids;
+	int n, ndev;
+	/* training: the batch's tasks are ids[task[0..]], its round r */
+	const int *task;
+	int first, r, width;
+	char fp0[17];
+	char start[4200];        /* the batch's weights, a file */
+	/* --eval */
+	char fp[17];
+	evalstate *E;
+	/* outcomes in the parent, by problem */
+	int *err;
+	json_t **sum;
+	char (*why)[1200];
+} trainpool;
+
+/* A worker's own judge and store. */
+typedef struct trainworker {
+	krl_judge *j;
+	krl_store *st;
+} trainworker;
+
+/* Where search k of a batch leaves its weights. */
+static int part_path(const trainpool *P, int k, char *buf, size_t cap,
+                     krl_diag *d)
+{
+	return krl_fmt_fixed(buf, cap, "the batch's weights path", d, "%s.part%d",
+	                     P->a->weights_out, k) == KRL_OK ? 0 : -1;
+}
+
+/* krl_cli_worker_fn: worker w's judge on device --device + w (modulo the
+ * devices visible), its own store connection. */
+static int pool_work(void *ctx, int w, int k, void **wctx, char **sum,
+                     char *why, size_t nwhy)
+{
+	trainpool *P = ctx;
+	trainworker *tw = *wctx;
+	krl_diag d = {0};
+	if (k == -1) {
+		krl_judge_opts jo = P->a->jo;
+		jo.device = P->a->jo.device + w % P->ndev;
+		*wctx = tw = calloc(1, sizeof *tw);
+		krl_err e = !tw ? krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0},
+		                                "out of memory") :
+		            krl_store_open(P->a->db, &tw->st, &d);
+		if (e == KRL_OK)
+			e = krl_judge_create(&jo, &tw->j, &d);
+		if (e != KRL_OK)
+			snprintf(why, nwhy, "worker %d (device %d): %s", w, jo.device,
+			         d.msg);
+		return e;
+	}
+	if (k == -2) {
+		if (tw) {
+			krl_judge_free(tw->j);
+			krl_store_close(tw->st);
+		}
+		free(tw);
+		*wctx = NULL;
+		return 0;
+	}
+	json_t *js = NULL;
+	krl_err e;
+	if (P->a->eval) {
+		armpair p;
+		e = eval_task(P->a, P->s, P->ids[k], k, P->n, P->fp, tw->j, tw->st,
+		              &p, &d) < 0 ? KRL_EIO : KRL_OK;
+		if (e == KRL_OK) {
+			json_t *x = json_array(), *at = json_array();
+			for (int u = 0; u < 2; u++) {
+				json_array_append_new(x, num_or_null(p.x[u]));
+				json_t *pu = json_array();
+				for (int q = 0; q < P->a->nat; q++)
+					json_array_append_new(pu, num_or_null(p.px[u][q]));
+				json_array_append_new(at, pu);
+			}
+			js = json_pack("{s:b, s:o, s:o}", "skip", p.skip, "x", x, "at",
+			               at);
+		}
+	} else {
+		const char *id = P->ids[P->task[k]];
+		krl_policy *pol = NULL;
+		char path[4200];
+		fprintf(stderr, "[round %d/%d, task %d/%d] %s (worker %d)\n",
+		        P->r + 1, P->a->rounds, P->first + k + 1, P->n, id, w);
+		e = krl_policy_load(P->start, &pol, &d);
+		if (e == KRL_OK)
+			e = train_one(P->a, P->s, id, P->r, P->width, P->fp0, tw->j,
+			              tw->st, pol, &js, &d);
+		if (e == KRL_OK && part_path(P, k, path, sizeof path, &d) < 0)
+			e = KRL_EINVAL;
+		if (e == KRL_OK)
+			e = krl_policy_save(pol, path, &d);
+		krl_policy_free(pol);
+	}
+	if (e != KRL_OK)
+		snprintf(why, nwhy, "%s", d.msg);
+	/* all the digits: the parent prints what one worker would */
+	*sum = js ? json_dumps(js, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(js);
+	return e;
+}
+
+/* krl_cli_report_fn: --eval prints each task's row as it comes (in the
+ * tasks' order); training keeps the outcomes for the end of the batch. */
+static void pool_report(void *rctx, int k, int err, const char *sum,
+                        const char *why)
+{
+	trainpool *P = rctx;
+	json_t *js = sum ? json_loads(sum, 0, NULL) : NULL;
+	if (!P->a->eval) {
+		P->err[k] = err ? err : js ? 0 : KRL_EIO;
+		P->sum[k] = js;
+		snprintf(P->why[k], sizeof P->why[k], "%s",
+		         err || js ? why : "the worker sent no summary");
+		return;
+	}
+	if (err || !js) {
+		fprintf(stderr, "krl train --eval: %s: %s\n(run the same command "
+		                "again to resume)\n", P->ids[k],
+		        err || js ? why : "the worker sent no summary");
+		P->err[0] = err ? err : KRL_EIO; /* the first failure */
+		json_decref(js);
+		return;
+	}
+	armpair p;
+	memset(&p, 0, sizeof p);
+	p.skip = json_is_true(json_object_get(js, "skip"));
+	for (int u = 0; u < 2; u++) {
+		p.x[u] = null_or_num(json_array_get(json_object_get(js, "x"), u));
+		json_t *pu = json_array_get(json_object_get(js, "at"), u);
+		for (int q = 0; q < P->a->nat; q++)
+			p.px[u][q] = null_or_num(json_array_get(pu, q));
+	}
+	eval_row(P->a, P->E, P->ids[k], &p);
+	json_decref(js);
+}
+
+/* Says which workers run on which devices. */
+static void pool_banner(const trainpool *P, int workers)
+{
+	int d0 = P->a->jo.device;
+	int last = d0 + (workers < P->ndev ? workers : P->ndev) - 1;
+	fprintf(stderr, "krl train: %d workers on device%s %d", workers,
+	        last > d0 ? "s" : "", d0);
+	if (last > d0)
+		fprintf(stderr, "..%d", last);
+	fputc('\n', stderr);
+}
+
+/* Training on `width` workers: the exit status. */
+static int train_pool(trainargs *a, const krl_suite *s, char **ids, int n,
+                      int width, int ndev)
+{
+	trainpool P;
+	krl_policy *pol = NULL, *start = NULL, *after = NULL;
+	krl_diag d = {0};
+	char buf[1200], path[4200];
+	memset(&P, 0, sizeof P);
+	P.a = a;
+	P.s = s;
+	P.ids = ids;
+	P.n = n;
+	P.ndev = ndev;
+	P.width = width;
+	int *order = malloc(sizeof *order * (size_t)n), rc = KRL_EXIT_OK;
+	P.err = calloc((size_t)width, sizeof *P.err);
+	P.sum = calloc((size_t)width, sizeof *P.sum);
+	P.why = calloc((size_t)width, sizeof *P.why);
+	krl_err e = order && P.err && P.sum && P.why ? KRL_OK : KRL_ENOMEM;
+	if (e == KRL_OK)
+		e = a->weights ? krl_policy_load(a->weights, &pol, &d)
+		               : krl_policy_create(&pol);
+	if (e == KRL_OK)
+		e = krl_fmt_fixed(P.start, sizeof P.start, "the batch's weights "
+		                  "path", &d, "%s.start", a->weights_out);
+	if (e != KRL_OK) {
+		fprintf(stderr, "krl train: %s\n", e == KRL_ENOMEM ? "out of "
+		        "memory" : krl_diag_format(&d, buf, sizeof buf));
+		rc = KRL_EXIT_ERROR;
+		goto out;
+	}
+	krl_policy_fingerprint(pol, P.fp0);
+	pool_banner(&P, width);
+	for (int r = 0; r < a->rounds && rc == KRL_EXIT_OK; r++) {
+		trainround t = {0};
+		shuffle(order, n, a->seed, r);
+		P.r = r;
+		for (int b = 0; b < n && rc == KRL_EXIT_OK; b += width) {
+			int m = n - b < width ? n - b : width;
+			P.task = order + b;
+			P.first = b;
+			for (int k = 0; k < m; k++) {
+				P.err[k] = KRL_EIO;
+				P.sum[k] = NULL;
+				snprintf(P.why[k], sizeof P.why[k], "no outcome");
+			}
+			krl_policy_free(start);
+			start = NULL;
+			/* the batch's start, as the workers will read it */
+			if (krl_policy_save(pol, P.start, &d) != KRL_OK ||
+			    krl_policy_load(P.start, &start, &d) != KRL_OK ||
+			    krl_cli_workers_run(m, m, pool_work, &P, pool_report, &P,
+			                        &d) != KRL_OK) {
+				fprintf(stderr, "krl train: %s\n",
+				        krl_diag_format(&d, buf, sizeof buf));
+				rc = KRL_EXIT_ERROR;
+			}
+			/* every search's change, in the tasks' order; a failed search
+			 * leaves the batch unapplied (a resume replays the others) */
+			for (int k = 0; k < m && rc == KRL_EXIT_OK; k++)
+				if (P.err[k] && P.err[k] != KRL_EUNSUPPORTED &&
+				    P.err[k] != KRL_ENOTFOUND) {
+					fprintf(stderr, "krl train: %s: %s\n(run the same "
+					                "command again to resume)\n",
+					        ids[P.task[k]], P.why[k]);
+					rc = KRL_EXIT_ERROR;
+				}
+			for (int k = 0; k < m && rc == KRL_EXIT_OK; k++) {
+				const char *id = ids[P.task[k]];
+				if (P.err[k]) {
+					fprintf(stderr, "  %s skipped: %s\n", id, P.why[k]);
+					t.skipped++;
+					continue;
+				}
+				krl_policy_free(after);
+				after = NULL;
+				if (part_path(&P, k, path, sizeof path, &d) < 0 ||
+				    krl_policy_load(path, &after, &d) != KRL_OK ||
+				    krl_policy_add_change(pol, after, start) != KRL_OK) {
+					fprintf(stderr, "krl train: %s: %s\n", id,
+					        d.msg[0] ? krl_diag_format(&d, buf, sizeof buf)
+					                 : "out of memory");
+					rc = KRL_EXIT_ERROR;
+					break;
+				}
+				train_row(&t, id, P.sum[k]);
+			}
+			for (int k = 0; k < m; k++) {
+				json_decref(P.sum[k]);
+				P.sum[k] = NULL;
+				if (part_path(&P, k, path, sizeof path, &d) == 0)
+					unlink(path);
+			}
+			unlink(P.start);
+			/* The weights after every batch: a stop keeps them. */
+			if (rc == KRL_EXIT_OK &&
+			    krl_policy_save(pol, a->weights_out, &d) != KRL_OK) {
+				fprintf(stderr, "krl train: %s\n",
+				        krl_diag_format(&d, buf, sizeof buf));
+				rc = KRL_EXIT_ERROR;
+			}
+		}
+		if (rc == KRL_EXIT_OK)
+			train_round_line(&t, r, a->rounds, n);
+	}
+	if (rc == KRL_EXIT_OK)
+		printf("wrote %s: %d non-zero weights\n", a->weights_out,
+		       krl_policy_size(pol));
+out:
+	krl_policy_free(pol);
+	krl_policy_free(start);
+	krl_policy_free(after);
+	free(order);
+	free(P.err);
+	free(P.sum);
+	free(P.why);
+	return rc;
+}
+
+/* The comparison on `workers` workers: the exit status. */
+static int evaluate_pool(trainargs *a, const krl_suite *s, char **ids, int n,
+                         int workers, int ndev)
+{
+	trainpool P;
+	krl_diag d = {0};
+	char buf[1200];
+	int err0 = 0, rc = KRL_EXIT_OK;
+	memset(&P, 0, sizeof P);
+	if (eval_weights(a, P.fp) < 0)
+		return KRL_EXIT_ERROR;
+	evalstate E = { .rows = json_array() };
+	P.a = a;
+	P.s = s;
+	P.ids = ids;
+	P.n = n;
+	P.ndev = ndev;
+	P.E = &E;
+	P.err = &err0;
+	pool_banner(&P, workers);
+	eval_header(a);
+	if (krl_cli_workers_run(workers, n, pool_work, &P, pool_report, &P,
+	                        &d) != KRL_OK) {
+		fprintf(stderr, "krl train --eval: %s\n",
+		        krl_diag_format(&d, buf, sizeof buf));
+		rc = KRL_EXIT_ERROR;
+	}
+	if (err0)
+		rc = KRL_EXIT_ERROR;
+	rc = eval_finish(a, &E, a->weights, P.fp, rc);
+	json_decref(E.rows);
 	return rc;
 }
 
@@ -629,6 +1062,26 @@ int krl_cmd_train(int argc, char **argv)
 			rc = KRL_EXIT_USAGE;
 			goto out;
 		}
+	}
+	/* Workers: --workers, else one per visible GPU (from --device on)
+	 * when there are several tasks; never more than the tasks. The count
+	 * comes from a child: this process must not touch CUDA before it
+	 * forks the workers. */
+	int ndev = 1, workers = a.workers;
+	if (n > 1 && workers != 1) {
+		int c = krl_cli_device_count() - a.jo.device;
+		ndev = c > 0 ? c : 1;
+		if (!workers)
+			workers = ndev;
+	}
+	if (workers < 1)
+		workers = 1;
+	if (workers > n)
+		workers = n;
+	if (workers > 1) {
+		rc = a.eval ? evaluate_pool(&a, s, ids, n, workers, ndev)
+		            : train_pool(&a, s, ids, n, workers, ndev);
+		goto out;
 	}
 	if (krl_store_open(a.db, &st, &d) != KRL_OK ||
 	    krl_judge_create(&a.jo, &j, &d) != KRL_OK)

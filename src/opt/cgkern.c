@@ -264,6 +264,12 @@ void cg_lib_choices(cg_gen *G, int algo, int layout, int n)
 		                                                : " layout=nhwc");
 		G->nlayout++;
 	}
+	const char *const *rec = krl_attr_words("recurrence");
+	if (n >= 0 && G->s.lib_rnn > 0 && G->s.lib_rnn < 4 &&
+	    (krl_opt_lib_caps(G->g, n) & KRL_OPCAP_RECURRENCE)) {
+		cg_sb_printf(&G->plan, " recurrence=%s", rec[G->s.lib_rnn]);
+		G->nrec++;
+	}
 	cg_sb_puts(&G->plan, "\n");
 }
 

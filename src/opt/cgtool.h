@@ -136,6 +136,11 @@ typedef struct krl_sched {
 	                            call; else the generated kernel
 	                            (codegen_conv.c, cg_dw_geom), that many
 	                            output rows a thread */
+	int lib_rnn;             /* `recurrence=` of the recurrent layers
+	                            (KRL_OPCAP_RECURRENCE): the index of its
+	                            word (krl_attr_words: 0 standard, the
+	                            reference's, writes nothing; 1 infer, 2
+	                            persist, 3 small_h) */
 } krl_sched;
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
@@ -166,6 +171,7 @@ typedef struct cg_gen {
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */
 	int nlayout;             /* library calls written with layout=nhwc */
+	int nrec;                /* library calls written with recurrence= */
 	int ntconv;              /* transposed convolutions written as forward */
 	int *home;               /* kernel of each anchor and materialised
 	                            node, else -1 */
@@ -273,10 +279,10 @@ const char *cg_red_name(krl_redop op);
 int cg_red_is_arg(krl_redop op);
 
 /* Ends the library call being written in G->plan: the schedule's algo=
- * and layout= where the call takes them (algo, layout nonzero), counted
- * for the what-line, then the newline. Library node n (-1: a call the
- * generator made) gets layout=nhwc_y where cg_is_cl says so, else
- * layout=nhwc. */
+ * and layout= where the call takes them (algo, layout nonzero), and its
+ * recurrence= where library node n is a recurrent layer, counted for the
+ * what-line, then the newline. Library node n (-1: a call the generator
+ * made) gets layout=nhwc_y where cg_is_cl says so, else layout=nhwc. */
 void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
 /* Whether library node n leaves its output channels-last in memory
  * (`layout=nhwc_y`, lib.layout=nhwc_y): a convolution without bias, not

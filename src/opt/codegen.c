@@ -116,7 +116,8 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	}
 	for (int a = 0; a < x->nattrs; a++) {
 		if (!strcmp(x->attrs[a].key, "algo") ||
-		    !strcmp(x->attrs[a].key, "layout"))
+		    !strcmp(x->attrs[a].key, "layout") ||
+		    !strcmp(x->attrs[a].key, "recurrence"))
 			continue; /* the schedule's, below */
 		if (wd && !strcmp(x->attrs[a].key, "groups"))
 			continue; /* one group */
@@ -492,6 +493,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 					cg_sb_printf(&sm, " (algo %d)", s->lib_algo);
 				else if (G.nlayout)
 					cg_sb_puts(&sm, " (layout nhwc)");
+				if (G.nrec)
+					cg_sb_printf(&sm, " (recurrence %s)",
+					             krl_attr_words("recurrence")
+					             [s->lib_rnn]);
 				break;
 			}
 		}

@@ -77,6 +77,9 @@ static const char *const LIB_GROUPS[] = { "dense", "grouped" };
 static const char *const LIB_GROUPS_KEEP[] = { "grouped", "dense" };
 static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib" };
 static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16" };
+/* the words of the recurrent layers' `recurrence=` (krl_attr_words) */
+static const char *const LIB_RNN[] = { "infer", "persist", "small_h",
+                                       "standard" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -153,6 +156,12 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_dense = !strcmp(z, "dense");
 	if ((z = chosen(s, c, "conv.dw")))
 		k->conv_dw = strncmp(z, "rows", 4) ? 0 : atoi(z + 4);
+	if ((z = chosen(s, c, "lib.rnn"))) {
+		const char *const *w = krl_attr_words("recurrence");
+		for (int j = 0; w[j]; j++)
+			if (!strcmp(w[j], z))
+				k->lib_rnn = j;
+	}
 }
 
 /*
@@ -603,6 +612,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
+	int nrnn = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -640,6 +650,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				ndw++;
 				dw_pays &= dw_pay(&dq);
 			}
+			nrnn += (krl_opt_lib_caps(o->g, i) &
+			         KRL_OPCAP_RECURRENCE) != 0;
 		}
 		krl_opt_scope_free(&sc);
 	}
@@ -662,6 +674,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (ndw)
 		add_decision(sp, "conv.dw", NOPT(CONV_DW),
 		             dw_pays ? CONV_DW : CONV_DW_LIB);
+	if (nrnn)
+		add_decision(sp, "lib.rnn", NOPT(LIB_RNN), LIB_RNN);
 	features(o);
 	*out = o;
 	return KRL_OK;

@@ -196,6 +196,38 @@ static entry **sorted(const krl_policy *p, int *n, int *oom)
 	return v;
 }
 
+/* p[key] += sign * w for every weight w of q (q's keys are valid names). */
+static krl_err add_scaled(krl_policy *p, const krl_policy *q, double sign)
+{
+	for (int i = 0; i < q->cap; i++) {
+		const entry *s = &q->slot[i];
+		if (!s->key || s->w == 0)
+			continue;
+		entry *e = get_or_add(p, s->key);
+		if (!e)
+			return KRL_ENOMEM;
+		e->w += sign * s->w;
+	}
+	return KRL_OK;
+}
+
+krl_err krl_policy_add_change(krl_policy *p, const krl_policy *after,
+                              const krl_policy *before)
+{
+	/* the change first, so that p's weight moves by exactly
+	 * after - before (rounded once) */
+	krl_policy *dw = NULL;
+	krl_err e = krl_policy_create(&dw);
+	if (e == KRL_OK)
+		e = add_scaled(dw, after, 1);
+	if (e == KRL_OK)
+		e = add_scaled(dw, before, -1);
+	if (e == KRL_OK)
+		e = add_scaled(p, dw, 1);
+	krl_policy_free(dw);
+	return e;
+}
+
 int krl_policy_size(const krl_policy *p)
 {
 	int n = 0;

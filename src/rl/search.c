@@ -6,8 +6,8 @@
  *
  * Layout of a run of budget B: round 0 holds the fixed choices (the
  * default; "fuse=ref", the reference plan, when offered; the other
- * conv.impl, lib.layout, lib.tconv, lib.groups and conv.dw when
- * offered), slots "r0/k0", "r0/k1", ...; every later
+ * conv.impl, lib.layout, lib.tconv, lib.groups, conv.dw and lib.rnn
+ * (persist) when offered), slots "r0/k0", "r0/k1", ...; every later
  * round r holds G slots "r<r>/k<k>" (the last one fewer, so that there are
  * B in all). Each slot is proposed, evaluated and committed in order, so
  * the committed slots of a run are always a prefix of the layout.
@@ -892,7 +892,11 @@ static void push_fixed(search *S, int k, int j, const char *what)
  * default with the other grouping of a grouped transposed convolution
  * (lib.groups: dense with a block-diagonal weight, or grouped) and the
  * other depthwise convolution (conv.dw: the generated kernel or the
- * library's), whose orders their pay rules guess. */
+ * library's), whose orders their pay rules guess, and the default with
+ * cuDNN's persistent recurrence (lib.rnn=persist: one kernel per layer
+ * holding the recurrent weights on chip, where the default runs kernels
+ * per step; whether cuDNN takes it in fp32 at a task's sizes, and how
+ * fast, only a run tells). */
 static void fixed_choices(search *S)
 {
 	const krl_space *s = S->gen->space;
@@ -924,6 +928,9 @@ static void fixed_choices(search *S)
 		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
 		           "lib") ? "lib" : "rows8"), "the other depthwise "
 		           "convolution");
+	if ((k = dec_index(s, "lib.rnn")) >= 0)
+		push_fixed(S, k, opt_index(&s->dec[k], "persist"),
+		           "the persistent recurrence");
 	if (S->n0 > S->o.budget)
 		S->n0 = S->o.budget;
 	S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;

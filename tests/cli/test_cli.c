@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "testutil.h"
@@ -179,6 +180,57 @@ static void optimize_workers_report_in_order(void **state)
 	assert_int_equal(system(args), 0);
 }
 
+/* krl train --workers 2 on a device no machine has: training's first
+ * batch fails with the workers' reason, applies nothing (no weights
+ * written, the batch's files removed) and says how to resume; --eval
+ * reports every task once, in order, failed with the reason. */
+static void train_workers_fail_cleanly(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/krl-clit-XXXXXX", args[1024], path[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/split.txt", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("level1/19_relu train\nlevel1/20_leaky_relu train\n"
+	      "level1/21_sigmoid train\n", f);
+	fclose(f);
+	snprintf(args, sizeof args, "train --workers 2 --device 99 --split %s "
+	         "--budget 2 --weights-out %s/w.weights --db %s/t.db "
+	         "--work-dir %s/c", path, dir, dir, dir);
+	char *out;
+	assert_int_equal(run(args, &out), 3);
+	assert_non_null(strstr(out, "2 workers on device 99"));
+	assert_non_null(strstr(out, "(device 99)"));
+	assert_non_null(strstr(out, "run the same command again to resume"));
+	assert_null(strstr(out, "wrote "));
+	free(out);
+	static const char *const left[] = { "w.weights", "w.weights.start",
+	                                    "w.weights.part0",
+	                                    "w.weights.part1" };
+	for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, left[i]);
+		assert_int_not_equal(access(path, F_OK), 0);
+	}
+	snprintf(args, sizeof args, "train --eval --workers 2 --device 99 "
+	         "--split %s/split.txt --tasks train --budget 2 --weights "
+	         "policy/builtin.weights --db %s/e.db --work-dir %s/c", dir, dir,
+	         dir);
+	assert_int_equal(run(args, &out), 3);
+	const char *a = strstr(out, "--eval: level1/19_relu: "),
+	           *b = strstr(out, "--eval: level1/20_leaky_relu: "),
+	           *c = strstr(out, "--eval: level1/21_sigmoid: ");
+	assert_true(a && b && c && a < b && b < c);
+	assert_null(strstr(a + 1, "--eval: level1/19_relu: "));
+	assert_non_null(strstr(a, "(device 99)"));
+	free(out);
+	assert_int_equal(run("train --workers 65", &out), 2);
+	assert_non_null(strstr(out, "--workers takes a number from 1 to 64"));
+	free(out);
+	snprintf(args, sizeof args, "rm -rf %s", dir);
+	assert_int_equal(system(args), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +239,7 @@ int main(void)
 		cmocka_unit_test(usage_errors),
 		cmocka_unit_test(eval_without_gpu_says_so),
 		cmocka_unit_test(optimize_workers_report_in_order),
+		cmocka_unit_test(train_workers_fail_cleanly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

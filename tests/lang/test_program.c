@@ -433,6 +433,9 @@ static void test_call_and_buffer_errors(void **state)
 	build_fails("call conv(x, w) -> y layout=1", KRL_EINVAL, 5, 29,
 	            "op 'conv': layout takes a word, not a number or an "
 	            "expression (allowed: nchw, nhwc, nhwc_y)");
+	build_fails("call gru(x, w, w) -> y, y recurrence=fast", KRL_EINVAL, 5, 38,
+	            "op 'gru': recurrence=fast is not one of its values "
+	            "(allowed: standard, infer, persist, small_h)");
 	build_fails("call relu(x) -> y layout=nhwc", KRL_EINVAL, 5, 19,
 	            "op 'relu' has no attribute 'layout' (it takes none)");
 	build_fails("derived w2 f32 [dim]\n"

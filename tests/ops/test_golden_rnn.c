@@ -60,7 +60,8 @@ static void test_registry(void **state)
 	assert_int_equal(l->nout, 3);
 	assert_int_equal(g->nin, 3);
 	assert_int_equal(g->nout, 2);
-	assert_int_equal(l->caps, KRL_OPCAP_LIBRARY);
+	assert_int_equal(l->caps, KRL_OPCAP_LIBRARY | KRL_OPCAP_RECURRENCE);
+	assert_int_equal(g->caps, KRL_OPCAP_LIBRARY | KRL_OPCAP_RECURRENCE);
 }
 
 /* LSTM, one layer, H = I = B = 1, T = 1 and 2. */
@@ -258,6 +259,19 @@ static void test_checks(void **state)
 	char msg[512] = "";
 	const krl_op *l = krl_op_find("lstm"), *g = krl_op_find("gru");
 	assert_int_equal(l->check(in, out, &a, msg, sizeof msg), KRL_OK);
+	/* recurrence= (the optimizer's lib.rnn): the words' indices 0-3 */
+	for (int rec = 0; rec <= 3; rec++) {
+		krl_attrs ar = A(4, "layers", 6.0, "hidden", 256.0,
+		                 "batch_first", 1.0, "recurrence", (double)rec);
+		assert_int_equal(l->check(in, out, &ar, msg, sizeof msg),
+		                 KRL_OK);
+	}
+	krl_attrs rb = A(2, "layers", 6.0, "recurrence", 4.0);
+	optest_rejects("lstm", in, out, &rb, "lstm: recurrence=4 is not one of "
+	               "its values (allowed: 0 = standard, 1 = infer, 2 = "
+	               "persist, 3 = small_h)");
+	assert_true((l->caps & KRL_OPCAP_RECURRENCE) &&
+	            (g->caps & KRL_OPCAP_RECURRENCE));
 	in[3].dim[0] = 3026943;
 	optest_rejects("lstm", in, out, &a, "lstm: w is [3026943] but the flat "
 	               "weight of 6 layer(s), 1 direction(s), I = 128, H = 256 "

@@ -414,6 +414,59 @@ static void dw_and_groups_pay_rules(void **state)
 	}
 }
 
+/* lib.rnn: the recurrent layers' recurrence= (cuDNN's algorithm and
+ * forward mode), offered where a task has an lstm or gru call, inference
+ * mode first; each option writes its word on every recurrent call (the
+ * reference's `standard` writes none) and says so in the what-line. A
+ * network without one does not offer it. */
+static void rnn_recurrence(void **state)
+{
+	(void)state;
+	static const char *const want[] = { "infer", "persist", "small_h",
+	                                    "standard" };
+	static const struct { const char *id; int calls; } cases[] = {
+		{ "level3/35_lstm", 1 }, { "level3/41_gru_bidirectional", 1 },
+		{ "level3/39_gru", 1 },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *k = find(s, "lib.rnn");
+		assert_non_null(k);
+		assert_int_equal(k->nopt, 4);
+		for (int j = 0; j < 4; j++) {
+			assert_string_equal(k->opt[j], want[j]);
+			krl_choice c = { { 0 } };
+			c.opt[k - s->dec] = j;
+			char *text = NULL, *what = NULL, word[64];
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d),
+			              &d);
+			snprintf(word, sizeof word, " recurrence=%s\n", want[j]);
+			if (j < 3) {
+				assert_non_null(strstr(text, word));
+				snprintf(word, sizeof word, "(recurrence %s)",
+				         want[j]);
+				assert_non_null(strstr(what, word));
+			} else {
+				assert_null(strstr(text, "recurrence="));
+			}
+			free(text);
+			free(what);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	krl_task *t = load("level3/1_mlp");
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	assert_null(find(krl_opt_space(o), "lib.rnn"));
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
 /* Library-only tasks offer no schedule knobs for kernels they lack, and
  * the library's algorithm where it has a choice. */
 static void library_tasks(void **state)
@@ -683,6 +736,7 @@ int main(void)
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(conv_impl_pay_rule),
 		cmocka_unit_test(dw_and_groups_pay_rules),
+		cmocka_unit_test(rnn_recurrence),
 		cmocka_unit_test(layout_pay_rule),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),

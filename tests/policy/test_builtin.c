@@ -462,6 +462,65 @@ static void gradient_step(void **state)
 	krl_policy_free(q);
 }
 
+/* krl_policy_add_change: each search's change from the batch's start,
+ * added in order: weights moved, created and cancelled, the same
+ * fingerprint as the policy set directly, and an unchanged search adds
+ * nothing. */
+static void add_change(void **state)
+{
+	(void)state;
+	krl_policy *start = NULL, *a = NULL, *b = NULL, *p = NULL, *want = NULL;
+	assert_int_equal(krl_policy_create(&start), KRL_OK);
+	assert_int_equal(krl_policy_set_weight(start, "map.vec", "4", "bias", 1.0),
+	                 KRL_OK);
+	assert_int_equal(krl_policy_set_weight(start, "fuse", "ref", "log2_bytes",
+	                                       -0.25), KRL_OK);
+	/* search a: moved one weight, added one */
+	assert_int_equal(krl_policy_create(&a), KRL_OK);
+	assert_int_equal(krl_policy_set_weight(a, "map.vec", "4", "bias", 1.5),
+	                 KRL_OK);
+	assert_int_equal(krl_policy_set_weight(a, "fuse", "ref", "log2_bytes",
+	                                       -0.25), KRL_OK);
+	assert_int_equal(krl_policy_set_weight(a, "lib.rnn", "persist", "bias",
+	                                       0.125), KRL_OK);
+	/* search b: took fuse=ref's weight to 0, moved map.vec the other way */
+	assert_int_equal(krl_policy_create(&b), KRL_OK);
+	assert_int_equal(krl_policy_set_weight(b, "map.vec", "4", "bias", 0.75),
+	                 KRL_OK);
+	/* p = start + (a - start) + (b - start); p starts empty, so adding
+	 * start's change from p (empty) makes it start */
+	assert_int_equal(krl_policy_create(&p), KRL_OK);
+	krl_policy *empty = NULL;
+	assert_int_equal(krl_policy_create(&empty), KRL_OK);
+	assert_int_equal(krl_policy_add_change(p, start, empty), KRL_OK);
+	krl_policy_free(empty);
+	assert_int_equal(krl_policy_size(p), 2);
+	assert_int_equal(krl_policy_add_change(p, a, start), KRL_OK);
+	assert_int_equal(krl_policy_add_change(p, b, start), KRL_OK);
+	assert_true(krl_policy_weight(p, "map.vec", "4", "bias") == 1.25);
+	assert_true(krl_policy_weight(p, "lib.rnn", "persist", "bias") == 0.125);
+	assert_true(krl_policy_weight(p, "fuse", "ref", "log2_bytes") == 0);
+	assert_int_equal(krl_policy_size(p), 2);
+	assert_int_equal(krl_policy_create(&want), KRL_OK);
+	assert_int_equal(krl_policy_set_weight(want, "map.vec", "4", "bias", 1.25),
+	                 KRL_OK);
+	assert_int_equal(krl_policy_set_weight(want, "lib.rnn", "persist", "bias",
+	                                       0.125), KRL_OK);
+	char f1[17], f2[17];
+	krl_policy_fingerprint(p, f1);
+	krl_policy_fingerprint(want, f2);
+	assert_string_equal(f1, f2);
+	/* a search that learned nothing changes nothing */
+	assert_int_equal(krl_policy_add_change(p, start, start), KRL_OK);
+	krl_policy_fingerprint(p, f1);
+	assert_string_equal(f1, f2);
+	krl_policy_free(start);
+	krl_policy_free(a);
+	krl_policy_free(b);
+	krl_policy_free(p);
+	krl_policy_free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +530,7 @@ int main(void)
 		cmocka_unit_test(sampling_frequencies),
 		cmocka_unit_test(mutation),
 		cmocka_unit_test(gradient_step),
+		cmocka_unit_test(add_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,7 +100,7 @@ static krl_err standin_generate(void *ctx, const krl_choice *c, char **text,
 	 * only there write the same body. */
 	char body[256];
 	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s%s%s%s%s"
-	         "%s%s",
+	         "%s%s%s%s",
 	         opt_of(s, c, "fuse"), opt_of(s, c, "map.vec"),
 	         opt_of(s, c, "map.block"), opt_of(s, c, "map.grid"),
 	         *opt_of(s, c, "conv.impl") ? ", conv " : "",
@@ -108,7 +108,9 @@ static krl_err standin_generate(void *ctx, const krl_choice *c, char **text,
 	         *opt_of(s, c, "lib.layout") ? ", layout " : "",
 	         opt_of(s, c, "lib.layout"),
 	         *opt_of(s, c, "lib.tconv") ? ", tconv " : "",
-	         opt_of(s, c, "lib.tconv"));
+	         opt_of(s, c, "lib.tconv"),
+	         *opt_of(s, c, "lib.rnn") ? ", recurrence " : "",
+	         opt_of(s, c, "lib.rnn"));
 	*text = dupf("// %s\n// stand-in candidate: %s\n", line, body);
 	*what = dupf("map kernel: vec %s, block %s", opt_of(s, c, "map.vec"),
 	             opt_of(s, c, "map.block"));
@@ -880,6 +882,26 @@ static void round0_other_tconv(void **state)
 	rows_free(&x);
 }
 
+/* Round 0 also judges the default with cuDNN's persistent recurrence
+ * (lib.rnn=persist) where a recurrent layer offers it. */
+static void round0_persistent_recurrence(void **state)
+{
+	(void)state;
+	static const char *const rec[] = { "infer", "persist", "small_h",
+	                                   "standard" };
+	krl_decision dk = decision("lib.rnn", rec, 4);
+	rows x = {0};
+	round0_rows(&dk, 1, &x);
+	assert_non_null(strstr(x.r[0].completion, "lib.rnn=infer"));
+	assert_non_null(strstr(x.r[1].completion, "fuse=ref"));
+	assert_string_equal(x.r[2].slot, "r0/k2");
+	assert_non_null(strstr(x.r[2].completion, "lib.rnn=persist"));
+	assert_non_null(strstr(x.r[2].completion, "base: lib.rnn=persist (the "
+	                       "persistent recurrence)"));
+	assert_string_equal(x.r[3].slot, "r1/k0");
+	rows_free(&x);
+}
+
 /* The training split (tasks/splits/level1.txt, read by krl train): every
  * level-1 task of the suite exactly once, as train or heldout, about 30%
  * held out. */
@@ -1067,6 +1089,7 @@ int main(void)
 		cmocka_unit_test(round0_other_convolution),
 		cmocka_unit_test(round0_other_layout),
 		cmocka_unit_test(round0_other_tconv),
+		cmocka_unit_test(round0_persistent_recurrence),
 		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(budget_prefix),
 		cmocka_unit_test(split_covers_level1),

@@ -38,6 +38,7 @@ krl_rnn_geom krl_rnn_geom_of(int gates, const krl_tensor *in,
 	g.B = in[0].dim[g.batch_first ? 0 : 1];
 	g.I = in[0].dim[2];
 	g.H = in[1].dim[2];
+	g.rec = (int)krl_attrs_get(a, "recurrence", KRL_REC_STANDARD);
 	return g;
 }
 
@@ -87,7 +88,7 @@ int64_t krl_rnn_weight_count(const krl_rnn_geom *g)
 /* ==== Check ==== */
 
 static const char *const k_rnn[] = { "layers", "hidden", "bidirectional",
-	"batch_first", NULL };
+	"batch_first", "recurrence", NULL };
 
 /* lstm (gates 4, with c0/cy) and gru (gates 3): x [T, B, I] (batch_first:
  * [B, T, I]), h0 [layers * dirs, B, H] (c0 the same), w the flat weight
@@ -112,6 +113,18 @@ static krl_err check_rnn(const char *op, int gates, const krl_tensor *in,
 	if (lstm && (r = krl_ops_need_f32(op, msg, cap, "c0", &in[2], "cy",
 	                                  &out[2], NULL)))
 		return r;
+	double rec = krl_attrs_get(a, "recurrence", KRL_REC_STANDARD);
+	if (rec != KRL_REC_STANDARD && rec != KRL_REC_INFER &&
+	    rec != KRL_REC_PERSIST && rec != KRL_REC_SMALL_H) {
+		const char *const *w = krl_attr_words("recurrence");
+		return krl_ops_fail(msg, cap, "%s: recurrence=%g is not one of "
+		                    "its values (allowed: %d = %s, %d = %s, %d = "
+		                    "%s, %d = %s)", op, rec, KRL_REC_STANDARD,
+		                    w[KRL_REC_STANDARD], KRL_REC_INFER,
+		                    w[KRL_REC_INFER], KRL_REC_PERSIST,
+		                    w[KRL_REC_PERSIST], KRL_REC_SMALL_H,
+		                    w[KRL_REC_SMALL_H]);
+	}
 	double nl = krl_attrs_get(a, "layers", 1);
 	if (nl != floor(nl) || nl < 1 || nl > RNN_MAX_LAYERS)
 		return krl_ops_fail(msg, cap, "%s: layers=%g must be an integer "
@@ -316,19 +329,26 @@ static krl_err golden_gru(const krl_tensor *in, const krl_tensor *out,
 
 /* ==== Table ==== */
 
-KRL_OP(lstm, 4, 3, k_rnn, "rnn", KRL_OPCAP_LIBRARY, NULL,
+/* recurrence= (standard, infer, persist, small_h): cuDNN's RNN algorithm
+ * and forward mode (rnn.h); the outputs are the same, only the time is
+ * not (docs/ops-rnn.md). The goldens ignore it. */
+#define RNN_CAPS (KRL_OPCAP_LIBRARY | KRL_OPCAP_RECURRENCE)
+
+KRL_OP(lstm, 4, 3, k_rnn, "rnn", RNN_CAPS, NULL,
        "y, hy, cy = nn.LSTM(x, (h0, c0)) with layers= (1), hidden= (H, "
        "from h0), bidirectional= and batch_first= (0/1): x [T, B, I] ([B, "
        "T, I] batch_first), h0/c0/hy/cy [layers*dirs, B, H], y [T, B, "
        "dirs*H] seq-major always, w the flat cuDNN/PyTorch weight "
-       "(docs/ops-rnn.md), gates i, f, g, o; cuDNN, TF32 allowed");
-KRL_OP(gru, 3, 2, k_rnn, "rnn", KRL_OPCAP_LIBRARY, NULL,
+       "(docs/ops-rnn.md), gates i, f, g, o; cuDNN, TF32 allowed; "
+       "recurrence= standard (PyTorch's), infer, persist or small_h");
+KRL_OP(gru, 3, 2, k_rnn, "rnn", RNN_CAPS, NULL,
        "y, hy = nn.GRU(x, h0) with layers= (1), hidden= (H, from h0), "
        "bidirectional= and batch_first= (0/1): x [T, B, I] ([B, T, I] "
        "batch_first), h0/hy [layers*dirs, B, H], y [T, B, dirs*H] "
        "seq-major always, w the flat cuDNN/PyTorch weight "
        "(docs/ops-rnn.md), gates r, z, n with n = tanh(W_n x + b_Wn + r * "
-       "(R_n h + b_Rn)); cuDNN, TF32 allowed");
+       "(R_n h + b_Rn)); cuDNN, TF32 allowed; recurrence= standard "
+       "(PyTorch's), infer, persist or small_h");
 
 static const krl_op *const ops[] = {
 	&op_lstm, &op_gru, NULL

@@ -30,7 +30,21 @@ typedef struct krl_rnn_geom {
 	int gates;
 	int64_t T, B, I, H;
 	int layers, dirs, batch_first;
+	int rec;                  /* recurrence: KRL_REC_* */
 } krl_rnn_geom;
+
+/* The `recurrence` attribute (a word, krl_attr_words): which cuDNN RNN
+ * algorithm runs and in which forward mode. KRL_REC_STANDARD is what
+ * PyTorch runs for a module in training mode (the reference's); the
+ * others run in inference mode (no reserve space is written: the
+ * outputs are the same, the gates' activations kept for a backward pass
+ * are not). */
+enum {
+	KRL_REC_STANDARD = 0,     /* CUDNN_RNN_ALGO_STANDARD, training mode */
+	KRL_REC_INFER = 1,        /* CUDNN_RNN_ALGO_STANDARD, inference */
+	KRL_REC_PERSIST = 2,      /* CUDNN_RNN_ALGO_PERSIST_STATIC, inference */
+	KRL_REC_SMALL_H = 3,      /* ..._PERSIST_STATIC_SMALL_H, inference */
+};
 
 /* The geometry of a call whose check() passed: x is in[0], h0 in[1]. */
 krl_rnn_geom krl_rnn_geom_of(int gates, const krl_tensor *in,

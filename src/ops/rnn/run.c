@@ -19,6 +19,15 @@
  *   PyTorch passes none), no device sequence lengths, a workspace and a
  *   reserve space of cudnnGetRNNTempSpaceSizes' sizes.
  *
+ * The `recurrence` attribute (the optimizer's; rnn.h's KRL_REC_*) picks
+ * another algorithm (CUDNN_RNN_ALGO_PERSIST_STATIC, or its _SMALL_H
+ * form: the recurrence in one persistent kernel per layer that keeps the
+ * recurrent weights on chip, rather than kernels per step) and/or the
+ * inference forward mode (no reserve space: the same outputs). cuDNN
+ * refuses a configuration its algorithm does not support (fp32 sizes
+ * beyond a persistent kernel's, say): the call fails with cuDNN's status,
+ * which the judge records as a launch error.
+ *
  * The copy of x, the workspace and the reserve space share the context's
  * growable temporary (krl_opctx_temp; PyTorch allocates them from its
  * caching allocator per call). The descriptors, sizes and the checked
@@ -111,7 +120,22 @@ static int same_geom(const krl_rnn_geom *a, const krl_rnn_geom *b)
 {
 	return a->gates == b->gates && a->T == b->T && a->B == b->B &&
 	       a->I == b->I && a->H == b->H && a->layers == b->layers &&
-	       a->dirs == b->dirs && a->batch_first == b->batch_first;
+	       a->dirs == b->dirs && a->batch_first == b->batch_first &&
+	       a->rec == b->rec;
+}
+
+/* cuDNN's algorithm and forward mode of recurrence rec (KRL_REC_*). */
+static cudnnRNNAlgo_t rec_algo(int rec)
+{
+	return rec == KRL_REC_PERSIST ? CUDNN_RNN_ALGO_PERSIST_STATIC :
+	       rec == KRL_REC_SMALL_H ? CUDNN_RNN_ALGO_PERSIST_STATIC_SMALL_H :
+	       CUDNN_RNN_ALGO_STANDARD;
+}
+
+static cudnnForwardMode_t rec_mode(int rec)
+{
+	return rec == KRL_REC_STANDARD ? CUDNN_FWD_MODE_TRAINING
+	                               : CUDNN_FWD_MODE_INFERENCE;
 }
 
 /* Where cuDNN puts each matrix and bias of w (device pointer, only its
@@ -199,7 +223,7 @@ static krl_err plan_make(const char *op, cudnnHandle_t h, rnn_plan *p,
 	 * set_no_dropout) */
 	CUDNN_TRY(op, cudnnSetDropoutDescriptor(p->dd, h, 0.f, NULL, 0, 0), d);
 	CUDNN_TRY(op, cudnnSetRNNDescriptor_v8(
-		p->rd, CUDNN_RNN_ALGO_STANDARD,
+		p->rd, rec_algo(g->rec),
 		g->gates == 4 ? CUDNN_LSTM : CUDNN_GRU, CUDNN_RNN_DOUBLE_BIAS,
 		g->dirs == 2 ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
 		CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT,
@@ -228,9 +252,8 @@ static krl_err plan_make(const char *op, cudnnHandle_t h, rnn_plan *p,
 	CUDNN_TRY(op, cudnnSetTensorNdDescriptor(p->hd, CUDNN_DATA_FLOAT, 3,
 	                                         hdim, hstr), d);
 	CUDNN_TRY(op, cudnnGetRNNWeightSpaceSize(h, p->rd, &p->wbytes), d);
-	CUDNN_TRY(op, cudnnGetRNNTempSpaceSizes(h, p->rd,
-	                                        CUDNN_FWD_MODE_TRAINING, p->xd,
-	                                        &p->ws, &p->rs), d);
+	CUDNN_TRY(op, cudnnGetRNNTempSpaceSizes(h, p->rd, rec_mode(g->rec),
+	                                        p->xd, &p->ws, &p->rs), d);
 	krl_err r = check_layout(op, h, p, w, d);
 	if (r)
 		return r;
@@ -326,7 +349,7 @@ static krl_err run_rnn(const char *op, int gates, krl_opctx *c,
 		x = tmp;
 	}
 	CUDNN_TRY(op, cudnnRNNForward(
-		h, p->rd, CUDNN_FWD_MODE_TRAINING, NULL, p->xd, x, p->yd,
+		h, p->rd, rec_mode(g.rec), NULL, p->xd, x, p->yd,
 		out[0].data, p->hd, in[1].data, out[1].data,
 		lstm ? p->hd : NULL, lstm ? in[2].data : NULL,
 		lstm ? out[2].data : NULL,
