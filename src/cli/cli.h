@@ -85,6 +85,20 @@ typedef int (*krl_cli_worker_fn)(void *ctx, int w, int k, void **wctx,
  * outcome its worker sent (sum may be NULL; why "" when none). */
 typedef void (*krl_cli_report_fn)(void *rctx, int k, int err,
                                   const char *sum, const char *why);
+/* A judge worker's own judge and store (the worker context of krl
+ * optimize's and krl train's pools). */
+typedef struct krl_cli_judge_worker {
+	krl_judge *j;
+	krl_store *st;
+} krl_cli_judge_worker;
+/* The setup and teardown steps of a krl_cli_worker_fn whose workers each
+ * judge on their own device: k = -1 opens worker w's judge on device
+ * jo->device + w % ndev and its connection to store db into *wctx (why
+ * says which worker and device failed), k = -2 closes them. Returns 1
+ * with *rc set for those, 0 for a problem (k >= 0), left to the caller. */
+int krl_cli_judge_worker_step(const krl_judge_opts *jo, int ndev,
+                              const char *db, int w, int k, void **wctx,
+                              char *why, size_t nwhy, int *rc);
 /* Runs ntasks problems on nworkers child processes (fork; the caller must
  * not have initialised CUDA), each taking the next problem when it is
  * free, and reports every problem once, in order, as outcomes arrive; a

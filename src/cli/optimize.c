@@ -342,12 +342,6 @@ typedef struct opt_run {
 	int nlog, failed;
 } opt_run;
 
-/* A worker's own judge and store. */
-typedef struct opt_worker {
-	krl_judge *j;
-	krl_store *st;
-} opt_worker;
-
 /* Searches problem k with judge j and store st: 0 and *sum (with the GPU
  * it was measured on), or the error code and why. Worker w (-1: the only
  * one) says so in the progress line. */
@@ -426,31 +420,11 @@ static int opt_work(void *ctx, int w, int k, void **wctx, char **sum,
                     char *why, size_t nwhy)
 {
 	opt_run *r = ctx;
-	opt_worker *ow = *wctx;
-	krl_diag d = {0};
-	if (k == -1) {
-		krl_judge_opts jo = r->jo;
-		jo.device = r->jo.device + w % r->ndev;
-		*wctx = ow = calloc(1, sizeof *ow);
-		krl_err e = !ow ? krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0},
-		                                "out of memory") :
-		            krl_store_open(r->db, &ow->st, &d);
-		if (e == KRL_OK)
-			e = krl_judge_create(&jo, &ow->j, &d);
-		if (e != KRL_OK)
-			snprintf(why, nwhy, "worker %d (device %d): %s", w, jo.device,
-			         d.msg);
-		return e;
-	}
-	if (k == -2) {
-		if (ow) {
-			krl_judge_free(ow->j);
-			krl_store_close(ow->st);
-		}
-		free(ow);
-		*wctx = NULL;
-		return 0;
-	}
+	int rc;
+	if (krl_cli_judge_worker_step(&r->jo, r->ndev, r->db, w, k, wctx, why,
+	                              nwhy, &rc))
+		return rc;
+	krl_cli_judge_worker *ow = *wctx;
 	json_t *js = NULL;
 	int e = run_problem(r, k, w, ow->j, ow->st, &js, why, nwhy);
 	/* all the digits: the parent's table and results line are the ones

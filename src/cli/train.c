@@ -726,12 +726,6 @@ typedef struct trainpool {
 	char (*why)[1200];
 } trainpool;
 
-/* A worker's own judge and store. */
-typedef struct trainworker {
-	krl_judge *j;
-	krl_store *st;
-} trainworker;
-
 /* Where search k of a batch leaves its weights. */
 static int part_path(const trainpool *P, int k, char *buf, size_t cap,
                      krl_diag *d)
@@ -746,31 +740,12 @@ static int pool_work(void *ctx, int w, int k, void **wctx, char **sum,
                      char *why, size_t nwhy)
 {
 	trainpool *P = ctx;
-	trainworker *tw = *wctx;
 	krl_diag d = {0};
-	if (k == -1) {
-		krl_judge_opts jo = P->a->jo;
-		jo.device = P->a->jo.device + w % P->ndev;
-		*wctx = tw = calloc(1, sizeof *tw);
-		krl_err e = !tw ? krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0},
-		                                "out of memory") :
-		            krl_store_open(P->a->db, &tw->st, &d);
-		if (e == KRL_OK)
-			e = krl_judge_create(&jo, &tw->j, &d);
-		if (e != KRL_OK)
-			snprintf(why, nwhy, "worker %d (device %d): %s", w, jo.device,
-			         d.msg);
-		return e;
-	}
-	if (k == -2) {
-		if (tw) {
-			krl_judge_free(tw->j);
-			krl_store_close(tw->st);
-		}
-		free(tw);
-		*wctx = NULL;
-		return 0;
-	}
+	int rc;
+	if (krl_cli_judge_worker_step(&P->a->jo, P->ndev, P->a->db, w, k, wctx,
+	                              why, nwhy, &rc))
+		return rc;
+	krl_cli_judge_worker *tw = *wctx;
 	json_t *js = NULL;
 	krl_err e;
 	if (P->a->eval) {

@@ -33,6 +33,7 @@
 
 #include "cli/cli.h"
 #include "krl/runtime.h"
+#include "krl/store.h"
 
 enum { REC_START = 1, REC_DONE = 2, REC_SETUP = 3 };
 
@@ -351,4 +352,38 @@ out:
 	free(errs);
 	free(have);
 	return e;
+}
+
+int krl_cli_judge_worker_step(const krl_judge_opts *jo, int ndev,
+                              const char *db, int w, int k, void **wctx,
+                              char *why, size_t nwhy, int *rc)
+{
+	krl_cli_judge_worker *jw = *wctx;
+	krl_diag d = {0};
+	if (k == -1) {
+		krl_judge_opts o = *jo;
+		o.device = jo->device + w % (ndev > 0 ? ndev : 1);
+		*wctx = jw = calloc(1, sizeof *jw);
+		krl_err e = !jw ? krl_diag_set(&d, KRL_ENOMEM, (krl_pos){0},
+		                                "out of memory") :
+		            krl_store_open(db, &jw->st, &d);
+		if (e == KRL_OK)
+			e = krl_judge_create(&o, &jw->j, &d);
+		if (e != KRL_OK)
+			snprintf(why, nwhy, "worker %d (device %d): %s", w, o.device,
+			         d.msg);
+		*rc = e;
+		return 1;
+	}
+	if (k == -2) {
+		if (jw) {
+			krl_judge_free(jw->j);
+			krl_store_close(jw->st);
+		}
+		free(jw);
+		*wctx = NULL;
+		*rc = 0;
+		return 1;
+	}
+	return 0;
 }
