@@ -289,6 +289,68 @@ static int pool_same_windows(const krl_graph *g, int a, int b)
 	return 1;
 }
 
+/* Node m, just materialised for a library call that reads it: when it is
+ * a VIEW (the same elements with other dims) and not a task output, the
+ * plan declares it a `view` of its input's buffer instead of a kernel
+ * copying it (its input materialised too, where it was not: the kernel
+ * that would have copied m writes it instead). */
+static void mark_alias(cg_gen *G, int m)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[m];
+	if (x->kind != KRL_GN_VIEW || cg_out_decl(g, m, 0) >= 0)
+		return;
+	int b = x->in[0];
+	if (g->n[b].kind == KRL_GN_CONST || g->n[b].dtype != x->dtype)
+		return;
+	G->alias[m] = 1;
+	if (g->n[b].kind != KRL_GN_BUF)
+		G->mat[b] = 1;
+}
+
+/* Whether every reader of node n is a library call, or a VIEW read only
+ * by library calls, and n is no task output: the libraries take any
+ * address, where a generated kernel's float4 path needs 16-byte aligned
+ * ones (a slice at an offset need not be). */
+static int lib_readers_only(const krl_graph *g, int n, int depth)
+{
+	if (depth > 64 || cg_out_decl(g, n, 0) >= 0)
+		return 0;
+	for (int m = n + 1; m < g->nn; m++)
+		for (int q = 0; q < g->n[m].nin; q++) {
+			if (g->n[m].in[q] != n)
+				continue;
+			if (g->n[m].kind == KRL_GN_VIEW ?
+			    !lib_readers_only(g, m, depth + 1) :
+			    g->n[m].kind != KRL_GN_LIB)
+				return 0;
+		}
+	return 1;
+}
+
+/* Whether library node n is a contiguous slice of its input: `narrow`
+ * along dim 0 of a 1-D tensor (how the lowering reads a plan's slice
+ * view) that only library calls read (lib_readers_only): a plan `view`
+ * with an offset, no kernel. */
+static int slice_alias(const cg_gen *G, int n)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[n];
+	if (strcmp(x->op, "narrow") || x->nin != 1 || x->nout != 1 ||
+	    x->ndim != 1 || g->n[x->in[0]].ndim != 1 ||
+	    g->n[x->in[0]].kind == KRL_GN_CONST || !lib_readers_only(g, n, 0))
+		return 0;
+	int start = 0;
+	for (int a = 0; a < x->nattrs; a++) {
+		if (!strcmp(x->attrs[a].key, "start"))
+			start = 1;
+		else if (strcmp(x->attrs[a].key, "dim") ||
+		         !krl_opt_expr_literal(x->attrs[a].value))
+			return 0;
+	}
+	return start;
+}
+
 /* One grouping of the graph under the current materialised set: 0 done,
  * 1 something more was materialised (group again), -1 an error. */
 int cg_form(cg_gen *G)
@@ -302,6 +364,18 @@ int cg_form(cg_gen *G)
 		cg_kern *K = NULL;
 		switch (x->kind) {
 		case KRL_GN_LIB:
+			if (G->alias[n] == 2 || slice_alias(G, n)) {
+				int m = x->in[0];
+				G->mat[n] = 1;
+				G->alias[n] = 2;
+				G->home[n] = G->home[m];
+				if (!G->mat[m] && g->n[m].kind != KRL_GN_BUF) {
+					G->mat[m] = 1;
+					mark_alias(G, m);
+					return 1;
+				}
+				continue;
+			}
 			if (!(K = new_kernel(G, CK_LIB, n)))
 				return -1;
 			K->anchor[K->nanchor++] = n;
@@ -311,6 +385,7 @@ int cg_form(cg_gen *G)
 				int m = x->in[i];
 				if (!G->mat[m] && g->n[m].kind != KRL_GN_BUF) {
 					G->mat[m] = 1;
+					mark_alias(G, m);
 					return 1;
 				}
 			}
@@ -365,6 +440,13 @@ int cg_form(cg_gen *G)
 			continue;
 		default:
 			break;
+		}
+		/* an alias is its input's memory: ready when its input is, and
+		 * evaluated inline (its index mapped) in the kernel that writes
+		 * its input */
+		if (G->alias[n]) {
+			G->home[n] = G->home[x->in[0]];
+			continue;
 		}
 		/* pointwise, gather, flip; buffers and consts that are outputs */
 		if (!G->mat[n])

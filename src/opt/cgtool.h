@@ -152,6 +152,13 @@ typedef struct cg_gen {
 	int *nuse;               /* consumers of each node */
 	unsigned char *mat;      /* materialised (written by its home) */
 	unsigned char *forcemap; /* must be written by a map kernel */
+	unsigned char *alias;    /* 1: a VIEW a library call reads, written as
+	                            a plan `view` of its input's buffer (no
+	                            kernel copies it; materialised, its home
+	                            its input's: the kernel writing the input
+	                            evaluates it inline, later ones read it);
+	                            2: a `narrow` of a flat tensor along dim
+	                            0 (a slice), the same with an offset */
 	unsigned char *skip;     /* 1: a library call fused into another's
 	                            kernel (nothing to emit); 2: a GEMM whose
 	                            C never reaches memory (no buffer); 3: a
@@ -284,6 +291,12 @@ int cg_red_is_arg(krl_redop op);
  * what-line, then the newline. Library node n (-1: a call the generator
  * made) gets layout=nhwc_y where cg_is_cl says so, else layout=nhwc. */
 void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
+/* The last pass (cgdedup.c): each kernel of dev whose code equals an
+ * earlier kernel's up to the names of its parameters and locals loses its
+ * definition (a comment says whose code it runs) and its launches in plan
+ * and init call the earlier kernel. Returns how many, or -1 when out of
+ * memory (the texts are then unchanged). */
+int cg_dedup_kernels(cg_sb *dev, cg_sb *plan, cg_sb *init);
 /* Whether library node n leaves its output channels-last in memory
  * (`layout=nhwc_y`, lib.layout=nhwc_y): a convolution without bias, not
  * grouped, not run as a forward one (lib.tconv) nor as the implicit GEMM

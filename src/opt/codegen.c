@@ -222,6 +222,7 @@ static void gen_free(cg_gen *G)
 	free(G->chain_end);
 	free(G->mat);
 	free(G->forcemap);
+	free(G->alias);
 	free(G->skip);
 	free(G->home);
 	free(G->k);
@@ -300,9 +301,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	G.nuse = calloc((size_t)nn, sizeof *G.nuse);
 	G.mat = calloc((size_t)nn, 1);
 	G.forcemap = calloc((size_t)nn, 1);
+	G.alias = calloc((size_t)nn, 1);
 	G.skip = calloc((size_t)nn, 1);
 	G.home = calloc((size_t)nn, sizeof *G.home);
-	if (!G.nuse || !G.mat || !G.forcemap || !G.home || !G.skip) {
+	if (!G.nuse || !G.mat || !G.forcemap || !G.alias || !G.home || !G.skip) {
 		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 		goto done;
 	}
@@ -371,12 +373,30 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		/* a call with several outputs writes them to its PROJ nodes */
 		if (x->kind == KRL_GN_LIB && x->nout > 1)
 			continue;
-		cg_sb_printf(&G.bufs, "buffer t%d %s [", n,
-		             krl_dtype_name(x->dtype));
+		if (G.alias[n])
+			cg_sb_printf(&G.bufs, "view t%d = %s [", n,
+			             cg_bufname(&G, x->in[0]));
+		else
+			cg_sb_printf(&G.bufs, "buffer t%d %s [", n,
+			             krl_dtype_name(x->dtype));
 		for (int i = 0; i < x->ndim; i++)
 			cg_sb_printf(&G.bufs, "%s(%s)", i ? ", " : "",
 			             x->dim[i].text);
-		cg_sb_puts(&G.bufs, "]\n");
+		cg_sb_puts(&G.bufs, "]");
+		/* a slice: its start (slice_alias: the one attribute not a
+		 * literal dim) */
+		for (int a = 0; G.alias[n] == 2 && a < x->nattrs; a++)
+			if (!strcmp(x->attrs[a].key, "start")) {
+				char *z = krl_opt_expr_text(x->attrs[a].value);
+				if (!z) {
+					r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0},
+					                 "out of memory");
+					goto done;
+				}
+				cg_sb_printf(&G.bufs, " offset=(%s)", z);
+				free(z);
+			}
+		cg_sb_puts(&G.bufs, "\n");
 	}
 
 	/* one line saying what the candidate does */
@@ -502,6 +522,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		}
 	}
 
+	int nsame = cg_dedup_kernels(&G.dev, &G.plan, &G.init);
+	if (nsame < 0)
+		G.oom = 1;
 	cg_sb out = { 0 };
 	cg_sb_puts(&out, "/*\n");
 	if (header && *header) {
@@ -530,7 +553,13 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             kind_name(G.k[k].kind));
 	cg_sb_puts(&out, " * Every kernel indexes with 64-bit integers, guards every "
 	           "load and store,\n * and takes its vector path only where a "
-	           "run-time check says sizes allow.\n */\n\n");
+	           "run-time check says sizes allow.\n");
+	if (nsame > 0)
+		cg_sb_printf(&out, " * %d kernel%s the code of an earlier one "
+		             "(the same text up to the\n * names of parameters "
+		             "and locals): one definition, launched under its\n"
+		             " * name.\n", nsame, nsame == 1 ? " runs" : "s run");
+	cg_sb_puts(&out, " */\n\n");
 	if (G.need)
 		G.need |= CG_NEED_RED;
 	emit_helpers(&G, &out);

@@ -221,7 +221,8 @@ static int side_ok(const cg_gen *G, int m, int kid, int depth)
 	switch (cg_see(G, m, kid)) {
 	case SEE_LEAF:
 		return x->kind == KRL_GN_BUF ||
-		       (G->home[m] >= 0 && G->home[m] < kid);
+		       (G->home[m] >= 0 && G->home[m] < kid) ||
+		       (G->alias[m] && side_ok(G, x->in[0], kid, depth + 1));
 	case SEE_INLINE:
 		if (x->kind != KRL_GN_CONST && x->kind != KRL_GN_PW &&
 		    x->kind != KRL_GN_VIEW)

@@ -23,12 +23,21 @@
 #include "krl/opgeom.h"
 #include "opt/opt_int.h"
 
+/* A slice of a root written by a call while the root as a whole holds no
+ * node: elements [off, off + n) of root are node x (the slice's dims). */
+typedef struct lpart {
+	int root, buf, x;
+	int64_t off, n;
+} lpart;
+
 typedef struct lower {
 	const krl_task *t;
 	krl_graph *g;
 	krl_program *prog;       /* the reference resolved at the set */
 	krl_opt_scope sc;        /* names of the set, for LIB attributes */
 	int *cur;                /* per program buffer: its node, or -1 */
+	lpart *parts;            /* slices written, in the order written */
+	int nparts, capparts;
 	krl_diag *d;
 	const krl_stmt *s;       /* the call being lowered */
 	const krl_step *st;
@@ -1160,8 +1169,14 @@ int krl_graph_lowers(const char *z)
  * root's value to a VIEW of the result with the root's dims, so a write
  * through a view of an output writes the output. A slice (an offset, or
  * fewer elements) is read as a `narrow` of its root seen flat (a copy the
- * plan's view does not make); a write through one is refused, since the
- * graph has no node that merges a part into the rest of a tensor. */
+ * plan's view does not make). A write through a slice of a root that
+ * holds no node as a whole (a scratch or output buffer filled part by
+ * part: level 3's 34 writes each step's output to a slice of one buffer,
+ * then the stacked steps to slices of y) records a part; a read of the
+ * same slice is that part's node, a read of consecutive parts (or of the
+ * whole root, or the root as a task output) their `cat`. A write through
+ * a slice of a root that holds a node is refused: the graph has no node
+ * that merges a part into the rest of a tensor. */
 
 /* Node x seen with the dims of shape: x itself when its dims are those
  * (the same texts), else a VIEW of what x views (a view of a view is a
@@ -1241,26 +1256,187 @@ static krl_err as_buf(lower *L, int x, int b, int *o)
 	return r;
 }
 
-/* The node program buffer b (a view or not) holds now, or -1. */
+/* ==== Parts: slices written one by one ==== */
+
+/* The parts of root covering [off, off + n) exactly, consecutive and in
+ * order of offset: their indices into idx (at most cap), their count, or
+ * -1 when they do not cover it so. */
+static int parts_cover(const lower *L, int root, int64_t off, int64_t n,
+                       int *idx, int cap)
+{
+	int k = 0;
+	int64_t at = off;
+	while (at < off + n) {
+		int found = -1;
+		for (int i = 0; i < L->nparts; i++)
+			if (L->parts[i].root == root && L->parts[i].off == at)
+				found = i;
+		if (found < 0 || k == cap ||
+		    L->parts[found].off + L->parts[found].n > off + n)
+			return -1;
+		idx[k++] = found;
+		at += L->parts[found].n;
+	}
+	return k;
+}
+
+/* Elements [off, off + n) of root from its parts: the one part, or the
+ * `cat` of the parts seen flat (elements in order), n elements seen
+ * flat; *o = -1 when the parts do not cover the range exactly. */
+static krl_err parts_read(lower *L, int root, int64_t off, int64_t n, int *o)
+{
+	int idx[KRL_MAX_CALL_IN], in[KRL_MAX_CALL_IN];
+	int k = parts_cover(L, root, off, n, idx, KRL_MAX_CALL_IN);
+	*o = -1;
+	if (k <= 0)
+		return KRL_OK;
+	if (k == 1) {
+		*o = L->parts[idx[0]].x;
+		return KRL_OK;
+	}
+	char text[SLICE_TEXT], all[4 * SLICE_TEXT];
+	size_t used = 0;
+	krl_err r = KRL_OK;
+	for (int i = 0; i < k && !r; i++) {
+		const krl_gnode *x = N(L, L->parts[idx[i]].x);
+		krl_gnode_dims_text(x, 0, x->ndim, text, sizeof text);
+		krl_gdim flat = { text, L->parts[idx[i]].n };
+		r = krl_graph_view(L->g, L->parts[idx[i]].x, 1, &flat, &in[i],
+		                   L->d);
+		int w = snprintf(all + used, sizeof all - used, "%s(%s)",
+		                 i ? " + " : "", text);
+		if (w < 0 || (size_t)w >= sizeof all - used)
+			return krl_diag_set(L->d, KRL_EUNSUPPORTED,
+			                    decl_of(L, root)->pos, "'%s' is read "
+			                    "from %d parts whose sizes make too "
+			                    "long a text", L->prog->bufs[root].name,
+			                    k);
+		used += (size_t)w;
+	}
+	krl_gdim cd = { all, n };
+	krl_gattr a = { "dim", "0", 0 };
+	return r ? r : krl_graph_lib(L->g, "cat", in, k, 1, &cd, &a, 1, o, L->d);
+}
+
+/* Drops root's parts (a whole write replaces them; a join consumed
+ * them). */
+static void parts_drop(lower *L, int root)
+{
+	int k = 0;
+	for (int i = 0; i < L->nparts; i++)
+		if (L->parts[i].root != root)
+			L->parts[k++] = L->parts[i];
+	L->nparts = k;
+}
+
+/* Root b as a whole from its parts (a read of all of it, or a task
+ * output at the end): L->cur[b] becomes their `cat` with b's dims and the
+ * parts are dropped; nothing when b has none. Parts that leave elements
+ * unwritten are refused, naming the root. */
+static krl_err parts_join(lower *L, int b)
+{
+	int have = 0, x;
+	for (int i = 0; i < L->nparts; i++)
+		have |= L->parts[i].root == b;
+	if (!have)
+		return KRL_OK;
+	krl_err r = parts_read(L, b, 0, L->prog->bufs[b].numel, &x);
+	if (r)
+		return r;
+	if (x < 0)
+		return krl_diag_set(L->d, KRL_EUNSUPPORTED, decl_of(L, b)->pos,
+		                    "'%s' is read whole, but the slices written "
+		                    "to it do not cover its %lld elements in at "
+		                    "most %d parts", L->prog->bufs[b].name,
+		                    (long long)L->prog->bufs[b].numel,
+		                    KRL_MAX_CALL_IN);
+	if ((r = as_buf(L, x, b, &L->cur[b])))
+		return r;
+	parts_drop(L, b);
+	return KRL_OK;
+}
+
+/* Slice b of root (which holds no node) now holds node x: a new part,
+ * or the part of the same elements replaced; a write that overlaps
+ * another part otherwise is refused. */
+static krl_err parts_write(lower *L, int root, int b, int x)
+{
+	const krl_buf *kb = &L->prog->bufs[b];
+	int v;
+	krl_err r = as_buf(L, x, b, &v);
+	if (r)
+		return r;
+	for (int i = 0; i < L->nparts; i++) {
+		lpart *p = &L->parts[i];
+		if (p->root != root || p->off >= kb->offset + kb->numel ||
+		    kb->offset >= p->off + p->n)
+			continue;
+		if (p->off == kb->offset && p->n == kb->numel) {
+			p->x = v;
+			p->buf = b;
+			return KRL_OK;
+		}
+		return krl_diag_set(L->d, KRL_EUNSUPPORTED, decl_of(L, b)->pos,
+		                    "a call writes view '%s', elements [%lld, "
+		                    "%lld) of '%s', which overlaps the part "
+		                    "'%s' wrote, [%lld, %lld), without being it",
+		                    kb->name, (long long)kb->offset,
+		                    (long long)(kb->offset + kb->numel),
+		                    L->prog->bufs[root].name,
+		                    L->prog->bufs[p->buf].name, (long long)p->off,
+		                    (long long)(p->off + p->n));
+	}
+	if (L->nparts == L->capparts) {
+		int cap = L->capparts ? 2 * L->capparts : 64;
+		lpart *np = realloc(L->parts, (size_t)cap * sizeof *np);
+		if (!np)
+			return oom(L);
+		L->parts = np;
+		L->capparts = cap;
+	}
+	L->parts[L->nparts++] = (lpart){ root, b, v, kb->offset, kb->numel };
+	return KRL_OK;
+}
+
+/* The node program buffer b (a view or not) holds now, or -1. A root
+ * filled part by part: a slice read is its parts' node, a whole read
+ * joins them. */
 static krl_err read_buf(lower *L, int b, int *o)
 {
 	int root = krl_buf_root(L->prog, b);
+	krl_err r;
 	*o = L->cur[root];
+	if (*o < 0 && root != b && is_slice(L, b)) {
+		const krl_buf *kb = &L->prog->bufs[b];
+		int x;
+		r = parts_read(L, root, kb->offset, kb->numel, &x);
+		return r || x < 0 ? r : as_buf(L, x, b, o);
+	}
+	if (*o < 0) {
+		if ((r = parts_join(L, root)))
+			return r;
+		*o = L->cur[root];
+	}
 	if (*o < 0 || root == b)
 		return KRL_OK;
 	return is_slice(L, b) ? read_slice(L, *o, b, o) : as_buf(L, *o, b, o);
 }
 
 /* Program buffer b (a view or not) now holds node x. A write through a
- * slice is refused, naming it: the graph has no node that merges a part
- * into the rest of a tensor. */
+ * slice of a root that holds no node is a part (parts_write); one through
+ * a slice of a root that holds a node is refused, naming it: the graph
+ * has no node that merges a part into the rest of a tensor. A whole
+ * write drops the root's parts. */
 static krl_err write_buf(lower *L, int b, int x)
 {
 	int root = krl_buf_root(L->prog, b);
 	if (root == b) {
+		parts_drop(L, b);
 		L->cur[b] = x;
 		return KRL_OK;
 	}
+	if (is_slice(L, b) && L->cur[root] < 0)
+		return parts_write(L, root, b, x);
 	if (is_slice(L, b)) {
 		const krl_buf *kb = &L->prog->bufs[b], *rb = &L->prog->bufs[root];
 		return krl_diag_set(L->d, KRL_EUNSUPPORTED, decl_of(L, b)->pos,
@@ -1273,6 +1449,7 @@ static krl_err write_buf(lower *L, int b, int x)
 		                    (long long)(kb->offset + kb->numel), rb->name,
 		                    (long long)rb->numel);
 	}
+	parts_drop(L, root);
 	return as_buf(L, x, root, &L->cur[root]);
 }
 
@@ -1366,6 +1543,9 @@ krl_err krl_graph_lower(const krl_task *t, const char *set, krl_graph **out,
 			                 "more than 8 outputs");
 			goto done;
 		}
+		/* an output written part by part */
+		if (L.cur[i] < 0 && (r = parts_join(&L, i)))
+			goto done;
 		L.g->out[L.g->nout] = L.cur[i];
 		L.g->outdecl[L.g->nout++] = i;
 	}
@@ -1378,6 +1558,7 @@ krl_err krl_graph_lower(const krl_task *t, const char *set, krl_graph **out,
 done:
 	krl_graph_free(L.g);
 	free(L.cur);
+	free(L.parts);
 	krl_opt_scope_free(&L.sc);
 	krl_program_free(L.prog);
 	return r;

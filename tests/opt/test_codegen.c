@@ -455,6 +455,89 @@ static void hand_built_softmax(void **state)
 	krl_suite_free(s);
 }
 
+/* The last pass (cgdedup.c): kernels equal up to the names of their
+ * parameters and locals keep one definition and their launches call it
+ * (in the plan and in init); kernels that differ in a helper they call,
+ * a vector type or a literal stay apart. */
+static void duplicate_kernels_share_code(void **state)
+{
+	(void)state;
+	static const char dev[] =
+		"/* k0 */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k0_map(long a0, const float *__restrict__ p_t4, float *__restrict__ p_t5)\n"
+		"{\n\tconst float v7 = p_t4[a0];\n\tp_t5[a0] = cp4(v7) + 1.5f;\n}\n"
+		"/* k1: k0 with other names */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k1_map(long a0, const float *__restrict__ p_x, float *__restrict__ p_t9)\n"
+		"{\n\tconst float v11 = p_x[a0];\n\tp_t9[a0] = cp4(v11) + 1.5f;\n}\n"
+		"/* k2: another helper */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k2_map(long a0, const float *__restrict__ p_x, float *__restrict__ p_t9)\n"
+		"{\n\tconst float v11 = p_x[a0];\n\tp_t9[a0] = cp16(v11) + 1.5f;\n}\n"
+		"/* k3: another literal */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k3_map(long a0, const float *__restrict__ p_x, float *__restrict__ p_t9)\n"
+		"{\n\tconst float v11 = p_x[a0];\n\tp_t9[a0] = cp4(v11) + 2.5f;\n}\n"
+		"/* k4: a vector type */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k4_map(long a0, const int4 *__restrict__ p_x, int4 *__restrict__ p_t9)\n"
+		"{\n\tp_t9[a0] = p_x[a0];\n}\n"
+		"/* k5: k4 with float4 */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k5_map(long a0, const float4 *__restrict__ p_x, float4 *__restrict__ p_t9)\n"
+		"{\n\tp_t9[a0] = p_x[a0];\n}\n"
+		"/* k6: k0 with other names again */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k6_map(long a0, const float *__restrict__ p_t4, float *__restrict__ p_t4b)\n"
+		"{\n\tconst float v7 = p_t4[a0];\n\tp_t4b[a0] = cp4(v7) + 1.5f;\n}\n"
+		"/* k7: k0's code, every local renamed */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k7_map(long b1, const float *__restrict__ p_in, float *__restrict__ p_out)\n"
+		"{\n\tconst float w2 = p_in[b1];\n\tp_out[b1] = cp4(w2) + 1.5f;\n}\n"
+		"/* k8: k0 reading its output parameter (one name for two) */\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k8_map(long a0, const float *__restrict__ p_t4, float *__restrict__ p_t5)\n"
+		"{\n\tconst float v7 = p_t5[a0];\n\tp_t5[a0] = cp4(v7) + 1.5f;\n}\n";
+	static const char plan[] =
+		"launch k0_map grid=(1) block=(256) args(n, x, t5)\n"
+		"launch k1_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k2_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k3_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k4_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k5_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k6_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k8_map grid=(1) block=(256) args(n, x, t9)\n";
+	cg_sb d = { 0 }, p = { 0 }, in = { 0 };
+	cg_sb_puts(&d, dev);
+	cg_sb_puts(&p, plan);
+	cg_sb_puts(&in, "launch k7_map grid=(1) block=(256) args(n, w, wd)\n");
+	assert_int_equal(cg_dedup_kernels(&d, &p, &in), 3);
+	/* k1, k6 and k7 are k0's code; the others stay */
+	assert_null(strstr(d.z, "k1_map("));
+	assert_null(strstr(d.z, "k6_map("));
+	assert_null(strstr(d.z, "k7_map("));
+	assert_non_null(strstr(d.z, "/* k1_map: the code of k0_map"));
+	static const char *const kept[] = { "k0_map(", "k2_map(", "k3_map(",
+	                                    "k4_map(", "k5_map(", "k8_map(" };
+	for (int i = 0; i < 6; i++)
+		assert_non_null(strstr(d.z, kept[i]));
+	assert_string_equal(p.z,
+		"launch k0_map grid=(1) block=(256) args(n, x, t5)\n"
+		"launch k0_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k2_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k3_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k4_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k5_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k0_map grid=(1) block=(256) args(n, x, t9)\n"
+		"launch k8_map grid=(1) block=(256) args(n, x, t9)\n");
+	assert_string_equal(in.z, "launch k0_map grid=(1) block=(256) "
+	                    "args(n, w, wd)\n");
+	cg_sb_free(&d);
+	cg_sb_free(&p);
+	cg_sb_free(&in);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -475,6 +558,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(hand_built_softmax),
 		cmocka_unit_test(level1_candidates_are_valid),
 		cmocka_unit_test(level2_linear_gemm_epilogues),
+		cmocka_unit_test(duplicate_kernels_share_code),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	free(g_load);

@@ -414,6 +414,23 @@ static void unsupported_calls_say_where(void **state)
 	krl_task_free(t);
 }
 
+/* Graph g of task t, lowered at set, equals the golden executor there;
+ * a kb0 graph also run at tiny (a generated candidate serves every set). */
+static void golden_at_set(const krl_task *t, const krl_graph *g,
+                          const char *set)
+{
+	krl_diag d = { 0 };
+	gt_run r;
+	KRL_ASSERT_OK(gt_golden(t, set, 5, &r, &d), &d);
+	assert_int_equal(gt_check(g, set, &r, set, &d), 0);
+	gt_free(&r);
+	if (!strcmp(set, "kb0")) {
+		KRL_ASSERT_OK(gt_golden(t, "tiny", 6, &r, &d), &d);
+		assert_int_equal(gt_check(g, "tiny", &r, "kb0 at tiny", &d), 0);
+		gt_free(&r);
+	}
+}
+
 /* Views: read through (a view of an input, a view of a view), written
  * through (a plan buffer and an output, whose root is then read), each
  * against the golden executor; a slice (an offset, fewer elements) is
@@ -461,16 +478,7 @@ static void views_lower_as_their_roots(void **state)
 		const krl_gnode *z = &g->n[g->out[1]];
 		assert_int_equal(z->kind, KRL_GN_VIEW);
 		assert_string_equal(z->dim[0].text, "n");
-		gt_run r;
-		KRL_ASSERT_OK(gt_golden(t, sets[k], 5, &r, &d), &d);
-		assert_int_equal(gt_check(g, sets[k], &r, sets[k], &d), 0);
-		gt_free(&r);
-		if (k == 1) { /* the kb0 graph run at tiny */
-			KRL_ASSERT_OK(gt_golden(t, "tiny", 6, &r, &d), &d);
-			assert_int_equal(gt_check(g, "tiny", &r, "kb0 at tiny", &d),
-			                 0);
-			gt_free(&r);
-		}
+		golden_at_set(t, g, sets[k]);
 		krl_graph_free(g);
 		g = NULL;
 	}
@@ -500,16 +508,7 @@ static void views_lower_as_their_roots(void **state)
 			narrows += g->n[i].kind == KRL_GN_LIB &&
 			           !strcmp(g->n[i].op, "narrow");
 		assert_int_equal(narrows, 1);
-		gt_run r;
-		KRL_ASSERT_OK(gt_golden(t, sets[k], 5, &r, &d), &d);
-		assert_int_equal(gt_check(g, sets[k], &r, sets[k], &d), 0);
-		gt_free(&r);
-		if (k == 1) {
-			KRL_ASSERT_OK(gt_golden(t, "tiny", 6, &r, &d), &d);
-			assert_int_equal(gt_check(g, "tiny", &r, "kb0 at tiny", &d),
-			                 0);
-			gt_free(&r);
-		}
+		golden_at_set(t, g, sets[k]);
 		krl_graph_free(g);
 		g = NULL;
 	}
@@ -534,6 +533,77 @@ static void views_lower_as_their_roots(void **state)
 	assert_int_equal(d.pos.line, 12);
 	assert_non_null(strstr(d.msg, "view 'y1'"));
 	assert_non_null(strstr(d.msg, "[5, 10) of 'y' (15 elements)"));
+	krl_task_free(t);
+}
+
+/* Slices written one by one (lower.c "Parts"): tests/data/parts/steps.task
+ * (level 3 34's pattern: step outputs to slices of a scratch buffer,
+ * read back singly, in pairs into slices of y, and whole) equals the
+ * golden executor at every set and as the kb0 graph run at tiny, with y
+ * the cat of its two slices; a write overlapping another part without
+ * being it, and a whole read of a root whose parts leave a gap, are
+ * refused naming the buffer. */
+static void slices_written_part_by_part(void **state)
+{
+	(void)state;
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_load("tests/data/parts/steps.task", &t, &d), &d);
+	static const char *const sets[] = { "tiny", "kb0", "kb1" };
+	for (int k = 0; k < 3; k++) {
+		KRL_ASSERT_OK(krl_graph_lower(t, sets[k], &g, &d), &d);
+		/* y: a view of the cat of its two slices' nodes */
+		const krl_gnode *y = &g->n[g->out[0]];
+		while (y->kind == KRL_GN_VIEW)
+			y = &g->n[y->in[0]];
+		assert_int_equal(y->kind, KRL_GN_LIB);
+		assert_string_equal(y->op, "cat");
+		assert_int_equal(y->nin, 2);
+		golden_at_set(t, g, sets[k]);
+		krl_graph_free(g);
+		g = NULL;
+	}
+	krl_task_free(t);
+	static const char overlap[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"output y f32 [n, m]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  view x1 = x [m]\n"
+		"  view ya = y [m]\n"
+		"  view yb = y [m] offset=2\n"
+		"  call relu(x1) -> ya\n"
+		"  call sigmoid(x1) -> yb\n"
+		"end\n";
+	KRL_ASSERT_OK(krl_task_parse("overlap.task", overlap, sizeof overlap - 1,
+	                             &t, &d), &d);
+	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
+	assert_null(g);
+	assert_non_null(strstr(d.msg, "view 'yb', elements [2, 7) of 'y', "
+	                       "which overlaps the part 'ya' wrote, [0, 5)"));
+	krl_task_free(t);
+	static const char gap[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
+		"input x f32 [n, m] normal(0, 1)\n"
+		"output y f32 [n, m]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  view x1 = x [m]\n"
+		"  view ya = y [m]\n"
+		"  call relu(x1) -> ya\n"
+		"end\n";
+	KRL_ASSERT_OK(krl_task_parse("gap.task", gap, sizeof gap - 1, &t, &d),
+	              &d);
+	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
+	assert_null(g);
+	assert_non_null(strstr(d.msg, "'y' is read whole, but the slices "
+	                       "written to it do not cover its 15 elements"));
 	krl_task_free(t);
 }
 
@@ -745,6 +815,7 @@ int main(void)
 		cmocka_unit_test(shapes_of_known_tasks),
 		cmocka_unit_test(unsupported_calls_say_where),
 		cmocka_unit_test(views_lower_as_their_roots),
+		cmocka_unit_test(slices_written_part_by_part),
 		cmocka_unit_test(level2_ops_at_edge_values),
 		cmocka_unit_test(batchnorm_lowers_to_one_pass),
 	};
