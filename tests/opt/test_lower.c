@@ -414,6 +414,32 @@ static void unsupported_calls_say_where(void **state)
 	krl_task_free(t);
 }
 
+/* The header of the slice tasks below: x [n, m] in, y [n, m] out. */
+#define SLICE_HEAD                                                       \
+	"task t\nsource \"x\"\n"                                            \
+	"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"        \
+	"input x f32 [n, m] normal(0, 1)\n"                                  \
+	"output y f32 [n, m]\n"                                              \
+	"tolerance atol=1e-6 rtol=1e-5\n"                                    \
+	"bytes 8 * n\nflops n\n"                                             \
+	"plan\n"
+
+/* Lowering task text at tiny is refused (KRL_EUNSUPPORTED) with a message
+ * holding msg, at plan line `line` (0: any). */
+static void lower_refuses(const char *text, int line, const char *msg)
+{
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_parse("refused.task", text, strlen(text), &t, &d),
+	              &d);
+	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
+	assert_null(g);
+	if (!strstr(d.msg, msg) || (line && d.pos.line != line))
+		fail_msg("line %d: %s", d.pos.line, d.msg);
+	krl_task_free(t);
+}
+
 /* Graph g of task t, lowered at set, equals the golden executor there;
  * a kb0 graph also run at tiny (a generated candidate serves every set). */
 static void golden_at_set(const krl_task *t, const krl_graph *g,
@@ -514,26 +540,14 @@ static void views_lower_as_their_roots(void **state)
 	}
 	krl_task_free(t);
 	static const char slice_write[] =
-		"task t\nsource \"x\"\n"
-		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
-		"input x f32 [n, m] normal(0, 1)\n"
-		"output y f32 [n, m]\n"
-		"tolerance atol=1e-6 rtol=1e-5\n"
-		"bytes 8 * n\nflops n\n"
-		"plan\n"
+		SLICE_HEAD
 		"  view y1 = y [m] offset=m\n"
 		"  call relu(x) -> y\n"
 		"  view x1 = x [m] offset=m\n"
 		"  call sigmoid(x1) -> y1\n"
 		"end\n";
-	KRL_ASSERT_OK(krl_task_parse("slice.task", slice_write,
-	                             sizeof slice_write - 1, &t, &d), &d);
-	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
-	assert_null(g);
-	assert_int_equal(d.pos.line, 12);
-	assert_non_null(strstr(d.msg, "view 'y1'"));
-	assert_non_null(strstr(d.msg, "[5, 10) of 'y' (15 elements)"));
-	krl_task_free(t);
+	lower_refuses(slice_write, 12, "view 'y1', elements [5, 10) of 'y' "
+	              "(15 elements)");
 }
 
 /* Slices written one by one (lower.c "Parts"): tests/data/parts/steps.task
@@ -566,45 +580,23 @@ static void slices_written_part_by_part(void **state)
 	}
 	krl_task_free(t);
 	static const char overlap[] =
-		"task t\nsource \"x\"\n"
-		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
-		"input x f32 [n, m] normal(0, 1)\n"
-		"output y f32 [n, m]\n"
-		"tolerance atol=1e-6 rtol=1e-5\n"
-		"bytes 8 * n\nflops n\n"
-		"plan\n"
+		SLICE_HEAD
 		"  view x1 = x [m]\n"
 		"  view ya = y [m]\n"
 		"  view yb = y [m] offset=2\n"
 		"  call relu(x1) -> ya\n"
 		"  call sigmoid(x1) -> yb\n"
 		"end\n";
-	KRL_ASSERT_OK(krl_task_parse("overlap.task", overlap, sizeof overlap - 1,
-	                             &t, &d), &d);
-	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
-	assert_null(g);
-	assert_non_null(strstr(d.msg, "view 'yb', elements [2, 7) of 'y', "
-	                       "which overlaps the part 'ya' wrote, [0, 5)"));
-	krl_task_free(t);
+	lower_refuses(overlap, 0, "view 'yb', elements [2, 7) of 'y', which "
+	              "overlaps the part 'ya' wrote, [0, 5)");
 	static const char gap[] =
-		"task t\nsource \"x\"\n"
-		"shapes kb0 n=4 m=6\nshapes kb1 n=8 m=6\nshapes tiny n=3 m=5\n"
-		"input x f32 [n, m] normal(0, 1)\n"
-		"output y f32 [n, m]\n"
-		"tolerance atol=1e-6 rtol=1e-5\n"
-		"bytes 8 * n\nflops n\n"
-		"plan\n"
+		SLICE_HEAD
 		"  view x1 = x [m]\n"
 		"  view ya = y [m]\n"
 		"  call relu(x1) -> ya\n"
 		"end\n";
-	KRL_ASSERT_OK(krl_task_parse("gap.task", gap, sizeof gap - 1, &t, &d),
-	              &d);
-	assert_int_equal(krl_graph_lower(t, "tiny", &g, &d), KRL_EUNSUPPORTED);
-	assert_null(g);
-	assert_non_null(strstr(d.msg, "'y' is read whole, but the slices "
-	                       "written to it do not cover its 15 elements"));
-	krl_task_free(t);
+	lower_refuses(gap, 0, "'y' is read whole, but the slices written to "
+	              "it do not cover its 15 elements");
 }
 
 /* The ops lowered for level 2 (add_bcast, sub_bcast, minimum_bcast,
