@@ -207,6 +207,25 @@ krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
 	return KRL_OK;
 }
 
+krl_err krl_ops_need_word(const char *op, const krl_attrs *a, const char *key,
+                          char *msg, size_t cap)
+{
+	const char *const *w = krl_attr_words(key);
+	double v = krl_attrs_get(a, key, 0);
+	int n = 0;
+	while (w && w[n])
+		n++;
+	if (v >= 0 && v < n && v == floor(v))
+		return KRL_OK;
+	char list[256] = "";
+	size_t used = 0;
+	for (int k = 0; k < n && used < sizeof list; k++)
+		used += (size_t)snprintf(list + used, sizeof list - used,
+		                         "%s%d = %s", k ? ", " : "", k, w[k]);
+	return krl_ops_fail(msg, cap, "%s: %s=%g is not one of its values "
+	                    "(allowed: %s)", op, key, v, list);
+}
+
 krl_err krl_ops_need_algo(const char *op, const krl_attrs *a, char *msg,
                           size_t cap)
 {

@@ -71,6 +71,11 @@ krl_err krl_ops_need_f32(const char *op, char *msg, size_t cap, ...);
 /* An optional 0/1 attribute. */
 krl_err krl_ops_need_flag(const char *op, const krl_attrs *a, const char *key,
                           char *msg, size_t cap);
+/* An optional word-valued attribute (krl_attr_words(key)): its value,
+ * the word's index, must be one of the list's (default 0); the message
+ * lists them ("allowed: 0 = nchw, 1 = nhwc, ..."). */
+krl_err krl_ops_need_word(const char *op, const krl_attrs *a, const char *key,
+                          char *msg, size_t cap);
 /* An optional attribute that must be finite (default 0). */
 krl_err krl_ops_need_finite(const char *op, const krl_attrs *a,
                             const char *key, char *msg, size_t cap);

@@ -156,16 +156,10 @@ static krl_err check_attrs(const char *op, const char *const *names,
 		if (strcmp(key, "layout") == 0) {
 			/* a plan writes a word (the program builder maps it,
 			 * krl_attr_words); a caller of the op its index */
-			double v = a->val[i];
-			if (v == KRL_LAYOUT_NCHW || v == KRL_LAYOUT_NHWC ||
-			    v == KRL_LAYOUT_NHWC_Y)
-				continue;
-			const char *const *w = krl_attr_words("layout");
-			return krl_ops_fail(msg, cap, "%s: layout=%g is not one of its "
-			            "values (allowed: %d = %s, %d = %s, %d = %s)", op, v,
-			            KRL_LAYOUT_NCHW, w[KRL_LAYOUT_NCHW],
-			            KRL_LAYOUT_NHWC, w[KRL_LAYOUT_NHWC],
-			            KRL_LAYOUT_NHWC_Y, w[KRL_LAYOUT_NHWC_Y]);
+			krl_err r = krl_ops_need_word(op, a, "layout", msg, cap);
+			if (r)
+				return r;
+			continue;
 		}
 		int64_t lo = strcmp(key, "groups") == 0 ? 1 : key_min(key,
 		                                                   &axis);

@@ -113,18 +113,8 @@ static krl_err check_rnn(const char *op, int gates, const krl_tensor *in,
 	if (lstm && (r = krl_ops_need_f32(op, msg, cap, "c0", &in[2], "cy",
 	                                  &out[2], NULL)))
 		return r;
-	double rec = krl_attrs_get(a, "recurrence", KRL_REC_STANDARD);
-	if (rec != KRL_REC_STANDARD && rec != KRL_REC_INFER &&
-	    rec != KRL_REC_PERSIST && rec != KRL_REC_SMALL_H) {
-		const char *const *w = krl_attr_words("recurrence");
-		return krl_ops_fail(msg, cap, "%s: recurrence=%g is not one of "
-		                    "its values (allowed: %d = %s, %d = %s, %d = "
-		                    "%s, %d = %s)", op, rec, KRL_REC_STANDARD,
-		                    w[KRL_REC_STANDARD], KRL_REC_INFER,
-		                    w[KRL_REC_INFER], KRL_REC_PERSIST,
-		                    w[KRL_REC_PERSIST], KRL_REC_SMALL_H,
-		                    w[KRL_REC_SMALL_H]);
-	}
+	if ((r = krl_ops_need_word(op, a, "recurrence", msg, cap)))
+		return r;
 	double nl = krl_attrs_get(a, "layers", 1);
 	if (nl != floor(nl) || nl < 1 || nl > RNN_MAX_LAYERS)
 		return krl_ops_fail(msg, cap, "%s: layers=%g must be an integer "
