@@ -365,21 +365,15 @@ int cg_form(cg_gen *G)
 		switch (x->kind) {
 		case KRL_GN_LIB:
 			if (G->alias[n] == 2 || slice_alias(G, n)) {
-				int m = x->in[0];
-				G->mat[n] = 1;
+				/* a view of its input: no kernel, ready with it */
 				G->alias[n] = 2;
-				G->home[n] = G->home[m];
-				if (!G->mat[m] && g->n[m].kind != KRL_GN_BUF) {
-					G->mat[m] = 1;
-					mark_alias(G, m);
-					return 1;
-				}
-				continue;
+				G->home[n] = G->home[x->in[0]];
+			} else {
+				if (!(K = new_kernel(G, CK_LIB, n)))
+					return -1;
+				K->anchor[K->nanchor++] = n;
+				G->home[n] = K->id;
 			}
-			if (!(K = new_kernel(G, CK_LIB, n)))
-				return -1;
-			K->anchor[K->nanchor++] = n;
-			G->home[n] = K->id;
 			G->mat[n] = 1;
 			for (int i = 0; i < x->nin; i++) {
 				int m = x->in[i];
