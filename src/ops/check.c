@@ -85,7 +85,7 @@ double krl_attrs_get(const krl_attrs *a, const char *key, double dflt)
  * the recurrent layers (docs/ops-rnn.md): cuDNN's RNN algorithm and
  * forward mode. */
 static const char *const k_layout_words[] = { "nchw", "nhwc", "nhwc_y",
-                                               NULL };
+                                               "nhwc_xy", NULL };
 static const char *const k_recurrence_words[] = { "standard", "infer",
                                                    "persist", "small_h",
                                                    NULL };

@@ -260,9 +260,12 @@ void cg_lib_choices(cg_gen *G, int algo, int layout, int n)
 		G->nalgo++;
 	}
 	if (layout && G->s.lib_layout) {
-		cg_sb_puts(&G->plan, n >= 0 && cg_is_cl(G, n) ? " layout=nhwc_y"
-		                                                : " layout=nhwc");
+		int xy = n >= 0 && cg_cl_reads_x(G, n);
+		cg_sb_puts(&G->plan, xy ? " layout=nhwc_xy" :
+		           n >= 0 && cg_is_cl(G, n) ? " layout=nhwc_y" :
+		           " layout=nhwc");
 		G->nlayout++;
+		G->nlayout_xy += xy;
 	}
 	const char *const *rec = krl_attr_words("recurrence");
 	if (n >= 0 && G->s.lib_rnn > 0 && G->s.lib_rnn < 4 &&
@@ -308,13 +311,45 @@ int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1)
 	return cg_cl_col_blocks(sp, ax0, ax1) >= CG_CL_MIN_BLOCKS;
 }
 
-int cg_is_cl(const cg_gen *G, int n)
+/* Whether every reader of node n is a generated node that indexes a
+ * channels-last n through codegen_ev.c or walks it in memory order: a
+ * pointwise node, a reduction, or a pool over every spatial dim
+ * (emit_pool_cl; a pool over fewer dims may read its input's buffer
+ * directly). Library readers count only where `conv_x` (cg_cl_plan) and
+ * they read n as a channels-last x; *nconv counts those. Returns how
+ * many readers, 0 when one is of another kind. */
+static int cl_readers(const cg_gen *G, int n, int conv_x, int *nconv)
+{
+	const krl_graph *g = G->g;
+	int k = 0;
+	for (int j = n + 1; j < g->nn; j++)
+		for (int q = 0; q < g->n[j].nin; q++) {
+			if (g->n[j].in[q] != n)
+				continue;
+			const krl_gnode *r = &g->n[j];
+			int ok = r->kind == KRL_GN_PW || r->kind == KRL_GN_REDUCE ||
+			         (r->kind == KRL_GN_POOL && r->axis == 2 &&
+			          r->ndim == g->n[n].ndim);
+			if (!ok && conv_x && r->kind == KRL_GN_LIB && q == 0 &&
+			    cg_is_cl(G, j)) {
+				ok = 1;
+				(*nconv)++;
+			}
+			if (!ok)
+				return 0;
+			k++;
+		}
+	return k;
+}
+
+/* cg_is_cl's library nodes: convolutions leaving y channels-last. */
+static int lib_cl(const cg_gen *G, int n)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[n];
 	cg_tconv tc;
 	cg_igemm ig;
-	if (G->s.lib_layout != 2 || x->kind != KRL_GN_LIB || x->nin != 2 ||
+	if (G->s.lib_layout < 2 || x->kind != KRL_GN_LIB || x->nin != 2 ||
 	    x->nout != 1 || x->dtype != KRL_F32 || x->ndim < 3 ||
 	    !krl_opt_lib_takes_layout(g, n) ||
 	    (strcmp(x->op, "conv") && strcmp(x->op, "conv_transpose")) ||
@@ -334,7 +369,94 @@ int cg_is_cl(const cg_gen *G, int n)
 		if (!one)
 			return 0;
 	}
-	return krl_graph_pw_readers(g, n) > 0;
+	int nconv = 0;
+	return cl_readers(G, n, 0, &nconv) > 0;
+}
+
+int cg_is_cl(const cg_gen *G, int n)
+{
+	if (G->clgen && G->clgen[n])
+		return 1;
+	return lib_cl(G, n);
+}
+
+int cg_cl_reads_x(const cg_gen *G, int n)
+{
+	const krl_gnode *x = &G->g->n[n];
+	return G->clgen && x->kind == KRL_GN_LIB && x->nin >= 1 &&
+	       G->clgen[x->in[0]] && lib_cl(G, n);
+}
+
+/* cg_cl_plan's test of node m itself, homed in kernel K: an f32
+ * pointwise node (or, in a pool kernel, the pool) of K's shape, no task
+ * output, read only by generated nodes and convolutions taking x
+ * channels-last, whose count goes to *nconv. */
+static int clgen_node(cg_gen *G, const cg_kern *K, int m, int *nconv)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[m];
+	if ((x->kind != KRL_GN_PW && x->kind != KRL_GN_POOL) ||
+	    x->dtype != KRL_F32 || x->ndim < 3 || !G->mat[m] || G->alias[m] ||
+	    krl_graph_is_output(g, m) || cg_out_decl(g, m, 0) >= 0 ||
+	    !cg_same_shape(g, m, K->space) || g->n[K->space].ndim != x->ndim)
+		return 0;
+	return cl_readers(G, m, 1, nconv) > 0;
+}
+
+/* Whether map or pool output m may be written channels-last (cg_cl_plan's
+ * test, the marks of the nodes before m made): a map kernel over a
+ * channels-last leaf (emit_map_cl), m read by a convolution taking it as
+ * x; or a pool kernel reading one in memory order (emit_pool_cl), every
+ * output of it so, one of them read by such a convolution. */
+static int clgen_ok(cg_gen *G, int m)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[m];
+	if (G->home[m] < 0)
+		return 0;
+	cg_kern *K = &G->k[G->home[m]];
+	int out = 0, nconv = 0;
+	for (int o = 0; o < K->nout; o++)
+		out |= K->out[o] == m;
+	if (!out || (K->kind != CK_MAP && K->kind != CK_POOL) ||
+	    (K->kind == CK_MAP && x->kind != KRL_GN_PW) ||
+	    !clgen_node(G, K, m, &nconv))
+		return 0;
+	if (K->kind == CK_MAP) {
+		int leaf = -1;
+		for (int q = 0; q < x->nin && leaf < 0; q++)
+			leaf = cg_cl_reach(G, K, x->in[q], K->space, 0);
+		return leaf >= 0 && nconv > 0;
+	}
+	const krl_gnode *a0 = &g->n[K->anchor[0]];
+	if (a0->kind != KRL_GN_POOL || a0->axis != 2 ||
+	    cg_cl_reach(G, K, a0->in[0], a0->in[0], 0) < 0)
+		return 0;
+	for (int o = 0; o < K->nout; o++)
+		if (K->out[o] != m && !clgen_node(G, K, K->out[o], &nconv))
+			return 0;
+	return nconv > 0;
+}
+
+int cg_cl_plan(cg_gen *G)
+{
+	const krl_graph *g = G->g;
+	if (G->s.lib_layout != 3 || G->clgen_off)
+		return 0;
+	size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
+	unsigned char *was = G->clgen;
+	G->clgen = calloc(nn, 1);
+	if (!G->clgen) {
+		G->clgen = was;
+		return -1;
+	}
+	/* in node order: a mark may make a later map's leaf */
+	for (int m = 0; m < g->nn; m++)
+		G->clgen[m] = (unsigned char)clgen_ok(G, m);
+	int changed = !was ? memchr(G->clgen, 1, nn) != NULL :
+	              memcmp(was, G->clgen, nn) != 0;
+	free(was);
+	return changed;
 }
 
 int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth)

@@ -122,8 +122,12 @@ typedef struct krl_sched {
 	int lib_layout;          /* 1: `layout=nhwc` on the library calls that
 	                            take it (krl_opt_lib_takes_layout); 2: the
 	                            same, `layout=nhwc_y` on those whose output
-	                            only generated kernels read (cg_is_cl); 0:
-	                            none, NCHW as the reference */
+	                            only generated kernels read (cg_is_cl); 3:
+	                            as 2, and map kernels whose outputs feed
+	                            such convolutions write them channels-last
+	                            (cg_cl_plan), which those read as they are
+	                            (`layout=nhwc_xy`); 0: none, NCHW as the
+	                            reference */
 	int lib_tconv;           /* 1: transposed convolutions that allow it
 	                            as a forward one (codegen_tconv.c); 0: the
 	                            library's transposed call */
@@ -159,6 +163,10 @@ typedef struct cg_gen {
 	                            evaluates it inline, later ones read it);
 	                            2: a `narrow` of a flat tensor along dim
 	                            0 (a slice), the same with an offset */
+	unsigned char *clgen;    /* lib.layout=nhwc_xy: 1 where a map kernel
+	                            writes the node channels-last (cg_cl_plan;
+	                            cg_is_cl) */
+	int clgen_off;           /* cg_cl_plan did not settle: none */
 	unsigned char *skip;     /* 1: a library call fused into another's
 	                            kernel (nothing to emit); 2: a GEMM whose
 	                            C never reaches memory (no buffer); 3: a
@@ -178,6 +186,7 @@ typedef struct cg_gen {
 	int nfused_lib;          /* library calls fused into those */
 	int nalgo;               /* library calls written with algo= */
 	int nlayout;             /* library calls written with layout=nhwc */
+	int nlayout_xy;          /* of those, with layout=nhwc_xy */
 	int nrec;                /* library calls written with recurrence= */
 	int ntconv;              /* transposed convolutions written as forward */
 	int *home;               /* kernel of each anchor and materialised
@@ -206,6 +215,9 @@ typedef struct cg_gen {
 	int row_cl;              /* row kernels walking a channels-last input
 	                            in memory order (cg_row_cl) */
 	int pool_cl;             /* pool kernels reading one so */
+	int map_clout;           /* map kernels writing channels-last outputs
+	                            (cg_cl_plan) */
+	int pool_clout;          /* pool kernels doing so */
 	int counter;             /* fresh C names */
 } cg_gen;
 
@@ -289,7 +301,8 @@ int cg_red_is_arg(krl_redop op);
  * and layout= where the call takes them (algo, layout nonzero), and its
  * recurrence= where library node n is a recurrent layer, counted for the
  * what-line, then the newline. Library node n (-1: a call the generator
- * made) gets layout=nhwc_y where cg_is_cl says so, else layout=nhwc. */
+ * made) gets layout=nhwc_xy where cg_cl_reads_x says so, else nhwc_y
+ * where cg_is_cl does, else layout=nhwc. */
 void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
 /* The last pass (cgdedup.c): each kernel of dev whose code equals an
  * earlier kernel's up to the names of its parameters and locals loses its
@@ -297,12 +310,27 @@ void cg_lib_choices(cg_gen *G, int algo, int layout, int n);
  * and init call the earlier kernel. Returns how many, or -1 when out of
  * memory (the texts are then unchanged). */
 int cg_dedup_kernels(cg_sb *dev, cg_sb *plan, cg_sb *init);
-/* Whether library node n leaves its output channels-last in memory
- * (`layout=nhwc_y`, lib.layout=nhwc_y): a convolution without bias, not
- * grouped, not run as a forward one (lib.tconv) nor as the implicit GEMM
- * (conv.impl=igemm), no task output, read by pointwise nodes only. Its readers index it so (codegen_ev.c); a map
+/* Whether node n is stored channels-last in memory ([N, s..., C] under
+ * its dims [N, C, s...]): a library node that leaves its output so
+ * (`layout=nhwc_y` or `nhwc_xy`, lib.layout=nhwc_y or nhwc_xy): a
+ * convolution without bias, not grouped, not run as a forward one
+ * (lib.tconv) nor as the implicit GEMM (conv.impl=igemm), no task
+ * output, read by generated nodes only (pointwise ones, reductions, and
+ * pools over every spatial dim); or a map kernel's output that
+ * cg_cl_plan marked. Its readers index it so (codegen_ev.c); a map
  * kernel over its shape walks it channel-blocked (codegen_map.c). */
 int cg_is_cl(const cg_gen *G, int n);
+/* lib.layout=nhwc_xy, once the kernels are formed: marks (G->clgen) the
+ * outputs of map kernels over a channels-last leaf, of the kernel's
+ * shape, that no task output is and that only convolutions reading them
+ * as x channels-last (cg_is_cl, one at least) and generated nodes read:
+ * those kernels write them channels-last. Returns 1 when the marks
+ * changed (the grouping, which asks cg_is_cl, is then formed again), 0
+ * when not, -1 when out of memory. */
+int cg_cl_plan(cg_gen *G);
+/* Whether library node n reads its x channels-last (layout=nhwc_xy): a
+ * convolution that leaves y so whose x cg_cl_plan marked. */
+int cg_cl_reads_x(const cg_gen *G, int n);
 /* A channels-last leaf (cg_is_cl) of node shape's shape that node n is,
  * or reaches through pointwise nodes kernel K evaluates inline; -1 if
  * none. depth: 0 (a bound on the walk). */

@@ -223,6 +223,7 @@ static void gen_free(cg_gen *G)
 	free(G->mat);
 	free(G->forcemap);
 	free(G->alias);
+	free(G->clgen);
 	free(G->skip);
 	free(G->home);
 	free(G->k);
@@ -278,7 +279,8 @@ static void reset_output(cg_gen *G)
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
-	G->nalgo = G->nlayout = G->ntconv = 0;
+	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = 0;
+	G->row_cl = G->pool_cl = G->map_clout = G->pool_clout = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
 
@@ -326,6 +328,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		cg_gemm_prepare(&G);
 
 	/* group, emit; materialise more and start again when needed */
+	int clrounds = 0;
 	for (int round = 0;; round++) {
 		if (round > 4 * g->nn + 8) {
 			r = krl_diag_set(d, KRL_EUNSUPPORTED, (krl_pos){0},
@@ -340,6 +343,21 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			goto done;
 		}
 		if (f > 0)
+			continue;
+		/* lib.layout=nhwc_xy: which map outputs go channels-last; the
+		 * grouping asks cg_is_cl, so it is formed again until the marks
+		 * settle (a few rounds; else none) */
+		int c = cg_cl_plan(&G);
+		if (c < 0) {
+			r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+			goto done;
+		}
+		if (c > 0 && ++clrounds > 8) {
+			G.clgen_off = 1;
+			free(G.clgen);
+			G.clgen = NULL;
+		}
+		if (c > 0)
 			continue;
 		reset_output(&G);
 		int e = emit_all(&G);
@@ -461,12 +479,14 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			first = 0;
 			switch (k) {
 			case CK_MAP:
-				cg_sb_printf(&sm, " (block %d, vec %d, ept %d, %s%s)",
+				cg_sb_printf(&sm, " (block %d, vec %d, ept %d, %s%s%s)",
 				             s->map_block, s->map_vec, s->map_ept,
 				             s->map_grid ? "persistent" : "cdiv",
-				             s->lib_layout == 2 && !s->map_cl ?
+				             s->lib_layout >= 2 && !s->map_cl ?
 				             "; over a channels-last y, tiles of 256 "
-				             "threads" : "");
+				             "threads" : "",
+				             G.map_clout ? cg_fmt(&G, "; %d writing "
+				             "channels-last", G.map_clout) : "");
 				break;
 			case CK_ROW:
 				if (s->row_cols > 1 && G.cols_wide)
@@ -492,12 +512,14 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " (block %d)", s->scan_block);
 				break;
 			case CK_POOL:
-				cg_sb_printf(&sm, " (block %d, ept %d, %s taps%s)",
+				cg_sb_printf(&sm, " (block %d, ept %d, %s taps%s%s)",
 				             s->pool_block, s->pool_ept,
 				             s->pool_taps ? "mul" : "inc",
 				             G.pool_cl ? cg_fmt(&G, "; %d over a "
 				             "channels-last y in its memory order",
-				             G.pool_cl) : "");
+				             G.pool_cl) : "",
+				             G.pool_clout ? cg_fmt(&G, "; %d writing "
+				             "channels-last", G.pool_clout) : "");
 				break;
 			default:
 				if (G.ntconv)
@@ -506,13 +528,16 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				if (G.ndense)
 					cg_sb_printf(&sm, " (%d grouped conv as "
 					             "dense)", G.ndense);
+				const char *xy = G.nlayout_xy ? cg_fmt(&G, "; %d "
+				                 "reading x channels-last",
+				                 G.nlayout_xy) : "";
 				if (G.nalgo && G.nlayout)
-					cg_sb_printf(&sm, " (algo %d, layout nhwc)",
-					             s->lib_algo);
+					cg_sb_printf(&sm, " (algo %d, layout nhwc%s)",
+					             s->lib_algo, xy);
 				else if (G.nalgo)
 					cg_sb_printf(&sm, " (algo %d)", s->lib_algo);
 				else if (G.nlayout)
-					cg_sb_puts(&sm, " (layout nhwc)");
+					cg_sb_printf(&sm, " (layout nhwc%s)", xy);
 				if (G.nrec)
 					cg_sb_printf(&sm, " (recurrence %s)",
 					             krl_attr_words("recurrence")

@@ -46,6 +46,13 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind,
 	}
 	for (int o = 0; o < K->nout; o++) {
 		int n = K->out[o];
+		if (at && at->plin && cg_is_cl(G, n)) {
+			/* written channels-last (emit_map_cl): a register of the
+			 * thread's run of channels, stored with the others */
+			cg_line(em->buf[2], ind, "tw%d[%d] = %s;", o, em->cllane,
+			        cg_f(em, v[o][0]));
+			continue;
+		}
 		if (vec > 1 && g->n[n].dtype == KRL_F32 &&
 		    cg_out_decl(g, n, 1) < 0) {
 			const char *ptr = cg_arg_buf(G, K, n, 1);
@@ -138,6 +145,13 @@ static void cl_coords(cg_gen *G, cg_kern *K, const char **crd,
  * 4, so that the run is aligned), then each channel is one scalar step at
  * its NCHW index i, with rowed coordinates (n, c, s): per-channel
  * operands index by c, not by dividing i.
+ *
+ * Outputs stored channels-last too (cg_cl_plan, lib.layout=nhwc_xy) are
+ * kept in 8 registers per output through the steps and written as the
+ * leaf was read, two float4 stores of the thread's run (scalar stores
+ * where C is not a multiple of 4 or the run is cut); every point then
+ * also has its memory index tbase + j (cg_point.plin), so other
+ * channels-last leaves of the shape are read there.
  */
 static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 {
@@ -165,6 +179,9 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	em.vec = 1;
 	em.clnode = cl;
 	em.clfmt = "tv[%d]";
+	int ncl = 0;
+	for (int o = 0; o < K->nout; o++)
+		ncl += cg_is_cl(G, K->out[o]);
 	cg_point at;
 	memset(&at, 0, sizeof at);
 	at.rowed = 1;
@@ -185,6 +202,8 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 		cg_em_forget(&em, 1);
 		em.cllane = j;
 		at.r = cg_fmt(G, "(tc0 + %d)", j);
+		if (ncl)
+			at.plin = cg_fmt(G, "(tbase + %d)", j);
 		crd[1] = at.r;
 		cg_line(&steps, 2, "if (tc0 + %d < %s) {", j, C);
 		cg_line(&steps, 3, "const long i = (tn * %s + tc0 + %d) * %s + ts;",
@@ -224,13 +243,37 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	cg_line(&body, 3, "for (int j = 0; j < 8; j++)");
 	cg_line(&body, 4, "tv[j] = tc0 + j < %s ? %s[tbase + j] : 0.f;", C, X);
 	cg_line(&body, 2, "}");
+	for (int o = 0; o < K->nout; o++)
+		if (cg_is_cl(G, K->out[o]))
+			cg_line(&body, 2, "float tw%d[8] = { 0.f, 0.f, 0.f, 0.f, 0.f, "
+			        "0.f, 0.f, 0.f };", o);
 	if (steps.z)
 		cg_sb_puts(&body, steps.z);
+	for (int o = 0; o < K->nout; o++) {
+		if (!cg_is_cl(G, K->out[o]))
+			continue;
+		const char *Y = cg_arg_buf(G, K, K->out[o], 1);
+		cg_line(&body, 2, "if (tvec && tc0 + 8 <= %s) {", C);
+		cg_line(&body, 3, "*reinterpret_cast<float4 *>(%s + tbase) = "
+		        "make_float4(tw%d[0], tw%d[1], tw%d[2], tw%d[3]);", Y, o, o,
+		        o, o);
+		cg_line(&body, 3, "*reinterpret_cast<float4 *>(%s + tbase + 4) = "
+		        "make_float4(tw%d[4], tw%d[5], tw%d[6], tw%d[7]);", Y, o, o,
+		        o, o);
+		cg_line(&body, 2, "} else {");
+		cg_line(&body, 3, "#pragma unroll");
+		cg_line(&body, 3, "for (int j = 0; j < 8; j++)");
+		cg_line(&body, 4, "if (tc0 + j < %s) %s[tbase + j] = tw%d[j];", C, Y,
+		        o);
+		cg_line(&body, 2, "}");
+	}
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	map_finish(G, K, name, &body, cg_fmt(G, "map over a channels-last "
-	           "input (node %d), 8 channels per thread: %d threads", cl,
-	           blk), ntt, blk);
+	           "input (node %d), 8 channels per thread%s: %d threads", cl,
+	           ncl ? cg_fmt(G, ", %d output%s channels-last", ncl,
+	                        ncl == 1 ? "" : "s") : "", blk), ntt, blk);
+	G->map_clout += ncl > 0;
 done:
 	if (l0.oom || steps.oom || body.oom || sc.oom)
 		G->oom = 1;
@@ -430,9 +473,15 @@ krl_err cg_emit_map(cg_gen *G, cg_kern *K)
 	if (sp->ndim >= 3)
 		for (int o = 0; o < K->nout; o++) {
 			int cl = cl_leaf(G, K, K->out[o]);
-			if (cl >= 0)
-				return s->map_cl ? emit_map_cl(G, K, cl) :
-				                   emit_map_tile(G, K, cl);
+			if (cl < 0)
+				continue;
+			/* outputs written channels-last: the channel-blocked
+			 * kernel, whose stores are in that order */
+			int keep = 0;
+			for (int q = 0; q < K->nout; q++)
+				keep |= cg_is_cl(G, K->out[q]);
+			return s->map_cl || keep ? emit_map_cl(G, K, cl) :
+			                           emit_map_tile(G, K, cl);
 		}
 	const char *name = cg_fmt(G, "k%d_map", K->id);
 	const char *ntext = cg_prod(G, K->space, 0, sp->ndim);

@@ -478,7 +478,10 @@ static void store_outputs(cg_em *em, const cg_point *p)
 		cg_val w = cg_ev(em, K->out[o], p);
 		if (!w.e)
 			break;
-		cg_store(em, 2, K->out[o], "o", w);
+		/* outputs written channels-last (emit_pool_cl) at the memory
+		 * index of the point */
+		cg_store(em, 2, K->out[o], p->plin && cg_is_cl(G, K->out[o]) ?
+		         p->plin : "o", w);
 	}
 }
 
@@ -530,6 +533,10 @@ static void emit_walk(cg_gen *G, cg_kern *K, const char *name,
  * pointwise nodes after the pool applied there. A window whose size is
  * the same in every shape set walks a literal count of taps (those
  * outside the input skipped), so its loads are in flight together.
+ * Outputs written channels-last too (cg_cl_plan, lib.layout=nhwc_xy; then
+ * all of them are) are stored from the tile a run of the block's
+ * channels per position instead, neighbouring threads on neighbouring
+ * channels, at memory index (n OS + s) C + c.
  */
 static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
                          const char *name, int leaf)
@@ -629,9 +636,13 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 		if (anc[k] >= 0)
 			cg_em_set_reduce(&em, anc[k], (cg_val){ VAL[k],
 			                 k == 1 ? 'l' : 'f' });
+	int clo = K->nout > 0;
+	for (int o = 0; o < K->nout; o++)
+		clo &= cg_is_cl(G, K->out[o]);
 	memset(&p, 0, sizeof p);
 	p.space = K->space;
 	p.lin = "o";
+	p.plin = clo ? "ol" : NULL;
 	p.main = 1;
 	p.inrow = 1;
 	p.rowed = 1;
@@ -766,17 +777,24 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 			        pb + 1, j);
 	}
 	cg_line(&body, 2, "__syncthreads();");
-	cg_line(&body, 2, "/* each channel's run of positions, contiguous in "
-	        "the NCHW outputs */");
+	cg_line(&body, 2, clo ? "/* each position's run of channels, contiguous "
+	        "in the channels-last outputs */" : "/* each channel's run of "
+	        "positions, contiguous in the NCHW outputs */");
 	cg_line(&body, 2, "const long cb = c0 - 4 * tq;");
 	cg_line(&body, 2, "for (int e = 0; e < %d; e++) {", per);
-	cg_line(&body, 3, "const int t = threadIdx.x + e * %d, cq = t / %d, sq "
-	        "= t %% %d;", blk, pb, pb);
+	if (clo)
+		cg_line(&body, 3, "const int t = threadIdx.x + e * %d, cq = t %% "
+		        "%d, sq = t / %d;", blk, cw, cw);
+	else
+		cg_line(&body, 3, "const int t = threadIdx.x + e * %d, cq = t / %d, "
+		        "sq = t %% %d;", blk, pb, pb);
 	cg_line(&body, 3, "const long s = s0 + sq;");
 	cg_line(&body, 3, "if (cb + cq >= C || s >= OS)");
 	cg_line(&body, 4, "continue;");
 	cg_line(&body, 3, "const long nc = n * C + cb + cq, ob = nc * OS, o = "
 	        "ob + s;");
+	if (clo)
+		cg_line(&body, 3, "const long ol = (n * OS + s) * C + cb + cq;");
 	for (int k = 0; k < 3; k++)
 		if (anc[k] >= 0)
 			cg_line(&body, 3, "const %s %s = %s[cq * %d + sq];", k == 1 ?
@@ -790,13 +808,15 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 	const char *how = cg_fmt(G, "pool: %d-d %s over windows of %s, a "
 	                  "channels-last input read %d channels x %d positions "
 	                  "a block, 4 channels a thread, stored through shared "
-	                  "memory, %d threads", r, pi->avg ? "mean" :
+	                  "memory%s, %d threads", r, pi->avg ? "mean" :
 	                  pi->amx >= 0 && pi->mx >= 0 ? "max and its index" :
 	                  pi->amx >= 0 ? "index of the max" : "max",
 	                  cg_inline_in(G, pi->x, K) ? "its input (computed at "
-	                  "every tap)" : cg_bufname(G, pi->x), cw, pb, blk);
+	                  "every tap)" : cg_bufname(G, pi->x), cw, pb,
+	                  clo ? " channels-last" : "", blk);
 	emit_walk(G, K, name, walk, &body, args.z, how, blk, 1);
 	G->pool_cl++;
+	G->pool_clout += clo;
 	cg_plan_launch(G, K, name,
 	               cg_fmt(G, "min(%s * cdiv(%s, %d) * cdiv(%s, %d), sm_count "
 	                      "* 256)", Nt, Ct, cw, OSt, pb),

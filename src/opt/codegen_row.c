@@ -96,7 +96,7 @@ static int reaches_cl(const cg_gen *G, int m, int depth)
 int cg_row_cl(const cg_gen *G, const cg_kern *K)
 {
 	const krl_gnode *sp = &G->g->n[K->space];
-	if (K->kind != CK_ROW || G->s.lib_layout != 2 || sp->ndim < 3 ||
+	if (K->kind != CK_ROW || G->s.lib_layout < 2 || sp->ndim < 3 ||
 	    !reaches_cl(G, K->space, 0))
 		return 0;
 	/* rows of C: a warp's lanes at least (cg_cl_rows_pay); a few column
@@ -158,7 +158,8 @@ static void find_cache(cg_gen *G, cg_kern *K, int m, rinfo *ri, int viewed,
 	int s = cg_see(G, m, K->id);
 	const krl_gnode *x = &g->n[m];
 	if (s == SEE_LEAF) {
-		if (x->dtype != KRL_F32)
+		/* a channels-last leaf is not at the point's linear index */
+		if (x->dtype != KRL_F32 || cg_is_cl(G, m))
 			return;
 		if (!viewed && (!cg_same_shape(g, m, K->space) ||
 		                x->ndim != g->n[K->space].ndim))

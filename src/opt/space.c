@@ -70,6 +70,11 @@ static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
 static const char *const LIB_ALGO_SMALL[] = { "1", "0", "2", "3" };
 static const char *const LIB_LAYOUT[] = { "nchw", "nhwc", "nhwc_y" };
 static const char *const LIB_LAYOUT_CL[] = { "nhwc_y", "nchw", "nhwc" };
+/* where a convolution's y reaches another's x (xy_feeds) */
+static const char *const LIB_LAYOUT_XY[] = { "nchw", "nhwc", "nhwc_y",
+                                             "nhwc_xy" };
+static const char *const LIB_LAYOUT_XY_CL[] = { "nhwc_y", "nchw", "nhwc",
+                                                "nhwc_xy" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 static const char *const CONV_IMPL[] = { "lib", "igemm" };
 static const char *const CONV_IGEMM[] = { "igemm", "lib" };
@@ -147,7 +152,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 	if ((z = chosen(s, c, "lib.algo")))
 		k->lib_algo = atoi(z);
 	if ((z = chosen(s, c, "lib.layout")))
-		k->lib_layout = !strcmp(z, "nhwc_y") ? 2 : !strcmp(z, "nhwc");
+		k->lib_layout = !strcmp(z, "nhwc_xy") ? 3 :
+		                !strcmp(z, "nhwc_y") ? 2 : !strcmp(z, "nhwc");
 	if ((z = chosen(s, c, "lib.tconv")))
 		k->lib_tconv = !strcmp(z, "fwd");
 	if ((z = chosen(s, c, "conv.impl")))
@@ -295,6 +301,40 @@ static int cl_pays(const krl_graph *g, int i)
 	}
 	free(in);
 	return ok && n > 0;
+}
+
+/*
+ * Whether library node i's output y reaches, through pointwise nodes of
+ * its shape (a norm's normalisation and activation, a residual add), the
+ * x of a convolution that takes a layout: the pattern lib.layout=nhwc_xy
+ * serves (conv -> batch norm -> ReLU -> conv; cg_cl_plan decides, once
+ * the kernels are formed, which of those map outputs are written
+ * channels-last).
+ */
+static int xy_feeds(const krl_graph *g, int i)
+{
+	unsigned char *in = calloc((size_t)g->nn, 1);
+	if (!in)
+		return 0;
+	in[i] = 1;
+	int hit = 0;
+	for (int j = i + 1; j < g->nn && !hit; j++) {
+		const krl_gnode *r = &g->n[j];
+		for (int q = 0; q < r->nin && !hit; q++) {
+			if (!in[r->in[q]])
+				continue;
+			if (r->kind == KRL_GN_PW && r->ndim == g->n[i].ndim &&
+			    cg_same_shape(g, j, r->in[q]))
+				in[j] = 1;
+			else if (r->kind == KRL_GN_LIB && q == 0 && r->in[q] != i &&
+			         krl_opt_lib_takes_layout(g, j) &&
+			         (!strcmp(r->op, "conv") ||
+			          !strcmp(r->op, "conv_bias")))
+				hit = 1; /* (a bias is split off: rule conv_bias) */
+		}
+	}
+	free(in);
+	return hit;
 }
 
 /* Whether o's GEMMs (the library calls the generated 3xTF32 GEMM may
@@ -611,6 +651,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
+	int nxy = 0;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
 	int nrnn = 0;
 	if (ngemm)
@@ -627,6 +668,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			if (layout_matters(o, have ? &sc : NULL, i)) {
 				nlayout++;
 				cl_pay &= cl_pays(o->g, i);
+				nxy += xy_feeds(o->g, i);
 			}
 			cg_tconv tc;
 			ntconv += cg_tconv_geom(o->g, i, &tc);
@@ -658,7 +700,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (nalgo)
 		add_decision(sp, "lib.algo", NOPT(LIB_ALGO),
 		             algo_small ? LIB_ALGO_SMALL : LIB_ALGO);
-	if (nlayout)
+	if (nlayout && nxy)
+		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT_XY),
+		             cl_pay ? LIB_LAYOUT_XY_CL : LIB_LAYOUT_XY);
+	else if (nlayout)
 		add_decision(sp, "lib.layout", NOPT(LIB_LAYOUT),
 		             cl_pay ? LIB_LAYOUT_CL : LIB_LAYOUT);
 	/* the map kernel over a y left channels-last (lib.layout=nhwc_y) */

@@ -884,7 +884,9 @@ static void push_fixed(search *S, int k, int j, const char *what)
  * that, and the default with the other of cuDNN's layouts nchw and nhwc_y
  * (lib.layout, whose order its pay rule guesses: nhwc_y ran 1.26x-1.74x
  * faster on elementwise chains and up to 1.7x slower under pools and
- * norms), and the default with the other form of a transposed
+ * norms), or with nhwc_xy where that is offered (a convolution's output
+ * reaches another's input: channels-last across the layers, untimed
+ * before it is judged), and the default with the other form of a transposed
  * convolution (lib.tconv: the library's transposed call or a forward one
  * over a flipped weight; on level 1 the forward form was the best
  * candidate on 9 of 13 tasks, up to 2.6x, and a level-2 budget-8 search
@@ -918,9 +920,14 @@ static void fixed_choices(search *S)
 		         "conv.impl=%.8s lib.tconv=%.8s (the other convolution)",
 		         s->dec[ki].opt[1], s->dec[kt].opt[1]);
 	}
-	if ((k = dec_index(s, "lib.layout")) >= 0)
-		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
-		           "nhwc_y") ? "nhwc_y" : "nchw"), "the other layout");
+	if ((k = dec_index(s, "lib.layout")) >= 0) {
+		/* where a convolution feeds another (nhwc_xy offered), the
+		 * channels-last layout across them */
+		const char *other = opt_index(&s->dec[k], "nhwc_xy") >= 0 ?
+		                    "nhwc_xy" : strcmp(s->dec[k].opt[0], "nhwc_y") ?
+		                    "nhwc_y" : "nchw";
+		push_fixed(S, k, opt_index(&s->dec[k], other), "the other layout");
+	}
 	push_fixed(S, dec_index(s, "lib.tconv"), 1,
 	           "the other transposed convolution");
 	push_fixed(S, dec_index(s, "lib.groups"), 1, "the other grouping");

@@ -426,13 +426,13 @@ static void test_call_and_buffer_errors(void **state)
 	/* word-valued attributes: the value is a word of the list */
 	build_fails("call conv(x, w) -> y layout=nhcw", KRL_EINVAL, 5, 29,
 	            "op 'conv': layout=nhcw is not one of its values (allowed: "
-	            "nchw, nhwc, nhwc_y)");
+	            "nchw, nhwc, nhwc_y, nhwc_xy)");
 	build_fails("call conv_transpose(x, w) -> y layout=batch", KRL_EINVAL, 5,
 	            39, "op 'conv_transpose': layout=batch is not one of its "
-	            "values (allowed: nchw, nhwc, nhwc_y)");
+	            "values (allowed: nchw, nhwc, nhwc_y, nhwc_xy)");
 	build_fails("call conv(x, w) -> y layout=1", KRL_EINVAL, 5, 29,
 	            "op 'conv': layout takes a word, not a number or an "
-	            "expression (allowed: nchw, nhwc, nhwc_y)");
+	            "expression (allowed: nchw, nhwc, nhwc_y, nhwc_xy)");
 	build_fails("call gru(x, w, w) -> y, y recurrence=fast", KRL_EINVAL, 5, 38,
 	            "op 'gru': recurrence=fast is not one of its values "
 	            "(allowed: standard, infer, persist, small_h)");

@@ -10,7 +10,9 @@
  * on channels-last copies; a depthwise convolution ignores it), each
  * checked against the golden; an op without bias a third time with
  * layout=nhwc_y (y left channels-last, checked against the golden's
- * channels-last y; a depthwise one must refuse it). Inputs are normal(0, 1) and weights
+ * channels-last y; a depthwise one must refuse it) and a fourth with
+ * layout=nhwc_xy (the same from a channels-last copy of x). Inputs are
+ * normal(0, 1) and weights
  * normal(0, 1 / sqrt(fan_in)), as the tasks draw them, so outputs are
  * O(1); the tolerance allows TF32 (10-bit mantissa) products, which cuDNN
  * may use as PyTorch lets it.
@@ -144,14 +146,40 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	float *got = malloc((size_t)no * sizeof(float));
 	assert_non_null(got);
 	int64_t bad = 0;
-	static const char *const layouts[3] = { "nchw", "nhwc", "nhwc_y" };
-	/* nhwc_y (no bias): y left channels-last, checked against the
-	 * golden's channels-last y */
+	static const char *const layouts[4] = { "nchw", "nhwc", "nhwc_y",
+	                                        "nhwc_xy" };
+	/* nhwc_y and nhwc_xy (no bias): y left channels-last, checked
+	 * against the golden's channels-last y; nhwc_xy from x stored
+	 * channels-last (hxc on the host, dxc on the device) */
 	double *hy = calloc((size_t)no, sizeof(double));
 	assert_non_null(hy);
-	for (int lay = 0; lay < (nin == 2 ? 3 : 2); lay++) {
+	int64_t nx = numel(&x), xs = nx / (x.dim[0] * x.dim[1]);
+	double *hxc = malloc((size_t)nx * sizeof(double));
+	float *fxc = malloc((size_t)nx * sizeof(float));
+	assert_non_null(hxc);
+	assert_non_null(fxc);
+	for (int64_t n = 0; n < x.dim[0]; n++)
+		for (int64_t c = 0; c < x.dim[1]; c++)
+			for (int64_t q = 0; q < xs; q++) {
+				double v = ((double *)hin[0].data)[(n * x.dim[1] + c) *
+				                                   xs + q];
+				hxc[(n * xs + q) * x.dim[1] + c] = v;
+				fxc[(n * xs + q) * x.dim[1] + c] = (float)v;
+			}
+	void *dxc = NULL;
+	CK(cudaMalloc(&dxc, (size_t)nx * sizeof(float)));
+	CK(cudaMemcpy(dxc, fxc, (size_t)nx * sizeof(float),
+	              cudaMemcpyHostToDevice));
+	free(fxc);
+	for (int lay = 0; lay < (nin == 2 ? 4 : 2); lay++) {
 		krl_attrs al = a;
 		krl_tensor want = hout;
+		krl_tensor hxin[2] = { hin[0], hin[1] }, dxin[2] = { din[0],
+		                                                     din[1] };
+		if (lay == 3) {
+			hxin[0].data = hxc;
+			dxin[0].data = dxc;
+		}
 		if (lay) {
 			assert_true(al.n < KRL_MAX_ATTR);
 			al.key[al.n] = "layout";
@@ -159,9 +187,9 @@ static void run_case(const char *name, shape x, shape w, shape y,
 			assert_int_equal(op->check(hin, &hout, &al, msg, sizeof msg),
 			                 KRL_OK);
 		}
-		if (lay == 2) {
+		if (lay >= 2) {
 			want.data = hy;
-			assert_int_equal(op->golden(hin, &want, &al), KRL_OK);
+			assert_int_equal(op->golden(hxin, &want, &al), KRL_OK);
 		}
 		/* NaN: unwritten shows */
 		CK(cudaMemset(dp, 0xff, (size_t)no * 4));
@@ -169,12 +197,15 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		for (int rep = 0; rep < 2 && !rr; rep++) {
 			krl_diag d;
 			memset(&d, 0, sizeof d);
-			rr = op->run(g_ctx, din, &dout, &al, &d);
-			if (rr == KRL_EUNSUPPORTED && lay == 2 &&
+			rr = op->run(g_ctx, lay == 3 ? dxin : din, &dout, &al, &d);
+			if (rr == KRL_EUNSUPPORTED && lay >= 2 &&
 			    strstr(d.msg, "depthwise")) {
 				/* kernelrl's depthwise kernel writes NCHW */
-				printf("%-20s nhwc_y refused: %s\n", name, d.msg);
-				assert_non_null(strstr(d.msg, "layout=nhwc_y"));
+				printf("%-20s %s refused: %s\n", name, layouts[lay],
+				       d.msg);
+				assert_non_null(strstr(d.msg, lay == 3 ?
+				                       "layout=nhwc_xy" :
+				                       "layout=nhwc_y"));
 				break;
 			}
 			if (rr == KRL_EUNSUPPORTED && lay && g_nhwc_may_fail) {
@@ -191,7 +222,7 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
 		bad += compare(name, layouts[lay], got, want.data, no, y);
 		if (g_algo_rel >= 0) {
-			int ran = gpuop_algo_sweep(name, din, &dout, no, al,
+			int ran = gpuop_algo_sweep(name, lay == 3 ? dxin : din, &dout, no, al,
 			                           g_algo_rel);
 			printf("%s %s: %d usable algorithm%s\n", name, layouts[lay],
 			       ran, ran == 1 ? "" : "s");
@@ -202,8 +233,10 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		free(hin[i].data);
 	}
 	cudaFree(dp);
+	cudaFree(dxc);
 	free(hout.data);
 	free(hy);
+	free(hxc);
 	free(got);
 	assert_int_equal(bad, 0);
 }

@@ -131,7 +131,8 @@ static void test_conv1d_3d_bias(void **state)
 }
 
 /* layout=nhwc_y: the same values as NCHW, stored channels-last ([N, s...,
- * C]); a convolution and a transposed one, 2 samples, 3 output channels. */
+ * C]); a convolution and a transposed one, 2 samples, 3 output channels.
+ * layout=nhwc_xy: the same again from x stored channels-last. */
 static void test_conv_nhwc_y(void **state)
 {
 	(void)state;
@@ -160,6 +161,19 @@ static void test_conv_nhwc_y(void **state)
 				for (int64_t q = 0; q < S; q++)
 					assert_true(y1[(n * S + q) * 3 + c] ==
 					            y0[(n * 3 + c) * S + q]);
+		/* x channels-last: [2, 4 x 3, 2] in memory */
+		double xc[2 * 2 * 4 * 3], y2[2 * 3 * 5 * 4];
+		for (int64_t n = 0; n < 2; n++)
+			for (int64_t c = 0; c < 2; c++)
+				for (int64_t q = 0; q < 12; q++)
+					xc[(n * 12 + q) * 2 + c] = x[(n * 2 + c) * 12 + q];
+		krl_tensor inc[2] = { in[0], in[1] };
+		inc[0].data = xc;
+		krl_tensor o2 = optest_tensor(y2, 4, I(2), I(3), oh, ow);
+		krl_attrs axy = optest_attrs(1, "layout", 3.0);
+		optest_golden(op, inc, &o2, &axy);
+		for (int64_t i = 0; i < 2 * 3 * S; i++)
+			assert_true(y2[i] == y1[i]);
 	}
 }
 
@@ -371,7 +385,8 @@ static void test_conv_check(void **state)
 		assert_int_equal(krl_op_find("conv")->check(dw, &dy, &d1, msg,
 		                                            sizeof msg), KRL_OK);
 	}
-	/* layout: 0 (nchw), 1 (nhwc) or 2 (nhwc_y: no bias), what a plan's
+	/* layout: 0 (nchw), 1 (nhwc), 2 (nhwc_y: no bias) or 3 (nhwc_xy: no
+	 * bias), what a plan's
 	 * word resolves to
 	 * (krl_attr_words); with algo, which then counts NHWC engines */
 	krl_attrs l1 = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
@@ -390,9 +405,15 @@ static void test_conv_check(void **state)
 	        "leaves y channels-last for a generated kernel to read; an op "
 	        "with a bias does not take it (call conv and add the bias in "
 	        "that kernel)");
-	krl_attrs l3 = optest_attrs(2, "groups", 2.0, "layout", 3.0);
-	optest_rejects("conv", in, &out, &l3, "conv: layout=3 is not one of its "
-	        "values (allowed: 0 = nchw, 1 = nhwc, 2 = nhwc_y)");
+	krl_attrs l3 = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
+	                            1.0, "layout", 3.0);
+	assert_int_equal(krl_op_find("conv")->check(in, &out, &l3, msg,
+	                                            sizeof msg), KRL_OK);
+	optest_rejects("conv_bias", in, &out, &l3, "conv_bias: layout=nhwc_xy "
+	        "leaves y channels-last for a generated kernel to read");
+	krl_attrs l4 = optest_attrs(2, "groups", 2.0, "layout", 4.0);
+	optest_rejects("conv", in, &out, &l4, "conv: layout=4 is not one of its "
+	        "values (allowed: 0 = nchw, 1 = nhwc, 2 = nhwc_y, 3 = nhwc_xy)");
 	krl_attrs lh = optest_attrs(2, "groups", 2.0, "layout", 0.5);
 	optest_rejects("conv", in, &out, &lh, "conv: layout=0.5 is not one of its "
 	        "values");
@@ -402,7 +423,8 @@ static void test_conv_check(void **state)
 		assert_string_equal(w[KRL_LAYOUT_NCHW], "nchw");
 		assert_string_equal(w[KRL_LAYOUT_NHWC], "nhwc");
 		assert_string_equal(w[KRL_LAYOUT_NHWC_Y], "nhwc_y");
-		assert_null(w[3]);
+		assert_string_equal(w[KRL_LAYOUT_NHWC_XY], "nhwc_xy");
+		assert_null(w[4]);
 		assert_null(krl_attr_words("algo"));
 		assert_null(krl_attr_words("groups"));
 	}

@@ -1212,6 +1212,8 @@ typedef struct cl_tally {
 	int rowcl;               /* row kernels in y's memory order */
 	int poolcl;              /* pool kernels reading y so */
 	int colthread;           /* column kernels with a thread per column */
+	int xy;                  /* candidates with a convolution reading x
+	                            channels-last (layout=nhwc_xy) */
 	int cands;               /* candidates judged */
 } cl_tally;
 
@@ -1256,6 +1258,7 @@ static void judge_forms(const char *gen, const char *const *ids,
 		n->rowcl += rc;
 		n->poolcl += strstr(text, "a channels-last input read") != NULL;
 		n->colthread += strstr(text, "a thread per column,") != NULL;
+		n->xy += strstr(text, " layout=nhwc_xy\n") != NULL;
 		n->cands++;
 		krl_shapeset hid = { 0 };
 		uint64_t hs = 99 + (uint64_t)i;
@@ -1331,6 +1334,51 @@ static void channels_last_compute_golden(void **state)
 	       "%d runs, %d wrong, %d map kernels over y, %d of them tiled\n",
 	       g_part + 1, g_parts, n.runs, n.wrong, n.blocked, n.tiled);
 	assert_int_equal(n.wrong, 0);
+}
+
+/* Channels-last across layers (lib.layout=nhwc_xy): the map kernels
+ * between convolutions (a batch norm's normalisation and ReLU, a residual
+ * add, a bias and ReLU) write their outputs channels-last and the next
+ * convolution reads x so (the golden op too), batch norms' statistics
+ * read them in memory order, and pools between convolutions (ResNet's
+ * stem, AlexNet's and VGG's max pools) write theirs channels-last too:
+ * residual blocks with and without a downsample (8, 9, 10's
+ * bottlenecks), convolutions with a bias (AlexNet 5, VGG 11,
+ * SqueezeNet's fire modules 17, RegNet 27), inverted residuals beside
+ * depthwise convolutions (MobileNetV2 20, EfficientNet's MBConv 22),
+ * U-Net's 45; both map forms for the kernels that write NCHW, at tiny
+ * and a hidden-like set. Every candidate has a convolution reading x
+ * channels-last. */
+static void channels_last_layers_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const ids[] = {
+		"level3/8_resnet_basic_block",
+		"level3/9_resnet18",
+		"level3/10_resnet101",
+		"level3/5_alexnet",
+		"level3/11_vgg16",
+		"level3/17_squeezenet_fire_module",
+		"level3/20_mobilenet_v2",
+		"level3/22_efficientnet_b0",
+		"level3/27_regnet",
+		"level3/45_unet_softmax",
+	};
+	static const char *const forms[2] = {
+		"krl-choice: lib.layout=nhwc_xy map.cl=tile",
+		"krl-choice: lib.layout=nhwc_xy map.cl=chan8 row.colthread=off",
+	};
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	cl_tally n;
+	judge_forms("kb1", ids, sizeof ids / sizeof ids[0], forms, 2, 0, 0, &n);
+	printf("channels-last layers on the CPU stand-in (part %d of %d): %d "
+	       "runs, %d wrong, %d of %d candidates reading x channels-last\n",
+	       g_part + 1, g_parts, n.runs, n.wrong, n.xy, n.cands);
+	assert_int_equal(n.wrong, 0);
+	assert_int_equal(n.xy, n.cands);
 }
 
 /* Row kernels that walk a channels-last y in its memory order
@@ -1674,6 +1722,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),
 		cmocka_unit_test(channels_last_pools_compute_golden),
+		cmocka_unit_test(channels_last_layers_compute_golden),
 		cmocka_unit_test(kb0_generation_compute_golden),
 		cmocka_unit_test(col_thread_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),

@@ -419,6 +419,63 @@ static void dw_and_groups_pay_rules(void **state)
  * mode first; each option writes its word on every recurrent call (the
  * reference's `standard` writes none) and says so in the what-line. A
  * network without one does not offer it. */
+/* lib.layout=nhwc_xy: offered where a convolution's output reaches
+ * another's x (ResNet-18: conv, batch norm, ReLU, conv), not where each
+ * convolution ends its chain (level 2's 1); its candidate has every
+ * convolution but the first read x channels-last (the first reads the
+ * task's input, the stem's pool writes channels-last), and the same
+ * choice with nhwc_y has none. */
+static int layout_words(const char *text, const char *word)
+{
+	int n = 0;
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+		n++;
+	return n;
+}
+
+static void layout_across_layers(void **state)
+{
+	(void)state;
+	krl_diag d = { 0 };
+	krl_task *t = load("level3/9_resnet18");
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	const krl_decision *k = find(s, "lib.layout");
+	assert_non_null(k);
+	assert_int_equal(k->nopt, 4);
+	assert_string_equal(k->opt[3], "nhwc_xy");
+	static const char *const words[2] = { "nhwc_y", "nhwc_xy" };
+	for (int w = 0; w < 2; w++) {
+		krl_choice c = { { 0 } };
+		c.opt[k - s->dec] = w ? 3 : 2;
+		assert_string_equal(k->opt[c.opt[k - s->dec]], words[w]);
+		char *text = NULL, *what = NULL;
+		KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+		assert_int_equal(layout_words(text, " layout=nhwc_xy\n"),
+		                 w ? 19 : 0);
+		assert_int_equal(layout_words(text, " layout=nhwc_y\n"),
+		                 w ? 1 : 20);
+		if (w) {
+			assert_non_null(strstr(what, "19 reading x channels-last"));
+			assert_non_null(strstr(what, "15 writing channels-last"));
+		}
+		free(text);
+		free(what);
+	}
+	krl_opt_free(o);
+	krl_task_free(t);
+	t = load("level2/1_conv2d_relu_biasadd");
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	k = find(krl_opt_space(o), "lib.layout");
+	assert_non_null(k);
+	assert_int_equal(k->nopt, 3);
+	for (int j = 0; j < k->nopt; j++)
+		assert_string_not_equal(k->opt[j], "nhwc_xy");
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
 static void rnn_recurrence(void **state)
 {
 	(void)state;
@@ -738,6 +795,7 @@ int main(void)
 		cmocka_unit_test(dw_and_groups_pay_rules),
 		cmocka_unit_test(rnn_recurrence),
 		cmocka_unit_test(layout_pay_rule),
+		cmocka_unit_test(layout_across_layers),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
 	};

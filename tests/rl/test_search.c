@@ -855,6 +855,30 @@ static void round0_other_layout(void **state)
 	rows_free(&x);
 }
 
+/* Where lib.layout offers nhwc_xy (a convolution feeds another), the
+ * other layout round 0 judges is that one, whatever the default. */
+static void round0_layout_across_layers(void **state)
+{
+	(void)state;
+	static const char *const lay[] = { "nchw", "nhwc", "nhwc_y",
+	                                   "nhwc_xy" };
+	static const char *const lay_cl[] = { "nhwc_y", "nchw", "nhwc",
+	                                      "nhwc_xy" };
+	const char *const *orders[2] = { lay, lay_cl };
+	for (int i = 0; i < 2; i++) {
+		krl_decision dk = decision("lib.layout", orders[i], 4);
+		rows x = {0};
+		round0_rows(&dk, 1, &x);
+		assert_non_null(strstr(x.r[0].completion, i ? "lib.layout=nhwc_y"
+		                                             : "lib.layout=nchw"));
+		assert_string_equal(x.r[2].slot, "r0/k2");
+		assert_non_null(strstr(x.r[2].completion, "base: lib.layout="
+		                       "nhwc_xy (the other layout)"));
+		assert_string_equal(x.r[3].slot, "r1/k0");
+		rows_free(&x);
+	}
+}
+
 /* Round 0 also judges the default with the other form of a transposed
  * convolution (lib.tconv), after the other layout: with all four fixed
  * choices, round 0 holds five. */
@@ -1090,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(round0_other_layout),
 		cmocka_unit_test(round0_other_tconv),
 		cmocka_unit_test(round0_persistent_recurrence),
+		cmocka_unit_test(round0_layout_across_layers),
 		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(budget_prefix),
 		cmocka_unit_test(split_covers_level1),

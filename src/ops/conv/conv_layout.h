@@ -31,8 +31,19 @@
  * krl_attr_words("layout")). NHWC_Y runs as NHWC but leaves y
  * channels-last in the output buffer, [N, s..., C] in memory under the
  * output's NCHW dims: for a generated kernel that reads it so (the
- * optimizer's `lib.layout=nhwc_y`), never a task's output. */
-enum { KRL_LAYOUT_NCHW = 0, KRL_LAYOUT_NHWC = 1, KRL_LAYOUT_NHWC_Y = 2 };
+ * optimizer's `lib.layout=nhwc_y`), never a task's output. NHWC_XY is
+ * NHWC_Y with x already channels-last in its buffer (a generated kernel
+ * wrote it so: the optimizer's `lib.layout=nhwc_xy`), never a task's
+ * input. */
+enum { KRL_LAYOUT_NCHW = 0, KRL_LAYOUT_NHWC = 1, KRL_LAYOUT_NHWC_Y = 2,
+       KRL_LAYOUT_NHWC_XY = 3 };
+
+/* Whether layout word index v leaves y channels-last in the output
+ * buffer (NHWC_Y, NHWC_XY). */
+static inline KRL_HD int krl_layout_keeps_y(double v)
+{
+	return v == KRL_LAYOUT_NHWC_Y || v == KRL_LAYOUT_NHWC_XY;
+}
 
 /* The transpose kernel's tile: KRL_TR_TILE x KRL_TR_TILE elements moved
  * by a block of KRL_TR_TILE x KRL_TR_ROWS threads, each thread moving

@@ -14,8 +14,9 @@
  * Two attributes choose how the call runs, not what it computes: `algo`
  * (which usable cuDNN engine) and `layout` (nchw, or nhwc: cuDNN on
  * channels-last copies; nhwc_y: the same, y left channels-last for a
- * generated kernel to read, no bias; a word in a plan, its index for the
- * op).
+ * generated kernel to read, no bias; nhwc_xy: nhwc_y with x given
+ * channels-last by a generated kernel; a word in a plan, its index for
+ * the op).
  */
 #include <limits.h>
 #include <math.h>
@@ -215,12 +216,13 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 	if ((r = check_attrs(op, transposed ? k_conv_t : k_conv, x, a, msg,
 	                     cap)))
 		return r;
-	if (bias && krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) ==
-	            KRL_LAYOUT_NHWC_Y)
-		return krl_ops_fail(msg, cap, "%s: layout=nhwc_y leaves y "
+	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
+	if (bias && krl_layout_keeps_y(lw))
+		return krl_ops_fail(msg, cap, "%s: layout=%s leaves y "
 		            "channels-last for a generated kernel to read; an op "
 		            "with a bias does not take it (call %s and add the "
 		            "bias in that kernel)", op,
+		            lw == KRL_LAYOUT_NHWC_XY ? "nhwc_xy" : "nhwc_y",
 		            transposed ? "conv_transpose" : "conv");
 	if (w->ndim != x->ndim)
 		return krl_ops_fail(msg, cap, "%s: x is %s but w is %s: ranks must be "
@@ -377,6 +379,20 @@ static krl_err golden_conv_any(int transposed, const krl_tensor *in,
 	int64_t cig = g.cin / g.groups, cog = g.cout / g.groups;
 	int64_t isz = I[0] * I[1] * I[2], osz = O[0] * O[1] * O[2];
 	int64_t ksz = K[0] * K[1] * K[2];
+	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
+	double *xn = NULL;
+	if (lw == KRL_LAYOUT_NHWC_XY) {
+		/* x's memory channels-last, [N, s..., C]: an NCHW copy */
+		xn = malloc((size_t)(g.n * g.cin * isz) * sizeof *xn);
+		if (!xn)
+			return KRL_ENOMEM;
+		for (int64_t n = 0; n < g.n; n++)
+			for (int64_t c = 0; c < g.cin; c++)
+				for (int64_t p = 0; p < isz; p++)
+					xn[(n * g.cin + c) * isz + p] =
+						x[(n * isz + p) * g.cin + c];
+		x = xn;
+	}
 	for (int64_t n = 0; n < g.n; n++)
 		for (int64_t co = 0; co < g.cout; co++)
 			for (int64_t p = 0; p < osz; p++)
@@ -417,9 +433,10 @@ static krl_err golden_conv_any(int transposed, const krl_tensor *in,
 				yp[pa] += xp[qb] * wv;
 		}
 	}
-	if (krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) != KRL_LAYOUT_NHWC_Y)
+	free(xn);
+	if (!krl_layout_keeps_y(lw))
 		return KRL_OK;
-	/* layout=nhwc_y: y's memory channels-last, [N, s..., C] */
+	/* layout=nhwc_y or nhwc_xy: y's memory channels-last, [N, s..., C] */
 	size_t per = (size_t)(g.cout * osz);
 	double *t = malloc(per * sizeof *t);
 	if (!t)

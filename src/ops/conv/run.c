@@ -41,6 +41,9 @@
  *   output only its generated kernels read) runs as nhwc but cuDNN writes
  *   y channels-last straight into the output buffer: no transpose back;
  *   the reader indexes it so. Depthwise convolutions refuse it;
+ * - `layout=nhwc_xy` (the optimizer's, where a generated kernel wrote x
+ *   channels-last too) runs as nhwc_y with cuDNN reading x's buffer as
+ *   it is: only w is transposed. Depthwise convolutions refuse it;
  * - KRL_CUDNN_V7=1 in the environment selects the legacy path instead
  *   (PyTorch's TORCH_CUDNN_V8_API_DISABLED=1): cudnnConvolutionForward /
  *   BackwardData with the first algorithm of the _v7 heuristics whose
@@ -973,17 +976,18 @@ static size_t lay_span(int64_t elems)
 	return ((size_t)elems * sizeof(float) + 255) / 256 * 256;
 }
 
-/* Reserves the entry's channels-last buffer for the call (x, w, and y
- * unless yt is NULL: layout=nhwc_y, where cuDNN writes the output buffer)
- * and transposes x and w into it (w on every call: a param may change
- * between calls, so a converted copy cannot be kept); *xt, *wt, *yt are
- * set to the copies. The transposes run on the context's stream, before
- * cuDNN. */
+/* Reserves the entry's channels-last buffer for the call (x unless xt is
+ * NULL: layout=nhwc_xy, where x's buffer is channels-last already; w; and
+ * y unless yt is NULL: layout=nhwc_y or nhwc_xy, where cuDNN writes the
+ * output buffer) and transposes x and w into it (w on every call: a param
+ * may change between calls, so a converted copy cannot be kept); *xt,
+ * *wt, *yt are set to the copies. The transposes run on the context's
+ * stream, before cuDNN. */
 static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
                        const krl_tensor *in, const krl_tensor *out,
                        float **xt, float **wt, float **yt, krl_diag *d)
 {
-	size_t xs = lay_span(krl_tensor_numel(&in[0]));
+	size_t xs = xt ? lay_span(krl_tensor_numel(&in[0])) : 0;
 	size_t ws = lay_span(krl_tensor_numel(&in[1]));
 	size_t need = xs + ws + (yt ? lay_span(krl_tensor_numel(&out[0])) : 0);
 	krl_err r = krl_opctx_grow(c, &e->lay, &e->lay_bytes, need,
@@ -996,12 +1000,13 @@ static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
 	if (r)
 		return r;
 	char *base = e->lay;
-	*xt = (float *)base;
+	if (xt)
+		*xt = (float *)base;
 	*wt = (float *)(base + xs);
 	if (yt)
 		*yt = (float *)(base + xs + ws);
 	int64_t nb, nr, nq;
-	for (int i = 0; i < 2; i++) {
+	for (int i = xt ? 0 : 1; i < 2; i++) {
 		krl_tr_channels_last(in[i].dim, in[i].ndim, &nb, &nr, &nq);
 		CUDA_TRY(d, krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
 		                             NULL, c->stream));
@@ -1154,13 +1159,15 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 	krl_conv_geom g;
 	krl_conv_geom_get(transposed, in, a, &g);
 	if (krl_conv_is_depthwise(&g)) {
-		/* its kernel writes NCHW: it cannot leave y channels-last */
-		if (krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW) ==
-		    KRL_LAYOUT_NHWC_Y)
+		/* its kernel reads and writes NCHW: it cannot leave y
+		 * channels-last, nor read x so */
+		double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
+		if (krl_layout_keeps_y(lw))
 			return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: "
-			                    "layout=nhwc_y: a depthwise convolution "
+			                    "layout=%s: a depthwise convolution "
 			                    "(groups = Cin = %lld) runs kernelrl's NCHW "
-			                    "kernel", op, (long long)g.cin);
+			                    "kernel", op, lw == KRL_LAYOUT_NHWC_XY ?
+			                    "nhwc_xy" : "nhwc_y", (long long)g.cin);
 		return run_depthwise(c, &g, in, out, bias, d);
 	}
 	if (g.n > INT_MAX)
@@ -1174,7 +1181,8 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 	CUDNN_TRY(cudnnSetStream(e->h, (cudaStream_t)c->stream), d);
 	int api = use_v7() ? API_V7 : API_V8;
 	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
-	int keep_y = lw == KRL_LAYOUT_NHWC_Y; /* y stays channels-last */
+	int keep_y = krl_layout_keeps_y(lw); /* y stays channels-last */
+	int given_x = lw == KRL_LAYOUT_NHWC_XY; /* x is channels-last */
 	int layout = lw == KRL_LAYOUT_NHWC || keep_y ? KRL_LAYOUT_NHWC
 	                                             : KRL_LAYOUT_NCHW;
 	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
@@ -1187,10 +1195,12 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 			chunk = 1;
 	}
 	float *x = in[0].data, *w = in[1].data, *y = out[0].data;
-	/* layout=nhwc_y: y is the output buffer itself, channels-last (the
-	 * ops with a bias refuse it at check time) */
+	/* layout=nhwc_y, nhwc_xy: y is the output buffer itself,
+	 * channels-last (the ops with a bias refuse them at check time);
+	 * nhwc_xy: so is x, the input buffer itself */
 	if (layout == KRL_LAYOUT_NHWC &&
-	    (r = nhwc_in(e, c, op, in, out, &x, &w, keep_y ? NULL : &y, d)))
+	    (r = nhwc_in(e, c, op, in, out, given_x ? NULL : &x, &w,
+	                 keep_y ? NULL : &y, d)))
 		return r;
 	conv_key k;
 	memset(&k, 0, sizeof k);
