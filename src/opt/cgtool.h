@@ -167,6 +167,9 @@ typedef struct cg_gen {
 	                            writes the node channels-last (cg_cl_plan;
 	                            cg_is_cl) */
 	int clgen_off;           /* cg_cl_plan did not settle: none */
+	int *catof;              /* per node, the cat whose output slice it is
+	                            written to in place (cg_cat_plan), or -1 */
+	int ncat;                /* cats so dropped */
 	unsigned char *skip;     /* 1: a library call fused into another's
 	                            kernel (nothing to emit); 2: a GEMM whose
 	                            C never reaches memory (no buffer); 3: a
@@ -328,6 +331,14 @@ int cg_is_cl(const cg_gen *G, int n);
  * changed (the grouping, which asks cg_is_cl, is then formed again), 0
  * when not, -1 when out of memory. */
 int cg_cl_plan(cg_gen *G);
+/* Concatenations written in place (cgcat.c), once the kernels are
+ * formed: G->catof[m] = c for every input m of a cat c whose inputs are
+ * all map or pool outputs read by c alone; their kernels store into c's
+ * buffer (cg_store, cg_cat_index) and c's call is dropped. 0, or -1 when
+ * out of memory. */
+int cg_cat_plan(cg_gen *G);
+/* Whether cat node c is written in place by its inputs' kernels. */
+int cg_cat_inplace(const cg_gen *G, int c);
 /* Whether library node n reads its x channels-last (layout=nhwc_xy): a
  * convolution that leaves y so whose x cg_cl_plan marked. */
 int cg_cl_reads_x(const cg_gen *G, int n);

@@ -78,6 +78,13 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	const krl_gnode *x = &g->n[n];
 	if (G->skip[n] == 1)
 		return KRL_OK;
+	if (cg_cat_inplace(G, n)) {
+		cg_sb_printf(&G->plan, "# k%d: cat (node %d) written in place: "
+		             "its inputs' kernels wrote their slices of %s\n", K->id,
+		             n, cg_bufname(G, n));
+		G->ncat++;
+		return KRL_OK;
+	}
 	if (G->s.gemm_impl == 1 && krl_gemm_form(g, n) && cg_emit_gemm(G, K))
 		return KRL_OK;
 	if (G->s.conv_impl == 1 && cg_emit_igemm(G, K))
@@ -224,6 +231,7 @@ static void gen_free(cg_gen *G)
 	free(G->forcemap);
 	free(G->alias);
 	free(G->clgen);
+	free(G->catof);
 	free(G->skip);
 	free(G->home);
 	free(G->k);
@@ -279,7 +287,7 @@ static void reset_output(cg_gen *G)
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
-	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = 0;
+	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = G->ncat = 0;
 	G->row_cl = G->pool_cl = G->map_clout = G->pool_clout = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
@@ -359,6 +367,11 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		}
 		if (c > 0)
 			continue;
+		/* cats whose inputs write their slices of its output */
+		if (cg_cat_plan(&G) < 0) {
+			r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+			goto done;
+		}
 		reset_output(&G);
 		int e = emit_all(&G);
 		if (e == 1) {
@@ -386,7 +399,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	for (int n = 0; n < g->nn; n++) {
 		const krl_gnode *x = &g->n[n];
 		if (!G.mat[n] || x->kind == KRL_GN_BUF || cg_out_decl(g, n, 0) >= 0 ||
-		    G.skip[n] == 2)
+		    G.skip[n] == 2 || (G.catof && G.catof[n] >= 0))
 			continue;
 		/* a call with several outputs writes them to its PROJ nodes */
 		if (x->kind == KRL_GN_LIB && x->nout > 1)
@@ -434,9 +447,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			}
 		}
 		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nconv_dw +
-		                  G.nfused_lib;
+		                  G.nfused_lib + G.ncat;
 		counts[CK_MAP] -= nempty;
-		int nk = G.nk - G.nfused_lib - nempty;
+		int nk = G.nk - G.nfused_lib - nempty - G.ncat;
 		for (int n = 0; n < g->nn; n++)
 			if (g->n[n].kind != KRL_GN_BUF &&
 			    g->n[n].kind != KRL_GN_CONST &&
@@ -545,6 +558,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				break;
 			}
 		}
+		if (G.ncat)
+			cg_sb_printf(&sm, "; %d cat%s written in place by %s "
+			             "inputs' kernels", G.ncat, G.ncat == 1 ? "" : "s",
+			             G.ncat == 1 ? "its" : "their");
 	}
 
 	int nsame = cg_dedup_kernels(&G.dev, &G.plan, &G.init);
@@ -575,6 +592,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		              "conv (implicit GEMM, TF32)") :
 		             G.k[k].kind == CK_MAP && !G.k[k].nout ?
 		             "none (its map went into the GEMM epilogue before it)" :
+		             G.k[k].kind == CK_LIB &&
+		             cg_cat_inplace(&G, G.k[k].anchor[0]) ?
+		             "none (a cat its inputs' kernels wrote in place)" :
 		             kind_name(G.k[k].kind));
 	cg_sb_puts(&out, " * Every kernel indexes with 64-bit integers, guards every "
 	           "load and store,\n * and takes its vector path only where a "

@@ -169,8 +169,13 @@ cg_val cg_acc_finish(cg_em *em, cg_sb *b, int ind, krl_redop op,
 cg_val cg_ev(cg_em *em, int n, const cg_point *p);
 /* The float value of v (a cast when it is an integer). */
 const char *cg_f(cg_em *em, cg_val v);
-/* Stores v at linear index `lin` of every buffer node n is written to. */
+/* Stores v at linear index `lin` of every buffer node n is written to
+ * (a part of a cat written in place: at its place in the cat's). */
 void cg_store(cg_em *em, int lvl, int n, const char *lin, cg_val v);
+/* Where element `lin` of node n, a part of a cat written in place
+ * (G->catof[n] >= 0), is in the cat's buffer; with vec > 1 the guard of
+ * em's vector path asks what keeps vec lanes one aligned run there. */
+const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec);
 /* The C text for converting v to dtype t. */
 const char *cg_conv(cg_em *em, cg_val v, krl_dtype t);
 /* The vector guard of em as a C condition ("true" when none). */

@@ -1066,7 +1066,14 @@ void cg_store(cg_em *em, int lvl, int n, const char *lin, cg_val v)
 	const krl_graph *g = G->g;
 	krl_dtype t = g->n[n].dtype;
 	const char *val = cg_conv(em, v, t);
-	/* the node's buffer, and every further output it is */
+	/* the node's buffer, and every further output it is; a part of a
+	 * cat written in place goes to its slice of the cat's */
+	if (G->catof && G->catof[n] >= 0) {
+		cg_line(em->buf[lvl], em->ind[lvl], "%s[%s] = %s;",
+		        cg_arg_buf(G, em->K, G->catof[n], 1),
+		        cg_cat_index(em, n, lin, 1), val);
+		return;
+	}
 	const char *ptr = cg_arg_buf(G, em->K, n, 1);
 	cg_line(em->buf[lvl], em->ind[lvl], "%s[%s] = %s;", ptr, lin, val);
 	for (int w = 1;; w++) {

@@ -55,7 +55,10 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind,
 		}
 		if (vec > 1 && g->n[n].dtype == KRL_F32 &&
 		    cg_out_decl(g, n, 1) < 0) {
-			const char *ptr = cg_arg_buf(G, K, n, 1);
+			/* a part of a cat written in place: its run there */
+			int part = G->catof && G->catof[n] >= 0;
+			const char *ptr = cg_arg_buf(G, K, part ? G->catof[n] : n, 1);
+			const char *at0 = part ? cg_cat_index(em, n, lin0, vec) : lin0;
 			const char *vt = vec == 4 ? "float4" : "float2";
 			cg_sb args = { 0 };
 			for (int q = 0; q < vec; q++)
@@ -63,7 +66,7 @@ static void map_step(cg_em *em, const char *lin0, int vec, int ind,
 				             cg_f(em, v[o][q]));
 			cg_line(em->buf[2], ind,
 			        "*reinterpret_cast<%s *>(%s + %s) = make_%s(%s);", vt,
-			        ptr, lin0, vt, args.z ? args.z : "");
+			        ptr, at0, vt, args.z ? args.z : "");
 			if (args.oom)
 				G->oom = 1;
 			cg_sb_free(&args);

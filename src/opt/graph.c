@@ -502,29 +502,21 @@ int krl_graph_users(const krl_graph *g, int i)
 	return k;
 }
 
-static int readers_of_kinds(const krl_graph *g, int i, int fused)
+int krl_graph_fused_readers(const krl_graph *g, int i, int cat)
 {
 	int k = 0;
 	for (int j = i + 1; j < g->nn; j++)
 		for (int q = 0; q < g->n[j].nin; q++)
 			if (g->n[j].in[q] == i) {
-				krl_gkind kd = g->n[j].kind;
-				if (kd != KRL_GN_PW &&
-				    !(fused && (kd == KRL_GN_REDUCE || kd == KRL_GN_POOL)))
+				const krl_gnode *r = &g->n[j];
+				if (r->kind != KRL_GN_PW && r->kind != KRL_GN_REDUCE &&
+				    r->kind != KRL_GN_POOL &&
+				    !(cat && r->kind == KRL_GN_LIB &&
+				      !strcmp(r->op, "cat")))
 					return 0;
 				k++;
 			}
 	return k;
-}
-
-int krl_graph_pw_readers(const krl_graph *g, int i)
-{
-	return readers_of_kinds(g, i, 0);
-}
-
-int krl_graph_fused_readers(const krl_graph *g, int i)
-{
-	return readers_of_kinds(g, i, 1);
 }
 
 int krl_graph_is_output(const krl_graph *g, int i)

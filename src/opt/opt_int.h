@@ -212,12 +212,11 @@ krl_graph *krl_graph_new(const krl_task *t);
 krl_graph *krl_graph_clone(const krl_graph *g);
 /* How many node inputs and graph outputs read node i. */
 int krl_graph_users(const krl_graph *g, int i);
-/* How many node inputs read node i when every node reading it is
- * pointwise; 0 when one is not (or none reads it). */
-int krl_graph_pw_readers(const krl_graph *g, int i);
-/* The same for readers that generated kernels evaluate their inputs
- * inline in: pointwise, reduce and pool nodes. */
-int krl_graph_fused_readers(const krl_graph *g, int i);
+/* How many node inputs read node i when every node reading it is one
+ * that generated kernels evaluate their inputs inline in (pointwise,
+ * reduce and pool nodes) or, with cat, a `cat` library call (cgcat.c
+ * writes such inputs in place); 0 when one is not (or none reads it). */
+int krl_graph_fused_readers(const krl_graph *g, int i, int cat);
 int krl_graph_is_output(const krl_graph *g, int i);
 /* Dim or attribute text of g that has the same value in every shape set
  * the judge draws: a constant expression, or a shape key g's task

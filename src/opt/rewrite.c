@@ -772,13 +772,14 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 /*
  * conv_bias: a convolution with its bias, conv_bias(x, w, b) (or
  * conv_transpose_bias), whose every reader is a node generated kernels
- * evaluate their inputs inline in (pointwise, reduce, pool), as the
+ * evaluate their inputs inline in (pointwise, reduce, pool) or a cat, as the
  * convolution without bias plus b viewed [C, 1, ...] and added as a
  * broadcast: the library adds the bias in a pass of its own over the
  * output (cudnnAddTensor, as PyTorch does), where the add can join the
  * reading kernel (a map, row or pool kernel) instead, and the convolution
- * may then leave its output channels-last (cg_is_cl). The same fp32 add
- * of the same two values: the result is bit-equal.
+ * may then leave its output channels-last (cg_is_cl); before a cat the
+ * add's map kernel writes its slice of the cat's output in place. The
+ * same fp32 add of the same two values: the result is bit-equal.
  */
 static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
 {
@@ -796,7 +797,7 @@ static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
 	const krl_gnode *b = NN(R, n->in[2]);
 	if (b->ndim != 1 || b->dim[0].val != n->dim[1].val)
 		return KRL_OK;
-	if (!krl_graph_fused_readers(R->old, R->cur))
+	if (!krl_graph_fused_readers(R->old, R->cur, 1))
 		return KRL_OK;
 	krl_gnode c;
 	if (krl_gnode_copy(&c, n))

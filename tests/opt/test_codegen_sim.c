@@ -35,7 +35,8 @@
  * fourth the middle-axis reductions of tests/data/reduce/ with each
  * row.cols option (the wide column kernel's main loop needs rows longer
  * than the level-1 tiny sets have), and a fifth a task of views
- * (tests/data/views/) fused and not.
+ * (tests/data/views/), of slices and of cats written in place, fused and
+ * not.
  *
  * A second test runs the pooling geometries of tests/data/pool/ (ceil
  * mode, dilation, padding, 1-d to 3-d, max with its index and avg with
@@ -1648,12 +1649,16 @@ static void reduce_geometries_compute_golden(void **state)
  * and with fuse=none (every node in memory, views copied), at all three
  * sets; and the same for tests/data/parts/steps.task (slices written one
  * by one and read back, src/opt/lower.c "Parts", with plan views for the
- * views and slices library calls read). */
+ * views and slices library calls read) and tests/data/cat/inplace.task
+ * (cats written in place by their inputs' map and pool kernels, along C,
+ * N and W, vector stores where kb0's and kb1's runs allow, src/opt/cgcat.c;
+ * with fuse=none the library's cat). */
 static void views_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const paths[] = {
 		"tests/data/views/views.task", "tests/data/parts/steps.task",
+		"tests/data/cat/inplace.task",
 	};
 	static const char *const lines[] = {
 		"krl-choice: fuse=full", "krl-choice: fuse=none",
@@ -1666,7 +1671,7 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < 3; p++) {
 		const char *path = paths[p];
 		if (!wanted(path))
 			continue;
@@ -1680,6 +1685,9 @@ static void views_compute_golden(void **state)
 			char *text = NULL, *what = NULL;
 			generate_compiled(o, path, lines[c], &text, &what);
 			assert_true(has_kernel(text));
+			if (p == 2)
+				assert_true((strstr(what, "4 cats written in place") !=
+				             NULL) == (c == 0));
 			run_geometry_sets(t, path, text, what,
 			                  41 + 3 * (uint64_t)c + 7 * (uint64_t)p, 0,
 			                  dir, &runs, &wrong);
