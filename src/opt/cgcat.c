@@ -49,7 +49,8 @@ static int cat_dim(const krl_gnode *c)
  * rank, materialised by a map or pool kernel (the stores this file's
  * index reaches: map_step, emit_map_cl, emit_map_tile, the pool's
  * store_outputs) as one of its outputs, read by c alone, once, not a
- * task output, not a view of another buffer, not stored channels-last. */
+ * task output, not a view of another buffer. (Stored channels-last only
+ * with c: cg_cl_plan marks the two together.) */
 static int part_ok(const cg_gen *G, int c, int m)
 {
 	const krl_graph *g = G->g;
@@ -57,7 +58,6 @@ static int part_ok(const cg_gen *G, int c, int m)
 	if (x->dtype != KRL_F32 || x->ndim != g->n[c].ndim || !G->mat[m] ||
 	    G->alias[m] || G->home[m] < 0 || G->nuse[m] != 1 ||
 	    krl_graph_is_output(g, m) || cg_out_decl(g, m, 0) >= 0 ||
-	    cg_is_cl(G, m) ||
 	    (x->kind != KRL_GN_PW && x->kind != KRL_GN_POOL))
 		return 0;
 	const cg_kern *K = &G->k[G->home[m]];
@@ -99,6 +99,11 @@ int cg_cat_plan(cg_gen *G)
 	return 0;
 }
 
+int cg_cat_dim(const krl_gnode *c)
+{
+	return cat_dim(c);
+}
+
 int cg_cat_inplace(const cg_gen *G, int c)
 {
 	const krl_gnode *x = &G->g->n[c];
@@ -120,7 +125,12 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 	for (int i = 0; i < x->nin && x->in[i] != n; i++)
 		cg_sb_printf(&off, "%s(%s)", k++ ? " + " : "",
 		             g->n[x->in[i]].dim[d].text);
-	const char *inner = cg_prod(G, c, d + 1, x->ndim);
+	/* a channels-last cat (of channels: cg_cl_plan) holds its parts'
+	 * runs of channels position by position: n's element at memory
+	 * index L goes to (L / C_n) C + off + L % C_n */
+	int cl = cg_is_cl(G, c);
+	int e = cl ? d + 1 : x->ndim;
+	const char *inner = cl ? "1" : cg_prod(G, c, d + 1, x->ndim);
 	const char *O = k ? cg_arg_long(G, K, cg_fmt(G, "(%s) * %s", off.z,
 	                                             inner)) : NULL;
 	if (off.oom)
@@ -130,8 +140,8 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 		cg_guard_add(em, O);
 	if (d == 0)
 		return O ? cg_fmt(G, "(%s + %s)", lin, O) : lin;
-	const char *A = cg_arg_long(G, K, cg_prod(G, n, d, x->ndim));
-	const char *B = cg_arg_long(G, K, cg_prod(G, c, d, x->ndim));
+	const char *A = cg_arg_long(G, K, cg_prod(G, n, d, e));
+	const char *B = cg_arg_long(G, K, cg_prod(G, c, d, e));
 	if (vec > 1) {
 		cg_guard_add(em, A);
 		cg_guard_add(em, B);

@@ -438,21 +438,68 @@ static int clgen_ok(cg_gen *G, int m)
 	return nconv > 0;
 }
 
+/* Whether cat c, written in place, may be stored channels-last with its
+ * parts: a cat of channels (dim 1) of f32 [N, C, s...], no task output,
+ * read only by generated nodes and convolutions taking it as x (one at
+ * least); each part written by a map kernel over a channels-last leaf
+ * (emit_map_cl) or the one output of a pool kernel reading one in
+ * memory order (emit_pool_cl). */
+static int cat_cl_ok(cg_gen *G, int c)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[c];
+	int nconv = 0;
+	if (!cg_cat_inplace(G, c) || cg_cat_dim(x) != 1 || x->ndim < 3 ||
+	    krl_graph_is_output(g, c) || cg_out_decl(g, c, 0) >= 0 ||
+	    cl_readers(G, c, 1, &nconv) <= 0 || !nconv)
+		return 0;
+	for (int i = 0; i < x->nin; i++) {
+		int m = x->in[i];
+		const krl_gnode *p = &g->n[m];
+		cg_kern *K = &G->k[G->home[m]];
+		if (!cg_same_shape(g, m, K->space) ||
+		    g->n[K->space].ndim != p->ndim)
+			return 0;
+		if (K->kind == CK_MAP) {
+			int leaf = -1;
+			for (int q = 0; q < p->nin && leaf < 0; q++)
+				leaf = cg_cl_reach(G, K, p->in[q], K->space, 0);
+			if (p->kind != KRL_GN_PW || leaf < 0)
+				return 0;
+			continue;
+		}
+		const krl_gnode *a0 = &g->n[K->anchor[0]];
+		if (K->kind != CK_POOL || K->nout != 1 ||
+		    a0->kind != KRL_GN_POOL || a0->axis != 2 ||
+		    cg_cl_reach(G, K, a0->in[0], a0->in[0], 0) < 0)
+			return 0;
+	}
+	return 1;
+}
+
 int cg_cl_plan(cg_gen *G)
 {
 	const krl_graph *g = G->g;
 	if (G->s.lib_layout != 3 || G->clgen_off)
 		return 0;
 	size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
+	if (cg_cat_plan(G) < 0)
+		return -1;
 	unsigned char *was = G->clgen;
 	G->clgen = calloc(nn, 1);
 	if (!G->clgen) {
 		G->clgen = was;
 		return -1;
 	}
-	/* in node order: a mark may make a later map's leaf */
-	for (int m = 0; m < g->nn; m++)
-		G->clgen[m] = (unsigned char)clgen_ok(G, m);
+	/* in node order: a mark may make a later map's leaf; a cat's parts
+	 * (before it) and the cat take the cat's one answer, with the
+	 * marks made so far (the rounds settle the rest) */
+	for (int m = 0; m < g->nn; m++) {
+		int c = G->catof[m];
+		G->clgen[m] = (unsigned char)(c >= 0 ? cat_cl_ok(G, c) :
+		                              cg_cat_inplace(G, m) ?
+		                              cat_cl_ok(G, m) : clgen_ok(G, m));
+	}
 	int changed = !was ? memchr(G->clgen, 1, nn) != NULL :
 	              memcmp(was, G->clgen, nn) != 0;
 	free(was);

@@ -327,9 +327,11 @@ int cg_is_cl(const cg_gen *G, int n);
  * outputs of map kernels over a channels-last leaf, of the kernel's
  * shape, that no task output is and that only convolutions reading them
  * as x channels-last (cg_is_cl, one at least) and generated nodes read:
- * those kernels write them channels-last. Returns 1 when the marks
- * changed (the grouping, which asks cg_is_cl, is then formed again), 0
- * when not, -1 when out of memory. */
+ * those kernels write them channels-last; and a cat of channels written
+ * in place (cg_cat_plan, which it runs) whose readers are so, with its
+ * parts, where each part's kernel can write them channels-last. Returns
+ * 1 when the marks changed (the grouping, which asks cg_is_cl, is then
+ * formed again), 0 when not, -1 when out of memory. */
 int cg_cl_plan(cg_gen *G);
 /* Concatenations written in place (cgcat.c), once the kernels are
  * formed: G->catof[m] = c for every input m of a cat c whose inputs are
@@ -339,6 +341,9 @@ int cg_cl_plan(cg_gen *G);
 int cg_cat_plan(cg_gen *G);
 /* Whether cat node c is written in place by its inputs' kernels. */
 int cg_cat_inplace(const cg_gen *G, int c);
+/* The dim cat node c concatenates along (its literal `dim`, made
+ * non-negative), -1 when that is not a literal in range. */
+int cg_cat_dim(const krl_gnode *c);
 /* Whether library node n reads its x channels-last (layout=nhwc_xy): a
  * convolution that leaves y so whose x cg_cl_plan marked. */
 int cg_cl_reads_x(const cg_gen *G, int n);

@@ -253,20 +253,31 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	if (steps.z)
 		cg_sb_puts(&body, steps.z);
 	for (int o = 0; o < K->nout; o++) {
-		if (!cg_is_cl(G, K->out[o]))
+		int n = K->out[o];
+		if (!cg_is_cl(G, n))
 			continue;
-		const char *Y = cg_arg_buf(G, K, K->out[o], 1);
-		cg_line(&body, 2, "if (tvec && tc0 + 8 <= %s) {", C);
-		cg_line(&body, 3, "*reinterpret_cast<float4 *>(%s + tbase) = "
-		        "make_float4(tw%d[0], tw%d[1], tw%d[2], tw%d[3]);", Y, o, o,
-		        o, o);
-		cg_line(&body, 3, "*reinterpret_cast<float4 *>(%s + tbase + 4) = "
-		        "make_float4(tw%d[4], tw%d[5], tw%d[6], tw%d[7]);", Y, o, o,
-		        o, o);
+		/* a part of a channels-last cat written in place: its run of
+		 * channels at the position's place in the cat's */
+		int part = G->catof && G->catof[n] >= 0;
+		const char *Y = cg_arg_buf(G, K, part ? G->catof[n] : n, 1);
+		const char *tb = "tbase";
+		if (part) {
+			tb = cg_fmt(G, "tp%d", o);
+			cg_line(&body, 2, "const long %s = %s;", tb,
+			        cg_cat_index(&em, n, "tbase", 1));
+		}
+		cg_line(&body, 2, "if (tvec && tc0 + 8 <= %s%s) {", C,
+		        part ? cg_fmt(G, " && (%s & 3) == 0", tb) : "");
+		cg_line(&body, 3, "*reinterpret_cast<float4 *>(%s + %s) = "
+		        "make_float4(tw%d[0], tw%d[1], tw%d[2], tw%d[3]);", Y, tb, o,
+		        o, o, o);
+		cg_line(&body, 3, "*reinterpret_cast<float4 *>(%s + %s + 4) = "
+		        "make_float4(tw%d[4], tw%d[5], tw%d[6], tw%d[7]);", Y, tb, o,
+		        o, o, o);
 		cg_line(&body, 2, "} else {");
 		cg_line(&body, 3, "#pragma unroll");
 		cg_line(&body, 3, "for (int j = 0; j < 8; j++)");
-		cg_line(&body, 4, "if (tc0 + j < %s) %s[tbase + j] = tw%d[j];", C, Y,
+		cg_line(&body, 4, "if (tc0 + j < %s) %s[%s + j] = tw%d[j];", C, Y, tb,
 		        o);
 		cg_line(&body, 2, "}");
 	}

@@ -512,7 +512,9 @@ int krl_graph_fused_readers(const krl_graph *g, int i, int cat)
 				if (r->kind != KRL_GN_PW && r->kind != KRL_GN_REDUCE &&
 				    r->kind != KRL_GN_POOL &&
 				    !(cat && r->kind == KRL_GN_LIB &&
-				      !strcmp(r->op, "cat")))
+				      (!strcmp(r->op, "cat") ||
+				       (q == 0 && (!strcmp(r->op, "conv") ||
+				                   !strcmp(r->op, "conv_bias"))))))
 					return 0;
 				k++;
 			}

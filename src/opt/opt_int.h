@@ -215,7 +215,9 @@ int krl_graph_users(const krl_graph *g, int i);
 /* How many node inputs read node i when every node reading it is one
  * that generated kernels evaluate their inputs inline in (pointwise,
  * reduce and pool nodes) or, with cat, a `cat` library call (cgcat.c
- * writes such inputs in place); 0 when one is not (or none reads it). */
+ * writes such inputs in place) or a convolution reading it as x (which
+ * lib.layout=nhwc_xy may give it channels-last); 0 when one is not (or
+ * none reads it). */
 int krl_graph_fused_readers(const krl_graph *g, int i, int cat);
 int krl_graph_is_output(const krl_graph *g, int i);
 /* Dim or attribute text of g that has the same value in every shape set

@@ -305,11 +305,12 @@ static int cl_pays(const krl_graph *g, int i)
 
 /*
  * Whether library node i's output y reaches, through pointwise nodes of
- * its shape (a norm's normalisation and activation, a residual add), the
- * x of a convolution that takes a layout: the pattern lib.layout=nhwc_xy
- * serves (conv -> batch norm -> ReLU -> conv; cg_cl_plan decides, once
- * the kernels are formed, which of those map outputs are written
- * channels-last).
+ * its shape (a norm's normalisation and activation, a residual add),
+ * pools over every spatial dim and cats, the x of a convolution that
+ * takes a layout: the pattern lib.layout=nhwc_xy serves (conv -> batch
+ * norm -> ReLU -> conv; an inception module's branches -> cat -> the
+ * next module; cg_cl_plan decides, once the kernels are formed, which of
+ * those outputs are written channels-last).
  */
 static int xy_feeds(const krl_graph *g, int i)
 {
@@ -323,14 +324,20 @@ static int xy_feeds(const krl_graph *g, int i)
 		for (int q = 0; q < r->nin && !hit; q++) {
 			if (!in[r->in[q]])
 				continue;
-			if (r->kind == KRL_GN_PW && r->ndim == g->n[i].ndim &&
-			    cg_same_shape(g, j, r->in[q]))
+			if ((r->kind == KRL_GN_PW && r->ndim == g->n[i].ndim &&
+			     cg_same_shape(g, j, r->in[q])) ||
+			    (r->kind == KRL_GN_LIB && !strcmp(r->op, "cat") &&
+			     r->ndim == g->n[i].ndim) ||
+			    (r->kind == KRL_GN_POOL && r->axis == 2 &&
+			     r->ndim == g->n[i].ndim))
 				in[j] = 1;
-			else if (r->kind == KRL_GN_LIB && q == 0 && r->in[q] != i &&
+			else if (r->kind == KRL_GN_LIB && q == 0 &&
+			         (r->in[q] != i || !strcmp(g->n[i].op, "conv_bias")) &&
 			         krl_opt_lib_takes_layout(g, j) &&
 			         (!strcmp(r->op, "conv") ||
 			          !strcmp(r->op, "conv_bias")))
-				hit = 1; /* (a bias is split off: rule conv_bias) */
+				hit = 1; /* (a bias is split off into a pointwise
+				          * add: rule conv_bias) */
 		}
 	}
 	free(in);

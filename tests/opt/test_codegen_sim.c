@@ -1345,7 +1345,10 @@ static void channels_last_compute_golden(void **state)
  * stem, AlexNet's and VGG's max pools) write theirs channels-last too:
  * residual blocks with and without a downsample (8, 9, 10's
  * bottlenecks), convolutions with a bias (AlexNet 5, VGG 11,
- * SqueezeNet's fire modules 17, RegNet 27), inverted residuals beside
+ * SqueezeNet's fire modules 17, RegNet 27), cats of channels written in
+ * place channels-last by their parts' map and pool kernels and read so
+ * by the next module's convolutions (GoogLeNet's inception modules 6 and
+ * 7, SqueezeNet 18), inverted residuals beside
  * depthwise convolutions (MobileNetV2 20, EfficientNet's MBConv 22),
  * U-Net's 45; both map forms for the kernels that write NCHW, at tiny
  * and a hidden-like set. Every candidate has a convolution reading x
@@ -1358,8 +1361,11 @@ static void channels_last_layers_compute_golden(void **state)
 		"level3/9_resnet18",
 		"level3/10_resnet101",
 		"level3/5_alexnet",
+		"level3/6_googlenet_inception_module",
+		"level3/7_googlenet_inception_v1",
 		"level3/11_vgg16",
 		"level3/17_squeezenet_fire_module",
+		"level3/18_squeezenet",
 		"level3/20_mobilenet_v2",
 		"level3/22_efficientnet_b0",
 		"level3/27_regnet",
@@ -1652,16 +1658,23 @@ static void reduce_geometries_compute_golden(void **state)
  * views and slices library calls read) and tests/data/cat/inplace.task
  * (cats written in place by their inputs' map and pool kernels, along C,
  * N and W, vector stores where kb0's and kb1's runs allow, src/opt/cgcat.c;
- * with fuse=none the library's cat). */
+ * with fuse=none the library's cat) and tests/data/cat/channels_last.task
+ * (a cat of channels written in place channels-last by two maps and a
+ * pool, read so by the next convolution: lib.layout=nhwc_xy; and
+ * nchw). */
 static void views_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const paths[] = {
 		"tests/data/views/views.task", "tests/data/parts/steps.task",
-		"tests/data/cat/inplace.task",
+		"tests/data/cat/inplace.task", "tests/data/cat/channels_last.task",
 	};
 	static const char *const lines[] = {
 		"krl-choice: fuse=full", "krl-choice: fuse=none",
+	};
+	/* the channels-last cat: across layers, and the defaults' NCHW */
+	static const char *const cl_lines[] = {
+		"krl-choice: lib.layout=nhwc_xy", "krl-choice: lib.layout=nchw",
 	};
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
@@ -1671,7 +1684,7 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (int p = 0; p < 3; p++) {
+	for (int p = 0; p < 4; p++) {
 		const char *path = paths[p];
 		if (!wanted(path))
 			continue;
@@ -1683,11 +1696,16 @@ static void views_compute_golden(void **state)
 			if (!mine(&item))
 				continue;
 			char *text = NULL, *what = NULL;
-			generate_compiled(o, path, lines[c], &text, &what);
+			generate_compiled(o, path, p == 3 ? cl_lines[c] : lines[c],
+			                  &text, &what);
 			assert_true(has_kernel(text));
 			if (p == 2)
 				assert_true((strstr(what, "4 cats written in place") !=
 				             NULL) == (c == 0));
+			if (p == 3)
+				assert_true((strstr(text, "(t23, w3) -> t24 padding=1 "
+				                    "layout=nhwc_xy\n") != NULL) ==
+				            (c == 0));
 			run_geometry_sets(t, path, text, what,
 			                  41 + 3 * (uint64_t)c + 7 * (uint64_t)p, 0,
 			                  dir, &runs, &wrong);
