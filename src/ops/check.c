@@ -81,11 +81,13 @@ double krl_attrs_get(const krl_attrs *a, const char *key, double dflt)
 }
 
 /* The word-valued attributes: `layout` of the cuDNN convolutions
- * (docs/ops-conv.md): which memory layout cuDNN runs on; `recurrence` of
+ * (docs/ops-conv.md): which memory layout cuDNN runs on, and `w_layout`:
+ * the order of w's memory; `recurrence` of
  * the recurrent layers (docs/ops-rnn.md): cuDNN's RNN algorithm and
  * forward mode. */
 static const char *const k_layout_words[] = { "nchw", "nhwc", "nhwc_y",
                                                "nhwc_xy", NULL };
+static const char *const k_w_layout_words[] = { "kcrs", "krsc", NULL };
 static const char *const k_recurrence_words[] = { "standard", "infer",
                                                    "persist", "small_h",
                                                    NULL };
@@ -94,6 +96,8 @@ const char *const *krl_attr_words(const char *key)
 {
 	if (key && strcmp(key, "layout") == 0)
 		return k_layout_words;
+	if (key && strcmp(key, "w_layout") == 0)
+		return k_w_layout_words;
 	if (key && strcmp(key, "recurrence") == 0)
 		return k_recurrence_words;
 	return NULL;

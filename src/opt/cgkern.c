@@ -358,8 +358,13 @@ static int lib_cl(const cg_gen *G, int n)
 	    /* the implicit GEMM writes NCHW */
 	    (G->s.conv_impl == 1 && cg_igemm_geom(g, n, &ig)))
 		return 0;
-	/* groups 1 (absent or the literal): never depthwise, whose kernel
-	 * writes NCHW */
+	/* groups 1: never depthwise, whose kernel writes NCHW */
+	int nconv = 0;
+	return cg_groups_one(x) && cl_readers(G, n, 0, &nconv) > 0;
+}
+
+int cg_groups_one(const krl_gnode *x)
+{
 	for (int a = 0; a < x->nattrs; a++) {
 		if (strcmp(x->attrs[a].key, "groups"))
 			continue;
@@ -369,8 +374,7 @@ static int lib_cl(const cg_gen *G, int n)
 		if (!one)
 			return 0;
 	}
-	int nconv = 0;
-	return cl_readers(G, n, 0, &nconv) > 0;
+	return 1;
 }
 
 int cg_is_cl(const cg_gen *G, int n)

@@ -190,6 +190,8 @@ typedef struct cg_gen {
 	int nalgo;               /* library calls written with algo= */
 	int nlayout;             /* library calls written with layout=nhwc */
 	int nlayout_xy;          /* of those, with layout=nhwc_xy */
+	int nwkrsc;              /* of those, with w_layout=krsc */
+	int wkrsc_body;          /* krl_wkrsc written */
 	int nrec;                /* library calls written with recurrence= */
 	int ntconv;              /* transposed convolutions written as forward */
 	int *home;               /* kernel of each anchor and materialised
@@ -358,6 +360,16 @@ int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth);
  * its row shape only: the grouping leaves full-shape ones to a map kernel,
  * which reads the leaf channel-blocked. */
 int cg_row_cl(const cg_gen *G, const cg_kern *K);
+/* Whether node x's `groups` attribute is absent or the literal 1 (in
+ * every shape set: never a depthwise convolution). */
+int cg_groups_one(const krl_gnode *x);
+/* For library convolution n called channels-last (lib.layout): the name
+ * of a derived copy of its weight in cuDNN's channels-last filter format,
+ * written in the plan's init by a generated transpose (the call then
+ * takes `w_layout=krsc`, and transposes no weight per call); NULL where
+ * the weight is not a param or the call is grouped. */
+const char *cg_weight_krsc(cg_gen *G, cg_kern *K, int n);
+
 /* Whether view node n keeps its input's N and C (dims 0 and 1, both at
  * least 3-d), merging or splitting spatial dims only: a channels-last
  * input's memory order is then the view's too. */

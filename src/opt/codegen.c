@@ -95,8 +95,10 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
 		return cg_emit_tconv(G, K, &tc);
 	const char *wd = G->s.lib_dense && cg_dense_geom(g, n) ?
-	                 cg_emit_dense(G, K) : NULL;
+	                 cg_emit_dense(G, K) : cg_weight_krsc(G, K, n);
+	int krsc = wd && !(G->s.lib_dense && cg_dense_geom(g, n));
 	cg_sb_printf(&G->plan, "# k%d: library call (node %d)%s\n", K->id, n,
+	             krsc ? ", its weight kept channels-last" :
 	             wd ? ", its weight block-diagonal, ungrouped" : "");
 	cg_sb_printf(&G->plan, "call %s(", x->op);
 	for (int i = 0; i < x->nin; i++)
@@ -126,11 +128,13 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		    !strcmp(x->attrs[a].key, "layout") ||
 		    !strcmp(x->attrs[a].key, "recurrence"))
 			continue; /* the schedule's, below */
-		if (wd && !strcmp(x->attrs[a].key, "groups"))
+		if (wd && !krsc && !strcmp(x->attrs[a].key, "groups"))
 			continue; /* one group */
 		cg_sb_printf(&G->plan, " %s=", x->attrs[a].key);
 		expr_text(&G->plan, x->attrs[a].value);
 	}
+	if (krsc)
+		cg_sb_puts(&G->plan, " w_layout=krsc");
 	cg_lib_choices(G, krl_opt_lib_takes_algo(g, n),
 	               krl_opt_lib_takes_layout(g, n), n);
 	return KRL_OK;
@@ -288,6 +292,7 @@ static void reset_output(cg_gen *G)
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
 	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = G->ncat = 0;
+	G->nwkrsc = G->wkrsc_body = 0;
 	G->row_cl = G->pool_cl = G->map_clout = G->pool_clout = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
@@ -541,9 +546,12 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				if (G.ndense)
 					cg_sb_printf(&sm, " (%d grouped conv as "
 					             "dense)", G.ndense);
-				const char *xy = G.nlayout_xy ? cg_fmt(&G, "; %d "
-				                 "reading x channels-last",
-				                 G.nlayout_xy) : "";
+				const char *xy = cg_fmt(&G, "%s%s",
+				                 G.nlayout_xy ? cg_fmt(&G, "; %d reading x "
+				                 "channels-last", G.nlayout_xy) : "",
+				                 G.nwkrsc ? cg_fmt(&G, "; %d weight%s kept "
+				                 "channels-last", G.nwkrsc, G.nwkrsc == 1 ?
+				                 "" : "s") : "");
 				if (G.nalgo && G.nlayout)
 					cg_sb_printf(&sm, " (algo %d, layout nhwc%s)",
 					             s->lib_algo, xy);

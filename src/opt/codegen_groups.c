@@ -83,3 +83,58 @@ const char *cg_emit_dense(cg_gen *G, cg_kern *K)
 	G->ndense++;
 	return cg_fmt(G, "k%d_wd", id);
 }
+
+/* krl_wkrsc, once per candidate: the transpose of a weight [A, B, taps]
+ * into cuDNN's channels-last filter format [A, taps, B]. */
+static void emit_wkrsc(cg_gen *G)
+{
+	if (G->wkrsc_body)
+		return;
+	G->wkrsc_body = 1;
+	cg_sb_puts(&G->dev,
+	"\n/*\n"
+	" * krl_wkrsc (init): a convolution's weight w [A, B, taps] in cuDNN's\n"
+	" * channels-last filter format wt [A, taps, B] (what layout=nhwc\n"
+	" * transposes it to on every call), for w_layout=krsc.\n"
+	" */\n"
+	"extern \"C\" __global__ void krl_wkrsc(const float *__restrict__ w,\n"
+	"                                     float *__restrict__ wt, long A,\n"
+	"                                     long B, long taps)\n"
+	"{\n"
+	"\tconst long i = (long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i >= A * B * taps)\n"
+	"\t\treturn;\n"
+	"\tconst long b = i % B, j = i / B;\n"
+	"\tconst long t = j % taps, a = j / taps;\n"
+	"\twt[i] = w[(a * B + b) * taps + t];\n"
+	"}\n");
+}
+
+const char *cg_weight_krsc(cg_gen *G, cg_kern *K, int n)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[n];
+	if (!G->s.lib_layout || x->nin < 2 || !krl_opt_lib_takes_layout(g, n) ||
+	    (strcmp(x->op, "conv") && strcmp(x->op, "conv_bias") &&
+	     strcmp(x->op, "conv_transpose") &&
+	     strcmp(x->op, "conv_transpose_bias")) || !cg_groups_one(x))
+		return NULL;
+	const krl_gnode *w = &g->n[x->in[1]];
+	if (w->kind != KRL_GN_BUF || w->dtype != KRL_F32 || w->ndim < 3 ||
+	    g->task->decls[w->buf].role != KRL_ROLE_PARAM)
+		return NULL;
+	const char *wn = cg_bufname(G, x->in[1]);
+	char *taps = cg_prod(G, x->in[1], 2, w->ndim);
+	emit_wkrsc(G);
+	cg_sb_printf(&G->bufs, "derived k%d_wt f32 [", K->id);
+	for (int i = 0; i < w->ndim; i++)
+		cg_sb_printf(&G->bufs, "%s(%s)", i ? ", " : "", w->dim[i].text);
+	cg_sb_puts(&G->bufs, "]\n");
+	cg_sb_printf(&G->init, "  # k%d: the weight of node %d in cuDNN's "
+	             "channels-last filter format\n", K->id, n);
+	cg_sb_printf(&G->init, "  launch krl_wkrsc grid=(cdiv(numel(%s), 256)) "
+	             "block=(256) args(%s, k%d_wt, %s, %s, %s)\n", wn, wn, K->id,
+	             w->dim[0].text, w->dim[1].text, taps);
+	G->nwkrsc++;
+	return cg_fmt(G, "k%d_wt", K->id);
+}

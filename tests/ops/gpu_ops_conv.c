@@ -10,8 +10,10 @@
  * on channels-last copies; a depthwise convolution ignores it), each
  * checked against the golden; an op without bias a third time with
  * layout=nhwc_y (y left channels-last, checked against the golden's
- * channels-last y; a depthwise one must refuse it) and a fourth with
- * layout=nhwc_xy (the same from a channels-last copy of x). Inputs are
+ * channels-last y; a depthwise one must refuse it), a fourth with
+ * layout=nhwc_xy (the same from a channels-last copy of x) and a fifth
+ * with w_layout=krsc too (and a copy of w in cuDNN's channels-last filter
+ * format). Inputs are
  * normal(0, 1) and weights
  * normal(0, 1 / sqrt(fan_in)), as the tasks draw them, so outputs are
  * O(1); the tolerance allows TF32 (10-bit mantissa) products, which cuDNN
@@ -146,8 +148,8 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	float *got = malloc((size_t)no * sizeof(float));
 	assert_non_null(got);
 	int64_t bad = 0;
-	static const char *const layouts[4] = { "nchw", "nhwc", "nhwc_y",
-	                                        "nhwc_xy" };
+	static const char *const layouts[5] = { "nchw", "nhwc", "nhwc_y",
+	                                        "nhwc_xy", "nhwc_xy krsc" };
 	/* nhwc_y and nhwc_xy (no bias): y left channels-last, checked
 	 * against the golden's channels-last y; nhwc_xy from x stored
 	 * channels-last (hxc on the host, dxc on the device) */
@@ -171,19 +173,47 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	CK(cudaMemcpy(dxc, fxc, (size_t)nx * sizeof(float),
 	              cudaMemcpyHostToDevice));
 	free(fxc);
-	for (int lay = 0; lay < (nin == 2 ? 4 : 2); lay++) {
+	/* w in cuDNN's channels-last filter format [A, k..., B] (w_layout=
+	 * krsc) */
+	int64_t nw = numel(&w), wa = w.dim[0], wb = w.dim[1];
+	int64_t taps = nw / (wa * wb);
+	double *hwc = malloc((size_t)nw * sizeof(double));
+	float *fwc = malloc((size_t)nw * sizeof(float));
+	assert_non_null(hwc);
+	assert_non_null(fwc);
+	for (int64_t i = 0; i < wa; i++)
+		for (int64_t j = 0; j < wb; j++)
+			for (int64_t t = 0; t < taps; t++) {
+				double v = ((double *)hin[1].data)[(i * wb + j) * taps + t];
+				hwc[(i * taps + t) * wb + j] = v;
+				fwc[(i * taps + t) * wb + j] = (float)v;
+			}
+	void *dwc = NULL;
+	CK(cudaMalloc(&dwc, (size_t)nw * sizeof(float)));
+	CK(cudaMemcpy(dwc, fwc, (size_t)nw * sizeof(float),
+	              cudaMemcpyHostToDevice));
+	free(fwc);
+	for (int lay = 0; lay < (nin == 2 ? 5 : 2); lay++) {
 		krl_attrs al = a;
 		krl_tensor want = hout;
 		krl_tensor hxin[2] = { hin[0], hin[1] }, dxin[2] = { din[0],
 		                                                     din[1] };
-		if (lay == 3) {
+		if (lay >= 3) {
 			hxin[0].data = hxc;
 			dxin[0].data = dxc;
 		}
+		if (lay == 4) {
+			hxin[1].data = hwc;
+			dxin[1].data = dwc;
+		}
 		if (lay) {
-			assert_true(al.n < KRL_MAX_ATTR);
+			assert_true(al.n + 1 < KRL_MAX_ATTR);
 			al.key[al.n] = "layout";
-			al.val[al.n++] = lay;
+			al.val[al.n++] = lay < 4 ? lay : 3;
+			if (lay == 4) {
+				al.key[al.n] = "w_layout";
+				al.val[al.n++] = 1;
+			}
 			assert_int_equal(op->check(hin, &hout, &al, msg, sizeof msg),
 			                 KRL_OK);
 		}
@@ -197,13 +227,13 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		for (int rep = 0; rep < 2 && !rr; rep++) {
 			krl_diag d;
 			memset(&d, 0, sizeof d);
-			rr = op->run(g_ctx, lay == 3 ? dxin : din, &dout, &al, &d);
+			rr = op->run(g_ctx, lay >= 3 ? dxin : din, &dout, &al, &d);
 			if (rr == KRL_EUNSUPPORTED && lay >= 2 &&
 			    strstr(d.msg, "depthwise")) {
 				/* kernelrl's depthwise kernel writes NCHW */
 				printf("%-20s %s refused: %s\n", name, layouts[lay],
 				       d.msg);
-				assert_non_null(strstr(d.msg, lay == 3 ?
+				assert_non_null(strstr(d.msg, lay >= 3 ?
 				                       "layout=nhwc_xy" :
 				                       "layout=nhwc_y"));
 				break;
@@ -222,7 +252,7 @@ static void run_case(const char *name, shape x, shape w, shape y,
 		CK(cudaMemcpy(got, dp, (size_t)no * 4, cudaMemcpyDeviceToHost));
 		bad += compare(name, layouts[lay], got, want.data, no, y);
 		if (g_algo_rel >= 0) {
-			int ran = gpuop_algo_sweep(name, lay == 3 ? dxin : din, &dout, no, al,
+			int ran = gpuop_algo_sweep(name, lay >= 3 ? dxin : din, &dout, no, al,
 			                           g_algo_rel);
 			printf("%s %s: %d usable algorithm%s\n", name, layouts[lay],
 			       ran, ran == 1 ? "" : "s");
@@ -234,9 +264,11 @@ static void run_case(const char *name, shape x, shape w, shape y,
 	}
 	cudaFree(dp);
 	cudaFree(dxc);
+	cudaFree(dwc);
 	free(hout.data);
 	free(hy);
 	free(hxc);
+	free(hwc);
 	free(got);
 	assert_int_equal(bad, 0);
 }

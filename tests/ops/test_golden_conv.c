@@ -132,7 +132,8 @@ static void test_conv1d_3d_bias(void **state)
 
 /* layout=nhwc_y: the same values as NCHW, stored channels-last ([N, s...,
  * C]); a convolution and a transposed one, 2 samples, 3 output channels.
- * layout=nhwc_xy: the same again from x stored channels-last. */
+ * layout=nhwc_xy: the same again from x stored channels-last, and with
+ * w_layout=krsc from w stored in cuDNN's channels-last filter format. */
 static void test_conv_nhwc_y(void **state)
 {
 	(void)state;
@@ -174,6 +175,20 @@ static void test_conv_nhwc_y(void **state)
 		optest_golden(op, inc, &o2, &axy);
 		for (int64_t i = 0; i < 2 * 3 * S; i++)
 			assert_true(y2[i] == y1[i]);
+		/* w_layout=krsc: w [A, B, 2, 2] stored [A, 2, 2, B] */
+		double wc[2 * 3 * 2 * 2], y3[2 * 3 * 5 * 4];
+		int64_t A = inc[1].dim[0], B = inc[1].dim[1];
+		for (int64_t a = 0; a < A; a++)
+			for (int64_t b = 0; b < B; b++)
+				for (int64_t t = 0; t < 4; t++)
+					wc[(a * 4 + t) * B + b] = w[(a * B + b) * 4 + t];
+		krl_tensor inw[2] = { inc[0], inc[1] };
+		inw[1].data = wc;
+		krl_tensor o3 = optest_tensor(y3, 4, I(2), I(3), oh, ow);
+		krl_attrs aw = optest_attrs(2, "layout", 3.0, "w_layout", 1.0);
+		optest_golden(op, inw, &o3, &aw);
+		for (int64_t i = 0; i < 2 * 3 * S; i++)
+			assert_true(y3[i] == y1[i]);
 	}
 }
 
@@ -411,6 +426,18 @@ static void test_conv_check(void **state)
 	                                            sizeof msg), KRL_OK);
 	optest_rejects("conv_bias", in, &out, &l3, "conv_bias: layout=nhwc_xy "
 	        "leaves y channels-last for a generated kernel to read");
+	krl_attrs wk = optest_attrs(4, "groups", 2.0, "stride", 2.0, "padding_w",
+	                            1.0, "w_layout", 1.0);
+	optest_rejects("conv", in, &out, &wk, "conv: w_layout=krsc gives w in "
+	        "cuDNN's channels-last filter format, which only a "
+	        "channels-last call reads (layout=nhwc, nhwc_y or nhwc_xy)");
+	krl_attrs wk1 = optest_attrs(5, "groups", 2.0, "stride", 2.0, "padding_w",
+	                             1.0, "w_layout", 1.0, "layout", 1.0);
+	assert_int_equal(krl_op_find("conv_bias")->check(in, &out, &wk1, msg,
+	                                                 sizeof msg), KRL_OK);
+	krl_attrs wk2 = optest_attrs(2, "groups", 2.0, "w_layout", 2.0);
+	optest_rejects("conv", in, &out, &wk2, "conv: w_layout=2 is not one of "
+	        "its values (allowed: 0 = kcrs, 1 = krsc)");
 	krl_attrs l4 = optest_attrs(2, "groups", 2.0, "layout", 4.0);
 	optest_rejects("conv", in, &out, &l4, "conv: layout=4 is not one of its "
 	        "values (allowed: 0 = nchw, 1 = nhwc, 2 = nhwc_y, 3 = nhwc_xy)");

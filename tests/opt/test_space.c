@@ -578,7 +578,9 @@ static void library_tasks(void **state)
 	/* The layout cuDNN runs on: option 0 (nchw) writes nothing, as the
 	 * reference; nhwc writes layout=nhwc, with algo when both are
 	 * chosen; nhwc_y writes layout=nhwc_y only where generated kernels
-	 * read the output, so here (the task's output) layout=nhwc. */
+	 * read the output, so here (the task's output) layout=nhwc. The
+	 * weight, a param, is kept channels-last by the plan's init
+	 * (w_layout=krsc). */
 	const krl_decision *lay = find(s, "lib.layout");
 	assert_non_null(lay);
 	assert_int_equal(lay->nopt, 3);
@@ -592,15 +594,18 @@ static void library_tasks(void **state)
 	free(what);
 	c.opt[lay - s->dec] = 1;
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
-	assert_non_null(strstr(text, " algo=2 layout=nhwc\n"));
-	assert_non_null(strstr(what, "(algo 2, layout nhwc)"));
+	assert_non_null(strstr(text, " w_layout=krsc algo=2 layout=nhwc\n"));
+	assert_non_null(strstr(text, "launch krl_wkrsc "));
+	assert_non_null(strstr(what, "(algo 2, layout nhwc; 1 weight kept "
+	                       "channels-last)"));
 	free(text);
 	free(what);
 	c.opt[al - s->dec] = 0;
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
 	assert_null(strstr(text, " algo="));
 	assert_non_null(strstr(text, " layout=nhwc\n"));
-	assert_non_null(strstr(what, "(layout nhwc)"));
+	assert_non_null(strstr(what, "(layout nhwc; 1 weight kept "
+	                       "channels-last)"));
 	free(text);
 	free(what);
 	krl_opt_free(o);

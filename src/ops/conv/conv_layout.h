@@ -38,6 +38,12 @@
 enum { KRL_LAYOUT_NCHW = 0, KRL_LAYOUT_NHWC = 1, KRL_LAYOUT_NHWC_Y = 2,
        KRL_LAYOUT_NHWC_XY = 3 };
 
+/* The memory orders of w (the `w_layout` attribute's words, in order):
+ * as its dims say, [A, B, k...], or cuDNN's channels-last filter format
+ * [A, k..., B] (what layout=nhwc transposes it to on every call; a
+ * candidate may keep such a copy in a derived buffer instead). */
+enum { KRL_WLAYOUT_KCRS = 0, KRL_WLAYOUT_KRSC = 1 };
+
 /* Whether layout word index v leaves y channels-last in the output
  * buffer (NHWC_Y, NHWC_XY). */
 static inline KRL_HD int krl_layout_keeps_y(double v)

@@ -16,7 +16,8 @@
  * channels-last copies; nhwc_y: the same, y left channels-last for a
  * generated kernel to read, no bias; nhwc_xy: nhwc_y with x given
  * channels-last by a generated kernel; a word in a plan, its index for
- * the op).
+ * the op), and `w_layout` (kcrs, or krsc: w given in cuDNN's
+ * channels-last filter format, for a channels-last call).
  */
 #include <limits.h>
 #include <math.h>
@@ -100,7 +101,7 @@ static const char *const k_conv[] = {
 	"stride", "stride_d", "stride_h", "stride_w",
 	"padding", "padding_d", "padding_h", "padding_w",
 	"dilation", "dilation_d", "dilation_h", "dilation_w",
-	"groups", "algo", "layout", NULL,
+	"groups", "algo", "layout", "w_layout", NULL,
 };
 
 static const char *const k_conv_t[] = {
@@ -108,7 +109,7 @@ static const char *const k_conv_t[] = {
 	"padding", "padding_d", "padding_h", "padding_w",
 	"dilation", "dilation_d", "dilation_h", "dilation_w",
 	"output_padding", "output_padding_d", "output_padding_h",
-	"output_padding_w", "groups", "algo", "layout", NULL,
+	"output_padding_w", "groups", "algo", "layout", "w_layout", NULL,
 };
 
 /* The smallest value attribute `key` may take (its base name decides), or
@@ -154,10 +155,10 @@ static krl_err check_attrs(const char *op, const char *const *names,
 				return r;
 			continue;
 		}
-		if (strcmp(key, "layout") == 0) {
+		if (strcmp(key, "layout") == 0 || strcmp(key, "w_layout") == 0) {
 			/* a plan writes a word (the program builder maps it,
 			 * krl_attr_words); a caller of the op its index */
-			krl_err r = krl_ops_need_word(op, a, "layout", msg, cap);
+			krl_err r = krl_ops_need_word(op, a, key, msg, cap);
 			if (r)
 				return r;
 			continue;
@@ -217,6 +218,12 @@ static krl_err check_conv_any(const char *op, int transposed, int bias,
 	                     cap)))
 		return r;
 	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
+	if (krl_attrs_get(a, "w_layout", KRL_WLAYOUT_KCRS) == KRL_WLAYOUT_KRSC &&
+	    lw == KRL_LAYOUT_NCHW)
+		return krl_ops_fail(msg, cap, "%s: w_layout=krsc gives w in "
+		            "cuDNN's channels-last filter format, which only a "
+		            "channels-last call reads (layout=nhwc, nhwc_y or "
+		            "nhwc_xy)", op);
 	if (bias && krl_layout_keeps_y(lw))
 		return krl_ops_fail(msg, cap, "%s: layout=%s leaves y "
 		            "channels-last for a generated kernel to read; an op "
@@ -380,12 +387,27 @@ static krl_err golden_conv_any(int transposed, const krl_tensor *in,
 	int64_t isz = I[0] * I[1] * I[2], osz = O[0] * O[1] * O[2];
 	int64_t ksz = K[0] * K[1] * K[2];
 	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
-	double *xn = NULL;
+	double *xn = NULL, *wn = NULL;
+	if (krl_attrs_get(a, "w_layout", KRL_WLAYOUT_KCRS) == KRL_WLAYOUT_KRSC) {
+		/* w's memory [A, k..., B] (A, B its first two dims): a copy in
+		 * its own order */
+		int64_t A = in[1].dim[0], B = in[1].dim[1];
+		wn = malloc((size_t)(A * B * ksz) * sizeof *wn);
+		if (!wn)
+			return KRL_ENOMEM;
+		for (int64_t i = 0; i < A; i++)
+			for (int64_t j = 0; j < B; j++)
+				for (int64_t t = 0; t < ksz; t++)
+					wn[(i * B + j) * ksz + t] = w[(i * ksz + t) * B + j];
+		w = wn;
+	}
 	if (lw == KRL_LAYOUT_NHWC_XY) {
 		/* x's memory channels-last, [N, s..., C]: an NCHW copy */
 		xn = malloc((size_t)(g.n * g.cin * isz) * sizeof *xn);
-		if (!xn)
+		if (!xn) {
+			free(wn);
 			return KRL_ENOMEM;
+		}
 		for (int64_t n = 0; n < g.n; n++)
 			for (int64_t c = 0; c < g.cin; c++)
 				for (int64_t p = 0; p < isz; p++)
@@ -434,6 +456,7 @@ static krl_err golden_conv_any(int transposed, const krl_tensor *in,
 		}
 	}
 	free(xn);
+	free(wn);
 	if (!krl_layout_keeps_y(lw))
 		return KRL_OK;
 	/* layout=nhwc_y or nhwc_xy: y's memory channels-last, [N, s..., C] */

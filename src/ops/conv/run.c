@@ -44,6 +44,9 @@
  * - `layout=nhwc_xy` (the optimizer's, where a generated kernel wrote x
  *   channels-last too) runs as nhwc_y with cuDNN reading x's buffer as
  *   it is: only w is transposed. Depthwise convolutions refuse it;
+ * - `w_layout=krsc` (with any of the three: the optimizer's derived copy
+ *   of w, transposed in the plan's init) has cuDNN read w as it is: no
+ *   transpose of w. Depthwise convolutions refuse it;
  * - KRL_CUDNN_V7=1 in the environment selects the legacy path instead
  *   (PyTorch's TORCH_CUDNN_V8_API_DISABLED=1): cudnnConvolutionForward /
  *   BackwardData with the first algorithm of the _v7 heuristics whose
@@ -977,18 +980,19 @@ static size_t lay_span(int64_t elems)
 }
 
 /* Reserves the entry's channels-last buffer for the call (x unless xt is
- * NULL: layout=nhwc_xy, where x's buffer is channels-last already; w; and
- * y unless yt is NULL: layout=nhwc_y or nhwc_xy, where cuDNN writes the
+ * NULL: layout=nhwc_xy, where x's buffer is channels-last already; w
+ * unless wt is NULL: w_layout=krsc, a candidate's derived copy; and y
+ * unless yt is NULL: layout=nhwc_y or nhwc_xy, where cuDNN writes the
  * output buffer) and transposes x and w into it (w on every call: a param
- * may change between calls, so a converted copy cannot be kept); *xt,
- * *wt, *yt are set to the copies. The transposes run on the context's
- * stream, before cuDNN. */
+ * may change between calls, so a converted copy cannot be kept here);
+ * *xt, *wt, *yt are set to the copies. The transposes run on the
+ * context's stream, before cuDNN. */
 static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
                        const krl_tensor *in, const krl_tensor *out,
                        float **xt, float **wt, float **yt, krl_diag *d)
 {
 	size_t xs = xt ? lay_span(krl_tensor_numel(&in[0])) : 0;
-	size_t ws = lay_span(krl_tensor_numel(&in[1]));
+	size_t ws = wt ? lay_span(krl_tensor_numel(&in[1])) : 0;
 	size_t need = xs + ws + (yt ? lay_span(krl_tensor_numel(&out[0])) : 0);
 	krl_err r = krl_opctx_grow(c, &e->lay, &e->lay_bytes, need,
 	                           "conv: the buffer of the channels-last "
@@ -1002,14 +1006,18 @@ static krl_err nhwc_in(conv_ctx *e, krl_opctx *c, const char *op,
 	char *base = e->lay;
 	if (xt)
 		*xt = (float *)base;
-	*wt = (float *)(base + xs);
+	if (wt)
+		*wt = (float *)(base + xs);
 	if (yt)
 		*yt = (float *)(base + xs + ws);
 	int64_t nb, nr, nq;
-	for (int i = xt ? 0 : 1; i < 2; i++) {
+	for (int i = 0; i < 2; i++) {
+		float **to = i ? wt : xt;
+		if (!to)
+			continue;
 		krl_tr_channels_last(in[i].dim, in[i].ndim, &nb, &nr, &nq);
-		CUDA_TRY(d, krl_k_transpose(in[i].data, i ? *wt : *xt, nb, nr, nq,
-		                             NULL, c->stream));
+		CUDA_TRY(d, krl_k_transpose(in[i].data, *to, nb, nr, nq, NULL,
+		                             c->stream));
 	}
 	return KRL_OK;
 }
@@ -1162,12 +1170,16 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 		/* its kernel reads and writes NCHW: it cannot leave y
 		 * channels-last, nor read x so */
 		double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
-		if (krl_layout_keeps_y(lw))
+		if (krl_layout_keeps_y(lw) ||
+		    krl_attrs_get(a, "w_layout", KRL_WLAYOUT_KCRS) ==
+		    KRL_WLAYOUT_KRSC)
 			return krl_diag_set(d, KRL_EUNSUPPORTED, nopos, "%s: "
 			                    "layout=%s: a depthwise convolution "
 			                    "(groups = Cin = %lld) runs kernelrl's NCHW "
-			                    "kernel", op, lw == KRL_LAYOUT_NHWC_XY ?
-			                    "nhwc_xy" : "nhwc_y", (long long)g.cin);
+			                    "kernel", op, krl_layout_keeps_y(lw) ?
+			                    lw == KRL_LAYOUT_NHWC_XY ? "nhwc_xy" :
+			                    "nhwc_y" : "nhwc with w_layout=krsc",
+			                    (long long)g.cin);
 		return run_depthwise(c, &g, in, out, bias, d);
 	}
 	if (g.n > INT_MAX)
@@ -1183,6 +1195,8 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 	double lw = krl_attrs_get(a, "layout", KRL_LAYOUT_NCHW);
 	int keep_y = krl_layout_keeps_y(lw); /* y stays channels-last */
 	int given_x = lw == KRL_LAYOUT_NHWC_XY; /* x is channels-last */
+	int given_w = krl_attrs_get(a, "w_layout", KRL_WLAYOUT_KCRS) ==
+	              KRL_WLAYOUT_KRSC; /* w is in the NHWC filter format */
 	int layout = lw == KRL_LAYOUT_NHWC || keep_y ? KRL_LAYOUT_NHWC
 	                                             : KRL_LAYOUT_NCHW;
 	int64_t xin = krl_ops_prod(&in[0], 1, in[0].ndim);
@@ -1199,8 +1213,8 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 	 * channels-last (the ops with a bias refuse them at check time);
 	 * nhwc_xy: so is x, the input buffer itself */
 	if (layout == KRL_LAYOUT_NHWC &&
-	    (r = nhwc_in(e, c, op, in, out, given_x ? NULL : &x, &w,
-	                 keep_y ? NULL : &y, d)))
+	    (r = nhwc_in(e, c, op, in, out, given_x ? NULL : &x,
+	                 given_w ? NULL : &w, keep_y ? NULL : &y, d)))
 		return r;
 	conv_key k;
 	memset(&k, 0, sizeof k);
