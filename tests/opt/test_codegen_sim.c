@@ -1703,9 +1703,9 @@ static void views_compute_golden(void **state)
 				assert_true((strstr(what, "4 cats written in place") !=
 				             NULL) == (c == 0));
 			if (p == 3)
-				assert_true((strstr(text, "(t23, w3) -> t24 padding=1 "
-				                    "layout=nhwc_xy\n") != NULL) ==
-				            (c == 0));
+				assert_true((strstr(text, "_wt) -> t24 padding=1 "
+				                    "w_layout=krsc layout=nhwc_xy\n") !=
+				             NULL) == (c == 0));
 			run_geometry_sets(t, path, text, what,
 			                  41 + 3 * (uint64_t)c + 7 * (uint64_t)p, 0,
 			                  dir, &runs, &wrong);
