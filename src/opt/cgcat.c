@@ -24,9 +24,7 @@
 
 #include "codegen.h"
 
-/* The cat's dim d (0 <= d < ndim): its `dim` attribute, a literal
- * integer, negative counting from the end; -1 when it is not one. */
-static int cat_dim(const krl_gnode *c)
+int cg_cat_dim(const krl_gnode *c)
 {
 	for (int a = 0; a < c->nattrs; a++) {
 		if (strcmp(c->attrs[a].key, "dim"))
@@ -85,7 +83,7 @@ int cg_cat_plan(cg_gen *G)
 	for (int c = 0; c < g->nn; c++) {
 		const krl_gnode *x = &g->n[c];
 		if (x->kind != KRL_GN_LIB || strcmp(x->op, "cat") || x->nout != 1 ||
-		    x->dtype != KRL_F32 || x->nin < 1 || cat_dim(x) < 0 ||
+		    x->dtype != KRL_F32 || x->nin < 1 || cg_cat_dim(x) < 0 ||
 		    cg_out_decl(g, c, 1) >= 0)
 			continue;
 		int ok = 1;
@@ -97,11 +95,6 @@ int cg_cat_plan(cg_gen *G)
 			G->catof[x->in[i]] = c;
 	}
 	return 0;
-}
-
-int cg_cat_dim(const krl_gnode *c)
-{
-	return cat_dim(c);
 }
 
 int cg_cat_inplace(const cg_gen *G, int c)
@@ -118,7 +111,7 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 	const krl_graph *g = G->g;
 	int c = G->catof[n];
 	const krl_gnode *x = &g->n[c];
-	int d = cat_dim(x);
+	int d = cg_cat_dim(x);
 	/* off: the extents along d of the inputs before n */
 	cg_sb off = { 0 };
 	int k = 0;

@@ -407,36 +407,44 @@ static int clgen_node(cg_gen *G, const cg_kern *K, int m, int *nconv)
 	return cl_readers(G, m, 1, nconv) > 0;
 }
 
-/* Whether map or pool output m may be written channels-last (cg_cl_plan's
- * test, the marks of the nodes before m made): a map kernel over a
- * channels-last leaf (emit_map_cl), m read by a convolution taking it as
- * x; or a pool kernel reading one in memory order (emit_pool_cl), every
- * output of it so, one of them read by such a convolution. */
-static int clgen_ok(cg_gen *G, int m)
+/* Whether kernel K writes its output m in a channels-last input's memory
+ * order, so that it can store m channels-last: a map kernel over a
+ * channels-last leaf that m (pointwise) reaches (emit_map_cl), or a pool
+ * kernel pooling one over every spatial dim (emit_pool_cl). m has K's
+ * shape. */
+static int writes_cl_order(cg_gen *G, cg_kern *K, int m)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[m];
+	if (!cg_same_shape(g, m, K->space) || g->n[K->space].ndim != x->ndim)
+		return 0;
+	if (K->kind == CK_MAP) {
+		int leaf = -1;
+		for (int q = 0; q < x->nin && leaf < 0; q++)
+			leaf = cg_cl_reach(G, K, x->in[q], K->space, 0);
+		return x->kind == KRL_GN_PW && leaf >= 0;
+	}
+	const krl_gnode *a0 = &g->n[K->anchor[0]];
+	return K->kind == CK_POOL && a0->kind == KRL_GN_POOL && a0->axis == 2 &&
+	       cg_cl_reach(G, K, a0->in[0], a0->in[0], 0) >= 0;
+}
+
+/* Whether map or pool output m may be written channels-last (cg_cl_plan's
+ * test, the marks of the nodes before m made): its kernel writes it in a
+ * channels-last leaf's order (writes_cl_order), m read by a convolution
+ * taking it as x; a pool kernel's outputs all so, one of them read by
+ * such a convolution. */
+static int clgen_ok(cg_gen *G, int m)
+{
 	if (G->home[m] < 0)
 		return 0;
 	cg_kern *K = &G->k[G->home[m]];
 	int out = 0, nconv = 0;
 	for (int o = 0; o < K->nout; o++)
 		out |= K->out[o] == m;
-	if (!out || (K->kind != CK_MAP && K->kind != CK_POOL) ||
-	    (K->kind == CK_MAP && x->kind != KRL_GN_PW) ||
-	    !clgen_node(G, K, m, &nconv))
+	if (!out || !clgen_node(G, K, m, &nconv) || !writes_cl_order(G, K, m))
 		return 0;
-	if (K->kind == CK_MAP) {
-		int leaf = -1;
-		for (int q = 0; q < x->nin && leaf < 0; q++)
-			leaf = cg_cl_reach(G, K, x->in[q], K->space, 0);
-		return leaf >= 0 && nconv > 0;
-	}
-	const krl_gnode *a0 = &g->n[K->anchor[0]];
-	if (a0->kind != KRL_GN_POOL || a0->axis != 2 ||
-	    cg_cl_reach(G, K, a0->in[0], a0->in[0], 0) < 0)
-		return 0;
-	for (int o = 0; o < K->nout; o++)
+	for (int o = 0; K->kind == CK_POOL && o < K->nout; o++)
 		if (K->out[o] != m && !clgen_node(G, K, K->out[o], &nconv))
 			return 0;
 	return nconv > 0;
@@ -445,9 +453,8 @@ static int clgen_ok(cg_gen *G, int m)
 /* Whether cat c, written in place, may be stored channels-last with its
  * parts: a cat of channels (dim 1) of f32 [N, C, s...], no task output,
  * read only by generated nodes and convolutions taking it as x (one at
- * least); each part written by a map kernel over a channels-last leaf
- * (emit_map_cl) or the one output of a pool kernel reading one in
- * memory order (emit_pool_cl). */
+ * least); each part written in a channels-last leaf's order
+ * (writes_cl_order), a pool's as its kernel's one output. */
 static int cat_cl_ok(cg_gen *G, int c)
 {
 	const krl_graph *g = G->g;
@@ -458,24 +465,9 @@ static int cat_cl_ok(cg_gen *G, int c)
 	    cl_readers(G, c, 1, &nconv) <= 0 || !nconv)
 		return 0;
 	for (int i = 0; i < x->nin; i++) {
-		int m = x->in[i];
-		const krl_gnode *p = &g->n[m];
-		cg_kern *K = &G->k[G->home[m]];
-		if (!cg_same_shape(g, m, K->space) ||
-		    g->n[K->space].ndim != p->ndim)
-			return 0;
-		if (K->kind == CK_MAP) {
-			int leaf = -1;
-			for (int q = 0; q < p->nin && leaf < 0; q++)
-				leaf = cg_cl_reach(G, K, p->in[q], K->space, 0);
-			if (p->kind != KRL_GN_PW || leaf < 0)
-				return 0;
-			continue;
-		}
-		const krl_gnode *a0 = &g->n[K->anchor[0]];
-		if (K->kind != CK_POOL || K->nout != 1 ||
-		    a0->kind != KRL_GN_POOL || a0->axis != 2 ||
-		    cg_cl_reach(G, K, a0->in[0], a0->in[0], 0) < 0)
+		cg_kern *K = &G->k[G->home[x->in[i]]];
+		if (!writes_cl_order(G, K, x->in[i]) ||
+		    (K->kind == CK_POOL && K->nout != 1))
 			return 0;
 	}
 	return 1;
@@ -487,8 +479,6 @@ int cg_cl_plan(cg_gen *G)
 	if (G->s.lib_layout != 3 || G->clgen_off)
 		return 0;
 	size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
-	if (cg_cat_plan(G) < 0)
-		return -1;
 	unsigned char *was = G->clgen;
 	G->clgen = calloc(nn, 1);
 	if (!G->clgen) {

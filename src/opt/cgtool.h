@@ -330,7 +330,7 @@ int cg_is_cl(const cg_gen *G, int n);
  * shape, that no task output is and that only convolutions reading them
  * as x channels-last (cg_is_cl, one at least) and generated nodes read:
  * those kernels write them channels-last; and a cat of channels written
- * in place (cg_cat_plan, which it runs) whose readers are so, with its
+ * in place (cg_cat_plan, run before it) whose readers are so, with its
  * parts, where each part's kernel can write them channels-last. Returns
  * 1 when the marks changed (the grouping, which asks cg_is_cl, is then
  * formed again), 0 when not, -1 when out of memory. */

@@ -94,9 +94,9 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	cg_tconv tc;
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
 		return cg_emit_tconv(G, K, &tc);
-	const char *wd = G->s.lib_dense && cg_dense_geom(g, n) ?
-	                 cg_emit_dense(G, K) : cg_weight_krsc(G, K, n);
-	int krsc = wd && !(G->s.lib_dense && cg_dense_geom(g, n));
+	int dense = G->s.lib_dense && cg_dense_geom(g, n);
+	const char *wd = dense ? cg_emit_dense(G, K) : cg_weight_krsc(G, K, n);
+	int krsc = wd && !dense;
 	cg_sb_printf(&G->plan, "# k%d: library call (node %d)%s\n", K->id, n,
 	             krsc ? ", its weight kept channels-last" :
 	             wd ? ", its weight block-diagonal, ungrouped" : "");
@@ -357,6 +357,11 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		}
 		if (f > 0)
 			continue;
+		/* cats whose inputs write their slices of its output */
+		if (cg_cat_plan(&G) < 0) {
+			r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
+			goto done;
+		}
 		/* lib.layout=nhwc_xy: which map outputs go channels-last; the
 		 * grouping asks cg_is_cl, so it is formed again until the marks
 		 * settle (a few rounds; else none) */
@@ -372,11 +377,6 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		}
 		if (c > 0)
 			continue;
-		/* cats whose inputs write their slices of its output */
-		if (cg_cat_plan(&G) < 0) {
-			r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
-			goto done;
-		}
 		reset_output(&G);
 		int e = emit_all(&G);
 		if (e == 1) {
