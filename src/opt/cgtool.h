@@ -99,6 +99,11 @@ typedef struct krl_sched {
 	                            thread per column, the block's threads
 	                            side by side; 0, 32 columns x block / 32
 	                            rows of threads */
+	int row_tail;            /* kernels of several passes whose outputs
+	                            have the shape of a row (emit_multi,
+	                            emit_cols_split): 1, the last block of a
+	                            row's chunks writes them (a tail); 0, a
+	                            kernel of their own */
 	int row_colregs;         /* column kernels of one pass whose run fits
 	                            CR_TY x 16 rows (codegen_row.c,
 	                            regs_rows): 1, 4 columns a lane and each
@@ -223,13 +228,17 @@ typedef struct cg_gen {
 	int map_clout;           /* map kernels writing channels-last outputs
 	                            (cg_cl_plan) */
 	int pool_clout;          /* pool kernels doing so */
+	int ntail;               /* kernels whose last block writes their
+	                            group's outputs (row.tail) */
+	int rows_tail;           /* kernels row.tail applies to */
+	cg_sb tails;             /* their tickets: max(...) of the groups */
 	int counter;             /* fresh C names */
 } cg_gen;
 
 enum {
 	CG_NEED_DIV = 1, CG_NEED_RED = 2, CG_NEED_ARG = 4,
 	CG_NEED_WARP = 16, CG_NEED_BLOCK = 32, CG_NEED_HALF = 64,
-	CG_NEED_MINMAX = 128, CG_NEED_MAXNAN = 256
+	CG_NEED_MINMAX = 128, CG_NEED_MAXNAN = 256, CG_NEED_TAIL = 512
 };
 
 /* A string owned by G (freed with it); when out of memory, "" with

@@ -186,6 +186,44 @@ static void emit_helpers(cg_gen *G, cg_sb *o)
 		if (need & CG_NEED_ARG)
 			helper(G, o, "blockarg");
 	}
+	if (need & CG_NEED_TAIL)
+		helper(G, o, "tail");
+}
+
+/* The tickets of the kernels with tails (codegen_row.c, tail_take): one
+ * buffer, krl_tk, as long as the most groups any of them has (each leaves
+ * its tickets at 0 for the next), zeroed by the plan's first launch. */
+static void tail_plan(cg_gen *G)
+{
+	if (!G->ntail || !G->tails.z)
+		return;
+	/* G->tails: "\ng1\ng2\n...": max(g1, max(g2, ...)) */
+	cg_sb m = { 0 }, p = { 0 };
+	int terms = 0;
+	for (const char *z = G->tails.z + 1; *z;) {
+		const char *e = strchr(z, '\n');
+		if (!e)
+			break;
+		if (e[1])
+			cg_sb_printf(&m, "max(%.*s, ", (int)(e - z), z);
+		else
+			cg_sb_printf(&m, "%.*s", (int)(e - z), z);
+		terms++;
+		z = e + 1;
+	}
+	for (int i = 1; i < terms; i++)
+		cg_sb_puts(&m, ")");
+	const char *n = m.z ? m.z : "1";
+	cg_sb_printf(&G->bufs, "buffer krl_tk i32 [%s]\n", n);
+	cg_sb_printf(&p, "# the tickets of the tails, zeroed\n"
+	             "launch krl_tail_zero grid=(min(cdiv(%s, 256), 1024)) "
+	             "block=(256) args(krl_tk, %s)\n", n, n);
+	cg_sb_puts(&p, G->plan.z ? G->plan.z : "");
+	if (m.oom || p.oom)
+		G->oom = 1;
+	cg_sb_free(&m);
+	cg_sb_free(&G->plan);
+	G->plan = p;
 }
 
 void krl_sched_default(krl_sched *s)
@@ -207,6 +245,7 @@ void krl_sched_default(krl_sched *s)
 	s->pool_block = 256;
 	s->pool_ept = 1;
 	s->pool_taps = 0;
+	s->row_tail = 1;
 }
 
 static const char *kind_name(cg_kkind k)
@@ -243,6 +282,7 @@ static void gen_free(cg_gen *G)
 	cg_sb_free(&G->plan);
 	cg_sb_free(&G->bufs);
 	cg_sb_free(&G->init);
+	cg_sb_free(&G->tails);
 }
 
 /* Emits every kernel for the current grouping: KRL_OK, or KRL_EAGAIN-like
@@ -284,6 +324,8 @@ static void reset_output(cg_gen *G)
 	cg_sb_free(&G->plan);
 	cg_sb_free(&G->bufs);
 	cg_sb_free(&G->init);
+	cg_sb_free(&G->tails);
+	G->ntail = G->rows_tail = 0;
 	G->need = 0;
 	G->counter = 0;
 	G->fail = -1;
@@ -511,7 +553,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 					cg_sb_printf(&sm, " (4 columns per lane, block "
 					             "512)");
 				else
-					cg_sb_printf(&sm, " (block %d, %s%s%s%s)", s->row_block,
+					cg_sb_printf(&sm, " (block %d, %s%s%s%s%s)",
+					             s->row_block,
 					             s->row_cache ? "regs" : "reread",
 					             s->row_colregs && G.cols_regs ?
 					             ", 4 columns a lane held in registers" :
@@ -520,7 +563,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 					             ", a thread per column" : "",
 					             G.row_cl ? cg_fmt(&G, "; %d over a "
 					             "channels-last y in its memory order",
-					             G.row_cl) : "");
+					             G.row_cl) : "",
+					             G.ntail ? cg_fmt(&G, "; %d writing "
+					             "outputs in a tail", G.ntail) : "");
 				break;
 			case CK_TOTAL:
 				cg_sb_printf(&sm, " (%dx%d per SM)", s->total_blocks,
@@ -572,6 +617,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			             G.ncat == 1 ? "its" : "their");
 	}
 
+	tail_plan(&G);
 	int nsame = cg_dedup_kernels(&G.dev, &G.plan, &G.init);
 	if (nsame < 0)
 		G.oom = 1;
@@ -651,6 +697,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		info->cols_wide = G.cols_wide;
 		info->cols_short = G.cols_short;
 		info->cols_regs = G.cols_regs;
+		info->rows_tail = G.rows_tail;
 		for (int k = 0; k < G.nk; k++) {
 			const cg_kern *K = &G.k[k];
 			if (K->kind == CK_MAP && !K->nout)

@@ -345,6 +345,7 @@ typedef struct krl_cginfo {
 	int cols_wide;           /* of those, ones the wide layout applies to */
 	int cols_short;          /* of those, ones row.colthread applies to */
 	int cols_regs;           /* of those, ones row.colregs applies to */
+	int rows_tail;           /* row kernels row.tail applies to */
 	int nlib_gemm;           /* library calls of gemm */
 } krl_cginfo;
 

@@ -1184,8 +1184,132 @@ static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
 	}
 }
 
+/* src into dst, each non-empty line one tab deeper (a kernel's body
+ * ends at the first "}" on a line of its own: cgdedup.c). */
+static void indent_into(cg_sb *dst, const char *src)
+{
+	for (const char *p = src ? src : ""; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p + 1) : strlen(p);
+		cg_sb_printf(dst, "%s%.*s", *p == '\n' ? "" : "\t", (int)len, p);
+		p += len;
+	}
+}
+
+/* Whether a kernel of several passes hands its outputs to a tail (the
+ * last block of a group: row.tail, docs/optimizer.md section 3, "Tails")
+ * and, if so, registers its groups (a count, an expression over the
+ * shape) with the plan's tickets (cg_tail_plan). */
+static int tail_take(cg_gen *G, const char *groups)
+{
+	G->rows_tail++;
+	if (!G->s.row_tail)
+		return 0;
+	const char *line = cg_fmt(G, "\n%s\n", groups);
+	if (!G->tails.z || !strstr(G->tails.z, line))
+		cg_sb_printf(&G->tails, "%s%s\n", G->tails.z ? "" : "\n", groups);
+	G->need |= CG_NEED_TAIL;
+	G->ntail++;
+	return 1;
+}
+
+/* The body of one kernel of the multi strategy into body: the reductions
+ * of pass (or, out, the outputs) of the blocks numbered blk (an
+ * expression; NULL: the pass's own numbering). pp: the partials'
+ * parameter, as read by the combine. 0 when generation failed. */
+static int multi_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
+                      int out, const char *blkx, const char *pp_read,
+                      cg_sb *body, const char **Oo, const char **rleno)
+{
+	int blk = ri->blk;
+	int chunk = blk * 4 * MULTI_CHUNK_VECS;
+	const char *part = cg_fmt(G, "k%d_part", K->id);
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb l0 = { 0 }, comb = { 0 }, rowb = { 0 };
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	const char *O, *I;
+	row_names(&em, ri, &O, &I);
+	const char *pp = cg_arg_named(G, K, part, out ?
+	                              "const double *__restrict__" :
+	                              "double *__restrict__");
+	/* combine the partials of the earlier passes */
+	em.buf[1] = &comb;
+	em.ind[1] = 1;
+	combine_parts(&em, ri, pass, &comb, 1, pp_read ? pp_read : pp,
+	              cg_fmt(G, "(o * nch + %%s) * %d", ri->nslot), blk);
+	rprog P;
+	memset(&P, 0, sizeof P);
+	P.nvar = 3;
+	P.conds[0] = "vec";
+	P.L[0].variant = LV_VEC;
+	P.conds[1] = "peel";
+	P.L[1].variant = LV_PEEL;
+	P.L[2].variant = LV_SCALAR;
+	for (int k = 0; k < 3; k++) {
+		P.L[k].lid = "tid";
+		P.L[k].nl = cg_fmt(G, "%d", blk);
+		P.L[k].r0 = "r0";
+		P.L[k].r1 = "r1";
+	}
+	P.finish = 3;
+	P.part = pp;
+	P.pslot = cg_fmt(G, "(o * nch + ch) * %d", ri->nslot);
+	P.first = out ? ri->npass + 1 : pass;
+	P.last = out ? ri->npass : pass;
+	P.outputs = out;
+	P.rowguard = "ch == 0 && tid == 0";
+	emit_sections(&em, ri, &P, &rowb, 1);
+	em.vec = 4;
+	const char *others = cg_guard_cond(&em);
+	cg_guard_add(&em, em.rlen);
+	const char *guard = cg_guard_cond(&em);
+	int ok = !(G->fail >= 0 || G->err[0] || G->oom);
+	if (ok) {
+		cg_line(body, 0, "{");
+		cg_line(body, 1, "const int tid = threadIdx.x;");
+		cg_line(body, 1, "const long nch = (%s + %d) / %d;", em.rlen,
+		        chunk - 1, chunk);
+		if (blkx) {
+			cg_line(body, 1, "const long blk = %s;", blkx);
+		} else {
+			cg_line(body, 1, "/* blocks numbered chunk-major; every other "
+			        "pass walks them backwards, so it first reads what the "
+			        "previous one read last (still in L2) */");
+			cg_line(body, 1, "const long blk = %s;", pass % 2 ?
+			        "blockIdx.x" : "(long)gridDim.x - 1 - blockIdx.x");
+		}
+		cg_line(body, 1, "const long ch = blk / %s, o = blk %% %s;", O, O);
+		if (out && !ri->nfull && !blkx) {
+			cg_line(body, 1, "if (ch != 0)");
+			cg_line(body, 2, "return; /* only row-shape outputs */");
+		}
+		cg_line(body, 1, "const long rb = o * %s;", em.rlen);
+		cg_line(body, 1, "const long r0 = ch * %d;", chunk);
+		cg_line(body, 1, "const long r1 = min(%s, r0 + %d);", em.rlen, chunk);
+		cg_line(body, 1, "const bool vec = %s;", guard);
+		cg_line(body, 1, "const bool peel = %s;", others);
+		cg_sb_cat(body, &l0);
+		cg_sb_cat(body, &comb);
+		cg_sb_cat(body, &rowb);
+		cg_line(body, 0, "}");
+		*Oo = O;
+		*rleno = em.rlen;
+	}
+	if (l0.oom || comb.oom || rowb.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&comb);
+	cg_sb_free(&rowb);
+	cg_em_free(&em);
+	return ok;
+}
+
 /* Multi strategy (inner == 1): a kernel per pass and one for the outputs;
- * blocks own chunks of rows and pass partials through scratch. */
+ * blocks own chunks of rows and pass partials through scratch. Where the
+ * outputs have the row's shape, the last pass's kernel writes them in its
+ * tail (row.tail): the last of a row's blocks to finish. */
 static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int blk = ri->blk;
@@ -1195,98 +1319,77 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 	             ri->otext, ri->rtext, chunk, ri->nslot);
 	const char *grid = cg_fmt(G, "(%s) * cdiv(%s, %d)", ri->otext, ri->rtext,
 	                          chunk);
-	for (int pass = 1; pass <= ri->npass + 1; pass++) {
+	int tail = !ri->nfull && tail_take(G, ri->otext);
+	for (int pass = 1; pass <= ri->npass + (tail ? 0 : 1); pass++) {
 		int out = pass == ri->npass + 1;
+		int last = tail && pass == ri->npass;
 		const char *name = out ? cg_fmt(G, "k%d_out", K->id) :
 		                   cg_fmt(G, "k%d_pass%d", K->id, pass);
 		cg_args_reset(K);
-		cg_em em;
-		cg_em_init(&em, G, K);
-		cg_sb l0 = { 0 }, comb = { 0 }, rowb = { 0 }, body = { 0 };
-		em.buf[0] = &l0;
-		em.ind[0] = 1;
-		const char *O, *I;
-		row_names(&em, ri, &O, &I);
-		const char *pp = cg_arg_named(G, K, part, out || pass == 1 ?
-		                              (out ? "const double *__restrict__" :
-		                               "double *__restrict__") :
-		                              "double *__restrict__");
-		/* combine the partials of the earlier passes */
-		em.buf[1] = &comb;
-		em.ind[1] = 1;
-		combine_parts(&em, ri, pass, &comb, 1, pp,
-		              cg_fmt(G, "(o * nch + %%s) * %d", ri->nslot), blk);
-		rprog P;
-		memset(&P, 0, sizeof P);
-		P.nvar = 3;
-		P.conds[0] = "vec";
-		P.L[0].variant = LV_VEC;
-		P.conds[1] = "peel";
-		P.L[1].variant = LV_PEEL;
-		P.L[2].variant = LV_SCALAR;
-		for (int k = 0; k < 3; k++) {
-			P.L[k].lid = "tid";
-			P.L[k].nl = cg_fmt(G, "%d", blk);
-			P.L[k].r0 = "r0";
-			P.L[k].r1 = "r1";
+		cg_sb body = { 0 };
+		const char *O = NULL, *rlen = NULL;
+		int ok = multi_body(G, K, ri, pass, out, NULL, NULL, &body, &O,
+		                    &rlen);
+		cg_sb tailb = { 0 };
+		if (ok && last) {
+			/* the tail: the outputs, by the row's last block */
+			const char *t = cg_arg_named(G, K, "krl_tk",
+			                             "int *__restrict__");
+			const char *pp = cg_arg_named(G, K, part, "");
+			cg_sb outb = { 0 };
+			cg_line(&tailb, 0, "{");
+			cg_line(&tailb, 1, "/* the outputs: the last of row o's blocks "
+			        "to finish writes them (a tail) */");
+			cg_line(&tailb, 1, "const long krl_o = (%s) %% %s;", pass % 2 ?
+			        "(long)blockIdx.x" :
+			        "(long)gridDim.x - 1 - blockIdx.x", O);
+			cg_line(&tailb, 1, "if (!krl_tail_last(%s + krl_o, (%s + %d) / "
+			        "%d))", t, rlen, chunk - 1, chunk);
+			cg_line(&tailb, 2, "return;");
+			cg_line(&tailb, 1, "const volatile double *krl_pp = %s;", pp);
+			ok = multi_body(G, K, ri, ri->npass + 1, 1, "krl_o", "krl_pp",
+			                &outb, &O, &rlen);
+			indent_into(&tailb, outb.z);
+			cg_line(&tailb, 0, "}");
+			if (outb.oom)
+				G->oom = 1;
+			cg_sb_free(&outb);
 		}
-		P.finish = 3;
-		P.part = pp;
-		P.pslot = cg_fmt(G, "(o * nch + ch) * %d", ri->nslot);
-		P.first = out ? ri->npass + 1 : pass;
-		P.last = out ? ri->npass : pass;
-		P.outputs = out;
-		P.rowguard = "ch == 0 && tid == 0";
-		emit_sections(&em, ri, &P, &rowb, 1);
-		em.vec = 4;
-		const char *others = cg_guard_cond(&em);
-		cg_guard_add(&em, em.rlen);
-		const char *guard = cg_guard_cond(&em);
-		if (G->fail >= 0 || G->err[0] || G->oom) {
-			cg_sb_free(&l0);
-			cg_sb_free(&comb);
-			cg_sb_free(&rowb);
-			cg_sb_free(&body);
-			cg_em_free(&em);
-			return;
+		if (ok) {
+			/* one block around both parts */
+			cg_sb whole = { 0 };
+			if (last) {
+				cg_line(&whole, 0, "{");
+				indent_into(&whole, body.z);
+				indent_into(&whole, tailb.z);
+				cg_line(&whole, 0, "}");
+			} else {
+				cg_sb_cat(&whole, &body);
+			}
+			finish_kernel(G, K, name,
+			              out ? cg_fmt(G, "row, several blocks per row "
+			                           "(chunks of %d): the outputs",
+			                           chunk) :
+			              last ? cg_fmt(G, "row, several blocks per row "
+			                            "(chunks of %d): pass %d of %d, "
+			                            "partials to %s; the last block of "
+			                            "a row writes its outputs", chunk,
+			                            pass, ri->npass, part) :
+			                     cg_fmt(G, "row, several blocks per row "
+			                            "(chunks of %d): pass %d of %d, "
+			                            "partials to %s", chunk, pass,
+			                            ri->npass, part),
+			              blk, &whole, grid, cg_fmt(G, "%d", blk));
+			if (whole.oom)
+				G->oom = 1;
+			cg_sb_free(&whole);
 		}
-		cg_line(&body, 0, "{");
-		cg_line(&body, 1, "const int tid = threadIdx.x;");
-		cg_line(&body, 1, "const long nch = (%s + %d) / %d;", em.rlen,
-		        chunk - 1, chunk);
-		cg_line(&body, 1, "/* blocks numbered chunk-major; every other pass "
-		        "walks them backwards, so it first reads what the previous "
-		        "one read last (still in L2) */");
-		cg_line(&body, 1, "const long blk = %s;", pass % 2 ? "blockIdx.x" :
-		        "(long)gridDim.x - 1 - blockIdx.x");
-		cg_line(&body, 1, "const long ch = blk / %s, o = blk %% %s;", O, O);
-		if (out && !ri->nfull) {
-			cg_line(&body, 1, "if (ch != 0)");
-			cg_line(&body, 2, "return; /* only row-shape outputs */");
-		}
-		cg_line(&body, 1, "const long rb = o * %s;", em.rlen);
-		cg_line(&body, 1, "const long r0 = ch * %d;", chunk);
-		cg_line(&body, 1, "const long r1 = min(%s, r0 + %d);", em.rlen, chunk);
-		cg_line(&body, 1, "const bool vec = %s;", guard);
-		cg_line(&body, 1, "const bool peel = %s;", others);
-		cg_sb_cat(&body, &l0);
-		cg_sb_cat(&body, &comb);
-		cg_sb_cat(&body, &rowb);
-		cg_line(&body, 0, "}");
-		finish_kernel(G, K, name,
-		              out ? cg_fmt(G, "row, several blocks per row (chunks "
-		                           "of %d): the outputs", chunk) :
-		                    cg_fmt(G, "row, several blocks per row (chunks "
-		                           "of %d): pass %d of %d, partials to %s",
-		                           chunk, pass, ri->npass, part),
-		              blk, &body, grid, cg_fmt(G, "%d", blk));
-		if (l0.oom || comb.oom || rowb.oom || body.oom)
+		if (body.oom || tailb.oom)
 			G->oom = 1;
-		cg_sb_free(&l0);
-		cg_sb_free(&comb);
-		cg_sb_free(&rowb);
 		cg_sb_free(&body);
-		cg_em_free(&em);
+		cg_sb_free(&tailb);
+		if (!ok)
+			return;
 	}
 }
 
@@ -1340,13 +1443,103 @@ static void perm_coords(cg_em *em, const rinfo *ri, cg_sb *b, const char *PI)
 	cg_line(b, 2, "const long pb = op * %s * %s + cp;", em->rlen, PI);
 }
 
+/* The body of one kernel of emit_cols_split into body: the column
+ * partials of pass (or, out, the outputs) of the blocks numbered bx (an
+ * expression; NULL: blockIdx.x, in the out kernel's numbering where out).
+ * pp_read: the partials as the combine reads them (NULL: the parameter).
+ * 0 when generation failed. */
+static int split_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
+                      int out, int64_t ch, const char *bx,
+                      const char *pp_read, cg_sb *body, const char **PIo,
+                      const char **rleno)
+{
+	int ty = ri->blk / 32;
+	const char *part = cg_fmt(G, "k%d_part", K->id);
+	cg_em em;
+	cg_em_init(&em, G, K);
+	cg_sb l0 = { 0 }, comb = { 0 }, rowb = { 0 };
+	em.buf[0] = &l0;
+	em.ind[0] = 1;
+	const char *O, *I;
+	row_names(&em, ri, &O, &I);
+	const char *PI = cg_arg_long(G, K, ri->pitext);
+	em.pb = "pb";
+	em.pstride = PI;
+	const char *pp = cg_arg_named(G, K, part, out ?
+	                              "const double *__restrict__" :
+	                              "double *__restrict__");
+	const char *slot0 = cg_fmt(G, "((op * nch + %%s) * %s + cp) * %d",
+	                           PI, ri->nslot);
+	/* each thread combines its column's partials of earlier passes */
+	em.buf[1] = &comb;
+	em.ind[1] = 2;
+	combine_parts(&em, ri, pass, &comb, 2, pp_read ? pp_read : pp, slot0, 0);
+	rprog P;
+	memset(&P, 0, sizeof P);
+	P.nvar = 1;
+	P.L[0].variant = LV_COL;
+	P.L[0].ty = ty;
+	P.L[0].r0 = "r0";
+	P.L[0].r1 = "r1";
+	P.finish = 4;
+	P.part = pp;
+	P.pslot = cg_fmt(G, slot0, "ch");
+	P.first = out ? ri->npass + 1 : pass;
+	P.last = out ? ri->npass : pass;
+	P.outputs = out;
+	P.rowguard = "valid && ty == 0";
+	emit_sections(&em, ri, &P, &rowb, 2);
+	int ok = !(G->fail >= 0 || G->err[0] || G->oom);
+	if (ok) {
+		const char *b = bx ? bx : "blockIdx.x";
+		cg_line(body, 0, "{");
+		if (!out)
+			col_smem(G, ri, pass, ty, body);
+		cg_sb_cat(body, &l0);
+		cg_line(body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
+		cg_line(body, 1, "const long ncb = (%s + 31) / 32;", PI);
+		cg_line(body, 1, "const long nch = (%s + %lld) / %lld;", em.rlen,
+		        (long long)ch - 1, (long long)ch);
+		cg_line(body, 1, "{");
+		cg_line(body, 2, "/* block (op, column group, chunk)%s */",
+		        out ? "; the outputs: chunk 0 only" : "");
+		cg_line(body, 2, "const long cg = %s %% ncb, t = %s / ncb;", b, b);
+		if (out)
+			cg_line(body, 2, "const long ch = 0, op = t;");
+		else
+			cg_line(body, 2, "const long ch = t %% nch, op = t / nch;");
+		cg_line(body, 2, "const long r0 = ch * %lld;", (long long)ch);
+		cg_line(body, 2, "const long r1 = min(%s, r0 + %lld);", em.rlen,
+		        (long long)ch);
+		cg_line(body, 2, "const long cc = cg * 32 + tx;");
+		cg_line(body, 2, "const bool valid = cc < %s;", PI);
+		cg_line(body, 2, "const long cp = valid ? cc : %s - 1;", PI);
+		perm_coords(&em, ri, body, PI);
+		cg_sb_cat(body, &comb);
+		cg_sb_cat(body, &rowb);
+		cg_line(body, 1, "}");
+		cg_line(body, 0, "}");
+		*PIo = PI;
+		*rleno = em.rlen;
+	}
+	if (l0.oom || comb.oom || rowb.oom)
+		G->oom = 1;
+	cg_sb_free(&l0);
+	cg_sb_free(&comb);
+	cg_sb_free(&rowb);
+	cg_em_free(&em);
+	return ok;
+}
+
 /*
  * Perm 2 with fewer than CG_CL_MIN_BLOCKS column blocks (a block would
  * walk its whole run alone: batch norm's statistics over 16 samples):
  * the run split into chunks of CH rows, one kernel per pass whose blocks
  * (row, column group, chunk) write their columns' partials (double) to
  * scratch, the next pass's threads combining them for their column, and
- * a last kernel that combines all and writes the row-shape outputs.
+ * a last kernel that combines all and writes the row-shape outputs; with
+ * row.tail, the last pass's kernel writes them instead, in the last
+ * block of each (row, column group) to finish its chunk.
  */
 static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
@@ -1363,101 +1556,81 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_sb_printf(&G->bufs, "buffer %s f64 [%s, cdiv(%s, %lld), %s, %d]\n",
 	             part, ri->potext, ri->rtext, (long long)ch, ri->pitext,
 	             ri->nslot);
-	for (int pass = 1; pass <= ri->npass + 1; pass++) {
+	int tail = tail_take(G, cg_fmt(G, "(%s) * cdiv(%s, 32)", ri->potext,
+	                               ri->pitext));
+	for (int pass = 1; pass <= ri->npass + (tail ? 0 : 1); pass++) {
 		int out = pass == ri->npass + 1;
+		int last = tail && pass == ri->npass;
 		const char *name = out ? cg_fmt(G, "k%d_out", K->id) :
 		                   cg_fmt(G, "k%d_pass%d", K->id, pass);
 		cg_args_reset(K);
-		cg_em em;
-		cg_em_init(&em, G, K);
-		cg_sb l0 = { 0 }, comb = { 0 }, rowb = { 0 }, body = { 0 };
-		em.buf[0] = &l0;
-		em.ind[0] = 1;
-		const char *O, *I;
-		row_names(&em, ri, &O, &I);
-		const char *PI = cg_arg_long(G, K, ri->pitext);
-		em.pb = "pb";
-		em.pstride = PI;
-		const char *pp = cg_arg_named(G, K, part, out ?
-		                              "const double *__restrict__" :
-		                              "double *__restrict__");
-		const char *slot0 = cg_fmt(G, "((op * nch + %%s) * %s + cp) * %d",
-		                           PI, ri->nslot);
-		/* each thread combines its column's partials of earlier passes */
-		em.buf[1] = &comb;
-		em.ind[1] = 2;
-		combine_parts(&em, ri, pass, &comb, 2, pp, slot0, 0);
-		rprog P;
-		memset(&P, 0, sizeof P);
-		P.nvar = 1;
-		P.L[0].variant = LV_COL;
-		P.L[0].ty = ty;
-		P.L[0].r0 = "r0";
-		P.L[0].r1 = "r1";
-		P.finish = 4;
-		P.part = pp;
-		P.pslot = cg_fmt(G, slot0, "ch");
-		P.first = out ? ri->npass + 1 : pass;
-		P.last = out ? ri->npass : pass;
-		P.outputs = out;
-		P.rowguard = "valid && ty == 0";
-		emit_sections(&em, ri, &P, &rowb, 2);
-		if (G->fail >= 0 || G->err[0] || G->oom)
-			goto next;
-		cg_line(&body, 0, "{");
-		if (!out)
-			col_smem(G, ri, pass, ty, &body);
-		cg_sb_cat(&body, &l0);
-		cg_line(&body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
-		cg_line(&body, 1, "const long ncb = (%s + 31) / 32;", PI);
-		cg_line(&body, 1, "const long nch = (%s + %lld) / %lld;", em.rlen,
-		        (long long)ch - 1, (long long)ch);
-		cg_line(&body, 1, "{");
-		cg_line(&body, 2, "/* block (op, column group, chunk)%s */",
-		        out ? "; the outputs: chunk 0 only" : "");
-		cg_line(&body, 2, "const long cg = blockIdx.x %% ncb, t = blockIdx.x / "
-		        "ncb;");
-		if (out)
-			cg_line(&body, 2, "const long ch = 0, op = t;");
-		else
-			cg_line(&body, 2, "const long ch = t %% nch, op = t / nch;");
-		cg_line(&body, 2, "const long r0 = ch * %lld;", (long long)ch);
-		cg_line(&body, 2, "const long r1 = min(%s, r0 + %lld);", em.rlen,
-		        (long long)ch);
-		cg_line(&body, 2, "const long cc = cg * 32 + tx;");
-		cg_line(&body, 2, "const bool valid = cc < %s;", PI);
-		cg_line(&body, 2, "const long cp = valid ? cc : %s - 1;", PI);
-		perm_coords(&em, ri, &body, PI);
-		cg_sb_cat(&body, &comb);
-		cg_sb_cat(&body, &rowb);
-		cg_line(&body, 1, "}");
-		cg_line(&body, 0, "}");
-		finish_kernel(G, K, name,
-		              out ? cg_fmt(G, "row over a middle axis of a "
-		                           "channels-last input's memory, the run "
-		                           "split into chunks of %lld rows: the "
-		                           "outputs", (long long)ch) :
-		                    cg_fmt(G, "row over a middle axis of a "
-		                           "channels-last input's memory, the run "
-		                           "split into chunks of %lld rows: pass %d "
-		                           "of %d, column partials to %s",
-		                           (long long)ch, pass, ri->npass, part),
-		              blk, &body,
-		              out ? cg_fmt(G, "(%s) * cdiv(%s, 32)", ri->potext,
-		                           ri->pitext) :
-		                    cg_fmt(G, "(%s) * cdiv(%s, 32) * cdiv(%s, %lld)",
-		                           ri->potext, ri->pitext, ri->rtext,
-		                           (long long)ch),
-		              cg_fmt(G, "32, %d", ty));
-next:
-		if (l0.oom || comb.oom || rowb.oom || body.oom)
+		cg_sb body = { 0 };
+		const char *PI = NULL, *rlen = NULL;
+		int ok = split_body(G, K, ri, pass, out, ch, NULL, NULL, &body, &PI,
+		                    &rlen);
+		cg_sb tailb = { 0 };
+		if (ok && last) {
+			/* the tail: the outputs, by the group's last block */
+			const char *t = cg_arg_named(G, K, "krl_tk",
+			                             "int *__restrict__");
+			const char *pp = cg_arg_named(G, K, part, "");
+			cg_sb outb = { 0 };
+			cg_line(&tailb, 0, "{");
+			cg_line(&tailb, 1, "/* the outputs: the last of the group's "
+			        "blocks (row, column group) to finish its chunk writes "
+			        "them (a tail) */");
+			cg_line(&tailb, 1, "const long krl_ncb = (%s + 31) / 32, krl_nch "
+			        "= (%s + %lld) / %lld;", PI, rlen, (long long)ch - 1,
+			        (long long)ch);
+			cg_line(&tailb, 1, "const long krl_g = (long)blockIdx.x / krl_ncb "
+			        "/ krl_nch * krl_ncb + (long)blockIdx.x %% krl_ncb;");
+			cg_line(&tailb, 1, "if (!krl_tail_last(%s + krl_g, krl_nch))", t);
+			cg_line(&tailb, 2, "return;");
+			cg_line(&tailb, 1, "const volatile double *krl_pp = %s;", pp);
+			ok = split_body(G, K, ri, ri->npass + 1, 1, ch, "krl_g",
+			                "krl_pp", &outb, &PI, &rlen);
+			indent_into(&tailb, outb.z);
+			cg_line(&tailb, 0, "}");
+			if (outb.oom)
+				G->oom = 1;
+			cg_sb_free(&outb);
+		}
+		if (ok) {
+			cg_sb whole = { 0 };
+			if (last) {
+				cg_line(&whole, 0, "{");
+				indent_into(&whole, body.z);
+				indent_into(&whole, tailb.z);
+				cg_line(&whole, 0, "}");
+			} else {
+				cg_sb_cat(&whole, &body);
+			}
+			const char *how = out ?
+				cg_fmt(G, "row over a middle axis of a channels-last "
+				       "input's memory, the run split into chunks of %lld "
+				       "rows: the outputs", (long long)ch) :
+				cg_fmt(G, "row over a middle axis of a channels-last "
+				       "input's memory, the run split into chunks of %lld "
+				       "rows: pass %d of %d, column partials to %s%s",
+				       (long long)ch, pass, ri->npass, part, last ?
+				       "; the last block of a group writes its outputs" :
+				       "");
+			finish_kernel(G, K, name, how, blk, &whole,
+			              out ? cg_fmt(G, "(%s) * cdiv(%s, 32)", ri->potext,
+			                           ri->pitext) :
+			                    cg_fmt(G, "(%s) * cdiv(%s, 32) * cdiv(%s, "
+			                           "%lld)", ri->potext, ri->pitext,
+			                           ri->rtext, (long long)ch),
+			              cg_fmt(G, "32, %d", ty));
+			if (whole.oom)
+				G->oom = 1;
+			cg_sb_free(&whole);
+		}
+		if (body.oom || tailb.oom)
 			G->oom = 1;
-		cg_sb_free(&l0);
-		cg_sb_free(&comb);
-		cg_sb_free(&rowb);
 		cg_sb_free(&body);
-		cg_em_free(&em);
-		if (G->fail >= 0 || G->err[0] || G->oom)
+		cg_sb_free(&tailb);
+		if (!ok)
 			return;
 	}
 }

@@ -133,6 +133,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->row_colthread = !strcmp(z, "on");
 	if ((z = chosen(s, c, "row.colregs")))
 		k->row_colregs = !strcmp(z, "on");
+	if ((z = chosen(s, c, "row.tail")))
+		k->row_tail = !strcmp(z, "on");
 	if ((z = chosen(s, c, "total.blocks")))
 		k->total_blocks = atoi(z);
 	if ((z = chosen(s, c, "total.block")))
@@ -641,6 +643,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			add_decision(sp, "row.colthread", 2, ONOFF);
 		if (with.cols_regs || without.cols_regs)
 			add_decision(sp, "row.colregs", 2, ONOFF);
+		if (with.rows_tail || without.rows_tail)
+			add_decision(sp, "row.tail", 2, ONOFF);
 	}
 	if (total) {
 		add_decision(sp, "total.blocks", NOPT(TOTAL_BLOCKS), TOTAL_BLOCKS);

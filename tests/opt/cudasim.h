@@ -349,6 +349,17 @@ static inline void __syncthreads()
 	sim::yield(sim::AT_BARRIER);
 }
 
+/* Blocks run one after another, each thread to a barrier at a time: a
+ * fence has nothing to order, and an atomic nothing to race with. */
+static inline void __threadfence() {}
+
+static inline int atomicAdd(int *p, int v)
+{
+	int o = *p;
+	*p = o + v;
+	return o;
+}
+
 template <class T>
 static inline T __shfl_xor_sync(unsigned, T v, int m)
 {

@@ -189,3 +189,40 @@ KRL_BLOCK_RED(krl_block_min, float, INFINITY, krl_warp_min)
 	}
 KRL_BLOCK_ARG(krl_block_amax, krl_warp_amax, -INFINITY)
 KRL_BLOCK_ARG(krl_block_amin, krl_warp_amin, INFINITY)
+/*@helper tail@*/
+
+/* Tails (docs/optimizer.md section 3, "Tails"): whether this block is the
+ * last of the nblk blocks of its group to get here, so that it may read
+ * what they all wrote and write the group's outputs, the work of a kernel
+ * that no longer runs. Every thread of the block calls it. Each thread's
+ * writes are made visible device-wide before the block takes its ticket
+ * (*ticket, zeroed by krl_tail_zero at the plan's start); the last block
+ * leaves the ticket at 0 again for the next kernel that shares it, and
+ * reads the others' writes after a fence, through loads that do not keep
+ * lines in L1 (volatile). */
+static __device__ __forceinline__ bool krl_tail_last(int *ticket, long nblk)
+{
+	__shared__ int krl_last;
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0 && threadIdx.y == 0) {
+		const int t = atomicAdd(ticket, 1);
+		krl_last = (long)t == nblk - 1;
+		if (krl_last)
+			*ticket = 0;
+	}
+	__syncthreads();
+	const bool last = krl_last != 0;
+	if (last)
+		__threadfence();
+	return last;
+}
+
+/* The tickets of the plan's tails, zeroed at its start. */
+extern "C" __global__ void __launch_bounds__(256)
+krl_tail_zero(int *__restrict__ t, long n)
+{
+	for (long i = (long)blockIdx.x * 256 + threadIdx.x; i < n;
+	     i += (long)gridDim.x * 256)
+		t[i] = 0;
+}
