@@ -168,24 +168,26 @@ static uint64_t fnv(const char *z)
 	return h;
 }
 
-/* The kernel definitions of dev, in order; NULL with *n = -1 when out of
- * memory. A definition whose name or end cannot be found is left out
- * (never deduplicated). */
-static kdef *find_kernels(const char *dev, int *n)
+/* The definitions in dev that start with sigw (at a line's start) and
+ * whose names end with suffix (may be ""), in order; NULL with *n = -1
+ * when out of memory. A definition whose name or end cannot be found is
+ * left out (never deduplicated). */
+static kdef *find_defs(const char *dev, int *n, const char *sigw,
+                       const char *suffix)
 {
 	kdef *v = NULL;
 	int cap = 0;
 	*n = 0;
-	for (const char *p = strstr(dev, KSIG); p; p = strstr(p + 1, KSIG)) {
+	for (const char *p = strstr(dev, sigw); p; p = strstr(p + 1, sigw)) {
 		if (p != dev && p[-1] != '\n')
 			continue;
 		const char *e = strstr(p, "\n}\n");
-		const char *nx = strstr(p + 1, KSIG);
+		const char *nx = strstr(p + 1, sigw);
 		if (!e || (nx && nx < e))
 			continue;
 		/* the name: the identifier before the first '(' that does
 		 * not open __launch_bounds__ */
-		const char *q = p + strlen(KSIG);
+		const char *q = p + strlen(sigw);
 		const char *lb = strstr(q, "__launch_bounds__(");
 		const char *par = strchr(q, '(');
 		if (lb && lb < e && par == lb + strlen("__launch_bounds__"))
@@ -196,6 +198,10 @@ static kdef *find_kernels(const char *dev, int *n)
 		while (s > q && is_idc(s[-1]))
 			s--;
 		if (par - s < 1 || par - s >= 64)
+			continue;
+		size_t ns = strlen(suffix);
+		if (ns && ((size_t)(par - s) <= ns ||
+		           strncmp(par - ns, suffix, ns)))
 			continue;
 		if (*n == cap) {
 			int nc = cap ? 2 * cap : 64;
@@ -253,12 +259,94 @@ static void rename_launches(const char *z, const kdef *v, int n, cg_sb *out)
 	}
 }
 
+#define TSIG "static __device__ __forceinline__ void\n"
+
+/* The same for the device functions a kernel runs in its tail
+ * (codegen_row.c, fold_tail: "<kernel>_tail"), first, so that the kernels
+ * calling equal ones are equal: a duplicate's definition goes and its
+ * calls name the first. The count of duplicates, -1 when out of memory. */
+static int dedup_tails(cg_sb *dev)
+{
+	int n, ndup = 0;
+	kdef *v = find_defs(dev->z, &n, TSIG, "_tail");
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (!(v[i].canon = canon_of(dev->z, &v[i]))) {
+			ndup = -1;
+			goto out;
+		}
+		v[i].hash = fnv(v[i].canon);
+		for (int j = 0; j < i && v[i].same < 0; j++)
+			if (v[j].same < 0 && v[j].hash == v[i].hash &&
+			    !strcmp(v[j].canon, v[i].canon))
+				v[i].same = j;
+		ndup += v[i].same >= 0;
+	}
+	if (!ndup)
+		goto out;
+	cg_sb d2 = { 0 };
+	size_t at = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i].same < 0)
+			continue;
+		cg_sb_printf(&d2, "%.*s", (int)(v[i].start - at), dev->z + at);
+		cg_sb_printf(&d2, "/* %s: the code of %s, which its callers "
+		             "call */\n", v[i].name, v[v[i].same].name);
+		at = v[i].end;
+	}
+	cg_sb_puts(&d2, dev->z + at);
+	/* the calls: a duplicate's name followed by '(' */
+	cg_sb d3 = { 0 };
+	const char *z = d2.z ? d2.z : "";
+	for (const char *p = z; *p;) {
+		if (is_idc(*p) && (p == z || !is_idc(p[-1]))) {
+			const char *q = p;
+			while (is_idc(*q))
+				q++;
+			const char *to = NULL;
+			for (int i = 0; i < n && !to; i++)
+				if (v[i].same >= 0 && *q == '(' &&
+				    strlen(v[i].name) == (size_t)(q - p) &&
+				    !strncmp(v[i].name, p, (size_t)(q - p)))
+					to = v[v[i].same].name;
+			if (to)
+				cg_sb_puts(&d3, to);
+			else
+				cg_sb_printf(&d3, "%.*s", (int)(q - p), p);
+			p = q;
+			continue;
+		}
+		const char *q = p;
+		while (*q && !(is_idc(*q) && (q == z || !is_idc(q[-1]))))
+			q++;
+		cg_sb_printf(&d3, "%.*s", (int)(q - p), p);
+		p = q;
+	}
+	int oom = d2.oom || d3.oom;
+	cg_sb_free(&d2);
+	if (oom) {
+		cg_sb_free(&d3);
+		ndup = -1;
+		goto out;
+	}
+	cg_sb_free(dev);
+	*dev = d3;
+out:
+	for (int i = 0; i < n; i++)
+		free(v[i].canon);
+	free(v);
+	return ndup;
+}
+
 int cg_dedup_kernels(cg_sb *dev, cg_sb *plan, cg_sb *init)
 {
 	if (!dev->z)
 		return 0;
+	if (dedup_tails(dev) < 0)
+		return -1;
 	int n, ndup = 0;
-	kdef *v = find_kernels(dev->z, &n);
+	kdef *v = find_defs(dev->z, &n, KSIG, "");
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {

@@ -154,6 +154,24 @@ typedef struct krl_sched {
 
 enum { CG_ROW_AUTO, CG_ROW_WARP, CG_ROW_BLOCK, CG_ROW_MULTI };
 
+/* The kernel just written, when a small kernel after it may run in its
+ * tail (codegen_row.c, fold_tail): where its text is, and who takes the
+ * ticket. */
+typedef struct cg_prev {
+	int form;                /* 0: none; 1: its whole grid takes the
+	                            ticket (a grid-stride kernel with no early
+	                            return); 2: the last block of each of its
+	                            groups does (a kernel with tails) */
+	int id;                  /* its kernel */
+	int threads;             /* its block's threads */
+	size_t dev0, dev1;       /* its text in dev (comment included) */
+	size_t plan0, plan1;     /* its launch in plan */
+	const char *count;       /* C: how many blocks take the ticket */
+	const char *slot;        /* C: the ticket's index in krl_tk */
+	const char *need;        /* plan text: tickets the fold needs */
+	int has_tk;              /* its signature has p_krl_tk */
+} cg_prev;
+
 /* The whole generation: graph, schedule, grouping and output text. */
 typedef struct cg_gen {
 	const krl_graph *g;
@@ -232,6 +250,8 @@ typedef struct cg_gen {
 	                            group's outputs (row.tail) */
 	int rows_tail;           /* kernels row.tail applies to */
 	cg_sb tails;             /* their tickets: max(...) of the groups */
+	cg_prev prev;            /* the kernel just written (fold_tail) */
+	int nfold;               /* small kernels run in another's tail */
 	int counter;             /* fresh C names */
 } cg_gen;
 

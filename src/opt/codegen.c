@@ -195,7 +195,7 @@ static void emit_helpers(cg_gen *G, cg_sb *o)
  * its tickets at 0 for the next), zeroed by the plan's first launch. */
 static void tail_plan(cg_gen *G)
 {
-	if (!G->ntail || !G->tails.z)
+	if (!G->tails.z)
 		return;
 	/* G->tails: "\ng1\ng2\n...": max(g1, max(g2, ...)) */
 	cg_sb m = { 0 }, p = { 0 };
@@ -325,7 +325,8 @@ static void reset_output(cg_gen *G)
 	cg_sb_free(&G->bufs);
 	cg_sb_free(&G->init);
 	cg_sb_free(&G->tails);
-	G->ntail = G->rows_tail = 0;
+	G->ntail = G->rows_tail = G->nfold = 0;
+	memset(&G->prev, 0, sizeof G->prev);
 	G->need = 0;
 	G->counter = 0;
 	G->fail = -1;

@@ -20,6 +20,7 @@
  * (block / 32) threads owns 32 neighbouring columns (coalesced over inner)
  * and its rows of threads split R, combining through shared memory.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1101,6 +1102,9 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		const char *grid = warp ?
 		    cg_fmt(G, "min(cdiv(%s, %d), sm_count * 32)", ot, blk / 32) :
 		    cg_fmt(G, "min(%s, sm_count * 32)", ot);
+		cg_prev pv = { 0 };
+		pv.dev0 = G->dev.len;
+		pv.plan0 = G->plan.len;
 		finish_kernel(G, K, name,
 		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s%s",
 		                     warp ? "a warp" : "a block", blk,
@@ -1110,6 +1114,19 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		                     ri->perm ? "; rows of C contiguous in a "
 		                     "channels-last input, one per position" : ""),
 		              blk, &body, grid, cg_fmt(G, "%d", blk));
+		/* a grid-stride loop every thread leaves at its end: a small
+		 * kernel after it may run in its tail (fold_tail) */
+		if (!strstr(body.z ? body.z : "return", "return")) {
+			pv.form = 1;
+			pv.id = K->id;
+			pv.threads = blk;
+			pv.dev1 = G->dev.len;
+			pv.plan1 = G->plan.len;
+			pv.count = "(long)gridDim.x";
+			pv.slot = "0";
+			pv.need = "1";
+			G->prev = pv;
+		}
 	}
 done:
 	if (l0.oom || rowb.oom || body.oom)
@@ -1196,6 +1213,16 @@ static void indent_into(cg_sb *dst, const char *src)
 	}
 }
 
+/* The plan's tickets (krl_tk) are at least `count` long (an expression
+ * over the shape). */
+static void tail_need(cg_gen *G, const char *count)
+{
+	const char *line = cg_fmt(G, "\n%s\n", count);
+	if (!G->tails.z || !strstr(G->tails.z, line))
+		cg_sb_printf(&G->tails, "%s%s\n", G->tails.z ? "" : "\n", count);
+	G->need |= CG_NEED_TAIL;
+}
+
 /* Whether a kernel of several passes hands its outputs to a tail (the
  * last block of a group: row.tail, docs/optimizer.md section 3, "Tails")
  * and, if so, registers its groups (a count, an expression over the
@@ -1205,10 +1232,7 @@ static int tail_take(cg_gen *G, const char *groups)
 	G->rows_tail++;
 	if (!G->s.row_tail)
 		return 0;
-	const char *line = cg_fmt(G, "\n%s\n", groups);
-	if (!G->tails.z || !strstr(G->tails.z, line))
-		cg_sb_printf(&G->tails, "%s%s\n", G->tails.z ? "" : "\n", groups);
-	G->need |= CG_NEED_TAIL;
+	tail_need(G, groups);
 	G->ntail++;
 	return 1;
 }
@@ -1615,6 +1639,9 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 				       (long long)ch, pass, ri->npass, part, last ?
 				       "; the last block of a group writes its outputs" :
 				       "");
+			cg_prev pv = { 0 };
+			pv.dev0 = G->dev.len;
+			pv.plan0 = G->plan.len;
 			finish_kernel(G, K, name, how, blk, &whole,
 			              out ? cg_fmt(G, "(%s) * cdiv(%s, 32)", ri->potext,
 			                           ri->pitext) :
@@ -1622,6 +1649,25 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 			                           "%lld)", ri->potext, ri->pitext,
 			                           ri->rtext, (long long)ch),
 			              cg_fmt(G, "32, %d", ty));
+			if (last) {
+				/* the groups' last blocks may run a small kernel
+				 * after this one (fold_tail), with the ticket after
+				 * theirs */
+				const char *ng = cg_fmt(G, "((long)gridDim.x / ((%s + "
+				                        "%lld) / %lld))", rlen,
+				                        (long long)ch - 1, (long long)ch);
+				pv.form = 2;
+				pv.id = K->id;
+				pv.threads = blk;
+				pv.dev1 = G->dev.len;
+				pv.plan1 = G->plan.len;
+				pv.count = ng;
+				pv.slot = ng;
+				pv.need = cg_fmt(G, "(%s) * cdiv(%s, 32) + 1", ri->potext,
+				                 ri->pitext);
+				pv.has_tk = 1;
+				G->prev = pv;
+			}
 			if (whole.oom)
 				G->oom = 1;
 			cg_sb_free(&whole);
@@ -1633,6 +1679,174 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 		if (!ok)
 			return;
 	}
+}
+
+/* z with every whole-word occurrence of from replaced by to, appended to
+ * o (the fold's renaming of a kernel's block and thread indices). */
+static void replace_into(cg_sb *o, const char *z, const char *from,
+                         const char *to)
+{
+	size_t n = strlen(from);
+	for (const char *p = z; *p;) {
+		const char *q = strstr(p, from);
+		if (!q) {
+			cg_sb_puts(o, p);
+			break;
+		}
+		cg_sb_printf(o, "%.*s", (int)(q - p), p);
+		int word = (q == z || !(isalnum((unsigned char)q[-1]) ||
+		                        q[-1] == '_')) &&
+		           !(isalnum((unsigned char)q[n]) || q[n] == '_');
+		cg_sb_puts(o, word ? to : from);
+		p = q + n;
+	}
+}
+
+/* Whether K, a column kernel of cw threads (a thread per column) just
+ * written from dev offset d0 and plan offset p0, may run in the tail of
+ * the kernel written right before it: that one offers its tail
+ * (G->prev), has as many threads, and K is a few blocks of short columns
+ * at the set generated for (at most 8 blocks, 64 rows). */
+static int fold_fits(const cg_gen *G, const cg_kern *K, const rinfo *ri,
+                     int cw, size_t d0, size_t p0)
+{
+	const cg_prev *pv = &G->prev;
+	if (!pv->form || pv->dev1 != d0 || pv->plan1 != p0 ||
+	    pv->threads != cw || ri->rval > 64)
+		return 0;
+	const krl_gnode *sp = &G->g->n[K->space];
+	double outer = 1, inner = 1;
+	for (int k = 0; k < sp->ndim; k++) {
+		double v = sp->dim[k].val > 0 ? (double)sp->dim[k].val : 1;
+		if (k < K->ax0)
+			outer *= v;
+		else if (k >= K->ax1)
+			inner *= v;
+	}
+	return outer * ceil(inner / cw) <= 8;
+}
+
+/*
+ * The kernel K just wrote (its text from dev offset d0, its launch from
+ * plan offset p0: a grid-stride loop over blocks, blk threads) runs in
+ * the tail of the kernel before it (G->prev) instead of on its own: the
+ * last block to finish that kernel (form 1), or the last of its groups'
+ * last blocks (form 2), runs K's code as one block that walks every
+ * block of K's grid (blockIdx.x 0, gridDim.x 1), its threads numbered
+ * across the block's x and y. K's code becomes a device function, its
+ * parameters the earlier kernel's last ones (renamed p_f<id>_...), its
+ * launch's arguments that launch's last. Fine where K's grid is a few
+ * blocks of small work: batch norm's statistics over the batch after
+ * each sample's (the column kernel over N rows of C after the row
+ * kernel, or the channels-last statistics kernel's tails): one launch
+ * fewer per batch norm.
+ */
+static void fold_tail(cg_gen *G, cg_kern *K, size_t d0, size_t p0)
+{
+	cg_prev *pv = &G->prev;
+	const char *dev = G->dev.z, *plan = G->plan.z;
+	const char *kname = cg_fmt(G, "k%d_col", K->id);
+	/* K's definition: comment, signature, body */
+	const char *sig = strstr(dev + d0, "extern \"C\" __global__");
+	const char *par = sig ? strstr(sig, cg_fmt(G, "\n%s(", kname)) : NULL;
+	const char *pend = par ? strstr(par, ")\n{") : NULL;
+	/* the earlier kernel's signature end and body end */
+	const char *psig = strstr(dev + pv->dev0, "extern \"C\" __global__");
+	const char *ppend = psig ? strstr(psig, ")\n{") : NULL;
+	/* the launches' argument lists end with ")\n" */
+	if (!sig || !par || !pend || !psig || !ppend ||
+	    (size_t)(ppend - dev) > pv->dev1 || pv->plan1 < 2 ||
+	    strncmp(plan + pv->plan1 - 2, ")\n", 2) ||
+	    strncmp(G->plan.z + G->plan.len - 2, ")\n", 2))
+		return;
+	const char *largs = strstr(plan + p0, " args(");
+	if (!largs)
+		return;
+	/* K's parameters, "type name" separated by ",\n\t" */
+	cg_sb fn = { 0 }, params = { 0 }, callargs = { 0 }, kd = { 0 };
+	cg_sb npl = { 0 };
+	const char *p = par + 1 + strlen(kname) + 1;
+	int nparam = 0;
+	while (p < pend) {
+		const char *e = strstr(p, ",\n\t");
+		if (!e || e > pend)
+			e = pend;
+		const char *nm = e;
+		while (nm > p && (isalnum((unsigned char)nm[-1]) || nm[-1] == '_'))
+			nm--;
+		cg_sb_printf(&params, ",\n\t%.*sp_f%d_%.*s", (int)(nm - p), p,
+		             K->id, (int)(e - nm), nm);
+		cg_sb_printf(&callargs, ", p_f%d_%.*s", K->id, (int)(e - nm), nm);
+		nparam++;
+		p = e == pend ? pend : e + 3;
+	}
+	/* the device function: K's text, renamed */
+	cg_sb_printf(&fn, "%.*s", (int)(sig - (dev + d0)), dev + d0);
+	cg_sb_printf(&fn, "static __device__ __forceinline__ void\n%s_tail(int "
+	             "krl_vt,\n\t", kname);
+	cg_sb tmp1 = { 0 }, tmp2 = { 0 };
+	replace_into(&tmp1, par + 1 + strlen(kname) + 1, "threadIdx.x", "krl_vt");
+	replace_into(&tmp2, tmp1.z ? tmp1.z : "", "blockIdx.x", "0");
+	replace_into(&fn, tmp2.z ? tmp2.z : "", "gridDim.x", "1");
+	cg_sb_free(&tmp1);
+	cg_sb_free(&tmp2);
+	/* the earlier kernel with K's parameters and the call in its tail */
+	const char *tk = "p_krl_tk";
+	cg_sb_printf(&kd, "%.*s", (int)(ppend - psig), psig);
+	if (!pv->has_tk)
+		cg_sb_printf(&kd, ",\n\tint *__restrict__ %s", tk);
+	cg_sb_printf(&kd, "%s", params.z ? params.z : "");
+	/* the body up to its closing brace, then the tail */
+	const char *bend = dev + pv->dev1 - 2; /* "}\n" */
+	cg_sb_printf(&kd, "%.*s", (int)(bend - ppend), ppend);
+	cg_sb_printf(&kd, "\t/* a column kernel's code, by the last block to "
+	             "finish (a tail) */\n");
+	cg_sb_printf(&kd, "\tif (!krl_tail_last(%s + %s, %s))\n\t\treturn;\n",
+	             tk, pv->slot, pv->count);
+	cg_sb_printf(&kd, "\t%s_tail(threadIdx.x + 32 * threadIdx.y%s);\n}\n",
+	             kname, callargs.z ? callargs.z : "");
+	/* the launch: the earlier one's arguments, then K's */
+	cg_sb_printf(&npl, "%.*s", (int)(pv->plan1 - 2 - pv->plan0),
+	             plan + pv->plan0);
+	if (!pv->has_tk)
+		cg_sb_puts(&npl, ",\n    krl_tk");
+	const char *a = largs + strlen(" args(");
+	cg_sb_printf(&npl, ",\n    %.*s", (int)(G->plan.z + G->plan.len - 2 - a),
+	             a);
+	cg_sb_puts(&npl, ")\n");
+	int bad = fn.oom || params.oom || callargs.oom || kd.oom || npl.oom ||
+	          nparam == 0;
+	if (!bad) {
+		cg_sb ndev = { 0 };
+		cg_sb_printf(&ndev, "%.*s", (int)pv->dev0, dev);
+		cg_sb_cat(&ndev, &fn);
+		cg_sb_printf(&ndev, "%.*s", (int)(psig - (dev + pv->dev0)),
+		             dev + pv->dev0);
+		cg_sb_cat(&ndev, &kd);
+		cg_sb nplan = { 0 };
+		cg_sb_printf(&nplan, "%.*s", (int)pv->plan0, plan);
+		cg_sb_cat(&nplan, &npl);
+		if (ndev.oom || nplan.oom) {
+			G->oom = 1;
+			cg_sb_free(&ndev);
+			cg_sb_free(&nplan);
+		} else {
+			cg_sb_free(&G->dev);
+			G->dev = ndev;
+			cg_sb_free(&G->plan);
+			G->plan = nplan;
+			tail_need(G, pv->need);
+			G->nfold++;
+		}
+	} else if (nparam) {
+		G->oom = 1;
+	}
+	memset(pv, 0, sizeof *pv);
+	cg_sb_free(&fn);
+	cg_sb_free(&params);
+	cg_sb_free(&callargs);
+	cg_sb_free(&kd);
+	cg_sb_free(&npl);
 }
 
 /* inner > 1: 32 columns per block, rows of threads split R; or, with
@@ -1700,6 +1914,7 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_sb_cat(&body, &rowb);
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
+	size_t d0 = G->dev.len, p0 = G->plan.len;
 	finish_kernel(G, K, name,
 	              cg_fmt(G, "row over a middle axis: %s, %d pass%s%s",
 	                     tpc ? cg_fmt(G, "a thread per column, %d columns "
@@ -1714,6 +1929,13 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	              cg_fmt(G, "min((%s) * cdiv(%s, %d), sm_count * %d)", pot,
 	                     pit, cw, tpc ? 2048 / cw : 32),
 	              cg_fmt(G, "%d, %d", cw, ty));
+	/* counted for the decision whether or not a thread per column
+	 * (row.colthread, which folding needs) is chosen */
+	if (!ri->perm && fold_fits(G, K, ri, blk, d0, p0)) {
+		G->rows_tail++;
+		if (G->s.row_tail && tpc)
+			fold_tail(G, K, d0, p0);
+	}
 done:
 	if (l0.oom || rowb.oom || body.oom)
 		G->oom = 1;

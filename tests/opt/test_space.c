@@ -476,6 +476,59 @@ static void layout_across_layers(void **state)
 	krl_task_free(t);
 }
 
+/* Plan lines starting "launch " in text. */
+static int launches(const char *text)
+{
+	int n = 0;
+	for (const char *p = strstr(text, "\nlaunch "); p;
+	     p = strstr(p + 1, "\nlaunch "))
+		n++;
+	return n;
+}
+
+/* row.tail on ResNet-18 at kb1: each batch norm's statistics are one
+ * kernel (the out kernel's work in the group tails, the column kernel
+ * over the batch folded into the last of them) under nhwc_xy, and the
+ * row kernel with the column kernel folded in under nchw; one zeroing
+ * launch for the tickets. */
+static void row_tails(void **state)
+{
+	(void)state;
+	krl_diag d = { 0 };
+	krl_task *t = load("level3/9_resnet18");
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	const krl_decision *k = find(s, "row.tail"), *l = find(s, "lib.layout");
+	assert_non_null(k);
+	assert_non_null(l);
+	assert_string_equal(k->opt[0], "on");
+	int n[2][2];
+	for (int xy = 0; xy < 2; xy++)
+		for (int on = 0; on < 2; on++) {
+			krl_choice c = { { 0 } };
+			c.opt[l - s->dec] = xy ? 3 : 0;
+			c.opt[k - s->dec] = on ? 0 : 1;
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+			n[xy][on] = launches(text);
+			assert_true(!strstr(text, "krl_tail_zero") == !on);
+			assert_true(!strstr(text, "_tail(int krl_vt") == !on);
+			if (on && xy)
+				assert_non_null(strstr(what, "21 writing outputs in a "
+				                       "tail"));
+			free(text);
+			free(what);
+		}
+	/* 20 batch norms: nchw loses the column kernel of each, nhwc_xy the
+	 * out kernel too (and the final average pool's kernel: 21 in
+	 * all); one launch zeroes the tickets */
+	assert_int_equal(n[0][1], n[0][0] - 20 + 1);
+	assert_int_equal(n[1][1], n[1][0] - 41 + 1);
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
 static void rnn_recurrence(void **state)
 {
 	(void)state;
@@ -801,6 +854,7 @@ int main(void)
 		cmocka_unit_test(rnn_recurrence),
 		cmocka_unit_test(layout_pay_rule),
 		cmocka_unit_test(layout_across_layers),
+		cmocka_unit_test(row_tails),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
 	};
