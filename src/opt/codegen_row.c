@@ -1694,9 +1694,15 @@ static void replace_into(cg_sb *o, const char *z, const char *from,
 			break;
 		}
 		cg_sb_printf(o, "%.*s", (int)(q - p), p);
-		int word = (q == z || !(isalnum((unsigned char)q[-1]) ||
-		                        q[-1] == '_')) &&
-		           !(isalnum((unsigned char)q[n]) || q[n] == '_');
+		/* boundaries matter where from starts or ends with a name's
+		 * character */
+		int idf = isalnum((unsigned char)from[0]) || from[0] == '_';
+		int idl = isalnum((unsigned char)from[n - 1]) ||
+		          from[n - 1] == '_';
+		int word = (!idf || q == z || !(isalnum((unsigned char)q[-1]) ||
+		                                q[-1] == '_')) &&
+		           (!idl || !(isalnum((unsigned char)q[n]) ||
+		                      q[n] == '_'));
 		cg_sb_puts(o, word ? to : from);
 		p = q + n;
 	}
@@ -1774,8 +1780,15 @@ static void fold_tail(cg_gen *G, cg_kern *K, size_t d0, size_t p0)
 		const char *nm = e;
 		while (nm > p && (isalnum((unsigned char)nm[-1]) || nm[-1] == '_'))
 			nm--;
-		cg_sb_printf(&params, ",\n\t%.*sp_f%d_%.*s", (int)(nm - p), p,
-		             K->id, (int)(e - nm), nm);
+		/* no __restrict__: the earlier kernel writes what these read */
+		cg_sb tq = { 0 };
+		cg_sb_printf(&tq, "%.*s", (int)(nm - p), p);
+		cg_sb_puts(&params, ",\n\t");
+		replace_into(&params, tq.z ? tq.z : "", "__restrict__ ", "");
+		cg_sb_printf(&params, "p_f%d_%.*s", K->id, (int)(e - nm), nm);
+		if (tq.oom)
+			G->oom = 1;
+		cg_sb_free(&tq);
 		cg_sb_printf(&callargs, ", p_f%d_%.*s", K->id, (int)(e - nm), nm);
 		nparam++;
 		p = e == pend ? pend : e + 3;
@@ -1785,9 +1798,19 @@ static void fold_tail(cg_gen *G, cg_kern *K, size_t d0, size_t p0)
 	cg_sb_printf(&fn, "static __device__ __forceinline__ void\n%s_tail(int "
 	             "krl_vt,\n\t", kname);
 	cg_sb tmp1 = { 0 }, tmp2 = { 0 };
-	replace_into(&tmp1, par + 1 + strlen(kname) + 1, "threadIdx.x", "krl_vt");
-	replace_into(&tmp2, tmp1.z ? tmp1.z : "", "blockIdx.x", "0");
-	replace_into(&fn, tmp2.z ? tmp2.z : "", "gridDim.x", "1");
+	/* its parameters without __restrict__ (the earlier kernel writes
+	 * what they read, in the same launch), its indices those of one
+	 * block walking the grid */
+	cg_sb tmp0 = { 0 };
+	cg_sb_printf(&tmp0, "%.*s", (int)(pend - (par + 1 + strlen(kname) + 1)),
+	             par + 1 + strlen(kname) + 1);
+	replace_into(&tmp1, tmp0.z ? tmp0.z : "", "__restrict__ ", "");
+	cg_sb_puts(&tmp1, pend);
+	cg_sb_free(&tmp0);
+	replace_into(&tmp2, tmp1.z ? tmp1.z : "", "threadIdx.x", "krl_vt");
+	cg_sb_free(&tmp1);
+	replace_into(&tmp1, tmp2.z ? tmp2.z : "", "blockIdx.x", "0");
+	replace_into(&fn, tmp1.z ? tmp1.z : "", "gridDim.x", "1");
 	cg_sb_free(&tmp1);
 	cg_sb_free(&tmp2);
 	/* the earlier kernel with K's parameters and the call in its tail */
