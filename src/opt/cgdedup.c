@@ -261,6 +261,24 @@ static void rename_launches(const char *z, const kdef *v, int n, cg_sb *out)
 
 #define TSIG "static __device__ __forceinline__ void\n"
 
+/* Each definition of v equal to an earlier one (its canonical text) gets
+ * that one's index in .same: the count of such, -1 when out of memory. */
+static int mark_same(const char *dev, kdef *v, int n)
+{
+	int ndup = 0;
+	for (int i = 0; i < n; i++) {
+		if (!(v[i].canon = canon_of(dev, &v[i])))
+			return -1;
+		v[i].hash = fnv(v[i].canon);
+		for (int j = 0; j < i && v[i].same < 0; j++)
+			if (v[j].same < 0 && v[j].hash == v[i].hash &&
+			    !strcmp(v[j].canon, v[i].canon))
+				v[i].same = j;
+		ndup += v[i].same >= 0;
+	}
+	return ndup;
+}
+
 /* The same for the device functions a kernel runs in its tail
  * (codegen_row.c, fold_tail: "<kernel>_tail"), first, so that the kernels
  * calling equal ones are equal: a duplicate's definition goes and its
@@ -271,19 +289,7 @@ static int dedup_tails(cg_sb *dev)
 	kdef *v = find_defs(dev->z, &n, TSIG, "_tail");
 	if (n < 0)
 		return -1;
-	for (int i = 0; i < n; i++) {
-		if (!(v[i].canon = canon_of(dev->z, &v[i]))) {
-			ndup = -1;
-			goto out;
-		}
-		v[i].hash = fnv(v[i].canon);
-		for (int j = 0; j < i && v[i].same < 0; j++)
-			if (v[j].same < 0 && v[j].hash == v[i].hash &&
-			    !strcmp(v[j].canon, v[i].canon))
-				v[i].same = j;
-		ndup += v[i].same >= 0;
-	}
-	if (!ndup)
+	if ((ndup = mark_same(dev->z, v, n)) <= 0)
 		goto out;
 	cg_sb d2 = { 0 };
 	size_t at = 0;
@@ -349,19 +355,7 @@ int cg_dedup_kernels(cg_sb *dev, cg_sb *plan, cg_sb *init)
 	kdef *v = find_defs(dev->z, &n, KSIG, "");
 	if (n < 0)
 		return -1;
-	for (int i = 0; i < n; i++) {
-		if (!(v[i].canon = canon_of(dev->z, &v[i]))) {
-			ndup = -1;
-			goto out;
-		}
-		v[i].hash = fnv(v[i].canon);
-		for (int j = 0; j < i && v[i].same < 0; j++)
-			if (v[j].same < 0 && v[j].hash == v[i].hash &&
-			    !strcmp(v[j].canon, v[i].canon))
-				v[i].same = j;
-		ndup += v[i].same >= 0;
-	}
-	if (!ndup)
+	if ((ndup = mark_same(dev->z, v, n)) <= 0)
 		goto out;
 	cg_sb d2 = { 0 }, p2 = { 0 }, i2 = { 0 };
 	size_t at = 0;

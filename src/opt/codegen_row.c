@@ -1223,6 +1223,33 @@ static void tail_need(cg_gen *G, const char *count)
 	G->need |= CG_NEED_TAIL;
 }
 
+/* The gate of a tail in tb: past it, only the last block of group grp
+ * (nblk blocks) goes on, reading partials of `part` through krl_pp. */
+static void tail_gate(cg_gen *G, cg_kern *K, cg_sb *tb, const char *grp,
+                      const char *nblk, const char *part)
+{
+	const char *t = cg_arg_named(G, K, "krl_tk", "int *__restrict__");
+	cg_line(tb, 1, "if (!krl_tail_last(%s + %s, %s))", t, grp, nblk);
+	cg_line(tb, 2, "return;");
+	cg_line(tb, 1, "const volatile double *krl_pp = %s;",
+	        cg_arg_named(G, K, part, ""));
+}
+
+/* A kernel's body into whole: body, and after it the tail tb where last
+ * (both one tab deeper inside one block), else body alone. */
+static void tail_compose(cg_sb *whole, const cg_sb *body, const cg_sb *tb,
+                         int last)
+{
+	if (!last) {
+		cg_sb_cat(whole, body);
+		return;
+	}
+	cg_line(whole, 0, "{");
+	indent_into(whole, body->z);
+	indent_into(whole, tb->z);
+	cg_line(whole, 0, "}");
+}
+
 /* Whether a kernel of several passes hands its outputs to a tail (the
  * last block of a group: row.tail, docs/optimizer.md section 3, "Tails")
  * and, if so, registers its groups (a count, an expression over the
@@ -1357,9 +1384,6 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_sb tailb = { 0 };
 		if (ok && last) {
 			/* the tail: the outputs, by the row's last block */
-			const char *t = cg_arg_named(G, K, "krl_tk",
-			                             "int *__restrict__");
-			const char *pp = cg_arg_named(G, K, part, "");
 			cg_sb outb = { 0 };
 			cg_line(&tailb, 0, "{");
 			cg_line(&tailb, 1, "/* the outputs: the last of row o's blocks "
@@ -1367,10 +1391,8 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 			cg_line(&tailb, 1, "const long krl_o = (%s) %% %s;", pass % 2 ?
 			        "(long)blockIdx.x" :
 			        "(long)gridDim.x - 1 - blockIdx.x", O);
-			cg_line(&tailb, 1, "if (!krl_tail_last(%s + krl_o, (%s + %d) / "
-			        "%d))", t, rlen, chunk - 1, chunk);
-			cg_line(&tailb, 2, "return;");
-			cg_line(&tailb, 1, "const volatile double *krl_pp = %s;", pp);
+			tail_gate(G, K, &tailb, "krl_o", cg_fmt(G, "(%s + %d) / %d",
+			          rlen, chunk - 1, chunk), part);
 			ok = multi_body(G, K, ri, ri->npass + 1, 1, "krl_o", "krl_pp",
 			                &outb, &O, &rlen);
 			indent_into(&tailb, outb.z);
@@ -1380,16 +1402,8 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 			cg_sb_free(&outb);
 		}
 		if (ok) {
-			/* one block around both parts */
 			cg_sb whole = { 0 };
-			if (last) {
-				cg_line(&whole, 0, "{");
-				indent_into(&whole, body.z);
-				indent_into(&whole, tailb.z);
-				cg_line(&whole, 0, "}");
-			} else {
-				cg_sb_cat(&whole, &body);
-			}
+			tail_compose(&whole, &body, &tailb, last);
 			finish_kernel(G, K, name,
 			              out ? cg_fmt(G, "row, several blocks per row "
 			                           "(chunks of %d): the outputs",
@@ -1595,9 +1609,6 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_sb tailb = { 0 };
 		if (ok && last) {
 			/* the tail: the outputs, by the group's last block */
-			const char *t = cg_arg_named(G, K, "krl_tk",
-			                             "int *__restrict__");
-			const char *pp = cg_arg_named(G, K, part, "");
 			cg_sb outb = { 0 };
 			cg_line(&tailb, 0, "{");
 			cg_line(&tailb, 1, "/* the outputs: the last of the group's "
@@ -1608,9 +1619,7 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 			        (long long)ch);
 			cg_line(&tailb, 1, "const long krl_g = (long)blockIdx.x / krl_ncb "
 			        "/ krl_nch * krl_ncb + (long)blockIdx.x %% krl_ncb;");
-			cg_line(&tailb, 1, "if (!krl_tail_last(%s + krl_g, krl_nch))", t);
-			cg_line(&tailb, 2, "return;");
-			cg_line(&tailb, 1, "const volatile double *krl_pp = %s;", pp);
+			tail_gate(G, K, &tailb, "krl_g", "krl_nch", part);
 			ok = split_body(G, K, ri, ri->npass + 1, 1, ch, "krl_g",
 			                "krl_pp", &outb, &PI, &rlen);
 			indent_into(&tailb, outb.z);
@@ -1621,14 +1630,7 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 		}
 		if (ok) {
 			cg_sb whole = { 0 };
-			if (last) {
-				cg_line(&whole, 0, "{");
-				indent_into(&whole, body.z);
-				indent_into(&whole, tailb.z);
-				cg_line(&whole, 0, "}");
-			} else {
-				cg_sb_cat(&whole, &body);
-			}
+			tail_compose(&whole, &body, &tailb, last);
 			const char *how = out ?
 				cg_fmt(G, "row over a middle axis of a channels-last "
 				       "input's memory, the run split into chunks of %lld "
