@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bins=(build/krl build/libkrl_ops.so build/tests/*_gpu_* build/bench/eval_speed build/bench/mockllm_server
-      build/bench/launch_floor build/bench/plan_profile)
+      build/bench/launch_floor build/bench/plan_profile build/bench/regen_candidate)
 [ $# -gt 0 ] && bins=("$@")
 rm -rf .gpubuild
 for b in "${bins[@]}"; do
