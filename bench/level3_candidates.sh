@@ -13,11 +13,14 @@
 # it with scripts/stage_gpu.sh); judge needs build/krl and
 # build/bench/plan_profile. SECONDS_BATCH (default 380) bounds the batch.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 export KRL_TASKS=${KRL_TASKS:-$PWD/tasks}
 cmd=${1:-}
 dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || { sed -n 2,16p "$0"; exit 2; }
+if [ -z "$cmd" ] || [ -z "$dir" ]; then
+	sed -n 2,16p "$0"
+	exit 2
+fi
 regen() { # TASK CHOICE FILE
 	./build/bench/regen_candidate "level3/$1" kb1 -c "krl-choice: $2" > "$3" 2> "${3%.cu}.err"
 }
