@@ -18,7 +18,7 @@ export KRL_TASKS=${KRL_TASKS:-$PWD/tasks}
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-	sed -n 2,13p "$0"
+	sed -n 2,14p "$0"
 	exit 2
 fi
 regen() { # TASK CHOICE FILE
@@ -67,7 +67,7 @@ judge)
 	echo "judge: $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
 	;;
 *)
-	sed -n 2,13p "$0"
+	sed -n 2,14p "$0"
 	exit 2
 	;;
 esac
