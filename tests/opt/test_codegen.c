@@ -538,6 +538,58 @@ static void duplicate_kernels_share_code(void **state)
 	cg_sb_free(&in);
 }
 
+/* Device functions run in a tail (fold_tail: "<kernel>_tail") merge
+ * first, their callers' calls renamed, so that kernels calling equal
+ * ones merge too; a tail function with other code stays, and so does the
+ * kernel calling it. */
+static void duplicate_tails_share_code(void **state)
+{
+	(void)state;
+	static const char dev[] =
+		"/* k1 */\n"
+		"static __device__ __forceinline__ void\n"
+		"k1_col_tail(int krl_vt, long a0, float *p_t3)\n"
+		"{\n\tp_t3[krl_vt] = (float)a0;\n}\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k0_row(long a0, long p_f1_a0, float *p_f1_p_t3)\n"
+		"{\n\tk1_col_tail(threadIdx.x, p_f1_a0, p_f1_p_t3);\n}\n"
+		"/* k3: k1's code, other names */\n"
+		"static __device__ __forceinline__ void\n"
+		"k3_col_tail(int krl_vt, long a0, float *p_t9)\n"
+		"{\n\tp_t9[krl_vt] = (float)a0;\n}\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k2_row(long a0, long p_f3_a0, float *p_f3_p_t9)\n"
+		"{\n\tk3_col_tail(threadIdx.x, p_f3_a0, p_f3_p_t9);\n}\n"
+		"/* k5: another literal */\n"
+		"static __device__ __forceinline__ void\n"
+		"k5_col_tail(int krl_vt, long a0, float *p_t9)\n"
+		"{\n\tp_t9[krl_vt] = (float)a0 + 1.0f;\n}\n"
+		"extern \"C\" __global__ void __launch_bounds__(256)\n"
+		"k4_row(long a0, long p_f5_a0, float *p_f5_p_t9)\n"
+		"{\n\tk5_col_tail(threadIdx.x, p_f5_a0, p_f5_p_t9);\n}\n";
+	static const char plan[] =
+		"launch k0_row grid=(1) block=(256) args(n, n, y)\n"
+		"launch k2_row grid=(1) block=(256) args(n, n, z)\n"
+		"launch k4_row grid=(1) block=(256) args(n, n, z)\n";
+	cg_sb d = { 0 }, p = { 0 }, in = { 0 };
+	cg_sb_puts(&d, dev);
+	cg_sb_puts(&p, plan);
+	/* one kernel merged (k2 into k0), after k3's tail into k1's */
+	assert_int_equal(cg_dedup_kernels(&d, &p, &in), 1);
+	assert_null(strstr(d.z, "k3_col_tail("));
+	assert_non_null(strstr(d.z, "/* k3_col_tail: the code of k1_col_tail"));
+	assert_non_null(strstr(d.z, "k5_col_tail("));
+	assert_null(strstr(d.z, "k2_row("));
+	assert_non_null(strstr(d.z, "k4_row("));
+	assert_string_equal(p.z,
+		"launch k0_row grid=(1) block=(256) args(n, n, y)\n"
+		"launch k0_row grid=(1) block=(256) args(n, n, z)\n"
+		"launch k4_row grid=(1) block=(256) args(n, n, z)\n");
+	cg_sb_free(&d);
+	cg_sb_free(&p);
+	cg_sb_free(&in);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -559,6 +611,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(level1_candidates_are_valid),
 		cmocka_unit_test(level2_linear_gemm_epilogues),
 		cmocka_unit_test(duplicate_kernels_share_code),
+		cmocka_unit_test(duplicate_tails_share_code),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	free(g_load);
