@@ -162,14 +162,12 @@ typedef struct cg_prev {
 	                            ticket (a grid-stride kernel with no early
 	                            return); 2: the last block of each of its
 	                            groups does (a kernel with tails) */
-	int id;                  /* its kernel */
 	int threads;             /* its block's threads */
 	size_t dev0, dev1;       /* its text in dev (comment included) */
 	size_t plan0, plan1;     /* its launch in plan */
 	const char *count;       /* C: how many blocks take the ticket */
 	const char *slot;        /* C: the ticket's index in krl_tk */
 	const char *need;        /* plan text: tickets the fold needs */
-	int has_tk;              /* its signature has p_krl_tk */
 } cg_prev;
 
 /* The whole generation: graph, schedule, grouping and output text. */

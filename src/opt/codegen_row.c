@@ -1118,7 +1118,6 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		 * kernel after it may run in its tail (fold_tail) */
 		if (!strstr(body.z ? body.z : "return", "return")) {
 			pv.form = 1;
-			pv.id = K->id;
 			pv.threads = blk;
 			pv.dev1 = G->dev.len;
 			pv.plan1 = G->plan.len;
@@ -1233,6 +1232,16 @@ static void tail_gate(cg_gen *G, cg_kern *K, cg_sb *tb, const char *grp,
 	cg_line(tb, 2, "return;");
 	cg_line(tb, 1, "const volatile double *krl_pp = %s;",
 	        cg_arg_named(G, K, part, ""));
+}
+
+/* The tail tb closed around the outputs' code outb (freed). */
+static void tail_close(cg_gen *G, cg_sb *tb, cg_sb *outb)
+{
+	indent_into(tb, outb->z);
+	cg_line(tb, 0, "}");
+	if (outb->oom)
+		G->oom = 1;
+	cg_sb_free(outb);
 }
 
 /* A kernel's body into whole: body, and after it the tail tb where last
@@ -1395,11 +1404,7 @@ static void emit_multi(cg_gen *G, cg_kern *K, const rinfo *ri)
 			          rlen, chunk - 1, chunk), part);
 			ok = multi_body(G, K, ri, ri->npass + 1, 1, "krl_o", "krl_pp",
 			                &outb, &O, &rlen);
-			indent_into(&tailb, outb.z);
-			cg_line(&tailb, 0, "}");
-			if (outb.oom)
-				G->oom = 1;
-			cg_sb_free(&outb);
+			tail_close(G, &tailb, &outb);
 		}
 		if (ok) {
 			cg_sb whole = { 0 };
@@ -1622,11 +1627,7 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 			tail_gate(G, K, &tailb, "krl_g", "krl_nch", part);
 			ok = split_body(G, K, ri, ri->npass + 1, 1, ch, "krl_g",
 			                "krl_pp", &outb, &PI, &rlen);
-			indent_into(&tailb, outb.z);
-			cg_line(&tailb, 0, "}");
-			if (outb.oom)
-				G->oom = 1;
-			cg_sb_free(&outb);
+			tail_close(G, &tailb, &outb);
 		}
 		if (ok) {
 			cg_sb whole = { 0 };
@@ -1659,7 +1660,6 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 				                        "%lld) / %lld))", rlen,
 				                        (long long)ch - 1, (long long)ch);
 				pv.form = 2;
-				pv.id = K->id;
 				pv.threads = blk;
 				pv.dev1 = G->dev.len;
 				pv.plan1 = G->plan.len;
@@ -1667,7 +1667,6 @@ static void emit_cols_split(cg_gen *G, cg_kern *K, const rinfo *ri)
 				pv.slot = ng;
 				pv.need = cg_fmt(G, "(%s) * cdiv(%s, 32) + 1", ri->potext,
 				                 ri->pitext);
-				pv.has_tk = 1;
 				G->prev = pv;
 			}
 			if (whole.oom)
@@ -1770,55 +1769,53 @@ static void fold_tail(cg_gen *G, cg_kern *K, size_t d0, size_t p0)
 	const char *largs = strstr(plan + p0, " args(");
 	if (!largs)
 		return;
-	/* K's parameters, "type name" separated by ",\n\t" */
+	/* K's parameters ("type name" separated by ",\n\t") without
+	 * __restrict__: the earlier kernel writes what they read, in the same
+	 * launch */
 	cg_sb fn = { 0 }, params = { 0 }, callargs = { 0 }, kd = { 0 };
-	cg_sb npl = { 0 };
-	const char *p = par + 1 + strlen(kname) + 1;
+	cg_sb npl = { 0 }, sp = { 0 }, tmp = { 0 };
+	const char *p0k = par + 1 + strlen(kname) + 1;
+	cg_sb_printf(&tmp, "%.*s", (int)(pend - p0k), p0k);
+	replace_into(&sp, tmp.z ? tmp.z : "", "__restrict__ ", "");
+	cg_sb_free(&tmp);
+	const char *sz = sp.z ? sp.z : "", *send = sz + strlen(sz);
 	int nparam = 0;
-	while (p < pend) {
+	for (const char *p = sz; p < send;) {
 		const char *e = strstr(p, ",\n\t");
-		if (!e || e > pend)
-			e = pend;
+		if (!e)
+			e = send;
 		const char *nm = e;
 		while (nm > p && (isalnum((unsigned char)nm[-1]) || nm[-1] == '_'))
 			nm--;
-		/* no __restrict__: the earlier kernel writes what these read */
-		cg_sb tq = { 0 };
-		cg_sb_printf(&tq, "%.*s", (int)(nm - p), p);
-		cg_sb_puts(&params, ",\n\t");
-		replace_into(&params, tq.z ? tq.z : "", "__restrict__ ", "");
-		cg_sb_printf(&params, "p_f%d_%.*s", K->id, (int)(e - nm), nm);
-		if (tq.oom)
-			G->oom = 1;
-		cg_sb_free(&tq);
+		cg_sb_printf(&params, ",\n\t%.*sp_f%d_%.*s", (int)(nm - p), p,
+		             K->id, (int)(e - nm), nm);
 		cg_sb_printf(&callargs, ", p_f%d_%.*s", K->id, (int)(e - nm), nm);
 		nparam++;
-		p = e == pend ? pend : e + 3;
+		p = e == send ? send : e + 3;
 	}
-	/* the device function: K's text, renamed */
+	/* the device function: K's text with those parameters, its indices
+	 * those of one block walking the grid */
+	static const char *const ren[][2] = { { "threadIdx.x", "krl_vt" },
+		{ "blockIdx.x", "0" }, { "gridDim.x", "1" } };
 	cg_sb_printf(&fn, "%.*s", (int)(sig - (dev + d0)), dev + d0);
 	cg_sb_printf(&fn, "static __device__ __forceinline__ void\n%s_tail(int "
 	             "krl_vt,\n\t", kname);
-	cg_sb tmp1 = { 0 }, tmp2 = { 0 };
-	/* its parameters without __restrict__ (the earlier kernel writes
-	 * what they read, in the same launch), its indices those of one
-	 * block walking the grid */
-	cg_sb tmp0 = { 0 };
-	cg_sb_printf(&tmp0, "%.*s", (int)(pend - (par + 1 + strlen(kname) + 1)),
-	             par + 1 + strlen(kname) + 1);
-	replace_into(&tmp1, tmp0.z ? tmp0.z : "", "__restrict__ ", "");
-	cg_sb_puts(&tmp1, pend);
-	cg_sb_free(&tmp0);
-	replace_into(&tmp2, tmp1.z ? tmp1.z : "", "threadIdx.x", "krl_vt");
-	cg_sb_free(&tmp1);
-	replace_into(&tmp1, tmp2.z ? tmp2.z : "", "blockIdx.x", "0");
-	replace_into(&fn, tmp1.z ? tmp1.z : "", "gridDim.x", "1");
-	cg_sb_free(&tmp1);
-	cg_sb_free(&tmp2);
+	cg_sb_printf(&tmp, "%s%s", sz, pend);
+	for (int i = 0; i < 3; i++) {
+		cg_sb o = { 0 };
+		replace_into(i == 2 ? &fn : &o, tmp.z ? tmp.z : "", ren[i][0],
+		             ren[i][1]);
+		cg_sb_free(&tmp);
+		tmp = o;
+	}
+	if (sp.oom)
+		G->oom = 1;
+	cg_sb_free(&sp);
 	/* the earlier kernel with K's parameters and the call in its tail */
 	const char *tk = "p_krl_tk";
+	int has_tk = pv->form == 2; /* a kernel with tails has the ticket */
 	cg_sb_printf(&kd, "%.*s", (int)(ppend - psig), psig);
-	if (!pv->has_tk)
+	if (!has_tk)
 		cg_sb_printf(&kd, ",\n\tint *__restrict__ %s", tk);
 	cg_sb_printf(&kd, "%s", params.z ? params.z : "");
 	/* the body up to its closing brace, then the tail */
@@ -1833,15 +1830,16 @@ static void fold_tail(cg_gen *G, cg_kern *K, size_t d0, size_t p0)
 	/* the launch: the earlier one's arguments, then K's */
 	cg_sb_printf(&npl, "%.*s", (int)(pv->plan1 - 2 - pv->plan0),
 	             plan + pv->plan0);
-	if (!pv->has_tk)
+	if (!has_tk)
 		cg_sb_puts(&npl, ",\n    krl_tk");
 	const char *a = largs + strlen(" args(");
 	cg_sb_printf(&npl, ",\n    %.*s", (int)(G->plan.z + G->plan.len - 2 - a),
 	             a);
 	cg_sb_puts(&npl, ")\n");
-	int bad = fn.oom || params.oom || callargs.oom || kd.oom || npl.oom ||
-	          nparam == 0;
-	if (!bad) {
+	int oom = fn.oom || params.oom || callargs.oom || kd.oom || npl.oom;
+	if (oom) {
+		G->oom = 1;
+	} else if (nparam) {
 		cg_sb ndev = { 0 };
 		cg_sb_printf(&ndev, "%.*s", (int)pv->dev0, dev);
 		cg_sb_cat(&ndev, &fn);
@@ -1863,8 +1861,6 @@ static void fold_tail(cg_gen *G, cg_kern *K, size_t d0, size_t p0)
 			tail_need(G, pv->need);
 			G->nfold++;
 		}
-	} else if (nparam) {
-		G->oom = 1;
 	}
 	memset(pv, 0, sizeof *pv);
 	cg_sb_free(&fn);

@@ -486,6 +486,21 @@ static int launches(const char *text)
 	return n;
 }
 
+/* The gate, found in the three lines of text before p. */
+static const char *gate_before(const char *text, const char *p,
+                               const char *gate)
+{
+	const char *b = p;
+	int lines = 0;
+	while (b > text && lines < 3)
+		if (*--b == '\n')
+			lines++;
+	const char *g = strstr(b, gate);
+	assert_non_null(g);
+	assert_true(g < p);
+	return g;
+}
+
 /* What the simulator cannot see (its blocks run one after another, so
  * a tail run by every block ends as if run by the last): every folded
  * call and every group tail sits behind its ticket's gate, the tickets
@@ -498,14 +513,7 @@ static void tails_gated(const char *text)
 	                            "threadIdx.y"); p;
 	     p = strstr(p + 1, "_col_tail(threadIdx.x + 32 * threadIdx.y")) {
 		/* the two lines before: the gate and its return */
-		const char *b = p;
-		int lines = 0;
-		while (b > text && lines < 3)
-			if (*--b == '\n')
-				lines++;
-		const char *g = strstr(b, gate);
-		assert_non_null(g);
-		assert_true(g < p);
+		const char *g = gate_before(text, p, gate);
 		assert_non_null(strstr(g, "return;"));
 		assert_true(strstr(g, "return;") < p);
 		calls++;
@@ -514,14 +522,7 @@ static void tails_gated(const char *text)
 	/* each group tail's gate comes before its partials are read */
 	for (const char *p = strstr(text, "const volatile double *krl_pp"); p;
 	     p = strstr(p + 1, "const volatile double *krl_pp")) {
-		const char *b = p;
-		int lines = 0;
-		while (b > text && lines < 3)
-			if (*--b == '\n')
-				lines++;
-		const char *g = strstr(b, gate);
-		assert_non_null(g);
-		assert_true(g < p);
+		gate_before(text, p, gate);
 	}
 	assert_non_null(strstr(text, "\nbuffer krl_tk i32 ["));
 	const char *first = strstr(strstr(text, "@plan"), "\nlaunch ");
