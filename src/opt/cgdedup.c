@@ -261,6 +261,23 @@ static void rename_launches(const char *z, const kdef *v, int n, cg_sb *out)
 
 #define TSIG "static __device__ __forceinline__ void\n"
 
+/* dev into out with each duplicate's definition replaced by a comment
+ * naming the definition its `who` (launches, callers) now call. */
+static void drop_same(const char *dev, const kdef *v, int n, const char *who,
+                      cg_sb *out)
+{
+	size_t at = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i].same < 0)
+			continue;
+		cg_sb_printf(out, "%.*s", (int)(v[i].start - at), dev + at);
+		cg_sb_printf(out, "/* %s: the code of %s, which its %s call */\n",
+		             v[i].name, v[v[i].same].name, who);
+		at = v[i].end;
+	}
+	cg_sb_puts(out, dev + at);
+}
+
 /* Each definition of v equal to an earlier one (its canonical text) gets
  * that one's index in .same: the count of such, -1 when out of memory. */
 static int mark_same(const char *dev, kdef *v, int n)
@@ -292,16 +309,7 @@ static int dedup_tails(cg_sb *dev)
 	if ((ndup = mark_same(dev->z, v, n)) <= 0)
 		goto out;
 	cg_sb d2 = { 0 };
-	size_t at = 0;
-	for (int i = 0; i < n; i++) {
-		if (v[i].same < 0)
-			continue;
-		cg_sb_printf(&d2, "%.*s", (int)(v[i].start - at), dev->z + at);
-		cg_sb_printf(&d2, "/* %s: the code of %s, which its callers "
-		             "call */\n", v[i].name, v[v[i].same].name);
-		at = v[i].end;
-	}
-	cg_sb_puts(&d2, dev->z + at);
+	drop_same(dev->z, v, n, "callers", &d2);
 	/* the calls: a duplicate's name followed by '(' */
 	cg_sb d3 = { 0 };
 	const char *z = d2.z ? d2.z : "";
@@ -358,16 +366,7 @@ int cg_dedup_kernels(cg_sb *dev, cg_sb *plan, cg_sb *init)
 	if ((ndup = mark_same(dev->z, v, n)) <= 0)
 		goto out;
 	cg_sb d2 = { 0 }, p2 = { 0 }, i2 = { 0 };
-	size_t at = 0;
-	for (int i = 0; i < n; i++) {
-		if (v[i].same < 0)
-			continue;
-		cg_sb_printf(&d2, "%.*s", (int)(v[i].start - at), dev->z + at);
-		cg_sb_printf(&d2, "/* %s: the code of %s, which its launches "
-		             "call */\n", v[i].name, v[v[i].same].name);
-		at = v[i].end;
-	}
-	cg_sb_puts(&d2, dev->z + at);
+	drop_same(dev->z, v, n, "launches", &d2);
 	rename_launches(plan->z, v, n, &p2);
 	if (init->z)
 		rename_launches(init->z, v, n, &i2);
