@@ -161,6 +161,9 @@ typedef enum krl_rule {
 	                        over per-tap sums of its input */
 	KRL_RULE_CONV_BIAS,  /* a convolution's bias, read by pointwise ops, added
 	                        as a broadcast they fuse with */
+	KRL_RULE_RECURRENCE, /* an unrolled Elman recurrence (cat, linear, tanh
+	                        per step) as one rnn_tanh call, and the
+	                        linears over its states, stacked, as one */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -18,15 +18,7 @@
 #include "krl/opgeom.h"
 #include "krl/ops.h"
 #include "opt/opt_int.h"
-
-typedef struct rw {
-	const krl_graph *old;
-	krl_graph *g;            /* the graph being built */
-	int *map;                /* old node -> new node */
-	int applied;
-	int cur;                 /* the old node the rule is looking at */
-	krl_diag *d;
-} rw;
+#include "opt/rewrite.h"
 
 /* One rule at one node: n is the old node with its inputs renumbered into
  * the new graph. Sets *out to a new-graph node that replaces it, or
@@ -48,6 +40,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_CANCEL: return "cancel";
 	case KRL_RULE_CONV_MEAN: return "conv_mean";
 	case KRL_RULE_CONV_BIAS: return "conv_bias";
+	case KRL_RULE_RECURRENCE: return "recurrence";
 	default: return "?";
 	}
 }
@@ -82,9 +75,7 @@ static int same_dims(const krl_gnode *a, const krl_gnode *b)
 	return 1;
 }
 
-/* A literal attribute of a LIB node: its value, or dflt when absent; 0
- * when present but not a literal. */
-static int lib_literal(const krl_gnode *n, const char *key, double dflt,
+int krl_rw_lib_literal(const krl_gnode *n, const char *key, double dflt,
                        double *v)
 {
 	*v = dflt;
@@ -110,10 +101,15 @@ static int old_of(const rw *R, int i)
 	return -1;
 }
 
-static krl_err oom(rw *R)
+krl_err krl_rw_oom(rw *R)
 {
 	krl_pos pos = { R->old->task ? R->old->task->path : NULL, 0, 0 };
 	return krl_diag_set(R->d, KRL_ENOMEM, pos, "out of memory");
+}
+
+static krl_err oom(rw *R)
+{
+	return krl_rw_oom(R);
 }
 
 static krl_err pw2(rw *R, krl_pwop op, int a, int b, int *o)
@@ -324,7 +320,7 @@ static int is_diag(const rw *R, int i, int *v)
 	const krl_gnode *n = NN(R, i);
 	double k;
 	if (n->kind != KRL_GN_LIB || strcmp(n->op, "diag") != 0 ||
-	    !lib_literal(n, "diagonal", 0, &k) || k != 0 ||
+	    !krl_rw_lib_literal(n, "diagonal", 0, &k) || k != 0 ||
 	    NN(R, n->in[0])->ndim != 1)
 		return 0;
 	*v = n->in[0];
@@ -336,8 +332,9 @@ static krl_err rule_diag(rw *R, const krl_gnode *n, int *out)
 	double ta, tb, alpha;
 	int v;
 	if (n->kind != KRL_GN_LIB || strcmp(n->op, "gemm") != 0 ||
-	    n->ndim != 2 || !lib_literal(n, "ta", 0, &ta) ||
-	    !lib_literal(n, "tb", 0, &tb) || !lib_literal(n, "alpha", 1, &alpha) ||
+	    n->ndim != 2 || !krl_rw_lib_literal(n, "ta", 0, &ta) ||
+	    !krl_rw_lib_literal(n, "tb", 0, &tb) ||
+	    !krl_rw_lib_literal(n, "alpha", 1, &alpha) ||
 	    alpha != 1)
 		return KRL_OK;
 	const krl_gnode *a = NN(R, n->in[0]), *b = NN(R, n->in[1]);
@@ -440,7 +437,7 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
 	const krl_gnode *m = NN(R, n->in[0]);
 	if (m->kind != KRL_GN_LIB || strcmp(m->op, "gemm") != 0 ||
 	    n->axis != m->ndim - 1 || m->ndim < 2 ||
-	    !lib_literal(m, "tb", 0, &tb))
+	    !krl_rw_lib_literal(m, "tb", 0, &tb))
 		return KRL_OK;
 	/* The GEMM must have no other reader: find it in the old graph. */
 	int old_m = old_of(R, n->in[0]);
@@ -830,21 +827,17 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_CANCEL: return rule_cancel;
 	case KRL_RULE_CONV_MEAN: return rule_conv_mean;
 	case KRL_RULE_CONV_BIAS: return rule_conv_bias;
+	case KRL_RULE_RECURRENCE: return krl_rule_recurrence;
 	default: return NULL;
 	}
 }
 
-krl_err krl_rule_apply(krl_graph *g, krl_rule rule, int *applied, krl_diag *d)
+/* One rebuild of g with fn; *applied counts its sites. */
+static krl_err rebuild(krl_graph *g, rule_fn fn, int *applied, krl_diag *d)
 {
 	rw R = { .old = g, .d = d };
-	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
-	rule_fn fn = rule_of(rule);
 	krl_err r = KRL_OK;
-	if (applied)
-		*applied = 0;
-	if (!fn)
-		return krl_diag_set(d, KRL_EINVAL, pos, "unknown rule %d",
-		                    (int)rule);
+	*applied = 0;
 	R.g = krl_graph_new(g->task);
 	R.map = malloc(((size_t)g->nn + 1) * sizeof *R.map);
 	if (!R.g || !R.map) {
@@ -884,11 +877,30 @@ krl_err krl_rule_apply(krl_graph *g, krl_rule rule, int *applied, krl_diag *d)
 	krl_graph tmp = *g;
 	*g = *R.g;
 	*R.g = tmp;
-	if (applied)
-		*applied = R.applied;
+	*applied = R.applied;
 done:
 	krl_graph_free(R.g);
 	free(R.map);
+	free(R.state);
+	return r;
+}
+
+krl_err krl_rule_apply(krl_graph *g, krl_rule rule, int *applied, krl_diag *d)
+{
+	krl_pos pos = { g->task ? g->task->path : NULL, 0, 0 };
+	rule_fn fn = rule_of(rule);
+	int sites = 0, more = 0;
+	if (applied)
+		*applied = 0;
+	if (!fn)
+		return krl_diag_set(d, KRL_EINVAL, pos, "unknown rule %d",
+		                    (int)rule);
+	krl_err r = rebuild(g, fn, &sites, d);
+	/* the recurrence's second half: its states' linears, stacked */
+	if (!r && sites && rule == KRL_RULE_RECURRENCE)
+		r = rebuild(g, krl_rule_batch_linear, &more, d);
+	if (applied)
+		*applied = sites + more;
 	return r;
 }
 

@@ -422,8 +422,9 @@ static int gemm_small(const krl_graph *g, int i)
 /* Rules in the order they are applied: the structural ones first, then
  * constant folding tidies what they leave. */
 static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
-	KRL_RULE_CONV_MEAN, KRL_RULE_CONV_BIAS, KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP,
-	KRL_RULE_REDUCE_LINEAR, KRL_RULE_CANCEL, KRL_RULE_FOLD,
+	KRL_RULE_RECURRENCE, KRL_RULE_CONV_MEAN, KRL_RULE_CONV_BIAS,
+	KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP, KRL_RULE_REDUCE_LINEAR,
+	KRL_RULE_CANCEL, KRL_RULE_FOLD,
 };
 
 /* A copy of o's graph with the rules `on` in c applied; *applied lists
@@ -706,6 +707,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			nrnn += (krl_opt_lib_caps(o->g, i) &
 			         KRL_OPCAP_RECURRENCE) != 0;
 		}
+		/* the recurrence rule writes an rnn_tanh call */
+		nrnn += o->matches[KRL_RULE_RECURRENCE];
 		krl_opt_scope_free(&sc);
 	}
 	if (nalgo)

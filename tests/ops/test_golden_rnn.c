@@ -1,13 +1,15 @@
 /*
- * CPU tests of the "rnn" op family (src/ops/rnn/family.c): lstm and gru
- * against values worked out here with scalar cell formulas (H = 1, so
+ * CPU tests of the "rnn" op family (src/ops/rnn/family.c): lstm, gru and
+ * rnn_tanh against values worked out here with scalar cell formulas (H = 1, so
  * every weight is one number at the offset docs/ops-rnn.md gives): one
  * and two steps of an LSTM and a GRU (the GRU's reset gate multiplying
  * R_n h + b_Rn, not h), a bidirectional LSTM over two steps (the reverse
  * direction starting at the last step), two stacked GRU layers,
  * batch_first against the seq-major call on the transposed x, the flat
  * weight's size for KernelBench's 6-layer LSTM (PyTorch's parameter
- * count), and the checks rejecting bad calls with the sentence asserted.
+ * count), and the checks rejecting bad calls with the sentence asserted;
+ * rnn_tanh at I = 2, H = 2, B = 2 over three steps against the matrix
+ * formula h' = tanh(W x + b_W + R h + b_R) written out here.
  */
 #include <math.h>
 #include <stdio.h>
@@ -244,6 +246,53 @@ static void test_batch_first(void **state)
 		}
 }
 
+/* rnn_tanh, one layer, T = 3, B = 2, I = 2, H = 2: the layout is W [2, 2],
+ * R [2, 2], then b_W [2], b_R [2] (12 elements). */
+static void test_rnn_tanh_steps(void **state)
+{
+	(void)state;
+	enum { T = 3, B = 2, IN = 2, H = 2 };
+	double w[12] = { 0.3, -0.7, 0.5, 0.2,     /* W */
+		         0.9, -0.4, 0.1, 0.6,     /* R */
+		         0.05, -0.15,             /* b_W */
+		         0.25, 0.1 };             /* b_R */
+	double x[T * B * IN], h0[B * H] = { 0.5, -0.2, 0.8, 0.3 };
+	for (int i = 0; i < T * B * IN; i++)
+		x[i] = 0.4 * ((i * 5) % 7) - 1.1;
+	double y[T * B * H], hy[B * H];
+	krl_tensor in[3] = { TEN(x, 3, I(T), I(B), I(IN)),
+		             TEN(h0, 3, I(1), I(B), I(H)),
+		             TEN(w, 1, I(12)) };
+	krl_tensor out[2] = { TEN(y, 3, I(T), I(B), I(H)),
+		              TEN(hy, 3, I(1), I(B), I(H)) };
+	krl_attrs a = A(1, "hidden", 2.0);
+	optest_golden("rnn_tanh", in, out, &a);
+	double h[B * H], want[T * B * H];
+	memcpy(h, h0, sizeof h);
+	for (int t = 0; t < T; t++) {
+		double hn[B * H];
+		for (int b = 0; b < B; b++)
+			for (int j = 0; j < H; j++) {
+				const double *xv = x + (t * B + b) * IN;
+				double v = w[8 + j] + w[10 + j];
+				for (int i = 0; i < IN; i++)
+					v += w[j * IN + i] * xv[i];
+				for (int m = 0; m < H; m++)
+					v += w[4 + j * H + m] * h[b * H + m];
+				hn[b * H + j] = tanh(v);
+			}
+		memcpy(h, hn, sizeof h);
+		memcpy(want + t * B * H, hn, sizeof hn);
+	}
+	optest_near(y, want, T * B * H, 1e-14);
+	optest_near(hy, h, B * H, 1e-14);
+	/* a weight of the LSTM's size is refused, saying the right one */
+	krl_tensor bad[3] = { in[0], in[1], TEN(w, 1, I(11)) };
+	optest_rejects("rnn_tanh", bad, out, &a, "rnn_tanh: w is [11] but the "
+	               "flat weight of 1 layer(s), 1 direction(s), I = 2, H = "
+	               "2 must be [12]");
+}
+
 static void test_checks(void **state)
 {
 	(void)state;
@@ -328,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_lstm_bidirectional),
 		cmocka_unit_test(test_gru_layers),
 		cmocka_unit_test(test_batch_first),
+		cmocka_unit_test(test_rnn_tanh_steps),
 		cmocka_unit_test(test_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

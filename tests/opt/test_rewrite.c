@@ -556,6 +556,86 @@ static void level1_tasks(void **state)
 	krl_suite_free(s);
 }
 
+/* ==== RECURRENCE ==== */
+
+/* Level 3's 34 (256 steps): one rnn_tanh call, one linear for the 256
+ * outputs, no tanh and no per-step cat left (the one cat packs the
+ * weight). */
+static void recurrence_rnn_hidden(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	KRL_ASSERT_OK(krl_suite_load_task(s, "level3/34_vanilla_rnn_hidden", &t,
+	                                  &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	assert_int_equal(count_lib(g, "linear"), 512);
+	apply_checked(t, g, KRL_RULE_RECURRENCE, "tiny", "34");
+	assert_int_equal(count_lib(g, "rnn_tanh"), 1);
+	assert_int_equal(count_lib(g, "linear"), 1);
+	assert_int_equal(count_lib(g, "cat"), 1);
+	assert_int_equal(count_pw(g, KRL_PW_TANH), 0);
+	krl_graph_free(g);
+	/* the kb0 revision is one step: nothing to match */
+	krl_task_free(t);
+	KRL_ASSERT_OK(krl_suite_load_task(s, "level3/34kb0_vanilla_rnn_hidden",
+	                                  &t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	assert_false(krl_rule_matches(g, KRL_RULE_RECURRENCE));
+	krl_graph_free(g);
+	krl_task_free(t);
+	krl_suite_free(s);
+}
+
+/* Three steps over x[1..3] of a 5-step x (the call reads a slice at an
+ * offset), the states written to slices of y (no linears to stack); then
+ * the same with step 2's linear on another weight: the chain is steps 0
+ * and 1, step 2 stays as it is. */
+#define REC_HEAD HEAD("input x f32 [5, b, i] normal(0, 1)\n"                 \
+	"input h0 f32 [b, h] normal(0, 1)\n"                                  \
+	"param w f32 [h, i + h] uniform(-0.5, 0.5)\n"                         \
+	"param v f32 [h, i + h] uniform(-0.5, 0.5)\n"                         \
+	"param bias f32 [h] uniform(-0.5, 0.5)\n"                             \
+	"output y f32 [3, b, h]\n", "b=2 i=3 h=4")                            \
+	"  buffer c f32 [b, i + h]\n  buffer s f32 [b, h]\n"                 \
+	"  view x1 = x [b, i] offset=b * i\n"                                 \
+	"  view x2 = x [b, i] offset=2 * b * i\n"                             \
+	"  view x3 = x [b, i] offset=3 * b * i\n"                             \
+	"  view y0 = y [b, h]\n  view y1 = y [b, h] offset=b * h\n"          \
+	"  view y2 = y [b, h] offset=2 * b * h\n"                             \
+	"  call cat(x1, h0) -> c dim=1\n"                                      \
+	"  call linear(c, w, bias) -> s\n  call tanh(s) -> y0\n"            \
+	"  call cat(x2, y0) -> c dim=1\n"                                      \
+	"  call linear(c, w, bias) -> s\n  call tanh(s) -> y1\n"            \
+	"  call cat(x3, y1) -> c dim=1\n"
+
+static void recurrence_offset_and_break(void **state)
+{
+	(void)state;
+	static const char same[] = REC_HEAD
+		"  call linear(c, w, bias) -> s\n  call tanh(s) -> y2\nend\n";
+	static const char other[] = REC_HEAD
+		"  call linear(c, v, bias) -> s\n  call tanh(s) -> y2\nend\n";
+	krl_task *t = NULL;
+	krl_graph *g = lower_text(same, &t);
+	apply_checked(t, g, KRL_RULE_RECURRENCE, "tiny", "offset");
+	assert_int_equal(count_lib(g, "rnn_tanh"), 1);
+	assert_int_equal(count_lib(g, "linear"), 0);
+	assert_int_equal(count_pw(g, KRL_PW_TANH), 0);
+	krl_graph_free(g);
+	krl_task_free(t);
+	g = lower_text(other, &t);
+	apply_checked(t, g, KRL_RULE_RECURRENCE, "tiny", "break");
+	assert_int_equal(count_lib(g, "rnn_tanh"), 1);
+	assert_int_equal(count_lib(g, "linear"), 1);
+	assert_int_equal(count_pw(g, KRL_PW_TANH), 1);
+	krl_graph_free(g);
+	krl_task_free(t);
+}
+
 static void rule_names(void **state)
 {
 	(void)state;
@@ -567,6 +647,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_CANCEL), "cancel");
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MEAN), "conv_mean");
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_BIAS), "conv_bias");
+	assert_string_equal(krl_rule_name(KRL_RULE_RECURRENCE), "recurrence");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -583,6 +664,8 @@ int main(void)
 		cmocka_unit_test(diag_on_either_side),
 		cmocka_unit_test(reduce_linear_gemv),
 		cmocka_unit_test(level1_tasks),
+		cmocka_unit_test(recurrence_rnn_hidden),
+		cmocka_unit_test(recurrence_offset_and_break),
 		cmocka_unit_test(rule_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
- * kernelrl: the op family "rnn" (docs/ops-rnn.md): lstm and gru, the
- * multi-layer, optionally bidirectional recurrent layers nn.LSTM and
- * nn.GRU, as PyTorch runs them on CUDA (one cuDNN RNN forward call).
+ * kernelrl: the op family "rnn" (docs/ops-rnn.md): lstm, gru and
+ * rnn_tanh, the multi-layer, optionally bidirectional recurrent layers
+ * nn.LSTM, nn.GRU and nn.RNN (tanh), as PyTorch runs them on CUDA (one
+ * cuDNN RNN forward call).
  *
  * This file is CPU code only: the table, the weight layout both sides
  * share (rnn.h), every op's check and its float64 golden version. The GPU
@@ -90,7 +91,7 @@ int64_t krl_rnn_weight_count(const krl_rnn_geom *g)
 static const char *const k_rnn[] = { "layers", "hidden", "bidirectional",
 	"batch_first", "recurrence", NULL };
 
-/* lstm (gates 4, with c0/cy) and gru (gates 3): x [T, B, I] (batch_first:
+/* lstm (gates 4, with c0/cy), gru (gates 3) and rnn_tanh (gates 1): x [T, B, I] (batch_first:
  * [B, T, I]), h0 [layers * dirs, B, H] (c0 the same), w the flat weight
  * (rnn.h's layout) -> y [T, B, dirs * H] (seq-major always, as cuDNN
  * writes it; a batch_first model's output is its transposed view), hy
@@ -185,6 +186,12 @@ static krl_err check_gru(const krl_tensor *in, const krl_tensor *out,
 	return check_rnn("gru", 3, in, out, a, msg, cap);
 }
 
+static krl_err check_rnn_tanh(const krl_tensor *in, const krl_tensor *out,
+                              const krl_attrs *a, char *msg, size_t cap)
+{
+	return check_rnn("rnn_tanh", 1, in, out, a, msg, cap);
+}
+
 /* ==== Golden ==== */
 
 static double sigm(double v)
@@ -228,7 +235,9 @@ static void run_dir(const krl_rnn_geom *g, const double *w, int p,
 			double *yv = ys + (t * g->B + b) * g->dirs * H + dir * H;
 			for (int64_t j = 0; j < H; j++) {
 				double hnew;
-				if (G == 4) {
+				if (G == 1) {
+					hnew = tanh(acc[j]);
+				} else if (G == 4) {
 					double ig = sigm(acc[j]);
 					double fg = sigm(acc[H + j]);
 					double gg = tanh(acc[2 * H + j]);
@@ -317,6 +326,12 @@ static krl_err golden_gru(const krl_tensor *in, const krl_tensor *out,
 	return golden_rnn(3, in, out, a);
 }
 
+static krl_err golden_rnn_tanh(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a)
+{
+	return golden_rnn(1, in, out, a);
+}
+
 /* ==== Table ==== */
 
 /* recurrence= (standard, infer, persist, small_h): cuDNN's RNN algorithm
@@ -340,8 +355,17 @@ KRL_OP(gru, 3, 2, k_rnn, "rnn", RNN_CAPS, NULL,
        "(R_n h + b_Rn)); cuDNN, TF32 allowed; recurrence= standard "
        "(PyTorch's), infer, persist or small_h");
 
+KRL_OP(rnn_tanh, 3, 2, k_rnn, "rnn", RNN_CAPS, NULL,
+       "y, hy = nn.RNN(x, h0) with nonlinearity tanh, layers= (1), "
+       "hidden= (H, from h0), bidirectional= and batch_first= (0/1): h = "
+       "tanh(W x + b_W + R h + b_R); x [T, B, I] ([B, T, I] batch_first), "
+       "h0/hy [layers*dirs, B, H], y [T, B, dirs*H] seq-major always, w "
+       "the flat cuDNN/PyTorch weight (docs/ops-rnn.md); cuDNN in fp32 "
+       "math, no TF32 (it stands for fp32 nn.Linear steps: level 3's 34); "
+       "recurrence= standard, infer, persist or small_h");
+
 static const krl_op *const ops[] = {
-	&op_lstm, &op_gru, NULL
+	&op_lstm, &op_gru, &op_rnn_tanh, NULL
 };
 
 const krl_op_family krl_family_rnn = {

@@ -23,8 +23,8 @@
 extern "C" {
 #endif
 
-/* The sizes of one lstm or gru call. gates: 4 (LSTM: i, f, g, o) or 3
- * (GRU: r, z, n); T steps, B sequences, I input features, H hidden
+/* The sizes of one lstm, gru or rnn_tanh call. gates: 4 (LSTM: i, f, g,
+ * o), 3 (GRU: r, z, n) or 1 (tanh RNN); T steps, B sequences, I input features, H hidden
  * features, `layers` stacked layers, dirs 1 or 2 (bidirectional). */
 typedef struct krl_rnn_geom {
 	int gates;
@@ -77,7 +77,7 @@ void krl_rnn_state_free(void *state);
 
 /* ==== GPU drivers (run.c) ==== */
 
-KRL_RUN(lstm); KRL_RUN(gru);
+KRL_RUN(lstm); KRL_RUN(gru); KRL_RUN(rnn_tanh);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /*
- * kernelrl: the GPU drivers of the "rnn" family's ops (lstm, gru) and the
- * family's state in an op context.
+ * kernelrl: the GPU drivers of the "rnn" family's ops (lstm, gru,
+ * rnn_tanh) and the family's state in an op context.
  *
- * Each call is what PyTorch's _cudnn_rnn does for nn.LSTM / nn.GRU on a
+ * Each call is what PyTorch's _cudnn_rnn does for nn.LSTM / nn.GRU /
+ * nn.RNN on a
  * module in training mode (docs/ops-rnn.md):
  * - a batch_first x is first copied to seq-major [T, B, I] (PyTorch's
  *   input.transpose(0, 1).contiguous(): the shape family's strided copy,
@@ -11,7 +12,9 @@
  *   set by cudnnSetRNNDescriptor_v8(CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM or
  *   CUDNN_GRU, CUDNN_RNN_DOUBLE_BIAS, uni- or bidirectional,
  *   CUDNN_LINEAR_INPUT, float data and math precision, CUDNN_DEFAULT_MATH
- *   (PyTorch's cudnn.allow_tf32 default, so cuDNN may use TF32), projSize
+ *   (PyTorch's cudnn.allow_tf32 default, so cuDNN may use TF32;
+ *   rnn_tanh: CUDNN_FMA_MATH, no TF32, since it stands for fp32
+ *   nn.Linear steps, which PyTorch runs without TF32), projSize
  *   = hiddenSize, no dropout, CUDNN_RNN_PADDED_IO_ENABLED), data
  *   descriptors CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED with every
  *   sequence T long (PyTorch's descriptors for an unpacked input), h/c
@@ -224,11 +227,13 @@ static krl_err plan_make(const char *op, cudnnHandle_t h, rnn_plan *p,
 	CUDNN_TRY(op, cudnnSetDropoutDescriptor(p->dd, h, 0.f, NULL, 0, 0), d);
 	CUDNN_TRY(op, cudnnSetRNNDescriptor_v8(
 		p->rd, rec_algo(g->rec),
-		g->gates == 4 ? CUDNN_LSTM : CUDNN_GRU, CUDNN_RNN_DOUBLE_BIAS,
+		g->gates == 4 ? CUDNN_LSTM : g->gates == 3 ? CUDNN_GRU :
+		CUDNN_RNN_TANH, CUDNN_RNN_DOUBLE_BIAS,
 		g->dirs == 2 ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
 		CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT,
-		CUDNN_DEFAULT_MATH, (int32_t)g->I, (int32_t)g->H,
-		(int32_t)g->H, g->layers, p->dd, CUDNN_RNN_PADDED_IO_ENABLED), d);
+		g->gates == 1 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH,
+		(int32_t)g->I, (int32_t)g->H, (int32_t)g->H, g->layers, p->dd,
+		CUDNN_RNN_PADDED_IO_ENABLED), d);
 	int *len = malloc((size_t)g->B * sizeof(int));
 	if (!len)
 		return krl_diag_set(d, KRL_ENOMEM, nopos,
@@ -301,7 +306,8 @@ static size_t up(size_t n)
 	return (n + RNN_ALIGN - 1) / RNN_ALIGN * RNN_ALIGN;
 }
 
-/* lstm (gates 4) or gru (gates 3): inputs x, h0, [c0,] w; outputs y, hy,
+/* lstm (gates 4), gru (gates 3) or rnn_tanh (gates 1): inputs x, h0,
+ * [c0,] w; outputs y, hy,
  * [cy] (check() has accepted them). */
 static krl_err run_rnn(const char *op, int gates, krl_opctx *c,
                        const krl_tensor *in, const krl_tensor *out,
@@ -366,4 +372,9 @@ KRL_RUN(lstm)
 KRL_RUN(gru)
 {
 	return run_rnn("gru", 3, c, in, out, a, d);
+}
+
+KRL_RUN(rnn_tanh)
+{
+	return run_rnn("rnn_tanh", 1, c, in, out, a, d);
 }

@@ -1,0 +1,40 @@
+/*
+ * kernelrl: what the rewrite rules' files share (rewrite.c, the rebuild
+ * and the local rules; rewrite_rnn.c, the recurrence rule). Private to
+ * src/opt/.
+ */
+#ifndef KRL_OPT_REWRITE_H
+#define KRL_OPT_REWRITE_H
+
+#include "opt/opt_int.h"
+
+/* One rebuild (rewrite.c, krl_rule_apply): the old graph's nodes copied
+ * in order into g, each looked at by the rule first. */
+typedef struct rw {
+	const krl_graph *old;
+	krl_graph *g;            /* the graph being built */
+	int *map;                /* old node -> new node */
+	int applied;
+	int cur;                 /* the old node the rule is looking at */
+	void *state;             /* a rule's own, freed by krl_rule_apply
+	                            with free() */
+	krl_diag *d;
+} rw;
+
+/* KRL_ENOMEM with the sentence every rule uses. */
+krl_err krl_rw_oom(rw *R);
+
+/* A literal attribute of a LIB node: its value, or dflt when absent; 0
+ * when present but not a literal. */
+int krl_rw_lib_literal(const krl_gnode *n, const char *key, double dflt,
+                       double *v);
+
+/* The recurrence rule (rewrite_rnn.c), in two rebuilds: first every
+ * unrolled Elman recurrence becomes one rnn_tanh call whose output's
+ * slices stand for the steps' states; then (krl_rule_batch_linear) each
+ * `cat` of linears over consecutive slices of one tensor, with one
+ * weight and bias, becomes one linear over the slices' union. */
+krl_err krl_rule_recurrence(rw *R, const krl_gnode *n, int *out);
+krl_err krl_rule_batch_linear(rw *R, const krl_gnode *n, int *out);
+
+#endif
