@@ -428,6 +428,23 @@ int64_t krl_gnode_dims_text(const krl_gnode *x, int from, int to, char *buf,
 	return v;
 }
 
+int krl_gnode_lib_literal(const krl_gnode *n, const char *key, double dflt,
+                          double *v)
+{
+	*v = dflt;
+	for (int i = 0; i < n->nattrs; i++) {
+		if (strcmp(n->attrs[i].key, key) != 0)
+			continue;
+		krl_scope empty = { 0 };
+		krl_value x;
+		if (!krl_opt_expr_literal(n->attrs[i].value) ||
+		    krl_expr_eval(n->attrs[i].value, &empty, &x, NULL))
+			return 0;
+		*v = x.is_float ? x.f : (double)x.i;
+	}
+	return 1;
+}
+
 int64_t krl_gnode_numel(const krl_gnode *n)
 {
 	int64_t k = 1;

@@ -204,6 +204,10 @@ void krl_gnode_clear(krl_gnode *n);
 /* A deep copy of src into dst (KRL_ENOMEM leaves dst zeroed). */
 krl_err krl_gnode_copy(krl_gnode *dst, const krl_gnode *src);
 int64_t krl_gnode_numel(const krl_gnode *n);
+/* A literal attribute of a LIB node: its value, or dflt when absent; 0
+ * when present but not a literal. */
+int krl_gnode_lib_literal(const krl_gnode *n, const char *key, double dflt,
+                          double *v);
 
 /* An empty graph of task t (borrowed); NULL when out of memory. */
 krl_graph *krl_graph_new(const krl_task *t);

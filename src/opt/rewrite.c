@@ -75,23 +75,6 @@ static int same_dims(const krl_gnode *a, const krl_gnode *b)
 	return 1;
 }
 
-int krl_rw_lib_literal(const krl_gnode *n, const char *key, double dflt,
-                       double *v)
-{
-	*v = dflt;
-	for (int i = 0; i < n->nattrs; i++) {
-		if (strcmp(n->attrs[i].key, key) != 0)
-			continue;
-		krl_scope empty = { 0 };
-		krl_value x;
-		if (!krl_opt_expr_literal(n->attrs[i].value) ||
-		    krl_expr_eval(n->attrs[i].value, &empty, &x, NULL))
-			return 0;
-		*v = x.is_float ? x.f : (double)x.i;
-	}
-	return 1;
-}
-
 /* The old-graph node the rebuild mapped to new node i, or -1. */
 static int old_of(const rw *R, int i)
 {
@@ -99,12 +82,6 @@ static int old_of(const rw *R, int i)
 		if (R->map[k] == i)
 			return k;
 	return -1;
-}
-
-krl_err krl_rw_oom(rw *R)
-{
-	krl_pos pos = { R->old->task ? R->old->task->path : NULL, 0, 0 };
-	return krl_diag_set(R->d, KRL_ENOMEM, pos, "out of memory");
 }
 
 static krl_err oom(rw *R)
@@ -320,7 +297,7 @@ static int is_diag(const rw *R, int i, int *v)
 	const krl_gnode *n = NN(R, i);
 	double k;
 	if (n->kind != KRL_GN_LIB || strcmp(n->op, "diag") != 0 ||
-	    !krl_rw_lib_literal(n, "diagonal", 0, &k) || k != 0 ||
+	    !krl_gnode_lib_literal(n, "diagonal", 0, &k) || k != 0 ||
 	    NN(R, n->in[0])->ndim != 1)
 		return 0;
 	*v = n->in[0];
@@ -332,9 +309,9 @@ static krl_err rule_diag(rw *R, const krl_gnode *n, int *out)
 	double ta, tb, alpha;
 	int v;
 	if (n->kind != KRL_GN_LIB || strcmp(n->op, "gemm") != 0 ||
-	    n->ndim != 2 || !krl_rw_lib_literal(n, "ta", 0, &ta) ||
-	    !krl_rw_lib_literal(n, "tb", 0, &tb) ||
-	    !krl_rw_lib_literal(n, "alpha", 1, &alpha) ||
+	    n->ndim != 2 || !krl_gnode_lib_literal(n, "ta", 0, &ta) ||
+	    !krl_gnode_lib_literal(n, "tb", 0, &tb) ||
+	    !krl_gnode_lib_literal(n, "alpha", 1, &alpha) ||
 	    alpha != 1)
 		return KRL_OK;
 	const krl_gnode *a = NN(R, n->in[0]), *b = NN(R, n->in[1]);
@@ -437,7 +414,7 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
 	const krl_gnode *m = NN(R, n->in[0]);
 	if (m->kind != KRL_GN_LIB || strcmp(m->op, "gemm") != 0 ||
 	    n->axis != m->ndim - 1 || m->ndim < 2 ||
-	    !krl_rw_lib_literal(m, "tb", 0, &tb))
+	    !krl_gnode_lib_literal(m, "tb", 0, &tb))
 		return KRL_OK;
 	/* The GEMM must have no other reader: find it in the old graph. */
 	int old_m = old_of(R, n->in[0]);

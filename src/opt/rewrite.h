@@ -22,12 +22,11 @@ typedef struct rw {
 } rw;
 
 /* KRL_ENOMEM with the sentence every rule uses. */
-krl_err krl_rw_oom(rw *R);
-
-/* A literal attribute of a LIB node: its value, or dflt when absent; 0
- * when present but not a literal. */
-int krl_rw_lib_literal(const krl_gnode *n, const char *key, double dflt,
-                       double *v);
+static inline krl_err krl_rw_oom(rw *R)
+{
+	krl_pos pos = { R->old->task ? R->old->task->path : NULL, 0, 0 };
+	return krl_diag_set(R->d, KRL_ENOMEM, pos, "out of memory");
+}
 
 /* The recurrence rule (rewrite_rnn.c), in two rebuilds: first every
  * unrolled Elman recurrence becomes one rnn_tanh call whose output's

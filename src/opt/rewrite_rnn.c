@@ -94,7 +94,7 @@ static void slice_of(const krl_graph *g, int i, int *root, int64_t *start,
 	*start = 0;
 	if (n->kind == KRL_GN_LIB && !strcmp(n->op, "narrow") && n->nin == 1 &&
 	    n->ndim == 1 && g->n[n->in[0]].ndim == 1 &&
-	    krl_rw_lib_literal(n, "dim", 0, &dim) && dim == 0 &&
+	    krl_gnode_lib_literal(n, "dim", 0, &dim) && dim == 0 &&
 	    !isnan(st = attr_val(n, "start", NULL))) {
 		*narrow = u;
 		*start = (int64_t)st;
@@ -124,7 +124,7 @@ static int step_at(const krl_graph *g, int p, int *cat, int *lin)
 	double dim = 0;
 	if (c->kind != KRL_GN_LIB || strcmp(c->op, "cat") || c->nin != 2 ||
 	    c->nout != 1 || c->ndim != 2 ||
-	    !krl_rw_lib_literal(c, "dim", 0, &dim) || (dim != 1 && dim != -1))
+	    !krl_gnode_lib_literal(c, "dim", 0, &dim) || (dim != 1 && dim != -1))
 		return 0;
 	const krl_gnode *a = &g->n[c->in[0]], *h = &g->n[c->in[1]];
 	const krl_gnode *w = &g->n[l->in[1]], *b = &g->n[l->in[2]];
@@ -453,7 +453,7 @@ krl_err krl_rule_batch_linear(rw *R, const krl_gnode *n, int *out)
 	double dim = 0;
 	if (n->kind != KRL_GN_LIB || strcmp(n->op, "cat") || n->nin < 2 ||
 	    n->nout != 1 || !is_f32(n) ||
-	    !krl_rw_lib_literal(n, "dim", 0, &dim) || dim != 0)
+	    !krl_gnode_lib_literal(n, "dim", 0, &dim) || dim != 0)
 		return KRL_OK;
 	int lin0 = -1, root0 = -1, nar0 = -1;
 	int64_t start0 = 0, at = 0;
