@@ -4,7 +4,8 @@
 # optimizer's default choice, lib.layout=nhwc_xy where that writes another
 # candidate, and row.tail=off with both layouts on a few networks; each
 # judged at tiny,kb1 against the reference (krl batch, the task's timing
-# mode: graph for level 3), then plan_profile on two networks.
+# mode: graph for level 3), then plan_profile on two networks; 34 (its
+# rnn_tanh call) also with lib.rnn=persist and small_h.
 #
 #   bash bench/level3_candidates.sh gen DIR         candidates + DIR/all.batch
 #   bash bench/level3_candidates.sh judge DIR OUT   (GPU) OUT/batch.jsonl, profiles
@@ -18,7 +19,7 @@ export KRL_TASKS=${KRL_TASKS:-$PWD/tasks}
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-	sed -n 2,14p "$0"
+	sed -n 2,15p "$0"
 	exit 2
 fi
 regen() { # TASK CHOICE FILE
@@ -38,8 +39,13 @@ gen)
 		regen "$t" "row.tail=off" "$dir/$t.defoff.cu"
 		regen "$t" "lib.layout=nhwc_xy row.tail=off" "$dir/$t.xyoff.cu"
 	done
-	# defaults first, then nhwc_xy, then the row.tail=off ones
-	(cd "$dir" && for v in def xy defoff xyoff; do
+	# 34's recurrence (rule recurrence: one rnn_tanh call) in cuDNN's
+	# persistent forms
+	for v in persist small_h; do
+		regen 34_vanilla_rnn_hidden "lib.rnn=$v" "$dir/34_vanilla_rnn_hidden.$v.cu"
+	done
+	# defaults first, then nhwc_xy, then the row.tail=off ones, then 34's
+	(cd "$dir" && for v in def xy defoff xyoff persist small_h; do
 		for c in *."$v".cu; do
 			[ -e "$c" ] || continue
 			t=${c%."$v".cu}
@@ -67,7 +73,7 @@ judge)
 	echo "judge: $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
 	;;
 *)
-	sed -n 2,14p "$0"
+	sed -n 2,15p "$0"
 	exit 2
 	;;
 esac
