@@ -591,9 +591,7 @@ static void recurrence_rnn_hidden(void **state)
 }
 
 /* Three steps over x[1..3] of a 5-step x (the call reads a slice at an
- * offset), the states written to slices of y (no linears to stack); then
- * the same with step 2's linear on another weight: the chain is steps 0
- * and 1, step 2 stays as it is. */
+ * offset), the states written to slices of y (no linears to stack). */
 #define REC_HEAD HEAD("input x f32 [5, b, i] normal(0, 1)\n"                 \
 	"input h0 f32 [b, h] normal(0, 1)\n"                                  \
 	"param w f32 [h, i + h] uniform(-0.5, 0.5)\n"                         \
@@ -609,31 +607,43 @@ static void recurrence_rnn_hidden(void **state)
 	"  call cat(x1, h0) -> c dim=1\n"                                      \
 	"  call linear(c, w, bias) -> s\n  call tanh(s) -> y0\n"            \
 	"  call cat(x2, y0) -> c dim=1\n"                                      \
-	"  call linear(c, w, bias) -> s\n  call tanh(s) -> y1\n"            \
-	"  call cat(x3, y1) -> c dim=1\n"
+	"  call linear(c, w, bias) -> s\n  call tanh(s) -> y1\n"
 
+/* The rule on task text: it matches or not; where it does, the graph
+ * after it (checked against the golden) has rnn calls, linears and
+ * tanh nodes as counted. */
+static void rec_case(const char *text, const char *id, int rnn, int lin,
+                     int tanh)
+{
+	krl_task *t = NULL;
+	krl_graph *g = lower_text(text, &t);
+	if (rnn) {
+		apply_checked(t, g, KRL_RULE_RECURRENCE, "tiny", id);
+		assert_int_equal(count_lib(g, "rnn_tanh"), rnn);
+	} else {
+		assert_false(krl_rule_matches(g, KRL_RULE_RECURRENCE));
+	}
+	assert_int_equal(count_lib(g, "linear"), lin);
+	assert_int_equal(count_pw(g, KRL_PW_TANH), tanh);
+	krl_graph_free(g);
+	krl_task_free(t);
+}
+
+/* The three steps: one call, nothing left; step 2's linear on another
+ * weight: the chain is steps 0 and 1, step 2 stays; step 2 reading
+ * x[1] again (not the next slice): no chain at all. */
 static void recurrence_offset_and_break(void **state)
 {
 	(void)state;
-	static const char same[] = REC_HEAD
-		"  call linear(c, w, bias) -> s\n  call tanh(s) -> y2\nend\n";
-	static const char other[] = REC_HEAD
-		"  call linear(c, v, bias) -> s\n  call tanh(s) -> y2\nend\n";
-	krl_task *t = NULL;
-	krl_graph *g = lower_text(same, &t);
-	apply_checked(t, g, KRL_RULE_RECURRENCE, "tiny", "offset");
-	assert_int_equal(count_lib(g, "rnn_tanh"), 1);
-	assert_int_equal(count_lib(g, "linear"), 0);
-	assert_int_equal(count_pw(g, KRL_PW_TANH), 0);
-	krl_graph_free(g);
-	krl_task_free(t);
-	g = lower_text(other, &t);
-	apply_checked(t, g, KRL_RULE_RECURRENCE, "tiny", "break");
-	assert_int_equal(count_lib(g, "rnn_tanh"), 1);
-	assert_int_equal(count_lib(g, "linear"), 1);
-	assert_int_equal(count_pw(g, KRL_PW_TANH), 1);
-	krl_graph_free(g);
-	krl_task_free(t);
+	rec_case(REC_HEAD "  call cat(x3, y1) -> c dim=1\n"
+	         "  call linear(c, w, bias) -> s\n  call tanh(s) -> y2\nend\n",
+	         "offset", 1, 0, 0);
+	rec_case(REC_HEAD "  call cat(x3, y1) -> c dim=1\n"
+	         "  call linear(c, v, bias) -> s\n  call tanh(s) -> y2\nend\n",
+	         "break", 1, 1, 1);
+	rec_case(REC_HEAD "  call cat(x1, y1) -> c dim=1\n"
+	         "  call linear(c, w, bias) -> s\n  call tanh(s) -> y2\nend\n",
+	         "not consecutive", 0, 3, 3);
 }
 
 static void rule_names(void **state)
