@@ -351,6 +351,41 @@ static int slice_alias(const cg_gen *G, int n)
 	return start;
 }
 
+/* The node under n's VIEWs. */
+static int view_root(const krl_graph *g, int n)
+{
+	while (g->n[n].kind == KRL_GN_VIEW)
+		n = g->n[n].in[0];
+	return n;
+}
+
+void cg_out_views(cg_gen *G)
+{
+	const krl_graph *g = G->g;
+	for (int n = 0; n < g->nn; n++)
+		G->outview[n] = -1;
+	if (!G->s.fuse)
+		return;
+	for (int i = 0; i < g->nout; i++) {
+		int v = g->out[i], u = v;
+		if (g->n[v].kind != KRL_GN_VIEW || cg_out_decl(g, v, 1) >= 0)
+			continue;
+		/* each node under v read once: by the view above it */
+		int once = 1;
+		while (once && g->n[u].kind == KRL_GN_VIEW) {
+			u = g->n[u].in[0];
+			once = G->nuse[u] == 1;
+		}
+		const krl_gnode *l = &g->n[u];
+		if (!once || l->kind != KRL_GN_LIB || l->nout != 1 ||
+		    l->dtype != g->n[v].dtype || G->skip[u] ||
+		    cg_out_decl(g, u, 0) >= 0 || G->outview[u] >= 0)
+			continue;
+		G->outview[u] = v;
+		G->alias[v] = 3;
+	}
+}
+
 /* One grouping of the graph under the current materialised set: 0 done,
  * 1 something more was materialised (group again), -1 an error. */
 int cg_form(cg_gen *G)
@@ -439,7 +474,8 @@ int cg_form(cg_gen *G)
 		 * evaluated inline (its index mapped) in the kernel that writes
 		 * its input */
 		if (G->alias[n]) {
-			G->home[n] = G->home[x->in[0]];
+			G->home[n] = G->home[G->alias[n] == 3 ? view_root(g, n) :
+			                     x->in[0]];
 			continue;
 		}
 		/* pointwise, gather, flip; buffers and consts that are outputs */

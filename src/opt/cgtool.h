@@ -183,7 +183,13 @@ typedef struct cg_gen {
 	                            its input's: the kernel writing the input
 	                            evaluates it inline, later ones read it);
 	                            2: a `narrow` of a flat tensor along dim
-	                            0 (a slice), the same with an offset */
+	                            0 (a slice), the same with an offset;
+	                            3: a task output that VIEWs the output
+	                            of a library call (outview), which
+	                            writes it: no kernel copies it */
+	int *outview;            /* per library node, the task output (a
+	                            VIEW chain of it, alias 3) whose memory
+	                            it writes as a plan `view`, or -1 */
 	unsigned char *clgen;    /* lib.layout=nhwc_xy: 1 where a map kernel
 	                            writes the node channels-last (cg_cl_plan;
 	                            cg_is_cl) */
@@ -450,6 +456,13 @@ int cg_out_decl(const krl_graph *g, int n, int which);
  * the reduced axes; dims of 1 ignored). */
 int cg_is_rowshape(const cg_gen *G, const cg_kern *K, int n);
 
+
+/* Marks the library calls whose one reader is a chain of VIEWs that is a
+ * task output (each node under it read once; not a GEMM written as a
+ * kernel: G->skip): the call writes the output's memory through a plan
+ * `view` (G->outview) and the output needs no copy kernel (alias 3).
+ * With fuse=none nothing is marked. */
+void cg_out_views(cg_gen *G);
 
 /* One grouping of the graph under the current materialised set (G->mat,
  * G->forcemap): fills G->k, G->home. 0 done, 1 something more was

@@ -273,6 +273,7 @@ static void gen_free(cg_gen *G)
 	free(G->mat);
 	free(G->forcemap);
 	free(G->alias);
+	free(G->outview);
 	free(G->clgen);
 	free(G->catof);
 	free(G->skip);
@@ -362,7 +363,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	G.alias = calloc((size_t)nn, 1);
 	G.skip = calloc((size_t)nn, 1);
 	G.home = calloc((size_t)nn, sizeof *G.home);
-	if (!G.nuse || !G.mat || !G.forcemap || !G.alias || !G.home || !G.skip) {
+	G.outview = malloc((size_t)nn * sizeof *G.outview);
+	if (!G.nuse || !G.mat || !G.forcemap || !G.alias || !G.home || !G.skip ||
+	    !G.outview) {
 		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 		goto done;
 	}
@@ -382,6 +385,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	 * that reads them (their epilogue computes it) */
 	if ((s->gemm_impl == 1 || s->conv_impl == 1 || s->conv_dw) && s->fuse)
 		cg_gemm_prepare(&G);
+	/* library calls that write a task output seen through views */
+	cg_out_views(&G);
 
 	/* group, emit; materialise more and start again when needed */
 	int clrounds = 0;
@@ -452,7 +457,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		/* a call with several outputs writes them to its PROJ nodes */
 		if (x->kind == KRL_GN_LIB && x->nout > 1)
 			continue;
-		if (G.alias[n])
+		if (G.outview[n] >= 0)
+			cg_sb_printf(&G.bufs, "view t%d = %s [", n,
+			             cg_bufname(&G, G.outview[n]));
+		else if (G.alias[n])
 			cg_sb_printf(&G.bufs, "view t%d = %s [", n,
 			             cg_bufname(&G, x->in[0]));
 		else

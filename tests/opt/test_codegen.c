@@ -590,6 +590,51 @@ static void duplicate_tails_share_code(void **state)
 	cg_sb_free(&in);
 }
 
+/* A library call whose output is a task output seen through a view
+ * writes the output itself (cg_out_views: a plan `view` of y, no copy
+ * kernel); where another node reads the call's output too, a kernel
+ * still copies it, and with fuse=none nothing changes either. */
+static void library_writes_output_view(void **state)
+{
+	(void)state;
+	if (g_part) /* the first part runs it */
+		return;
+	static const char head[] =
+		"task t\nsource \"test\"\nshapes kb0 m=3 k=4 n=5\n"
+		"shapes kb1 m=3 k=4 n=5\nshapes tiny m=3 k=4 n=5\n"
+		"input a f32 [m, k] normal(0, 1)\ninput b f32 [k, n] normal(0, 1)\n"
+		"output y f32 [m * n]\n%s"
+		"tolerance atol=1e-5 rtol=1e-5\nbytes 8\nflops 1\nplan\n"
+		"  view yv = y [m, n]\n  buffer t f32 [m, n]\n"
+		"  call gemm(a, b) -> t\n  call copy(t) -> yv\n%send\n";
+	for (int c = 0; c < 3; c++) {
+		char text[1024];
+		snprintf(text, sizeof text, head,
+		         c == 1 ? "output z f32 [m, n]\n" : "",
+		         c == 1 ? "  call relu(t) -> z\n" : "");
+		krl_task *t = NULL;
+		krl_graph *g = NULL;
+		krl_diag d = { 0 };
+		KRL_ASSERT_OK(krl_task_parse("v.task", text, strlen(text), &t,
+		                             &d), &d);
+		KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+		krl_sched sc;
+		krl_sched_default(&sc);
+		sc.fuse = c != 2;
+		char *out = NULL;
+		KRL_ASSERT_OK(krl_codegen(g, &sc, "view", &out, NULL, NULL, &d),
+		              &d);
+		int direct = strstr(out, "= y [") != NULL;
+		assert_int_equal(direct, c == 0);
+		/* a copy kernel launches exactly where y is not direct (the
+		 * second case's relu kernel writes y too) */
+		assert_int_equal(strstr(out, "\nlaunch ") != NULL, c != 0);
+		free(out);
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -612,6 +657,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(level2_linear_gemm_epilogues),
 		cmocka_unit_test(duplicate_kernels_share_code),
 		cmocka_unit_test(duplicate_tails_share_code),
+		cmocka_unit_test(library_writes_output_view),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	free(g_load);
