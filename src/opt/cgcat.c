@@ -18,7 +18,19 @@
  * store of lanes L .. L + vec - 1 stays one aligned run of the output
  * where A, B and off x inner are multiples of vec; the map kernel's
  * run-time guard asks that too.
+ *
+ * A `permute` that keeps the last dim in place is written in place the
+ * same way (since 2026-12-05: ShuffleNet's channel shuffle after its
+ * batch norm's map kernel, 13 copies of 26's 146 plan steps): its input,
+ * a map kernel's output seen through VIEWs read by the permute alone
+ * (row-major order, so the node's index L is the view's), goes straight
+ * to its place in the permute's output: with the view's dims d, the
+ * permutation p and S_j the output's strides, element L has coordinates
+ * i_a = (L / prod_{b > a} d_b) % d_a and lands at sum_j i_{p[j]} S_j.
+ * A run along the last dim stays a run, so a vector store needs the last
+ * dim a multiple of vec (the guard).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +55,36 @@ int cg_cat_dim(const krl_gnode *c)
 	return 0;
 }
 
+/* The permutation of library node c when it is a `permute` that keeps
+ * its last dim (p[] its rank's entries), else 0. */
+static int perm_of(const krl_gnode *c, int *p)
+{
+	if (c->kind != KRL_GN_LIB || strcmp(c->op, "permute") || c->nin != 1 ||
+	    c->nout != 1 || c->ndim < 2 || c->ndim > KRL_MAX_DIM)
+		return 0;
+	for (int j = 0; j < c->ndim; j++) {
+		char key[16];
+		double v;
+		snprintf(key, sizeof key, "p%d", j);
+		if (!krl_gnode_lib_literal(c, key, -1, &v) || v < 0 ||
+		    v >= c->ndim || v != (int)v)
+			return 0;
+		p[j] = (int)v;
+	}
+	return p[c->ndim - 1] == c->ndim - 1;
+}
+
+/* Whether node m ends the pointwise chain of a GEMM or convolution that
+ * may be written as a kernel (cg_gemm_prepare found the chain; its
+ * epilogue would store m itself, codegen_gemm.c). */
+static int gemm_chain_end(const cg_gen *G, int m)
+{
+	for (int n = 0; G->chain && n < G->g->nn; n++)
+		if (G->chain[n] && G->chain_end[n] == m)
+			return 1;
+	return 0;
+}
+
 /* Whether input m of cat c can be written in place: an f32 node of c's
  * rank, materialised by a map or pool kernel (the stores this file's
  * index reaches: map_step, emit_map_cl, emit_map_tile, the pool's
@@ -53,13 +95,15 @@ static int part_ok(const cg_gen *G, int c, int m)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[m];
-	if (x->dtype != KRL_F32 || x->ndim != g->n[c].ndim || !G->mat[m] ||
+	int p[KRL_MAX_DIM];
+	if (x->dtype != KRL_F32 ||
+	    (x->ndim != g->n[c].ndim && !perm_of(&g->n[c], p)) || !G->mat[m] ||
 	    G->alias[m] || G->home[m] < 0 || G->nuse[m] != 1 ||
 	    krl_graph_is_output(g, m) || cg_out_decl(g, m, 0) >= 0 ||
 	    (x->kind != KRL_GN_PW && x->kind != KRL_GN_POOL))
 		return 0;
 	const cg_kern *K = &G->k[G->home[m]];
-	if (K->kind != CK_MAP && K->kind != CK_POOL)
+	if ((K->kind != CK_MAP && K->kind != CK_POOL) || gemm_chain_end(G, m))
 		return 0;
 	for (int o = 0; o < K->nout; o++)
 		if (K->out[o] == m)
@@ -80,6 +124,24 @@ int cg_cat_plan(cg_gen *G)
 		G->catof[n] = -1;
 	if (!G->s.fuse)
 		return 0;
+	/* permutes: the node under the input's VIEWs, each read once */
+	for (int c = 0; c < g->nn; c++) {
+		int p[KRL_MAX_DIM];
+		if (!perm_of(&g->n[c], p) || g->n[c].dtype != KRL_F32 ||
+		    cg_out_decl(g, c, 1) >= 0)
+			continue;
+		int v = g->n[c].in[0], m = v;
+		/* (a VIEW a library call reads is a plan view, alias 1:
+		 * dropped with the permute's call) */
+		while (g->n[m].kind == KRL_GN_VIEW && G->nuse[m] == 1 &&
+		       (!G->mat[m] || G->alias[m] == 1) &&
+		       cg_out_decl(g, m, 0) < 0)
+			m = g->n[m].in[0];
+		if (g->n[m].kind == KRL_GN_VIEW || !part_ok(G, c, m))
+			continue;
+		G->catof[m] = c;
+		G->catof[v] = c;   /* cg_cat_inplace asks the input */
+	}
 	for (int c = 0; c < g->nn; c++) {
 		const krl_gnode *x = &g->n[c];
 		if (x->kind != KRL_GN_LIB || strcmp(x->op, "cat") || x->nout != 1 ||
@@ -104,6 +166,33 @@ int cg_cat_inplace(const cg_gen *G, int c)
 	       G->catof[x->in[0]] == c;
 }
 
+/* Where element lin of permute c's input goes in its output. */
+static const char *perm_index(cg_em *em, int c, const int *p, const char *lin,
+                              int vec)
+{
+	cg_gen *G = em->G;
+	cg_kern *K = em->K;
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[c];
+	int v = x->in[0], r = x->ndim;
+	const char *coord[KRL_MAX_DIM];
+	for (int a = 0; a < r; a++) {
+		const char *d = cg_arg_long(G, K, cg_prod(G, v, a, a + 1));
+		const char *q = a + 1 < r ?
+			cg_fmt(G, "krl_div(%s, %s)", lin,
+			       cg_arg_long(G, K, cg_prod(G, v, a + 1, r))) : lin;
+		coord[a] = a ? cg_fmt(G, "krl_mod(%s, %s)", q, d) : q;
+	}
+	if (vec > 1)
+		cg_guard_add(em, cg_arg_long(G, K, cg_prod(G, v, r - 1, r)));
+	G->need |= CG_NEED_DIV;
+	const char *at = coord[p[r - 1]];
+	for (int j = r - 2; j >= 0; j--)
+		at = cg_fmt(G, "%s + %s * %s", at, coord[p[j]],
+		            cg_arg_long(G, K, cg_prod(G, c, j + 1, r)));
+	return cg_fmt(G, "(%s)", at);
+}
+
 const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 {
 	cg_gen *G = em->G;
@@ -111,6 +200,9 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 	const krl_graph *g = G->g;
 	int c = G->catof[n];
 	const krl_gnode *x = &g->n[c];
+	int p[KRL_MAX_DIM];
+	if (perm_of(x, p))
+		return perm_index(em, c, p, lin, vec);
 	int d = cg_cat_dim(x);
 	/* off: the extents along d of the inputs before n */
 	cg_sb off = { 0 };

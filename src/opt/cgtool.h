@@ -374,7 +374,8 @@ int cg_cl_plan(cg_gen *G);
  * buffer (cg_store, cg_cat_index) and c's call is dropped. 0, or -1 when
  * out of memory. */
 int cg_cat_plan(cg_gen *G);
-/* Whether cat node c is written in place by its inputs' kernels. */
+/* Whether cat (or permute: cgcat.c) node c is written in place by its
+ * inputs' kernels. */
 int cg_cat_inplace(const cg_gen *G, int c);
 /* The dim cat node c concatenates along (its literal `dim`, made
  * non-negative), -1 when that is not a literal in range. */

@@ -79,9 +79,9 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	if (G->skip[n] == 1)
 		return KRL_OK;
 	if (cg_cat_inplace(G, n)) {
-		cg_sb_printf(&G->plan, "# k%d: cat (node %d) written in place: "
-		             "its inputs' kernels wrote their slices of %s\n", K->id,
-		             n, cg_bufname(G, n));
+		cg_sb_printf(&G->plan, "# k%d: %s (node %d) written in place: "
+		             "its inputs' kernels wrote their places in %s\n",
+		             K->id, x->op, n, cg_bufname(G, n));
 		G->ncat++;
 		return KRL_OK;
 	}
@@ -621,8 +621,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			}
 		}
 		if (G.ncat)
-			cg_sb_printf(&sm, "; %d cat%s written in place by %s "
-			             "inputs' kernels", G.ncat, G.ncat == 1 ? "" : "s",
+			cg_sb_printf(&sm, "; %d cat%s or permute%s written in "
+			             "place by %s inputs' kernels", G.ncat,
+			             G.ncat == 1 ? "" : "s", G.ncat == 1 ? "" : "s",
 			             G.ncat == 1 ? "its" : "their");
 	}
 
@@ -657,7 +658,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             "none (its map went into the GEMM epilogue before it)" :
 		             G.k[k].kind == CK_LIB &&
 		             cg_cat_inplace(&G, G.k[k].anchor[0]) ?
-		             "none (a cat its inputs' kernels wrote in place)" :
+		             "none (a cat or permute its inputs' kernels wrote "
+		             "in place)" :
 		             kind_name(G.k[k].kind));
 	cg_sb_puts(&out, " * Every kernel indexes with 64-bit integers, guards every "
 	           "load and store,\n * and takes its vector path only where a "

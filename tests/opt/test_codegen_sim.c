@@ -1661,13 +1661,16 @@ static void reduce_geometries_compute_golden(void **state)
  * with fuse=none the library's cat) and tests/data/cat/channels_last.task
  * (a cat of channels written in place channels-last by two maps and a
  * pool, read so by the next convolution: lib.layout=nhwc_xy; and
- * nchw). */
+ * nchw) and tests/data/cat/permute.task (a channel shuffle's permute
+ * written in place by the map kernel before it; two permutes that must
+ * stay calls). */
 static void views_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const paths[] = {
 		"tests/data/views/views.task", "tests/data/parts/steps.task",
 		"tests/data/cat/inplace.task", "tests/data/cat/channels_last.task",
+		"tests/data/cat/permute.task",
 	};
 	static const char *const lines[] = {
 		"krl-choice: fuse=full", "krl-choice: fuse=none",
@@ -1684,7 +1687,7 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (int p = 0; p < 4; p++) {
+	for (int p = 0; p < 5; p++) {
 		const char *path = paths[p];
 		if (!wanted(path))
 			continue;
@@ -1700,8 +1703,11 @@ static void views_compute_golden(void **state)
 			                  &text, &what);
 			assert_true(has_kernel(text));
 			if (p == 2)
-				assert_true((strstr(what, "4 cats written in place") !=
-				             NULL) == (c == 0));
+				assert_true((strstr(what, "4 cats or permutes written "
+				                    "in place") != NULL) == (c == 0));
+			if (p == 4)
+				assert_true((strstr(what, "1 cat or permute written "
+				                    "in place") != NULL) == (c == 0));
 			if (p == 3)
 				assert_true((strstr(text, "_wt) -> t24 padding=1 "
 				                    "w_layout=krsc layout=nhwc_xy\n") !=
