@@ -351,14 +351,6 @@ static int slice_alias(const cg_gen *G, int n)
 	return start;
 }
 
-/* The node under n's VIEWs. */
-static int view_root(const krl_graph *g, int n)
-{
-	while (g->n[n].kind == KRL_GN_VIEW)
-		n = g->n[n].in[0];
-	return n;
-}
-
 void cg_out_views(cg_gen *G)
 {
 	const krl_graph *g = G->g;
@@ -474,7 +466,7 @@ int cg_form(cg_gen *G)
 		 * evaluated inline (its index mapped) in the kernel that writes
 		 * its input */
 		if (G->alias[n]) {
-			G->home[n] = G->home[G->alias[n] == 3 ? view_root(g, n) :
+			G->home[n] = G->home[G->alias[n] == 3 ? krl_graph_unview(g, n) :
 			                     x->in[0]];
 			continue;
 		}

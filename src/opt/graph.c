@@ -851,6 +851,29 @@ krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
 	return push(g, &n, out, d);
 }
 
+int krl_graph_unview(const krl_graph *g, int x)
+{
+	while (g->n[x].kind == KRL_GN_VIEW)
+		x = g->n[x].in[0];
+	return x;
+}
+
+krl_err krl_graph_view_as(krl_graph *g, int x, int ndim, const krl_gdim *dims,
+                          int *out, krl_diag *d)
+{
+	x = krl_graph_unview(g, x);
+	const krl_gnode *xn = &g->n[x];
+	int same = xn->ndim == ndim;
+	for (int k = 0; same && k < ndim; k++)
+		same = xn->dim[k].val == dims[k].val &&
+		       !strcmp(xn->dim[k].text, dims[k].text);
+	if (same) {
+		*out = x;
+		return KRL_OK;
+	}
+	return krl_graph_view(g, x, ndim, dims, out, d);
+}
+
 krl_err krl_graph_lib(krl_graph *g, const char *op, const int *in, int nin,
                       int ndim, const krl_gdim *dims, const krl_gattr *attrs,
                       int nattrs, int *out, krl_diag *d)

@@ -1178,23 +1178,10 @@ int krl_graph_lowers(const char *z)
  * a slice of a root that holds a node is refused: the graph has no node
  * that merges a part into the rest of a tensor. */
 
-/* Node x seen with the dims of shape: x itself when its dims are those
- * (the same texts), else a VIEW of what x views (a view of a view is a
- * view of the first). */
+/* Node x seen with the dims of shape (krl_graph_view_as). */
 static krl_err view_as(lower *L, int x, const krl_gnode *shape, int *o)
 {
-	while (N(L, x)->kind == KRL_GN_VIEW)
-		x = N(L, x)->in[0];
-	const krl_gnode *xn = N(L, x);
-	int same = xn->ndim == shape->ndim;
-	for (int k = 0; same && k < xn->ndim; k++)
-		same = xn->dim[k].val == shape->dim[k].val &&
-		       !strcmp(xn->dim[k].text, shape->dim[k].text);
-	if (same) {
-		*o = x;
-		return KRL_OK;
-	}
-	return krl_graph_view(L->g, x, shape->ndim, shape->dim, o, L->d);
+	return krl_graph_view_as(L->g, x, shape->ndim, shape->dim, o, L->d);
 }
 
 /* 1 when view b is a slice: not its whole root at offset 0 in every set

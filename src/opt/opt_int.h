@@ -265,6 +265,13 @@ krl_err krl_graph_pool(krl_graph *g, krl_poolop op, const char *name,
 /* dims are copied. */
 krl_err krl_graph_view(krl_graph *g, int x, int ndim, const krl_gdim *dims,
                        int *out, krl_diag *d);
+/* The node under x's VIEWs (x when it is none). */
+int krl_graph_unview(const krl_graph *g, int x);
+/* Node x seen with dims[0..ndim): the node under x's VIEWs when it has
+ * those dims (the same texts), else a VIEW of it (a view of a view is a
+ * view of the first). */
+krl_err krl_graph_view_as(krl_graph *g, int x, int ndim, const krl_gdim *dims,
+                          int *out, krl_diag *d);
 /* One attribute of a library node a rule builds: its key, its value as
  * plan-expression text (what the generated plan writes) and that text's
  * value in the graph's shape set. */

@@ -55,14 +55,6 @@ static const krl_gnode *NEW(const rw *R, int i)
 	return &R->g->n[i];
 }
 
-/* Node i of g seen through VIEWs: the first node under them. */
-static int unview(const krl_graph *g, int i)
-{
-	while (g->n[i].kind == KRL_GN_VIEW)
-		i = g->n[i].in[0];
-	return i;
-}
-
 /* The value of LIB node n's attribute key in the set lowered (NAN when
  * absent or not a number), and its text (caller frees; NULL when absent
  * or out of memory). */
@@ -87,7 +79,7 @@ static double attr_val(const krl_gnode *n, const char *key, char **text)
 static void slice_of(const krl_graph *g, int i, int *root, int64_t *start,
                      int *narrow)
 {
-	int u = unview(g, i);
+	int u = krl_graph_unview(g, i);
 	const krl_gnode *n = &g->n[u];
 	double dim = 0, st = NAN;
 	*narrow = -1;
@@ -98,7 +90,7 @@ static void slice_of(const krl_graph *g, int i, int *root, int64_t *start,
 	    !isnan(st = attr_val(n, "start", NULL))) {
 		*narrow = u;
 		*start = (int64_t)st;
-		u = unview(g, n->in[0]);
+		u = krl_graph_unview(g, n->in[0]);
 	}
 	*root = u;
 }
@@ -265,22 +257,11 @@ static krl_err add_proj(rw *R, int lib, int k, int ndim, const krl_gdim *dims,
 	return KRL_OK;
 }
 
-/* New node x seen with dims[0..ndim): x itself when it has them, else a
- * VIEW of the node under x's VIEWs (a view of a view is a view of the
- * first node, which the code generator aliases rather than copies). */
+/* New node x seen with dims[0..ndim) (krl_graph_view_as). */
 static krl_err view_of(rw *R, int x, int ndim, const krl_gdim *dims,
                        int *out)
 {
-	const krl_gnode *n = NEW(R, x);
-	int same = n->ndim == ndim;
-	for (int k = 0; same && k < ndim; k++)
-		same = n->dim[k].val == dims[k].val &&
-		       !strcmp(n->dim[k].text, dims[k].text);
-	if (same) {
-		*out = x;
-		return KRL_OK;
-	}
-	return krl_graph_view(R->g, unview(R->g, x), ndim, dims, out, R->d);
+	return krl_graph_view_as(R->g, x, ndim, dims, out, R->d);
 }
 
 /* New node x seen flat (itself when it is 1-D). */
