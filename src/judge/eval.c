@@ -160,9 +160,9 @@ static krl_err set_alloc(krl_judge *j, setbufs *S, krl_diag *d)
 
 /* The most a "load" request may take (KRL_LOAD_TIMEOUT_S, or the call
  * deadline when that is longer): parsing, building the program, the
- * buffers of a large set and loading the module run no candidate code, and
- * a generated module of many GEMM kernels took over 10 s to load on the
- * H200 (level 3's 3_deep_narrow_mlp, 17 kernels). */
+ * buffers of a large set and loading the module run no candidate code.
+ * (Loads of 10-100 s on level 3's large candidates were the runner's
+ * hex decoding, quadratic in the cubin's size until 2026-12-05.) */
 #define KRL_LOAD_TIMEOUT_S 60.0
 
 /* Sends a request with a deadline of `seconds`; turns runner failures into
