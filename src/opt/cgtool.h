@@ -425,6 +425,10 @@ int cg_cl_view(const krl_graph *g, int n);
  * test; not changed without a run at the commit that changes it. */
 #define CG_CL_MIN_ROW 32
 #define CG_CL_MIN_BLOCKS 512
+/* The shortest run (at the set generated for) over which an NCHW column
+ * kernel with fewer than CG_CL_MIN_BLOCKS column blocks splits its run
+ * across blocks (codegen_row.c's split_pays). */
+#define CG_SPLIT_MIN_R 4096
 /* The longest reduced extent (at the set generated for) for which a
  * column kernel offers a thread per column (row.colthread): 6's softmax
  * over 16 channels, 58's logsumexp over 16. */

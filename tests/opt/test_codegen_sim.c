@@ -1649,6 +1649,53 @@ static void reduce_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* The split column kernel over NCHW rows (tests/data/reduce/colsplit.task:
+ * batch norm's statistics and a max over a run of 5,003 rows of 48
+ * columns at kb1, codegen_row.c's split_pays): the run's chunks write
+ * partials, and the last block of a column group (row.tail=on) or a
+ * kernel of its own (off) combines them, at all three sets. */
+static void colsplit_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const path = "tests/data/reduce/colsplit.task";
+	static const char *const lines[] = { "krl-choice: row.tail=on",
+		                             "krl-choice: row.tail=off" };
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	if (!wanted(path))
+		return;
+	char dir[] = "/tmp/krl-simsplit-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	krl_task *t = NULL;
+	KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	for (int c = 0; c < 2; c++) {
+		if (!mine(&item))
+			continue;
+		char *text = NULL, *what = NULL;
+		generate_compiled(o, path, lines[c], &text, &what);
+		assert_non_null(strstr(text, "launch k0_pass1 "));
+		assert_true((strstr(text, "launch k0_out ") != NULL) == c);
+		run_geometry_sets(t, path, text, what, 53 + 3 * (uint64_t)c, 0,
+		                  dir, &runs, &wrong);
+		free(text);
+		free(what);
+	}
+	krl_opt_free(o);
+	krl_task_free(t);
+	printf("split column kernels on the CPU stand-in (part %d of %d): "
+	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 /* Views in generated code (tests/data/views/views.task: reads through a
  * view of a view, writes through views of a plan buffer and of three
  * outputs, by a row, a column and a map kernel), with the default choice
@@ -1758,6 +1805,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(kb0_generation_compute_golden),
 		cmocka_unit_test(col_thread_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
+		cmocka_unit_test(colsplit_compute_golden),
 		cmocka_unit_test(views_compute_golden),
 	};
 	/* KRL_SIM_TEST: run only the tests whose names match (a pattern
