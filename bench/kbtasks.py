@@ -37,14 +37,18 @@ RESPELLED = {**{(lv, a): b for lv, a, b in _SPELLINGS},
 SOURCE_RE = re.compile(
     r'^source\s+"[^"]*?\blevel(\d+)/([^"\s]+\.py)\s*([^"]*)"', re.M)
 
+PRECISION_RE = re.compile(r"^precision\s+(\w+)", re.M)
+
 
 class Task:
     """One task: id ("level2/13_name"), its suite level, the KernelBench
-    level and file its source line names, and its revision marker ("" when
-    the program is the same at both revisions)."""
+    level and file its source line names, its revision marker ("" when
+    the program is the same at both revisions) and its precision tier
+    ("fp32" unless the task says `precision tf32`)."""
 
-    def __init__(self, tid, level, kb_level, kb_file, marker):
+    def __init__(self, tid, level, kb_level, kb_file, marker, precision="fp32"):
         self.tid = tid
+        self.precision = precision
         self.level = level
         self.kb_level = kb_level
         self.kb_file = kb_file
@@ -83,10 +87,13 @@ def parse_task(path, tasks_dir):
     tid = os.path.relpath(path, tasks_dir)[:-len(".task")]
     level = int(re.match(r"level(\d+)", tid).group(1)) if tid.startswith("level") else -1
     with open(path) as f:
-        m = SOURCE_RE.search(f.read())
+        text = f.read()
+    m = SOURCE_RE.search(text)
     if not m:
         return None
-    return Task(tid, level, int(m.group(1)), m.group(2), m.group(3).strip())
+    prec = PRECISION_RE.search(text)
+    return Task(tid, level, int(m.group(1)), m.group(2), m.group(3).strip(),
+                prec.group(1) if prec else "fp32")
 
 
 def all_tasks(tasks_dir, levels=None):

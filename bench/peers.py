@@ -21,7 +21,10 @@ warm-up calls are not timed. Calls continue until the relative standard
 error (stdev / sqrt(n) / mean, as the judge's) is at most --rse with at
 least --min-calls calls, or the problem's --budget is spent. The median is
 reported. PyTorch's precision defaults are left as they are (TF32 off for
-matmul, on for cuDNN convolutions). A peer that fails is recorded as
+matmul, on for cuDNN convolutions), except that a task of precision fp32
+(no `precision tf32` line: level 3's 10, 20 and 45 among those with
+convolutions) runs with torch.backends.cudnn.allow_tf32 = False, as its
+reference does (recorded as cudnn_tf32 in its line). A peer that fails is recorded as
 <peer>_error and the run goes on. One JSON line per problem, flushed as it
 is written; --resume skips the tasks already in --out.
 
@@ -316,6 +319,9 @@ def time_problem(torch, timer, task, args, rec):
     CUDA error message if one left the context unusable, else None."""
     t0 = time.perf_counter()
     mod = model = None
+    # the task's precision tier: TF32 convolutions only where it allows them
+    torch.backends.cudnn.allow_tf32 = task.precision == "tf32"
+    rec["cudnn_tf32"] = torch.backends.cudnn.allow_tf32
     try:
         mod = load_problem(task.path, f"{args.shapes}_{task.tid}")
         with torch.no_grad():
@@ -382,8 +388,9 @@ def warm_worker(items, threads, mem_fraction, log_path, device):
     dev = torch.device("cuda", device)
     torch.cuda.set_per_process_memory_fraction(mem_fraction, device)
     with open(log_path, "a") as log:
-        for tid, path, tag in items:
+        for tid, path, tag, tf32 in items:
             rec = {"task": tid}
+            torch.backends.cudnn.allow_tf32 = tf32
             t0 = time.perf_counter()
             mod = model = compiled = x = None
             try:
@@ -425,7 +432,7 @@ def warm_caches(tasks, args, deadline):
     ctx = multiprocessing.get_context("spawn")
     procs, logs = [], []
     for w in range(n):
-        share = [(t.tid, t.path, f"{args.shapes}_{t.tid}")
+        share = [(t.tid, t.path, f"{args.shapes}_{t.tid}", t.precision == "tf32")
                  for t in tasks[w::n]]
         log = os.path.join(logdir, f"worker{w}.{os.getpid()}.jsonl")
         open(log, "w").close()

@@ -306,6 +306,60 @@ class PeersGpuUuid(unittest.TestCase):
             peers_py.parse_args(["--device", "-1"])
 
 
+class PeersPrecision(unittest.TestCase):
+    """bench/peers.py runs a task's PyTorch peers in its precision tier:
+    cuDNN's TF32 only where the task says `precision tf32` (level 3's 10,
+    20 and 45 are fp32 with convolutions; 9 is tf32)."""
+
+    class FakeTorch:
+        class backends:
+            class cudnn:
+                allow_tf32 = True
+
+        class cuda:
+            @staticmethod
+            def synchronize():
+                pass
+
+            @staticmethod
+            def empty_cache():
+                pass
+
+        class no_grad:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+    def task(self, tid):
+        import kbtasks
+        return kbtasks.parse_task(os.path.join(TASKS, tid + ".task"), TASKS)
+
+    def test_parse(self):
+        self.assertEqual(self.task("level3/10_resnet101").precision, "fp32")
+        self.assertEqual(self.task("level3/20_mobilenet_v2").precision, "fp32")
+        self.assertEqual(self.task("level3/45_unet_softmax").precision, "fp32")
+        self.assertEqual(self.task("level3/9_resnet18").precision, "tf32")
+        self.assertEqual(self.task("level1/54_conv3d").precision, "tf32")
+
+    def flag_for(self, tid):
+        torch = self.FakeTorch()
+        torch.backends.cudnn.allow_tf32 = True
+        t = self.task(tid)
+        t.path = os.path.join(TASKS, "no-such-problem.py")  # setup fails
+        args = peers_py.parse_args([])
+        rec = {}
+        peers_py.time_problem(torch, None, t, args, rec)
+        self.assertTrue(all("setup:" in rec[f"torch_{p}_error"]
+                            for p in args.peer_list))
+        return torch.backends.cudnn.allow_tf32, rec["cudnn_tf32"]
+
+    def test_flag_follows_the_task(self):
+        self.assertEqual(self.flag_for("level3/10_resnet101"), (False, False))
+        self.assertEqual(self.flag_for("level3/9_resnet18"), (True, True))
+
+
 class Headline(unittest.TestCase):
     def run_main(self, opts, peers, files=None, extra=()):
         rows, text, out, _ = run_main(self, opts, peers, files, extra)
