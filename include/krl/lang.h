@@ -372,6 +372,8 @@ typedef struct krl_program {
 	krl_buf *bufs;           /* task decls in file order, then plan buffers */
 	int nbufs;
 	int ntask;               /* bufs[0..ntask) are the task's decls */
+	int tf32;                /* the task's precision tier allows TF32
+	                            (`precision tf32`); krl_exec tells the ops */
 	krl_step *body;
 	int nbody;
 	krl_step *init;

@@ -38,6 +38,12 @@ typedef struct krl_opctx krl_opctx;
 krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d);
 void krl_opctx_free(krl_opctx *c);
 
+/* Whether the ops of c may use TF32 where PyTorch's defaults do (cuDNN's
+ * convolutions: cudnn.allow_tf32); 1 when created. A program of a task
+ * of precision fp32 runs with 0 (krl_exec sets it from the program):
+ * convolutions then take no tensor-core engine. */
+void krl_opctx_set_tf32(krl_opctx *c, int allow);
+
 /*
  * What the builtin optimizer (src/opt/) may do with an op: it reads these
  * declarations, never an op's name or a private ops header. Every op is

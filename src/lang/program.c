@@ -724,6 +724,7 @@ krl_err krl_program_build_shapes(const krl_task *task,
 	if ((r = build_scope(&b, ss)))
 		goto cleanup;
 	b.prog->ntask = task->ndecls;
+	b.prog->tf32 = krl_task_is_tf32(task);
 	for (int i = 0; i < task->ndecls; i++)
 		if ((r = add_buf(&b, &task->decls[i])))
 			goto cleanup;

@@ -69,6 +69,12 @@ krl_err krl_opctx_create(void *stream, krl_opctx **out, krl_diag *d)
 	return KRL_OK;
 }
 
+void krl_opctx_set_tf32(krl_opctx *c, int allow)
+{
+	if (c)
+		c->no_tf32 = !allow;
+}
+
 void **krl_opctx_slot(krl_opctx *c, const krl_op_family *f)
 {
 	int i = krl_ops_family_slot(f);

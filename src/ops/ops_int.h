@@ -168,6 +168,7 @@ struct krl_opctx {
 	size_t scratch_bytes;
 	void *temp;               /* device, grown on demand: krl_opctx_temp */
 	size_t temp_bytes;
+	int no_tf32;              /* krl_opctx_set_tf32(c, 0): strict fp32 */
 	/* One slot per family (krl_ops_family_slot), NULL until the
 	 * family's drivers make their state (the matmul family's GEMM plan
 	 * cache, the conv family's cuDNN handle and plans); krl_opctx_free

@@ -81,6 +81,8 @@ krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
                  void *const *bufs, const krl_module *mod, krl_opctx *ops,
                  void *stream, krl_diag *d)
 {
+	/* the task's precision tier, for the ops' library choices */
+	krl_opctx_set_tf32(ops, p->tf32);
 	for (int i = 0; i < n; i++) {
 		const krl_step *s = &steps[i];
 		krl_err r;

@@ -144,6 +144,32 @@ static void test_reference(void **state)
 	                              "has: kb0, kb1, tiny)"));
 }
 
+/* A program carries its task's precision tier (krl_exec tells the ops:
+ * convolutions of a precision fp32 task take no TF32 engine). */
+static void test_precision_tier(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path;
+		int tf32;
+	} cases[] = {
+		{ "tasks/level3/9_resnet18.task", 1 },
+		{ "tasks/level3/10_resnet101.task", 0 },
+		{ "tasks/level3/45_unet_softmax.task", 0 },
+	};
+	krl_limits lim = krl_limits_sm90();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = NULL;
+		krl_program *p = NULL;
+		krl_diag d = { 0 };
+		KRL_ASSERT_OK(krl_task_load(cases[i].path, &t, &d), &d);
+		KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+		assert_int_equal(p->tf32, cases[i].tf32);
+		krl_program_free(p);
+		krl_task_free(t);
+	}
+}
+
 static void test_launch(void **state)
 {
 	(void)state;
@@ -772,6 +798,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_precision_tier),
 		cmocka_unit_test(test_launch),
 		cmocka_unit_test(test_calls_and_init),
 		cmocka_unit_test(test_launch_errors),

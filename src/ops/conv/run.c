@@ -132,6 +132,8 @@ typedef struct conv_key {
 	int algo;            /* the `algo` attribute: usable configs skipped */
 	int layout;          /* the `layout` attribute: KRL_LAYOUT_NCHW or
 	                        KRL_LAYOUT_NHWC (x, w and y all in it) */
+	int strict;          /* no TF32 (krl_opctx_set_tf32(c, 0): a task of
+	                        precision fp32, cudnn.allow_tf32 = False) */
 } conv_key;
 
 typedef struct conv_plan {
@@ -462,10 +464,11 @@ static krl_err be_graph(cudnnHandle_t h, conv_plan *p, krl_diag *d)
 	return KRL_OK;
 }
 
-/* 1 when the engine of config cfg carries the numerical note "down-converts
- * its inputs" (cudnn_frontend's hasNumericalNote: a config whose engine
- * cannot be read counts as without it). */
-static int down_converts(cudnnBackendDescriptor_t cfg)
+/* 1 when the engine of config cfg carries numerical note `want`
+ * (cudnn_frontend's hasNumericalNote: a config whose engine cannot be read
+ * counts as without it). */
+static int has_note(cudnnBackendDescriptor_t cfg,
+                    cudnnBackendNumericalNote_t want)
 {
 	cudnnBackendDescriptor_t eng = NULL;
 	cudnnBackendNumericalNote_t note[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
@@ -483,7 +486,7 @@ static int down_converts(cudnnBackendDescriptor_t cfg)
 	                             note) == CUDNN_STATUS_SUCCESS)
 		for (int64_t i = 0; i < n && i < CUDNN_NUMERICAL_NOTE_TYPE_COUNT;
 		     i++)
-			if (note[i] == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS)
+			if (note[i] == want)
 				found = 1;
 	cudnnBackendDestroyDescriptor(eng);
 	return found;
@@ -491,12 +494,14 @@ static int down_converts(cudnnBackendDescriptor_t cfg)
 
 /*
  * The engine configs cuDNN's heuristics in `mode` give for graph gr, in
- * their order, less those that down-convert their inputs: PyTorch's
+ * their order, less those that down-convert their inputs and, when
+ * strict, those on tensor cores (TF32 for fp32 data): PyTorch's
  * filterEngineConfigs with deterministic off and allow_tf32 on (TF32
- * tensor-core engines stay). On success *out holds *n_out configs, each
- * for the caller to destroy, in an array for it to free (NULL when none).
+ * tensor-core engines stay) or off. On success *out holds *n_out configs,
+ * each for the caller to destroy, in an array for it to free (NULL when
+ * none).
  */
-static krl_err be_configs(cudnnBackendDescriptor_t gr,
+static krl_err be_configs(cudnnBackendDescriptor_t gr, int strict,
                           cudnnBackendHeurMode_t mode,
                           cudnnBackendDescriptor_t **out, int *n_out,
                           krl_diag *d)
@@ -531,7 +536,10 @@ static krl_err be_configs(cudnnBackendDescriptor_t gr,
 	CUDNN_GO(cudnnBackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS,
 	         CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, cfg), d);
 	for (int64_t i = 0; i < count; i++) {
-		if (i < got && !down_converts(cfg[i]))
+		if (i < got &&
+		    !has_note(cfg[i], CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) &&
+		    !(strict &&
+		      has_note(cfg[i], CUDNN_NUMERICAL_NOTE_TENSOR_CORE)))
 			cfg[n++] = cfg[i];
 		else
 			cudnnBackendDestroyDescriptor(cfg[i]);
@@ -675,7 +683,7 @@ static krl_err be_build(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	for (int m = 0; m < 2; m++) {
 		cudnnBackendDescriptor_t *cfg = NULL;
 		int n = 0, done = 0;
-		r = be_configs(p->bgraph, modes[m], &cfg, &n, d);
+		r = be_configs(p->bgraph, p->key.strict, modes[m], &cfg, &n, d);
 		if (r == KRL_ECUDA && nhwc)
 			r = nhwc_unsupported(op, &p->key, DMSG(d), d);
 		if (r == KRL_OK)
@@ -795,7 +803,10 @@ static krl_err choose_algo(conv_ctx *e, krl_opctx *c, conv_plan *p,
 	for (int i = 0; i < got; i++) {
 		if (cand[i].status != CUDNN_STATUS_SUCCESS)
 			continue;
-		CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, cand[i].math), d);
+		/* strict: FMA math whatever the heuristics' entry says, as
+		 * PyTorch's v7 path with allow_tf32 off */
+		CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, p->key.strict ?
+		          CUDNN_FMA_MATH : cand[i].math), d);
 		size_t sz = 0;
 		if (v7_ws_size(h, p, cand[i].algo, &sz) != CUDNN_STATUS_SUCCESS)
 			continue;
@@ -863,10 +874,11 @@ static krl_err v7_describe(conv_plan *p, krl_diag *d)
 	          k->stride, k->dil, CUDNN_CROSS_CORRELATION,
 	          CUDNN_DATA_FLOAT), d);
 	CUDNN_TRY(cudnnSetConvolutionGroupCount(p->cd, k->groups), d);
-	/* what PyTorch's v7 path sets for float with allow_tf32 before
-	 * asking the heuristics; the chosen algorithm's math type replaces
-	 * it */
-	CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, CUDNN_DEFAULT_MATH), d);
+	/* what PyTorch's v7 path sets for float before asking the
+	 * heuristics (FMA without allow_tf32); the chosen algorithm's math
+	 * type replaces it, FMA again when strict */
+	CUDNN_TRY(cudnnSetConvolutionMathType(p->cd, k->strict ? CUDNN_FMA_MATH
+	          : CUDNN_DEFAULT_MATH), d);
 	return KRL_OK;
 }
 
@@ -1039,11 +1051,12 @@ static krl_err nhwc_out(krl_opctx *c, const float *yt, const krl_tensor *y,
 /* The key of a chunk of `batch` samples of the call with geometry g whose
  * x, w and y are at ptr, stored in `layout`. */
 static void make_key(const krl_conv_geom *g, const krl_tensor *w,
-                     int64_t batch, int api, int algo, int layout,
+                     int64_t batch, int api, int algo, int layout, int strict,
                      void *const ptr[3], conv_key *k)
 {
 	memset(k, 0, sizeof *k);
 	k->api = api;
+	k->strict = strict;
 	k->algo = algo;
 	k->layout = layout;
 	k->transposed = g->transposed;
@@ -1224,7 +1237,7 @@ static krl_err run_conv_any(krl_opctx *c, const char *op, int transposed,
 		 * is contiguous in either layout */
 		void *const ptr[3] = { x + n0 * xin, w, y + n0 * yin };
 		make_key(&g, &in[1], nb, api, (int)krl_attrs_get(a, "algo", 0),
-		         layout, ptr, &k);
+		         layout, c->no_tf32, ptr, &k);
 		conv_plan *p = NULL;
 		int ran = 0;
 		if ((r = plan_get(e, c, &k, ptr, op, &p, &ran, d)) ||
