@@ -1105,6 +1105,55 @@ static void dwconv_geometries_compute_golden(void **state)
 	assert_int_equal(wrong, 0);
 }
 
+/* One candidate of a choice-line test: task path, choice line, a kernel
+ * the candidate must launch and one it must not (NULL: none), the seed of
+ * its geometry sets. */
+typedef struct choice_case {
+	const char *path, *line, *must, *mustnot;
+	uint64_t seed;
+} choice_case;
+
+/* Generates each case's candidate at kb1 (compiled by NVRTC), checks its
+ * launches and runs it at the three sets on the CPU stand-in; prints
+ * "<what> on the CPU stand-in ..." and fails on any wrong run. */
+static void run_choice_cases(const char *what, const choice_case *cs, int n)
+{
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simcc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	int runs = 0, wrong = 0, item = 0;
+	for (int i = 0; i < n; i++) {
+		if (!wanted(cs[i].path) || !mine(&item))
+			continue;
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_load(cs[i].path, &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		char *text = NULL, *sum = NULL;
+		generate_compiled(o, cs[i].path, cs[i].line, &text, &sum);
+		if (cs[i].must)
+			assert_non_null(strstr(text, cs[i].must));
+		if (cs[i].mustnot)
+			assert_null(strstr(text, cs[i].mustnot));
+		run_geometry_sets(t, cs[i].path, text, sum, cs[i].seed, 0, dir,
+		                  &runs, &wrong);
+		free(text);
+		free(sum);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+	printf("%s on the CPU stand-in (part %d of %d): %d runs, %d wrong\n",
+	       what, g_part + 1, g_parts, runs, wrong);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 /* The column kernel with its columns in registers (row.colregs) on
  * tests/data/reduce/colrms.task and colscale.task, on and off: at kb1 and
  * tiny the run fits the rows a thread holds, at kb0 it does not (the
@@ -1113,45 +1162,18 @@ static void dwconv_geometries_compute_golden(void **state)
 static void colregs_compute_golden(void **state)
 {
 	(void)state;
-	static const char *const tasks[] = {
-		"tests/data/reduce/colrms.task", "tests/data/reduce/colscale.task",
+	/* offered and taken: one kernel, registered where on */
+	static const choice_case cs[] = {
+		{ "tests/data/reduce/colrms.task", "krl-choice: row.colregs=on",
+		  "launch k0_colr ", NULL, 41 },
+		{ "tests/data/reduce/colrms.task", "krl-choice: row.colregs=off",
+		  " row.colregs=", "launch k0_colr ", 42 },
+		{ "tests/data/reduce/colscale.task", "krl-choice: row.colregs=on",
+		  "launch k0_colr ", NULL, 43 },
+		{ "tests/data/reduce/colscale.task", "krl-choice: row.colregs=off",
+		  " row.colregs=", "launch k0_colr ", 44 },
 	};
-	if (!have_cxx()) {
-		printf("SKIP: no C++ compiler (%s)\n", cxx());
-		return;
-	}
-	char dir[] = "/tmp/krl-simcr-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	krl_diag d = { 0 };
-	int runs = 0, wrong = 0, item = 0;
-	for (size_t j = 0; j < 2 * (sizeof tasks / sizeof tasks[0]); j++) {
-		const char *path = tasks[j / 2];
-		if (!wanted(path) || !mine(&item))
-			continue;
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
-		krl_opt *o = NULL;
-		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		int on = j % 2 == 0;
-		char *text = NULL, *what = NULL;
-		generate_compiled(o, path, on ? "krl-choice: row.colregs=on" :
-		                  "krl-choice: row.colregs=off", &text, &what);
-		/* offered and taken: one kernel, registered where on */
-		assert_non_null(strstr(text, " row.colregs="));
-		assert_int_equal(strstr(text, "launch k0_colr ") != NULL, on);
-		run_geometry_sets(t, path, text, what, 41 + (uint64_t)j, 0, dir,
-		                  &runs, &wrong);
-		free(text);
-		free(what);
-		krl_opt_free(o);
-		krl_task_free(t);
-	}
-	printf("registered column kernels on the CPU stand-in (part %d of %d): "
-	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
-	forget_dir(dir);
-	if (!wrong)
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	assert_int_equal(wrong, 0);
+	run_choice_cases("registered column kernels", cs, 4);
 }
 
 /* The 3xTF32 GEMM split along K (codegen_gemm.c gemm_split_pays) on
@@ -1607,46 +1629,15 @@ static void reduce_geometries_compute_golden(void **state)
 		"tests/data/reduce/colsum.task", "tests/data/reduce/colmean4d.task",
 		"tests/data/reduce/colmax.task", "tests/data/reduce/colmin.task",
 	};
-	static const char *const cols[] = { "1", "4" };
-	if (!have_cxx()) {
-		printf("SKIP: no C++ compiler (%s)\n", cxx());
-		return;
-	}
-	char dir[] = "/tmp/krl-simred-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	krl_diag d = { 0 };
-	int runs = 0, wrong = 0, item = 0;
-	for (size_t i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
-		if (!wanted(tasks[i]))
-			continue;
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_task_load(tasks[i], &t, &d), &d);
-		krl_opt *o = NULL;
-		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		for (int c = 0; c < 2; c++) {
-			if (!mine(&item))
-				continue;
-			char line[64];
-			snprintf(line, sizeof line, "krl-choice: row.cols=%s", cols[c]);
-			char *text = NULL, *what = NULL;
-			generate_compiled(o, tasks[i], line, &text, &what);
-			/* offered and taken: the wide kernel, or the 32-column one */
-			assert_non_null(strstr(text, c ? "launch k0_colw " :
-			                       "launch k0_col "));
-			run_geometry_sets(t, tasks[i], text, what, 31 + 3 * (uint64_t)c,
-			                  0, dir, &runs, &wrong);
-			free(text);
-			free(what);
-		}
-		krl_opt_free(o);
-		krl_task_free(t);
-	}
-	printf("middle-axis reductions on the CPU stand-in (part %d of %d): "
-	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
-	forget_dir(dir);
-	if (!wrong)
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	assert_int_equal(wrong, 0);
+	/* offered and taken: the wide kernel, or the 32-column one */
+	choice_case cs[8];
+	for (int i = 0; i < 8; i++)
+		cs[i] = (choice_case){ tasks[i / 2], i % 2 ?
+		                       "krl-choice: row.cols=4" :
+		                       "krl-choice: row.cols=1",
+		                       i % 2 ? "launch k0_colw " : "launch k0_col ",
+		                       NULL, 31 + 3 * (uint64_t)(i % 2) };
+	run_choice_cases("middle-axis reductions", cs, 8);
 }
 
 /* The split column kernel over NCHW rows (tests/data/reduce/colsplit.task:
@@ -1657,43 +1648,13 @@ static void reduce_geometries_compute_golden(void **state)
 static void colsplit_compute_golden(void **state)
 {
 	(void)state;
-	static const char *const path = "tests/data/reduce/colsplit.task";
-	static const char *const lines[] = { "krl-choice: row.tail=on",
-		                             "krl-choice: row.tail=off" };
-	if (!have_cxx()) {
-		printf("SKIP: no C++ compiler (%s)\n", cxx());
-		return;
-	}
-	if (!wanted(path))
-		return;
-	char dir[] = "/tmp/krl-simsplit-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	krl_diag d = { 0 };
-	int runs = 0, wrong = 0, item = 0;
-	krl_task *t = NULL;
-	KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
-	krl_opt *o = NULL;
-	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-	for (int c = 0; c < 2; c++) {
-		if (!mine(&item))
-			continue;
-		char *text = NULL, *what = NULL;
-		generate_compiled(o, path, lines[c], &text, &what);
-		assert_non_null(strstr(text, "launch k0_pass1 "));
-		assert_true((strstr(text, "launch k0_out ") != NULL) == c);
-		run_geometry_sets(t, path, text, what, 53 + 3 * (uint64_t)c, 0,
-		                  dir, &runs, &wrong);
-		free(text);
-		free(what);
-	}
-	krl_opt_free(o);
-	krl_task_free(t);
-	printf("split column kernels on the CPU stand-in (part %d of %d): "
-	       "%d runs, %d wrong\n", g_part + 1, g_parts, runs, wrong);
-	forget_dir(dir);
-	if (!wrong)
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	assert_int_equal(wrong, 0);
+	static const choice_case cs[] = {
+		{ "tests/data/reduce/colsplit.task", "krl-choice: row.tail=on",
+		  "launch k0_pass1 ", "launch k0_out ", 53 },
+		{ "tests/data/reduce/colsplit.task", "krl-choice: row.tail=off",
+		  "launch k0_out ", NULL, 56 },
+	};
+	run_choice_cases("split column kernels", cs, 2);
 }
 
 /* Views in generated code (tests/data/views/views.task: reads through a
