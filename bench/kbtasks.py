@@ -60,6 +60,11 @@ class Task:
         m = re.match(r"(\d+)", self.tid.split("/", 1)[1])
         return int(m.group(1)) if m else -1
 
+    def allows_tf32(self):
+        """Whether the task's tier lets cuDNN's convolutions use TF32
+        (PyTorch's cudnn.allow_tf32; bench/peers.py sets it so)."""
+        return self.precision == "tf32"
+
     def sort_key(self):
         return (self.level, self.number(), self.tid)
 

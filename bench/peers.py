@@ -320,7 +320,7 @@ def time_problem(torch, timer, task, args, rec):
     t0 = time.perf_counter()
     mod = model = None
     # the task's precision tier: TF32 convolutions only where it allows them
-    torch.backends.cudnn.allow_tf32 = task.precision == "tf32"
+    torch.backends.cudnn.allow_tf32 = task.allows_tf32()
     rec["cudnn_tf32"] = torch.backends.cudnn.allow_tf32
     try:
         mod = load_problem(task.path, f"{args.shapes}_{task.tid}")
@@ -432,7 +432,7 @@ def warm_caches(tasks, args, deadline):
     ctx = multiprocessing.get_context("spawn")
     procs, logs = [], []
     for w in range(n):
-        share = [(t.tid, t.path, f"{args.shapes}_{t.tid}", t.precision == "tf32")
+        share = [(t.tid, t.path, f"{args.shapes}_{t.tid}", t.allows_tf32())
                  for t in tasks[w::n]]
         log = os.path.join(logdir, f"worker{w}.{os.getpid()}.jsonl")
         open(log, "w").close()

@@ -1102,7 +1102,7 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	{
-		const char *ot = ri->perm ? ri->potext : ri->otext;
+		const char *ot = ri->potext;
 		const char *grid = warp ?
 		    cg_fmt(G, "min(cdiv(%s, %d), sm_count * 32)", ot, blk / 32) :
 		    cg_fmt(G, "min(%s, sm_count * 32)", ot);
@@ -1926,12 +1926,9 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
 	/* the columns: NCHW's inner, or (perm) the leaf's memory inner */
-	const char *PO = O, *PI = I, *pot = ri->otext, *pit = ri->itext;
+	const char *pot = ri->potext, *pit = ri->pitext;
+	const char *PO = cg_arg_long(G, K, pot), *PI = cg_arg_long(G, K, pit);
 	if (ri->perm) {
-		pot = ri->potext;
-		pit = ri->pitext;
-		PO = cg_arg_long(G, K, pot);
-		PI = cg_arg_long(G, K, pit);
 		em.pb = "pb";
 		em.pstride = PI;
 	}
