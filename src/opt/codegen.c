@@ -190,6 +190,24 @@ static void emit_helpers(cg_gen *G, cg_sb *o)
 		helper(G, o, "tail");
 }
 
+/* The terms [lo, hi) of t (n, len) as a balanced tree of max(): its
+ * depth grows as log2 of the count, so a network of hundreds of tails
+ * stays within the plan language's nesting limit (64). */
+static void max_tree(cg_sb *m, const char *const *t, const int *len, int lo,
+                     int hi)
+{
+	if (hi - lo == 1) {
+		cg_sb_printf(m, "%.*s", len[lo], t[lo]);
+		return;
+	}
+	int mid = lo + (hi - lo) / 2;
+	cg_sb_puts(m, "max(");
+	max_tree(m, t, len, lo, mid);
+	cg_sb_puts(m, ", ");
+	max_tree(m, t, len, mid, hi);
+	cg_sb_puts(m, ")");
+}
+
 /* The tickets of the kernels with tails (codegen_row.c, tail_take): one
  * buffer, krl_tk, as long as the most groups any of them has (each leaves
  * its tickets at 0 for the next), zeroed by the plan's first launch. */
@@ -197,22 +215,31 @@ static void tail_plan(cg_gen *G)
 {
 	if (!G->tails.z)
 		return;
-	/* G->tails: "\ng1\ng2\n...": max(g1, max(g2, ...)) */
+	/* G->tails: "\ng1\ng2\n...": the max of g1, g2, ... */
 	cg_sb m = { 0 }, p = { 0 };
-	int terms = 0;
-	for (const char *z = G->tails.z + 1; *z;) {
+	int terms = 0, cap = 0;
+	for (const char *z = G->tails.z; *z; z++)
+		cap += *z == '\n';
+	const char **t = malloc((size_t)cap * sizeof *t);
+	int *len = malloc((size_t)cap * sizeof *len);
+	if (!t || !len) {
+		G->oom = 1;
+		free(t);
+		free(len);
+		return;
+	}
+	for (const char *z = G->tails.z + 1; *z && terms < cap;) {
 		const char *e = strchr(z, '\n');
 		if (!e)
 			break;
-		if (e[1])
-			cg_sb_printf(&m, "max(%.*s, ", (int)(e - z), z);
-		else
-			cg_sb_printf(&m, "%.*s", (int)(e - z), z);
-		terms++;
+		t[terms] = z;
+		len[terms++] = (int)(e - z);
 		z = e + 1;
 	}
-	for (int i = 1; i < terms; i++)
-		cg_sb_puts(&m, ")");
+	if (terms)
+		max_tree(&m, t, len, 0, terms);
+	free(t);
+	free(len);
 	const char *n = m.z ? m.z : "1";
 	cg_sb_printf(&G->bufs, "buffer krl_tk i32 [%s]\n", n);
 	cg_sb_printf(&p, "# the tickets of the tails, zeroed\n"
