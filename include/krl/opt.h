@@ -164,6 +164,8 @@ typedef enum krl_rule {
 	KRL_RULE_RECURRENCE, /* an unrolled Elman recurrence (cat, linear, tanh
 	                        per step) as one rnn_tanh call, and the
 	                        linears over its states, stacked, as one */
+	KRL_RULE_POOL_CONV,  /* an average pool of a 1x1 convolution as the
+	                        convolution of the pooled input */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -41,6 +41,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_CONV_MEAN: return "conv_mean";
 	case KRL_RULE_CONV_BIAS: return "conv_bias";
 	case KRL_RULE_RECURRENCE: return "recurrence";
+	case KRL_RULE_POOL_CONV: return "pool_conv";
 	default: return "?";
 	}
 }
@@ -792,6 +793,116 @@ static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
 	return r ? r : pw2(R, KRL_PW_ADD, conv, bv, out);
 }
 
+/*
+ * pool_conv: avg_pool(conv(x, w)) with a 1x1 convolution (stride 1, no
+ * padding, no dilation; any groups) as conv(avg_pool(x), w). A 1x1
+ * convolution mixes channels at each position and an average pool mixes
+ * positions within each channel, both linearly, so they commute: the
+ * convolution then runs on the pooled input, 1/(window) of the positions
+ * (DenseNet's transition layers: BN, ReLU, 1x1 conv, 2x2 average pool, the
+ * pool after a 4x larger conv), and the pool reads x's producer inline.
+ * A bias passes through only where each window's weights sum to 1: no
+ * padding and no divisor_override (the divisor is then the count of taps
+ * inside, ceil_mode's clipped windows included). Only the summation order
+ * changes.
+ */
+static int pool_attr(const krl_gnode *p, const char *key, double dflt,
+                     double *v)
+{
+	*v = dflt;
+	for (int i = 0; i < p->nattrs; i++)
+		if (!strcmp(p->attrs[i].key, key)) {
+			if (isnan(p->aval[i]))
+				return 0;
+			*v = p->aval[i];
+		}
+	return 1;
+}
+
+static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_POOL || n->pool != KRL_POOL_AVG ||
+	    n->dtype != KRL_F32)
+		return KRL_OK;
+	int ci = n->in[0];
+	const krl_gnode *c = NN(R, ci);
+	int bias;
+	if (c->kind != KRL_GN_LIB || c->nout != 1 || c->dtype != KRL_F32)
+		return KRL_OK;
+	if (!strcmp(c->op, "conv"))
+		bias = 0;
+	else if (!strcmp(c->op, "conv_bias"))
+		bias = 1;
+	else
+		return KRL_OK;
+	int nd = c->ndim - 2;
+	if (nd < 1 || nd > 3 || n->axis != 2 || n->naxes != nd ||
+	    !one_reader(R, ci))
+		return KRL_OK;
+	/* the geometry: a 1x1 convolution that keeps the positions */
+	krl_tensor in[2];
+	krl_attrs a = { 0 };
+	memset(in, 0, sizeof in);
+	for (int k = 0; k < 2; k++) {
+		const krl_gnode *b = NN(R, c->in[k]);
+		in[k].dtype = b->dtype;
+		in[k].ndim = b->ndim;
+		for (int j = 0; j < b->ndim; j++)
+			in[k].dim[j] = b->dim[j].val;
+	}
+	for (int i = 0; i < c->nattrs && a.n < KRL_MAX_ATTR; i++) {
+		if (!strcmp(c->attrs[i].key, "algo") ||
+		    !strcmp(c->attrs[i].key, "layout") ||
+		    !strcmp(c->attrs[i].key, "w_layout"))
+			continue;
+		if (isnan(c->aval[i]))
+			return KRL_OK;
+		a.key[a.n] = c->attrs[i].key;
+		a.val[a.n++] = c->aval[i];
+	}
+	krl_conv_geom geo;
+	if (krl_conv_geom_get(0, in, &a, &geo) || geo.nsp != nd)
+		return KRL_OK;
+	const krl_gnode *xn = NN(R, c->in[0]);
+	for (int j = 0; j < nd; j++)
+		if (geo.k[j] != 1 || geo.stride[j] != 1 || geo.pad[j] != 0 ||
+		    geo.dil[j] != 1 || xn->dim[2 + j].val != c->dim[2 + j].val)
+			return KRL_OK;
+	if (bias) {
+		double pad = 0, dov = 0;
+		if (!pool_attr(n, "padding", 0, &pad) ||
+		    !pool_attr(n, "divisor_override", 0, &dov) || pad != 0 ||
+		    dov != 0)
+			return KRL_OK;
+	}
+	/* P = the pool over x, [N, Ci, pooled...] */
+	krl_gdim pd[3];
+	for (int j = 0; j < nd; j++)
+		pd[j] = n->dim[2 + j];
+	int P;
+	krl_err r = krl_graph_pool(R->g, KRL_POOL_AVG, n->op, c->in[0], nd,
+	                           n->attrs, n->nattrs, pd, &P, R->d);
+	if (r)
+		return r;
+	memcpy(R->g->n[P].aval, n->aval, sizeof n->aval);
+	/* the convolution over P, with the pool's output dims */
+	krl_gnode cv;
+	if (krl_gnode_copy(&cv, NN(R, ci)))
+		return oom(R);
+	cv.in[0] = P;
+	for (int j = 0; j < nd; j++) {
+		free(cv.dim[2 + j].text);
+		cv.dim[2 + j].val = n->dim[2 + j].val;
+		if (!(cv.dim[2 + j].text = krl_opt_strdup(n->dim[2 + j].text))) {
+			krl_gnode_clear(&cv);
+			return oom(R);
+		}
+	}
+	if ((*out = krl_graph_add(R->g, &cv)) < 0)
+		return oom(R);
+	return KRL_OK;
+}
+
 /* ==== Driver ==== */
 
 static rule_fn rule_of(krl_rule r)
@@ -805,6 +916,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_CONV_MEAN: return rule_conv_mean;
 	case KRL_RULE_CONV_BIAS: return rule_conv_bias;
 	case KRL_RULE_RECURRENCE: return krl_rule_recurrence;
+	case KRL_RULE_POOL_CONV: return rule_pool_conv;
 	default: return NULL;
 	}
 }

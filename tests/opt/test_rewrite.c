@@ -438,6 +438,108 @@ static void conv_mean_geometries(void **state)
 	}
 }
 
+/* ==== POOL_CONV ==== */
+
+/* The pool's input after the rewrite: the convolution reads a POOL node. */
+static int conv_reads_pool(const krl_graph *g)
+{
+	for (int i = 0; i < g->nn; i++)
+		if (g->n[i].kind == KRL_GN_LIB && !strncmp(g->n[i].op, "conv", 4))
+			return g->n[g->n[i].in[0]].kind == KRL_GN_POOL;
+	return 0;
+}
+
+/* An average pool of a 1x1 convolution as the convolution of the pooled
+ * input: level 3's 13 (DenseNet's transition; tiny's odd width drops a
+ * column), and made-up ones: a bias through ceil_mode's clipped windows,
+ * grouped 1-D, 3-D with padding and no bias. */
+static void pool_conv_geometries(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	const char *id = "level3/13_densenet121_transition_layer";
+	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	assert_false(conv_reads_pool(g));
+	apply_checked(t, g, KRL_RULE_POOL_CONV, "tiny", id);
+	assert_true(conv_reads_pool(g));
+	assert_int_equal(count_lib(g, "conv"), 1);
+	assert_int_equal(count_kind(g, KRL_GN_POOL), 1);
+	krl_graph_free(g);
+	krl_task_free(t);
+	krl_suite_free(s);
+	static const char *const texts[] = {
+		HEAD("input x f32 [n, ci, a, b] normal(0, 1)\n"
+		     "param w f32 [co, ci, 1, 1] normal(0, 1)\n"
+		     "param bb f32 [co] normal(0, 1)\n"
+		     "output y f32 [n, co, 3, 4]\n", "n=2 ci=3 co=5 a=6 b=8")
+		"  buffer t f32 [n, co, a, b]\n"
+		"  call conv_bias(x, w, bb) -> t\n"
+		"  call avg_pool2d(t) -> y kernel_size=3 stride=2 ceil_mode=1\nend\n",
+		HEAD("input x f32 [n, ci, l] normal(0, 1)\n"
+		     "param w f32 [co, 2, 1] normal(0, 1)\n"
+		     "param bb f32 [co] normal(0, 1)\n"
+		     "output y f32 [n, co, 4]\n", "n=2 ci=4 co=6 l=9")
+		"  buffer t f32 [n, co, l]\n"
+		"  call conv_bias(x, w, bb) -> t groups=2\n"
+		"  call avg_pool1d(t) -> y kernel_size=2\nend\n",
+		HEAD("input x f32 [n, ci, a, b, c] normal(0, 1)\n"
+		     "param w f32 [co, ci, 1, 1, 1] normal(0, 1)\n"
+		     "output y f32 [n, co, 3, 3, 2]\n", "n=2 ci=3 co=4 a=4 b=5 c=3")
+		"  buffer t f32 [n, co, a, b, c]\n"
+		"  call conv(x, w) -> t\n"
+		"  call avg_pool3d(t) -> y kernel_size=2 stride=2 padding=1 "
+		"count_include_pad=0\nend\n",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		g = lower_text(texts[i], &t);
+		apply_checked(t, g, KRL_RULE_POOL_CONV, "tiny", "pool_conv");
+		assert_true(conv_reads_pool(g));
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	/* Not matched: a 3x3 convolution, a strided 1x1 one, a bias under
+	 * a padded pool (its windows' weights do not sum to 1), the
+	 * convolution's output read twice. */
+	static const char *const no[] = {
+		HEAD("input x f32 [n, ci, a, b] normal(0, 1)\n"
+		     "param w f32 [co, ci, 3, 3] normal(0, 1)\n"
+		     "output y f32 [n, co, 2, 2]\n", "n=2 ci=3 co=4 a=6 b=6")
+		"  buffer t f32 [n, co, a - 2, b - 2]\n"
+		"  call conv(x, w) -> t\n"
+		"  call avg_pool2d(t) -> y kernel_size=2\nend\n",
+		HEAD("input x f32 [n, ci, a, b] normal(0, 1)\n"
+		     "param w f32 [co, ci, 1, 1] normal(0, 1)\n"
+		     "output y f32 [n, co, 1, 1]\n", "n=2 ci=3 co=4 a=6 b=6")
+		"  buffer t f32 [n, co, 3, 3]\n"
+		"  call conv(x, w) -> t stride=2\n"
+		"  call avg_pool2d(t) -> y kernel_size=2\nend\n",
+		HEAD("input x f32 [n, ci, a, b] normal(0, 1)\n"
+		     "param w f32 [co, ci, 1, 1] normal(0, 1)\n"
+		     "param bb f32 [co] normal(0, 1)\n"
+		     "output y f32 [n, co, 4, 4]\n", "n=2 ci=3 co=4 a=6 b=6")
+		"  buffer t f32 [n, co, a, b]\n"
+		"  call conv_bias(x, w, bb) -> t\n"
+		"  call avg_pool2d(t) -> y kernel_size=2 padding=1\nend\n",
+		HEAD("input x f32 [n, ci, a, b] normal(0, 1)\n"
+		     "param w f32 [co, ci, 1, 1] normal(0, 1)\n"
+		     "output y f32 [n, co, 3, 3]\noutput t f32 [n, co, a, b]\n",
+		     "n=2 ci=3 co=4 a=6 b=6")
+		"  call conv(x, w) -> t\n"
+		"  call avg_pool2d(t) -> y kernel_size=2\nend\n",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		g = lower_text(no[i], &t);
+		assert_false(krl_rule_matches(g, KRL_RULE_POOL_CONV));
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
 /* ==== CONV_BIAS ==== */
 
 /* A convolution's bias split off as a broadcast add where only nodes that
@@ -658,6 +760,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MEAN), "conv_mean");
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_BIAS), "conv_bias");
 	assert_string_equal(krl_rule_name(KRL_RULE_RECURRENCE), "recurrence");
+	assert_string_equal(krl_rule_name(KRL_RULE_POOL_CONV), "pool_conv");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -666,6 +769,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cancel_idempotent_chains),
 		cmocka_unit_test(conv_mean_geometries),
+		cmocka_unit_test(pool_conv_geometries),
 		cmocka_unit_test(conv_bias_split),
 		cmocka_unit_test(cancel_built_graph),
 		cmocka_unit_test(fold_scalar_chain),
