@@ -1025,8 +1025,10 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 		double lit;
 		if (x->cexpr && literal(x->cexpr, &lit)) {
 			cg_val c = { cg_fmt(G, "%.9ef", lit), 'f' };
-			if (lit != lit || lit - lit != 0)
-				c.e = cg_fmt(G, "(float)%.17g", x->cval);
+			if (lit != lit)
+				c.e = "NAN";
+			else if (lit - lit != 0)
+				c.e = lit > 0 ? "INFINITY" : "(-INFINITY)";
 			v = declare(em, 0, c);
 		} else {
 			const char *a = cg_arg_dbl(G, em->K, cg_fmt(G, "(%s)",

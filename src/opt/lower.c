@@ -502,6 +502,17 @@ static krl_err lo_dropout_apply(lower *L, const int *in, int *out)
 	return pw2(L, KRL_PW_MUL, xm, c, out);
 }
 
+/* mask ? value : x, the mask (bool, in memory as the library ops that
+ * write it leave it) broadcast right-aligned: so the fill joins the
+ * pointwise chain around it (attention's causal mask between the score
+ * GEMM's scale and the softmax or ReLU) instead of a pass of its own. */
+static krl_err lo_masked_fill(lower *L, const int *in, int *out)
+{
+	int c;
+	krl_err r = cattr(L, "value", 0, &c);
+	return r ? r : pw3(L, KRL_PW_WHERE, in[1], c, in[0], out);
+}
+
 static krl_err lo_gelu(lower *L, const int *in, int *out)
 {
 	int x = in[0], half, one, k, t, u, v, w;
@@ -1124,6 +1135,7 @@ static const struct {
 	{ "maximum_scalar", lo_maximum_scalar },
 	{ "hardswish", lo_hardswish }, { "mish", lo_mish },
 	{ "dropout_apply", lo_dropout_apply },
+	{ "masked_fill", lo_masked_fill },
 	{ "scale", lo_scale }, { "add_scalar", lo_add_scalar },
 	{ "rsub_scalar", lo_rsub_scalar }, { "clamp_min", lo_clamp_min },
 	{ "leaky_relu", lo_leaky_relu }, { "elu", lo_elu }, { "selu", lo_selu },

@@ -839,7 +839,7 @@ EW_OP(dropout_apply, 2, k_p, KRL_OPCAP_LOWER, "y = x * mask / (1 - p) "
 EW_OP(eq_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y (bool) = x == value "
       "(value a float or +-inf); y x's shape or, same rank, a leading "
       "slice of it: y = x[:d0, :d1, ...] == value, d y's dims");
-EW_OP(masked_fill, 2, k_value, KRL_OPCAP_LIBRARY, "y = mask ? value : x "
+EW_OP(masked_fill, 2, k_value, KRL_OPCAP_LOWER, "y = mask ? value : x "
       "(x f32, mask bool broadcast to x right-aligned, value a float or "
       "+-inf such as -inf; y may be x: Tensor.masked_fill_)");
 EW_OP(bitwise_not, 1, k_none, KRL_OPCAP_LIBRARY, "y = ~x on bool (logical "
