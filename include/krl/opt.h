@@ -166,6 +166,8 @@ typedef enum krl_rule {
 	                        linears over its states, stacked, as one */
 	KRL_RULE_POOL_CONV,  /* an average pool of a 1x1 convolution as the
 	                        convolution of the pooled input */
+	KRL_RULE_NARROW_GEMM, /* a narrow of a GEMM's output as the GEMM of
+	                        the narrowed operand */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -42,6 +42,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_CONV_BIAS: return "conv_bias";
 	case KRL_RULE_RECURRENCE: return "recurrence";
 	case KRL_RULE_POOL_CONV: return "pool_conv";
+	case KRL_RULE_NARROW_GEMM: return "narrow_gemm";
 	default: return "?";
 	}
 }
@@ -903,6 +904,111 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
 	return KRL_OK;
 }
 
+/*
+ * narrow_gemm: narrow(gemm(a, b)) along a row of the output (dim -2) as
+ * gemm(narrow(a), b), along a column (dim -1) as gemm(a, narrow(b)), along
+ * a batch dim as the GEMM of both operands narrowed there (b only where it
+ * has batch dims). Each output element is the same dot product, so the
+ * result is bit-equal, and the GEMM computes and writes only the rows,
+ * columns or batches kept (level 3's 49: the last of 3 rows of
+ * Mamba2's chunk-state GEMM, [B H, 3, 3] @ [B H, 3, P N], is its output).
+ * Only where the operand narrowed is not transposed (ta, tb), the GEMM's
+ * output has no other reader, and dim and start are numbers.
+ */
+static int lib_attr(const krl_gnode *n, const char *key, double dflt,
+                    double *v, int *at)
+{
+	*v = dflt;
+	*at = -1;
+	for (int i = 0; i < n->nattrs; i++)
+		if (!strcmp(n->attrs[i].key, key)) {
+			if (isnan(n->aval[i]))
+				return 0;
+			*v = n->aval[i];
+			*at = i;
+		}
+	return 1;
+}
+
+/* x narrowed along its dim d to `keep`, from the start attribute of nw
+ * (attribute start_at, or 0 when -1). */
+static krl_err narrow_like(rw *R, const krl_gnode *nw, int start_at, int x,
+                           int d, const krl_gdim *keep, int *out)
+{
+	const krl_gnode *xn = NN(R, x);
+	krl_gdim dim[KRL_MAX_DIM];
+	for (int k = 0; k < xn->ndim; k++)
+		dim[k] = k == d ? *keep : xn->dim[k];
+	char dt[16];
+	snprintf(dt, sizeof dt, "%d", d);
+	char *st = start_at >= 0 ? krl_opt_expr_text(nw->attrs[start_at].value)
+	                         : krl_opt_strdup("0");
+	if (!st)
+		return oom(R);
+	krl_gattr a[2] = { { "dim", dt, d },
+	                   { "start", st, start_at >= 0 ? nw->aval[start_at] : 0 } };
+	krl_err r = krl_graph_lib(R->g, "narrow", &x, 1, xn->ndim, dim, a, 2,
+	                          out, R->d);
+	free(st);
+	return r;
+}
+
+static krl_err rule_narrow_gemm(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_LIB || strcmp(n->op, "narrow") || n->nin != 1 ||
+	    n->dtype != KRL_F32)
+		return KRL_OK;
+	int gi = n->in[0];
+	const krl_gnode *g = NN(R, gi);
+	if (g->kind != KRL_GN_LIB || strcmp(g->op, "gemm") || g->nout != 1 ||
+	    g->nin != 2 || g->ndim != n->ndim || !one_reader(R, gi))
+		return KRL_OK;
+	double dv, sv, ta, tb;
+	int dat, sat, tat;
+	if (!lib_attr(n, "dim", 0, &dv, &dat) ||
+	    !lib_attr(n, "start", 0, &sv, &sat) ||
+	    !lib_attr(g, "ta", 0, &ta, &tat) || !lib_attr(g, "tb", 0, &tb, &tat))
+		return KRL_OK;
+	int nd = g->ndim, d = (int)dv < 0 ? (int)dv + nd : (int)dv;
+	if (d < 0 || d >= nd || n->dim[d].val == g->dim[d].val)
+		return KRL_OK;
+	int a = g->in[0], b = g->in[1];
+	const krl_gnode *an = NN(R, a), *bn = NN(R, b);
+	krl_gdim keep = n->dim[d];
+	krl_err r;
+	if (d == nd - 2) {
+		if (ta != 0 || an->ndim != nd)
+			return KRL_OK;
+		r = narrow_like(R, n, sat, a, d, &keep, &a);
+	} else if (d == nd - 1) {
+		if (tb != 0)
+			return KRL_OK;
+		r = narrow_like(R, n, sat, b, bn->ndim - 1, &keep, &b);
+	} else {
+		if (an->ndim != nd)
+			return KRL_OK;
+		r = narrow_like(R, n, sat, a, d, &keep, &a);
+		if (!r && bn->ndim == nd)
+			r = narrow_like(R, n, sat, b, d, &keep, &b);
+	}
+	if (r)
+		return r;
+	krl_gnode c;
+	if (krl_gnode_copy(&c, NN(R, gi)))
+		return oom(R);
+	c.in[0] = a;
+	c.in[1] = b;
+	free(c.dim[d].text);
+	c.dim[d].val = n->dim[d].val;
+	if (!(c.dim[d].text = krl_opt_strdup(n->dim[d].text))) {
+		krl_gnode_clear(&c);
+		return oom(R);
+	}
+	if ((*out = krl_graph_add(R->g, &c)) < 0)
+		return oom(R);
+	return KRL_OK;
+}
+
 /* ==== Driver ==== */
 
 static rule_fn rule_of(krl_rule r)
@@ -917,6 +1023,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_CONV_BIAS: return rule_conv_bias;
 	case KRL_RULE_RECURRENCE: return krl_rule_recurrence;
 	case KRL_RULE_POOL_CONV: return rule_pool_conv;
+	case KRL_RULE_NARROW_GEMM: return rule_narrow_gemm;
 	default: return NULL;
 	}
 }

@@ -427,7 +427,7 @@ static int gemm_small(const krl_graph *g, int i)
  * constant folding tidies what they leave. */
 static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
 	KRL_RULE_RECURRENCE, KRL_RULE_CONV_MEAN, KRL_RULE_POOL_CONV,
-	KRL_RULE_CONV_BIAS,
+	KRL_RULE_NARROW_GEMM, KRL_RULE_CONV_BIAS,
 	KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP, KRL_RULE_REDUCE_LINEAR,
 	KRL_RULE_CANCEL, KRL_RULE_FOLD,
 };

@@ -540,6 +540,85 @@ static void pool_conv_geometries(void **state)
 	}
 }
 
+/* ==== NARROW_GEMM ==== */
+
+/* A narrow of a GEMM's output as the GEMM of the narrowed operand: level
+ * 3's 49 at tiny (the last row of Mamba2's chunk-state GEMM), and made-up
+ * ones: rows of a GEMM with a 2-D b, columns, a batch dim of both, a
+ * negative dim. */
+static void narrow_gemm_operands(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	const char *id = "level3/49_mamba2_return_final_state";
+	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	int narrows = count_lib(g, "narrow");
+	apply_checked(t, g, KRL_RULE_NARROW_GEMM, "tiny", id);
+	/* the narrow moved from the GEMM's output to its a */
+	assert_int_equal(count_lib(g, "narrow"), narrows);
+	krl_graph_free(g);
+	krl_task_free(t);
+	krl_suite_free(s);
+	static const char *const texts[] = {
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [k, p] normal(0, 1)\n"
+		     "output y f32 [n, 2, p]\n", "n=2 m=5 k=3 p=4")
+		"  buffer c f32 [n, m, p]\n"
+		"  call gemm(a, b) -> c\n"
+		"  call narrow(c) -> y dim=1 start=2\nend\n",
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [n, k, p] normal(0, 1)\n"
+		     "output y f32 [n, m, 3]\n", "n=2 m=5 k=3 p=6")
+		"  buffer c f32 [n, m, p]\n"
+		"  call gemm(a, b) -> c\n"
+		"  call narrow(c) -> y dim=-1 start=1\nend\n",
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [n, k, p] normal(0, 1)\n"
+		     "output y f32 [1, m, p]\n", "n=3 m=5 k=3 p=4")
+		"  buffer c f32 [n, m, p]\n"
+		"  call gemm(a, b) -> c alpha=0.5\n"
+		"  call narrow(c) -> y dim=0 start=2\nend\n",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		g = lower_text(texts[i], &t);
+		apply_checked(t, g, KRL_RULE_NARROW_GEMM, "tiny", "narrow_gemm");
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	/* Not matched: rows of a transposed a, columns of a transposed b,
+	 * the GEMM's output read twice. */
+	static const char *const no[] = {
+		HEAD("input a f32 [k, m] normal(0, 1)\n"
+		     "param b f32 [k, p] normal(0, 1)\n"
+		     "output y f32 [2, p]\n", "m=5 k=3 p=4")
+		"  buffer c f32 [m, p]\n"
+		"  call gemm(a, b) -> c ta=1\n"
+		"  call narrow(c) -> y dim=0 start=1\nend\n",
+		HEAD("input a f32 [m, k] normal(0, 1)\n"
+		     "param b f32 [p, k] normal(0, 1)\n"
+		     "output y f32 [m, 2]\n", "m=5 k=3 p=4")
+		"  buffer c f32 [m, p]\n"
+		"  call gemm(a, b) -> c tb=1\n"
+		"  call narrow(c) -> y dim=1 start=1\nend\n",
+		HEAD("input a f32 [m, k] normal(0, 1)\n"
+		     "param b f32 [k, p] normal(0, 1)\n"
+		     "output y f32 [2, p]\noutput c f32 [m, p]\n", "m=5 k=3 p=4")
+		"  call gemm(a, b) -> c\n"
+		"  call narrow(c) -> y dim=0 start=1\nend\n",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		g = lower_text(no[i], &t);
+		assert_false(krl_rule_matches(g, KRL_RULE_NARROW_GEMM));
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
 /* ==== CONV_BIAS ==== */
 
 /* A convolution's bias split off as a broadcast add where only nodes that
@@ -761,6 +840,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_BIAS), "conv_bias");
 	assert_string_equal(krl_rule_name(KRL_RULE_RECURRENCE), "recurrence");
 	assert_string_equal(krl_rule_name(KRL_RULE_POOL_CONV), "pool_conv");
+	assert_string_equal(krl_rule_name(KRL_RULE_NARROW_GEMM), "narrow_gemm");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -770,6 +850,7 @@ int main(void)
 		cmocka_unit_test(cancel_idempotent_chains),
 		cmocka_unit_test(conv_mean_geometries),
 		cmocka_unit_test(pool_conv_geometries),
+		cmocka_unit_test(narrow_gemm_operands),
 		cmocka_unit_test(conv_bias_split),
 		cmocka_unit_test(cancel_built_graph),
 		cmocka_unit_test(fold_scalar_chain),
