@@ -585,6 +585,52 @@ static krl_err cm_taps(rw *R, int t, int ax, const int64_t *lead,
 	                     out, R->d);
 }
 
+/* Node n's attribute i has one value in every named shape set: a number,
+ * or a `fixed` shape key with one value (a rule whose structure depends
+ * on it must not see another value at a hidden set, which keeps tiny's). */
+static int attr_fixed(const rw *R, const krl_gnode *n, int i)
+{
+	if (isnan(n->aval[i]))
+		return 0;
+	char *z = krl_opt_expr_text(n->attrs[i].value);
+	int fixed = z && krl_graph_text_fixed(R->old, z);
+	free(z);
+	return fixed;
+}
+
+/* The geometry of convolution node c (transposed or not) when it is the
+ * same in every shape set the candidate serves: its attributes (but algo
+ * and the layouts) and w's kernel sizes fixed; 0 otherwise. */
+static int fixed_conv_geom(const rw *R, const krl_gnode *c, int transposed,
+                           krl_conv_geom *geo)
+{
+	krl_tensor in[2];
+	krl_attrs a = { 0 };
+	memset(in, 0, sizeof in);
+	for (int k = 0; k < 2; k++) {
+		const krl_gnode *b = NN(R, c->in[k]);
+		in[k].dtype = b->dtype;
+		in[k].ndim = b->ndim;
+		for (int j = 0; j < b->ndim; j++)
+			in[k].dim[j] = b->dim[j].val;
+	}
+	for (int i = 0; i < c->nattrs && a.n < KRL_MAX_ATTR; i++) {
+		const char *key = c->attrs[i].key;
+		if (!strcmp(key, "algo") || !strcmp(key, "layout") ||
+		    !strcmp(key, "w_layout"))
+			continue;
+		if (!attr_fixed(R, c, i))
+			return 0;
+		a.key[a.n] = key;
+		a.val[a.n++] = c->aval[i];
+	}
+	const krl_gnode *wn = NN(R, c->in[1]);
+	for (int j = 2; j < wn->ndim; j++)
+		if (!krl_graph_text_fixed(R->old, wn->dim[j].text))
+			return 0;
+	return krl_conv_geom_get(transposed, in, &a, geo) == 0;
+}
+
 static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 {
 	if (n->kind != KRL_GN_REDUCE || n->red != KRL_RED_SUM)
@@ -626,31 +672,8 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 	} else if (n->axis != 2 || n->naxes != nd) {
 		return KRL_OK;
 	}
-	/* The geometry, from literal attributes and fixed kernel sizes. */
-	krl_tensor in[2];
-	krl_attrs a = { 0 };
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
-		const krl_gnode *b = NN(R, c->in[k]);
-		in[k].dtype = b->dtype;
-		in[k].ndim = b->ndim;
-		for (int j = 0; j < b->ndim; j++)
-			in[k].dim[j] = b->dim[j].val;
-	}
-	for (int i = 0; i < c->nattrs && a.n < KRL_MAX_ATTR; i++) {
-		const char *key = c->attrs[i].key;
-		if (!strcmp(key, "algo") || !strcmp(key, "layout"))
-			continue;
-		char *z = krl_opt_expr_text(c->attrs[i].value);
-		int fixed = z && krl_graph_text_fixed(R->old, z);
-		free(z);
-		if (!fixed || isnan(c->aval[i]))
-			return KRL_OK;
-		a.key[a.n] = key;
-		a.val[a.n++] = c->aval[i];
-	}
 	krl_conv_geom geo;
-	if (krl_conv_geom_get(1, in, &a, &geo) || geo.groups != 1 ||
+	if (!fixed_conv_geom(R, c, 1, &geo) || geo.groups != 1 ||
 	    geo.nsp != nd)
 		return KRL_OK;
 	const krl_gnode *wn = NN(R, c->in[1]);
@@ -659,7 +682,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 		int64_t s = geo.stride[j], p = geo.pad[j], dl = geo.dil[j];
 		int64_t K = geo.k[j], op = geo.opad[j];
 		if (geo.out[j] != c->dim[2 + j].val || K > KRL_MAX_CALL_IN ||
-		    s < 1 || dl < 1 || !krl_graph_text_fixed(R->old, wn->dim[2 + j].text))
+		    s < 1 || dl < 1)
 			return KRL_OK;
 		for (int64_t k = 0; k < K; k++) {
 			int64_t num = p - k * dl; /* ceil(num / s) */
@@ -807,15 +830,20 @@ static krl_err rule_conv_bias(rw *R, const krl_gnode *n, int *out)
  * inside, ceil_mode's clipped windows included). Only the summation order
  * changes.
  */
-static int pool_attr(const krl_gnode *p, const char *key, double dflt,
-                     double *v)
+
+/* Attribute `key` of node n (its value in *v, its index in *at; dflt and
+ * -1 when absent); 0 when it is not the same in every shape set. */
+static int lib_attr(const rw *R, const krl_gnode *n, const char *key,
+                    double dflt, double *v, int *at)
 {
 	*v = dflt;
-	for (int i = 0; i < p->nattrs; i++)
-		if (!strcmp(p->attrs[i].key, key)) {
-			if (isnan(p->aval[i]))
+	*at = -1;
+	for (int i = 0; i < n->nattrs; i++)
+		if (!strcmp(n->attrs[i].key, key)) {
+			if (!attr_fixed(R, n, i))
 				return 0;
-			*v = p->aval[i];
+			*v = n->aval[i];
+			*at = i;
 		}
 	return 1;
 }
@@ -841,28 +869,8 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
 	    !one_reader(R, ci))
 		return KRL_OK;
 	/* the geometry: a 1x1 convolution that keeps the positions */
-	krl_tensor in[2];
-	krl_attrs a = { 0 };
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
-		const krl_gnode *b = NN(R, c->in[k]);
-		in[k].dtype = b->dtype;
-		in[k].ndim = b->ndim;
-		for (int j = 0; j < b->ndim; j++)
-			in[k].dim[j] = b->dim[j].val;
-	}
-	for (int i = 0; i < c->nattrs && a.n < KRL_MAX_ATTR; i++) {
-		if (!strcmp(c->attrs[i].key, "algo") ||
-		    !strcmp(c->attrs[i].key, "layout") ||
-		    !strcmp(c->attrs[i].key, "w_layout"))
-			continue;
-		if (isnan(c->aval[i]))
-			return KRL_OK;
-		a.key[a.n] = c->attrs[i].key;
-		a.val[a.n++] = c->aval[i];
-	}
 	krl_conv_geom geo;
-	if (krl_conv_geom_get(0, in, &a, &geo) || geo.nsp != nd)
+	if (!fixed_conv_geom(R, c, 0, &geo) || geo.nsp != nd)
 		return KRL_OK;
 	const krl_gnode *xn = NN(R, c->in[0]);
 	for (int j = 0; j < nd; j++)
@@ -871,9 +879,10 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
 			return KRL_OK;
 	if (bias) {
 		double pad = 0, dov = 0;
-		if (!pool_attr(n, "padding", 0, &pad) ||
-		    !pool_attr(n, "divisor_override", 0, &dov) || pad != 0 ||
-		    dov != 0)
+		int at;
+		if (!lib_attr(R, n, "padding", 0, &pad, &at) ||
+		    !lib_attr(R, n, "divisor_override", 0, &dov, &at) ||
+		    pad != 0 || dov != 0)
 			return KRL_OK;
 	}
 	/* P = the pool over x, [N, Ci, pooled...] */
@@ -915,20 +924,6 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
  * Only where the operand narrowed is not transposed (ta, tb), the GEMM's
  * output has no other reader, and dim and start are numbers.
  */
-static int lib_attr(const krl_gnode *n, const char *key, double dflt,
-                    double *v, int *at)
-{
-	*v = dflt;
-	*at = -1;
-	for (int i = 0; i < n->nattrs; i++)
-		if (!strcmp(n->attrs[i].key, key)) {
-			if (isnan(n->aval[i]))
-				return 0;
-			*v = n->aval[i];
-			*at = i;
-		}
-	return 1;
-}
 
 /* x narrowed along its dim d to `keep`, from the start attribute of nw
  * (attribute start_at, or 0 when -1). */
@@ -963,11 +958,16 @@ static krl_err rule_narrow_gemm(rw *R, const krl_gnode *n, int *out)
 	if (g->kind != KRL_GN_LIB || strcmp(g->op, "gemm") || g->nout != 1 ||
 	    g->nin != 2 || g->ndim != n->ndim || !one_reader(R, gi))
 		return KRL_OK;
-	double dv, sv, ta, tb;
+	double dv, ta, tb;
 	int dat, sat, tat;
-	if (!lib_attr(n, "dim", 0, &dv, &dat) ||
-	    !lib_attr(n, "start", 0, &sv, &sat) ||
-	    !lib_attr(g, "ta", 0, &ta, &tat) || !lib_attr(g, "tb", 0, &tb, &tat))
+	/* start may differ between sets: the new narrows take its text */
+	sat = -1;
+	for (int i = 0; i < n->nattrs; i++)
+		if (!strcmp(n->attrs[i].key, "start"))
+			sat = i;
+	if (!lib_attr(R, n, "dim", 0, &dv, &dat) ||
+	    !lib_attr(R, g, "ta", 0, &ta, &tat) ||
+	    !lib_attr(R, g, "tb", 0, &tb, &tat))
 		return KRL_OK;
 	int nd = g->ndim, d = (int)dv < 0 ? (int)dv + nd : (int)dv;
 	if (d < 0 || d >= nd || n->dim[d].val == g->dim[d].val)

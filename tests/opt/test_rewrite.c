@@ -538,6 +538,26 @@ static void pool_conv_geometries(void **state)
 		krl_graph_free(g);
 		krl_task_free(t);
 	}
+	/* Nor where the kernel is 1x1 at kb1 but not at tiny: a candidate
+	 * generated at kb1 serves tiny too. */
+	static const char varying[] =
+		"task t\nsource \"test\"\n"
+		"shapes kb0 n=2 ci=3 co=4 a=6 b=6 kk=1\n"
+		"shapes kb1 n=2 ci=3 co=4 a=6 b=6 kk=1\n"
+		"shapes tiny n=2 ci=3 co=4 a=8 b=8 kk=3\n"
+		"input x f32 [n, ci, a, b] normal(0, 1)\n"
+		"param w f32 [co, ci, kk, kk] normal(0, 1)\n"
+		"output y f32 [n, co, (a - kk + 1) / 2, (b - kk + 1) / 2]\n"
+		"tolerance atol=1e-6 rtol=1e-5\nbytes 8\nflops 1\nplan\n"
+		"  buffer u f32 [n, co, a - kk + 1, b - kk + 1]\n"
+		"  call conv(x, w) -> u\n"
+		"  call avg_pool2d(u) -> y kernel_size=2\nend\n";
+	KRL_ASSERT_OK(krl_task_parse("rule.task", varying, strlen(varying), &t,
+	                             &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "kb1", &g, &d), &d);
+	assert_false(krl_rule_matches(g, KRL_RULE_POOL_CONV));
+	krl_graph_free(g);
+	krl_task_free(t);
 }
 
 /* ==== NARROW_GEMM ==== */
