@@ -74,6 +74,36 @@ static krl_graph *lower_text(const char *text, krl_task **t)
 	return g;
 }
 
+/* Each of texts[0..n) lowered at tiny: rule r matches, keeps the golden
+ * result (apply_checked), and then `after` (when not NULL) holds. */
+static void matches_all(const char *const *texts, size_t n, krl_rule r,
+                        void (*after)(const krl_graph *))
+{
+	for (size_t i = 0; i < n; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = lower_text(texts[i], &t);
+		apply_checked(t, g, r, "tiny", krl_rule_name(r));
+		if (after)
+			after(g);
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
+/* Rule r matches none of texts[0..n) lowered at tiny. */
+static void refuses_all(const char *const *texts, size_t n, krl_rule r)
+{
+	for (size_t i = 0; i < n; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = lower_text(texts[i], &t);
+		if (krl_rule_matches(g, r))
+			fprintf(stderr, "%s matches text %zu\n", krl_rule_name(r), i);
+		assert_false(krl_rule_matches(g, r));
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+}
+
 #define HEAD(decls, tiny)                                                  \
 	"task t\nsource \"test\"\n"                                        \
 	"shapes kb0 " tiny "\nshapes kb1 " tiny "\nshapes tiny " tiny "\n" \
@@ -349,6 +379,13 @@ static void reduce_linear_gemv(void **state)
  * input sums: level 2's 42 (nothing cropped) and 44 (tap 0 cropped in both
  * dims), and made-up geometries in 1-D and 3-D where strides, padding,
  * dilation and output padding crop leading and trailing positions. */
+static void conv_mean_done(const krl_graph *g)
+{
+	assert_int_equal(count_lib(g, "conv_transpose_bias") +
+	                 count_lib(g, "conv_transpose"), 0);
+	assert_int_equal(count_lib(g, "permute"), 1);
+}
+
 static void conv_mean_geometries(void **state)
 {
 	(void)state;
@@ -397,16 +434,8 @@ static void conv_mean_geometries(void **state)
 		"  view yv = y [n, co, 1]\n"
 		"  call mean(tv) -> yv dim=2\nend\n",
 	};
-	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-		krl_task *t = NULL;
-		krl_graph *g = lower_text(texts[i], &t);
-		apply_checked(t, g, KRL_RULE_CONV_MEAN, "tiny", "conv_mean");
-		assert_int_equal(count_lib(g, "conv_transpose_bias") +
-		                 count_lib(g, "conv_transpose"), 0);
-		assert_int_equal(count_lib(g, "permute"), 1);
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	matches_all(texts, sizeof texts / sizeof texts[0], KRL_RULE_CONV_MEAN,
+	            conv_mean_done);
 	/* Not matched: the convolution's output read twice, a mean over
 	 * some spatial dims only (level 2's 13), a grouped convolution. */
 	static const char *const no[] = {
@@ -429,13 +458,7 @@ static void conv_mean_geometries(void **state)
 		"  call conv_transpose(x, w) -> t groups=2\n"
 		"  call sum(t) -> y dim=2\nend\n",
 	};
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		krl_task *t = NULL;
-		krl_graph *g = lower_text(no[i], &t);
-		assert_false(krl_rule_matches(g, KRL_RULE_CONV_MEAN));
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_CONV_MEAN);
 }
 
 /* ==== POOL_CONV ==== */
@@ -447,6 +470,11 @@ static int conv_reads_pool(const krl_graph *g)
 		if (g->n[i].kind == KRL_GN_LIB && !strncmp(g->n[i].op, "conv", 4))
 			return g->n[g->n[i].in[0]].kind == KRL_GN_POOL;
 	return 0;
+}
+
+static void pool_conv_done(const krl_graph *g)
+{
+	assert_true(conv_reads_pool(g));
 }
 
 /* An average pool of a 1x1 convolution as the convolution of the pooled
@@ -495,13 +523,8 @@ static void pool_conv_geometries(void **state)
 		"  call avg_pool3d(t) -> y kernel_size=2 stride=2 padding=1 "
 		"count_include_pad=0\nend\n",
 	};
-	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-		g = lower_text(texts[i], &t);
-		apply_checked(t, g, KRL_RULE_POOL_CONV, "tiny", "pool_conv");
-		assert_true(conv_reads_pool(g));
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	matches_all(texts, sizeof texts / sizeof texts[0], KRL_RULE_POOL_CONV,
+	            pool_conv_done);
 	/* Not matched: a 3x3 convolution, a strided 1x1 one, a bias under
 	 * a padded pool (its windows' weights do not sum to 1), the
 	 * convolution's output read twice. */
@@ -532,12 +555,7 @@ static void pool_conv_geometries(void **state)
 		"  call conv(x, w) -> t\n"
 		"  call avg_pool2d(t) -> y kernel_size=2\nend\n",
 	};
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		g = lower_text(no[i], &t);
-		assert_false(krl_rule_matches(g, KRL_RULE_POOL_CONV));
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_POOL_CONV);
 	/* Nor where the kernel is 1x1 at kb1 but not at tiny: a candidate
 	 * generated at kb1 serves tiny too. */
 	static const char varying[] =
@@ -604,12 +622,8 @@ static void narrow_gemm_operands(void **state)
 		"  call gemm(a, b) -> c alpha=0.5\n"
 		"  call narrow(c) -> y dim=0 start=2\nend\n",
 	};
-	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-		g = lower_text(texts[i], &t);
-		apply_checked(t, g, KRL_RULE_NARROW_GEMM, "tiny", "narrow_gemm");
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	matches_all(texts, sizeof texts / sizeof texts[0], KRL_RULE_NARROW_GEMM,
+	            NULL);
 	/* Not matched: rows of a transposed a, columns of a transposed b,
 	 * the GEMM's output read twice. */
 	static const char *const no[] = {
@@ -631,12 +645,7 @@ static void narrow_gemm_operands(void **state)
 		"  call gemm(a, b) -> c\n"
 		"  call narrow(c) -> y dim=0 start=1\nend\n",
 	};
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		g = lower_text(no[i], &t);
-		assert_false(krl_rule_matches(g, KRL_RULE_NARROW_GEMM));
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_NARROW_GEMM);
 }
 
 /* ==== CONV_BIAS ==== */
@@ -694,13 +703,7 @@ static void conv_bias_split(void **state)
 		     "output y f32 [n, co, l - 2]\n", "n=2 ci=3 co=4 l=7")
 		"  call conv_bias(x, w, b) -> y\nend\n",
 	};
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		krl_task *t = NULL;
-		krl_graph *g = lower_text(no[i], &t);
-		assert_false(krl_rule_matches(g, KRL_RULE_CONV_BIAS));
-		krl_graph_free(g);
-		krl_task_free(t);
-	}
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_CONV_BIAS);
 }
 
 /* ==== Level 1 ==== */
