@@ -49,6 +49,20 @@ const char *krl_rule_name(krl_rule r)
 
 /* ==== Helpers ==== */
 
+double krl_rw_attr_val(const krl_gnode *n, const char *key, char **text)
+{
+	if (text)
+		*text = NULL;
+	for (int a = 0; a < n->nattrs; a++) {
+		if (strcmp(n->attrs[a].key, key))
+			continue;
+		if (text)
+			*text = krl_opt_expr_text(n->attrs[a].value);
+		return n->aval[a];
+	}
+	return NAN;
+}
+
 /* 1 when text is a plan expression without names: the same value in
  * every shape set. */
 static int text_literal(const char *text)
@@ -89,6 +103,32 @@ static int old_of(const rw *R, int i)
 static krl_err oom(rw *R)
 {
 	return krl_rw_oom(R);
+}
+
+/* A copy of node src (of the new graph) reading in0 and in1 (-1: its own
+ * input there) with its dims [lo, hi) those of node `from`, added to the
+ * new graph as *out. */
+static krl_err add_redimmed(rw *R, int src, int in0, int in1,
+                            const krl_gnode *from, int lo, int hi, int *out)
+{
+	krl_gnode c;
+	if (krl_gnode_copy(&c, NN(R, src)))
+		return oom(R);
+	if (in0 >= 0)
+		c.in[0] = in0;
+	if (in1 >= 0)
+		c.in[1] = in1;
+	for (int k = lo; k < hi; k++) {
+		free(c.dim[k].text);
+		c.dim[k].val = from->dim[k].val;
+		if (!(c.dim[k].text = krl_opt_strdup(from->dim[k].text))) {
+			krl_gnode_clear(&c);
+			return oom(R);
+		}
+	}
+	if ((*out = krl_graph_add(R->g, &c)) < 0)
+		return oom(R);
+	return KRL_OK;
 }
 
 static krl_err pw2(rw *R, krl_pwop op, int a, int b, int *o)
@@ -896,21 +936,7 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
 		return r;
 	memcpy(R->g->n[P].aval, n->aval, sizeof n->aval);
 	/* the convolution over P, with the pool's output dims */
-	krl_gnode cv;
-	if (krl_gnode_copy(&cv, NN(R, ci)))
-		return oom(R);
-	cv.in[0] = P;
-	for (int j = 0; j < nd; j++) {
-		free(cv.dim[2 + j].text);
-		cv.dim[2 + j].val = n->dim[2 + j].val;
-		if (!(cv.dim[2 + j].text = krl_opt_strdup(n->dim[2 + j].text))) {
-			krl_gnode_clear(&cv);
-			return oom(R);
-		}
-	}
-	if ((*out = krl_graph_add(R->g, &cv)) < 0)
-		return oom(R);
-	return KRL_OK;
+	return add_redimmed(R, ci, P, -1, n, 2, 2 + nd, out);
 }
 
 /*
@@ -925,10 +951,9 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
  * output has no other reader, and dim and start are numbers.
  */
 
-/* x narrowed along its dim d to `keep`, from the start attribute of nw
- * (attribute start_at, or 0 when -1). */
-static krl_err narrow_like(rw *R, const krl_gnode *nw, int start_at, int x,
-                           int d, const krl_gdim *keep, int *out)
+/* x narrowed along its dim d to `keep`, from narrow node nw's start. */
+static krl_err narrow_like(rw *R, const krl_gnode *nw, int x, int d,
+                           const krl_gdim *keep, int *out)
 {
 	const krl_gnode *xn = NN(R, x);
 	krl_gdim dim[KRL_MAX_DIM];
@@ -936,12 +961,16 @@ static krl_err narrow_like(rw *R, const krl_gnode *nw, int start_at, int x,
 		dim[k] = k == d ? *keep : xn->dim[k];
 	char dt[16];
 	snprintf(dt, sizeof dt, "%d", d);
-	char *st = start_at >= 0 ? krl_opt_expr_text(nw->attrs[start_at].value)
-	                         : krl_opt_strdup("0");
+	/* the start's text: it may differ between shape sets */
+	char *st = NULL;
+	double sv = krl_rw_attr_val(nw, "start", &st);
+	if (!st && isnan(sv)) { /* absent: the op's default */
+		sv = 0;
+		st = krl_opt_strdup("0");
+	}
 	if (!st)
 		return oom(R);
-	krl_gattr a[2] = { { "dim", dt, d },
-	                   { "start", st, start_at >= 0 ? nw->aval[start_at] : 0 } };
+	krl_gattr a[2] = { { "dim", dt, d }, { "start", st, sv } };
 	krl_err r = krl_graph_lib(R->g, "narrow", &x, 1, xn->ndim, dim, a, 2,
 	                          out, R->d);
 	free(st);
@@ -959,12 +988,7 @@ static krl_err rule_narrow_gemm(rw *R, const krl_gnode *n, int *out)
 	    g->nin != 2 || g->ndim != n->ndim || !one_reader(R, gi))
 		return KRL_OK;
 	double dv, ta, tb;
-	int dat, sat, tat;
-	/* start may differ between sets: the new narrows take its text */
-	sat = -1;
-	for (int i = 0; i < n->nattrs; i++)
-		if (!strcmp(n->attrs[i].key, "start"))
-			sat = i;
+	int dat, tat;
 	if (!lib_attr(R, n, "dim", 0, &dv, &dat) ||
 	    !lib_attr(R, g, "ta", 0, &ta, &tat) ||
 	    !lib_attr(R, g, "tb", 0, &tb, &tat))
@@ -979,34 +1003,21 @@ static krl_err rule_narrow_gemm(rw *R, const krl_gnode *n, int *out)
 	if (d == nd - 2) {
 		if (ta != 0 || an->ndim != nd)
 			return KRL_OK;
-		r = narrow_like(R, n, sat, a, d, &keep, &a);
+		r = narrow_like(R, n, a, d, &keep, &a);
 	} else if (d == nd - 1) {
 		if (tb != 0)
 			return KRL_OK;
-		r = narrow_like(R, n, sat, b, bn->ndim - 1, &keep, &b);
+		r = narrow_like(R, n, b, bn->ndim - 1, &keep, &b);
 	} else {
 		if (an->ndim != nd)
 			return KRL_OK;
-		r = narrow_like(R, n, sat, a, d, &keep, &a);
+		r = narrow_like(R, n, a, d, &keep, &a);
 		if (!r && bn->ndim == nd)
-			r = narrow_like(R, n, sat, b, d, &keep, &b);
+			r = narrow_like(R, n, b, d, &keep, &b);
 	}
 	if (r)
 		return r;
-	krl_gnode c;
-	if (krl_gnode_copy(&c, NN(R, gi)))
-		return oom(R);
-	c.in[0] = a;
-	c.in[1] = b;
-	free(c.dim[d].text);
-	c.dim[d].val = n->dim[d].val;
-	if (!(c.dim[d].text = krl_opt_strdup(n->dim[d].text))) {
-		krl_gnode_clear(&c);
-		return oom(R);
-	}
-	if ((*out = krl_graph_add(R->g, &c)) < 0)
-		return oom(R);
-	return KRL_OK;
+	return add_redimmed(R, gi, a, b, n, d, d + 1, out);
 }
 
 /* ==== Driver ==== */

@@ -28,6 +28,11 @@ static inline krl_err krl_rw_oom(rw *R)
 	return krl_diag_set(R->d, KRL_ENOMEM, pos, "out of memory");
 }
 
+/* The value of node n's attribute key in the set lowered (NAN when
+ * absent or not a number), and its text (caller frees; NULL when absent
+ * or out of memory). */
+double krl_rw_attr_val(const krl_gnode *n, const char *key, char **text);
+
 /* The recurrence rule (rewrite_rnn.c), in two rebuilds: first every
  * unrolled Elman recurrence becomes one rnn_tanh call whose output's
  * slices stand for the steps' states; then (krl_rule_batch_linear) each

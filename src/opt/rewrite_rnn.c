@@ -55,23 +55,6 @@ static const krl_gnode *NEW(const rw *R, int i)
 	return &R->g->n[i];
 }
 
-/* The value of LIB node n's attribute key in the set lowered (NAN when
- * absent or not a number), and its text (caller frees; NULL when absent
- * or out of memory). */
-static double attr_val(const krl_gnode *n, const char *key, char **text)
-{
-	if (text)
-		*text = NULL;
-	for (int a = 0; a < n->nattrs; a++) {
-		if (strcmp(n->attrs[a].key, key))
-			continue;
-		if (text)
-			*text = krl_opt_expr_text(n->attrs[a].value);
-		return n->aval[a];
-	}
-	return NAN;
-}
-
 /* Where node i's elements sit: elements [*start, *start + numel(i)) of
  * node *root seen flat. Either i is root through VIEWs (start 0, *narrow
  * -1), or VIEWs over a `narrow` along dim 0 of a 1-D VIEW of root (the
@@ -87,7 +70,7 @@ static void slice_of(const krl_graph *g, int i, int *root, int64_t *start,
 	if (n->kind == KRL_GN_LIB && !strcmp(n->op, "narrow") && n->nin == 1 &&
 	    n->ndim == 1 && g->n[n->in[0]].ndim == 1 &&
 	    krl_gnode_lib_literal(n, "dim", 0, &dim) && dim == 0 &&
-	    !isnan(st = attr_val(n, "start", NULL))) {
+	    !isnan(st = krl_rw_attr_val(n, "start", NULL))) {
 		*narrow = u;
 		*start = (int64_t)st;
 		u = krl_graph_unview(g, n->in[0]);
@@ -320,7 +303,7 @@ static krl_err chain_build(rw *R, chain *c)
 	snprintf(wt, sizeof wt, "%s + %s + 2 * (%s)", hi, hh, H);
 	char *start_text = NULL;
 	if (c->narrow0 >= 0) {
-		attr_val(OLD(R, c->narrow0), "start", &start_text);
+		krl_rw_attr_val(OLD(R, c->narrow0), "start", &start_text);
 		if (!start_text)
 			return krl_rw_oom(R);
 	}
@@ -468,7 +451,7 @@ krl_err krl_rule_batch_linear(rw *R, const krl_gnode *n, int *out)
 		snprintf(rt, sizeof rt, "%s", n->dim[0].text);
 	char *st = NULL;
 	if (nar0 >= 0) {
-		attr_val(NEW(R, nar0), "start", &st);
+		krl_rw_attr_val(NEW(R, nar0), "start", &st);
 		if (!st)
 			return krl_rw_oom(R);
 	}
