@@ -948,7 +948,8 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
  * columns or batches kept (level 3's 49: the last of 3 rows of
  * Mamba2's chunk-state GEMM, [B H, 3, 3] @ [B H, 3, P N], is its output).
  * Only where the operand narrowed is not transposed (ta, tb), the GEMM's
- * output has no other reader, and dim and start are numbers.
+ * output has no other reader, and dim, ta and tb are the same in every
+ * shape set (start may differ: the new narrows take its text).
  */
 
 /* x narrowed along its dim d to `keep`, from narrow node nw's start. */
