@@ -59,19 +59,7 @@ int cg_cat_dim(const krl_gnode *c)
  * its last dim (p[] its rank's entries), else 0. */
 static int perm_of(const krl_gnode *c, int *p)
 {
-	if (c->kind != KRL_GN_LIB || strcmp(c->op, "permute") || c->nin != 1 ||
-	    c->nout != 1 || c->ndim < 2 || c->ndim > KRL_MAX_DIM)
-		return 0;
-	for (int j = 0; j < c->ndim; j++) {
-		char key[16];
-		double v;
-		snprintf(key, sizeof key, "p%d", j);
-		if (!krl_gnode_lib_literal(c, key, -1, &v) || v < 0 ||
-		    v >= c->ndim || v != (int)v)
-			return 0;
-		p[j] = (int)v;
-	}
-	return p[c->ndim - 1] == c->ndim - 1;
+	return c->ndim >= 2 && cg_perm_of(c, p) && p[c->ndim - 1] == c->ndim - 1;
 }
 
 /* Whether node m ends the pointwise chain of a GEMM or convolution that

@@ -91,39 +91,11 @@ const char *cg_name(cg_gen *G, const char *pre)
 
 /* ==== Shapes ==== */
 
-/* Copies a dim text without spaces and without parentheses that enclose
- * all of it. */
-static void norm_dim(const char *a, char *out, size_t cap)
-{
-	size_t n = 0;
-	for (; *a && n + 1 < cap; a++)
-		if (*a != ' ' && *a != '\t')
-			out[n++] = *a;
-	out[n] = 0;
-	for (;;) {
-		n = strlen(out);
-		if (n < 2 || out[0] != '(' || out[n - 1] != ')')
-			return;
-		int depth = 0, whole = 1;
-		for (size_t i = 0; i < n; i++) {
-			depth += out[i] == '(' ? 1 : out[i] == ')' ? -1 : 0;
-			if (depth == 0 && i + 1 < n) {
-				whole = 0;
-				break;
-			}
-		}
-		if (!whole)
-			return;
-		memmove(out, out + 1, n - 2);
-		out[n - 2] = 0;
-	}
-}
-
 int cg_dim_eq(const char *a, const char *b)
 {
 	char x[512], y[512];
-	norm_dim(a, x, sizeof x);
-	norm_dim(b, y, sizeof y);
+	krl_dim_text_norm(a, x, sizeof x);
+	krl_dim_text_norm(b, y, sizeof y);
 	return strcmp(x, y) == 0;
 }
 
@@ -144,7 +116,7 @@ int cg_same_shape(const krl_graph *g, int a, int b)
 			j++;
 		if (i == x->ndim || j == y->ndim)
 			return i == x->ndim && j == y->ndim;
-		if (!cg_dim_eq(x->dim[i].text, y->dim[j].text))
+		if (!krl_graph_text_same(g, x->dim[i].text, y->dim[j].text))
 			return 0;
 		i++;
 		j++;

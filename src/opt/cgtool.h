@@ -145,6 +145,9 @@ typedef struct krl_sched {
 	                            call; else the generated kernel
 	                            (codegen_conv.c, cg_dw_geom), that many
 	                            output rows a thread */
+	int perm_gen;            /* 1: permutes as kernelrl's copy kernel
+	                            (codegen_perm.c); 0: the library's call,
+	                            as the reference */
 	int lib_rnn;             /* `recurrence=` of the recurrent layers
 	                            (KRL_OPCAP_RECURRENCE): the index of its
 	                            word (krl_attr_words: 0 standard, the
@@ -211,6 +214,8 @@ typedef struct cg_gen {
 	int nconv_dw;            /* depthwise convolutions written as the
 	                            generated kernel */
 	int dw_body;             /* its body written */
+	int nperm;               /* permutes written as the copy kernel */
+	int perm_body;           /* its body written */
 	int ndense;              /* grouped convolutions written as dense */
 	int dense_body;          /* krl_wdense written */
 	int nfused_lib;          /* library calls fused into those */

@@ -91,6 +91,8 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		return KRL_OK;
 	if (G->s.conv_dw && cg_emit_dwconv(G, K))
 		return KRL_OK;
+	if (cg_emit_perm(G, K))
+		return KRL_OK;
 	cg_tconv tc;
 	if (G->s.lib_tconv && cg_tconv_geom(g, n, &tc))
 		return cg_emit_tconv(G, K, &tc);
@@ -362,6 +364,7 @@ static void reset_output(cg_gen *G)
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
+	G->nperm = G->perm_body = 0;
 	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = G->ncat = 0;
 	G->nwkrsc = G->wkrsc_body = 0;
 	G->row_cl = G->pool_cl = G->map_clout = G->pool_clout = 0;
@@ -530,7 +533,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			}
 		}
 		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nconv_dw +
-		                  G.nfused_lib + G.ncat;
+		                  G.nfused_lib + G.ncat + G.nperm;
 		counts[CK_MAP] -= nempty;
 		int nk = G.nk - G.nfused_lib - nempty - G.ncat;
 		for (int n = 0; n < g->nn; n++)
@@ -652,6 +655,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			             "place by %s inputs' kernels", G.ncat,
 			             G.ncat == 1 ? "" : "s", G.ncat == 1 ? "" : "s",
 			             G.ncat == 1 ? "its" : "their");
+		if (G.nperm)
+			cg_sb_printf(&sm, "; %d permute%s as kernelrl's copy "
+			             "kernel", G.nperm, G.nperm == 1 ? "" : "s");
 	}
 
 	tail_plan(&G);
@@ -687,6 +693,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             cg_cat_inplace(&G, G.k[k].anchor[0]) ?
 		             "none (a cat or permute its inputs' kernels wrote "
 		             "in place)" :
+		             G.k[k].kind == CK_LIB && G.nperm && G.s.perm_gen &&
+		             cg_perm_geom(g, G.k[k].anchor[0], NULL) &&
+		             cg_out_decl(g, G.k[k].anchor[0], 1) < 0 ?
+		             "permute (copy kernel)" :
 		             kind_name(G.k[k].kind));
 	cg_sb_puts(&out, " * Every kernel indexes with 64-bit integers, guards every "
 	           "load and store,\n * and takes its vector path only where a "

@@ -308,6 +308,27 @@ int cg_dw_geom(const krl_graph *g, int n, cg_dw *q);
  * set), 0 when it does not apply. */
 int cg_emit_dwconv(cg_gen *G, cg_kern *K);
 
+/* A `permute` as kernelrl's copy kernel (codegen_perm.c,
+ * src/opt/kernels/permute.cuh): y's r dims in m runs, run k x's dims
+ * first[k] .. last[k] (consecutive and in order in both), run jl holding
+ * x's last dim (m - 1: the `inner` form, rows of y are runs of x; else
+ * `tile`). */
+typedef struct cg_perm {
+	int r, m, jl;
+	int first[KRL_MAX_DIM], last[KRL_MAX_DIM];
+} cg_perm;
+
+/* 1 and p[] (its rank's entries) when LIB node c is a `permute` whose
+ * p0 ... are literals making a permutation; else 0. */
+int cg_perm_of(const krl_gnode *c, int *p);
+/* 1 and *q filled (q may be NULL) when LIB node n of g is an f32
+ * permute the kernel takes (cg_perm_of); else 0. */
+int cg_perm_geom(const krl_graph *g, int n, cg_perm *q);
+/* Writes K's permute as the copy kernel where G->s.perm_gen: 1 when
+ * written (G->oom may be set), 0 when it does not apply (a library call
+ * then). */
+int cg_emit_perm(cg_gen *G, cg_kern *K);
+
 /* A transposed convolution as a forward one (codegen_tconv.c): whether
  * it adds a bias, whether some stride is above 1 (the forward output is
  * then scattered), its geometry at the graph's set (spatial dims, groups,

@@ -187,6 +187,27 @@ static int gemm_geom(cg_gen *G, int n, int form, krl_gemm_spec *sp)
 	return 1;
 }
 
+/* Whether node a, a side operand of a chain after node n, is computed
+ * from nothing that a library call after n writes: task buffers,
+ * constants, and pointwise nodes and views of those or of library results
+ * before n (the kernels run in node order, so these are ready when n's
+ * GEMM runs; 43's mask, a library eq_scalar after the score GEMM, is not,
+ * and its chain is then left to the kernels after the GEMM). */
+static int side_early(const krl_graph *g, int a, int n, int depth)
+{
+	const krl_gnode *x = &g->n[a];
+	if (depth > 64)
+		return 0;
+	if (x->kind == KRL_GN_BUF || x->kind == KRL_GN_CONST)
+		return 1;
+	if (x->kind != KRL_GN_PW && x->kind != KRL_GN_VIEW)
+		return a < n;
+	for (int i = 0; i < x->nin; i++)
+		if (!side_early(g, x->in[i], n, depth + 1))
+			return 0;
+	return 1;
+}
+
 void cg_gemm_prepare(cg_gen *G)
 {
 	const krl_graph *g = G->g;
@@ -196,14 +217,19 @@ void cg_gemm_prepare(cg_gen *G)
 		cg_igemm q;
 		cg_dw dq;
 		const unsigned char *in;
-		if ((!form || !gemm_geom(G, n, form, &sp) || sp.batch) &&
+		if ((!form || !gemm_geom(G, n, form, &sp)) &&
 		    (G->s.conv_impl != 1 || !(cg_igemm_geom(g, n, &q) ||
 		                              (G->s.lib_tconv &&
 		                               cg_igemm_tconv_geom(g, n, &q)))) &&
 		    (!G->s.conv_dw || !cg_dw_geom(g, n, &dq)))
 			continue;
-		int e = cg_chain_of(G, n, &in);
-		if (e >= 0)
+		int e = cg_chain_of(G, n, &in), early = 1;
+		for (int m = n + 1; e >= 0 && m <= e && early; m++)
+			for (int i = 0; in[m] && i < g->n[m].nin && early; i++) {
+				int a = g->n[m].in[i];
+				early = a == n || in[a] || side_early(g, a, n, 0);
+			}
+		if (e >= 0 && early)
 			G->mat[e] = 1;
 	}
 }
@@ -360,9 +386,18 @@ void cg_write_epi(cg_gen *G, cg_kern *K, int n, const char *alpha,
 		cg_sb_printf(&init, ", %s", a->cname);
 		cg_sb_printf(&args, ", %s", a->plan);
 	}
-	cg_sb_printf(&st, "\t__device__ __forceinline__ float operator()(float "
-	             "ep_acc, %sint ep_row, int ep_col) const\n\t{\n",
-	             conv ? "int ep_z, " : "");
+	/* a GEMM's: the first row of its matrix among C's rows (a batched
+	 * GEMM sets it for matrix z: z M; the body passes the row within
+	 * the matrix); zero as the braces leave it otherwise */
+	if (conv)
+		cg_sb_puts(&st, "\t__device__ __forceinline__ float operator()"
+		           "(float ep_acc, int ep_z, int ep_row, int ep_col) "
+		           "const\n\t{\n");
+	else
+		cg_sb_puts(&st, "\tlong ep_r0;\n\t__device__ __forceinline__ "
+		           "float operator()(float ep_acc, int ep_rin, int ep_col) "
+		           "const\n\t{\n\t\tconst long ep_row = ep_r0 + ep_rin;"
+		           "\n");
 	cg_sb_cat(&st, &body);
 	cg_sb_puts(&st, "\t}\n};\n");
 	cg_sb_cat(&G->dev, &st);
@@ -431,7 +466,7 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 	/* the pointwise chain that reads C */
 	const unsigned char *in = NULL;
 	int end = -1;
-	if (G->s.fuse && !sp.batch && (end = cg_chain_of(G, n, &in)) >= 0 &&
+	if (G->s.fuse && (end = cg_chain_of(G, n, &in)) >= 0 &&
 	    !cg_chain_fits(G, K, n, end, in))
 		end = -1;
 	if (G->oom)

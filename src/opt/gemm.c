@@ -143,7 +143,14 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	                krl_opt_fmt("(%s) * (%s)", s->k, s->n);
 	/* Constants stay literal so that the inlined body folds them away
 	 * (a runtime alpha and triangle test cost 12% at 4096^3). */
-	char *body = s->batch ?
+	/* a generated epilogue sees C's rows: matrix z's start at z M */
+	char *body = s->batch && s->epi ?
+	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y) "
+	        "{\n\t\t%s ez = e;\n\t\tez.ep_r0 = z * (long)M;\n"
+	        "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * "
+	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s, ez);\n"
+	        "\t}\n", s->epi, s->ta, s->tb, lda, ldb) :
+	    s->batch ?
 	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
 	        "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * "
 	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s, e);\n",

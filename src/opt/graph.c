@@ -579,6 +579,62 @@ int krl_graph_text_fixed(const krl_graph *g, const char *text)
 	return 0;
 }
 
+void krl_dim_text_norm(const char *a, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *a && n + 1 < cap; a++)
+		if (*a != ' ' && *a != '\t')
+			out[n++] = *a;
+	out[n] = 0;
+	for (;;) {
+		n = strlen(out);
+		if (n < 2 || out[0] != '(' || out[n - 1] != ')')
+			return;
+		int depth = 0, whole = 1;
+		for (size_t i = 0; i < n; i++) {
+			depth += out[i] == '(' ? 1 : out[i] == ')' ? -1 : 0;
+			if (depth == 0 && i + 1 < n) {
+				whole = 0;
+				break;
+			}
+		}
+		if (!whole)
+			return;
+		memmove(out, out + 1, n - 2);
+		out[n - 2] = 0;
+	}
+}
+
+/* Text z normalised (krl_dim_text_norm), a const's name replaced by its
+ * expression (t's, up to 8 deep), in out[cap]; 0 when out of memory. */
+static int text_norm(const krl_task *t, const char *z, char *out, size_t cap)
+{
+	char *own = NULL;
+	for (int depth = 0; depth < 8; depth++) {
+		krl_dim_text_norm(z, out, cap);
+		int c = -1;
+		for (int i = 0; t && i < t->nconsts && c < 0; i++)
+			if (!strcmp(t->const_names[i], out))
+				c = i;
+		free(own);
+		own = NULL;
+		if (c < 0)
+			return 1;
+		if (!(own = krl_opt_expr_text(t->const_vals[c])))
+			return 0;
+		z = own;
+	}
+	free(own);
+	return 1;
+}
+
+int krl_graph_text_same(const krl_graph *g, const char *a, const char *b)
+{
+	char x[512], y[512];
+	return text_norm(g->task, a, x, sizeof x) &&
+	       text_norm(g->task, b, y, sizeof y) && !strcmp(x, y);
+}
+
 krl_err krl_graph_compact(krl_graph *g, int *removed)
 {
 	int *map = calloc((size_t)g->nn + 1, sizeof *map);

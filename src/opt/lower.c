@@ -513,6 +513,31 @@ static krl_err lo_masked_fill(lower *L, const int *in, int *out)
 	return r ? r : pw3(L, KRL_PW_WHERE, in[1], c, in[0], out);
 }
 
+/* x == value as a bool PW node, where y is x's shape in every set (the
+ * dims' texts say so): the comparison is then computed where the mask is
+ * read (the score GEMM's epilogue, or the map around it), not written by
+ * a pass of its own. A y that is a leading slice of x stays the call. */
+static krl_err lo_eq_scalar(lower *L, const int *in, int *out)
+{
+	const krl_gnode *x = N(L, in[0]);
+	krl_gnode y = { 0 };
+	krl_err r = dims_of_buf(L, L->st->out[0], &y);
+	int same = !r && y.ndim == x->ndim;
+	for (int k = 0; same && k < x->ndim; k++)
+		same = krl_graph_text_same(L->g, x->dim[k].text, y.dim[k].text);
+	krl_gnode_clear(&y);
+	if (r)
+		return r;
+	if (!same)
+		return lo_lib(L, in, out);
+	int c;
+	if ((r = cattr(L, "value", 0, &c)) ||
+	    (r = pw2(L, KRL_PW_EQ, in[0], c, out)))
+		return r;
+	L->g->n[out[0]].dtype = KRL_BOOL;
+	return KRL_OK;
+}
+
 static krl_err lo_gelu(lower *L, const int *in, int *out)
 {
 	int x = in[0], half, one, k, t, u, v, w;
@@ -1135,7 +1160,7 @@ static const struct {
 	{ "maximum_scalar", lo_maximum_scalar },
 	{ "hardswish", lo_hardswish }, { "mish", lo_mish },
 	{ "dropout_apply", lo_dropout_apply },
-	{ "masked_fill", lo_masked_fill },
+	{ "masked_fill", lo_masked_fill }, { "eq_scalar", lo_eq_scalar },
 	{ "scale", lo_scale }, { "add_scalar", lo_add_scalar },
 	{ "rsub_scalar", lo_rsub_scalar }, { "clamp_min", lo_clamp_min },
 	{ "leaky_relu", lo_leaky_relu }, { "elu", lo_elu }, { "selu", lo_selu },

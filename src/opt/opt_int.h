@@ -230,6 +230,14 @@ int krl_graph_is_output(const krl_graph *g, int i);
  * same in every named set too (a candidate written at kb0 with a pool of
  * 2 is checked on hidden sets with tiny's 4). */
 int krl_graph_text_fixed(const krl_graph *g, const char *text);
+/* Copies dim text a to out[cap] without spaces and without parentheses
+ * that enclose all of it. */
+void krl_dim_text_norm(const char *a, char *out, size_t cap);
+/* Whether dim texts a and b of g say the same in every shape set by
+ * their text: equal once spaces and outer parentheses are dropped and a
+ * const's name is replaced by its expression (`seq_len` is `max_seqlen`
+ * where the task says const seq_len = max_seqlen). */
+int krl_graph_text_same(const krl_graph *g, const char *a, const char *b);
 /* Removes the nodes no output depends on (BUF nodes stay, and every
  * PROJ of a library call that stays), keeping the order and renumbering
  * inputs and outputs; *removed (may be NULL) counts them. KRL_ENOMEM

@@ -82,6 +82,10 @@ static const char *const LIB_GROUPS[] = { "dense", "grouped" };
 static const char *const LIB_GROUPS_KEEP[] = { "grouped", "dense" };
 static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib" };
 static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16" };
+/* permutes: kernelrl's copy kernel first (codegen_perm.c: runs of x
+ * float4 at a time, or tiles; the library's is PyTorch's copy_ kernel,
+ * an element a thread) */
+static const char *const PERM_IMPL[] = { "gen", "lib" };
 /* the words of the recurrent layers' `recurrence=` (krl_attr_words) */
 static const char *const LIB_RNN[] = { "infer", "persist", "small_h",
                                        "standard" };
@@ -168,6 +172,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_dense = !strcmp(z, "dense");
 	if ((z = chosen(s, c, "conv.dw")))
 		k->conv_dw = strncmp(z, "rows", 4) ? 0 : atoi(z + 4);
+	if ((z = chosen(s, c, "perm.impl")))
+		k->perm_gen = !strcmp(z, "gen");
 	if ((z = chosen(s, c, "lib.rnn"))) {
 		const char *const *w = krl_attr_words("recurrence");
 		for (int j = 0; w[j]; j++)
@@ -670,7 +676,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
 	int nxy = 0;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
-	int nrnn = 0, rnn_rule = 0;
+	int nrnn = 0, rnn_rule = 0, nperm = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
 	{
@@ -711,6 +717,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			}
 			nrnn += (krl_opt_lib_caps(o->g, i) &
 			         KRL_OPCAP_RECURRENCE) != 0;
+			nperm += cg_perm_geom(o->g, i, NULL);
 		}
 		/* the recurrence rule writes an rnn_tanh call */
 		rnn_rule = o->matches[KRL_RULE_RECURRENCE];
@@ -739,6 +746,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (ndw)
 		add_decision(sp, "conv.dw", NOPT(CONV_DW),
 		             dw_pays ? CONV_DW : CONV_DW_LIB);
+	if (nperm)
+		add_decision(sp, "perm.impl", NOPT(PERM_IMPL), PERM_IMPL);
 	if (nrnn)
 		add_decision(sp, "lib.rnn", NOPT(LIB_RNN),
 		             rnn_rule == nrnn ? LIB_RNN_SMALL : LIB_RNN);

@@ -120,10 +120,10 @@ static const struct { const char *name; int nin; } g_all[] = {
 };
 
 /* The family's ops the optimizer keeps whole (KRL_OPCAP_LIBRARY); the
- * others lower (masked_fill as a where over its bool mask): eq_scalar
- * (its y may be a leading slice of x) and bitwise_not (bool to bool) have
- * no lowering yet. */
-static const char *const g_library[] = { "eq_scalar", "bitwise_not" };
+ * others lower (masked_fill as a where over its bool mask, eq_scalar as a
+ * bool comparison where y is x's shape, else its call): bitwise_not (bool
+ * to bool) has no lowering yet. */
+static const char *const g_library[] = { "bitwise_not" };
 
 /* ==== Registry ==== */
 

@@ -83,6 +83,11 @@ static inline unsigned __float_as_uint(float f)
 	return u;
 }
 
+static inline unsigned __umulhi(unsigned a, unsigned b)
+{
+	return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+
 static inline float exp2f_(float x)
 {
 	return exp2f(x);

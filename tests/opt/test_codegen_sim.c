@@ -1154,6 +1154,23 @@ static void run_choice_cases(const char *what, const choice_case *cs, int n)
 	assert_int_equal(wrong, 0);
 }
 
+/* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
+ * (both forms, merged dims, part-filled tiles, the float4 path at kb1
+ * and the scalar one at kb0 and tiny), and as the library's call. */
+static void permute_forms_compute_golden(void **state)
+{
+	(void)state;
+	static const choice_case cs[] = {
+		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
+		  "perm::tile<5, 0>", "call permute", 51 },
+		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
+		  "perm::inner<5>", NULL, 52 },
+		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=lib",
+		  "call permute", "perm::", 53 },
+	};
+	run_choice_cases("permute forms", cs, 3);
+}
+
 /* The column kernel with its columns in registers (row.colregs) on
  * tests/data/reduce/colrms.task and colscale.task, on and off: at kb1 and
  * tiny the run fits the rows a thread holds, at kb0 it does not (the
@@ -1758,6 +1775,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(tconv_igemm_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),
 		cmocka_unit_test(colregs_compute_golden),
+		cmocka_unit_test(permute_forms_compute_golden),
 		cmocka_unit_test(gemm_splitk_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),

@@ -306,7 +306,9 @@ static void epilogue_text(void **state)
 		"mul", "mul", "gt", "where", "writes y.",
 		"struct k0_gemm_epi {\n\tlong ep_n;\n\tconst float "
 		"*__restrict__ p_b;\n",
-		"float operator()(float ep_acc, int ep_row, int ep_col) const",
+		"long ep_r0;\n\t__device__ __forceinline__ float operator()"
+		"(float ep_acc, int ep_rin, int ep_col) const\n\t{\n"
+		"\t\tconst long ep_row = ep_r0 + ep_rin;\n",
 		/* the bias, per column, first */
 		"const float v0 = p_b[(ep_col)];\n",
 		"const float ep_v = ep_acc + v0;\n",
@@ -366,6 +368,30 @@ static void epilogue_text(void **state)
 	assert_non_null(strstr(text, "const gemm_t00::gemm_tri<1> e = {1.f, "
 	                             "diag};"));
 	assert_null(strstr(text, "_gemm_epi"));
+	free(text);
+	free(what);
+
+	/* 50: batched GEMMs take their chains. The score GEMM's epilogue
+	 * scales, masks with the param's causal mask (eq_scalar lowered:
+	 * seq_len is max_seqlen) and applies the ReLU; each matrix z of the
+	 * batch sees C's rows from z M, so the mask [1, T, T] is read at the
+	 * row within its matrix. No map kernel is left. */
+	text = candidate_3xtf32(s, "level3/50_relu_self_attention", &what);
+	printf("50: %s\n", what);
+	assert_non_null(strstr(what, "into 5 kernels: 3 gemm (3xTF32, "
+	                             "epilogue: bias + 3 ops)"));
+	static const char *const want50[] = {
+		"struct k2_gemm_epi {", "long ep_r0;",
+		"const long ep_row = ep_r0 + ep_rin;", " == ", "(-INFINITY)",
+		"krl_maxf(", "return v",
+		"extern \"C\" __global__ void k2_gemm(",
+		"k2_gemm_epi ez = e;\n\t\tez.ep_r0 = z * (long)M;\n",
+		"gemm_t01::gemm_entry(A + z * (long)M * K, B + z * strideB,\n"
+		"\t\t\tC + z * (long)M * N, M, N, K, K, K, ez);", NULL,
+	};
+	assert_true(in_order(text, want50));
+	assert_null(strstr(text, "_map("));
+	assert_null(strstr(text, "call eq_scalar"));
 	free(text);
 	free(what);
 	krl_suite_free(s);

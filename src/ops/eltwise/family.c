@@ -836,7 +836,7 @@ EW_OP(exp, 1, k_none, KRL_OPCAP_LOWER, "y = exp(x)");
 EW_OP(dropout_apply, 2, k_p, KRL_OPCAP_LOWER, "y = x * mask / (1 - p) "
       "(mask bool, x's shape, drawn bernoulli(1 - p); scale rounded to "
       "float, as F.dropout in training)");
-EW_OP(eq_scalar, 1, k_value, KRL_OPCAP_LIBRARY, "y (bool) = x == value "
+EW_OP(eq_scalar, 1, k_value, KRL_OPCAP_LOWER, "y (bool) = x == value "
       "(value a float or +-inf); y x's shape or, same rank, a leading "
       "slice of it: y = x[:d0, :d1, ...] == value, d y's dims");
 EW_OP(masked_fill, 2, k_value, KRL_OPCAP_LOWER, "y = mask ? value : x "
