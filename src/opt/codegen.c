@@ -758,6 +758,16 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				else
 					info->rows_cols++;
 			}
+			if (K->kind == CK_SCAN) {
+				/* a row scan (the axis last) of at most 1024 at
+				 * the set: a warp a row is enough */
+				const krl_gnode *sp = &g->n[K->space];
+				if (K->ax0 == sp->ndim - 1 &&
+				    sp->dim[K->ax0].val <= 1024)
+					info->scans_short++;
+				else
+					info->scans_long++;
+			}
 			if (K->kind == CK_LIB && krl_gemm_form(g, K->anchor[0]))
 				info->nlib_gemm++;
 		}

@@ -368,6 +368,9 @@ typedef struct krl_cginfo {
 	int cols_regs;           /* of those, ones row.colregs applies to */
 	int rows_tail;           /* row kernels row.tail applies to */
 	int nlib_gemm;           /* library calls of gemm */
+	int scans_short;         /* scan kernels along a last axis of at most
+	                            1024 at the set */
+	int scans_long;          /* the other scan kernels */
 } krl_cginfo;
 
 /*

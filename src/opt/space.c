@@ -59,7 +59,11 @@ static const char *const ROW_COLS[] = { "1", "4" };
 static const char *const TOTAL_BLOCKS[] = { "2x", "4x", "8x", "1x" };
 static const char *const TOTAL_BLOCK[] = { "256", "512", "1024" };
 static const char *const TOTAL_STEPS[] = { "8", "4" };
-static const char *const SCAN_BLOCK[] = { "256", "512", "1024" };
+static const char *const SCAN_BLOCK[] = { "256", "512", "1024", "32" };
+/* every scan along a last axis of at most 1024: a warp a block (49's
+ * cumsums over rows of 64: 32,768 rows, so 256-thread blocks of one row
+ * each ran 8 rows apiece, 4 waves deep; 32-thread blocks all fit at once) */
+static const char *const SCAN_BLOCK_SHORT[] = { "32", "256", "512", "1024" };
 static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const POOL_EPT[] = { "1", "2", "4" };
 static const char *const POOL_TAPS[] = { "inc", "mul" };
@@ -664,7 +668,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "total.steps", NOPT(TOTAL_STEPS), TOTAL_STEPS);
 	}
 	if (scan)
-		add_decision(sp, "scan.block", NOPT(SCAN_BLOCK), SCAN_BLOCK);
+		add_decision(sp, "scan.block", NOPT(SCAN_BLOCK),
+		             (with.scans_short || without.scans_short) &&
+		             !with.scans_long && !without.scans_long ?
+		             SCAN_BLOCK_SHORT : SCAN_BLOCK);
 	if (pool) {
 		add_decision(sp, "pool.block", NOPT(POOL_BLOCK), POOL_BLOCK);
 		add_decision(sp, "pool.ept", NOPT(POOL_EPT), POOL_EPT);
