@@ -121,6 +121,9 @@ typedef struct krl_sched {
 	                            every tap (the first pool kernel) */
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
 	                            (src/opt/gemm.c) where it applies */
+	int gemm_mask;           /* with gemm_impl 1: 1, a masked pair's
+	                            tiles skipped (codegen_gemm.c mask_pair);
+	                            0: every tile computed */
 	int lib_algo;            /* `algo=` of library calls that take it
 	                            (krl_opt_lib_takes_algo); 0: the library's
 	                            first choice, as the reference */
@@ -214,6 +217,10 @@ typedef struct cg_gen {
 	int nconv_dw;            /* depthwise convolutions written as the
 	                            generated kernel */
 	int dw_body;             /* its body written */
+	const char **mrng;       /* per GEMM node, the range buffer of the
+	                            masked pair it ends (mask_pair), or NULL */
+	int mrange_body;         /* krl_mrange written */
+	int nmasked;             /* masked pairs */
 	int nperm;               /* permutes written as the copy kernel */
 	int perm_body;           /* its body written */
 	int ndense;              /* grouped convolutions written as dense */

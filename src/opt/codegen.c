@@ -275,6 +275,7 @@ void krl_sched_default(krl_sched *s)
 	s->pool_ept = 1;
 	s->pool_taps = 0;
 	s->row_tail = 1;
+	s->gemm_mask = 1;
 }
 
 static const char *kind_name(cg_kkind k)
@@ -299,6 +300,7 @@ static void gen_free(cg_gen *G)
 		free(G->chain[n]);
 	free(G->chain);
 	free(G->chain_end);
+	free(G->mrng);
 	free(G->mat);
 	free(G->forcemap);
 	free(G->alias);
@@ -365,6 +367,9 @@ static void reset_output(cg_gen *G)
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
 	G->nperm = G->perm_body = 0;
+	G->mrange_body = G->nmasked = 0;
+	if (G->mrng)
+		memset(G->mrng, 0, (size_t)G->g->nn * sizeof *G->mrng);
 	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = G->ncat = 0;
 	G->nwkrsc = G->wkrsc_body = 0;
 	G->row_cl = G->pool_cl = G->map_clout = G->pool_clout = 0;
@@ -567,6 +572,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			if (epi_ops)
 				cg_sb_printf(&sm, " %d op%s", epi_ops,
 				             epi_ops == 1 ? "" : "s");
+			if (G.nmasked)
+				cg_sb_printf(&sm, "; %d masked pair%s", G.nmasked,
+				             G.nmasked == 1 ? "" : "s");
 			cg_sb_puts(&sm, ")");
 			first = 0;
 		}

@@ -15,6 +15,7 @@
  * a rule: the driver then skips it). What comes after the chain (a row
  * reduction, a norm) reads that buffer as before.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +448,199 @@ static int gemm_split_pays(const krl_graph *g, int n, int form,
 	return nn > 0 && mn > 0 && krl_gemm_split_pays(mn / nn, nn, k);
 }
 
+/* ==== The masked pair ==== */
+
+/* Whether side operand m (a mask) can be read by krl_mrange: of rank 2
+ * or more, its leading dims 1 and its last two e's, and a param seen
+ * through views (bool: true masks) or `param == c` (f32; 50's lowered
+ * eq_scalar); *buf the param's BUF node, *value c, *isbool which form.
+ * Views are reshapes, so the param holds the mask's elements in order. */
+static int mask_form(const krl_graph *g, int m, int e, int *buf,
+                     double *value, int *isbool)
+{
+	const krl_gnode *M = &g->n[m], *E = &g->n[e];
+	if (M->ndim < 2 || E->ndim < 2 || !cg_dims_one(M, 0, M->ndim - 2) ||
+	    !krl_graph_text_same(g, M->dim[M->ndim - 2].text,
+	                         E->dim[E->ndim - 2].text) ||
+	    !krl_graph_text_same(g, M->dim[M->ndim - 1].text,
+	                         E->dim[E->ndim - 1].text))
+		return 0;
+	int v = m;
+	*isbool = 1;
+	*value = 0;
+	if (M->kind == KRL_GN_PW && M->pw == KRL_PW_EQ && M->nin == 2 &&
+	    g->n[M->in[1]].kind == KRL_GN_CONST &&
+	    krl_graph_text_fixed(g, g->n[M->in[1]].cexpr)) {
+		*isbool = 0;
+		*value = g->n[M->in[1]].cval;
+		v = M->in[0];
+	}
+	while (g->n[v].kind == KRL_GN_VIEW)
+		v = g->n[v].in[0];
+	const krl_gnode *b = &g->n[v];
+	if (b->kind != KRL_GN_BUF || !g->task ||
+	    g->task->decls[b->buf].role != KRL_ROLE_PARAM ||
+	    b->dtype != (*isbool ? KRL_BOOL : KRL_F32))
+		return 0;
+	*buf = v;
+	return 1;
+}
+
+/* Whether the chain (in[], from GEMM node n to its end e) is zero
+ * wherever the condition `cond` of one of its where nodes holds, whatever
+ * the GEMM's value: evaluated in float64 with that value 0, +-1, +-1e30,
+ * +-inf and NaN and the condition true (1 wherever it is read). Only the
+ * GEMM, chain nodes, the condition and constants may be read; a constant
+ * read at or after the where must be the same in every shape set. */
+static int zero_where(const krl_graph *g, int n, int e,
+                      const unsigned char *in, int w, int cond)
+{
+	static const double xs[] = { 0, 1, -1, 1e30, -1e30, INFINITY,
+	                             -INFINITY, NAN };
+	double *val = malloc((size_t)(e - n + 1) * sizeof *val);
+	int ok = val != NULL;
+	for (size_t t = 0; ok && t < sizeof xs / sizeof xs[0]; t++) {
+		val[0] = xs[t];
+		for (int m = n + 1; m <= e && ok; m++) {
+			const krl_gnode *x = &g->n[m];
+			const krl_pwinfo *pi = in[m] ? krl_pw_info(x->pw) : NULL;
+			double a[3] = { 0, 0, 0 };
+			if (!in[m])
+				continue;
+			if (!pi || !pi->f || x->nin > 3) {
+				ok = 0;
+				break;
+			}
+			for (int i = 0; i < x->nin && ok; i++) {
+				int q = x->in[i];
+				const krl_gnode *y = &g->n[q];
+				if (q == n || in[q])
+					a[i] = val[q - n];
+				else if (q == cond)
+					a[i] = 1.0;
+				else if (y->kind == KRL_GN_CONST &&
+				         (m < w || krl_graph_text_fixed(g, y->cexpr)))
+					a[i] = y->cval;
+				else
+					ok = 0;
+			}
+			val[m - n] = pi->f(a);
+		}
+		ok = ok && val[e - n] == 0.0;
+	}
+	free(val);
+	return ok;
+}
+
+/* krl_mrange, once per candidate: the column range of each 128-row block
+ * of a mask, written by init from the param it is computed from. */
+static void emit_mrange(cg_gen *G)
+{
+	if (G->mrange_body)
+		return;
+	G->mrange_body = 1;
+	cg_sb_puts(&G->dev,
+	"\n/*\n"
+	" * krl_mrange (init): of a mask m [R, C] (true where masked: m != 0 in\n"
+	" * bool, or m == value in f32), for row block b (rows 128 b ..):\n"
+	" * rng[2 b] the first column some row of it leaves unmasked, rng[2 b +\n"
+	" * 1] one past the last (C and 0 where the block is masked whole).\n"
+	" */\n"
+	"extern \"C\" __global__ void __launch_bounds__(256)\n"
+	"krl_mrange(const void *__restrict__ m, int isbool, double value, long R,\n"
+	"           long C, int *__restrict__ rng)\n"
+	"{\n"
+	"\t__shared__ int lo, hi;\n"
+	"\tif (threadIdx.x == 0) {\n"
+	"\t\tlo = (int)C;\n"
+	"\t\thi = 0;\n"
+	"\t}\n"
+	"\t__syncthreads();\n"
+	"\tconst long r0 = (long)blockIdx.x * 128;\n"
+	"\tconst long r1 = r0 + 128 < R ? r0 + 128 : R;\n"
+	"\tint mlo = (int)C, mhi = 0;\n"
+	"\tfor (long i = r0 * C + threadIdx.x; i < r1 * C; i += 256) {\n"
+	"\t\tconst bool masked = isbool ?\n"
+	"\t\t\t((const unsigned char *)m)[i] != 0 :\n"
+	"\t\t\t((const float *)m)[i] == (float)value;\n"
+	"\t\tif (!masked) {\n"
+	"\t\t\tconst int j = (int)(i % C);\n"
+	"\t\t\tmlo = j < mlo ? j : mlo;\n"
+	"\t\t\tmhi = j + 1 > mhi ? j + 1 : mhi;\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tatomicMin(&lo, mlo);\n"
+	"\tatomicMax(&hi, mhi);\n"
+	"\t__syncthreads();\n"
+	"\tif (threadIdx.x == 0) {\n"
+	"\t\trng[2 * blockIdx.x] = lo;\n"
+	"\t\trng[2 * blockIdx.x + 1] = hi;\n"
+	"\t}\n"
+	"}\n");
+}
+
+/* The masked pair (docs/optimizer.md 3c): GEMM node n (its chain ending
+ * at e, in[]) whose chain is zero wherever a mask from a param holds
+ * (50: relu(where(bias == 0, -inf, scale x))), e read only by GEMM n2 as
+ * its A; then e's tiles that the mask covers whole are not computed and
+ * n2 sums only the columns a row block leaves unmasked. Writes the
+ * range's derived buffer and its init launch, tells n2 (G->mrng) and
+ * sets sp's range: n2, or -1 when n is no such GEMM. */
+static int mask_pair(cg_gen *G, cg_kern *K, int n, int e,
+                     const unsigned char *in, krl_gemm_spec *sp)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *E = &g->n[e];
+	if (krl_gemm_form(g, n) != 1 || E->ndim < 2 || G->nuse[e] != 1 ||
+	    krl_graph_is_output(g, e) || cg_out_decl(g, e, 0) >= 0 ||
+	    (!sp->batch && E->ndim > 2))
+		return -1;
+	int n2 = -1;
+	for (int r = e + 1; r < g->nn && n2 < 0; r++)
+		for (int i = 0; i < g->n[r].nin; i++)
+			if (g->n[r].in[i] == e)
+				n2 = r;
+	krl_gemm_spec s2;
+	if (n2 < 0 || krl_gemm_form(g, n2) != 1 || g->n[n2].in[0] != e ||
+	    g->n[n2].in[1] == e || !gemm_geom(G, n2, 1, &s2) || s2.ta ||
+	    (!s2.batch && E->ndim > 2) || gemm_split_pays(g, n2, 1, &s2))
+		return -1;
+	int w = -1, buf = -1, isbool = 0;
+	double value = 0;
+	for (int m = n + 1; m <= e && w < 0; m++) {
+		const krl_gnode *x = &g->n[m];
+		if (!in[m] || x->kind != KRL_GN_PW || x->pw != KRL_PW_WHERE ||
+		    x->in[0] == n || in[x->in[0]] ||
+		    !mask_form(g, x->in[0], e, &buf, &value, &isbool) ||
+		    !zero_where(g, n, e, in, m, x->in[0]))
+			continue;
+		w = m;
+	}
+	if (w < 0)
+		return -1;
+	if (!G->mrng) {
+		G->mrng = calloc((size_t)g->nn, sizeof *G->mrng);
+		if (!G->mrng) {
+			G->oom = 1;
+			return -1;
+		}
+	}
+	emit_mrange(G);
+	const char *R = E->dim[E->ndim - 2].text, *C = E->dim[E->ndim - 1].text;
+	const char *rng = cg_fmt(G, "k%d_rng", K->id);
+	cg_sb_printf(&G->bufs, "derived %s i32 [2 * cdiv((%s), 128)]\n", rng, R);
+	cg_sb_printf(&G->init, "  # k%d: the columns each 128-row block of node "
+	             "%d's mask leaves unmasked\n", K->id, g->n[w].in[0]);
+	cg_sb_printf(&G->init, "  launch krl_mrange grid=(cdiv((%s), 128)) "
+	             "block=(256) args(%s, %d, %.17g, (%s), (%s), %s)\n", R,
+	             cg_bufname(G, buf), isbool, value, R, C, rng);
+	G->mrng[n2] = rng;
+	sp->rng = rng;
+	sp->rng_mode = 1;
+	G->nmasked++;
+	return n2;
+}
+
 int cg_emit_gemm(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -460,6 +654,11 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 	sp.b = cg_bufname(G, x->in[1]);
 	sp.c = cg_bufname(G, n);
 	sp.kernel = cg_fmt(G, "k%d_gemm", K->id);
+	/* the second of a masked pair: its A's row blocks' column ranges */
+	if (G->mrng && G->mrng[n]) {
+		sp.rng = G->mrng[n];
+		sp.rng_mode = 2;
+	}
 	const char *alpha = form == 1 ? cg_attr_plan(G, x, "alpha", NULL) : NULL;
 	int bias = form == 2 ? x->in[2] : -1;
 
@@ -497,6 +696,11 @@ int cg_emit_gemm(cg_gen *G, cg_kern *K)
 		cg_take_output(G, K, end);
 		sp.c = cg_bufname(G, end);
 		G->skip[n] = 2;   /* C never reaches memory: the chain's end does */
+		int n2 = G->s.gemm_mask ? mask_pair(G, K, n, end, in, &sp) : -1;
+		if (n2 >= 0)
+			cg_sb_printf(&what, ", the tiles its mask covers whole "
+			             "skipped (node %d, which reads it, sums only "
+			             "the columns a row block leaves)", n2);
 	} else {
 		sp.alpha = alpha;
 		G->skip[n] = 3;   /* written as a kernel, C in its own buffer */

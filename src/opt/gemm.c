@@ -143,24 +143,34 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	                krl_opt_fmt("(%s) * (%s)", s->k, s->n);
 	/* Constants stay literal so that the inlined body folds them away
 	 * (a runtime alpha and triangle test cost 12% at 4096^3). */
+	/* the entry: the masked pair's form (and its range) or the plain one */
+	char *entry = s->rng ? krl_opt_fmt("gemm_entry_rng<%d>", s->rng_mode) :
+	              krl_opt_fmt("gemm_entry");
+	const char *rarg = s->rng ? " rng," : "";
 	/* a generated epilogue sees C's rows: matrix z's start at z M */
-	char *body = s->batch && s->epi ?
+	char *body = !entry ? NULL : s->batch && s->epi ?
 	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y) "
 	        "{\n\t\t%s ez = e;\n\t\tez.ep_r0 = z * (long)M;\n"
-	        "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * "
-	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s, ez);\n"
-	        "\t}\n", s->epi, s->ta, s->tb, lda, ldb) :
+	        "\t\tgemm_t%d%d::%s(A + z * (long)M * K, B + z * "
+	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s,%s ez);\n"
+	        "\t}\n", s->epi, s->ta, s->tb, entry, lda, ldb, rarg) :
+	    s->batch && s->rng ?
+	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
+	        "\t\tgemm_t%d%d::%s(A + z * (long)M * K, B + z * "
+	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s,%s e);\n",
+	        s->ta, s->tb, entry, lda, ldb, rarg) :
 	    s->batch ?
 	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
 	        "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * "
 	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s, e);\n",
 	        s->ta, s->tb, lda, ldb) :
-	    krl_opt_fmt("\tgemm_t%d%d::gemm_entry(A, B, C, M, N, K, %s, %s, e);\n",
-	        s->ta, s->tb, lda, ldb);
+	    krl_opt_fmt("\tgemm_t%d%d::%s(A, B, C, M, N, K, %s, %s,%s e);\n",
+	        s->ta, s->tb, entry, lda, ldb, rarg);
 	char *head = krl_opt_fmt("extern \"C\" __global__ void %s(const float "
 	    "*__restrict__ A, const float *__restrict__ B,\n\tfloat "
-	    "*__restrict__ C, int M, int N, int K, long batch, long strideB",
-	    s->kernel);
+	    "*__restrict__ C, int M, int N, int K, long batch, long strideB%s",
+	    s->kernel, s->rng ? ",\n\tconst int *__restrict__ rng" : "");
+	free(entry);
 	if (!body || !head)
 		*device = NULL;
 	else if (s->epi)
@@ -187,9 +197,10 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	*launch = !strideb || !tail ? NULL : krl_opt_fmt(
 	    "launch %s grid=(cdiv(%s, 128) * cdiv(%s, 128), min(%s, 65535)) "
 	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, %s, "
-	    "%s%s)\n",
+	    "%s%s%s%s)\n",
 	    s->kernel, s->m, s->n, batch, gemm_smem(s->ta, s->tb), s->a, s->b,
-	    s->c, s->m, s->n, s->k, batch, strideb, tail);
+	    s->c, s->m, s->n, s->k, batch, strideb, s->rng ? ", " : "",
+	    s->rng ? s->rng : "", tail);
 	free(strideb);
 	free(tail);
 	if (!*device || !*launch) {

@@ -59,6 +59,13 @@ typedef struct krl_gemm_spec {
 	                            order by a second kernel that applies the
 	                            epilogue; NULL: one pass */
 	const char *part;
+	const char *rng;         /* a masked pair (codegen_gemm.c): the plan
+	                            buffer of each 128-row block's column
+	                            range, NULL: none */
+	int rng_mode;            /* with rng: 1 the product whose chain masks
+	                            (tiles outside skipped), 2 the product
+	                            that reads it as A (k-tiles outside
+	                            skipped); gemm_entry_rng's MODE */
 } krl_gemm_spec;
 
 /* Whether library node i of g is a GEMM the 3xTF32 kernel may replace

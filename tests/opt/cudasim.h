@@ -365,6 +365,20 @@ static inline int atomicAdd(int *p, int v)
 	return o;
 }
 
+static inline int atomicMin(int *p, int v)
+{
+	int o = *p;
+	*p = v < o ? v : o;
+	return o;
+}
+
+static inline int atomicMax(int *p, int v)
+{
+	int o = *p;
+	*p = v > o ? v : o;
+	return o;
+}
+
 template <class T>
 static inline T __shfl_xor_sync(unsigned, T v, int m)
 {

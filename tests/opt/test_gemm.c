@@ -379,19 +379,40 @@ static void epilogue_text(void **state)
 	text = candidate_3xtf32(s, "level3/50_relu_self_attention", &what);
 	printf("50: %s\n", what);
 	assert_non_null(strstr(what, "into 5 kernels: 3 gemm (3xTF32, "
-	                             "epilogue: bias + 3 ops)"));
+	                             "epilogue: bias + 3 ops; 1 masked pair)"));
 	static const char *const want50[] = {
 		"struct k2_gemm_epi {", "long ep_r0;",
 		"const long ep_row = ep_r0 + ep_rin;", " == ", "(-INFINITY)",
 		"krl_maxf(", "return v",
 		"extern \"C\" __global__ void k2_gemm(",
 		"k2_gemm_epi ez = e;\n\t\tez.ep_r0 = z * (long)M;\n",
-		"gemm_t01::gemm_entry(A + z * (long)M * K, B + z * strideB,\n"
-		"\t\t\tC + z * (long)M * N, M, N, K, K, K, ez);", NULL,
+		"gemm_t01::gemm_entry_rng<1>(A + z * (long)M * K, B + z * "
+		"strideB,\n\t\t\tC + z * (long)M * N, M, N, K, K, K, rng, ez);",
+		NULL,
 	};
 	assert_true(in_order(text, want50));
 	assert_null(strstr(text, "_map("));
 	assert_null(strstr(text, "call eq_scalar"));
+	/* and they are a masked pair: relu(where(bias == 0, -inf, .)) is
+	 * zero where the mask holds, the product of att and v its only
+	 * reader; init finds each row block's columns from the param */
+	static const char *const pair50[] = {
+		"derived k2_rng i32 [2 * cdiv((max_seqlen), 128)]",
+		"launch krl_mrange grid=(cdiv((max_seqlen), 128)) block=(256) "
+		"args(bias, 0, 0, (max_seqlen), (max_seqlen), k2_rng)",
+		"launch k2_gemm ", "k2_rng,", "_gemm grid=", "k2_rng,", NULL,
+	};
+	assert_true(in_order(text, pair50));
+	assert_non_null(strstr(text, "gemm_t01::gemm_entry_rng<1>("));
+	assert_non_null(strstr(text, "gemm_t00::gemm_entry_rng<2>("));
+	free(text);
+	free(what);
+
+	/* 43: the softmax after the mask is no pointwise chain (its masked
+	 * scores are -inf, not zero): no masked pair */
+	text = candidate_3xtf32(s, "level3/43_mingpt_causal_attention", &what);
+	assert_null(strstr(text, "gemm_entry_rng<"));
+	assert_null(strstr(what, "masked pair"));
 	free(text);
 	free(what);
 	krl_suite_free(s);

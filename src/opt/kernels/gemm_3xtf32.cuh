@@ -200,10 +200,11 @@ struct gemm_tri {
 	}
 };
 
+/* One block tile of C (corner m0, n0), summing the k-tiles [kt0, kt1). */
 template <bool VEC, class E>
 static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, const float *__restrict__ B,
 						  float *__restrict__ C, int M, int N, int K, int lda,
-						  int ldb, int m0, int n0, const E &e)
+						  int ldb, int m0, int n0, const E &e, int kt0, int kt1)
 {
 	extern __shared__ __align__(16) float smem[];
 	float *sA = smem;
@@ -224,17 +225,16 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 			for (int e = 0; e < 4; e++)
 				acc[i][j][e] = 0.f;
 
-	const int ktiles = (K + BK - 1) / BK;
-
-	/* Prologue: STAGES - 1 tiles in flight (a group per tile, empty or not). */
+	/* Prologue: STAGES - 1 tiles in flight (a group per tile, empty or not);
+	 * k-tile kt sits in stage (kt - kt0) % STAGES. */
 #pragma unroll
 	for (int s = 0; s < STAGES - 1; s++) {
-		if (s < ktiles)
-			load_stage<VEC>(sA, sB, A, B, M, N, K, lda, ldb, m0, n0, s, s, tid);
+		if (kt0 + s < kt1)
+			load_stage<VEC>(sA, sB, A, B, M, N, K, lda, ldb, m0, n0, kt0 + s, s, tid);
 		cp_async_commit();
 	}
 
-	for (int kt = 0; kt < ktiles; kt++) {
+	for (int kt = kt0; kt < kt1; kt++) {
 		/* Tile kt has landed for this thread; the barrier makes it
 		 * visible to all, and tells everyone that stage (kt - 1) % STAGES
 		 * is no longer being read, so it can be refilled. */
@@ -242,8 +242,9 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 		__syncthreads();
 		{
 			const int nk = kt + STAGES - 1;
-			if (nk < ktiles)
-				load_stage<VEC>(sA, sB, A, B, M, N, K, lda, ldb, m0, n0, nk, nk % STAGES, tid);
+			if (nk < kt1)
+				load_stage<VEC>(sA, sB, A, B, M, N, K, lda, ldb, m0, n0, nk,
+						(nk - kt0) % STAGES, tid);
 			cp_async_commit();
 		}
 
@@ -261,7 +262,7 @@ static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, c
 				for (int e = 0; e < 4; e++)
 					part[i][j][e] = 0.f;
 
-		const int st = kt % STAGES;
+		const int st = (kt - kt0) % STAGES;
 		const float *a = sA + st * A_STAGE;
 		const float *b = sB + st * B_STAGE;
 #pragma unroll
@@ -381,8 +382,45 @@ static __device__ __forceinline__ void gemm_entry(const float *__restrict__ A, c
 	const bool vec = ((lda | ldb) & 3) == 0 &&
 			 ((reinterpret_cast<unsigned long long>(A) |
 			   reinterpret_cast<unsigned long long>(B)) & 15) == 0;
+	const int kt1 = (K + BK - 1) / BK;
 	if (vec)
-		gemm_block<true>(A, B, C, M, N, K, lda, ldb, m0, n0, e);
+		gemm_block<true>(A, B, C, M, N, K, lda, ldb, m0, n0, e, 0, kt1);
 	else
-		gemm_block<false>(A, B, C, M, N, K, lda, ldb, m0, n0, e);
+		gemm_block<false>(A, B, C, M, N, K, lda, ldb, m0, n0, e, 0, kt1);
+}
+
+/* The masked pair's forms (src/opt/codegen_gemm.c, a causal mask):
+ * rng[2 b] and rng[2 b + 1] bound the columns of C's rows that matter in
+ * row block b = m0 / BM (written by init from the mask). MODE 1, the
+ * product whose chain masks: a tile whose columns [n0, n0 + BN) miss
+ * [rng[2 b], rng[2 b + 1]) is neither computed nor stored (every element
+ * of it is zero by the chain, and the only reader, the MODE 2 product,
+ * never looks there). MODE 2, the product that reads it as A: only the
+ * k-tiles that meet that range are summed (A is zero elsewhere). */
+template <int MODE, class E>
+static __device__ __forceinline__ void gemm_entry_rng(const float *__restrict__ A,
+						      const float *__restrict__ B,
+						      float *__restrict__ C, int M, int N, int K,
+						      int lda, int ldb, const int *__restrict__ rng,
+						      const E &e)
+{
+	int m0, n0;
+	tile_of_block(M, N, m0, n0);
+	const int lo = rng[2 * (m0 / BM)], hi = rng[2 * (m0 / BM) + 1];
+	int kt0 = 0, kt1 = (K + BK - 1) / BK;
+	if (MODE == 1 && (n0 >= hi || n0 + BN <= lo))
+		return;
+	if (MODE == 2) {
+		kt0 = lo / BK;
+		kt1 = min(kt1, (hi + BK - 1) / BK);
+		if (kt1 < kt0)
+			kt1 = kt0;
+	}
+	const bool vec = ((lda | ldb) & 3) == 0 &&
+			 ((reinterpret_cast<unsigned long long>(A) |
+			   reinterpret_cast<unsigned long long>(B)) & 15) == 0;
+	if (vec)
+		gemm_block<true>(A, B, C, M, N, K, lda, ldb, m0, n0, e, kt0, kt1);
+	else
+		gemm_block<false>(A, B, C, M, N, K, lda, ldb, m0, n0, e, kt0, kt1);
 }
