@@ -7,7 +7,9 @@
  * scale, gelu), the optimizer's candidate with gemm.impl=3xtf32 (every
  * other decision at its default) is judged on the tiny and kb0 shape sets,
  * timed on kb0, and must be `ok`: the strict-fp32 tolerances hold with the
- * epilogue's math in fp32 in the reference's order. Skips without a GPU.
+ * epilogue's math in fp32 in the reference's order. A second test judges
+ * the generated kernels of test tasks and two level-3 problems (below).
+ * Skips without a GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,11 +95,102 @@ static void level2_gemm_epilogues_are_ok(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * The generated kernels the CPU stand-in checks only in part, judged on
+ * the GPU (tiny, kb0, kb1; timed on kb1), each `ok`:
+ * - tests/data/gemm/masked.task: three masked pairs (causal, past the
+ *   diagonal with a block masked whole at kb0, random), the tensor-core
+ *   body's gemm_entry_rng (the stand-in is a scalar GEMM);
+ * - tests/data/perm/forms.task: the permute copy kernel's forms, float4
+ *   runs at kb1;
+ * - level3/50 (the masked pair and the batched epilogue on attention)
+ *   and level3/49 (permutes, warp scans, narrow_gemm) at tiny and kb1.
+ */
+static void generated_kernels_are_ok(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *task, *choice, *sets;
+	} cs[] = {
+		{ "tests/data/gemm/masked.task", "krl-choice: gemm.impl=3xtf32",
+		  "tiny,kb0,kb1" },
+		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
+		  "tiny,kb0,kb1" },
+		{ "level3/50_relu_self_attention", "krl-choice:", "tiny,kb1" },
+		{ "level3/49_mamba2_return_final_state", "krl-choice:",
+		  "tiny,kb1" },
+	};
+	krl_diag d = {0};
+	krl_suite *s = NULL;
+	const char *runner = getenv("KRL_BIN");
+	if (!runner)
+		runner = "build/krl";
+	assert_true(access(runner, X_OK) == 0);
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	char dir[] = "/tmp/krl-gen-kern-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	int bad = 0;
+	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		krl_judge *j = NULL;
+		krl_judge_opts o = {0};
+		o.sets[0] = "tiny";
+		o.sets[1] = "kb0";
+		o.sets[2] = "kb1";
+		o.nsets = strstr(cs[i].sets, "kb0") ? 3 : 2;
+		if (o.nsets == 2)
+			o.sets[1] = "kb1";
+		o.time_set = "kb1";
+		o.time_budget_s = 3;
+		o.min_pairs = 5;
+		o.call_timeout_s = 20;
+		o.runner_path = runner;
+		KRL_ASSERT_OK(krl_judge_create(&o, &j, &d), &d);
+		krl_task *t = NULL;
+		if (strncmp(cs[i].task, "tests/", 6))
+			KRL_ASSERT_OK(krl_suite_load_task(s, cs[i].task, &t, &d), &d);
+		else
+			KRL_ASSERT_OK(krl_task_load(cs[i].task, &t, &d), &d);
+		char *what = NULL;
+		char *text = krl_test_generate(t, "kb1", cs[i].choice, &what);
+		char path[256];
+		snprintf(path, sizeof path, "%s/g%zu.cu", dir, i);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		json_t *rec = NULL;
+		KRL_ASSERT_OK(krl_judge_eval(j, t, path, &rec, &d), &d);
+		const char *v = json_string_value(json_object_get(rec, "verdict"));
+		json_t *sp = json_object_get(json_object_get(rec, "timing"),
+		                             "speedup");
+		printf("%-40s %-14s %.3fx  %s\n", cs[i].task, v ? v : "?",
+		       json_number_value(json_object_get(sp, "median")), what);
+		if (!v || strcmp(v, "ok")) {
+			printf("  %s (kept as %s)\n",
+			       json_string_value(json_object_get(rec, "message")),
+			       path);
+			bad++;
+		} else {
+			unlink(path);
+		}
+		json_decref(rec);
+		free(text);
+		free(what);
+		krl_task_free(t);
+		krl_judge_free(j);
+	}
+	if (!bad)
+		rmdir(dir);
+	krl_suite_free(s);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	krl_test_require_gpu("gpu_gemm_epi");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(level2_gemm_epilogues_are_ok),
+		cmocka_unit_test(generated_kernels_are_ok),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
