@@ -168,6 +168,8 @@ typedef enum krl_rule {
 	                        convolution of the pooled input */
 	KRL_RULE_NARROW_GEMM, /* a narrow of a GEMM's output as the GEMM of
 	                        the narrowed operand */
+	KRL_RULE_CSE,        /* a library call identical to an earlier one is
+	                        that one */
 	KRL_RULE_COUNT
 } krl_rule;
 
