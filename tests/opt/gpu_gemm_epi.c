@@ -22,6 +22,36 @@
 #include "testutil.h"
 
 
+/* Judges candidate text of task t (written to dir/NAME.cu) with j and
+ * prints its line under label: 0 when `ok` (the file removed), 1 (the
+ * message printed, the file kept) otherwise. */
+static int judge_text(krl_judge *j, const krl_task *t, const char *text,
+                      const char *what, const char *dir, const char *name,
+                      const char *label)
+{
+	krl_diag d = {0};
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s.cu", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	json_t *rec = NULL;
+	KRL_ASSERT_OK(krl_judge_eval(j, t, path, &rec, &d), &d);
+	const char *v = json_string_value(json_object_get(rec, "verdict"));
+	json_t *sp = json_object_get(json_object_get(rec, "timing"), "speedup");
+	printf("%-58s %-14s %.3fx  %s\n", label, v ? v : "?",
+	       json_number_value(json_object_get(sp, "median")), what);
+	int bad = !v || strcmp(v, "ok");
+	if (bad)
+		printf("  %s (kept as %s)\n",
+		       json_string_value(json_object_get(rec, "message")), path);
+	else
+		unlink(path);
+	json_decref(rec);
+	return bad;
+}
+
 static void level2_gemm_epilogues_are_ok(void **state)
 {
 	(void)state;
@@ -62,28 +92,9 @@ static void level2_gemm_epilogues_are_ok(void **state)
 		/* the GEMM is the generated one */
 		assert_non_null(strstr(text, "gemm_t"));
 		assert_non_null(strstr(text, "::gemm_entry("));
-		char path[256];
-		snprintf(path, sizeof path, "%s/%zu.cu", dir, i);
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-		json_t *rec = NULL;
-		KRL_ASSERT_OK(krl_judge_eval(j, t, path, &rec, &d), &d);
-		const char *v = json_string_value(json_object_get(rec, "verdict"));
-		json_t *sp = json_object_get(json_object_get(rec, "timing"),
-		                             "speedup");
-		printf("%-58s %-14s %.3fx  %s\n", tasks[i], v ? v : "?",
-		       json_number_value(json_object_get(sp, "median")), what);
-		if (!v || strcmp(v, "ok")) {
-			printf("  %s (kept as %s)\n",
-			       json_string_value(json_object_get(rec, "message")),
-			       path);
-			bad++;
-		} else {
-			unlink(path);
-		}
-		json_decref(rec);
+		char name[32];
+		snprintf(name, sizeof name, "%zu", i);
+		bad += judge_text(j, t, text, what, dir, name, tasks[i]);
 		free(text);
 		free(what);
 		krl_task_free(t);
@@ -152,28 +163,9 @@ static void generated_kernels_are_ok(void **state)
 			KRL_ASSERT_OK(krl_task_load(cs[i].task, &t, &d), &d);
 		char *what = NULL;
 		char *text = krl_test_generate(t, "kb1", cs[i].choice, &what);
-		char path[256];
-		snprintf(path, sizeof path, "%s/g%zu.cu", dir, i);
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-		json_t *rec = NULL;
-		KRL_ASSERT_OK(krl_judge_eval(j, t, path, &rec, &d), &d);
-		const char *v = json_string_value(json_object_get(rec, "verdict"));
-		json_t *sp = json_object_get(json_object_get(rec, "timing"),
-		                             "speedup");
-		printf("%-40s %-14s %.3fx  %s\n", cs[i].task, v ? v : "?",
-		       json_number_value(json_object_get(sp, "median")), what);
-		if (!v || strcmp(v, "ok")) {
-			printf("  %s (kept as %s)\n",
-			       json_string_value(json_object_get(rec, "message")),
-			       path);
-			bad++;
-		} else {
-			unlink(path);
-		}
-		json_decref(rec);
+		char name[32];
+		snprintf(name, sizeof name, "g%zu", i);
+		bad += judge_text(j, t, text, what, dir, name, cs[i].task);
 		free(text);
 		free(what);
 		krl_task_free(t);

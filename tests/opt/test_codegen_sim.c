@@ -1226,12 +1226,15 @@ static void colregs_compute_golden(void **state)
  * runs 4, 5 and 2 slices, the last one shorter. The GEMM body is the
  * scalar stand-in (scalar_gemm), which takes the slices' leading
  * dimensions and offsets as the tensor-core body does. */
-static void gemm_splitk_compute_golden(void **state)
+/* Each of tasks[0..n) generated at kb1 with gemm.impl=3xtf32 (NVRTC
+ * compiles it), the lines of must[] in its text (and `what` in its
+ * summary, when not NULL), then run at tiny, kb0 and kb1 with the GEMM's
+ * scalar stand-in; prints "<label> on the CPU stand-in ..." and fails on
+ * any wrong run. */
+static void stand_in_cases(const char *label, const char *const *tasks,
+                           size_t n, const char *const *must,
+                           const char *summary, uint64_t seed)
 {
-	(void)state;
-	static const char *const tasks[] = {
-		"tests/data/gemm/splitk.task", "tests/data/gemm/splitk_t.task",
-	};
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
 		return;
@@ -1240,7 +1243,7 @@ static void gemm_splitk_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (size_t j = 0; j < sizeof tasks / sizeof tasks[0]; j++) {
+	for (size_t j = 0; j < n; j++) {
 		const char *path = tasks[j];
 		if (!wanted(path) || !mine(&item))
 			continue;
@@ -1251,11 +1254,12 @@ static void gemm_splitk_compute_golden(void **state)
 		char *text = NULL, *what = NULL;
 		generate_compiled(o, path, "krl-choice: gemm.impl=3xtf32", &text,
 		                  &what);
-		/* split: the partials' buffer and the kernel that adds them */
-		assert_non_null(strstr(text, "buffer k0_gemm_p "));
-		assert_non_null(strstr(text, "launch k0_gemm_sum "));
+		for (int k = 0; must[k]; k++)
+			assert_non_null(strstr(text, must[k]));
+		if (summary)
+			assert_non_null(strstr(what, summary));
 		char *sim = scalar_gemm(text);
-		run_geometry_sets(t, path, sim, what, 61 + (uint64_t)j, 0, dir,
+		run_geometry_sets(t, path, sim, what, seed + (uint64_t)j, 0, dir,
 		                  &runs, &wrong);
 		free(sim);
 		free(text);
@@ -1263,12 +1267,25 @@ static void gemm_splitk_compute_golden(void **state)
 		krl_opt_free(o);
 		krl_task_free(t);
 	}
-	printf("split-K GEMMs on the CPU stand-in (part %d of %d): %d runs, "
-	       "%d wrong\n", g_part + 1, g_parts, runs, wrong);
+	printf("%s on the CPU stand-in (part %d of %d): %d runs, %d wrong\n",
+	       label, g_part + 1, g_parts, runs, wrong);
 	forget_dir(dir);
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
+}
+
+static void gemm_splitk_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = {
+		"tests/data/gemm/splitk.task", "tests/data/gemm/splitk_t.task",
+	};
+	/* split: the partials' buffer and the kernel that adds them */
+	static const char *const must[] = {
+		"buffer k0_gemm_p ", "launch k0_gemm_sum ", NULL,
+	};
+	stand_in_cases("split-K GEMMs", tasks, 2, must, NULL, 61);
 }
 
 /* The masked pair (codegen_gemm.c mask_pair) on tests/data/gemm/masked.task:
@@ -1282,43 +1299,13 @@ static void gemm_splitk_compute_golden(void **state)
 static void gemm_masked_compute_golden(void **state)
 {
 	(void)state;
-	const char *path = "tests/data/gemm/masked.task";
-	if (!have_cxx()) {
-		printf("SKIP: no C++ compiler (%s)\n", cxx());
-		return;
-	}
-	if (!wanted(path))
-		return;
-	char dir[] = "/tmp/krl-simmk-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	krl_diag d = { 0 };
-	int runs = 0, wrong = 0, item = 0;
-	if (mine(&item)) {
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
-		krl_opt *o = NULL;
-		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-		char *text = NULL, *what = NULL;
-		generate_compiled(o, path, "krl-choice: gemm.impl=3xtf32", &text,
-		                  &what);
-		assert_non_null(strstr(what, "3 masked pairs"));
-		assert_non_null(strstr(text, "gemm_entry_rng<1>("));
-		assert_non_null(strstr(text, "gemm_entry_rng<2>("));
-		assert_non_null(strstr(text, "launch krl_mrange "));
-		char *sim = scalar_gemm(text);
-		run_geometry_sets(t, path, sim, what, 71, 0, dir, &runs, &wrong);
-		free(sim);
-		free(text);
-		free(what);
-		krl_opt_free(o);
-		krl_task_free(t);
-	}
-	printf("masked GEMM pairs on the CPU stand-in (part %d of %d): %d runs, "
-	       "%d wrong\n", g_part + 1, g_parts, runs, wrong);
-	forget_dir(dir);
-	if (!wrong)
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	assert_int_equal(wrong, 0);
+	static const char *const tasks[] = { "tests/data/gemm/masked.task" };
+	static const char *const must[] = {
+		"gemm_entry_rng<1>(", "gemm_entry_rng<2>(", "launch krl_mrange ",
+		NULL,
+	};
+	stand_in_cases("masked GEMM pairs", tasks, 1, must, "3 masked pairs",
+	               71);
 }
 
 typedef struct cl_tally {

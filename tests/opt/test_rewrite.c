@@ -903,10 +903,9 @@ static void cse_texts(void)
 }
 
 /* cse: 48's two permutes of X (and of C) are one each, at tiny against
- * the golden; made-up cases: two calls on one view (two view nodes of
- * one buffer), a pair of fills, a call read by an output through a chain.
- * Refused: other attributes, other inputs, a call that is a task output,
- * a library call of two outputs. */
+ * the golden; then cse_texts: two permutes of one view (two view nodes
+ * of one buffer) and a pair of fills merged; other permutations, other
+ * inputs and a call that is a task output refused. */
 static void cse_identical_calls(void **state)
 {
 	(void)state;
