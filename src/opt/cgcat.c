@@ -99,17 +99,48 @@ static int part_ok(const cg_gen *G, int c, int m)
 	return 0;
 }
 
+/* The library call whose output is input i of flat cat c (its slices
+ * contiguous: every dim before the cat's is 1), seen through VIEWs that
+ * only the chain reads, when that call can write its slice itself: one
+ * output, of the cat's dtype, read by the chain alone, no task output or
+ * plan view of another buffer; else -1. */
+static int lib_part(const cg_gen *G, int c, int i)
+{
+	const krl_graph *g = G->g;
+	int m = g->n[c].in[i];
+	for (int depth = 0; g->n[m].kind == KRL_GN_VIEW && depth < 16; depth++) {
+		if (G->nuse[m] != 1 || krl_graph_is_output(g, m) ||
+		    cg_out_decl(g, m, 0) >= 0 || G->alias[m] != 1)
+			return -1;
+		m = g->n[m].in[0];
+	}
+	const krl_gnode *x = &g->n[m];
+	/* (a cat there would be a view of a view declared after it) */
+	if (x->kind != KRL_GN_LIB || x->nout != 1 || x->dtype != g->n[c].dtype ||
+	    !strcmp(x->op, "cat") ||
+	    !G->mat[m] || G->alias[m] || G->outview[m] >= 0 ||
+	    G->nuse[m] != 1 || krl_graph_is_output(g, m) ||
+	    cg_out_decl(g, m, 0) >= 0)
+		return -1;
+	return m;
+}
+
 int cg_cat_plan(cg_gen *G)
 {
 	const krl_graph *g = G->g;
 	size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
 	if (!G->catof) {
 		G->catof = malloc(nn * sizeof *G->catof);
-		if (!G->catof)
+		G->catlib = malloc(nn * sizeof *G->catlib);
+		G->catoff = malloc(nn * sizeof *G->catoff);
+		if (!G->catof || !G->catlib || !G->catoff)
 			return -1;
 	}
-	for (int n = 0; n < g->nn; n++)
+	for (int n = 0; n < g->nn; n++) {
 		G->catof[n] = -1;
+		G->catlib[n] = -1;
+		G->catoff[n] = NULL;
+	}
 	if (!G->s.fuse)
 		return 0;
 	/* permutes: the node under the input's VIEWs, each read once */
@@ -136,13 +167,39 @@ int cg_cat_plan(cg_gen *G)
 		    x->dtype != KRL_F32 || x->nin < 1 || cg_cat_dim(x) < 0 ||
 		    cg_out_decl(g, c, 1) >= 0)
 			continue;
-		int ok = 1;
-		for (int i = 0; i < x->nin && ok; i++)
-			ok = part_ok(G, c, x->in[i]);
+		/* parts written by map or pool kernels (any cat), or by their
+		 * library call into a plan view of the cat's buffer (a flat
+		 * cat: 48 and 49's zero state and chunk states along dim 0;
+		 * not under nhwc_xy, whose planning reads map parts only) */
+		int d = cg_cat_dim(x), flat = cg_dims_one(x, 0, d) &&
+		    G->s.lib_layout != 3 && G->alias[c] != 2 &&
+		    (!G->catof || G->catof[c] < 0);
+		int ok = 1, lib[KRL_MAX_CALL_IN];
+		for (int i = 0; i < x->nin && ok; i++) {
+			lib[i] = part_ok(G, c, x->in[i]) ? -1 :
+			         flat ? lib_part(G, c, i) : -1;
+			ok = lib[i] >= 0 || part_ok(G, c, x->in[i]);
+		}
 		if (!ok)
 			continue;
-		for (int i = 0; i < x->nin; i++)
-			G->catof[x->in[i]] = c;
+		const char *off = "0";
+		for (int i = 0; i < x->nin; i++) {
+			int v = x->in[i];
+			if (lib[i] < 0) {
+				G->catof[v] = c;
+			} else {
+				/* the call and the views on its way: views of the
+				 * cat's buffer at the part's offset */
+				for (int m = v;; m = g->n[m].in[0]) {
+					G->catlib[m] = c;
+					G->catoff[m] = off;
+					if (m == lib[i])
+						break;
+				}
+			}
+			off = cg_fmt(G, "%s + %s", off,
+			             cg_prod(G, v, 0, g->n[v].ndim));
+		}
 	}
 	return 0;
 }
@@ -151,7 +208,7 @@ int cg_cat_inplace(const cg_gen *G, int c)
 {
 	const krl_gnode *x = &G->g->n[c];
 	return G->catof && x->kind == KRL_GN_LIB && x->nin > 0 &&
-	       G->catof[x->in[0]] == c;
+	       (G->catof[x->in[0]] == c || G->catlib[x->in[0]] == c);
 }
 
 /* Where element lin of permute c's input goes in its output. */

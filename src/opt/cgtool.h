@@ -202,6 +202,12 @@ typedef struct cg_gen {
 	int clgen_off;           /* cg_cl_plan did not settle: none */
 	int *catof;              /* per node, the cat whose output slice it is
 	                            written to in place (cg_cat_plan), or -1 */
+	int *catlib;             /* per node, the flat cat (its slices
+	                            contiguous) whose slice a library call
+	                            writes through a plan view declared there
+	                            (the call, and the views between it and the
+	                            cat), or -1 */
+	const char **catoff;     /* with catlib: the slice's offset, plan text */
 	int ncat;                /* cats so dropped */
 	unsigned char *skip;     /* 1: a library call fused into another's
 	                            kernel (nothing to emit); 2: a GEMM whose

@@ -307,6 +307,8 @@ static void gen_free(cg_gen *G)
 	free(G->outview);
 	free(G->clgen);
 	free(G->catof);
+	free(G->catlib);
+	free(G->catoff);
 	free(G->skip);
 	free(G->home);
 	free(G->k);
@@ -487,7 +489,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	for (int n = 0; n < g->nn; n++) {
 		const krl_gnode *x = &g->n[n];
 		if (!G.mat[n] || x->kind == KRL_GN_BUF || cg_out_decl(g, n, 0) >= 0 ||
-		    G.skip[n] == 2 || (G.catof && G.catof[n] >= 0))
+		    G.skip[n] == 2 || (G.catof && G.catof[n] >= 0) ||
+		    (G.catlib && G.catlib[n] >= 0))
 			continue;
 		/* a call with several outputs writes them to its PROJ nodes */
 		if (x->kind == KRL_GN_LIB && x->nout > 1)
@@ -519,6 +522,19 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				free(z);
 			}
 		cg_sb_puts(&G.bufs, "\n");
+	}
+	/* slices of flat cats that library calls write: views of the cat's
+	 * buffer (declared above) at the slice's offset */
+	for (int n = 0; G.catlib && n < g->nn; n++) {
+		const krl_gnode *x = &g->n[n];
+		if (G.catlib[n] < 0)
+			continue;
+		cg_sb_printf(&G.bufs, "view t%d = %s [", n,
+		             cg_bufname(&G, G.catlib[n]));
+		for (int i = 0; i < x->ndim; i++)
+			cg_sb_printf(&G.bufs, "%s(%s)", i ? ", " : "",
+			             x->dim[i].text);
+		cg_sb_printf(&G.bufs, "] offset=(%s)\n", G.catoff[n]);
 	}
 
 	/* one line saying what the candidate does */

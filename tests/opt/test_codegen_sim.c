@@ -1749,16 +1749,19 @@ static void colsplit_compute_golden(void **state)
  * with fuse=none the library's cat) and tests/data/cat/channels_last.task
  * (a cat of channels written in place channels-last by two maps and a
  * pool, read so by the next convolution: lib.layout=nhwc_xy; and
- * nchw) and tests/data/cat/permute.task (a channel shuffle's permute
+ * nchw), tests/data/cat/permute.task (a channel shuffle's permute
  * written in place by the map kernel before it; two permutes that must
- * stay calls). */
+ * stay calls) and tests/data/cat/flat_lib.task (a cat along dim 0 whose
+ * fill and GEMM write their slices through views of its buffer, a map
+ * its own; a cat along dim 1 of two GEMMs stays a call; every part's
+ * view at offset 0 fails it). */
 static void views_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const paths[] = {
 		"tests/data/views/views.task", "tests/data/parts/steps.task",
 		"tests/data/cat/inplace.task", "tests/data/cat/channels_last.task",
-		"tests/data/cat/permute.task",
+		"tests/data/cat/permute.task", "tests/data/cat/flat_lib.task",
 	};
 	static const char *const lines[] = {
 		"krl-choice: fuse=full", "krl-choice: fuse=none",
@@ -1775,7 +1778,7 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (int p = 0; p < 5; p++) {
+	for (int p = 0; p < 6; p++) {
 		const char *path = paths[p];
 		if (!wanted(path))
 			continue;
@@ -1793,9 +1796,16 @@ static void views_compute_golden(void **state)
 			if (p == 2)
 				assert_true((strstr(what, "4 cats or permutes written "
 				                    "in place") != NULL) == (c == 0));
-			if (p == 4)
+			if (p == 4 || p == 5)
 				assert_true((strstr(what, "1 cat or permute written "
 				                    "in place") != NULL) == (c == 0));
+			/* the fill and the GEMM write their slices through
+			 * views of y; the cat along dim 1 stays a call */
+			if (p == 5 && c == 0)
+				assert_true(strstr(text, "view t4 = y [(m), (p)] "
+				                   "offset=(0)\n") &&
+				            strstr(text, "call cat(") &&
+				            strstr(text, "-> z dim=1"));
 			if (p == 3)
 				assert_true((strstr(text, "_wt) -> t24 padding=1 "
 				                    "w_layout=krsc layout=nhwc_xy\n") !=
