@@ -360,6 +360,15 @@ static int xy_feeds(const krl_graph *g, int i)
 	return hit;
 }
 
+/* Tiles a GEMM needs for the 3xTF32 kernel's pay rule: a wave of the
+ * 132 SMs; in a task of the fp32 tier, where cuBLASLt's fp32 runs on the
+ * FMA units (about a seventh of the tensor cores' rate, against the
+ * 3xTF32 kernel's third), a wave within 10% (level 3's MLPs at kb1 run
+ * 16384 x 16384 weights over 128 rows: 128 tiles of a long K, which the
+ * rule of 132 kept on cuBLASLt). */
+#define GEMM_WAVE_TILES 132
+#define GEMM_WAVE_TILES_FP32 119
+
 /* Whether o's GEMMs (the library calls the generated 3xTF32 GEMM may
  * replace: krl_gemm_form, gemm and linear) are ones the 3xTF32 kernel
  * (128 x 128 tiles, no split over K) is expected to run faster than
@@ -369,6 +378,9 @@ static int xy_feeds(const krl_graph *g, int i)
 static int gemm_tiles_pay(const krl_graph *g, int *n)
 {
 	int pay = 1;
+	const char *tier = g->task ? g->task->precision : NULL;
+	double wave = tier && !strcmp(tier, "tf32") ? GEMM_WAVE_TILES :
+	              GEMM_WAVE_TILES_FP32;
 	*n = 0;
 	for (int i = 0; i < g->nn; i++) {
 		const krl_gnode *x = &g->n[i];
@@ -404,7 +416,7 @@ static int gemm_tiles_pay(const krl_graph *g, int *n)
 		if (batch == 1 && m >= 64 && nn >= 64 &&
 		    krl_gemm_split_pays((int64_t)m, (int64_t)nn, (int64_t)k))
 			continue;
-		if (tiles < 132 || m < 64 || nn < 64)
+		if (tiles < wave || m < 64 || nn < 64)
 			pay = 0;
 	}
 	return pay;

@@ -754,8 +754,9 @@ static void library_tasks(void **state)
 /* gemm.impl is offered on every GEMM the 3xTF32 kernel may replace, by
  * the ops' caps: gemm and linear (level 2's nn.Linear). The pay rule
  * (gemm_tiles_pay) makes 3xtf32 the default where the GEMM fills the GPU
- * with 128 x 128 tiles (kb1's 1024 x 8192 x 8192) and the library call
- * elsewhere (tiny, kb0's 128-row GEMMs). A linear counts as a GEMM in the
+ * with 128 x 128 tiles (kb1's 1024 x 8192 x 8192; 119 of them, a wave
+ * within 10%, in a task of the fp32 tier) and the library call elsewhere
+ * (tiny, kb0's 128-row GEMMs). A linear counts as a GEMM in the
  * features. */
 static void gemm_impl_on_linear(void **state)
 {
@@ -767,8 +768,13 @@ static void gemm_impl_on_linear(void **state)
 		{ "level2/12_gemm_multiply_leakyrelu", "kb0", "lib" },
 		{ "level2/12_gemm_multiply_leakyrelu", "tiny", "lib" },
 		{ "level2/29_matmul_mish_mish", "kb1", "3xtf32" },
-		/* 128 x 16384: 128 tiles, fewer than the H200's 132 SMs */
-		{ "level2/68_matmul_min_subtract", "kb1", "lib" },
+		/* 128 x 16384: 128 tiles, fewer than the H200's 132 SMs,
+		 * but within 10% of a wave, and an fp32-tier task (cuBLASLt
+		 * on the FMA units) */
+		{ "level2/68_matmul_min_subtract", "kb1", "3xtf32" },
+		/* level 3's MLP: 16384 x 16384 weights over 128 rows */
+		{ "level3/1_mlp", "kb1", "3xtf32" },
+		{ "level3/1_mlp", "kb0", "lib" },
 		{ "level2/22_matmul_scale_residualadd_clamp_logsumexp_mish", "kb1",
 		  "3xtf32" },
 		/* a bias-free Linear is a gemm with tb=1 */
@@ -810,6 +816,42 @@ static void gemm_impl_on_linear(void **state)
 	assert_null(find(krl_opt_space(o), "gemm.impl"));
 	krl_opt_free(o);
 	krl_task_free(t);
+}
+
+/* The tier decides the wave: a GEMM of 128 tiles (128 x 16384) pays in a
+ * task of the fp32 tier (119 tiles are enough) and not under `precision
+ * tf32` (132: cuBLASLt runs TF32 on the tensor cores there). */
+static void gemm_impl_wave_by_tier(void **state)
+{
+	(void)state;
+	static const char *const texts[2] = {
+		"task t\nsource \"test\"\n"
+		"shapes kb0 m=128 n=16384 k=1024\nshapes kb1 m=128 n=16384 k=1024\n"
+		"shapes tiny m=3 n=5 k=4\n"
+		"input a f32 [m, k] normal(0, 1)\ninput b f32 [k, n] normal(0, 1)\n"
+		"output y f32 [m, n]\ntolerance atol=1e-4 rtol=1e-4\nbytes 8\n"
+		"flops 1\nplan\n  call gemm(a, b) -> y\nend\n",
+		"task t\nsource \"test\"\n"
+		"shapes kb0 m=128 n=16384 k=1024\nshapes kb1 m=128 n=16384 k=1024\n"
+		"shapes tiny m=3 n=5 k=4\n"
+		"input a f32 [m, k] normal(0, 1)\ninput b f32 [k, n] normal(0, 1)\n"
+		"output y f32 [m, n]\ntolerance atol=1e-4 rtol=1e-4\nbytes 8\n"
+		"flops 1\nprecision tf32\nplan\n  call gemm(a, b) -> y\nend\n",
+	};
+	static const char *const want[2] = { "3xtf32", "lib" };
+	for (int i = 0; i < 2; i++) {
+		krl_diag d = { 0 };
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_task_parse("wave.task", texts[i],
+		                             strlen(texts[i]), &t, &d), &d);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_decision *impl = find(krl_opt_space(o), "gemm.impl");
+		assert_non_null(impl);
+		assert_string_equal(impl->opt[0], want[i]);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
 }
 
 /* lib.tconv: offered exactly for the transposed convolutions whose every
@@ -905,6 +947,7 @@ int main(void)
 		cmocka_unit_test(row_tails),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
+		cmocka_unit_test(gemm_impl_wave_by_tier),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
