@@ -120,7 +120,9 @@ typedef struct krl_sched {
 	                            stepped; 1: 64-bit indices multiplied at
 	                            every tap (the first pool kernel) */
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
-	                            (src/opt/gemm.c) where it applies */
+	                            (src/opt/gemm.c) where it applies; 2: that
+	                            where the GEMM pays (krl_gemm_pays), the
+	                            library call elsewhere */
 	int gemm_mask;           /* with gemm_impl 1: 1, a masked pair's
 	                            tiles skipped (codegen_gemm.c mask_pair);
 	                            0: every tile computed */

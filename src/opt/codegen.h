@@ -308,6 +308,11 @@ int cg_dw_geom(const krl_graph *g, int n, cg_dw *q);
  * set), 0 when it does not apply. */
 int cg_emit_dwconv(cg_gen *G, cg_kern *K);
 
+/* Whether GEMM node n is written as the 3xTF32 kernel under G's
+ * gemm.impl: every GEMM (3xtf32), or each that pays (mixed,
+ * krl_gemm_pays). */
+int cg_gemm_tc(const cg_gen *G, int n);
+
 /* A `permute` as kernelrl's copy kernel (codegen_perm.c,
  * src/opt/kernels/permute.cuh): y's r dims in m runs, run k x's dims
  * first[k] .. last[k] (consecutive and in order in both), run jl holding

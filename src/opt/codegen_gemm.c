@@ -209,11 +209,18 @@ static int side_early(const krl_graph *g, int a, int n, int depth)
 	return 1;
 }
 
+int cg_gemm_tc(const cg_gen *G, int n)
+{
+	return krl_gemm_form(G->g, n) &&
+	       (G->s.gemm_impl == 1 ||
+	        (G->s.gemm_impl == 2 && krl_gemm_pays(G->g, n)));
+}
+
 void cg_gemm_prepare(cg_gen *G)
 {
 	const krl_graph *g = G->g;
 	for (int n = 0; n < g->nn; n++) {
-		int form = G->s.gemm_impl == 1 ? krl_gemm_form(g, n) : 0;
+		int form = cg_gemm_tc(G, n) ? krl_gemm_form(g, n) : 0;
 		krl_gemm_spec sp;
 		cg_igemm q;
 		cg_dw dq;
@@ -601,7 +608,8 @@ static int mask_pair(cg_gen *G, cg_kern *K, int n, int e,
 			if (g->n[r].in[i] == e)
 				n2 = r;
 	krl_gemm_spec s2;
-	if (n2 < 0 || krl_gemm_form(g, n2) != 1 || g->n[n2].in[0] != e ||
+	if (n2 < 0 || krl_gemm_form(g, n2) != 1 || !cg_gemm_tc(G, n2) ||
+	    g->n[n2].in[0] != e ||
 	    g->n[n2].in[1] == e || !gemm_geom(G, n2, 1, &s2) || s2.ta ||
 	    (!s2.batch && E->ndim > 2) || gemm_split_pays(g, n2, 1, &s2))
 		return -1;

@@ -6,6 +6,7 @@
  * says how and when the optimizer uses it; src/opt/codegen_gemm.c writes
  * its generated epilogues.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,55 @@ int krl_gemm_form(const krl_graph *g, int i)
 	if (x->nin == 2)
 		return 1;
 	return x->nin == 3 && !strcmp(x->op, "linear") ? 2 : 0;
+}
+
+/* Tiles a GEMM needs for the 3xTF32 kernel's pay rule: a wave of the
+ * 132 SMs within 10%. cuBLASLt's fp32 runs on the FMA units, about a
+ * seventh of the tensor cores' rate against the 3xTF32 kernel's third
+ * (level 3's MLPs at kb1 run 16384 x 16384 weights over 128 rows: 128
+ * tiles of a long K, which a rule of 132 kept on cuBLASLt). Under
+ * `precision tf32` cuBLASLt runs TF32 on the tensor cores, a third of the
+ * kernel's products: no GEMM is expected to pay there (the search may
+ * still judge the kernel). */
+#define GEMM_WAVE_TILES 119
+
+int krl_gemm_pays(const krl_graph *g, int i)
+{
+	const krl_gnode *x = &g->n[i];
+	int form = krl_gemm_form(g, i);
+	if (!form)
+		return 0;
+	const krl_gnode *a = &g->n[x->in[0]];
+	if (a->ndim < 2 || x->ndim < 2)
+		return 0;
+	const char *tier = g->task ? g->task->precision : NULL;
+	if (tier && !strcmp(tier, "tf32"))
+		return 0;
+	/* C [..., M, N], or a linear's [..., N] whose leading dims are all
+	 * rows of one GEMM */
+	double m = (double)x->dim[x->ndim - 2].val, batch = 1;
+	for (int k = 0; k < x->ndim - 2; k++)
+		batch *= (double)x->dim[k].val;
+	double ta = 0;
+	int na = a->ndim;
+	if (form == 1)
+		for (int k = 0; k < x->nattrs; k++)
+			if (!strcmp(x->attrs[k].key, "ta"))
+				ta = x->aval[k];
+	/* a linear's rows, and a batch over one B untransposed A: more rows
+	 * of one GEMM, as the kernel runs it (codegen_gemm.c gemm_geom) */
+	if (form == 2 || (g->n[x->in[1]].ndim == 2 && ta == 0)) {
+		m *= batch;
+		batch = 1;
+	}
+	double nn = (double)x->dim[x->ndim - 1].val;
+	double tiles = ceil(m / 128) * ceil(nn / 128) * batch;
+	/* few tiles and a long K: the kernel splits K (split-K) */
+	double k = (double)a->dim[form == 1 && ta == 1 ? na - 2 : na - 1].val;
+	if (batch == 1 && m >= 64 && nn >= 64 &&
+	    krl_gemm_split_pays((int64_t)m, (int64_t)nn, (int64_t)k))
+		return 1;
+	return tiles >= GEMM_WAVE_TILES && m >= 64 && nn >= 64;
 }
 
 char *krl_gemm_body(int ta, int tb)

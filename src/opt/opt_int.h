@@ -86,6 +86,14 @@ int krl_gemm_form(const krl_graph *g, int i);
 #define KRL_GEMM_SPLIT_K 16384
 #define KRL_GEMM_SPLIT_MIN_K 4096
 int krl_gemm_split_pays(int64_t m, int64_t n, int64_t k);
+/* Whether GEMM node i of g (krl_gemm_form) is one the 3xTF32 kernel is
+ * expected to run faster than cuBLASLt's fp32: enough 128 x 128 tiles to
+ * fill the GPU (a wave of the 132 SMs within 10%), M and N at least 64
+ * (no thin operand: a matrix-vector product is memory-bound, cuBLAS's
+ * GEMV does it better), or split along K; never in a task of precision
+ * tf32 (cuBLASLt's TF32 does a third of the kernel's products); at the
+ * set g was lowered for. */
+int krl_gemm_pays(const krl_graph *g, int i);
 
 /* The kernel body for layout (ta, tb), in its own namespace gemm_t<ta><tb>:
  * write it once per layout a file uses, before the kernels of that

@@ -70,6 +70,9 @@ static const char *const POOL_TAPS[] = { "inc", "mul" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
+/* some GEMMs pay and some do not (31: the score product's 131,072 tiles,
+ * and the product with v's 32 columns): each by its own pay rule */
+static const char *const GEMM_MIXED[] = { "mixed", "3xtf32", "lib" };
 static const char *const LIB_ALGO[] = { "0", "1", "2", "3" };
 static const char *const LIB_ALGO_SMALL[] = { "1", "0", "2", "3" };
 static const char *const LIB_LAYOUT[] = { "nchw", "nhwc", "nhwc_y" };
@@ -162,7 +165,7 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 	if ((z = chosen(s, c, "pool.taps")))
 		k->pool_taps = strcmp(z, "mul") == 0;
 	if ((z = chosen(s, c, "gemm.impl")))
-		k->gemm_impl = !strcmp(z, "3xtf32");
+		k->gemm_impl = !strcmp(z, "3xtf32") ? 1 : !strcmp(z, "mixed") ? 2 : 0;
 	if ((z = chosen(s, c, "lib.algo")))
 		k->lib_algo = atoi(z);
 	if ((z = chosen(s, c, "lib.layout")))
@@ -360,66 +363,21 @@ static int xy_feeds(const krl_graph *g, int i)
 	return hit;
 }
 
-/* Tiles a GEMM needs for the 3xTF32 kernel's pay rule: a wave of the
- * 132 SMs; in a task of the fp32 tier, where cuBLASLt's fp32 runs on the
- * FMA units (about a seventh of the tensor cores' rate, against the
- * 3xTF32 kernel's third), a wave within 10% (level 3's MLPs at kb1 run
- * 16384 x 16384 weights over 128 rows: 128 tiles of a long K, which the
- * rule of 132 kept on cuBLASLt). */
-#define GEMM_WAVE_TILES 132
-#define GEMM_WAVE_TILES_FP32 119
-
 /* Whether o's GEMMs (the library calls the generated 3xTF32 GEMM may
- * replace: krl_gemm_form, gemm and linear) are ones the 3xTF32 kernel
- * (128 x 128 tiles, no split over K) is expected to run faster than
- * cuBLASLt's fp32: enough tiles to fill the GPU, and no thin operand (a
- * matrix-vector product is memory-bound, cuBLAS's GEMV does it better).
- * Counts them in *n. */
+ * replace: krl_gemm_form, gemm and linear) are ones the 3xTF32 kernel is
+ * expected to run faster than cuBLASLt's (krl_gemm_pays, each): 2 when
+ * every one is, 1 when some are, 0 when none is. Counts them in *n. */
 static int gemm_tiles_pay(const krl_graph *g, int *n)
 {
-	int pay = 1;
-	const char *tier = g->task ? g->task->precision : NULL;
-	double wave = tier && !strcmp(tier, "tf32") ? GEMM_WAVE_TILES :
-	              GEMM_WAVE_TILES_FP32;
+	int npay = 0;
 	*n = 0;
 	for (int i = 0; i < g->nn; i++) {
-		const krl_gnode *x = &g->n[i];
-		int form = krl_gemm_form(g, i);
-		if (!form)
+		if (!krl_gemm_form(g, i))
 			continue;
 		(*n)++;
-		const krl_gnode *a = &g->n[x->in[0]];
-		if (a->ndim < 2 || x->ndim < 2) {
-			pay = 0;
-			continue;
-		}
-		/* C [..., M, N], or a linear's [..., N] whose leading dims are
-		 * all rows of one GEMM */
-		double m = (double)x->dim[x->ndim - 2].val, batch = 1;
-		for (int k = 0; k < x->ndim - 2; k++)
-			batch *= (double)x->dim[k].val;
-		if (form == 2) {
-			m *= batch;
-			batch = 1;
-		}
-		double nn = (double)x->dim[x->ndim - 1].val;
-		double tiles = ceil(m / 128) * ceil(nn / 128) * batch;
-		/* few tiles and a long K: the kernel splits K (split-K) */
-		double ta = 0;
-		int na = a->ndim;
-		if (form == 1)
-			for (int k = 0; k < x->nattrs; k++)
-				if (!strcmp(x->attrs[k].key, "ta"))
-					ta = x->aval[k];
-		double k = (double)a->dim[form == 1 && ta == 1 ? na - 2 :
-		                             na - 1].val;
-		if (batch == 1 && m >= 64 && nn >= 64 &&
-		    krl_gemm_split_pays((int64_t)m, (int64_t)nn, (int64_t)k))
-			continue;
-		if (tiles < wave || m < 64 || nn < 64)
-			pay = 0;
+		npay += krl_gemm_pays(g, i);
 	}
-	return pay;
+	return !npay ? 0 : npay == *n ? 2 : 1;
 }
 
 /* Whether library node i, which takes an algorithm, is a GEMM
@@ -697,7 +655,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
 	int nrnn = 0, rnn_rule = 0, nperm = 0;
 	if (ngemm)
-		add_decision(sp, "gemm.impl", 2, pay ? GEMM_TC : GEMM_LIB);
+		add_decision(sp, "gemm.impl", pay == 1 ? 3 : 2,
+		             pay == 2 ? GEMM_TC : pay ? GEMM_MIXED : GEMM_LIB);
 	{
 		krl_opt_scope sc;
 		krl_diag sd = {0};

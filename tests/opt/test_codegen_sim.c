@@ -762,14 +762,20 @@ static void candidates_compute_golden(const char *prefix, const char *level,
 				if (!strcmp(sp->dec[j].name, "conv.impl"))
 					cimpl = j;
 			}
-			for (int v = 0; v < 3; v++) {
-			int gv = v == 1;
-			if (v && (k || (v == 1 ? impl : cimpl) < 0))
+			/* v = 3: gemm.impl=mixed where offered (the GEMMs that
+			 * pay as the stand-in, the others as library calls) */
+			int mixed = 0;
+			for (int j = 0; impl >= 0 && j < sp->dec[impl].nopt; j++)
+				mixed |= !strcmp(sp->dec[impl].opt[j], "mixed");
+			for (int v = 0; v < 4; v++) {
+			int gv = v == 1 || v == 3;
+			if (v && (k || (v == 2 ? cimpl : impl) < 0))
 				continue;
-			if (v == 2 && level[0] == '3')
+			if ((v == 2 && level[0] == '3') || (v == 3 && !mixed))
 				continue;
 			if (impl >= 0)
 				ch.opt[impl] = opt_named(&sp->dec[impl],
+				                         v == 3 ? "mixed" :
 				                         gv ? "3xtf32" : "lib");
 			if (cimpl >= 0 && !k)
 				ch.opt[cimpl] = opt_named(&sp->dec[cimpl],
@@ -809,7 +815,8 @@ static void candidates_compute_golden(const char *prefix, const char *level,
 						fclose(f);
 					}
 					printf("%s: choice %d%s (%s) at %s: %s (kept as %s)\n",
-					       s->ids[i], k, gv ? " with the GEMM's stand-in" :
+					       s->ids[i], k, v == 3 ? " mixed, with the GEMM's "
+					       "stand-in" : gv ? " with the GEMM's stand-in" :
 					       v == 2 ? " with the implicit-GEMM conv" : "",
 					       what, q ? "a hidden set" : "tiny",
 					       bad < 0 ? "did not run" : "wrong values", path);

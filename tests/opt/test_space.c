@@ -818,9 +818,10 @@ static void gemm_impl_on_linear(void **state)
 	krl_task_free(t);
 }
 
-/* The tier decides the wave: a GEMM of 128 tiles (128 x 16384) pays in a
- * task of the fp32 tier (119 tiles are enough) and not under `precision
- * tf32` (132: cuBLASLt runs TF32 on the tensor cores there). */
+/* A GEMM of 128 tiles (128 x 16384) pays in a task of the fp32 tier
+ * (119 tiles, a wave within 10%, are enough) and not under `precision
+ * tf32` (cuBLASLt runs TF32 on the tensor cores there); a task with GEMMs
+ * that pay and GEMMs that do not (31) gets `mixed` first. */
 static void gemm_impl_wave_by_tier(void **state)
 {
 	(void)state;
@@ -839,7 +840,23 @@ static void gemm_impl_wave_by_tier(void **state)
 		"flops 1\nprecision tf32\nplan\n  call gemm(a, b) -> y\nend\n",
 	};
 	static const char *const want[2] = { "3xtf32", "lib" };
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
+		if (i == 2) {
+			/* 31: the score product pays, the product with v's 32
+			 * columns does not: each by its own rule, first */
+			krl_diag d = { 0 };
+			krl_task *t = load("level3/31_vision_attention");
+			krl_opt *o = NULL;
+			KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+			const krl_decision *impl = find(krl_opt_space(o),
+			                                "gemm.impl");
+			assert_non_null(impl);
+			assert_int_equal(impl->nopt, 3);
+			assert_string_equal(impl->opt[0], "mixed");
+			krl_opt_free(o);
+			krl_task_free(t);
+			break;
+		}
 		krl_diag d = { 0 };
 		krl_task *t = NULL;
 		KRL_ASSERT_OK(krl_task_parse("wave.task", texts[i],
