@@ -86,7 +86,10 @@ int krl_gemm_pays(const krl_graph *g, int i)
 	if (batch == 1 && m >= 64 && nn >= 64 &&
 	    krl_gemm_split_pays((int64_t)m, (int64_t)nn, (int64_t)k))
 		return 1;
-	return tiles >= GEMM_WAVE_TILES && m >= 64 && nn >= 64;
+	/* and at least half of each tile's products are C's (48's batched
+	 * 64 x 64 products would fill a quarter of their 128 x 128 tiles) */
+	double fill = m * nn / (ceil(m / 128) * ceil(nn / 128) * 128 * 128);
+	return tiles >= GEMM_WAVE_TILES && m >= 64 && nn >= 64 && fill >= 0.5;
 }
 
 char *krl_gemm_body(int ta, int tb)

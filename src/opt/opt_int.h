@@ -90,7 +90,8 @@ int krl_gemm_split_pays(int64_t m, int64_t n, int64_t k);
  * expected to run faster than cuBLASLt's fp32: enough 128 x 128 tiles to
  * fill the GPU (a wave of the 132 SMs within 10%), M and N at least 64
  * (no thin operand: a matrix-vector product is memory-bound, cuBLAS's
- * GEMV does it better), or split along K; never in a task of precision
+ * GEMV does it better) and at least half of each tile used, or split
+ * along K; never in a task of precision
  * tf32 (cuBLASLt's TF32 does a third of the kernel's products); at the
  * set g was lowered for. */
 int krl_gemm_pays(const krl_graph *g, int i);
