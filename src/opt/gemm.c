@@ -87,9 +87,14 @@ int krl_gemm_pays(const krl_graph *g, int i)
 	    krl_gemm_split_pays((int64_t)m, (int64_t)nn, (int64_t)k))
 		return 1;
 	/* and at least half of each tile's products are C's (48's batched
-	 * 64 x 64 products would fill a quarter of their 128 x 128 tiles) */
+	 * 64 x 64 products would fill a quarter of their 128 x 128 tiles),
+	 * and no batch of short products: on the H100 the batched score
+	 * products of attention (50: K = 64, 31: K = 32) ran slower as the
+	 * kernel than as cuBLASLt's (50 4.58 ms against 3.95, 31 18.5
+	 * against 17.7), where level 1's single 7 (K = 64) ran 1.2x faster */
 	double fill = m * nn / (ceil(m / 128) * ceil(nn / 128) * 128 * 128);
-	return tiles >= GEMM_WAVE_TILES && m >= 64 && nn >= 64 && fill >= 0.5;
+	return tiles >= GEMM_WAVE_TILES && m >= 64 && nn >= 64 &&
+	       fill >= 0.5 && (batch == 1 || k >= 128);
 }
 
 char *krl_gemm_body(int ta, int tb)

@@ -152,17 +152,33 @@ static __device__ void tile(const float *__restrict__ x,
 	for (int j = 0; j < M - 1; j++)
 		if (j != JL)
 			rest *= sz[j];
-	const long ntu = (U + TILE - 1) / TILE;
+	/* block and slice indices in 32 bits where they fit (a 64-bit
+	 * division is ~70 instructions, and a tile moves only 1024 elements:
+	 * 49's 49,152 slices of 64 x 16 ran at 0.63 TB/s so on the H100) */
+	const unsigned ntu = (unsigned)((U + TILE - 1) / TILE);
 	const long u0 = (long)(blockIdx.x % ntu) * TILE;
 	const long v0 = (long)(blockIdx.x / ntu) * TILE;
 	const int tx = threadIdx.x, ty = threadIdx.y;
+	bool small = rest < 0x7fffffffL;
+#pragma unroll
+	for (int j = 0; j < M - 1; j++)
+		small = small && sz[j] < 0x7fffffffL;
 	for (long z = blockIdx.y; z < rest; z += gridDim.y) {
 		long r = z, xo = 0, yo = 0;
 #pragma unroll
 		for (int j = M - 2; j >= 0; j--) {
 			if (j == JL)
 				continue;
-			long q = r / sz[j], c = r - q * sz[j];
+			long q, c;
+			if (small) {
+				const unsigned d = (unsigned)sz[j];
+				const unsigned qq = (unsigned)r / d;
+				q = qq;
+				c = (long)((unsigned)r - qq * d);
+			} else {
+				q = r / sz[j];
+				c = r - q * sz[j];
+			}
 			xo += c * st[j];
 			yo += c * ost[j];
 			r = q;
