@@ -6,8 +6,9 @@
  *
  * Layout of a run of budget B: round 0 holds the fixed choices (the
  * default; "fuse=ref", the reference plan, when offered; the other
- * conv.impl, lib.layout, lib.tconv, lib.groups, conv.dw and lib.rnn
- * (persist) when offered), slots "r0/k0", "r0/k1", ...; every later
+ * gemm.impl (lib, or 3xtf32 where lib is the default), conv.impl,
+ * lib.layout, lib.tconv, lib.groups, conv.dw and lib.rnn (persist) when
+ * offered), slots "r0/k0", "r0/k1", ...; every later
  * round r holds G slots "r<r>/k<k>" (the last one fewer, so that there are
  * B in all). Each slot is proposed, evaluated and committed in order, so
  * the committed slots of a run are always a prefix of the layout.
@@ -877,7 +878,10 @@ static void push_fixed(search *S, int k, int j, const char *what)
 
 /* Round 0: the default choice, "fuse=ref" (the reference plan itself,
  * so that every search holds a measured candidate as fast as the
- * reference) when the space offers it, and the default with the other
+ * reference) when the space offers it, the default with the other GEMM
+ * implementation (gemm.impl: its pay rule's guesses swung level 3 on the
+ * H100 from 0.30x to 1.74x over the reference on 48, cuBLASLt's side, and
+ * from 1.00x to 1.35x on 1, the kernel's), and the default with the other
  * implementation of the convolution (conv.impl: the library's or the
  * implicit GEMM, whose order the pay rule guesses; measured on the H200,
  * each wins on a part of the convolutions, by up to 3.7x) when it offers
@@ -909,6 +913,12 @@ static void fixed_choices(search *S)
 	int k = dec_index(s, "fuse");
 	if (k >= 0)
 		push_fixed(S, k, opt_index(&s->dec[k], "ref"), "the reference plan");
+	/* the other GEMM implementation: cuBLASLt where the default is
+	 * (partly) the 3xTF32 kernel, the kernel where it is cuBLASLt */
+	if ((k = dec_index(s, "gemm.impl")) >= 0)
+		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
+		           "lib") ? "lib" : "3xtf32"), "the other GEMM "
+		           "implementation");
 	push_fixed(S, dec_index(s, "conv.impl"), 1, "the other convolution");
 	/* a transposed convolution's implicit GEMM is its forward form's:
 	 * where both are offered, that choice takes lib.tconv=fwd too */
