@@ -172,13 +172,12 @@ int cg_cat_plan(cg_gen *G)
 		 * cat: 48 and 49's zero state and chunk states along dim 0;
 		 * not under nhwc_xy, whose planning reads map parts only) */
 		int d = cg_cat_dim(x), flat = cg_dims_one(x, 0, d) &&
-		    G->s.lib_layout != 3 && G->alias[c] != 2 &&
-		    (!G->catof || G->catof[c] < 0);
+		    G->s.lib_layout != 3 && G->alias[c] != 2;
 		int ok = 1, lib[KRL_MAX_CALL_IN];
 		for (int i = 0; i < x->nin && ok; i++) {
-			lib[i] = part_ok(G, c, x->in[i]) ? -1 :
-			         flat ? lib_part(G, c, i) : -1;
-			ok = lib[i] >= 0 || part_ok(G, c, x->in[i]);
+			int map = part_ok(G, c, x->in[i]);
+			lib[i] = map || !flat ? -1 : lib_part(G, c, i);
+			ok = map || lib[i] >= 0;
 		}
 		if (!ok)
 			continue;

@@ -717,9 +717,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		             cg_cat_inplace(&G, G.k[k].anchor[0]) ?
 		             "none (a cat or permute its inputs' kernels wrote "
 		             "in place)" :
-		             G.k[k].kind == CK_LIB && G.nperm && G.s.perm_gen &&
-		             cg_perm_geom(g, G.k[k].anchor[0], NULL) &&
-		             cg_out_decl(g, G.k[k].anchor[0], 1) < 0 ?
+		             G.k[k].kind == CK_LIB &&
+		             cg_perm_written(&G, G.k[k].anchor[0]) ?
 		             "permute (copy kernel)" :
 		             kind_name(G.k[k].kind));
 	cg_sb_puts(&out, " * Every kernel indexes with 64-bit integers, guards every "

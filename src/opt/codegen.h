@@ -329,7 +329,10 @@ int cg_perm_of(const krl_gnode *c, int *p);
 /* 1 and *q filled (q may be NULL) when LIB node n of g is an f32
  * permute the kernel takes (cg_perm_of); else 0. */
 int cg_perm_geom(const krl_graph *g, int n, cg_perm *q);
-/* Writes K's permute as the copy kernel where G->s.perm_gen: 1 when
+/* Whether LIB node n is a permute written as the copy kernel under G's
+ * schedule (perm.impl=gen, a permute the kernel takes, one output). */
+int cg_perm_written(const cg_gen *G, int n);
+/* Writes K's permute as the copy kernel where cg_perm_written: 1 when
  * written (G->oom may be set), 0 when it does not apply (a library call
  * then). */
 int cg_emit_perm(cg_gen *G, cg_kern *K);

@@ -67,13 +67,19 @@ int cg_perm_geom(const krl_graph *g, int n, cg_perm *q)
 	return z.jl >= 0;
 }
 
+int cg_perm_written(const cg_gen *G, int n)
+{
+	return G->s.perm_gen && cg_perm_geom(G->g, n, NULL) &&
+	       cg_out_decl(G->g, n, 1) < 0;
+}
+
 int cg_emit_perm(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
 	int n = K->anchor[0];
 	const krl_gnode *c = &g->n[n];
 	cg_perm q;
-	if (!G->s.perm_gen || !cg_perm_geom(g, n, &q) || cg_out_decl(g, n, 1) >= 0)
+	if (!cg_perm_written(G, n) || !cg_perm_geom(g, n, &q))
 		return 0;
 	int v = c->in[0];
 	if (!G->perm_body) {

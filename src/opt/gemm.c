@@ -212,16 +212,11 @@ krl_err krl_gemm_kernel(const krl_gemm_spec *s, char **device, char **launch,
 	        "\t\tgemm_t%d%d::%s(A + z * (long)M * K, B + z * "
 	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s,%s ez);\n"
 	        "\t}\n", s->epi, s->ta, s->tb, entry, lda, ldb, rarg) :
-	    s->batch && s->rng ?
+	    s->batch ?
 	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
 	        "\t\tgemm_t%d%d::%s(A + z * (long)M * K, B + z * "
 	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s,%s e);\n",
 	        s->ta, s->tb, entry, lda, ldb, rarg) :
-	    s->batch ?
-	    krl_opt_fmt("\tfor (long z = blockIdx.y; z < batch; z += gridDim.y)\n"
-	        "\t\tgemm_t%d%d::gemm_entry(A + z * (long)M * K, B + z * "
-	        "strideB,\n\t\t\tC + z * (long)M * N, M, N, K, %s, %s, e);\n",
-	        s->ta, s->tb, lda, ldb) :
 	    krl_opt_fmt("\tgemm_t%d%d::%s(A, B, C, M, N, K, %s, %s,%s e);\n",
 	        s->ta, s->tb, entry, lda, ldb, rarg);
 	char *head = krl_opt_fmt("extern \"C\" __global__ void %s(const float "

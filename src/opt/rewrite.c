@@ -1040,18 +1040,25 @@ static int same_text(const krl_expr *a, const krl_expr *b)
 	return same;
 }
 
+/* The same dtype and dims, by value and by text. */
+static int same_type(const krl_gnode *a, const krl_gnode *b)
+{
+	if (a->dtype != b->dtype || !same_dims(a, b))
+		return 0;
+	for (int k = 0; k < a->ndim; k++)
+		if (strcmp(a->dim[k].text, b->dim[k].text))
+			return 0;
+	return 1;
+}
+
 static int same_call(const krl_gnode *a, const krl_gnode *b)
 {
 	if (a->kind != KRL_GN_LIB || b->kind != KRL_GN_LIB || a->nout != 1 ||
-	    b->nout != 1 || strcmp(a->op, b->op) || a->dtype != b->dtype ||
-	    a->nin != b->nin || a->ndim != b->ndim || a->nattrs != b->nattrs)
+	    b->nout != 1 || strcmp(a->op, b->op) || !same_type(a, b) ||
+	    a->nin != b->nin || a->nattrs != b->nattrs)
 		return 0;
 	for (int i = 0; i < a->nin; i++)
 		if (a->in[i] != b->in[i])
-			return 0;
-	for (int k = 0; k < a->ndim; k++)
-		if (a->dim[k].val != b->dim[k].val ||
-		    strcmp(a->dim[k].text, b->dim[k].text))
 			return 0;
 	for (int i = 0; i < a->nattrs; i++)
 		if (strcmp(a->attrs[i].key, b->attrs[i].key) ||
@@ -1065,14 +1072,8 @@ static int same_call(const krl_gnode *a, const krl_gnode *b)
 /* Two views of one node with the same dims. */
 static int same_view(const krl_gnode *a, const krl_gnode *b)
 {
-	if (a->kind != KRL_GN_VIEW || b->kind != KRL_GN_VIEW ||
-	    a->in[0] != b->in[0] || a->dtype != b->dtype || a->ndim != b->ndim)
-		return 0;
-	for (int k = 0; k < a->ndim; k++)
-		if (a->dim[k].val != b->dim[k].val ||
-		    strcmp(a->dim[k].text, b->dim[k].text))
-			return 0;
-	return 1;
+	return a->kind == KRL_GN_VIEW && b->kind == KRL_GN_VIEW &&
+	       a->in[0] == b->in[0] && same_type(a, b);
 }
 
 static krl_err rule_cse(rw *R, const krl_gnode *n, int *out)
