@@ -170,6 +170,8 @@ typedef enum krl_rule {
 	                        the narrowed operand */
 	KRL_RULE_CSE,        /* a library call identical to an earlier one is
 	                        that one */
+	KRL_RULE_ATTENTION,  /* GEMM, (mask,) softmax or relu, GEMM as one
+	                        fused sdpa call */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -44,6 +44,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_POOL_CONV: return "pool_conv";
 	case KRL_RULE_NARROW_GEMM: return "narrow_gemm";
 	case KRL_RULE_CSE: return "cse";
+	case KRL_RULE_ATTENTION: return "attention";
 	default: return "?";
 	}
 }
@@ -1106,6 +1107,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_POOL_CONV: return rule_pool_conv;
 	case KRL_RULE_NARROW_GEMM: return rule_narrow_gemm;
 	case KRL_RULE_CSE: return rule_cse;
+	case KRL_RULE_ATTENTION: return krl_rule_attention;
 	default: return NULL;
 	}
 }

@@ -40,5 +40,8 @@ double krl_rw_attr_val(const krl_gnode *n, const char *key, char **text);
  * weight and bias, becomes one linear over the slices' union. */
 krl_err krl_rule_recurrence(rw *R, const krl_gnode *n, int *out);
 krl_err krl_rule_batch_linear(rw *R, const krl_gnode *n, int *out);
+/* The attention rule (rewrite_attn.c): two GEMMs around a softmax or a
+ * ReLU of scaled, causally masked scores as one sdpa call. */
+krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out);
 
 #endif

@@ -381,6 +381,30 @@ static void test_sdpa(void **state)
 		shape in[3] = { c[i].q, c[i].k, c[i].v };
 		run_case("sdpa", in, d, 3, c[i].o, A(0), 0, 1e-5, 1e-4);
 	}
+	/* The tiled kernel (64 queries or more, rows of at most 128 floats, a
+	 * multiple of 4), plain, causal and relu, each embedding width it
+	 * rounds to (32, 64, 96, 128; e and ev below them read zeros past
+	 * their end), query and key counts that leave partial tiles, L != S;
+	 * and the rows kernel with the mask and relu (L below 64, E not a
+	 * multiple of 4). */
+	struct { int64_t bh, l, s, e, ev; } t[] = {
+		{ 3, 130, 130, 32, 32 }, { 2, 64, 200, 64, 64 },
+		{ 2, 257, 257, 96, 96 }, { 1, 100, 70, 128, 128 },
+		{ 2, 77, 77, 20, 60 },   { 2, 150, 150, 96, 36 },
+		{ 3, 40, 40, 7, 9 },     { 2, 20, 90, 64, 64 },
+	};
+	krl_attrs modes[4] = { A(1, "scale", 0.2), A(2, "scale", 0.2, "causal", 1.0),
+	                       A(2, "scale", 0.5, "relu", 1.0),
+	                       A(3, "scale", 0.5, "causal", 1.0, "relu", 1.0) };
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		for (int m = 0; m < 4; m++) {
+			shape q = S(3, I(t[i].bh), I(t[i].l), I(t[i].e));
+			shape k = S(3, I(t[i].bh), I(t[i].s), I(t[i].e));
+			shape v = S(3, I(t[i].bh), I(t[i].s), I(t[i].ev));
+			shape o = S(3, I(t[i].bh), I(t[i].l), I(t[i].ev));
+			shape in[3] = { q, k, v };
+			run_case("sdpa", in, d, 3, o, modes[m], 0, 1e-5, 1e-4);
+		}
 }
 
 int main(void)

@@ -190,6 +190,25 @@ static void test_sdpa(void **state)
 	optest_near(ob, (double[]){ (M_E + 3) / (M_E + 1), (1 + 3 * M_E) / (M_E + 1) },
 	     2, 1e-14);
 
+	/* two queries (2, -1), (0.5, 1.5), keys (1, 0), (0, 1), values 1, 3:
+	 * scores [2, -1; 0.5, 1.5]. causal: query 0 sees key 0 alone; relu:
+	 * the weights are the positive scores, not normalised */
+	double q2[] = { 2, -1, 0.5, 1.5 }, o2v[2];
+	krl_tensor i2[3] = { optest_tensor(q2, 2, I(2), I(2)), in[1], in[2] };
+	krl_tensor out2 = optest_tensor(o2v, 2, I(2), I(1));
+	krl_attrs causal = optest_attrs(2, "scale", 1.0, "causal", 1.0);
+	optest_golden("sdpa", i2, &out2, &causal);
+	double a = exp(0.5), b = exp(1.5);
+	optest_near(o2v, (double[]){ 1, (a + 3 * b) / (a + b) }, 2, 1e-14);
+	krl_attrs relu = optest_attrs(2, "scale", 1.0, "relu", 1.0);
+	optest_golden("sdpa", i2, &out2, &relu);
+	optest_near(o2v, (double[]){ 2, 0.5 + 4.5 }, 2, 1e-14);
+	krl_attrs both = optest_attrs(3, "scale", 2.0, "causal", 1.0, "relu", 1.0);
+	optest_golden("sdpa", i2, &out2, &both);
+	optest_near(o2v, (double[]){ 4, 1 + 9 }, 2, 1e-14);
+	krl_attrs notflag = optest_attrs(1, "causal", 2.0);
+	rejects("sdpa", i2, &out2, &notflag, "causal");
+
 	krl_tensor bad[3] = { in[0], optest_tensor(k, 2, I(1), I(4)), in[2] };
 	rejects("sdpa", bad, &out, &none, "embedding dims differ");
 	krl_tensor badv[3] = { in[0], in[1], optest_tensor(v, 2, I(1), I(2)) };

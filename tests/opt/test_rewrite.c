@@ -927,6 +927,165 @@ static void cse_identical_calls(void **state)
 	cse_texts();
 }
 
+/* ==== ATTENTION ==== */
+
+/* The sdpa call's attribute key's text (NULL when absent). */
+static char *sdpa_attr(const krl_graph *g, const char *key)
+{
+	for (int i = 0; i < g->nn; i++) {
+		const krl_gnode *n = &g->n[i];
+		if (n->kind != KRL_GN_LIB || strcmp(n->op, "sdpa"))
+			continue;
+		for (int a = 0; a < n->nattrs; a++)
+			if (!strcmp(n->attrs[a].key, key))
+				return krl_opt_expr_text(n->attrs[a].value);
+	}
+	return NULL;
+}
+
+#define ATTN_DECLS(mask)                                                   \
+	"input q f32 [b, l, e] normal(0, 1)\n"                             \
+	"input k f32 [b, l, e] normal(0, 1)\n"                             \
+	"input v f32 [b, l, f] normal(0, 1)\n"                             \
+	"param bias f32 [1, t, t] " mask "\n"                              \
+	"output y f32 [b, l, f]\n"
+#define ATTN_SIZES "b=3 l=5 t=7 e=4 f=6"
+
+/* Made-up attentions the rule fuses: a softmax of scaled scores (the
+ * GEMM's alpha and a scale after it), a causal mask of a tril buffer's
+ * leading slice before the softmax, and before a ReLU. */
+static const char *const attn_yes[] = {
+	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer s2 f32 [b, l, l]\n"
+	"  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1 alpha=1/sqrt(e)\n"
+	"  call scale(s) -> s2 alpha=0.8\n"
+	"  call softmax(s2) -> p dim=-1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(2)"), ATTN_SIZES)
+	"  view bias2 = bias [t, t]\n"
+	"  buffer s f32 [b, l, l]\n  buffer m bool [l, l]\n"
+	"  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call eq_scalar(bias2) -> m value=0\n"
+	"  call masked_fill(s, m) -> s value=-inf\n"
+	"  call softmax(s) -> p dim=-1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
+	"  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call eq_scalar(bias) -> m value=0\n"
+	"  call masked_fill(s, m) -> s value=-inf\n"
+	"  call relu(s) -> p\n"
+	"  call gemm(p, v) -> y\nend\n",
+};
+
+static void attn_yes_done(const krl_graph *g)
+{
+	assert_int_equal(count_lib(g, "sdpa"), 1);
+	assert_int_equal(count_lib(g, "gemm"), 0);
+	assert_int_equal(count_kind(g, KRL_GN_REDUCE), 0);
+}
+
+/* What the rule leaves: a mask whose diagonal is not 0, a random mask, a
+ * finite fill, scores that are also an output, a softmax over another
+ * dim, a second GEMM reading the probabilities transposed, and heads
+ * wider than the tiled kernel's 128. */
+static const char *const attn_no[] = {
+	HEAD(ATTN_DECLS("tril(1)"), "b=1 l=3 t=7 e=132 f=6")
+	"  buffer s f32 [b, l, l]\n  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call softmax(s) -> p dim=-1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(1, 1)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
+	"  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call eq_scalar(bias) -> m value=0\n"
+	"  call masked_fill(s, m) -> s value=-inf\n"
+	"  call softmax(s) -> p dim=-1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("bernoulli(0.5)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
+	"  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call eq_scalar(bias) -> m value=0\n"
+	"  call masked_fill(s, m) -> s value=-inf\n"
+	"  call softmax(s) -> p dim=-1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
+	"  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call eq_scalar(bias) -> m value=0\n"
+	"  call masked_fill(s, m) -> s value=-1e9\n"
+	"  call softmax(s) -> p dim=-1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(1)") "output w f32 [b, l, l]\n", ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call softmax(s) -> w dim=-1\n"
+	"  call gemm(w, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call softmax(s) -> p dim=1\n"
+	"  call gemm(p, v) -> y\nend\n",
+	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
+	"  buffer s f32 [b, l, l]\n  buffer p f32 [b, l, l]\n"
+	"  call gemm(q, k) -> s tb=1\n"
+	"  call softmax(s) -> p dim=-1\n"
+	"  call gemm(p, v) -> y ta=1\nend\n",
+};
+
+/* attention: level 3's four attentions (43 and 44 causal softmax, 50
+ * causal ReLU, 31 a softmax of pre-scaled queries) at tiny against the
+ * golden, each one sdpa call with the mask and scale it should have;
+ * then the made-up matches and refusals. */
+static void attention_fused(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id, *scale, *causal, *relu;
+	} c[] = {
+		{ "level3/43_mingpt_causal_attention", "attn_scale", "1", NULL },
+		{ "level3/44_mingpt_block", "attn_scale", "1", NULL },
+		{ "level3/50_relu_self_attention", "attn_scale", "1", "1" },
+		{ "level3/31_vision_attention", "q_scale", NULL, NULL },
+	};
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		krl_task *t = NULL;
+		krl_graph *g = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, c[i].id, &t, &d), &d);
+		KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+		int gemms = count_lib(g, "gemm");
+		apply_checked(t, g, KRL_RULE_ATTENTION, "tiny", c[i].id);
+		assert_int_equal(count_lib(g, "sdpa"), 1);
+		assert_int_equal(count_lib(g, "gemm"), gemms - 2);
+		const char *want[3] = { c[i].scale, c[i].causal, c[i].relu };
+		const char *keys[3] = { "scale", "causal", "relu" };
+		for (int k = 0; k < 3; k++) {
+			char *z = sdpa_attr(g, keys[k]);
+			if (!want[k])
+				assert_null(z);
+			else
+				assert_string_equal(z, want[k]);
+			free(z);
+		}
+		krl_graph_free(g);
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+	matches_all(attn_yes, sizeof attn_yes / sizeof attn_yes[0],
+	            KRL_RULE_ATTENTION, attn_yes_done);
+	refuses_all(attn_no, sizeof attn_no / sizeof attn_no[0],
+	            KRL_RULE_ATTENTION);
+}
+
 static void rule_names(void **state)
 {
 	(void)state;
@@ -942,6 +1101,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_POOL_CONV), "pool_conv");
 	assert_string_equal(krl_rule_name(KRL_RULE_NARROW_GEMM), "narrow_gemm");
 	assert_string_equal(krl_rule_name(KRL_RULE_CSE), "cse");
+	assert_string_equal(krl_rule_name(KRL_RULE_ATTENTION), "attention");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -963,6 +1123,7 @@ int main(void)
 		cmocka_unit_test(recurrence_rnn_hidden),
 		cmocka_unit_test(recurrence_offset_and_break),
 		cmocka_unit_test(cse_identical_calls),
+		cmocka_unit_test(attention_fused),
 		cmocka_unit_test(rule_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -197,7 +197,7 @@ static const char *const k_none[] = { NULL };
 static const char *const k_eps[] = { "eps", NULL };
 static const char *const k_gn[] = { "groups", "eps", NULL };
 static const char *const k_vnorm[] = { "dim", "ord", NULL };
-static const char *const k_scale[] = { "scale", NULL };
+static const char *const k_sdpa[] = { "scale", "causal", "relu", NULL };
 
 /* ==== Batch, instance and group norm ==== */
 
@@ -463,7 +463,10 @@ static krl_err golden_nll_loss(const krl_tensor *in, const krl_tensor *out,
 /* ==== sdpa ==== */
 
 /* q [..., L, E], k [..., S, E], v [..., S, Ev] -> o [..., L, Ev], equal
- * leading dims; scale defaults to 1/sqrt(E). */
+ * leading dims; scale defaults to 1/sqrt(E); causal hides key j from
+ * query i where j > i (query 0 keeps key 0, so no row is empty); relu
+ * weighs the values by relu(score) (hidden keys by 0) instead of the
+ * softmax. */
 static krl_err check_sdpa(const krl_tensor *in, const krl_tensor *out,
                           const krl_attrs *a, char *msg, size_t cap)
 {
@@ -471,10 +474,12 @@ static krl_err check_sdpa(const krl_tensor *in, const krl_tensor *out,
 	const krl_tensor *q = &in[0], *k = &in[1], *v = &in[2], *o = &out[0];
 	char s1[KRL_SHAPE_CAP], s2[KRL_SHAPE_CAP], s3[KRL_SHAPE_CAP];
 	krl_err r;
-	if ((r = krl_ops_check_keys(op, k_scale, a, msg, cap)) ||
+	if ((r = krl_ops_check_keys(op, k_sdpa, a, msg, cap)) ||
 	    (r = krl_ops_need_f32(op, msg, cap,
 				  "q", q, "k", k, "v", v, "o", o, NULL)) ||
-	    (r = krl_ops_need_finite(op, a, "scale", msg, cap)))
+	    (r = krl_ops_need_finite(op, a, "scale", msg, cap)) ||
+	    (r = krl_ops_need_flag(op, a, "causal", msg, cap)) ||
+	    (r = krl_ops_need_flag(op, a, "relu", msg, cap)))
 		return r;
 	int nd = q->ndim;
 	if (nd < 2 || k->ndim != nd || v->ndim != nd || o->ndim != nd)
@@ -516,6 +521,20 @@ double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a)
 	return krl_attrs_get(a, "scale", 1.0 / sqrt((double)q->dim[q->ndim - 1]));
 }
 
+int krl_norm_sdpa_flag(const krl_attrs *a, const char *key)
+{
+	return krl_attrs_get(a, key, 0) != 0;
+}
+
+/* The weight of score x (scaled; -inf where hidden) against the row's
+ * max mx: exp(x - mx), or relu's x (a NaN kept). */
+static double sdpa_weight(double x, double mx, int relu)
+{
+	if (relu)
+		return isnan(x) || x > 0 ? x : 0;
+	return exp(x - mx);
+}
+
 static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
                            const krl_attrs *a)
 {
@@ -524,13 +543,17 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 	int64_t bh = krl_ops_prod(q, 0, nd - 2), l = q->dim[nd - 2];
 	int64_t e = q->dim[nd - 1], s = k->dim[nd - 2], ev = v->dim[nd - 1];
 	double scale = krl_norm_sdpa_scale(q, a);
+	int causal = krl_norm_sdpa_flag(a, "causal");
+	int relu = krl_norm_sdpa_flag(a, "relu");
 	double p[4096];
 	double *pp = s <= 4096 ? p : NULL;
 	for (int64_t z = 0; z < bh; z++)
 		for (int64_t i = 0; i < l; i++) {
 			const double *qi = D(q) + (z * l + i) * e;
+			/* the keys query i sees: all, or 0..i */
+			int64_t send = causal && i + 1 < s ? i + 1 : s;
 			double mx = -INFINITY, sum = 0;
-			for (int64_t j = 0; j < s; j++) {
+			for (int64_t j = 0; j < send; j++) {
 				const double *kj = D(k) + (z * s + j) * e;
 				double dot = 0;
 				for (int64_t t = 0; t < e; t++)
@@ -543,7 +566,7 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 			double *oi = D(&out[0]) + (z * l + i) * ev;
 			for (int64_t c = 0; c < ev; c++)
 				oi[c] = 0;
-			for (int64_t j = 0; j < s; j++) {
+			for (int64_t j = 0; j < send; j++) {
 				double dot = 0;
 				if (pp) {
 					dot = pp[j];
@@ -553,14 +576,15 @@ static krl_err golden_sdpa(const krl_tensor *in, const krl_tensor *out,
 						dot += qi[t] * kj[t];
 					dot *= scale;
 				}
-				double w = exp(dot - mx);
+				double w = sdpa_weight(dot, mx, relu);
 				sum += w;
 				const double *vj = D(v) + (z * s + j) * ev;
 				for (int64_t c = 0; c < ev; c++)
 					oi[c] += w * vj[c];
 			}
-			for (int64_t c = 0; c < ev; c++)
-				oi[c] /= sum;
+			if (!relu)
+				for (int64_t c = 0; c < ev; c++)
+					oi[c] /= sum;
 		}
 	return KRL_OK;
 }
@@ -594,8 +618,10 @@ NORM_OP(vector_norm, 1, 1, k_vnorm, KRL_OPCAP_LOWER, "y = sqrt(sum x^2) over "
         "the last dim, or over all elements into [] without dim (ord=2 only)");
 NORM_OP(nll_loss, 2, 1, k_none, KRL_OPCAP_LOWER, "loss = -mean logp[i, "
         "target[i]] over targets != -100 (logp [N, C], target i64 [N])");
-NORM_OP(sdpa, 3, 1, k_scale, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) "
-        "v, fused (online softmax); scale 1/sqrt(E) by default");
+NORM_OP(sdpa, 3, 1, k_sdpa, KRL_OPCAP_LIBRARY, "o = softmax(q k^T * scale) "
+        "v, fused (online softmax); scale 1/sqrt(E) by default; causal=1 "
+        "hides key j from query i where j > i; relu=1 weighs v by relu(q k^T "
+        "* scale) instead of the softmax");
 
 static const krl_op *const ops[] = {
 	&op_softmax, &op_log_softmax, &op_layernorm,

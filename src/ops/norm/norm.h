@@ -1,6 +1,6 @@
 /*
  * kernelrl: private declarations of the op family "norm" (family.c, run.c,
- * softmax.cu, layernorm.cu, norm.cu; docs/ops-norm.md).
+ * softmax.cu, layernorm.cu, norm.cu, sdpa.cu; docs/ops-norm.md).
  *
  * The launchers (krl_k_softmax, krl_k_layernorm, krl_kn_*) enqueue their
  * kernels on `stream` (a cudaStream_t) and return the cudaError_t of the
@@ -31,6 +31,8 @@ int krl_norm_ln_axes(const krl_attrs *a, const krl_tensor *in);
 
 /* sdpa's `scale` attribute, 1/sqrt(E) when absent. */
 double krl_norm_sdpa_scale(const krl_tensor *q, const krl_attrs *a);
+/* sdpa's `causal` and `relu` attributes (0 when absent). */
+int krl_norm_sdpa_flag(const krl_attrs *a, const char *key);
 
 /* GPU drivers (run.c). */
 KRL_RUN(softmax); KRL_RUN(log_softmax); KRL_RUN(layernorm);
@@ -109,11 +111,13 @@ int krl_kn_vector_norm(const float *x, float *y, int64_t rows, int64_t r,
 int krl_kn_nll_loss(const float *logp, const int64_t *t, float *loss,
                     int64_t n, int64_t c, void *stream);
 
-/* o = softmax(q k^T * scale) v for bh independent heads; q [bh, l, e],
- * k [bh, s, e], v [bh, s, ev], o [bh, l, ev]. */
+/* o = softmax(q k^T * scale) v for bh independent heads (sdpa.cu); q
+ * [bh, l, e], k [bh, s, e], v [bh, s, ev], o [bh, l, ev]. causal: key j
+ * hidden from query i where j > i; relu: relu(q k^T * scale) v instead
+ * (hidden keys add nothing). */
 int krl_kn_sdpa(const float *q, const float *k, const float *v, float *o,
                 int64_t bh, int64_t l, int64_t s, int64_t e, int64_t ev,
-                float scale, void *stream);
+                float scale, int causal, int relu, void *stream);
 
 #ifdef __cplusplus
 }

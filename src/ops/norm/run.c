@@ -138,6 +138,8 @@ KRL_RUN(sdpa)
 	                         krl_ops_prod(q, 0, nd - 2), q->dim[nd - 2],
 	                         k->dim[nd - 2], q->dim[nd - 1],
 	                         v->dim[nd - 1],
-	                         (float)krl_norm_sdpa_scale(q, a), c->stream));
+	                         (float)krl_norm_sdpa_scale(q, a),
+	                         krl_norm_sdpa_flag(a, "causal"),
+	                         krl_norm_sdpa_flag(a, "relu"), c->stream));
 	return KRL_OK;
 }
