@@ -393,9 +393,12 @@ static void test_sdpa(void **state)
 		{ 2, 77, 77, 20, 60 },   { 2, 150, 150, 96, 36 },
 		{ 3, 40, 40, 7, 9 },     { 2, 20, 90, 64, 64 },
 	};
+	/* relu's sums are not normalised: scale 0.1 keeps the weights near 1
+	 * (at E = 128 a scale of 0.5 gives outputs of +-25, whose fp32
+	 * rounding near a zero crossing is atol's size) */
 	krl_attrs modes[4] = { A(1, "scale", 0.2), A(2, "scale", 0.2, "causal", 1.0),
-	                       A(2, "scale", 0.5, "relu", 1.0),
-	                       A(3, "scale", 0.5, "causal", 1.0, "relu", 1.0) };
+	                       A(2, "scale", 0.1, "relu", 1.0),
+	                       A(3, "scale", 0.1, "causal", 1.0, "relu", 1.0) };
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		for (int m = 0; m < 4; m++) {
 			shape q = S(3, I(t[i].bh), I(t[i].l), I(t[i].e));

@@ -246,18 +246,14 @@ static size_t tiled_smem(void)
 	       (size_t)(D * TL_BQ + D * TL_BK + TL_BK * DV + TL_BQ * TL_PS);
 }
 
-/* Columns 64 g + 4 tx .. + 3 and 64 (DV / 64) + 2 tx .. + 1 of a row of
- * DV floats: the thread's output columns (DV / 16 of them). */
+/* A thread's output columns in a row of DV floats (DV / 16 of them):
+ * NF4 float4 groups at 64 g + 4 tx, then, when DV is an odd multiple of
+ * 32, a float2 at 64 NF4 + 2 tx. */
 template <int DV>
 struct tl_cols {
 	static constexpr int NF4 = DV / 64;
 	static constexpr int F2 = (DV % 64) != 0;
 	static constexpr int CW = DV / 16;
-	static __device__ int col(int c, int tx)
-	{
-		return c < 4 * NF4 ? 64 * (c / 4) + 4 * tx + c % 4
-		                   : 64 * NF4 + 2 * tx + (c - 4 * NF4);
-	}
 };
 
 template <int D, int DV>
