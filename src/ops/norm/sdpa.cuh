@@ -1,0 +1,415 @@
+/*
+ * kernelrl: the kernels of sdpa (sdpa.cu has their launchers and says
+ * what they do). Device code only, so that tests/ops/sdpa_sim.cpp runs
+ * them on the CPU stand-in (tests/opt/cudasim.h) as well; it defines
+ * SDPA_DYN_SMEM, the dynamic shared memory a block sees.
+ */
+#ifndef KRL_OPS_NORM_SDPA_CUH
+#define KRL_OPS_NORM_SDPA_CUH
+
+#ifndef SDPA_DYN_SMEM
+#define SDPA_DYN_SMEM(name) extern __shared__ float4 name[]
+#endif
+
+/* relu that keeps a NaN (fmaxf would drop it), masked -inf to 0 */
+static __device__ __forceinline__ float relu_of(float x)
+{
+	return x != x ? x : fmaxf(x, 0.f);
+}
+
+/* ==== rows: the general kernel ==== */
+
+#define SD_THREADS 256
+#define SD_BK 64
+#define SD_DC 32
+
+template <int BQ>
+static size_t rows_smem(int64_t ev)
+{
+	return sizeof(float) * (size_t)(BQ * ev + BQ * SD_DC +
+	                                SD_BK * (SD_DC + 1) + BQ * SD_BK +
+	                                3 * BQ);
+}
+
+template <int BQ>
+__global__ void __launch_bounds__(SD_THREADS)
+sdpa_rows(const float *__restrict__ q, const float *__restrict__ k,
+          const float *__restrict__ v, float *__restrict__ o, int64_t l,
+          int64_t s, int64_t e, int64_t ev, float scale, int causal,
+          int relu)
+{
+	constexpr int TPR = SD_THREADS / BQ;   /* threads per score row */
+	constexpr int CPT = SD_BK / TPR;       /* score columns per thread */
+	SDPA_DYN_SMEM(smem4);
+	float *Os = reinterpret_cast<float *>(smem4);
+	float *Qs = Os + BQ * ev;
+	float *Ks = Qs + BQ * SD_DC;
+	float *Ss = Ks + SD_BK * (SD_DC + 1);  /* 16-byte aligned: see below */
+	float *Ms = Ss + BQ * SD_BK;
+	float *Ls = Ms + BQ;
+	float *As = Ls + BQ;
+	int tid = threadIdx.x;
+	int64_t head = blockIdx.y;
+	int64_t q0 = (int64_t)blockIdx.x * BQ;
+	const float *qh = q + head * l * e;
+	const float *kh = k + head * s * e;
+	const float *vh = v + head * s * ev;
+	float *oh = o + head * l * ev;
+	/* with the mask, no key after the block's last query counts */
+	int64_t kend = causal && q0 + BQ < s ? q0 + BQ : s;
+	for (int64_t i = tid; i < BQ * ev; i += SD_THREADS)
+		Os[i] = 0.f;
+	if (tid < BQ) {
+		Ms[tid] = -INFINITY;
+		Ls[tid] = relu ? 1.f : 0.f;
+	}
+	int my_r = tid / TPR, my_c = tid % TPR;
+	int warp = tid / 32, lane = tid % 32;
+	__syncthreads();
+	for (int64_t kt = 0; kt < kend; kt += SD_BK) {
+		float acc[CPT];
+#pragma unroll
+		for (int i = 0; i < CPT; i++)
+			acc[i] = 0.f;
+		for (int64_t d0 = 0; d0 < e; d0 += SD_DC) {
+			for (int idx = tid; idx < BQ * SD_DC; idx += SD_THREADS) {
+				int rr = idx / SD_DC, dd = idx % SD_DC;
+				int64_t qi = q0 + rr, d = d0 + dd;
+				Qs[idx] = qi < l && d < e ? qh[qi * e + d] : 0.f;
+			}
+			for (int idx = tid; idx < SD_BK * SD_DC;
+			     idx += SD_THREADS) {
+				int cc = idx / SD_DC, dd = idx % SD_DC;
+				int64_t kj = kt + cc, d = d0 + dd;
+				Ks[cc * (SD_DC + 1) + dd] =
+					kj < s && d < e ? kh[kj * e + d] : 0.f;
+			}
+			__syncthreads();
+#pragma unroll 8
+			for (int dd = 0; dd < SD_DC; dd++) {
+				float qv = Qs[my_r * SD_DC + dd];
+#pragma unroll
+				for (int i = 0; i < CPT; i++)
+					acc[i] += qv * Ks[(my_c + TPR * i) *
+					                  (SD_DC + 1) + dd];
+			}
+			__syncthreads();
+		}
+#pragma unroll
+		for (int i = 0; i < CPT; i++) {
+			int cc = my_c + TPR * i;
+			int64_t kj = kt + cc;
+			int ok = kj < s && !(causal && kj > q0 + my_r);
+			Ss[my_r * SD_BK + cc] = ok ? acc[i] * scale : -INFINITY;
+		}
+		__syncthreads();
+		/* one warp per row, two columns per lane: the online softmax,
+		 * or the ReLU (no rescaling, no sum) */
+		for (int rr = warp; rr < BQ; rr += SD_THREADS / 32) {
+			float s0 = Ss[rr * SD_BK + lane];
+			float s1 = Ss[rr * SD_BK + lane + 32];
+			if (relu) {
+				Ss[rr * SD_BK + lane] = relu_of(s0);
+				Ss[rr * SD_BK + lane + 32] = relu_of(s1);
+				if (lane == 0)
+					As[rr] = 1.f;
+				continue;
+			}
+			float mx = fmaxf(s0, s1);
+			for (int off = 16; off > 0; off >>= 1)
+				mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx,
+				                               off));
+			float m_old = Ms[rr];
+			/* key 0 is every row's (the mask keeps it), so after the
+			 * first tile m_new is finite */
+			float m_new = fmaxf(m_old, mx);
+			float p0 = expf(s0 - m_new), p1 = expf(s1 - m_new);
+			float sum = p0 + p1;
+			for (int off = 16; off > 0; off >>= 1)
+				sum += __shfl_xor_sync(0xffffffffu, sum, off);
+			Ss[rr * SD_BK + lane] = p0;
+			Ss[rr * SD_BK + lane + 32] = p1;
+			if (lane == 0) {
+				float alpha = expf(m_old - m_new);
+				As[rr] = alpha;
+				Ms[rr] = m_new;
+				Ls[rr] = Ls[rr] * alpha + sum;
+			}
+		}
+		__syncthreads();
+		/* O = O * alpha + P V; P rows read as float4 (broadcast) */
+		for (int64_t cv = tid; cv < ev; cv += SD_THREADS) {
+			float ov[BQ];
+#pragma unroll
+			for (int rr = 0; rr < BQ; rr++)
+				ov[rr] = Os[rr * ev + cv] * As[rr];
+			for (int j = 0; j < SD_BK; j += 4) {
+				int64_t kj = kt + j;
+				float v0 = kj < s ? vh[kj * ev + cv] : 0.f;
+				float v1 = kj + 1 < s ? vh[(kj + 1) * ev + cv] : 0.f;
+				float v2 = kj + 2 < s ? vh[(kj + 2) * ev + cv] : 0.f;
+				float v3 = kj + 3 < s ? vh[(kj + 3) * ev + cv] : 0.f;
+#pragma unroll
+				for (int rr = 0; rr < BQ; rr++) {
+					float4 p = *reinterpret_cast<const float4 *>(
+						&Ss[rr * SD_BK + j]);
+					ov[rr] += p.x * v0 + p.y * v1 + p.z * v2 +
+					          p.w * v3;
+				}
+			}
+#pragma unroll
+			for (int rr = 0; rr < BQ; rr++)
+				Os[rr * ev + cv] = ov[rr];
+		}
+		__syncthreads();
+	}
+	for (int64_t idx = tid; idx < BQ * ev; idx += SD_THREADS) {
+		int64_t rr = idx / ev, cv = idx % ev, qi = q0 + rr;
+		if (qi < l)
+			oh[qi * ev + cv] = Os[idx] / Ls[rr];
+	}
+}
+
+/* ==== tiled: register-blocked, for rows of at most 128 floats ====
+ *
+ * Thread t is (ty, tx) = (t / 16, t % 16): score rows 4 ty .. 4 ty + 3 of
+ * the block's 64 and key columns 4 tx .. 4 tx + 3 of the step's 64, so a
+ * row's 16 threads are one half of a warp (the row max and sum are four
+ * shuffles). Shared memory, in floats:
+ *   Qs [D][64]   the block's queries, transposed (loaded once);
+ *   Ks [D][64]   the step's keys, transposed;
+ *   Vs [64][DV]  the step's values as they lie;
+ *   Ps [64][68]  the step's probabilities (row stride 68: the two
+ *                halves of a warp read rows 4 apart, 16 banks apart).
+ * D and DV are the embedding dims rounded up to 32 (q, k and v's columns
+ * beyond e and ev read as zeros). A thread's output columns are DV / 16:
+ * float4 groups at 64 g + 4 tx and, when DV is an odd multiple of 32, a
+ * float2 at 64 (DV / 64) + 2 tx.
+ */
+
+#define TL_BQ 64
+#define TL_BK 64
+#define TL_PS (TL_BK + 4)
+#define TL_THREADS 256
+#define TL_LOG2E 1.4426950408889634f
+
+template <int D, int DV>
+static size_t tiled_smem(void)
+{
+	return sizeof(float) *
+	       (size_t)(D * TL_BQ + D * TL_BK + TL_BK * DV + TL_BQ * TL_PS);
+}
+
+/* A thread's output columns in a row of DV floats (DV / 16 of them):
+ * NF4 float4 groups at 64 g + 4 tx, then, when DV is an odd multiple of
+ * 32, a float2 at 64 NF4 + 2 tx. */
+template <int DV>
+struct tl_cols {
+	static constexpr int NF4 = DV / 64;
+	static constexpr int F2 = (DV % 64) != 0;
+	static constexpr int CW = DV / 16;
+};
+
+template <int D, int DV>
+__global__ void __launch_bounds__(TL_THREADS, 2)
+sdpa_tiled(const float *__restrict__ q, const float *__restrict__ k,
+           const float *__restrict__ v, float *__restrict__ o, int l,
+           int s, int e, int ev, float scale, int causal, int relu)
+{
+	typedef tl_cols<DV> C;
+	SDPA_DYN_SMEM(smem4);
+	float *Qs = reinterpret_cast<float *>(smem4);
+	float *Ks = Qs + D * TL_BQ;
+	float *Vs = Ks + D * TL_BK;
+	float *Ps = Vs + TL_BK * DV;
+	int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+	int64_t head = blockIdx.x;
+	/* the latest queries first: under the mask they have the most keys */
+	int q0 = (gridDim.y - 1 - blockIdx.y) * TL_BQ;
+	const float *qh = q + head * l * e;
+	const float *kh = k + head * s * e;
+	const float *vh = v + head * s * ev;
+	float *oh = o + head * l * ev;
+	int kend = causal && q0 + TL_BQ < s ? q0 + TL_BQ : s;
+	/* softmax in base 2: exp(x * scale - m) = exp2(x * scale log2 e - m') */
+	float sc = relu ? scale : scale * TL_LOG2E;
+
+	/* Qs: 64 rows x D/4 float4s, a warp's 32 lanes 32 consecutive rows
+	 * (the transposed stores then hit 32 banks) */
+	for (int idx = tid; idx < TL_BQ * (D / 4); idx += TL_THREADS) {
+		int r = idx % TL_BQ, c4 = idx / TL_BQ;
+		int qi = q0 + r;
+		float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+		if (qi < l && 4 * c4 < e)
+			x = *reinterpret_cast<const float4 *>(
+				&qh[(int64_t)qi * e + 4 * c4]);
+		Qs[(4 * c4 + 0) * TL_BQ + r] = x.x;
+		Qs[(4 * c4 + 1) * TL_BQ + r] = x.y;
+		Qs[(4 * c4 + 2) * TL_BQ + r] = x.z;
+		Qs[(4 * c4 + 3) * TL_BQ + r] = x.w;
+	}
+	float ov[4][C::CW];
+	float m[4], lsum[4];
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		m[i] = -INFINITY;
+		lsum[i] = 0.f;
+#pragma unroll
+		for (int c = 0; c < C::CW; c++)
+			ov[i][c] = 0.f;
+	}
+	for (int kt = 0; kt < kend; kt += TL_BK) {
+		__syncthreads();     /* the last step is done with Ks, Vs, Ps */
+		for (int idx = tid; idx < TL_BK * (D / 4); idx += TL_THREADS) {
+			int c = idx % TL_BK, c4 = idx / TL_BK;
+			int kj = kt + c;
+			float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+			if (kj < s && 4 * c4 < e)
+				x = *reinterpret_cast<const float4 *>(
+					&kh[(int64_t)kj * e + 4 * c4]);
+			Ks[(4 * c4 + 0) * TL_BK + c] = x.x;
+			Ks[(4 * c4 + 1) * TL_BK + c] = x.y;
+			Ks[(4 * c4 + 2) * TL_BK + c] = x.z;
+			Ks[(4 * c4 + 3) * TL_BK + c] = x.w;
+		}
+		for (int idx = tid; idx < TL_BK * (DV / 4); idx += TL_THREADS) {
+			int c = idx / (DV / 4), j4 = idx % (DV / 4);
+			int kj = kt + c;
+			float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+			if (kj < s && 4 * j4 < ev)
+				x = *reinterpret_cast<const float4 *>(
+					&vh[(int64_t)kj * ev + 4 * j4]);
+			*reinterpret_cast<float4 *>(&Vs[c * DV + 4 * j4]) = x;
+		}
+		__syncthreads();
+		float acc[4][4];
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				acc[i][j] = 0.f;
+#pragma unroll 8
+		for (int d = 0; d < D; d++) {
+			float4 a = *reinterpret_cast<const float4 *>(
+				&Qs[d * TL_BQ + 4 * ty]);
+			float4 b = *reinterpret_cast<const float4 *>(
+				&Ks[d * TL_BK + 4 * tx]);
+			float av[4] = { a.x, a.y, a.z, a.w };
+			float bv[4] = { b.x, b.y, b.z, b.w };
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+#pragma unroll
+				for (int j = 0; j < 4; j++)
+					acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+		}
+#pragma unroll
+		for (int i = 0; i < 4; i++) {
+			int qi = q0 + 4 * ty + i;
+			float x[4];
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				int kj = kt + 4 * tx + j;
+				int ok = kj < s && !(causal && kj > qi);
+				x[j] = ok ? acc[i][j] * sc : -INFINITY;
+			}
+			float p[4];
+			if (relu) {
+#pragma unroll
+				for (int j = 0; j < 4; j++)
+					p[j] = relu_of(x[j]);
+			} else {
+				float mx = fmaxf(fmaxf(x[0], x[1]), fmaxf(x[2], x[3]));
+#pragma unroll
+				for (int off = 8; off > 0; off >>= 1)
+					mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx,
+					                               off));
+				/* key 0 is every row's: finite after the first
+				 * step */
+				float m_new = fmaxf(m[i], mx);
+				float alpha = exp2f(m[i] - m_new);
+				float sum = 0.f;
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					p[j] = exp2f(x[j] - m_new);
+					sum += p[j];
+				}
+#pragma unroll
+				for (int off = 8; off > 0; off >>= 1)
+					sum += __shfl_xor_sync(0xffffffffu, sum, off);
+				m[i] = m_new;
+				lsum[i] = lsum[i] * alpha + sum;
+#pragma unroll
+				for (int c = 0; c < C::CW; c++)
+					ov[i][c] *= alpha;
+			}
+			*reinterpret_cast<float4 *>(
+				&Ps[(4 * ty + i) * TL_PS + 4 * tx]) =
+				make_float4(p[0], p[1], p[2], p[3]);
+		}
+		__syncthreads();
+#pragma unroll 2
+		for (int kk = 0; kk < TL_BK; kk += 4) {
+			float pr[4][4];
+#pragma unroll
+			for (int i = 0; i < 4; i++) {
+				float4 x = *reinterpret_cast<const float4 *>(
+					&Ps[(4 * ty + i) * TL_PS + kk]);
+				pr[i][0] = x.x;
+				pr[i][1] = x.y;
+				pr[i][2] = x.z;
+				pr[i][3] = x.w;
+			}
+#pragma unroll
+			for (int u = 0; u < 4; u++) {
+				const float *vr = &Vs[(kk + u) * DV];
+				float vv[C::CW];
+#pragma unroll
+				for (int g = 0; g < C::NF4; g++) {
+					float4 x = *reinterpret_cast<const float4 *>(
+						&vr[64 * g + 4 * tx]);
+					vv[4 * g + 0] = x.x;
+					vv[4 * g + 1] = x.y;
+					vv[4 * g + 2] = x.z;
+					vv[4 * g + 3] = x.w;
+				}
+				if (C::F2) {
+					float2 x = *reinterpret_cast<const float2 *>(
+						&vr[64 * C::NF4 + 2 * tx]);
+					vv[4 * C::NF4] = x.x;
+					vv[4 * C::NF4 + 1] = x.y;
+				}
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+#pragma unroll
+					for (int c = 0; c < C::CW; c++)
+						ov[i][c] = fmaf(pr[i][u], vv[c],
+						                ov[i][c]);
+			}
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		int qi = q0 + 4 * ty + i;
+		if (qi >= l)
+			continue;
+		float inv = relu ? 1.f : 1.f / lsum[i];
+		float *orow = &oh[(int64_t)qi * ev];
+#pragma unroll
+		for (int g = 0; g < C::NF4; g++) {
+			int c0 = 64 * g + 4 * tx;
+			if (c0 < ev)
+				*reinterpret_cast<float4 *>(&orow[c0]) = make_float4(
+					ov[i][4 * g] * inv, ov[i][4 * g + 1] * inv,
+					ov[i][4 * g + 2] * inv, ov[i][4 * g + 3] * inv);
+		}
+		if (C::F2) {
+			int c0 = 64 * C::NF4 + 2 * tx;
+			if (c0 < ev)
+				*reinterpret_cast<float2 *>(&orow[c0]) = make_float2(
+					ov[i][4 * C::NF4] * inv,
+					ov[i][4 * C::NF4 + 1] * inv);
+		}
+	}
+}
+
+#endif

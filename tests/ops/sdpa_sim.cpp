@@ -1,0 +1,161 @@
+/*
+ * sdpa's kernels (src/ops/norm/sdpa.cuh) on the CPU stand-in for the CUDA
+ * execution model (tests/opt/cudasim.h: a block's threads are coroutines,
+ * run in a shuffled order between barriers and shuffles, so a missing
+ * __syncthreads tends to give wrong results here too). Built and run by
+ * tests/ops/test_sdpa_sim.c with the C++ compiler:
+ *
+ *   g++ -O1 -I tests/opt -I src tests/ops/sdpa_sim.cpp && ./a.out
+ *
+ * Each case draws q, k, v (a fixed generator), runs the tiled kernel
+ * (every width it rounds to, partial query and key tiles, L != S) or the
+ * rows kernel (short sequences, odd widths), plain, causal, relu and both,
+ * and checks every output element against attention computed here in
+ * double: |o - r| <= 1e-5 + 1e-4 |r|. Prints one line per case; exits 1
+ * when an element is off.
+ */
+#include "cudasim.h"
+
+#define SDPA_DYN_SMEM(name) static float4 name[8192]
+#include "ops/norm/sdpa.cuh"
+
+#include <vector>
+
+static uint64_t g_state = 0x2545f4914f6cdd1dull;
+
+/* uniform(-1.7, 1.7): about a normal's spread */
+static float draw(void)
+{
+	g_state = g_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (float)((double)(g_state >> 11) / 9007199254740992.0 * 3.4 - 1.7);
+}
+
+/* o = weights(q k^T * scale) v in double: the softmax, or relu's weights;
+ * causal hides key j from query i where j > i. */
+static void attention(const std::vector<float> &q, const std::vector<float> &k,
+                      const std::vector<float> &v, std::vector<double> &o,
+                      int bh, int l, int s, int e, int ev, double scale,
+                      int causal, int relu)
+{
+	std::vector<double> w(s);
+	for (int z = 0; z < bh; z++)
+		for (int i = 0; i < l; i++) {
+			int send = causal && i + 1 < s ? i + 1 : s;
+			double mx = -INFINITY, sum = 0;
+			for (int j = 0; j < send; j++) {
+				double dot = 0;
+				for (int t = 0; t < e; t++)
+					dot += (double)q[((size_t)z * l + i) * e + t] *
+					       k[((size_t)z * s + j) * e + t];
+				w[j] = dot * scale;
+				mx = w[j] > mx ? w[j] : mx;
+			}
+			for (int j = 0; j < send; j++) {
+				w[j] = relu ? (w[j] > 0 ? w[j] : 0) : exp(w[j] - mx);
+				sum += w[j];
+			}
+			for (int c = 0; c < ev; c++) {
+				double acc = 0;
+				for (int j = 0; j < send; j++)
+					acc += w[j] * v[((size_t)z * s + j) * ev + c];
+				o[((size_t)z * l + i) * ev + c] = relu ? acc : acc / sum;
+			}
+		}
+}
+
+struct kcase {
+	int bh, l, s, e, ev;
+	int tiled;               /* 1: sdpa_tiled, 0: sdpa_rows<32> */
+};
+
+template <int D, int DV>
+static void run_tiled(const float *q, const float *k, const float *v, float *o,
+                      const kcase &c, float scale, int causal, int relu)
+{
+	unsigned tiles = (unsigned)((c.l + TL_BQ - 1) / TL_BQ);
+	sim::launch((unsigned)c.bh, tiles, 1, TL_THREADS, 1, 1, [&] {
+		sdpa_tiled<D, DV>(q, k, v, o, c.l, c.s, c.e, c.ev, scale,
+		                  causal, relu);
+	});
+}
+
+static int run_case(const kcase &c, float scale, int causal, int relu)
+{
+	size_t nq = (size_t)c.bh * c.l * c.e, nk = (size_t)c.bh * c.s * c.e;
+	size_t nv = (size_t)c.bh * c.s * c.ev, no = (size_t)c.bh * c.l * c.ev;
+	std::vector<float> q(nq), k(nk), v(nv), o(no, NAN);
+	std::vector<double> r(no);
+	for (auto &x : q)
+		x = draw();
+	for (auto &x : k)
+		x = draw();
+	for (auto &x : v)
+		x = draw();
+	if (c.tiled) {
+		int d = (c.e + 31) / 32, dv = (c.ev + 31) / 32;
+#define SIM_CASE(a, b)                                                     \
+	else if (d == (a) / 32 && dv == (b) / 32)                              \
+		run_tiled<a, b>(q.data(), k.data(), v.data(), o.data(), c,     \
+		                scale, causal, relu);
+		if (0) {
+		}
+		SIM_CASE(32, 32) SIM_CASE(32, 64) SIM_CASE(64, 64)
+		SIM_CASE(96, 96) SIM_CASE(96, 64) SIM_CASE(128, 128)
+		else {
+			printf("no instantiation for e %d ev %d\n", c.e, c.ev);
+			return 1;
+		}
+#undef SIM_CASE
+	} else {
+		unsigned tiles = (unsigned)((c.l + 31) / 32);
+		sim::launch(tiles, (unsigned)c.bh, 1, SD_THREADS, 1, 1, [&] {
+			sdpa_rows<32>(q.data(), k.data(), v.data(), o.data(), c.l,
+			              c.s, c.e, c.ev, scale, causal, relu);
+		});
+	}
+	attention(q, k, v, r, c.bh, c.l, c.s, c.e, c.ev, scale, causal, relu);
+	size_t bad = 0, first = 0;
+	double worst = 0;
+	for (size_t i = 0; i < no; i++) {
+		double err = fabs((double)o[i] - r[i]);
+		if (!(err <= 1e-5 + 1e-4 * fabs(r[i]))) {
+			if (!bad)
+				first = i;
+			bad++;
+		}
+		if (err > worst || err != err)
+			worst = err;
+	}
+	printf("%s bh %d l %d s %d e %d ev %d scale %g causal %d relu %d: "
+	       "worst error %.3g", c.tiled ? "tiled" : "rows ", c.bh, c.l, c.s,
+	       c.e, c.ev, (double)scale, causal, relu, worst);
+	if (bad)
+		printf(", %zu of %zu off (first at %zu: %g, want %g)", bad, no,
+		       first, (double)o[first], r[first]);
+	printf("\n");
+	return bad != 0;
+}
+
+int main(void)
+{
+	static const kcase cases[] = {
+		{ 2, 130, 130, 32, 32, 1 },  /* 3 query and key tiles, the last
+		                                partial */
+		{ 1, 64, 200, 64, 64, 1 },   /* S > L */
+		{ 1, 100, 70, 128, 128, 1 }, /* L > S: queries past the keys */
+		{ 1, 77, 77, 20, 60, 1 },    /* widths below 32 and 64 */
+		{ 1, 130, 150, 96, 36, 1 },  /* a float2 column group */
+		{ 1, 96, 96, 96, 96, 1 },    /* 96: float4 and float2 groups */
+		{ 2, 40, 40, 7, 9, 0 },      /* the rows kernel */
+		{ 1, 20, 90, 64, 64, 0 },
+	};
+	int fail = 0;
+	for (const kcase &c : cases) {
+		fail |= run_case(c, 0.2f, 0, 0);
+		fail |= run_case(c, 0.2f, 1, 0);
+		fail |= run_case(c, 0.1f, 0, 1);
+		fail |= run_case(c, 0.1f, 1, 1);
+	}
+	printf("%s\n", fail ? "FAIL" : "all cases ok");
+	return fail;
+}
