@@ -109,13 +109,16 @@ static void level2_gemm_epilogues_are_ok(void **state)
 /*
  * The generated kernels the CPU stand-in checks only in part, judged on
  * the GPU (tiny, kb0, kb1; timed on kb1), each `ok`:
- * - tests/data/gemm/masked.task: three masked pairs (causal, past the
- *   diagonal with a block masked whole at kb0, random), the tensor-core
- *   body's gemm_entry_rng (the stand-in is a scalar GEMM);
+ * - tests/data/gemm/masked.task (the attention rule off): three masked
+ *   pairs (causal, past the diagonal with a block masked whole at kb0,
+ *   random), the tensor-core body's gemm_entry_rng (the stand-in is a
+ *   scalar GEMM);
  * - tests/data/perm/forms.task: the permute copy kernel's forms, float4
  *   runs at kb1;
- * - level3/50 (the masked pair and the batched epilogue on attention)
- *   and level3/49 (permutes, warp scans, narrow_gemm) at tiny and kb1.
+ * - level3/50 with the attention rule off (the masked pair and the
+ *   batched epilogue on attention) and its default (the rule's sdpa
+ *   call, causal and relu), and level3/49 (permutes, warp scans,
+ *   narrow_gemm), at tiny and kb1.
  */
 static void generated_kernels_are_ok(void **state)
 {
@@ -123,10 +126,12 @@ static void generated_kernels_are_ok(void **state)
 	static const struct {
 		const char *task, *choice, *sets;
 	} cs[] = {
-		{ "tests/data/gemm/masked.task", "krl-choice: gemm.impl=3xtf32",
-		  "tiny,kb0,kb1" },
+		{ "tests/data/gemm/masked.task", "krl-choice: gemm.impl=3xtf32 "
+		  "rule.attention=off", "tiny,kb0,kb1" },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
 		  "tiny,kb0,kb1" },
+		{ "level3/50_relu_self_attention", "krl-choice: gemm.impl=3xtf32 "
+		  "rule.attention=off", "tiny,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice:", "tiny,kb1" },
 		{ "level3/49_mamba2_return_final_state", "krl-choice:",
 		  "tiny,kb1" },

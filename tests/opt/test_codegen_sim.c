@@ -1233,14 +1233,15 @@ static void colregs_compute_golden(void **state)
  * runs 4, 5 and 2 slices, the last one shorter. The GEMM body is the
  * scalar stand-in (scalar_gemm), which takes the slices' leading
  * dimensions and offsets as the tensor-core body does. */
-/* Each of tasks[0..n) generated at kb1 with gemm.impl=3xtf32 (NVRTC
- * compiles it), the lines of must[] in its text (and `what` in its
+/* Each of tasks[0..n) generated at kb1 with choice (gemm.impl=3xtf32 and
+ * more; NVRTC compiles it), the lines of must[] in its text (and `what` in its
  * summary, when not NULL), then run at tiny, kb0 and kb1 with the GEMM's
  * scalar stand-in; prints "<label> on the CPU stand-in ..." and fails on
  * any wrong run. */
 static void stand_in_cases(const char *label, const char *const *tasks,
-                           size_t n, const char *const *must,
-                           const char *summary, uint64_t seed)
+                           size_t n, const char *choice,
+                           const char *const *must, const char *summary,
+                           uint64_t seed)
 {
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
@@ -1259,8 +1260,7 @@ static void stand_in_cases(const char *label, const char *const *tasks,
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
 		char *text = NULL, *what = NULL;
-		generate_compiled(o, path, "krl-choice: gemm.impl=3xtf32", &text,
-		                  &what);
+		generate_compiled(o, path, choice, &text, &what);
 		for (int k = 0; must[k]; k++)
 			assert_non_null(strstr(text, must[k]));
 		if (summary)
@@ -1292,7 +1292,8 @@ static void gemm_splitk_compute_golden(void **state)
 	static const char *const must[] = {
 		"buffer k0_gemm_p ", "launch k0_gemm_sum ", NULL,
 	};
-	stand_in_cases("split-K GEMMs", tasks, 2, must, NULL, 61);
+	stand_in_cases("split-K GEMMs", tasks, 2, "krl-choice: gemm.impl=3xtf32",
+	               must, NULL, 61);
 }
 
 /* The masked pair (codegen_gemm.c mask_pair) on tests/data/gemm/masked.task:
@@ -1311,8 +1312,9 @@ static void gemm_masked_compute_golden(void **state)
 		"gemm_entry_rng<1>(", "gemm_entry_rng<2>(", "launch krl_mrange ",
 		NULL,
 	};
-	stand_in_cases("masked GEMM pairs", tasks, 1, must, "3 masked pairs",
-	               71);
+	/* the attention rule off: it would make the causal pair an sdpa call */
+	stand_in_cases("masked GEMM pairs", tasks, 1, "krl-choice: gemm.impl="
+	               "3xtf32 rule.attention=off", must, "3 masked pairs", 71);
 }
 
 typedef struct cl_tally {
