@@ -75,7 +75,7 @@ static int text_literal(const char *text)
 }
 
 /* Node i is a scalar CONST (of literal value v when want is not NaN). */
-static int is_const(const rw *R, int i, double want)
+int krl_rw_is_const(const rw *R, int i, double want)
 {
 	const krl_gnode *n = NN(R, i);
 	if (n->kind != KRL_GN_CONST || n->ndim != 0)
@@ -94,7 +94,7 @@ static int same_dims(const krl_gnode *a, const krl_gnode *b)
 }
 
 /* The old-graph node the rebuild mapped to new node i, or -1. */
-static int old_of(const rw *R, int i)
+int krl_rw_old_of(const rw *R, int i)
 {
 	for (int k = 0; k < R->old->nn; k++)
 		if (R->map[k] == i)
@@ -176,7 +176,7 @@ static krl_err fold_consts(rw *R, const krl_gnode *n, int *out)
 	char *t[3];
 	int literal = 1;
 	for (int q = 0; q < n->nin; q++) {
-		if (!is_const(R, n->in[q], NAN))
+		if (!krl_rw_is_const(R, n->in[q], NAN))
 			return KRL_OK;
 		a[q] = NN(R, n->in[q])->cval;
 		t[q] = NN(R, n->in[q])->cexpr;
@@ -200,18 +200,18 @@ static krl_err fold_identity(rw *R, const krl_gnode *n, int *out)
 	int x = -1;
 	switch (n->pw) {
 	case KRL_PW_MUL:
-		x = is_const(R, n->in[1], 1) ? n->in[0] :
-		    is_const(R, n->in[0], 1) ? n->in[1] : -1;
+		x = krl_rw_is_const(R, n->in[1], 1) ? n->in[0] :
+		    krl_rw_is_const(R, n->in[0], 1) ? n->in[1] : -1;
 		break;
 	case KRL_PW_ADD:
-		x = is_const(R, n->in[1], 0) ? n->in[0] :
-		    is_const(R, n->in[0], 0) ? n->in[1] : -1;
+		x = krl_rw_is_const(R, n->in[1], 0) ? n->in[0] :
+		    krl_rw_is_const(R, n->in[0], 0) ? n->in[1] : -1;
 		break;
 	case KRL_PW_DIV:
-		x = is_const(R, n->in[1], 1) ? n->in[0] : -1;
+		x = krl_rw_is_const(R, n->in[1], 1) ? n->in[0] : -1;
 		break;
 	case KRL_PW_SUB:
-		x = is_const(R, n->in[1], 0) ? n->in[0] : -1;
+		x = krl_rw_is_const(R, n->in[1], 0) ? n->in[0] : -1;
 		break;
 	default:
 		break;
@@ -222,17 +222,17 @@ static krl_err fold_identity(rw *R, const krl_gnode *n, int *out)
 }
 
 /* n as "x * c" or "x / c" with c a scalar CONST: sets *x, *c, *div. */
-static int scaled(const rw *R, const krl_gnode *n, int *x, int *c, int *div)
+int krl_rw_scaled(const rw *R, const krl_gnode *n, int *x, int *c, int *div)
 {
 	if (n->kind != KRL_GN_PW || (n->pw != KRL_PW_MUL && n->pw != KRL_PW_DIV))
 		return 0;
 	*div = n->pw == KRL_PW_DIV;
-	if (is_const(R, n->in[1], NAN) && !is_const(R, n->in[0], NAN)) {
+	if (krl_rw_is_const(R, n->in[1], NAN) && !krl_rw_is_const(R, n->in[0], NAN)) {
 		*x = n->in[0];
 		*c = n->in[1];
 		return 1;
 	}
-	if (!*div && is_const(R, n->in[0], NAN) && !is_const(R, n->in[1], NAN)) {
+	if (!*div && krl_rw_is_const(R, n->in[0], NAN) && !krl_rw_is_const(R, n->in[1], NAN)) {
 		*x = n->in[1];
 		*c = n->in[0];
 		return 1;
@@ -249,11 +249,11 @@ static krl_err fold_chain(rw *R, const krl_gnode *n, int *out)
 		inner = n->in[0];
 	} else {
 		int y;
-		if (!scaled(R, n, &y, &c2, &d2))
+		if (!krl_rw_scaled(R, n, &y, &c2, &d2))
 			return KRL_OK;
 		inner = y;
 	}
-	if (!scaled(R, NN(R, inner), &x, &c1, &d1) ||
+	if (!krl_rw_scaled(R, NN(R, inner), &x, &c1, &d1) ||
 	    NN(R, x)->dtype != KRL_F32)
 		return KRL_OK;
 	/* k1 = c1 or 1 / c1; k = k1 * (c2 or 1 / c2), or -k1 */
@@ -461,7 +461,7 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
 	    !krl_gnode_lib_literal(m, "tb", 0, &tb))
 		return KRL_OK;
 	/* The GEMM must have no other reader: find it in the old graph. */
-	int old_m = old_of(R, n->in[0]);
+	int old_m = krl_rw_old_of(R, n->in[0]);
 	if (old_m < 0 || krl_graph_users(R->old, old_m) != 1)
 		return KRL_OK;
 	const krl_gnode *b = NN(R, m->in[1]);
@@ -529,9 +529,9 @@ static krl_err rule_reduce_linear(rw *R, const krl_gnode *n, int *out)
  */
 
 /* New node i is read by exactly one node and is no task output. */
-static int one_reader(const rw *R, int i)
+int krl_rw_one_reader(const rw *R, int i)
 {
-	int o = old_of(R, i);
+	int o = krl_rw_old_of(R, i);
 	return o >= 0 && krl_graph_users(R->old, o) == 1 &&
 	       !krl_graph_is_output(R->old, o);
 }
@@ -681,7 +681,7 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 	int v = n->in[0], src = v, scale = -1;
 	const krl_gnode *vn = NN(R, v);
 	if (vn->kind == KRL_GN_VIEW) {
-		if (!one_reader(R, v))
+		if (!krl_rw_one_reader(R, v))
 			return KRL_OK;
 		src = vn->in[0];
 	}
@@ -694,13 +694,13 @@ static krl_err rule_conv_mean(rw *R, const krl_gnode *n, int *out)
 				scale = sn->in[q];
 				conv = sn->in[1 - q];
 			}
-		if (scale < 0 || !one_reader(R, src))
+		if (scale < 0 || !krl_rw_one_reader(R, src))
 			return KRL_OK;
 	}
 	const krl_gnode *c = NN(R, conv);
 	if (c->kind != KRL_GN_LIB || c->dtype != KRL_F32 || c->nout != 1 ||
 	    (strcmp(c->op, "conv_transpose") && strcmp(c->op, "conv_transpose_bias")) ||
-	    !one_reader(R, conv) || c->ndim < 3 || c->ndim > 5)
+	    !krl_rw_one_reader(R, conv) || c->ndim < 3 || c->ndim > 5)
 		return KRL_OK;
 	int nd = c->ndim - 2;
 	if (sn->kind == KRL_GN_PW && !same_dims(sn, c))
@@ -908,7 +908,7 @@ static krl_err rule_pool_conv(rw *R, const krl_gnode *n, int *out)
 		return KRL_OK;
 	int nd = c->ndim - 2;
 	if (nd < 1 || nd > 3 || n->axis != 2 || n->naxes != nd ||
-	    !one_reader(R, ci))
+	    !krl_rw_one_reader(R, ci))
 		return KRL_OK;
 	/* the geometry: a 1x1 convolution that keeps the positions */
 	krl_conv_geom geo;
@@ -988,7 +988,7 @@ static krl_err rule_narrow_gemm(rw *R, const krl_gnode *n, int *out)
 	int gi = n->in[0];
 	const krl_gnode *g = NN(R, gi);
 	if (g->kind != KRL_GN_LIB || strcmp(g->op, "gemm") || g->nout != 1 ||
-	    g->nin != 2 || g->ndim != n->ndim || !one_reader(R, gi))
+	    g->nin != 2 || g->ndim != n->ndim || !krl_rw_one_reader(R, gi))
 		return KRL_OK;
 	double dv, ta, tb;
 	int dat, tat;

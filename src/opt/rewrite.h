@@ -33,6 +33,16 @@ static inline krl_err krl_rw_oom(rw *R)
  * or out of memory). */
 double krl_rw_attr_val(const krl_gnode *n, const char *key, char **text);
 
+/* Node i of the graph being built is a scalar CONST (of literal value
+ * want when want is not NaN). */
+int krl_rw_is_const(const rw *R, int i, double want);
+/* The old-graph node the rebuild mapped to new node i, or -1. */
+int krl_rw_old_of(const rw *R, int i);
+/* New node i is read by exactly one node and is no task output. */
+int krl_rw_one_reader(const rw *R, int i);
+/* New node n as "x * c" or "x / c" with c a scalar CONST (x not one):
+ * sets *x, *c, *div. */
+int krl_rw_scaled(const rw *R, const krl_gnode *n, int *x, int *c, int *div);
 /* The recurrence rule (rewrite_rnn.c), in two rebuilds: first every
  * unrolled Elman recurrence becomes one rnn_tanh call whose output's
  * slices stand for the steps' states; then (krl_rule_batch_linear) each

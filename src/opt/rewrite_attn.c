@@ -55,13 +55,6 @@ static int is_pw(const krl_gnode *n, krl_pwop op)
 	return n->kind == KRL_GN_PW && n->pw == op;
 }
 
-/* A scalar CONST node. */
-static int is_scalar(const rw *R, int i)
-{
-	const krl_gnode *n = AN(R, i);
-	return n->kind == KRL_GN_CONST && n->ndim == 0;
-}
-
 /* REDUCE op over the last axis of x, kept. */
 static int is_row_reduce(const rw *R, int i, krl_redop op, int x)
 {
@@ -70,22 +63,13 @@ static int is_row_reduce(const rw *R, int i, krl_redop op, int x)
 	       n->keep && n->in[0] == x && n->axis == AN(R, x)->ndim - 1;
 }
 
-/* The old-graph node of new node i (-1 when none). */
-static int old_node(const rw *R, int i)
-{
-	for (int k = 0; k < R->old->nn; k++)
-		if (R->map[k] == i)
-			return k;
-	return -1;
-}
-
 /* Every node of set[0..n) (new-graph indices) is read only by nodes of the
  * set and by the node the rule is looking at, and is no task output. */
 static int closed(const rw *R, const int *set, int n)
 {
 	int old[16];
 	for (int i = 0; i < n; i++)
-		if ((old[i] = old_node(R, set[i])) < 0 ||
+		if ((old[i] = krl_rw_old_of(R, set[i])) < 0 ||
 		    krl_graph_is_output(R->old, old[i]))
 			return 0;
 	for (int u = 0; u < R->old->nn; u++) {
@@ -103,13 +87,6 @@ static int closed(const rw *R, const int *set, int n)
 					return 0;
 	}
 	return 1;
-}
-
-/* A literal attribute, dflt when absent; 0 when present but not literal. */
-static int literal(const krl_gnode *n, const char *key, double dflt,
-                   double *v)
-{
-	return krl_gnode_lib_literal(n, key, dflt, v);
 }
 
 /* Appends "* (text)" to the scale text buf (a product of factors). */
@@ -135,14 +112,15 @@ static int causal_mask(const rw *R, int m)
 			return 0;
 	if (is_pw(n, KRL_PW_EQ)) {
 		int a = n->in[0], b = n->in[1];
-		if (is_scalar(R, b) && AN(R, b)->cval == 0)
+		if (krl_rw_is_const(R, b, NAN) && AN(R, b)->cval == 0)
 			x = a;
-		else if (is_scalar(R, a) && AN(R, a)->cval == 0)
+		else if (krl_rw_is_const(R, a, NAN) && AN(R, a)->cval == 0)
 			x = b;
 		else
 			return 0;
 	} else if (n->kind == KRL_GN_LIB && !strcmp(n->op, "eq_scalar") &&
-	           n->nin == 1 && literal(n, "value", NAN, &val) && val == 0) {
+	           n->nin == 1 && krl_gnode_lib_literal(n, "value", NAN, &val) &&
+	           val == 0) {
 		x = n->in[0];
 	} else {
 		return 0;
@@ -176,8 +154,9 @@ krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out)
 {
 	double v;
 	if (!is_lib(n, "gemm", 2) || n->ndim < 2 ||
-	    !literal(n, "ta", 0, &v) || v != 0 || !literal(n, "tb", 0, &v) ||
-	    v != 0 || !literal(n, "alpha", 1, &v) || v != 1)
+	    !krl_gnode_lib_literal(n, "ta", 0, &v) || v != 0 ||
+	    !krl_gnode_lib_literal(n, "tb", 0, &v) || v != 0 ||
+	    !krl_gnode_lib_literal(n, "alpha", 1, &v) || v != 1)
 		return KRL_OK;
 	int nd = n->ndim, set[16], ns = 0, relu = 0, causal = 0;
 	int p = n->in[0], vv = n->in[1];
@@ -211,7 +190,8 @@ krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out)
 	const krl_gnode *xn = AN(R, x);
 	if (is_pw(xn, KRL_PW_WHERE)) {
 		const krl_gnode *c = AN(R, xn->in[1]);
-		if (!is_scalar(R, xn->in[1]) || !(c->cval < 0 && isinf(c->cval)) ||
+		if (!krl_rw_is_const(R, xn->in[1], NAN) ||
+		    !(c->cval < 0 && isinf(c->cval)) ||
 		    !causal_mask(R, xn->in[0]))
 			return KRL_OK;
 		const krl_gnode *mn = AN(R, xn->in[0]);
@@ -226,21 +206,17 @@ krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out)
 	double sval = 1;         /* its value at the graph's set */
 	int g1 = y;
 	const krl_gnode *yn = AN(R, y);
-	if (is_pw(yn, KRL_PW_MUL)) {
-		int a = yn->in[0], b = yn->in[1], c = -1;
-		if (is_scalar(R, b))
-			g1 = a, c = b;
-		else if (is_scalar(R, a))
-			g1 = b, c = a;
-		if (c < 0 || !scale_mul(scale, sizeof scale, AN(R, c)->cexpr))
+	int c, div;
+	if (krl_rw_scaled(R, yn, &g1, &c, &div)) {
+		if (div || !scale_mul(scale, sizeof scale, AN(R, c)->cexpr))
 			return KRL_OK;
 		sval *= AN(R, c)->cval;
 		set[ns++] = y;
 	}
 	const krl_gnode *gn = AN(R, g1);
 	if (!is_lib(gn, "gemm", 2) || gn->ndim != nd ||
-	    !literal(gn, "ta", 0, &v) || v != 0 || !literal(gn, "tb", 0, &v) ||
-	    v != 1)
+	    !krl_gnode_lib_literal(gn, "ta", 0, &v) || v != 0 ||
+	    !krl_gnode_lib_literal(gn, "tb", 0, &v) || v != 1)
 		return KRL_OK;
 	set[ns++] = g1;
 	/* alpha: any expression (level 1's 97 writes 1/sqrt(E)) */
@@ -258,22 +234,13 @@ krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out)
 			return KRL_OK;
 	int q = gn->in[0], k = gn->in[1];
 	const krl_gnode *qn = AN(R, q);
-	if (is_pw(qn, KRL_PW_MUL)) {
-		int a = qn->in[0], b = qn->in[1], c = -1, x0 = -1;
-		if (is_scalar(R, b))
-			x0 = a, c = b;
-		else if (is_scalar(R, a))
-			x0 = b, c = a;
-		int oq = old_node(R, q);
-		if (c >= 0 && AN(R, x0)->kind != KRL_GN_CONST && oq >= 0 &&
-		    krl_graph_users(R->old, oq) == 1 &&
-		    !krl_graph_is_output(R->old, oq) &&
-		    AN(R, x0)->dtype == KRL_F32 &&
-		    scale_mul(scale, sizeof scale, AN(R, c)->cexpr)) {
-			sval *= AN(R, c)->cval;
-			set[ns++] = q;
-			q = x0;
-		}
+	int x0;
+	if (krl_rw_scaled(R, qn, &x0, &c, &div) && !div &&
+	    krl_rw_one_reader(R, q) && AN(R, x0)->dtype == KRL_F32 &&
+	    scale_mul(scale, sizeof scale, AN(R, c)->cexpr)) {
+		sval *= AN(R, c)->cval;
+		set[ns++] = q;
+		q = x0;
 	}
 	if (!closed(R, set, ns))
 		return KRL_OK;

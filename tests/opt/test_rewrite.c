@@ -950,6 +950,16 @@ static char *sdpa_attr(const krl_graph *g, const char *key)
 	"param bias f32 [1, t, t] " mask "\n"                              \
 	"output y f32 [b, l, f]\n"
 #define ATTN_SIZES "b=3 l=5 t=7 e=4 f=6"
+/* The plan of scores masked by bias == 0 (filled with fill), then act
+ * (a call writing p), then the product with v. */
+#define ATTN_MASKED(fill, act)                                             \
+	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"            \
+	"  buffer p f32 [b, l, l]\n"                                        \
+	"  call gemm(q, k) -> s tb=1\n"                                     \
+	"  call eq_scalar(bias) -> m value=0\n"                             \
+	"  call masked_fill(s, m) -> s value=" fill "\n"                    \
+	"  call " act "\n"                                                  \
+	"  call gemm(p, v) -> y\nend\n"
 
 /* Made-up attentions the rule fuses: a softmax of scaled scores (the
  * GEMM's alpha and a scale after it), a causal mask of a tril buffer's
@@ -972,13 +982,7 @@ static const char *const attn_yes[] = {
 	"  call softmax(s) -> p dim=-1\n"
 	"  call gemm(p, v) -> y\nend\n",
 	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
-	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
-	"  buffer p f32 [b, l, l]\n"
-	"  call gemm(q, k) -> s tb=1\n"
-	"  call eq_scalar(bias) -> m value=0\n"
-	"  call masked_fill(s, m) -> s value=-inf\n"
-	"  call relu(s) -> p\n"
-	"  call gemm(p, v) -> y\nend\n",
+	ATTN_MASKED("-inf", "relu(s) -> p"),
 };
 
 static void attn_yes_done(const krl_graph *g)
@@ -999,29 +1003,11 @@ static const char *const attn_no[] = {
 	"  call softmax(s) -> p dim=-1\n"
 	"  call gemm(p, v) -> y\nend\n",
 	HEAD(ATTN_DECLS("tril(1, 1)"), ATTN_SIZES)
-	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
-	"  buffer p f32 [b, l, l]\n"
-	"  call gemm(q, k) -> s tb=1\n"
-	"  call eq_scalar(bias) -> m value=0\n"
-	"  call masked_fill(s, m) -> s value=-inf\n"
-	"  call softmax(s) -> p dim=-1\n"
-	"  call gemm(p, v) -> y\nend\n",
+	ATTN_MASKED("-inf", "softmax(s) -> p dim=-1"),
 	HEAD(ATTN_DECLS("bernoulli(0.5)"), ATTN_SIZES)
-	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
-	"  buffer p f32 [b, l, l]\n"
-	"  call gemm(q, k) -> s tb=1\n"
-	"  call eq_scalar(bias) -> m value=0\n"
-	"  call masked_fill(s, m) -> s value=-inf\n"
-	"  call softmax(s) -> p dim=-1\n"
-	"  call gemm(p, v) -> y\nend\n",
+	ATTN_MASKED("-inf", "softmax(s) -> p dim=-1"),
 	HEAD(ATTN_DECLS("tril(1)"), ATTN_SIZES)
-	"  buffer s f32 [b, l, l]\n  buffer m bool [1, l, l]\n"
-	"  buffer p f32 [b, l, l]\n"
-	"  call gemm(q, k) -> s tb=1\n"
-	"  call eq_scalar(bias) -> m value=0\n"
-	"  call masked_fill(s, m) -> s value=-1e9\n"
-	"  call softmax(s) -> p dim=-1\n"
-	"  call gemm(p, v) -> y\nend\n",
+	ATTN_MASKED("-1e9", "softmax(s) -> p dim=-1"),
 	HEAD(ATTN_DECLS("tril(1)") "output w f32 [b, l, l]\n", ATTN_SIZES)
 	"  buffer s f32 [b, l, l]\n"
 	"  call gemm(q, k) -> s tb=1\n"

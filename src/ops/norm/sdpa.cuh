@@ -192,6 +192,8 @@ sdpa_rows(const float *__restrict__ q, const float *__restrict__ k,
 #define TL_PS (TL_BK + 4)
 #define TL_THREADS 256
 #define TL_LOG2E 1.4426950408889634f
+/* tl_load_t stages 64 rows, the query block's and the key step's */
+static_assert(TL_BQ == 64 && TL_BK == 64, "tile sizes");
 
 template <int D, int DV>
 static size_t tiled_smem(void)
@@ -209,6 +211,28 @@ struct tl_cols {
 	static constexpr int F2 = (DV % 64) != 0;
 	static constexpr int CW = DV / 16;
 };
+
+/* Rows r0 .. r0 + 63 of src [n, e] stored transposed into dst [D][64]
+ * (zeros past row n and column e), read as float4s: a warp's 32 lanes
+ * take 32 consecutive rows, so the transposed stores hit 32 banks. Q once
+ * a block (TL_BQ rows), K each step (TL_BK: the same 64). */
+template <int D>
+static __device__ __forceinline__ void
+tl_load_t(float *dst, const float *__restrict__ src, int r0, int n, int e,
+          int tid)
+{
+	for (int idx = tid; idx < 64 * (D / 4); idx += TL_THREADS) {
+		int r = idx % 64, c4 = idx / 64;
+		float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+		if (r0 + r < n && 4 * c4 < e)
+			x = *reinterpret_cast<const float4 *>(
+				&src[(int64_t)(r0 + r) * e + 4 * c4]);
+		dst[(4 * c4 + 0) * 64 + r] = x.x;
+		dst[(4 * c4 + 1) * 64 + r] = x.y;
+		dst[(4 * c4 + 2) * 64 + r] = x.z;
+		dst[(4 * c4 + 3) * 64 + r] = x.w;
+	}
+}
 
 template <int D, int DV>
 __global__ void __launch_bounds__(TL_THREADS, 2)
@@ -234,20 +258,7 @@ sdpa_tiled(const float *__restrict__ q, const float *__restrict__ k,
 	/* softmax in base 2: exp(x * scale - m) = exp2(x * scale log2 e - m') */
 	float sc = relu ? scale : scale * TL_LOG2E;
 
-	/* Qs: 64 rows x D/4 float4s, a warp's 32 lanes 32 consecutive rows
-	 * (the transposed stores then hit 32 banks) */
-	for (int idx = tid; idx < TL_BQ * (D / 4); idx += TL_THREADS) {
-		int r = idx % TL_BQ, c4 = idx / TL_BQ;
-		int qi = q0 + r;
-		float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-		if (qi < l && 4 * c4 < e)
-			x = *reinterpret_cast<const float4 *>(
-				&qh[(int64_t)qi * e + 4 * c4]);
-		Qs[(4 * c4 + 0) * TL_BQ + r] = x.x;
-		Qs[(4 * c4 + 1) * TL_BQ + r] = x.y;
-		Qs[(4 * c4 + 2) * TL_BQ + r] = x.z;
-		Qs[(4 * c4 + 3) * TL_BQ + r] = x.w;
-	}
+	tl_load_t<D>(Qs, qh, q0, l, e, tid);
 	float ov[4][C::CW];
 	float m[4], lsum[4];
 #pragma unroll
@@ -260,18 +271,7 @@ sdpa_tiled(const float *__restrict__ q, const float *__restrict__ k,
 	}
 	for (int kt = 0; kt < kend; kt += TL_BK) {
 		__syncthreads();     /* the last step is done with Ks, Vs, Ps */
-		for (int idx = tid; idx < TL_BK * (D / 4); idx += TL_THREADS) {
-			int c = idx % TL_BK, c4 = idx / TL_BK;
-			int kj = kt + c;
-			float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-			if (kj < s && 4 * c4 < e)
-				x = *reinterpret_cast<const float4 *>(
-					&kh[(int64_t)kj * e + 4 * c4]);
-			Ks[(4 * c4 + 0) * TL_BK + c] = x.x;
-			Ks[(4 * c4 + 1) * TL_BK + c] = x.y;
-			Ks[(4 * c4 + 2) * TL_BK + c] = x.z;
-			Ks[(4 * c4 + 3) * TL_BK + c] = x.w;
-		}
+		tl_load_t<D>(Ks, kh, kt, s, e, tid);
 		for (int idx = tid; idx < TL_BK * (DV / 4); idx += TL_THREADS) {
 			int c = idx / (DV / 4), j4 = idx % (DV / 4);
 			int kj = kt + c;
