@@ -38,11 +38,18 @@ krl_err krl_fill_random(void *dst, krl_dtype t, int64_t n, krl_dist dist,
 double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
                       int64_t index);
 
-/* Applies stress kind `kind` (krl_stress_kind) with value v to the n
- * elements of float dtype t at dst, in place (docs/judge.md "Stress
- * draws"): every element times v (scale), plus v (offset), or about one
- * in 1024 elements chosen by seed, and always one, times v (spikes).
- * KRL_EINVAL for an integer or bool dtype. */
+/* Kind KRL_JITTER_KIND of krl_stress_apply: every element times (1 + v u),
+ * u uniform in [-1, 1) from (seed, index): a perturbation of a few ulps
+ * for v = 2^-22, with which the judge asks how much the reference's own
+ * outputs move on a stress draw (docs/judge.md "Ill-conditioned draws").
+ * Not a stress kind of the task language. */
+#define KRL_JITTER_KIND 3
+
+/* Applies stress kind `kind` (krl_stress_kind, or KRL_JITTER_KIND) with
+ * value v to the n elements of float dtype t at dst, in place
+ * (docs/judge.md "Stress draws"): every element times v (scale), plus v
+ * (offset), or about one in 1024 elements chosen by seed, and always one,
+ * times v (spikes). KRL_EINVAL for an integer or bool dtype. */
 krl_err krl_stress_apply(void *dst, krl_dtype t, int64_t n, int kind,
                          double v, uint64_t seed, void *stream, krl_diag *d);
 
@@ -76,6 +83,7 @@ typedef struct krl_cmp {
 	int64_t worst;       /* index of the largest excess abs(c-r) - (atol+rtol*abs(r)); -1 when n == 0 */
 	double max_abs;      /* max abs(c - r) over finite pairs */
 	double max_rel;      /* max abs(c - r) / abs(r) over finite pairs with r != 0 */
+	double sum_sq;       /* sum of (c - r)^2 over finite pairs */
 	double cand_at_worst, ref_at_worst;
 } krl_cmp;
 

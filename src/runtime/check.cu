@@ -171,7 +171,7 @@ krl_err krl_stress_apply(void *dst, krl_dtype t, int64_t n, int kind,
 	krl_err r = KRL_OK;
 	cudaStream_t s = (cudaStream_t)stream;
 	unsigned grid = grid_for(n);
-	if (n < 0 || (n > 0 && !dst) || kind < 0 || kind > 2)
+	if (n < 0 || (n > 0 && !dst) || kind < 0 || kind > KRL_JITTER_KIND)
 		return krl_diag_set(d, KRL_EINVAL, no_pos,
 		                    "krl_stress_apply: bad buffer or kind");
 	if (n == 0)
@@ -487,7 +487,7 @@ enum { CAND_MEM, CAND_ZERO, CAND_CONST };
 /* One block's (or the whole grid's) findings. worst is LLONG_MAX until an
  * element is seen; excess orders elements, ties going to the lower index. */
 typedef struct cmp_part {
-	double excess, cv, rv, max_abs, max_rel;
+	double excess, cv, rv, max_abs, max_rel, sum_sq;
 	long long worst;
 	unsigned long long bad, nonfinite;
 } cmp_part;
@@ -503,7 +503,7 @@ static __device__ __forceinline__ void part_init(cmp_part *p)
 {
 	p->excess = -INFINITY;
 	p->cv = p->rv = 0;
-	p->max_abs = p->max_rel = 0;
+	p->max_abs = p->max_rel = p->sum_sq = 0;
 	p->worst = LLONG_MAX;
 	p->bad = p->nonfinite = 0;
 }
@@ -520,6 +520,7 @@ part_merge(cmp_part *a, const cmp_part *b)
 	}
 	a->max_abs = fmax(a->max_abs, b->max_abs);
 	a->max_rel = fmax(a->max_rel, b->max_rel);
+	a->sum_sq += b->sum_sq;
 	a->bad += b->bad;
 	a->nonfinite += b->nonfinite;
 }
@@ -558,6 +559,7 @@ static __device__ __forceinline__ cmp_part load_part(const cmp_part *p)
 	q.rv = __ldcg(&p->rv);
 	q.max_abs = __ldcg(&p->max_abs);
 	q.max_rel = __ldcg(&p->max_rel);
+	q.sum_sq = __ldcg(&p->sum_sq);
 	q.worst = __ldcg(&p->worst);
 	q.bad = __ldcg(&p->bad);
 	q.nonfinite = __ldcg(&p->nonfinite);
@@ -624,6 +626,7 @@ compare_float_kernel(const void *c, int mode, double cconst,
 			e = diff - tol;
 			p.bad += !(diff <= tol);
 			p.max_abs = fmax(p.max_abs, diff);
+			p.sum_sq += diff * diff;
 			if (rv != 0)
 				p.max_rel = fmax(p.max_rel, diff / fabs(rv));
 		} else if (isfinite(rv)) {
@@ -662,6 +665,7 @@ compare_int_kernel(const void *c, int mode, int cconst_ok,
 			diff = 1; /* int64 values past 2^53 round together */
 		p.bad += !equal;
 		p.max_abs = fmax(p.max_abs, diff);
+		p.sum_sq += diff * diff;
 		if (ri != 0)
 			p.max_rel = fmax(p.max_rel, diff / fabs(rv));
 		part_see(&p, i, equal ? 0.0 : diff, cv, rv);
@@ -746,6 +750,7 @@ krl_err krl_compare(const void *c, const double *c_const, const void *ref,
 	out->worst = total->worst;
 	out->max_abs = total->max_abs;
 	out->max_rel = total->max_rel;
+	out->sum_sq = total->sum_sq;
 	out->cand_at_worst = total->cv;
 	out->ref_at_worst = total->rv;
 out:

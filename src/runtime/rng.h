@@ -428,7 +428,8 @@ KRL_HD int krl_stress_spike(uint64_t seed, int64_t i, int64_t n)
 /* The value x (element i of n, as stored in dtype t) takes under stress
  * kind `kind` (krl_stress_kind) with value v: x * v (scale), x + v
  * (offset), x * v at the spikes (spikes), computed in double (one
- * correctly rounded operation) and stored as t. */
+ * correctly rounded operation) and stored as t; kind 3, the judge's
+ * jitter, x * (1 + v u) with u uniform in [-1, 1) from (seed, i). */
 KRL_HD double krl_stress_value(krl_dtype t, int kind, double v, uint64_t seed,
                                int64_t i, int64_t n, double x)
 {
@@ -439,6 +440,9 @@ KRL_HD double krl_stress_value(krl_dtype t, int kind, double v, uint64_t seed,
 		y = x + v;
 	else if (kind == 2 && krl_stress_spike(seed, i, n))
 		y = x * v;
+	else if (kind == 3) /* KRL_JITTER_KIND (krl/check.h) */
+		y = x * (1.0 + v * (2.0 * krl_u01(krl_hash(
+		                 seed ^ 0x4a69747465720000ULL, (uint64_t)i)) - 1.0));
 	return krl_as_dtype(t, y);
 }
 

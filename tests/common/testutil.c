@@ -36,6 +36,10 @@ void krl_test_require_gpu(const char *test_name)
 		printf("SKIP: %s needs a GPU: no GPU (%s)\n", test_name, why);
 		exit(77);
 	}
+	/* a GPU session runs one test of a group by name */
+	const char *only = getenv("KRL_TEST_FILTER");
+	if (only && *only)
+		cmocka_set_test_filter(only);
 }
 
 char *krl_test_read(const char *path, size_t *len)

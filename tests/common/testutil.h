@@ -15,7 +15,8 @@
 int krl_test_have_gpu(const char **why);
 
 /* For gpu_* tests: prints "SKIP: no GPU (...)" and exits with 77 (CTest's
- * skip code) when no device is present. */
+ * skip code) when no device is present. With KRL_TEST_FILTER set, runs
+ * only the tests whose names match it (cmocka's filter: * and ?). */
 void krl_test_require_gpu(const char *test_name);
 
 /* Reads a whole file relative to the source tree; returns a malloc'd

@@ -2,7 +2,9 @@
  * The judge on a GPU: every bundled example gets its expected verdict on
  * the tiny and kb0 shape sets (correctness only), a fault (hang, illegal
  * address, out-of-bounds write) never takes the judge down and the next
- * evaluation succeeds, and a timed evaluation yields a full record.
+ * evaluation succeeds, a timed evaluation yields a full record, and a
+ * stress draw that the reference itself cannot pass under a few ulps of
+ * jitter is judged by the size of the error (tests/data/ill).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +199,75 @@ static void timed_record(void **state)
 	krl_judge_free(j);
 }
 
+/* The failed stress draw of record rec, or NULL. */
+static json_t *failed_draw(json_t *rec)
+{
+	return json_object_get(json_object_get(rec, "failure"), "draw");
+}
+
+/* tests/data/ill: the 'scale' draw decides the output by rounding alone.
+ * A candidate summing in another order misses the per-element tolerance
+ * there and passes on the conditioning probe; NaN, and an error far past
+ * the reference's own movement, still fail as unstable. */
+static void ill_conditioned(void **state)
+{
+	krl_diag d = {0};
+	krl_judge_opts o = {0};
+	krl_judge *j = NULL;
+	krl_task *t = NULL;
+	json_t *rec = NULL;
+	o.sets[0] = "tiny";
+	o.nsets = 1;
+	o.no_timing = 1;
+	o.seed = 99;
+	o.runner_path = getenv("KRL_BIN");
+	KRL_ASSERT_OK(krl_judge_create(&o, &j, &d), &d);
+	KRL_ASSERT_OK(krl_task_load("tests/data/ill/ill.task", &t, &d), &d);
+
+	KRL_ASSERT_OK(krl_judge_eval(j, t, "tests/data/ill/reorder.cu", &rec, &d),
+	              &d);
+	krl_record_print(stdout, rec);
+	assert_string_equal(json_string_value(json_object_get(rec, "verdict")),
+	                    "ok");
+	/* the probe engaged on the tiny set's 'scale' draw and said why */
+	json_t *draws = json_object_get(
+		json_array_get(json_object_get(rec, "checks"), 0), "stress");
+	json_t *ill = NULL;
+	size_t k;
+	json_t *dr;
+	json_array_foreach(draws, k, dr) {
+		if (!strcmp(json_string_value(json_object_get(dr, "kind")),
+		            "scale"))
+			ill = json_object_get(json_object_get(dr, "ill_conditioned"),
+			                      "out");
+	}
+	assert_non_null(ill);
+	assert_true(json_integer_value(json_object_get(ill, "reference_bad")) > 0);
+	assert_true(json_integer_value(json_object_get(ill, "candidate_bad")) > 0);
+	assert_true(json_real_value(json_object_get(ill, "candidate_rms")) <=
+	            8 * json_real_value(json_object_get(ill, "reference_rms")));
+	json_decref(rec);
+
+	static const char *const wrong[] = {"tests/data/ill/naive_exp.cu",
+	                                    "tests/data/ill/biased.cu"};
+	for (int q = 0; q < 2; q++) {
+		KRL_ASSERT_OK(krl_judge_eval(j, t, wrong[q], &rec, &d), &d);
+		krl_record_print(stdout, rec);
+		assert_string_equal(json_string_value(json_object_get(rec,
+		                                                      "verdict")),
+		                    "wrong_output");
+		json_t *f = json_object_get(rec, "failure");
+		assert_string_equal(json_string_value(json_object_get(f, "reason")),
+		                    "unstable");
+		/* judged as ill-conditioned, and failed all the same */
+		assert_non_null(json_object_get(failed_draw(rec),
+		                                "ill_conditioned"));
+		json_decref(rec);
+	}
+	krl_task_free(t);
+	krl_judge_free(j);
+}
+
 int main(void)
 {
 	krl_test_require_gpu("gpu_eval");
@@ -204,6 +275,7 @@ int main(void)
 		cmocka_unit_test(every_example),
 		cmocka_unit_test(recovers_after_faults),
 		cmocka_unit_test(timed_record),
+		cmocka_unit_test(ill_conditioned),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -203,6 +203,37 @@ static void host_transforms(void **state)
 	}
 }
 
+/* The judge's jitter (KRL_JITTER_KIND, docs/judge.md "Ill-conditioned
+ * draws"): every f32 value moves by at most 2^-22 of itself plus the
+ * rounding to f32, most move, the moves take both signs, and the same
+ * seed gives the same values. */
+static void host_jitter(void **state)
+{
+	(void)state;
+	const int64_t n = 1 << 16;
+	int64_t up = 0, down = 0;
+	for (int64_t i = 0; i < n; i++) {
+		float x = (float)(1.0 + (double)i / n) * (i % 2 ? -3.f : 5.f);
+		double y = krl_stress_host(KRL_F32, KRL_JITTER_KIND, 0x1p-22, 9, i,
+		                           n, x);
+		assert_true(y == (double)(float)y);
+		assert_true(fabs(y - x) <= fabs((double)x) * (0x1p-22 + 0x1p-24));
+		assert_true(y == krl_stress_host(KRL_F32, KRL_JITTER_KIND, 0x1p-22,
+		                                 9, i, n, x));
+		up += fabs(y) > fabs((double)x);
+		down += fabs(y) < fabs((double)x);
+	}
+	assert_true(up > n / 4 && down > n / 4);
+	/* another seed, another jitter */
+	int64_t same = 0;
+	for (int64_t i = 0; i < 1000; i++)
+		same += krl_stress_host(KRL_F32, KRL_JITTER_KIND, 0x1p-22, 9, i, n,
+		                        1.5) ==
+		        krl_stress_host(KRL_F32, KRL_JITTER_KIND, 0x1p-22, 10, i, n,
+		                        1.5);
+	assert_true(same < 600);
+}
+
 /* Values derive from (key, seed, buffer): another key, other values;
  * the same key, the same values; no key is the all-zero key. */
 static void keyed_draws(void **state)
@@ -260,6 +291,7 @@ int main(void)
 		cmocka_unit_test(parse_errors),
 		cmocka_unit_test(suite_resolves),
 		cmocka_unit_test(host_transforms),
+		cmocka_unit_test(host_jitter),
 		cmocka_unit_test(keyed_draws),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
