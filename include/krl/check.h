@@ -39,8 +39,8 @@ double krl_draw_value(krl_dist dist, krl_dtype t, uint64_t seed,
                       int64_t index);
 
 /* Kind KRL_JITTER_KIND of krl_stress_apply: every element times (1 + v u),
- * u uniform in [-1, 1) from (seed, index): a perturbation of a few ulps
- * for v = 2^-22, with which the judge asks how much the reference's own
+ * u uniform in [-1, 1) from (seed, index): a perturbation of 8 to 16
+ * ulps of f32 for v = 2^-20, with which the judge asks how much the reference's own
  * outputs move on a stress draw (docs/judge.md "Ill-conditioned draws").
  * Not a stress kind of the task language. */
 #define KRL_JITTER_KIND 3

@@ -3,8 +3,8 @@
  * the tiny and kb0 shape sets (correctness only), a fault (hang, illegal
  * address, out-of-bounds write) never takes the judge down and the next
  * evaluation succeeds, a timed evaluation yields a full record, and a
- * stress draw that the reference itself cannot pass under a few ulps of
- * jitter is judged by the size of the error (tests/data/ill).
+ * stress draw that the reference itself cannot pass under a jitter of its
+ * inputs is judged by the size of the error (tests/data/ill).
  */
 #include <stdio.h>
 #include <stdlib.h>

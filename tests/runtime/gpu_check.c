@@ -162,7 +162,7 @@ static void test_stress_matches_host(void **state)
 	(void)state;
 	enum { N = 5003 };
 	const krl_dtype types[] = {KRL_F32, KRL_F16, KRL_BF16, KRL_F64};
-	const double vals[] = {64, 1e4, 1024, 0x1p-22};
+	const double vals[] = {64, 1e4, 1024, 0x1p-20};
 	const krl_dist dist = { .kind = KRL_DIST_NORMAL, .a = 0.5, .b = 2 };
 	void *dbuf = NULL;
 	unsigned char *h = malloc((size_t)N * 8);
@@ -195,7 +195,7 @@ static void test_stress_matches_host(void **state)
 			assert_int_equal(bad, 0);
 			/* scale and offset change (almost) every value; spikes a
 			 * few, and at least one; the jitter most f32 and f64
-			 * values (by a few ulps; f16 and bf16 round it away) */
+			 * values (by 8 to 16 ulps of f32; f16 and bf16 round it away) */
 			if (kind < 2)
 				assert_true(changed > N - 10);
 			else if (kind == 2)

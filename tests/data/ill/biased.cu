@@ -1,7 +1,7 @@
 /*
  * ill.task, wrong on large inputs only: adds 10 where |x| > 20, which no
  * nominal draw reaches. The 'scale' draw is ill-conditioned, but this
- * error is far more than the reference's own under a few ulps of jitter
+ * error is far more than the reference's own under a jitter of its inputs
  * (the conditioning probe's margin), so it fails.
  */
 extern "C" __global__ void mix(const float *x, const float *y,

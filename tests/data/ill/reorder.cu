@@ -3,7 +3,7 @@
  * and the weight 1/2 (the reference's logit is a rounding difference).
  * Right on every nominal draw; on the 'scale' draw it misses the
  * per-element tolerance where the reference's rounding differs, by as
- * much as the reference itself moves under a few ulps of jitter: ok.
+ * much as the reference itself moves when its inputs are jittered: ok.
  */
 extern "C" __global__ void mix(const float *x, const float *y,
                                const float *z, const float *s,
