@@ -735,18 +735,29 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 				json_t *dr = json_pack("{s:s, s:o, s:f}", "kind",
 				                       krl_stress_name(s->kind), "inputs",
 				                       ops, "tolerance_factor", cx->factor);
-				char ill[160] = "";
+				char ill[200] = "";
 				if (cond_rec) {
-					snprintf(ill, sizeof ill,
-					         "; the draw is ill-conditioned, but the "
-					         "error (rms %.3g) is more than %g times "
-					         "the reference's own under jitter (rms "
-					         "%.3g)",
-					         json_real_value(json_object_get(
-					                 cond_rec, "candidate_rms")),
-					         CONDITION_MARGIN,
-					         json_real_value(json_object_get(
-					                 cond_rec, "reference_rms")));
+					double rr = json_real_value(json_object_get(
+						cond_rec, "reference_rms"));
+					if (c.nonfinite)
+						snprintf(ill, sizeof ill,
+						         "; the draw is ill-conditioned (the "
+						         "reference moves by rms %.3g when its "
+						         "inputs are jittered), which does not "
+						         "excuse NaN/Inf", rr);
+					else
+						snprintf(ill, sizeof ill,
+						         "; the draw is ill-conditioned, but "
+						         "the error (rms %.3g, largest %.3g) "
+						         "is more than %g times the "
+						         "reference's own under jitter (rms "
+						         "%.3g, largest %.3g)",
+						         json_real_value(json_object_get(
+						                 cond_rec, "candidate_rms")),
+						         c.max_abs, CONDITION_MARGIN, rr,
+						         json_real_value(json_object_get(
+						                 cond_rec,
+						                 "reference_max_abs")));
 					json_object_set_new(dr, "ill_conditioned", cond_rec);
 				}
 				json_object_set_new(det, "draw", dr);
