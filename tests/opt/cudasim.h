@@ -83,6 +83,11 @@ static inline unsigned __float_as_uint(float f)
 	return u;
 }
 
+static inline int __ffsll(long long x)
+{
+	return __builtin_ffsll(x);
+}
+
 static inline unsigned __umulhi(unsigned a, unsigned b)
 {
 	return (unsigned)(((unsigned long long)a * b) >> 32);

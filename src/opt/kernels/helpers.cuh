@@ -14,15 +14,22 @@
 #include <cuda_bf16.h>
 /*@helper div@*/
 
-/* a / b and a % b for a >= 0, b > 0: 32-bit division when both fit. */
+/* a / b and a % b for b > 0: a shift or a mask where b is a power of two
+ * and a >= 0 (most of KernelBench's extents; b is the same for every
+ * thread), else 32-bit division when both fit (a ~20-instruction
+ * sequence), else C's 64-bit division (a negative a rounds toward 0). */
 static __device__ __forceinline__ long krl_div(long a, long b)
 {
+	if ((b & (b - 1)) == 0 && a >= 0)
+		return a >> (__ffsll(b) - 1);
 	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
 	       (long)((unsigned)a / (unsigned)b) : a / b;
 }
 
 static __device__ __forceinline__ long krl_mod(long a, long b)
 {
+	if ((b & (b - 1)) == 0 && a >= 0)
+		return a & (b - 1);
 	return ((unsigned long)a | (unsigned long)b) < 0x100000000ul ?
 	       (long)((unsigned)a % (unsigned)b) : a % b;
 }
