@@ -7,12 +7,14 @@
  *
  *   g++ -O1 -I tests/opt -I src tests/ops/sdpa_sim.cpp && ./a.out
  *
- * Each case draws q, k, v (a fixed generator), runs the tiled kernel
- * (every width it rounds to, partial query and key tiles, L != S) or the
- * rows kernel (short sequences, odd widths), plain, causal, relu and both,
- * and checks every output element against attention computed here in
- * double: |o - r| <= 1e-5 + 1e-4 |r|. Prints one line per case; exits 1
- * when an element is off.
+ * Each case draws q, k, v (a fixed generator), runs the thread kernel
+ * (every width it rounds to, one and two rows a thread, partial query
+ * tiles, key tiles and groups of four keys, L != S both ways, several
+ * heads), the tiled kernel (every width it rounds to, partial tiles,
+ * L != S) or the rows kernel (short sequences, odd widths), plain,
+ * causal, relu and both, and checks every output element against
+ * attention computed here in double: |o - r| <= 1e-5 + 1e-4 |r|. Prints
+ * one line per case; exits 1 when an element is off.
  */
 #include "cudasim.h"
 
@@ -63,10 +65,14 @@ static void attention(const std::vector<float> &q, const std::vector<float> &k,
 		}
 }
 
+enum kern { ROWS, TILED, THREAD };
+
 struct kcase {
 	int bh, l, s, e, ev;
-	int tiled;               /* 1: sdpa_tiled, 0: sdpa_rows<32> */
+	kern kn;                 /* sdpa_rows<32>, sdpa_tiled, sdpa_thread */
 };
+
+static const char *const kern_name[] = { "rows  ", "tiled ", "thread" };
 
 template <int D, int DV>
 static void run_tiled(const float *q, const float *k, const float *v, float *o,
@@ -76,6 +82,20 @@ static void run_tiled(const float *q, const float *k, const float *v, float *o,
 	sim::launch((unsigned)c.bh, tiles, 1, TL_THREADS, 1, 1, [&] {
 		sdpa_tiled<D, DV>(q, k, v, o, c.l, c.s, c.e, c.ev, scale,
 		                  causal, relu);
+	});
+}
+
+/* R rows a thread, as sdpa.cu's thread_dispatch picks them */
+template <int D, int DV, int R>
+static void run_thread(const float *q, const float *k, const float *v,
+                       float *o, const kcase &c, float scale, int causal,
+                       int relu)
+{
+	unsigned tiles = (unsigned)((c.l + TH_THREADS * R - 1) /
+	                            (TH_THREADS * R));
+	sim::launch((unsigned)c.bh, tiles, 1, TH_THREADS, 1, 1, [&] {
+		sdpa_thread<D, DV, R>(q, k, v, o, c.l, c.s, c.e, c.ev, scale,
+		                      causal, relu);
 	});
 }
 
@@ -91,7 +111,22 @@ static int run_case(const kcase &c, float scale, int causal, int relu)
 		x = draw();
 	for (auto &x : v)
 		x = draw();
-	if (c.tiled) {
+	if (c.kn == THREAD) {
+		int d = (c.e + 31) / 32, dv = (c.ev + 31) / 32;
+#define SIM_CASE(a, b, r)                                                  \
+	else if (d == (a) / 32 && dv == (b) / 32)                              \
+		run_thread<a, b, r>(q.data(), k.data(), v.data(), o.data(), c, \
+		                    scale, causal, relu);
+		if (0) {
+		}
+		SIM_CASE(32, 32, 2) SIM_CASE(32, 64, 1) SIM_CASE(64, 32, 1)
+		SIM_CASE(64, 64, 1)
+		else {
+			printf("no instantiation for e %d ev %d\n", c.e, c.ev);
+			return 1;
+		}
+#undef SIM_CASE
+	} else if (c.kn == TILED) {
 		int d = (c.e + 31) / 32, dv = (c.ev + 31) / 32;
 #define SIM_CASE(a, b)                                                     \
 	else if (d == (a) / 32 && dv == (b) / 32)                              \
@@ -127,8 +162,8 @@ static int run_case(const kcase &c, float scale, int causal, int relu)
 			worst = err;
 	}
 	printf("%s bh %d l %d s %d e %d ev %d scale %g causal %d relu %d: "
-	       "worst error %.3g", c.tiled ? "tiled" : "rows ", c.bh, c.l, c.s,
-	       c.e, c.ev, (double)scale, causal, relu, worst);
+	       "worst error %.3g", kern_name[c.kn], c.bh, c.l, c.s, c.e, c.ev,
+	       (double)scale, causal, relu, worst);
 	if (bad)
 		printf(", %zu of %zu off (first at %zu: %g, want %g)", bad, no,
 		       first, (double)o[first], r[first]);
@@ -139,15 +174,29 @@ static int run_case(const kcase &c, float scale, int causal, int relu)
 int main(void)
 {
 	static const kcase cases[] = {
-		{ 2, 130, 130, 32, 32, 1 },  /* 3 query and key tiles, the last
-		                                partial */
-		{ 1, 64, 200, 64, 64, 1 },   /* S > L */
-		{ 1, 100, 70, 128, 128, 1 }, /* L > S: queries past the keys */
-		{ 1, 77, 77, 20, 60, 1 },    /* widths below 32 and 64 */
-		{ 1, 130, 150, 96, 36, 1 },  /* a float2 column group */
-		{ 1, 96, 96, 96, 96, 1 },    /* 96: float4 and float2 groups */
-		{ 2, 40, 40, 7, 9, 0 },      /* the rows kernel */
-		{ 1, 20, 90, 64, 64, 0 },
+		/* two rows a thread: 2 query tiles of 256, the last partial
+		 * and odd (a thread's second row past L); 10 key tiles of 32,
+		 * the last of 12 keys */
+		{ 2, 301, 300, 32, 32, THREAD },
+		/* one row a thread, L > S: queries past the keys; S not a
+		 * multiple of 4 (a partial group) */
+		{ 2, 200, 150, 64, 64, THREAD },
+		{ 1, 150, 333, 8, 24, THREAD },    /* S > L, widths below 32 */
+		{ 1, 140, 90, 60, 20, THREAD },    /* D 64, DV 32 */
+		{ 1, 129, 130, 12, 64, THREAD },   /* D 32, DV 64 */
+		{ 1, 257, 64, 48, 40, THREAD },    /* one key tile and a half:
+		                                      S = 64, the fewest */
+		{ 2, 130, 130, 32, 32, TILED },    /* 3 query and key tiles, the
+		                                      last partial */
+		{ 1, 64, 200, 64, 64, TILED },     /* S > L */
+		{ 1, 100, 70, 128, 128, TILED },   /* L > S: queries past the
+		                                      keys */
+		{ 1, 77, 77, 20, 60, TILED },      /* widths below 32 and 64 */
+		{ 1, 130, 150, 96, 36, TILED },    /* a float2 column group */
+		{ 1, 96, 96, 96, 96, TILED },      /* 96: float4 and float2
+		                                      groups */
+		{ 2, 40, 40, 7, 9, ROWS },         /* the rows kernel */
+		{ 1, 20, 90, 64, 64, ROWS },
 	};
 	int fail = 0;
 	for (const kcase &c : cases) {

@@ -8,20 +8,29 @@
  * row, the output rescaled by exp(m_old - m_new) when the max grows).
  * Plain fp32 FMAs (no tensor cores): the strict fp32 tier.
  *
- * Two kernels:
+ * Three kernels:
+ *   - thread (sdpa_thread): q, k and v rows of at most 64 floats, at
+ *     least 128 queries and 64 keys. Each of a block's 128 threads owns
+ *     one or two whole query rows (their queries and outputs in
+ *     registers) and reads every key and value as a broadcast from
+ *     shared memory, so that its issue slots go to FMAs rather than to
+ *     the shuffles, exponentials and P tile of the tiled kernel, which at
+ *     E = 32 reaches a third of the FMA peak (docs/ops-norm.md).
  *   - tiled (sdpa_tiled): 64 query rows x 64 keys a step, 256 threads
  *     each holding a 4 x 4 block of scores and 4 rows of the output in
  *     registers; Q and K stored transposed in shared memory so that a
- *     thread's operands are two 16-byte loads per 16 FMAs. For q and k
- *     rows of at most 128 floats, v rows of at most 128, rows a multiple
- *     of 4 floats, 16-byte aligned tensors and at least 64 queries.
+ *     thread's operands are two 16-byte loads per 16 FMAs. For q, k and
+ *     v rows of at most 128 floats and at least 64 queries: the heads
+ *     above 64 floats, and 64 to 127 queries (or fewer than 64 keys).
  *   - rows (sdpa_rows): the general one (embedding dims up to
  *     KRL_SDPA_MAX_DIM, any alignment, short sequences such as level 3's
  *     28, whose sequences are its batch of 2): 32 or 16 query rows a
  *     block, their outputs in shared memory.
- * With `causal`, key tiles wholly above a block's last query are skipped
- * (half the work of a square causal attention), and the tiled kernel
- * starts the blocks of the latest queries (the most keys) first.
+ * The first two want rows a multiple of 4 floats and 16-byte aligned
+ * tensors. With `causal`, key tiles wholly above a block's last query are
+ * skipped (half the work of a square causal attention), and the thread
+ * and tiled kernels start the blocks of the latest queries (the most
+ * keys) first.
  */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -75,6 +84,42 @@ static int tiled_launch(const float *q, const float *k, const float *v,
 	return (int)cudaGetLastError();
 }
 
+template <int D, int DV, int R>
+static int thread_launch(const float *q, const float *k, const float *v,
+                         float *o, int64_t bh, int64_t l, int64_t s,
+                         int64_t e, int64_t ev, float scale, int causal,
+                         int relu, cudaStream_t st)
+{
+	size_t smem = thread_smem<D, DV>();
+	TRY(cudaFuncSetAttribute(sdpa_thread<D, DV, R>,
+	                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+	                         (int)smem));
+	int64_t tiles = (l + TH_THREADS * R - 1) / (TH_THREADS * R);
+	sdpa_thread<D, DV, R><<<dim3((unsigned)bh, (unsigned)tiles),
+	                        TH_THREADS, smem, st>>>(q, k, v, o, (int)l,
+	                                                (int)s, (int)e, (int)ev,
+	                                                scale, causal, relu);
+	return (int)cudaGetLastError();
+}
+
+/* D and DV: e and ev rounded up to 32 (each at most 64); two rows a
+ * thread where both are 32 (R x (D + DV) floats of registers). */
+static int thread_dispatch(const float *q, const float *k, const float *v,
+                           float *o, int64_t bh, int64_t l, int64_t s,
+                           int64_t e, int64_t ev, float scale, int causal,
+                           int relu, cudaStream_t st)
+{
+	int d = (int)((e + 31) / 32), dv = (int)((ev + 31) / 32);
+#define TH_CASE(a, b, r)                                                   \
+	if (d == (a) / 32 && dv == (b) / 32)                                   \
+		return thread_launch<a, b, r>(q, k, v, o, bh, l, s, e, ev,     \
+		                              scale, causal, relu, st);
+	TH_CASE(32, 32, 2) TH_CASE(32, 64, 1) TH_CASE(64, 32, 1)
+	TH_CASE(64, 64, 1)
+#undef TH_CASE
+	return (int)cudaErrorInvalidConfiguration;
+}
+
 /* D and DV: e and ev rounded up to 32 (each at most 128). */
 static int tiled_dispatch(const float *q, const float *k, const float *v,
                           float *o, int64_t bh, int64_t l, int64_t s,
@@ -106,9 +151,17 @@ extern "C" int krl_kn_sdpa(const float *q, const float *k, const float *v,
 	cudaStream_t st = (cudaStream_t)stream;
 	if (bh * l * ev == 0)
 		return 0;
-	if (l >= TL_BQ && e <= 128 && ev <= 128 && e % 4 == 0 &&
-	    ev % 4 == 0 && aligned16(q) && aligned16(k) && aligned16(v) &&
-	    aligned16(o) && bh <= GRID_MAX && l < GRID_MAX && s < GRID_MAX &&
+	/* the register kernels: float4 rows, int indices, a y grid of
+	 * query tiles (at most 65535; the thread kernel's tiles are 128 or
+	 * 256 queries, the tiled kernel's 64) */
+	int vec = e % 4 == 0 && ev % 4 == 0 && aligned16(q) && aligned16(k) &&
+	          aligned16(v) && aligned16(o) && bh <= GRID_MAX &&
+	          l < GRID_MAX && s < GRID_MAX;
+	if (vec && l >= 128 && s >= 64 && e <= 64 && ev <= 64 &&
+	    (l + TH_THREADS - 1) / TH_THREADS <= 65535)
+		return thread_dispatch(q, k, v, o, bh, l, s, e, ev, scale,
+		                       causal, relu, st);
+	if (vec && l >= TL_BQ && e <= 128 && ev <= 128 &&
 	    (l + TL_BQ - 1) / TL_BQ <= 65535)
 		return tiled_dispatch(q, k, v, o, bh, l, s, e, ev, scale, causal,
 		                      relu, st);

@@ -412,4 +412,261 @@ sdpa_tiled(const float *__restrict__ q, const float *__restrict__ k,
 	}
 }
 
+/* ==== thread: a thread owns whole query rows, for heads of at most 64 ====
+ *
+ * Thread t of the block's 128 owns query rows q0 + R t .. q0 + R t + R - 1
+ * (adjacent, so that under the mask they see almost the same keys): their
+ * queries, pre-scaled by scale log2 e (softmax) or scale (relu), and their
+ * R output rows of DV floats stay in registers. The block walks the keys
+ * 32 at a time; a tile lies in shared memory as in global memory, keys
+ * [32][D] then values [32][DV], and every lane of a warp reads the same
+ * key: broadcast float4 loads, no transposition, no bank arithmetic.
+ *
+ * A thread takes keys four at a time (a group): R x 4 independent dot
+ * products, the row's max over the four, a rescale of its sum and output
+ * only when the max grows (a few times a row after its first keys), then
+ * p = exp2(score - m), l += p and o += p v. No shuffles: nothing of a row
+ * lives in another thread.
+ *
+ * Two tile buffers, one barrier a tile. A thread's share of the next tile
+ * (PF float4 pieces) passes through one float4 register: piece g is
+ * loaded from global memory after group g's dot products and stored to
+ * the other buffer after its o += p v, so each load has half a group of
+ * FMAs to arrive. (Staging the whole share at once would hold 4 PF
+ * registers through the tile, which two rows of 32 + 32 floats do not
+ * leave: ptxas spilled them, and queries with them.) Since the stores sit
+ * in the group loop, every thread runs every group of a tile, its masked
+ * keys included: lost work only in the tiles the causal mask cuts.
+ *
+ * D and DV are e and ev rounded up to 32; q, k and v's columns past e and
+ * ev read as zeros. R x (D + DV) floats of state: R = 2 at D = DV = 32,
+ * else 1 (two rows at D = 64 would hold 256 floats). Every instantiation
+ * sits at the 168-register cap of three blocks an SM, without spills on
+ * CUDA 13.0's ptxas; equivalent spellings of the index arithmetic in
+ * th_piece or of the loop bounds made it spill 4 to 96 bytes, so
+ * tests/ops/test_sdpa_sim.c fails on a spill (docs/ops-norm.md).
+ */
+
+#define TH_THREADS 128
+#define TH_BK 32
+/* three blocks an SM: at most 168 registers a thread */
+#define TH_MIN_BLOCKS 3
+
+template <int D, int DV>
+struct th_cfg {
+	static constexpr int TILE = TH_BK * (D + DV);       /* floats */
+	static constexpr int PK = TH_BK * D / 4 / TH_THREADS;  /* pieces of */
+	static constexpr int PV = TH_BK * DV / 4 / TH_THREADS; /* a thread */
+	static constexpr int PF = PK + PV;
+	static_assert(TH_BK * D / 4 % TH_THREADS == 0 &&
+	              TH_BK * DV / 4 % TH_THREADS == 0 && PF <= TH_BK / 4,
+	              "whole pieces, at most one a group");
+};
+
+template <int D, int DV>
+static size_t thread_smem(void)
+{
+	return sizeof(float) * (size_t)(2 * th_cfg<D, DV>::TILE);
+}
+
+/* Piece i of this thread's share of the tile at key kt, the buffer's
+ * float4 tid + 128 i: below PK, float4 f = tid + 128 i of the keys
+ * [32][D]; from PK on, piece i - PK of the values [32][DV] (128 float4s
+ * span 128 / (DV / 4) keys). Zeros past key s and column e / ev. */
+template <int D, int DV>
+static __device__ __forceinline__ float4
+th_piece(const float *__restrict__ k, const float *__restrict__ v, int kt,
+         int s, int e, int ev, int tid, int i)
+{
+	typedef th_cfg<D, DV> C;
+	int64_t h0 = (int64_t)blockIdx.x * s;   /* the head's first key */
+	float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+	if (i < C::PK) {
+		int f = i * TH_THREADS + tid;
+		int row = kt + f / (D / 4), col = 4 * (f % (D / 4));
+		if (row < s && col < e)
+			x = *reinterpret_cast<const float4 *>(
+				&k[(h0 + row) * e + col]);
+	} else {
+		i -= C::PK;
+		int row = kt + i * (TH_THREADS / (DV / 4)) + tid / (DV / 4);
+		int col = 4 * (tid % (DV / 4));
+		if (row < s && col < ev)
+			x = *reinterpret_cast<const float4 *>(
+				&v[(h0 + row) * ev + col]);
+	}
+	return x;
+}
+
+template <int D, int DV, int R>
+__global__ void __launch_bounds__(TH_THREADS, TH_MIN_BLOCKS)
+sdpa_thread(const float *__restrict__ q, const float *__restrict__ k,
+            const float *__restrict__ v, float *__restrict__ o, int l,
+            int s, int e, int ev, float scale, int causal, int relu)
+{
+	typedef th_cfg<D, DV> C;
+	constexpr int BQ = TH_THREADS * R;
+	static_assert(D % 32 == 0 && DV % 32 == 0, "widths");
+	SDPA_DYN_SMEM(smem4);
+	float4 *buf4 = smem4;
+	float *buf0 = reinterpret_cast<float *>(smem4);
+	int tid = threadIdx.x;
+	int64_t head = blockIdx.x;
+	/* the latest queries first: under the mask they have the most keys */
+	int q0 = (gridDim.y - 1 - blockIdx.y) * BQ;
+	int row0 = q0 + R * tid;
+	/* the keys the block needs; the keys all this thread's rows see */
+	int kend = causal && q0 + BQ < s ? q0 + BQ : s;
+	int mlim = causal && row0 + 1 < s ? row0 + 1 : s;
+	float sc = relu ? scale : scale * TL_LOG2E;
+
+	float qr[R][D];
+#pragma unroll
+	for (int r = 0; r < R; r++) {
+		int ok = row0 + r < l;
+		const float *qrow = q + (head * l + (ok ? row0 + r : 0)) * e;
+#pragma unroll
+		for (int c4 = 0; c4 < D / 4; c4++) {
+			float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+			if (ok && 4 * c4 < e)
+				x = *reinterpret_cast<const float4 *>(&qrow[4 * c4]);
+			qr[r][4 * c4 + 0] = x.x * sc;
+			qr[r][4 * c4 + 1] = x.y * sc;
+			qr[r][4 * c4 + 2] = x.z * sc;
+			qr[r][4 * c4 + 3] = x.w * sc;
+		}
+	}
+	float ov[R][DV], m[R], lsum[R];
+#pragma unroll
+	for (int r = 0; r < R; r++) {
+		m[r] = -INFINITY;
+		lsum[r] = 0.f;
+#pragma unroll
+		for (int c = 0; c < DV; c++)
+			ov[r][c] = 0.f;
+	}
+
+#pragma unroll
+	for (int i = 0; i < C::PF; i++)
+		buf4[tid + i * TH_THREADS] =
+			th_piece<D, DV>(k, v, 0, s, e, ev, tid, i);
+	__syncthreads();
+	for (int kt = 0, b = 0; kt < kend; kt += TH_BK, b ^= 1) {
+		const float *Ks = buf0 + b * C::TILE;
+		const float *Vs = Ks + TH_BK * D;
+		float4 *nb4 = buf4 + (b ^ 1) * (C::TILE / 4);
+		int more = kt + TH_BK < kend;
+		/* the same count for every thread (a full tile but the last) */
+		int ng = ((kend - kt < TH_BK ? kend - kt : TH_BK) + 3) / 4;
+		float4 pf = make_float4(0.f, 0.f, 0.f, 0.f);
+		for (int g = 0; g < ng; g++) {
+			int jj = 4 * g;
+			float sv[R][4];
+#pragma unroll
+			for (int r = 0; r < R; r++)
+#pragma unroll
+				for (int j = 0; j < 4; j++)
+					sv[r][j] = 0.f;
+#pragma unroll
+			for (int d4 = 0; d4 < D / 4; d4++) {
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					float4 x = *reinterpret_cast<const float4 *>(
+						&Ks[(jj + j) * D + 4 * d4]);
+					float kx[4] = { x.x, x.y, x.z, x.w };
+#pragma unroll
+					for (int r = 0; r < R; r++)
+#pragma unroll
+						for (int u = 0; u < 4; u++)
+							sv[r][j] = fmaf(qr[r][4 * d4 + u],
+							                kx[u], sv[r][j]);
+				}
+			}
+			if (more && g < C::PF)
+				pf = th_piece<D, DV>(k, v, kt + TH_BK, s, e, ev,
+				                     tid, g);
+			/* past s, or (causal) past a row: only in a row's last
+			 * tile or two */
+			int kj = kt + jj;
+			if (kj + 4 > mlim) {
+#pragma unroll
+				for (int r = 0; r < R; r++)
+#pragma unroll
+					for (int j = 0; j < 4; j++)
+						if (kj + j >= s ||
+						    (causal && kj + j > row0 + r))
+							sv[r][j] = -INFINITY;
+			}
+			if (relu) {
+#pragma unroll
+				for (int r = 0; r < R; r++)
+#pragma unroll
+					for (int j = 0; j < 4; j++)
+						sv[r][j] = relu_of(sv[r][j]);
+			} else {
+#pragma unroll
+				for (int r = 0; r < R; r++) {
+					float mx = fmaxf(fmaxf(sv[r][0], sv[r][1]),
+					                 fmaxf(sv[r][2], sv[r][3]));
+					/* key 0, in every row's first group, is
+					 * every row's: m is finite from then on,
+					 * and a group the mask hides adds zeros */
+					if (mx > m[r]) {
+						float alpha = exp2f(m[r] - mx);
+						m[r] = mx;
+						lsum[r] *= alpha;
+#pragma unroll
+						for (int c = 0; c < DV; c++)
+							ov[r][c] *= alpha;
+					}
+#pragma unroll
+					for (int j = 0; j < 4; j++) {
+						sv[r][j] = exp2f(sv[r][j] - m[r]);
+						lsum[r] += sv[r][j];
+					}
+				}
+			}
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				const float *vr = &Vs[(jj + j) * DV];
+#pragma unroll
+				for (int c4 = 0; c4 < DV / 4; c4++) {
+					float4 x = *reinterpret_cast<const float4 *>(
+						&vr[4 * c4]);
+#pragma unroll
+					for (int r = 0; r < R; r++) {
+						ov[r][4 * c4 + 0] = fmaf(sv[r][j], x.x,
+						                         ov[r][4 * c4 + 0]);
+						ov[r][4 * c4 + 1] = fmaf(sv[r][j], x.y,
+						                         ov[r][4 * c4 + 1]);
+						ov[r][4 * c4 + 2] = fmaf(sv[r][j], x.z,
+						                         ov[r][4 * c4 + 2]);
+						ov[r][4 * c4 + 3] = fmaf(sv[r][j], x.w,
+						                         ov[r][4 * c4 + 3]);
+					}
+				}
+			}
+			if (more && g < C::PF)
+				nb4[tid + g * TH_THREADS] = pf;
+		}
+		/* the other buffer was last read before the previous barrier */
+		__syncthreads();
+	}
+#pragma unroll
+	for (int r = 0; r < R; r++) {
+		if (row0 + r >= l)
+			continue;
+		float inv = relu ? 1.f : 1.f / lsum[r];
+		float *orow = o + (head * l + row0 + r) * ev;
+#pragma unroll
+		for (int c4 = 0; c4 < DV / 4; c4++)
+			if (4 * c4 < ev)
+				*reinterpret_cast<float4 *>(&orow[4 * c4]) =
+					make_float4(ov[r][4 * c4] * inv,
+					            ov[r][4 * c4 + 1] * inv,
+					            ov[r][4 * c4 + 2] * inv,
+					            ov[r][4 * c4 + 3] * inv);
+	}
+}
+
 #endif
