@@ -382,9 +382,10 @@ static void test_sdpa(void **state)
 		run_case("sdpa", in, d, 3, c[i].o, A(0), 0, 1e-5, 1e-4);
 	}
 	/* Each of plain, causal, relu and both on: the thread kernel (128
-	 * queries or more, 64 keys or more, rows of at most 64 floats, a
-	 * multiple of 4), each width it rounds to (32 and 64, two rows a
-	 * thread at 32 + 32), partial query and key tiles and groups of four
+	 * queries or more, 64 keys or more, rows of at most 32 floats, a
+	 * multiple of 4; the cases with a 64-wide side reach the tiled
+	 * kernel since the dispatch left it those), two rows a
+	 * thread at 32 + 32, partial query and key tiles and groups of four
 	 * keys, an odd L (a thread's second row past it), L != S both ways,
 	 * long walks (33 key tiles); the tiled kernel (64 queries or more,
 	 * rows of at most 128 floats; fewer than 128 queries where both are

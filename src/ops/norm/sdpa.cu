@@ -9,7 +9,8 @@
  * Plain fp32 FMAs (no tensor cores): the strict fp32 tier.
  *
  * Three kernels:
- *   - thread (sdpa_thread): q, k and v rows of at most 64 floats, at
+ *   - thread (sdpa_thread): q, k and v rows of at most 32 floats (the
+ *     kernel takes 64; at 64 it lost to the tiled one on the H100), at
  *     least 128 queries and 64 keys. Each of a block's 128 threads owns
  *     one or two whole query rows (their queries and outputs in
  *     registers) and reads every key and value as a broadcast from
@@ -21,7 +22,7 @@
  *     registers; Q and K stored transposed in shared memory so that a
  *     thread's operands are two 16-byte loads per 16 FMAs. For q, k and
  *     v rows of at most 128 floats and at least 64 queries: the heads
- *     above 64 floats, and 64 to 127 queries (or fewer than 64 keys).
+ *     above 32 floats, and 64 to 127 queries (or fewer than 64 keys).
  *   - rows (sdpa_rows): the general one (embedding dims up to
  *     KRL_SDPA_MAX_DIM, any alignment, short sequences such as level 3's
  *     28, whose sequences are its batch of 2): 32 or 16 query rows a
@@ -102,8 +103,11 @@ static int thread_launch(const float *q, const float *k, const float *v,
 	return (int)cudaGetLastError();
 }
 
-/* D and DV: e and ev rounded up to 32 (each at most 64); two rows a
- * thread where both are 32 (R x (D + DV) floats of registers). */
+/* D and DV: e and ev rounded up to 32. The dispatch below takes heads
+ * of at most 32 floats only: at 64 (level 3's 50) the kernel, one row a
+ * thread, ran 1.28 ms where sdpa_tiled ran about 0.98 (H100, 2026-12-06,
+ * bench/results/2026-12-06-h100-sdpa-thread); the wider instantiations
+ * stay for that comparison and are checked on the CPU stand-in. */
 static int thread_dispatch(const float *q, const float *k, const float *v,
                            float *o, int64_t bh, int64_t l, int64_t s,
                            int64_t e, int64_t ev, float scale, int causal,
@@ -157,7 +161,7 @@ extern "C" int krl_kn_sdpa(const float *q, const float *k, const float *v,
 	int vec = e % 4 == 0 && ev % 4 == 0 && aligned16(q) && aligned16(k) &&
 	          aligned16(v) && aligned16(o) && bh <= GRID_MAX &&
 	          l < GRID_MAX && s < GRID_MAX;
-	if (vec && l >= 128 && s >= 64 && e <= 64 && ev <= 64 &&
+	if (vec && l >= 128 && s >= 64 && e <= 32 && ev <= 32 &&
 	    (l + TH_THREADS - 1) / TH_THREADS <= 65535)
 		return thread_dispatch(q, k, v, o, bh, l, s, e, ev, scale,
 		                       causal, relu, st);
