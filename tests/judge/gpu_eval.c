@@ -147,19 +147,29 @@ static void recovers_after_faults(void **state)
 	assert_true(faults >= 3);
 }
 
-static void timed_record(void **state)
+/* A judge of one shape set: timed with budget seconds, or untimed
+ * (budget 0). */
+static krl_judge *judge_of(const char *set, double budget, uint64_t seed)
 {
 	krl_diag d = {0};
 	krl_judge_opts o = {0};
 	krl_judge *j = NULL;
-	krl_task *t = NULL;
-	json_t *rec = NULL;
-	o.sets[0] = "kb0";
+	o.sets[0] = set;
 	o.nsets = 1;
-	o.time_budget_s = 3;
-	o.seed = 7;
+	o.time_budget_s = budget;
+	o.no_timing = budget == 0;
+	o.seed = seed;
 	o.runner_path = getenv("KRL_BIN");
 	KRL_ASSERT_OK(krl_judge_create(&o, &j, &d), &d);
+	return j;
+}
+
+static void timed_record(void **state)
+{
+	krl_diag d = {0};
+	krl_judge *j = judge_of("kb0", 3, 7);
+	krl_task *t = NULL;
+	json_t *rec = NULL;
 	KRL_ASSERT_OK(krl_suite_load_task(suite, "level1/94", &t, &d), &d);
 	KRL_ASSERT_OK(krl_judge_eval(j, t, "examples/level1/94_mse_loss.fast.cu",
 	                             &rec, &d), &d);
@@ -212,16 +222,9 @@ static json_t *failed_draw(json_t *rec)
 static void ill_conditioned(void **state)
 {
 	krl_diag d = {0};
-	krl_judge_opts o = {0};
-	krl_judge *j = NULL;
+	krl_judge *j = judge_of("tiny", 0, 99);
 	krl_task *t = NULL;
 	json_t *rec = NULL;
-	o.sets[0] = "tiny";
-	o.nsets = 1;
-	o.no_timing = 1;
-	o.seed = 99;
-	o.runner_path = getenv("KRL_BIN");
-	KRL_ASSERT_OK(krl_judge_create(&o, &j, &d), &d);
 	KRL_ASSERT_OK(krl_task_load("tests/data/ill/ill.task", &t, &d), &d);
 
 	KRL_ASSERT_OK(krl_judge_eval(j, t, "tests/data/ill/reorder.cu", &rec, &d),
