@@ -519,9 +519,8 @@ static krl_err trivial_match(krl_judge *j, setbufs *S, int i,
 }
 
 /* The conditioning probe's findings: per output, the reference on the
- * jittered draw against the reference (n == 0: not probed yet). */
+ * jittered draw against the reference (NULL until probed). */
 typedef struct condprobe {
-	int done;
 	krl_cmp *out;            /* [ntask] */
 } condprobe;
 
@@ -560,7 +559,6 @@ static krl_err probe_conditioning(evalctx *E, setbufs *S, const cmpctx *cx,
 		return krl_diag_set(d, KRL_ENOMEM, (krl_pos){0},
 		                    "conditioning probe: out of memory");
 	}
-	cp->done = 1;
 	for (int i = 0; i < p->ntask && e == cudaSuccess; i++) {
 		if (p->bufs[i].role != KRL_ROLE_OUTPUT)
 			continue;
@@ -619,14 +617,20 @@ static int conditioned_pass(const krl_cmp *c, const krl_cmp *ref)
 	       c->max_abs <= CONDITION_MARGIN * ref->max_abs;
 }
 
+/* The root mean square of a comparison's differences. */
+static double cmp_rms(const krl_cmp *c)
+{
+	return c->n ? sqrt(c->sum_sq / (double)c->n) : 0.0;
+}
+
 static json_t *conditioning_json(const krl_cmp *c, const krl_cmp *ref)
 {
 	return json_pack("{s:I, s:f, s:f, s:I, s:f, s:f, s:f}",
 	                 "reference_bad", (json_int_t)ref->bad,
-	                 "reference_rms", ref->n ? sqrt(ref->sum_sq / ref->n) : 0.0,
+	                 "reference_rms", cmp_rms(ref),
 	                 "reference_max_abs", ref->max_abs,
 	                 "candidate_bad", (json_int_t)c->bad,
-	                 "candidate_rms", c->n ? sqrt(c->sum_sq / c->n) : 0.0,
+	                 "candidate_rms", cmp_rms(c),
 	                 "candidate_max_abs", c->max_abs,
 	                 "margin", CONDITION_MARGIN);
 }
@@ -676,11 +680,12 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 		 * a jitter of its inputs is judged by the size of the error,
 		 * not element by element (docs/judge.md). */
 		json_t *cond_rec = NULL;
+		const krl_cmp *ref = NULL;
 		if (c.bad && stressed && cx->cond) {
-			if (!cx->cond->done &&
+			if (!cx->cond->out &&
 			    (r = probe_conditioning(E, S, cx, atol, d)) != KRL_OK)
 				return judge_fail(E, S, r, err, d);
-			const krl_cmp *ref = &cx->cond->out[i];
+			ref = &cx->cond->out[i];
 			if (ref->bad > 0) {
 				cond_rec = conditioning_json(&c, ref);
 				if (conditioned_pass(&c, ref)) {
@@ -737,14 +742,12 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 				                       ops, "tolerance_factor", cx->factor);
 				char ill[200] = "";
 				if (cond_rec) {
-					double rr = json_real_value(json_object_get(
-						cond_rec, "reference_rms"));
 					if (c.nonfinite)
 						snprintf(ill, sizeof ill,
 						         "; the draw is ill-conditioned (the "
 						         "reference moves by rms %.3g when its "
 						         "inputs are jittered), which does not "
-						         "excuse NaN/Inf", rr);
+						         "excuse NaN/Inf", cmp_rms(ref));
 					else
 						snprintf(ill, sizeof ill,
 						         "; the draw is ill-conditioned, but "
@@ -752,12 +755,9 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 						         "is more than %g times the "
 						         "reference's own under jitter (rms "
 						         "%.3g, largest %.3g)",
-						         json_real_value(json_object_get(
-						                 cond_rec, "candidate_rms")),
-						         c.max_abs, CONDITION_MARGIN, rr,
-						         json_real_value(json_object_get(
-						                 cond_rec,
-						                 "reference_max_abs")));
+						         cmp_rms(&c), c.max_abs,
+						         CONDITION_MARGIN, cmp_rms(ref),
+						         ref->max_abs);
 					json_object_set_new(dr, "ill_conditioned", cond_rec);
 				}
 				json_object_set_new(det, "draw", dr);
