@@ -390,8 +390,9 @@ static void test_sdpa(void **state)
 	 * long walks (33 key tiles); the tiled kernel (64 queries or more,
 	 * rows of at most 128 floats; fewer than 128 queries where both are
 	 * at most 64), each width it rounds to (32, 64, 96, 128; e and ev
-	 * below them read zeros past their end), partial tiles, L != S; and
-	 * the rows kernel (L below 64, E not a multiple of 4). */
+	 * below them read zeros past their end), partial tiles, L != S; the
+	 * short kernel (at most 8 queries and 256 keys); and the rows
+	 * kernel (L below 64, E not a multiple of 4). */
 	struct { int64_t bh, l, s, e, ev; double rs; } t[] = {
 		/* thread */
 		{ 2, 301, 300, 32, 32, 0.1 },   { 3, 200, 150, 64, 64, 0.1 },
@@ -402,8 +403,15 @@ static void test_sdpa(void **state)
 		{ 3, 100, 130, 32, 32, 0.1 },   { 2, 64, 200, 64, 64, 0.1 },
 		{ 2, 257, 257, 96, 96, 0.1 },   { 1, 100, 70, 128, 128, 0.1 },
 		{ 2, 77, 77, 20, 60, 0.1 },     { 2, 150, 150, 96, 36, 0.1 },
-		/* rows */
+		/* short: 28's attention over its batch of 2 (1,576 heads),
+		 * L > S, odd and unequal widths, 128 columns, one query over
+		 * 256 keys */
+		{ 1576, 2, 2, 64, 64, 0.1 },    { 3, 8, 5, 20, 100, 0.1 },
+		{ 2, 3, 7, 5, 3, 0.1 },         { 2, 5, 200, 128, 128, 0.1 },
+		{ 5, 1, 256, 33, 7, 0.1 },
+		/* rows: 9 queries, or a few over 300 keys, are past short */
 		{ 3, 40, 40, 7, 9, 0.1 },       { 2, 20, 90, 64, 64, 0.1 },
+		{ 2, 9, 9, 64, 64, 0.1 },       { 2, 4, 300, 32, 32, 0.1 },
 	};
 	/* relu's sums are not normalised: its scale rs (0.1 mostly) keeps
 	 * the weights near 1 (at E = 128 a scale of 0.5 gives outputs of

@@ -11,7 +11,8 @@
  * (every width it rounds to, one and two rows a thread, partial query
  * tiles, key tiles and groups of four keys, L != S both ways, several
  * heads), the tiled kernel (every width it rounds to, partial tiles,
- * L != S) or the rows kernel (short sequences, odd widths), plain,
+ * L != S), the short kernel (a few queries, odd widths) or the rows
+ * kernel (short sequences, odd widths), plain,
  * causal, relu and both, and checks every output element against
  * attention computed here in double: |o - r| <= 1e-5 + 1e-4 |r|. Prints
  * one line per case; exits 1 when an element is off.
@@ -65,14 +66,16 @@ static void attention(const std::vector<float> &q, const std::vector<float> &k,
 		}
 }
 
-enum kern { ROWS, TILED, THREAD };
+enum kern { ROWS, TILED, THREAD, SHORT };
 
 struct kcase {
 	int bh, l, s, e, ev;
-	kern kn;                 /* sdpa_rows<32>, sdpa_tiled, sdpa_thread */
+	kern kn;                 /* sdpa_rows<32>, sdpa_tiled, sdpa_thread,
+	                            sdpa_short */
 };
 
-static const char *const kern_name[] = { "rows  ", "tiled ", "thread" };
+static const char *const kern_name[] = { "rows  ", "tiled ", "thread",
+                                         "short " };
 
 template <int D, int DV>
 static void run_tiled(const float *q, const float *k, const float *v, float *o,
@@ -141,6 +144,24 @@ static int run_case(const kcase &c, float scale, int causal, int relu)
 			return 1;
 		}
 #undef SIM_CASE
+	} else if (c.kn == SHORT) {
+		/* as sdpa.cu's short_launch: four warps a block, widths
+		 * rounded up to 32, 64 or 128 */
+		int64_t rows = (int64_t)c.bh * c.l;
+		unsigned blocks = (unsigned)((rows + 3) / 4);
+		int w = c.e > c.ev ? c.e : c.ev;
+#define SIM_SHORT(n)                                                       \
+	sim::launch(blocks, 1, 1, SH_THREADS, 1, 1, [&] {                      \
+		sdpa_short<n>(q.data(), k.data(), v.data(), o.data(), rows,    \
+		              c.l, c.s, c.e, c.ev, scale, causal, relu);       \
+	})
+		if (w <= 32)
+			SIM_SHORT(1);
+		else if (w <= 64)
+			SIM_SHORT(2);
+		else
+			SIM_SHORT(4);
+#undef SIM_SHORT
 	} else {
 		unsigned tiles = (unsigned)((c.l + 31) / 32);
 		sim::launch(tiles, (unsigned)c.bh, 1, SD_THREADS, 1, 1, [&] {
@@ -195,6 +216,15 @@ int main(void)
 		{ 1, 130, 150, 96, 36, TILED },    /* a float2 column group */
 		{ 1, 96, 96, 96, 96, TILED },      /* 96: float4 and float2
 		                                      groups */
+		/* the short kernel: 28's heads (2 queries, 2 keys, 64
+		 * columns) and a partial last block of warps; L > S (causal
+		 * rows past the keys); widths below 32, unequal, odd; 128
+		 * columns; one query over 256 keys */
+		{ 7, 2, 2, 64, 64, SHORT },
+		{ 3, 8, 5, 20, 100, SHORT },
+		{ 2, 3, 7, 5, 3, SHORT },
+		{ 2, 5, 40, 128, 128, SHORT },
+		{ 1, 1, 256, 33, 64, SHORT },
 		{ 2, 40, 40, 7, 9, ROWS },         /* the rows kernel */
 		{ 1, 20, 90, 64, 64, ROWS },
 	};

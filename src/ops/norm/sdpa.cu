@@ -8,7 +8,7 @@
  * row, the output rescaled by exp(m_old - m_new) when the max grows).
  * Plain fp32 FMAs (no tensor cores): the strict fp32 tier.
  *
- * Three kernels:
+ * Four kernels:
  *   - thread (sdpa_thread): q, k and v rows of at most 32 floats (the
  *     kernel takes 64; at 64 it lost to the tiled one on the H100), at
  *     least 128 queries and 64 keys. Each of a block's 128 threads owns
@@ -23,10 +23,14 @@
  *     thread's operands are two 16-byte loads per 16 FMAs. For q, k and
  *     v rows of at most 128 floats and at least 64 queries: the heads
  *     above 32 floats, and 64 to 127 queries (or fewer than 64 keys).
+ *   - short (sdpa_short): at most 8 queries and 256 keys a head, rows
+ *     of at most 128 floats (level 3's 28, whose sequences are its batch
+ *     of 2): a warp a query row, lanes over the columns, no shared
+ *     memory; the block kernels' tiles would be mostly padding.
  *   - rows (sdpa_rows): the general one (embedding dims up to
- *     KRL_SDPA_MAX_DIM, any alignment, short sequences such as level 3's
- *     28, whose sequences are its batch of 2): 32 or 16 query rows a
- *     block, their outputs in shared memory.
+ *     KRL_SDPA_MAX_DIM, any alignment, 9 to 63 queries, or a few
+ *     queries over more than 256 keys): 32 or 16 query rows a block,
+ *     their outputs in shared memory.
  * The first two want rows a multiple of 4 floats and 16-byte aligned
  * tensors. With `causal`, key tiles wholly above a block's last query are
  * skipped (half the work of a square causal attention), and the thread
@@ -41,6 +45,22 @@
 #include "ops/norm/sdpa.cuh"
 
 #define GRID_MAX 0x7fffffffLL
+
+template <int N>
+static int short_launch(const float *q, const float *k, const float *v,
+                        float *o, int64_t bh, int64_t l, int64_t s,
+                        int64_t e, int64_t ev, float scale, int causal,
+                        int relu, cudaStream_t st)
+{
+	int64_t rows = bh * l, per = SH_THREADS / 32;
+	int64_t blocks = (rows + per - 1) / per;
+	if (blocks > GRID_MAX)
+		return (int)cudaErrorInvalidConfiguration;
+	sdpa_short<N><<<(unsigned)blocks, SH_THREADS, 0, st>>>(
+		q, k, v, o, rows, (int)l, (int)s, (int)e, (int)ev, scale,
+		causal, relu);
+	return (int)cudaGetLastError();
+}
 
 template <int BQ>
 static int rows_launch(const float *q, const float *k, const float *v,
@@ -161,6 +181,19 @@ extern "C" int krl_kn_sdpa(const float *q, const float *k, const float *v,
 	int vec = e % 4 == 0 && ev % 4 == 0 && aligned16(q) && aligned16(k) &&
 	          aligned16(v) && aligned16(o) && bh <= GRID_MAX &&
 	          l < GRID_MAX && s < GRID_MAX;
+	/* a few queries a head (28's attention over its batch of 2): a
+	 * warp a query row; widths rounded up to 32, 64 or 128 */
+	if (l <= SH_MAX_L && s <= SH_MAX_S && e <= 128 && ev <= 128) {
+		int64_t w = e > ev ? e : ev;
+		if (w <= 32)
+			return short_launch<1>(q, k, v, o, bh, l, s, e, ev,
+			                       scale, causal, relu, st);
+		if (w <= 64)
+			return short_launch<2>(q, k, v, o, bh, l, s, e, ev,
+			                       scale, causal, relu, st);
+		return short_launch<4>(q, k, v, o, bh, l, s, e, ev, scale,
+		                       causal, relu, st);
+	}
 	if (vec && l >= 128 && s >= 64 && e <= 32 && ev <= 32 &&
 	    (l + TH_THREADS - 1) / TH_THREADS <= 65535)
 		return thread_dispatch(q, k, v, o, bh, l, s, e, ev, scale,

@@ -669,4 +669,87 @@ sdpa_thread(const float *__restrict__ q, const float *__restrict__ k,
 	}
 }
 
+/* ==== short: a warp a query row, for sequences of a few queries ==== */
+
+/* One warp owns one query row of one head: lane t holds the row's
+ * columns t, t + 32, ... (N of them: e and ev up to 32 N), so that every
+ * load is a coalesced 128-byte line. For each key the warp sums the dot
+ * product with a butterfly (every lane gets the score), then takes the
+ * online softmax's step or relu's weight, the same on every lane, and
+ * adds weight x value to its columns. Nothing goes through shared memory
+ * and nothing is padded: level 3's 28 runs attention over its batch of 2
+ * (1,576 heads of 2 queries and 2 keys), where the rows kernel's blocks
+ * of 32 queries x 64 keys did 1/512 useful work. For L of at most
+ * SH_MAX_L and S of at most SH_MAX_S: past them the warp's serial walk
+ * over the keys loses to the block kernels. */
+
+#define SH_THREADS 128
+#define SH_MAX_L 8
+#define SH_MAX_S 256
+
+template <int N>
+__global__ void __launch_bounds__(SH_THREADS)
+sdpa_short(const float *__restrict__ q, const float *__restrict__ k,
+           const float *__restrict__ v, float *__restrict__ o, int64_t rows,
+           int l, int s, int e, int ev, float scale, int causal, int relu)
+{
+	int64_t row = (int64_t)blockIdx.x * (SH_THREADS / 32) +
+	              threadIdx.x / 32;
+	if (row >= rows)
+		return;   /* the whole warp: no shuffle sees an exited lane */
+	int lane = threadIdx.x % 32;
+	int64_t head = row / l;
+	int i = (int)(row % l);
+	const float *qr = q + row * e;
+	const float *kh = k + head * s * e;
+	const float *vh = v + head * s * ev;
+	float qv[N], acc[N];
+#pragma unroll
+	for (int t = 0; t < N; t++) {
+		int d = lane + 32 * t;
+		qv[t] = d < e ? qr[d] : 0.f;
+		acc[t] = 0.f;
+	}
+	float m = -INFINITY, lsum = relu ? 1.f : 0.f;
+	int send = causal && i + 1 < s ? i + 1 : s;
+	for (int j = 0; j < send; j++) {
+		float dot = 0.f;
+#pragma unroll
+		for (int t = 0; t < N; t++) {
+			int d = lane + 32 * t;
+			if (d < e)
+				dot = fmaf(qv[t], kh[(int64_t)j * e + d], dot);
+		}
+#pragma unroll
+		for (int off = 16; off > 0; off >>= 1)
+			dot += __shfl_xor_sync(0xffffffffu, dot, off);
+		float x = dot * scale, w;
+		if (relu) {
+			w = relu_of(x);
+		} else {
+			float mn = fmaxf(m, x);
+			float corr = expf(m - mn);
+			w = expf(x - mn);
+			lsum = fmaf(lsum, corr, w);
+#pragma unroll
+			for (int t = 0; t < N; t++)
+				acc[t] *= corr;
+			m = mn;
+		}
+#pragma unroll
+		for (int t = 0; t < N; t++) {
+			int d = lane + 32 * t;
+			if (d < ev)
+				acc[t] = fmaf(w, vh[(int64_t)j * ev + d], acc[t]);
+		}
+	}
+	float inv = relu ? 1.f : 1.f / lsum;
+#pragma unroll
+	for (int t = 0; t < N; t++) {
+		int d = lane + 32 * t;
+		if (d < ev)
+			o[row * ev + d] = acc[t] * inv;
+	}
+}
+
 #endif
