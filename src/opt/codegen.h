@@ -130,6 +130,9 @@ typedef struct cg_em {
 	 * channel-blocked kernel, an element of the tiled kernel's tile) */
 	int clnode, cllane;
 	const char *clfmt;
+	/* warp reductions over groups of this many lanes (C text; NULL: the
+	 * whole warp): a warp-strategy row kernel's rows of few elements */
+	const char *wlanes;
 } cg_em;
 
 void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K);

@@ -881,15 +881,17 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 			q.c = p->c;
 			q.inrow = p->inrow;
 		}
-		/* a row kernel's view of a row-shaped node as another row
-		 * shape (a kept dim added or dropped): the same index is the
-		 * same row, so the row's reduce values hold there too (a
-		 * reduction written to an output through a view) */
-		if (p->inrow && em->K->kind == CK_ROW &&
-		    cg_is_rowshape(G, em->K, n) &&
-		    cg_is_rowshape(G, em->K, q.space))
-			q.inrow = 1;
 	}
+	/* a row kernel's view of a row-shaped node as another row shape (a
+	 * kept dim added or dropped): the same index is the same row, so the
+	 * row's reduce values hold there too. Where the view is read at a
+	 * full-shape point (own is then the row's index, not p's: 47's
+	 * norm, clamped through [b, k] and broadcast back as [b, k, 1] to
+	 * divide the row) as where a reduction is written to an output
+	 * through it. */
+	if (p->inrow && em->K->kind == CK_ROW && cg_is_rowshape(G, em->K, n) &&
+	    cg_is_rowshape(G, em->K, q.space))
+		q.inrow = 1;
 	if (em->ngf == 64) {
 		snprintf(G->err, sizeof G->err, "views nested too deep");
 		return bad;
@@ -1205,29 +1207,33 @@ cg_val cg_acc_finish(cg_em *em, cg_sb *b, int ind, krl_redop op,
 {
 	cg_gen *G = em->G;
 	const char *pre = block ? "krl_block" : "krl_warp";
+	/* a warp's groups of lanes: the width after the value */
+	const char *w = !block && em->wlanes ? cg_fmt(G, ", %s", em->wlanes) :
+	                "";
 	const char *name = cg_name(G, "r");
 	cg_val v = { name, 'f' };
 	G->need |= block ? (CG_NEED_BLOCK | CG_NEED_WARP) : CG_NEED_WARP;
 	G->need |= CG_NEED_RED;
 	switch (op) {
 	case KRL_RED_SUM:
-		cg_line(b, ind, "const float %s = (float)%s_sum(%s);", name, pre, acc);
+		cg_line(b, ind, "const float %s = (float)%s_sum(%s%s);", name, pre,
+		        acc, w);
 		break;
 	case KRL_RED_PROD:
-		cg_line(b, ind, "const float %s = (float)%s_prod(%s);", name, pre,
-		        acc);
+		cg_line(b, ind, "const float %s = (float)%s_prod(%s%s);", name, pre,
+		        acc, w);
 		break;
 	case KRL_RED_MAX:
-		cg_line(b, ind, "const float %s = %s_max(%s);", name, pre, acc);
+		cg_line(b, ind, "const float %s = %s_max(%s%s);", name, pre, acc, w);
 		break;
 	case KRL_RED_MIN:
-		cg_line(b, ind, "const float %s = %s_min(%s);", name, pre, acc);
+		cg_line(b, ind, "const float %s = %s_min(%s%s);", name, pre, acc, w);
 		break;
 	case KRL_RED_ARGMAX:
 	case KRL_RED_ARGMIN:
 		G->need |= CG_NEED_ARG;
-		cg_line(b, ind, "%s_%s(%s, %s_i);", pre,
-		        op == KRL_RED_ARGMAX ? "amax" : "amin", acc, acc);
+		cg_line(b, ind, "%s_%s(%s, %s_i%s);", pre,
+		        op == KRL_RED_ARGMAX ? "amax" : "amin", acc, acc, w);
 		cg_line(b, ind, "const long long %s = %s_i;", name, acc);
 		v.t = 'l';
 		break;

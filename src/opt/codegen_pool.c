@@ -285,6 +285,168 @@ static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
 	cg_line(b, 1, "}");
 }
 
+/*
+ * The column strip of a 2-d max (strip_branch): a thread takes STRIP_R
+ * outputs down a column. Where the window is the one of the set generated
+ * for (literal size, stride and padding, dilation 1; no index), each input
+ * row the strip's windows cover has its taps maxed once (the row max), and
+ * that goes to every output whose window holds the row: (R - 1) S + K rows
+ * of K taps for R outputs, against R K^2 taps walked one output at a time
+ * (6's 3 x 3 pool of stride 1: 4.5 taps an output, not 9; 18's of stride
+ * 2, 6.75), and a chain before the pool (18's bias and relu) is computed
+ * as many times fewer. A max is associative and the NaN-keeping one too,
+ * so the value is the walk's; the index would not be (its first strict
+ * maximum), so a max with its index keeps the walk. Windows at a border
+ * skip the taps outside the input, as the walk does.
+ */
+#define STRIP_R 4
+
+/* Whether the column strip applies to K's pool: a 2-d max without its
+ * index whose window at the set generated for is literal (ks, dilation
+ * dl 1) with a stride of at most ks; the stride and padding there in
+ * *st and *pad. */
+static int strip_geometry(const krl_gnode *a0, const pinfo *pi, long ks,
+                          long dl, long *st, long *pad)
+{
+	if (pi->rank != 2 || pi->avg || pi->amx >= 0 || pi->mx < 0 || dl != 1)
+		return 0;
+	double s = attr_at_set(a0, "stride", (double)ks);
+	double pd = attr_at_set(a0, "padding", 0);
+	if (isnan(s) || isnan(pd) || s < 1 || s > ks || pd < 0 || pd > ks)
+		return 0;
+	*st = (long)s;
+	*pad = (long)pd;
+	return 1;
+}
+
+#define STRIP_TIND 6   /* indent of the strip's tap body */
+
+/* The column strip's tap (into tap, at STRIP_TIND; its level-0 code into
+ * l0): the input at xi, from a point that names its coordinates, sc<k>
+ * along the outer dims and ih, iw, so that an operand broadcast over the
+ * plane (18's bias before its pool) is indexed by them, where the walk's
+ * tap divides xi at every tap; crd (indent 0) computes the sc<k> from
+ * the plane pl, one division a dim a thread. 0 where the evaluation
+ * failed (G->fail or G->err says why). */
+static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
+                     cg_sb *tap, cg_sb *crd)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[pi->x];
+	const int nd = x->ndim;
+	const char *co[KRL_MAX_DIM];
+	const char *q = "pl";
+	for (int k = nd - 3; k >= 0; k--) {
+		co[k] = cg_fmt(G, "sc%d", k);
+		if (!k) {
+			cg_line(crd, 0, "const long sc0 = %s;", q);
+			break;
+		}
+		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)",
+		                            x->dim[k].text));
+		cg_line(crd, 0, "const long sc%d = krl_mod(%s, %s);", k, q, D);
+		const char *nq = cg_fmt(G, "sq%d", k);
+		cg_line(crd, 0, "const long %s = krl_div(%s, %s);", nq, q, D);
+		q = nq;
+	}
+	co[nd - 2] = "ih";
+	co[nd - 1] = "iw";
+	cg_em em;
+	cg_em_init(&em, G, K);
+	em.buf[0] = l0;
+	em.ind[0] = 1;
+	em.buf[1] = em.buf[2] = tap;
+	em.ind[1] = em.ind[2] = STRIP_TIND;
+	cg_point p;
+	memset(&p, 0, sizeof p);
+	p.space = pi->x;
+	p.lin = "xi";
+	p.coord = co;
+	cg_val v = cg_ev(&em, pi->x, &p);
+	if (v.e) {
+		G->need |= CG_NEED_MAXNAN;
+		cg_line(tap, STRIP_TIND, "m = krl_maxnan(m, %s); /* NaN wins */",
+		        cg_f(&em, v));
+	}
+	cg_em_free(&em);
+	return v.e != NULL;
+}
+
+/* Writes the column-strip branch (see STRIP_R) at indent 1 of a 2-d max
+ * pool's walk (inc: after inc_prelude): its own grid loop, then return.
+ * The input's value at xi is tap's code (written at indent tind, ending
+ * `m = krl_maxnan(m, ...)`; the tap's coordinates are sc<k> along the
+ * outer dims, which crd computes from the plane pl, and ih, iw), the
+ * outputs' code epi (at indent from, the max in m at output index o). */
+static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
+                         const cg_sb *crd, const cg_sb *tap, int tind,
+                         const cg_sb *epi, int from)
+{
+	const int R = STRIP_R;
+	const long span = (R - 1) * st + ks;
+	cg_line(b, 1, "/* the window of the set generated for (%ld x %ld taps, "
+	        "stride %ld, padding %ld): %d outputs down a column a thread, "
+	        "each input row's taps maxed once for every output whose window "
+	        "holds it */", ks, ks, st, pad, R);
+	cg_line(b, 1, "if (ksize == %ld && stride == %ld && pad == %ld && dil == "
+	        "1) {", ks, st, pad);
+	cg_line(b, 2, "const long planes = rows / OH;");
+	cg_line(b, 2, "const long hgroups = (OH + %d) / %d; /* strips a column "
+	        "*/", R - 1, R);
+	cg_line(b, 2, "const long wgroups = (OW + 31) / 32; /* warps a row */");
+	cg_line(b, 2, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
+	        "planes * hgroups * wgroups * 32;", blk);
+	cg_line(b, 2, "     t += (long)gridDim.x * %d) {", blk);
+	cg_line(b, 3, "const long u = t >> 5;");
+	cg_line(b, 3, "const long ph = krl_div(u, wgroups); /* plane, strip */");
+	cg_line(b, 3, "const long ow = (u - ph * wgroups) * 32 + (t & 31);");
+	cg_line(b, 3, "if (ow >= OW)");
+	cg_line(b, 4, "continue;");
+	cg_line(b, 3, "const long pl = krl_div(ph, hgroups); /* the plane */");
+	cg_line(b, 3, "const I oh0 = (I)(ph - pl * hgroups) * %d;", R);
+	cat_dedent(b, crd, -3);
+	cg_line(b, 3, "const long xb = pl * plane; /* where the plane starts in "
+	        "x */");
+	cg_line(b, 3, "const I hs = oh0 * st - pd, ws = (I)ow * st - pd;");
+	cg_line(b, 3, "const bool inw = ws >= 0 && ws + %ld <= nW;", ks);
+	cg_line(b, 3, "float mv[%d];", R);
+	cg_line(b, 3, "#pragma unroll");
+	cg_line(b, 3, "for (int j = 0; j < %d; j++)", R);
+	cg_line(b, 4, "mv[j] = -INFINITY;");
+	cg_line(b, 3, "#pragma unroll");
+	cg_line(b, 3, "for (int q = 0; q < %ld; q++) {", span);
+	cg_line(b, 4, "const I ih = hs + q;");
+	cg_line(b, 4, "if (ih < 0 || ih >= nH)");
+	cg_line(b, 5, "continue;");
+	cg_line(b, 4, "float m = -INFINITY; /* the row's max */");
+	cg_line(b, 4, "#pragma unroll");
+	cg_line(b, 4, "for (int kw = 0; kw < %ld; kw++) {", ks);
+	cg_line(b, 5, "const I iw = ws + kw;");
+	cg_line(b, 5, "if (!inw && (iw < 0 || iw >= nW))");
+	cg_line(b, 6, "continue;");
+	cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the plane */");
+	cg_line(b, 5, "const long xi = xb + xw;");
+	cat_dedent(b, tap, tind - 5);
+	cg_line(b, 4, "}");
+	cg_line(b, 4, "/* the outputs whose windows hold row q */");
+	cg_line(b, 4, "#pragma unroll");
+	cg_line(b, 4, "for (int j = 0; j < %d; j++)", R);
+	cg_line(b, 5, "if (q >= j * %ld && q < j * %ld + %ld)", st, st, ks);
+	cg_line(b, 6, "mv[j] = krl_maxnan(mv[j], m);");
+	cg_line(b, 3, "}");
+	cg_line(b, 3, "#pragma unroll");
+	cg_line(b, 3, "for (int j = 0; j < %d; j++) {", R);
+	cg_line(b, 4, "if (oh0 + j >= OH)");
+	cg_line(b, 5, "break;");
+	cg_line(b, 4, "const float m = mv[j];");
+	cg_line(b, 4, "const long o = (pl * OH + oh0 + j) * OW + ow;");
+	cat_dedent(b, epi, from - 4);
+	cg_line(b, 3, "}");
+	cg_line(b, 2, "}");
+	cg_line(b, 2, "return;");
+	cg_line(b, 1, "}");
+}
+
 /* Appends b's lines to o, each with n fewer leading tabs (n < 0: -n
  * more). */
 static void cat_dedent(cg_sb *o, const cg_sb *b, int n)
@@ -940,6 +1102,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_em em;
 	cg_em_init(&em, G, K);
 	cg_sb l0 = { 0 }, tap = { 0 }, epi = { 0 }, body = { 0 };
+	cg_sb stap = { 0 }, scrd = { 0 };   /* the column strip's tap */
 	cg_sb args = { 0 };   /* inc: the kernel's arguments, passed on */
 	const int base = ept > 1 ? 3 : 2;   /* indent of the per-output code */
 	/* the tap loops: with a window fixed in every shape set, literal
@@ -1005,6 +1168,14 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	store_outputs(&em, &p);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
+	/* the column strip of a 2-d max: its own tap (level-0 code into l0,
+	 * so before the body takes it) */
+	long wpad = 0, wst = 1;
+	int strip = (fixed || spec) && strip_geometry(a0, &pi, ks, dl, &wst,
+	                                              &wpad) &&
+	            strip_tap(G, K, &pi, &l0, &stap, &scrd);
+	if (G->fail >= 0 || G->err[0] || G->oom)
+		goto done;
 
 	/* ---- the kernel ---- */
 	cg_line(&body, 0, "{");
@@ -1023,10 +1194,12 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&args, "%s%s", i ? ", " : "", K->args[i].cname);
 	if (inc)
 		inc_prelude(G, &body, &pi, walk, args.z, 1);
-	long wpad;
 	if ((fixed || spec) && win_geometry(G, K, a0, &pi, ks, &wpad))
 		win_branch(G, &body, &pi, ks, wpad, blk, cg_arg_buf(G, K, pi.x, 0),
 		           &epi, base);
+	if (strip)
+		strip_branch(&body, ks, wst, wpad, blk, &scrd, &stap, STRIP_TIND,
+		             &epi, base);
 	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);
 	cg_line(&body, k1, "     t += (long)gridDim.x * %d) {", blk);
@@ -1159,12 +1332,14 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	cg_line(&body, 0, "}");
 
 	const char *how = cg_fmt(G, "pool: %d-d %s over windows of %s, "
-	                  "%d output%s per thread along the last dim, %d threads",
+	                  "%d output%s per thread along the last dim%s, %d "
+	                  "threads",
 	                  r, pi.avg ? "mean" : pi.amx >= 0 && pi.mx >= 0 ?
 	                  "max and its index" : pi.amx >= 0 ? "index of the max" :
 	                  "max", cg_inline_in(G, pi.x, K) ? "its input (computed "
 	                  "at every tap)" : cg_bufname(G, pi.x), ept,
-	                  ept > 1 ? "s" : "",
+	                  ept > 1 ? "s" : "", strip ? cg_fmt(G, " (%d down a "
+	                  "column where the window is the set's)", STRIP_R) : "",
 	                  blk);
 	emit_walk(G, K, name, walk, &body, args.z, how, blk, inc);
 	cg_plan_launch(G, K, name,
@@ -1172,8 +1347,11 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	                      "sm_count * 1024)", rows_t, ow_t, grp, blk),
 	               cg_fmt(G, "%d", blk));
 done:
-	if (geo.oom || l0.oom || tap.oom || epi.oom || body.oom || args.oom)
+	if (geo.oom || l0.oom || tap.oom || epi.oom || body.oom || args.oom ||
+	    stap.oom || scrd.oom)
 		G->oom = 1;
+	cg_sb_free(&stap);
+	cg_sb_free(&scrd);
 	cg_sb_free(&args);
 	cg_sb_free(&geo);
 	cg_sb_free(&l0);

@@ -631,18 +631,20 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		const char *start = !col ? cg_fmt(G, "%s%s", r0, L->lid) :
 		                    L->r0 ? cg_fmt(G, "%s + ty", L->r0) : "ty";
 		const char *end = col && !L->r1 ? em->rlen : L->r1;
-		int stride = col ? L->ty : atoi(L->nl);
+		/* the stride: a number, or a warp-strategy kernel's lanes a row
+		 * (a variable) */
+		const char *st = col ? cg_fmt(G, "%d", L->ty) : L->nl;
 		cg_line(b, ind, "{");
 		cg_line(b, ind + 1, "long r = %s;", start);
 		if (isred) {
-			cg_line(b, ind + 1, "for (; r + %d < %s; r += %d) {", 3 * stride,
-			        end, 4 * stride);
+			cg_line(b, ind + 1, "for (; r + 3 * %s < %s; r += 4 * %s) {", st,
+			        end, st);
 			for (int q = 0; q < 4; q++)
-				rs[q] = q ? cg_fmt(G, "(r + %d)", q * stride) : "r";
+				rs[q] = q ? cg_fmt(G, "(r + %d * %s)", q, st) : "r";
 			row_step(em, ri, rs, 4, 1, nodes, nn, isred, acc, pair, ind + 2);
 			cg_line(b, ind + 1, "}");
 		}
-		cg_line(b, ind + 1, "for (; r < %s; r += %d) {", end, stride);
+		cg_line(b, ind + 1, "for (; r < %s; r += %s) {", end, st);
 		if (col && !isred) {
 			cg_line(b, ind + 2, "if (!valid)");
 			cg_line(b, ind + 3, "break;");
@@ -865,8 +867,10 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 					} else {
 						G->need |= CG_NEED_WARP | CG_NEED_RED |
 						           (P->finish == 1 ? CG_NEED_BLOCK : 0);
-						cg_line(&loops, ind, "%s = %s_sum(%s);", a,
-						        P->finish == 1 ? "krl_block" : "krl_warp", a);
+						cg_line(&loops, ind, "%s = %s_sum(%s%s);", a,
+						        P->finish == 1 ? "krl_block" : "krl_warp", a,
+						        P->finish == 0 && em->wlanes ?
+						        cg_fmt(G, ", %s", em->wlanes) : "");
 					}
 				}
 				var_finish(em, &loops, ind, nodes[sk], nodes[k],
@@ -984,7 +988,13 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	em.ind[0] = 1;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
-	const char *nl = warp ? "32" : cg_fmt(G, "%d", blk);
+	/* the warp strategy: a row takes lpr lanes (krl_row_lanes: a float4
+	 * a lane, 4 to 32 lanes), 32 / lpr rows a warp, so that rows of few
+	 * elements (47's softmax over 32 clusters) do not leave 3 of 4 lanes
+	 * idle; the reductions combine groups of lpr lanes */
+	const char *nl = warp ? "lpr" : cg_fmt(G, "%d", blk);
+	if (warp)
+		em.wlanes = "lpr";
 	int caps = 8 / (ri->ncache ? ri->ncache : 1);
 	if (caps < 1)
 		caps = 1;
@@ -1051,9 +1061,13 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tid = threadIdx.x;");
 	if (warp) {
-		cg_line(&body, 1, "const int lid = tid & 31;");
-		cg_line(&body, 1, "const long wpb = %d; /* warps (rows) per block */",
+		cg_line(&body, 1, "const int lpr = krl_row_lanes(%s); /* lanes a "
+		        "row */", em.rlen);
+		cg_line(&body, 1, "const int lid = tid & (lpr - 1);");
+		cg_line(&body, 1, "const long rpw = 32 / lpr; /* rows a warp */");
+		cg_line(&body, 1, "const long wpb = %d; /* warps per block */",
 		        blk / 32);
+		G->need |= CG_NEED_WARP;
 	} else {
 		cg_line(&body, 1, "const int lid = tid;");
 	}
@@ -1068,10 +1082,15 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 	if (cache)
 		cg_line(&body, 1, "const bool cached = vec && %s <= %d;", em.rlen, cap);
-	if (warp)
-		cg_line(&body, 1, "for (long %s = (long)blockIdx.x * wpb + (tid >> 5); "
-		        "%s < %s; %s += (long)gridDim.x * wpb) {", ov, ov, O, ov);
-	else
+	if (warp) {
+		/* a warp's rows; the last group's lanes past the end repeat the
+		 * last row (the same values stored twice): every lane of a warp
+		 * stays for its shuffles */
+		cg_line(&body, 1, "for (long g = (long)blockIdx.x * wpb + (tid >> 5); "
+		        "g * rpw < %s; g += (long)gridDim.x * wpb) {", O);
+		cg_line(&body, 2, "const long %s = min(g * rpw + (long)((tid & 31) / "
+		        "lpr), %s - 1);", ov, O);
+	} else
 		cg_line(&body, 1, "for (long %s = blockIdx.x; %s < %s; %s += "
 		        "gridDim.x) {", ov, ov, O, ov);
 	if (ri->perm) {
@@ -1151,9 +1170,18 @@ static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
 {
 	cg_gen *G = em->G;
 	const char *at = cg_fmt(G, slot0, "q");
-	const char *loop = blk ? cg_fmt(G, "for (long q = tid; q < nch; q += %d)",
-	                                blk) :
+	/* blk > 0: the block's threads split the partials (krl_block_*);
+	 * blk < 0: a column kernel's -blk rows of threads do (col_finish:
+	 * 47's batch norm statistics had each of 8 rows of threads walk all
+	 * 915 chunks' partials); 0: each thread walks them all */
+	int cty = blk < 0 ? -blk : 0;
+	const char *loop = blk > 0 ?
+	                   cg_fmt(G, "for (long q = tid; q < nch; q += %d)", blk) :
+	                   cty ?
+	                   cg_fmt(G, "for (long q = ty; q < nch; q += %d)", cty) :
 	                   "for (long q = 0; q < nch; q++)";
+	if (cty)
+		blk = 0;
 	for (int j = 0; j < ri->nred; j++) {
 		if (ri->pass[j] >= pass)
 			continue;
@@ -1177,6 +1205,9 @@ static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
 				G->need |= CG_NEED_BLOCK | CG_NEED_WARP | CG_NEED_RED;
 				cg_line(comb, ind, "%s = krl_block_sum(%s);", ap, ap);
 				cg_line(comb, ind, "%s = krl_block_sum(%s);", aq, aq);
+			} else if (cty) {
+				col_finish(em, comb, ind, KRL_RED_SUM, ap, cty);
+				col_finish(em, comb, ind, KRL_RED_SUM, aq, cty);
 			}
 			var_finish(em, comb, ind, ri->red[js], ri->red[j], ri->varc[j],
 			           ap, aq, var_shift(em, ri, ri->red[js]));
@@ -1191,6 +1222,11 @@ static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
 		if (blk) {
 			cg_em_set_reduce(em, ri->red[j],
 			                 cg_acc_finish(em, comb, ind, op, acc, 1));
+			continue;
+		}
+		if (cty) {
+			cg_em_set_reduce(em, ri->red[j],
+			                 col_finish(em, comb, ind, op, acc, cty));
 			continue;
 		}
 		cg_val r = { cg_name(G, "r"), 'f' };
@@ -1522,7 +1558,8 @@ static int split_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
 	/* each thread combines its column's partials of earlier passes */
 	em.buf[1] = &comb;
 	em.ind[1] = 2;
-	combine_parts(&em, ri, pass, &comb, 2, pp_read ? pp_read : pp, slot0, 0);
+	combine_parts(&em, ri, pass, &comb, 2, pp_read ? pp_read : pp, slot0,
+	              -ty);
 	rprog P;
 	memset(&P, 0, sizeof P);
 	P.nvar = 1;
@@ -1542,8 +1579,9 @@ static int split_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
 	if (ok) {
 		const char *b = bx ? bx : "blockIdx.x";
 		cg_line(body, 0, "{");
-		if (!out)
-			col_smem(G, ri, pass, ty, body);
+		/* every pass's slots: the combine of the earlier passes' and
+		 * the outputs' partials goes through them too */
+		col_smem(G, ri, 0, ty, body);
 		cg_sb_cat(body, &l0);
 		cg_line(body, 1, "const int tx = threadIdx.x, ty = threadIdx.y;");
 		cg_line(body, 1, "const long ncb = (%s + 31) / 32;", PI);

@@ -882,6 +882,7 @@ static void pool_geometries_compute_golden(void **state)
 		"tests/data/pool/avg3d_fixed.task",
 		"tests/data/pool/max3d_fixed.task",
 		"tests/data/pool/max1d_win.task", "tests/data/pool/avg1d_win.task",
+		"tests/data/pool/max2d_strip.task",
 	};
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
@@ -940,6 +941,13 @@ static void pool_geometries_compute_golden(void **state)
 			    ch[c].opt[jf] == 0)
 				assert_int_equal(strstr(text, "their span in registers") !=
 				                 NULL, !max);
+			/* the column strip where it applies (pool.taps=inc): both
+			 * pools of max2d_strip; never one with its index (max2d) */
+			if (ch[c].opt[jt] == 0 && ch[c].opt[jf] == 0 &&
+			    (strstr(tasks[i], "_strip") || strstr(tasks[i], "max2d.")))
+				assert_int_equal(strstr(text, "outputs down a column a "
+				                        "thread") != NULL,
+				                 strstr(tasks[i], "_strip") != NULL);
 			for (int nan = 0;
 			     nan <= (max || strstr(tasks[i], "fused") ? 7 : 0); nan += 7)
 				run_geometry_sets(t, tasks[i], text, what,

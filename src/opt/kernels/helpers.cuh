@@ -96,39 +96,53 @@ static __device__ __forceinline__ bool krl_amin_better(float v, long long i,
 }
 /*@helper warp@*/
 
-/* Warp reductions; xor shuffles give every lane the same result. */
-static __device__ __forceinline__ double krl_warp_sum(double v)
+/* Warp reductions; xor shuffles give every lane the same result. Over
+ * aligned groups of w lanes (a power of two) with w: a warp-strategy row
+ * kernel's rows of few elements, several a warp. */
+static __device__ __forceinline__ double krl_warp_sum(double v, int w = 32)
 {
-	for (int off = 16; off > 0; off >>= 1)
+	for (int off = w >> 1; off > 0; off >>= 1)
 		v += __shfl_xor_sync(0xffffffffu, v, off);
 	return v;
 }
 
-static __device__ __forceinline__ double krl_warp_prod(double v)
+static __device__ __forceinline__ double krl_warp_prod(double v, int w = 32)
 {
-	for (int off = 16; off > 0; off >>= 1)
+	for (int off = w >> 1; off > 0; off >>= 1)
 		v *= __shfl_xor_sync(0xffffffffu, v, off);
 	return v;
 }
 
-static __device__ __forceinline__ float krl_warp_max(float v)
+static __device__ __forceinline__ float krl_warp_max(float v, int w = 32)
 {
-	for (int off = 16; off > 0; off >>= 1)
+	for (int off = w >> 1; off > 0; off >>= 1)
 		v = krl_maxf(v, __shfl_xor_sync(0xffffffffu, v, off));
 	return v;
 }
 
-static __device__ __forceinline__ float krl_warp_min(float v)
+static __device__ __forceinline__ float krl_warp_min(float v, int w = 32)
 {
-	for (int off = 16; off > 0; off >>= 1)
+	for (int off = w >> 1; off > 0; off >>= 1)
 		v = krl_minf(v, __shfl_xor_sync(0xffffffffu, v, off));
 	return v;
 }
+
+/* Lanes a row of n elements takes in a warp-strategy row kernel: a
+ * float4 a lane at least, between 4 (the peeled path's head and tail
+ * take up to 3 lanes) and 32. */
+static __device__ __forceinline__ int krl_row_lanes(long n)
+{
+	int w = 4;
+	while (w < 32 && (long)w * 4 < n)
+		w <<= 1;
+	return w;
+}
 /*@helper warparg@*/
 
-static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i)
+static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i,
+                                                     int w = 32)
 {
-	for (int off = 16; off > 0; off >>= 1) {
+	for (int off = w >> 1; off > 0; off >>= 1) {
 		float ov = __shfl_xor_sync(0xffffffffu, v, off);
 		long long oi = __shfl_xor_sync(0xffffffffu, i, off);
 		if (krl_amax_better(ov, oi, v, i)) {
@@ -138,9 +152,10 @@ static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i)
 	}
 }
 
-static __device__ __forceinline__ void krl_warp_amin(float &v, long long &i)
+static __device__ __forceinline__ void krl_warp_amin(float &v, long long &i,
+                                                     int w = 32)
 {
-	for (int off = 16; off > 0; off >>= 1) {
+	for (int off = w >> 1; off > 0; off >>= 1) {
 		float ov = __shfl_xor_sync(0xffffffffu, v, off);
 		long long oi = __shfl_xor_sync(0xffffffffu, i, off);
 		if (krl_amin_better(ov, oi, v, i)) {
