@@ -335,20 +335,8 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
 	const krl_gnode *x = &g->n[pi->x];
 	const int nd = x->ndim;
 	const char *co[KRL_MAX_DIM];
-	const char *q = "pl";
-	for (int k = nd - 3; k >= 0; k--) {
+	for (int k = 0; k < nd - 2; k++)
 		co[k] = cg_fmt(G, "sc%d", k);
-		if (!k) {
-			cg_line(crd, 0, "const long sc0 = %s;", q);
-			break;
-		}
-		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)",
-		                            x->dim[k].text));
-		cg_line(crd, 0, "const long sc%d = krl_mod(%s, %s);", k, q, D);
-		const char *nq = cg_fmt(G, "sq%d", k);
-		cg_line(crd, 0, "const long %s = krl_div(%s, %s);", nq, q, D);
-		q = nq;
-	}
 	co[nd - 2] = "ih";
 	co[nd - 1] = "iw";
 	cg_em em;
@@ -367,6 +355,20 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
 		G->need |= CG_NEED_MAXNAN;
 		cg_line(tap, STRIP_TIND, "m = krl_maxnan(m, %s); /* NaN wins */",
 		        cg_f(&em, v));
+	}
+	/* the outer coordinates, where an operand indexes by them */
+	const char *q = "pl";
+	for (int k = nd - 3; v.e && em.used_coord && k >= 0; k--) {
+		if (!k) {
+			cg_line(crd, 0, "const long sc0 = %s;", q);
+			break;
+		}
+		const char *D = cg_arg_long(G, K, cg_fmt(G, "(%s)",
+		                            x->dim[k].text));
+		cg_line(crd, 0, "const long sc%d = krl_mod(%s, %s);", k, q, D);
+		const char *nq = cg_fmt(G, "sq%d", k);
+		cg_line(crd, 0, "const long %s = krl_div(%s, %s);", nq, q, D);
+		q = nq;
 	}
 	cg_em_free(&em);
 	return v.e != NULL;
