@@ -1063,8 +1063,10 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	if (warp) {
 		cg_line(&body, 1, "const int lpr = krl_row_lanes(%s); /* lanes a "
 		        "row */", em.rlen);
+		cg_line(&body, 1, "const int lsh = __ffs(lpr) - 1; /* lpr = 1 << lsh "
+		        "*/");
 		cg_line(&body, 1, "const int lid = tid & (lpr - 1);");
-		cg_line(&body, 1, "const long rpw = 32 / lpr; /* rows a warp */");
+		cg_line(&body, 1, "const long rpw = 32 >> lsh; /* rows a warp */");
 		cg_line(&body, 1, "const long wpb = %d; /* warps per block */",
 		        blk / 32);
 		G->need |= CG_NEED_WARP;
@@ -1088,8 +1090,8 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		 * stays for its shuffles */
 		cg_line(&body, 1, "for (long g = (long)blockIdx.x * wpb + (tid >> 5); "
 		        "g * rpw < %s; g += (long)gridDim.x * wpb) {", O);
-		cg_line(&body, 2, "const long %s = min(g * rpw + (long)((tid & 31) / "
-		        "lpr), %s - 1);", ov, O);
+		cg_line(&body, 2, "const long %s = min(g * rpw + (long)((tid & 31) >> "
+		        "lsh), %s - 1);", ov, O);
 	} else
 		cg_line(&body, 1, "for (long %s = blockIdx.x; %s < %s; %s += "
 		        "gridDim.x) {", ov, ov, O, ov);

@@ -88,6 +88,11 @@ static inline int __ffsll(long long x)
 	return __builtin_ffsll(x);
 }
 
+static inline int __ffs(int x)
+{
+	return __builtin_ffs(x);
+}
+
 static inline unsigned __umulhi(unsigned a, unsigned b)
 {
 	return (unsigned)(((unsigned long long)a * b) >> 32);

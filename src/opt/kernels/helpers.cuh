@@ -98,32 +98,43 @@ static __device__ __forceinline__ bool krl_amin_better(float v, long long i,
 
 /* Warp reductions; xor shuffles give every lane the same result. Over
  * aligned groups of w lanes (a power of two) with w: a warp-strategy row
- * kernel's rows of few elements, several a warp. */
+ * kernel's rows of few elements, several a warp. The loops stay unrolled
+ * with w a run-time value (a test a step): a loop bounded by w was not,
+ * and level 2's channels-last rows of 128 (w = 32) ran 3-11% slower so
+ * (H100, 2026-12-06). */
 static __device__ __forceinline__ double krl_warp_sum(double v, int w = 32)
 {
-	for (int off = w >> 1; off > 0; off >>= 1)
-		v += __shfl_xor_sync(0xffffffffu, v, off);
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1)
+		if (off < w)
+			v += __shfl_xor_sync(0xffffffffu, v, off);
 	return v;
 }
 
 static __device__ __forceinline__ double krl_warp_prod(double v, int w = 32)
 {
-	for (int off = w >> 1; off > 0; off >>= 1)
-		v *= __shfl_xor_sync(0xffffffffu, v, off);
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1)
+		if (off < w)
+			v *= __shfl_xor_sync(0xffffffffu, v, off);
 	return v;
 }
 
 static __device__ __forceinline__ float krl_warp_max(float v, int w = 32)
 {
-	for (int off = w >> 1; off > 0; off >>= 1)
-		v = krl_maxf(v, __shfl_xor_sync(0xffffffffu, v, off));
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1)
+		if (off < w)
+			v = krl_maxf(v, __shfl_xor_sync(0xffffffffu, v, off));
 	return v;
 }
 
 static __device__ __forceinline__ float krl_warp_min(float v, int w = 32)
 {
-	for (int off = w >> 1; off > 0; off >>= 1)
-		v = krl_minf(v, __shfl_xor_sync(0xffffffffu, v, off));
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1)
+		if (off < w)
+			v = krl_minf(v, __shfl_xor_sync(0xffffffffu, v, off));
 	return v;
 }
 
@@ -142,7 +153,10 @@ static __device__ __forceinline__ int krl_row_lanes(long n)
 static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i,
                                                      int w = 32)
 {
-	for (int off = w >> 1; off > 0; off >>= 1) {
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1) {
+		if (off >= w)
+			continue;
 		float ov = __shfl_xor_sync(0xffffffffu, v, off);
 		long long oi = __shfl_xor_sync(0xffffffffu, i, off);
 		if (krl_amax_better(ov, oi, v, i)) {
@@ -155,7 +169,10 @@ static __device__ __forceinline__ void krl_warp_amax(float &v, long long &i,
 static __device__ __forceinline__ void krl_warp_amin(float &v, long long &i,
                                                      int w = 32)
 {
-	for (int off = w >> 1; off > 0; off >>= 1) {
+#pragma unroll
+	for (int off = 16; off > 0; off >>= 1) {
+		if (off >= w)
+			continue;
 		float ov = __shfl_xor_sync(0xffffffffu, v, off);
 		long long oi = __shfl_xor_sync(0xffffffffu, i, off);
 		if (krl_amin_better(ov, oi, v, i)) {
