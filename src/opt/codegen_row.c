@@ -975,6 +975,10 @@ static void finish_kernel(cg_gen *G, cg_kern *K, const char *name,
 	cg_plan_launch(G, K, name, grid, blockdims);
 }
 
+/* Rows of at most this many elements (at the set generated for) share a
+ * warp (emit_rows). */
+#define SUB_WARP_R 64
+
 /* Warp or block strategy (inner == 1): one kernel. */
 static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
@@ -988,12 +992,16 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	em.ind[0] = 1;
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
-	/* the warp strategy: a row takes lpr lanes (krl_row_lanes: a float4
-	 * a lane, 4 to 32 lanes), 32 / lpr rows a warp, so that rows of few
+	/* the warp strategy over rows of at most SUB_WARP_R elements at the
+	 * set generated for: a row takes lpr lanes (krl_row_lanes: a float4 a
+	 * lane, 4 to 32 lanes), 32 / lpr rows a warp, so that rows of few
 	 * elements (47's softmax over 32 clusters) do not leave 3 of 4 lanes
-	 * idle; the reductions combine groups of lpr lanes */
-	const char *nl = warp ? "lpr" : cg_fmt(G, "%d", blk);
-	if (warp)
+	 * idle; the reductions combine groups of lpr lanes. Longer rows keep
+	 * a warp each at literal 32: the run-time lane count cost level 2's
+	 * channels-last rows of 128 8-12% (H100, 2026-12-06) */
+	int sub = warp && ri->rval <= SUB_WARP_R;
+	const char *nl = sub ? "lpr" : warp ? "32" : cg_fmt(G, "%d", blk);
+	if (sub)
 		em.wlanes = "lpr";
 	int caps = 8 / (ri->ncache ? ri->ncache : 1);
 	if (caps < 1)
@@ -1001,8 +1009,10 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	int cap = (warp ? 32 : blk) * caps * 4;
 	/* registers pay only when the row is read more than once, and when it
 	 * fits at the shape set the candidate is generated for: the array
-	 * takes registers (so occupancy) whether or not a row uses it */
-	int cache = G->s.row_cache && ri->ncache > 0 && !ri->perm &&
+	 * takes registers (so occupancy) whether or not a row uses it. Rows
+	 * split over lanes re-read instead: 46's batch norm and softmax over
+	 * rows of 48 ran 0.209 ms with the cache, 0.097 without (H100) */
+	int cache = G->s.row_cache && ri->ncache > 0 && !ri->perm && !sub &&
 	            ri->npass + (ri->nfull > 0) > 1 && ri->rval <= cap;
 	rprog P;
 	memset(&P, 0, sizeof P);
@@ -1060,7 +1070,11 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 0, "{");
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tid = threadIdx.x;");
-	if (warp) {
+	if (warp && !sub) {
+		cg_line(&body, 1, "const int lid = tid & 31;");
+		cg_line(&body, 1, "const long wpb = %d; /* warps (rows) per block */",
+		        blk / 32);
+	} else if (warp) {
 		cg_line(&body, 1, "const int lpr = krl_row_lanes(%s); /* lanes a "
 		        "row */", em.rlen);
 		cg_line(&body, 1, "const int lsh = __ffs(lpr) - 1; /* lpr = 1 << lsh "
@@ -1084,7 +1098,10 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 	if (cache)
 		cg_line(&body, 1, "const bool cached = vec && %s <= %d;", em.rlen, cap);
-	if (warp) {
+	if (warp && !sub) {
+		cg_line(&body, 1, "for (long %s = (long)blockIdx.x * wpb + (tid >> 5); "
+		        "%s < %s; %s += (long)gridDim.x * wpb) {", ov, ov, O, ov);
+	} else if (warp) {
 		/* a warp's rows; the last group's lanes past the end repeat the
 		 * last row (the same values stored twice): every lane of a warp
 		 * stays for its shuffles */
@@ -1132,7 +1149,8 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		pv.plan0 = G->plan.len;
 		finish_kernel(G, K, name,
 		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s%s",
-		                     warp ? "a warp" : "a block", blk,
+		                     sub ? "4 to 32 lanes" : warp ? "a warp" :
+		                     "a block", blk,
 		                     cache ? "rows in registers when they fit" :
 		                     "rows re-read", ri->npass,
 		                     ri->npass == 1 ? "" : "es",
