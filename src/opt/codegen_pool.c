@@ -321,6 +321,17 @@ static int strip_geometry(const krl_gnode *a0, const pinfo *pi, long ks,
 
 #define STRIP_TIND 6   /* indent of the strip's tap body */
 
+/* The coordinate names of a tap in x [outer..., pooled r dims] (nd
+ * dims): sc<k> along the outer dims, i<d> along the pooled ones (the
+ * literal taps' and the strip's ih, iw). */
+static void tap_coords(cg_gen *G, int nd, int r, const char **co)
+{
+	for (int k = 0; k < nd - r; k++)
+		co[k] = cg_fmt(G, "sc%d", k);
+	for (int j = 0; j < r; j++)
+		co[nd - r + j] = cg_fmt(G, "i%s", COORD[3 - r + j]);
+}
+
 /* Into crd (indent 0): the coordinates sc<k> of x's first nouter dims
  * from their linear index q (a C name), one division a dim. */
 static void outer_coords(cg_gen *G, cg_kern *K, const krl_gnode *x,
@@ -354,10 +365,7 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
 	const krl_gnode *x = &g->n[pi->x];
 	const int nd = x->ndim;
 	const char *co[KRL_MAX_DIM];
-	for (int k = 0; k < nd - 2; k++)
-		co[k] = cg_fmt(G, "sc%d", k);
-	co[nd - 2] = "ih";
-	co[nd - 1] = "iw";
+	tap_coords(G, nd, 2, co);
 	cg_em em;
 	cg_em_init(&em, G, K);
 	em.buf[0] = l0;
@@ -1140,10 +1148,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	 * of the walk, took ptxas 30 s on 19's candidate */
 	const char *wco[KRL_MAX_DIM];
 	if (fixed) {
-		for (int k = 0; k < nd - r; k++)
-			wco[k] = cg_fmt(G, "sc%d", k);
-		for (int j = 0; j < r; j++)
-			wco[nd - r + j] = cg_fmt(G, "i%s", COORD[3 - r + j]);
+		tap_coords(G, nd, r, wco);
 		p.coord = wco;
 	}
 	cg_val v = cg_ev(&em, pi.x, &p);
@@ -1197,9 +1202,9 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		goto done;
 	/* the column strip of a 2-d max: its own tap (level-0 code into l0,
 	 * so before the body takes it) */
-	long wpad = 0, wst = 1;
-	int strip = (fixed || spec) && strip_geometry(a0, &pi, ks, dl, &wst,
-	                                              &wpad) &&
+	long spad = 0, sst = 1;
+	int strip = (fixed || spec) && strip_geometry(a0, &pi, ks, dl, &sst,
+	                                              &spad) &&
 	            strip_tap(G, K, &pi, &l0, &stap, &scrd);
 	if (G->fail >= 0 || G->err[0] || G->oom)
 		goto done;
@@ -1221,11 +1226,12 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		cg_sb_printf(&args, "%s%s", i ? ", " : "", K->args[i].cname);
 	if (inc)
 		inc_prelude(G, &body, &pi, walk, args.z, 1);
+	long wpad;
 	if ((fixed || spec) && win_geometry(G, K, a0, &pi, ks, &wpad))
 		win_branch(G, &body, &pi, ks, wpad, blk, cg_arg_buf(G, K, pi.x, 0),
 		           &epi, base);
 	if (strip)
-		strip_branch(&body, ks, wst, wpad, blk, &scrd, &stap, STRIP_TIND,
+		strip_branch(&body, ks, sst, spad, blk, &scrd, &stap, STRIP_TIND,
 		             &epi, base);
 	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);

@@ -1183,25 +1183,19 @@ done:
  * combined into em's reduce values (code into comb at indent ind). Chunk
  * q's slot 0 is at slot0 (a format, %s for q). With blk, the block's blk
  * threads split the chunks and then combine across the block (a row of
- * several blocks: emit_multi); without, each thread takes every chunk of
- * its own column (emit_cols_split). */
+ * several blocks: emit_multi); else a column kernel's ty rows of threads
+ * split its column's chunks and combine through shared memory
+ * (emit_cols_split, col_finish: before 2026-12-06 each of 47's 8 rows of
+ * threads walked all 915 chunks' partials of its batch norm). */
 static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
-                          int ind, const char *pp, const char *slot0, int blk)
+                          int ind, const char *pp, const char *slot0, int blk,
+                          int ty)
 {
 	cg_gen *G = em->G;
 	const char *at = cg_fmt(G, slot0, "q");
-	/* blk > 0: the block's threads split the partials (krl_block_*);
-	 * blk < 0: a column kernel's -blk rows of threads do (col_finish:
-	 * 47's batch norm statistics had each of 8 rows of threads walk all
-	 * 915 chunks' partials); 0: each thread walks them all */
-	int cty = blk < 0 ? -blk : 0;
-	const char *loop = blk > 0 ?
+	const char *loop = blk ?
 	                   cg_fmt(G, "for (long q = tid; q < nch; q += %d)", blk) :
-	                   cty ?
-	                   cg_fmt(G, "for (long q = ty; q < nch; q += %d)", cty) :
-	                   "for (long q = 0; q < nch; q++)";
-	if (cty)
-		blk = 0;
+	                   cg_fmt(G, "for (long q = ty; q < nch; q += %d)", ty);
 	for (int j = 0; j < ri->nred; j++) {
 		if (ri->pass[j] >= pass)
 			continue;
@@ -1225,9 +1219,9 @@ static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
 				G->need |= CG_NEED_BLOCK | CG_NEED_WARP | CG_NEED_RED;
 				cg_line(comb, ind, "%s = krl_block_sum(%s);", ap, ap);
 				cg_line(comb, ind, "%s = krl_block_sum(%s);", aq, aq);
-			} else if (cty) {
-				col_finish(em, comb, ind, KRL_RED_SUM, ap, cty);
-				col_finish(em, comb, ind, KRL_RED_SUM, aq, cty);
+			} else {
+				col_finish(em, comb, ind, KRL_RED_SUM, ap, ty);
+				col_finish(em, comb, ind, KRL_RED_SUM, aq, ty);
 			}
 			var_finish(em, comb, ind, ri->red[js], ri->red[j], ri->varc[j],
 			           ap, aq, var_shift(em, ri, ri->red[js]));
@@ -1239,24 +1233,9 @@ static void combine_parts(cg_em *em, const rinfo *ri, int pass, cg_sb *comb,
 		cg_line(comb, ind, "%s", loop);
 		cg_acc_part(comb, ind + 1, op, acc, pp,
 		            cg_fmt(G, "%s + %d", at, ri->slot[j]));
-		if (blk) {
-			cg_em_set_reduce(em, ri->red[j],
-			                 cg_acc_finish(em, comb, ind, op, acc, 1));
-			continue;
-		}
-		if (cty) {
-			cg_em_set_reduce(em, ri->red[j],
-			                 col_finish(em, comb, ind, op, acc, cty));
-			continue;
-		}
-		cg_val r = { cg_name(G, "r"), 'f' };
-		if (cg_red_is_arg(op)) {
-			cg_line(comb, ind, "const long long %s = %s_i;", r.e, acc);
-			r.t = 'l';
-		} else {
-			cg_line(comb, ind, "const float %s = (float)%s;", r.e, acc);
-		}
-		cg_em_set_reduce(em, ri->red[j], r);
+		cg_em_set_reduce(em, ri->red[j],
+		                 blk ? cg_acc_finish(em, comb, ind, op, acc, 1) :
+		                 col_finish(em, comb, ind, op, acc, ty));
 	}
 }
 
@@ -1358,7 +1337,7 @@ static int multi_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
 	em.buf[1] = &comb;
 	em.ind[1] = 1;
 	combine_parts(&em, ri, pass, &comb, 1, pp_read ? pp_read : pp,
-	              cg_fmt(G, "(o * nch + %%s) * %d", ri->nslot), blk);
+	              cg_fmt(G, "(o * nch + %%s) * %d", ri->nslot), blk, 0);
 	rprog P;
 	memset(&P, 0, sizeof P);
 	P.nvar = 3;
@@ -1579,7 +1558,7 @@ static int split_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
 	em.buf[1] = &comb;
 	em.ind[1] = 2;
 	combine_parts(&em, ri, pass, &comb, 2, pp_read ? pp_read : pp, slot0,
-	              -ty);
+	              0, ty);
 	rprog P;
 	memset(&P, 0, sizeof P);
 	P.nvar = 1;
