@@ -125,6 +125,53 @@ static int lib_part(const cg_gen *G, int c, int i)
 	return m;
 }
 
+/* Whether cat c may be read in place (see the head of the file): an f32
+ * cat of 2 to CAT_READ_MAX parts, of a literal dim, in no task output nor
+ * a view of one, not written in place, whose readers are all pointwise or
+ * reduce nodes (evaluated through cg_ev: map, row and tail kernels; not a
+ * GEMM's epilogue) and whose parts each have a buffer of their own in
+ * NCHW order. */
+enum { CAT_READ_MAX = 8 };
+
+static int read_ok(const cg_gen *G, int c)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[c];
+	if (x->kind != KRL_GN_LIB || strcmp(x->op, "cat") || x->nout != 1 ||
+	    x->dtype != KRL_F32 || x->nin < 2 || x->nin > CAT_READ_MAX ||
+	    cg_cat_dim(x) < 0 || !G->nuse[c] || krl_graph_is_output(g, c) ||
+	    cg_out_decl(g, c, 1) >= 0 || G->alias[c] || G->outview[c] >= 0 ||
+	    cg_cat_inplace(G, c) || G->s.lib_layout == 3)
+		return 0;
+	for (int i = 0; i < x->nin; i++) {
+		int v = x->in[i];
+		const krl_gnode *y = &g->n[v];
+		if (y->dtype != KRL_F32 || y->ndim != x->ndim ||
+		    (!G->mat[v] && y->kind != KRL_GN_BUF) ||
+		    G->catof[v] >= 0 || G->catlib[v] >= 0 || cg_is_cl(G, v) ||
+		    y->kind == KRL_GN_VIEW || y->kind == KRL_GN_CONST ||
+		    (y->kind == KRL_GN_LIB && (y->nout != 1 || !strcmp(y->op, "cat"))) ||
+		    (y->kind != KRL_GN_BUF && y->kind != KRL_GN_LIB &&
+		     y->kind != KRL_GN_PROJ && (G->alias[v] || G->home[v] < 0)))
+			return 0;
+	}
+	for (int m = c + 1; m < g->nn; m++)
+		for (int i = 0; i < g->n[m].nin; i++) {
+			if (g->n[m].in[i] != c)
+				continue;
+			if ((g->n[m].kind != KRL_GN_PW &&
+			     g->n[m].kind != KRL_GN_REDUCE) ||
+			    (G->chain_end && G->chain_end[m] >= 0))
+				return 0;
+		}
+	return 1;
+}
+
+int cg_cat_read(const cg_gen *G, int n)
+{
+	return G->catrd && G->catrd[n];
+}
+
 int cg_cat_plan(cg_gen *G)
 {
 	const krl_graph *g = G->g;
@@ -133,13 +180,15 @@ int cg_cat_plan(cg_gen *G)
 		G->catof = malloc(nn * sizeof *G->catof);
 		G->catlib = malloc(nn * sizeof *G->catlib);
 		G->catoff = malloc(nn * sizeof *G->catoff);
-		if (!G->catof || !G->catlib || !G->catoff)
+		G->catrd = malloc(nn);
+		if (!G->catof || !G->catlib || !G->catoff || !G->catrd)
 			return -1;
 	}
 	for (int n = 0; n < g->nn; n++) {
 		G->catof[n] = -1;
 		G->catlib[n] = -1;
 		G->catoff[n] = NULL;
+		G->catrd[n] = 0;
 	}
 	if (!G->s.fuse)
 		return 0;
@@ -200,6 +249,10 @@ int cg_cat_plan(cg_gen *G)
 			             cg_prod(G, v, 0, g->n[v].ndim));
 		}
 	}
+	/* cats read in place: after those written so, whose parts have no
+	 * buffer of their own */
+	for (int c = 0; c < g->nn; c++)
+		G->catrd[c] = (unsigned char)read_ok(G, c);
 	return 0;
 }
 
@@ -278,4 +331,67 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 	G->need |= CG_NEED_DIV;
 	return cg_fmt(G, "(krl_div(%s, %s) * %s%s%s + krl_mod(%s, %s))", lin, A,
 	              B, O ? " + " : "", O ? O : "", lin, A);
+}
+
+const char *cg_cat_part(cg_em *em, int c, const char *lin, int lvl,
+                        const char **delta)
+{
+	cg_gen *G = em->G;
+	cg_kern *K = em->K;
+	const krl_gnode *x = &G->g->n[c];
+	int d = cg_cat_dim(x);
+	const char *inner = cg_prod(G, c, d + 1, x->ndim);
+	const char *I = cg_arg_long(G, K, inner);
+	const char *Ct = cg_arg_long(G, K, cg_fmt(G, "(%s)", x->dim[d].text));
+	cg_sb *b = em->buf[lvl];
+	int ind = em->ind[lvl];
+	/* q = b Ct + ch: the index of (b, ch) over the dims up to d */
+	const char *q = lin;
+	if (strcmp(inner, "1")) {
+		q = cg_name(G, "cq");
+		cg_line(b, ind, "const long %s = krl_div(%s, %s);", q, lin, I);
+	}
+	const char *ch = q, *bo = NULL;
+	if (d > 0) {
+		ch = cg_name(G, "cc");
+		bo = cg_name(G, "cb");
+		cg_line(b, ind, "const long %s = krl_mod(%s, %s), %s = krl_div(%s, "
+		        "%s);", ch, q, Ct, bo, q, Ct);
+	}
+	G->need |= CG_NEED_DIV;
+	/* part i, channels [E_i, E_i + C_i) of the cat: its element is the
+	 * cat's index plus b (C_i - Ct) I - E_i I */
+	cg_sb ps = { 0 }, ds = { 0 };
+	cg_sb e = { 0 };
+	cg_sb_puts(&e, "0");
+	for (int i = 0; i < x->nin; i++) {
+		int v = x->in[i];
+		const char *Ci = G->g->n[v].dim[d].text;
+		const char *ptr = cg_arg_buf(G, K, v, 0);
+		const char *F = cg_arg_long(G, K, cg_fmt(G, "(%s) * %s", e.z, inner));
+		const char *dl = bo ? cg_fmt(G, "%s * %s - %s", bo,
+		                             cg_arg_long(G, K, cg_fmt(G,
+		                             "((%s) - (%s)) * %s", Ci,
+		                             x->dim[d].text, inner)), F) :
+		                 cg_fmt(G, "-%s", F);
+		cg_sb_printf(&e, " + (%s)", Ci);
+		if (i + 1 < x->nin) {
+			const char *E = cg_arg_long(G, K, cg_fmt(G, "(%s)", e.z));
+			cg_sb_printf(&ps, "%s < %s ? %s : ", ch, E, ptr);
+			cg_sb_printf(&ds, "%s < %s ? %s : ", ch, E, dl);
+		} else {
+			cg_sb_puts(&ps, ptr);
+			cg_sb_puts(&ds, dl);
+		}
+	}
+	const char *P = cg_name(G, "cp"), *D = cg_name(G, "cd");
+	cg_line(b, ind, "const float *__restrict__ %s = %s;", P, ps.z ? ps.z : "");
+	cg_line(b, ind, "const long %s = %s;", D, ds.z ? ds.z : "");
+	if (ps.oom || ds.oom || e.oom)
+		G->oom = 1;
+	cg_sb_free(&ps);
+	cg_sb_free(&ds);
+	cg_sb_free(&e);
+	*delta = D;
+	return P;
 }

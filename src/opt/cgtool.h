@@ -210,7 +210,11 @@ typedef struct cg_gen {
 	                            (the call, and the views between it and the
 	                            cat), or -1 */
 	const char **catoff;     /* with catlib: the slice's offset, plan text */
+	unsigned char *catrd;    /* per node, 1 for a cat its readers read in
+	                            place, part by part (cg_cat_plan): no
+	                            buffer, no copy */
 	int ncat;                /* cats so dropped */
+	int ncatrd;              /* cats read in place */
 	unsigned char *skip;     /* 1: a library call fused into another's
 	                            kernel (nothing to emit); 2: a GEMM whose
 	                            C never reaches memory (no buffer); 3: a
@@ -394,6 +398,8 @@ int cg_cl_plan(cg_gen *G);
  * buffer (cg_store, cg_cat_index) and c's call is dropped. 0, or -1 when
  * out of memory. */
 int cg_cat_plan(cg_gen *G);
+/* Whether node n is a cat read in place: G->catrd[n] (cg_cat_plan). */
+int cg_cat_read(const cg_gen *G, int n);
 /* Whether cat (or permute: cgcat.c) node c is written in place by its
  * inputs' kernels. */
 int cg_cat_inplace(const cg_gen *G, int c);

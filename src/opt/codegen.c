@@ -85,6 +85,12 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 		G->ncat++;
 		return KRL_OK;
 	}
+	if (cg_cat_read(G, n)) {
+		cg_sb_printf(&G->plan, "# k%d: %s (node %d) read in place: its "
+		             "readers select the part\n", K->id, x->op, n);
+		G->ncatrd++;
+		return KRL_OK;
+	}
 	if (cg_gemm_tc(G, n) && cg_emit_gemm(G, K))
 		return KRL_OK;
 	if (G->s.conv_impl == 1 && cg_emit_igemm(G, K))
@@ -309,6 +315,7 @@ static void gen_free(cg_gen *G)
 	free(G->catof);
 	free(G->catlib);
 	free(G->catoff);
+	free(G->catrd);
 	free(G->skip);
 	free(G->home);
 	free(G->k);
@@ -373,6 +380,7 @@ static void reset_output(cg_gen *G)
 	if (G->mrng)
 		memset(G->mrng, 0, (size_t)G->g->nn * sizeof *G->mrng);
 	G->nalgo = G->nlayout = G->nlayout_xy = G->ntconv = G->ncat = 0;
+	G->ncatrd = 0;
 	G->nwkrsc = G->wkrsc_body = 0;
 	G->row_cl = G->pool_cl = G->map_clout = G->pool_clout = 0;
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
@@ -490,7 +498,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		const krl_gnode *x = &g->n[n];
 		if (!G.mat[n] || x->kind == KRL_GN_BUF || cg_out_decl(g, n, 0) >= 0 ||
 		    G.skip[n] == 2 || (G.catof && G.catof[n] >= 0) ||
-		    (G.catlib && G.catlib[n] >= 0))
+		    (G.catlib && G.catlib[n] >= 0) || cg_cat_read(&G, n))
 			continue;
 		/* a call with several outputs writes them to its PROJ nodes */
 		if (x->kind == KRL_GN_LIB && x->nout > 1)
@@ -554,9 +562,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			}
 		}
 		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nconv_dw +
-		                  G.nfused_lib + G.ncat + G.nperm;
+		                  G.nfused_lib + G.ncat + G.ncatrd + G.nperm;
 		counts[CK_MAP] -= nempty;
-		int nk = G.nk - G.nfused_lib - nempty - G.ncat;
+		int nk = G.nk - G.nfused_lib - nempty - G.ncat - G.ncatrd;
 		for (int n = 0; n < g->nn; n++)
 			if (g->n[n].kind != KRL_GN_BUF &&
 			    g->n[n].kind != KRL_GN_CONST &&
@@ -679,6 +687,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			             "place by %s inputs' kernels", G.ncat,
 			             G.ncat == 1 ? "" : "s", G.ncat == 1 ? "" : "s",
 			             G.ncat == 1 ? "its" : "their");
+		if (G.ncatrd)
+			cg_sb_printf(&sm, "; %d cat%s read in place by %s "
+			             "readers", G.ncatrd, G.ncatrd == 1 ? "" : "s",
+			             G.ncatrd == 1 ? "its" : "their");
 		if (G.nperm)
 			cg_sb_printf(&sm, "; %d permute%s as kernelrl's copy "
 			             "kernel", G.nperm, G.nperm == 1 ? "" : "s");

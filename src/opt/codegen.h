@@ -179,6 +179,12 @@ void cg_store(cg_em *em, int lvl, int n, const char *lin, cg_val v);
  * (G->catof[n] >= 0), is in the cat's buffer; with vec > 1 the guard of
  * em's vector path asks what keeps vec lanes one aligned run there. */
 const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec);
+/* For a cat read in place (cg_cat_read), declares at level lvl of em
+ * which part holds the cat's element `lin`: returns the part's pointer,
+ * and in *delta the part's index minus the cat's (the same for every
+ * element of the cat with the same coordinates up to its dim). */
+const char *cg_cat_part(cg_em *em, int c, const char *lin, int lvl,
+                        const char **delta);
 /* The C text for converting v to dtype t. */
 const char *cg_conv(cg_em *em, cg_val v, krl_dtype t);
 /* The vector guard of em as a C condition ("true" when none). */

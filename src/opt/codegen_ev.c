@@ -902,6 +902,61 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
 	return v;
 }
 
+/* A cat read in place (cg_cat_read): its element at p from the part
+ * that holds it. The part is chosen once a row where the row kernel's
+ * rows lie within one part (the cat's dim outside the reduced axes, no
+ * inner coordinate: DenseNet's batch-norm statistics over (H, W) rows),
+ * once a vector step where the step's lanes do (the extent after the cat's
+ * dim a multiple of vec: the guard), else at each element. */
+static cg_val ev_catread(cg_em *em, int n, const cg_point *p, int lvl)
+{
+	cg_gen *G = em->G;
+	const krl_gnode *x = &G->g->n[n];
+	cg_val v = { NULL, 'f' };
+	int d = cg_cat_dim(x);
+	const char *own = offset_of(em, n, p);
+	int full = !strcmp(own, p->lin);
+	int vec = lvl == 2 && p->main && em->vec > 1 && em->vlin && full &&
+	          !em->rev;
+	int row = full && lvl >= 1 && p->rowed && p->inrow && em->rb &&
+	          !em->rc && em->K->kind == CK_ROW && d < p->ax0;
+	const char *lin = row ? em->rb : vec ? em->vlin : own;
+	int sl = row ? 1 : lvl;
+	const char *pkey = cg_fmt(G, "P%s", lin), *dkey = cg_fmt(G, "D%s", lin);
+	const cg_val *mp = memo_get(em, n, sl, pkey);
+	const cg_val *md = memo_get(em, n, sl, dkey);
+	const char *P, *D;
+	if (mp && md) {
+		P = mp->e;
+		D = md->e;
+	} else {
+		P = cg_cat_part(em, n, lin, sl, &D);
+		memo_put(em, n, sl, pkey, (cg_val){ P, 'f' });
+		memo_put(em, n, sl, dkey, (cg_val){ D, 'l' });
+	}
+	if (vec) {
+		cg_guard_add(em, cg_arg_long(G, em->K, cg_prod(G, n, d + 1,
+		                                               x->ndim)));
+		const char *vkey = cg_fmt(G, "W%s", em->vlin);
+		const cg_val *w = memo_get(em, n, 2, vkey);
+		const char *name;
+		if (w) {
+			name = w->e;
+		} else {
+			const char *vt = em->vec == 4 ? "float4" : "float2";
+			name = cg_name(G, "w");
+			cg_line(em->buf[2], em->ind[2], "const %s %s = *reinterpret_cast"
+			        "<const %s *>(%s + (%s + %s));", vt, name, vt, P,
+			        em->vlin, D);
+			memo_put(em, n, 2, vkey, (cg_val){ name, 'f' });
+		}
+		v.e = cg_fmt(G, "%s.%s", name, comp(p->lane));
+		return v;
+	}
+	return declare(em, lvl, (cg_val){ cg_fmt(G, "%s[%s + %s]", P, own, D),
+	                                  'f' });
+}
+
 /* Whether an operand needs no parentheses: a name, a member or element
  * of one, or an unsigned number. */
 static int atomic(const char *z)
@@ -1005,8 +1060,10 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 	cg_val v = bad;
 	if (s == SEE_LEAF) {
 		/* in memory: a task buffer, a library result, or a node another
-		 * kernel wrote */
-		if (n == em->clnode && em->clfmt && p->main &&
+		 * kernel wrote; or the parts of a cat read in place */
+		if (cg_cat_read(G, n))
+			v = ev_catread(em, n, p, lvl);
+		else if (n == em->clnode && em->clfmt && p->main &&
 		    !strcmp(offset_of(em, n, p), p->lin))
 			/* the channel-blocked map kernel loaded it */
 			v = (cg_val){ cg_fmt(G, em->clfmt, em->cllane + p->lane),

@@ -1771,7 +1771,9 @@ static void colsplit_compute_golden(void **state)
  * stay calls) and tests/data/cat/flat_lib.task (a cat along dim 0 whose
  * fill and GEMM write their slices through views of its buffer, a map
  * its own; a cat along dim 1 of two GEMMs stays a call; every part's
- * view at offset 0 fails it). */
+ * view at offset 0 fails it) and tests/data/cat/read.task (cats read in
+ * place by their readers: a batch norm's statistics and map, a softmax
+ * across the parts, maps of cats along N and W). */
 static void views_compute_golden(void **state)
 {
 	(void)state;
@@ -1779,6 +1781,7 @@ static void views_compute_golden(void **state)
 		"tests/data/views/views.task", "tests/data/parts/steps.task",
 		"tests/data/cat/inplace.task", "tests/data/cat/channels_last.task",
 		"tests/data/cat/permute.task", "tests/data/cat/flat_lib.task",
+		"tests/data/cat/read.task",
 	};
 	static const char *const lines[] = {
 		"krl-choice: fuse=full", "krl-choice: fuse=none",
@@ -1795,7 +1798,7 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (int p = 0; p < 6; p++) {
+	for (int p = 0; p < 7; p++) {
 		const char *path = paths[p];
 		if (!wanted(path))
 			continue;
@@ -1816,6 +1819,12 @@ static void views_compute_golden(void **state)
 			if (p == 4 || p == 5)
 				assert_true((strstr(what, "1 cat or permute written "
 				                    "in place") != NULL) == (c == 0));
+			/* no cat copied under fusion; the library's three without */
+			if (p == 6)
+				assert_true((strstr(what, "3 cats read in place") !=
+				             NULL) == (c == 0) &&
+				            (strstr(text, "call cat(") == NULL) ==
+				            (c == 0));
 			/* the fill and the GEMM write their slices through
 			 * views of y; the cat along dim 1 stays a call */
 			if (p == 5 && c == 0)
