@@ -172,6 +172,9 @@ typedef enum krl_rule {
 	                        that one */
 	KRL_RULE_ATTENTION,  /* GEMM, (mask,) softmax or relu, GEMM as one
 	                        fused sdpa call */
+	KRL_RULE_CAT_REDUCE, /* a reduction of a cat, along a dim it keeps, as
+	                        the cat of its parts' reductions (an earlier
+	                        identical one reused) */
 	KRL_RULE_COUNT
 } krl_rule;
 

@@ -131,6 +131,10 @@ static int lib_part(const cg_gen *G, int c, int i)
  * reduce nodes (evaluated through cg_ev: map, row and tail kernels; not a
  * GEMM's epilogue) and whose parts each have a buffer of their own in
  * NCHW order. */
+/* A part adds two arguments to a kernel reading the cat (its pointer and
+ * its end along the cat's dim): a normalise map reading a cat of 8 parts
+ * and three per-channel statistics split alike (cat_reduce's) takes 68
+ * of the 96 a kernel may have. */
 enum { CAT_READ_MAX = 8 };
 
 static int read_ok(const cg_gen *G, int c)
@@ -359,30 +363,33 @@ const char *cg_cat_part(cg_em *em, int c, const char *lin, int lvl,
 		        "%s);", ch, q, Ct, bo, q, Ct);
 	}
 	G->need |= CG_NEED_DIV;
-	/* part i, channels [E_i, E_i + C_i) of the cat: its element is the
-	 * cat's index plus b (C_i - Ct) I - E_i I */
+	/* part i, channels [lo, hi) of the cat (E_i, its boundaries, the only
+	 * arguments a part adds beside its pointer): its element is the cat's
+	 * index plus b (hi - lo - Ct) I - lo I */
 	cg_sb ps = { 0 }, ds = { 0 };
 	cg_sb e = { 0 };
 	cg_sb_puts(&e, "0");
+	const char *lo = NULL;
 	for (int i = 0; i < x->nin; i++) {
 		int v = x->in[i];
-		const char *Ci = G->g->n[v].dim[d].text;
 		const char *ptr = cg_arg_buf(G, K, v, 0);
-		const char *F = cg_arg_long(G, K, cg_fmt(G, "(%s) * %s", e.z, inner));
-		const char *dl = bo ? cg_fmt(G, "%s * %s - %s", bo,
-		                             cg_arg_long(G, K, cg_fmt(G,
-		                             "((%s) - (%s)) * %s", Ci,
-		                             x->dim[d].text, inner)), F) :
-		                 cg_fmt(G, "-%s", F);
-		cg_sb_printf(&e, " + (%s)", Ci);
+		cg_sb_printf(&e, " + (%s)", G->g->n[v].dim[d].text);
+		const char *hi = i + 1 < x->nin ?
+		                 cg_arg_long(G, K, cg_fmt(G, "(%s)", e.z)) : Ct;
+		const char *dl = lo ? cg_fmt(G, "- %s * %s", lo, I) : "";
+		if (bo)
+			dl = cg_fmt(G, "%s * (%s - %s - %s) * %s %s", bo, hi,
+			            lo ? lo : "0", Ct, I, dl);
+		else if (!lo)
+			dl = "0";
 		if (i + 1 < x->nin) {
-			const char *E = cg_arg_long(G, K, cg_fmt(G, "(%s)", e.z));
-			cg_sb_printf(&ps, "%s < %s ? %s : ", ch, E, ptr);
-			cg_sb_printf(&ds, "%s < %s ? %s : ", ch, E, dl);
+			cg_sb_printf(&ps, "%s < %s ? %s : ", ch, hi, ptr);
+			cg_sb_printf(&ds, "%s < %s ? %s : ", ch, hi, dl);
 		} else {
 			cg_sb_puts(&ps, ptr);
-			cg_sb_puts(&ds, dl);
+			cg_sb_printf(&ds, "%s", dl);
 		}
+		lo = hi;
 	}
 	const char *P = cg_name(G, "cp"), *D = cg_name(G, "cd");
 	cg_line(b, ind, "const float *__restrict__ %s = %s;", P, ps.z ? ps.z : "");

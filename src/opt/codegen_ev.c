@@ -907,14 +907,18 @@ static cg_val ev_view(cg_em *em, int n, const cg_point *p, int lvl)
  * rows lie within one part (the cat's dim outside the reduced axes, no
  * inner coordinate: DenseNet's batch-norm statistics over (H, W) rows),
  * once a vector step where the step's lanes do (the extent after the cat's
- * dim a multiple of vec: the guard), else at each element. */
+ * dim a multiple of vec: the guard), or where the step's lanes read one
+ * element of it, else at each element. */
 static cg_val ev_catread(cg_em *em, int n, const cg_point *p, int lvl)
 {
 	cg_gen *G = em->G;
 	const krl_gnode *x = &G->g->n[n];
 	cg_val v = { NULL, 'f' };
 	int d = cg_cat_dim(x);
-	const char *own = offset_of(em, n, p);
+	cg_point lane0;
+	/* lane 0's index where the lanes of a vector step share it (a
+	 * per-channel statistic): one part chosen a step, not a lane */
+	const char *own = offset_of(em, n, lane_point(em, n, p, lvl, &lane0));
 	int full = !strcmp(own, p->lin);
 	int vec = lvl == 2 && p->main && em->vec > 1 && em->vlin && full &&
 	          !em->rev;

@@ -45,6 +45,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_NARROW_GEMM: return "narrow_gemm";
 	case KRL_RULE_CSE: return "cse";
 	case KRL_RULE_ATTENTION: return "attention";
+	case KRL_RULE_CAT_REDUCE: return "cat_reduce";
 	default: return "?";
 	}
 }
@@ -1108,6 +1109,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_NARROW_GEMM: return rule_narrow_gemm;
 	case KRL_RULE_CSE: return rule_cse;
 	case KRL_RULE_ATTENTION: return krl_rule_attention;
+	case KRL_RULE_CAT_REDUCE: return krl_rule_cat_reduce;
 	default: return NULL;
 	}
 }

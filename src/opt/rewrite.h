@@ -53,5 +53,9 @@ krl_err krl_rule_batch_linear(rw *R, const krl_gnode *n, int *out);
 /* The attention rule (rewrite_attn.c): two GEMMs around a softmax or a
  * ReLU of scaled, causally masked scores as one sdpa call. */
 krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out);
+/* The cat_reduce rule (rewrite_cat.c): a reduction over a pointwise tree
+ * of cats split alike along a dim it keeps as the cat of the parts'
+ * reductions, each an earlier identical node where there is one. */
+krl_err krl_rule_cat_reduce(rw *R, const krl_gnode *n, int *out);
 
 #endif
