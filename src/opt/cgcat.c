@@ -187,6 +187,108 @@ int cg_cat_read(const cg_gen *G, int n)
 	return G->catrd && G->catrd[n];
 }
 
+/* Node c as a flat cat (every dim before its cat dim is 1: each part a
+ * contiguous run of it) that may host its parts (flat_hosts): f32, no
+ * task output, not yet written in place, its parts distinct nodes with
+ * buffers of their own that may become views of it (no task input,
+ * output, view or cat, none written into another cat, a library call's
+ * only output). */
+static int host_ok(const cg_gen *G, int c)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[c];
+	int d = x->kind == KRL_GN_LIB && !strcmp(x->op, "cat") ?
+	        cg_cat_dim(x) : -1;
+	if (d < 0 || x->nout != 1 || x->dtype != KRL_F32 || x->nin < 2 ||
+	    !cg_dims_one(x, 0, d) || G->s.lib_layout == 3 || G->alias[c] ||
+	    G->outview[c] >= 0 || krl_graph_is_output(g, c) ||
+	    cg_out_decl(g, c, 1) >= 0 || cg_cat_inplace(G, c) ||
+	    G->catlib[c] >= 0)
+		return 0;
+	for (int i = 0; i < x->nin; i++) {
+		int v = x->in[i];
+		const krl_gnode *y = &g->n[v];
+		for (int j = 0; j < i; j++)
+			if (x->in[j] == v)
+				return 0;
+		if (y->dtype != KRL_F32 || y->ndim != x->ndim || !G->mat[v] ||
+		    G->alias[v] || G->catof[v] >= 0 || G->catlib[v] >= 0 ||
+		    y->kind == KRL_GN_BUF || y->kind == KRL_GN_CONST ||
+		    y->kind == KRL_GN_VIEW || krl_graph_is_output(g, v) ||
+		    cg_out_decl(g, v, 0) >= 0 ||
+		    (y->kind == KRL_GN_LIB && (y->nout != 1 || G->outview[v] >= 0 ||
+		                               !strcmp(y->op, "cat"))))
+			return 0;
+	}
+	return 1;
+}
+
+/* Where flat cat c's parts run as a contiguous run of host h's parts:
+ * the index of its first part in h, or -1. */
+static int run_in(const cg_gen *G, int c, int h)
+{
+	const krl_gnode *x = &G->g->n[c], *y = &G->g->n[h];
+	if (c == h || x->nin > y->nin || x->ndim != y->ndim ||
+	    cg_cat_dim(x) != cg_cat_dim(y))
+		return -1;
+	for (int k = 0; k + x->nin <= y->nin; k++) {
+		int i = 0;
+		while (i < x->nin && x->in[i] == y->in[k + i])
+			i++;
+		if (i == x->nin)
+			return k;
+	}
+	return -1;
+}
+
+/* Flat cats that share their parts (cat_reduce's per-channel statistics
+ * of a dense block: layer j's statistics are cat(s_0, ..., s_j), a prefix
+ * of the next layer's): the one with the most parts hosts them, each part
+ * a plan view of its buffer at the part's offset (G->catlib, catoff: the
+ * kernels that write the part write there), and every other flat cat
+ * whose parts are a run of the host's is a view of it too. The host's
+ * call and theirs are dropped (cg_cat_inplace). Only where a host covers
+ * another cat: a lone cat keeps its call. */
+static void flat_hosts(cg_gen *G)
+{
+	const krl_graph *g = G->g;
+	for (;;) {
+		int best = -1;
+		for (int h = 0; h < g->nn; h++)
+			if ((best < 0 || g->n[h].nin > g->n[best].nin) && host_ok(G, h))
+				for (int c = 0; c < g->nn && best != h; c++)
+					if (run_in(G, c, h) >= 0 && g->n[c].kind == KRL_GN_LIB &&
+					    !krl_graph_is_output(g, c) &&
+					    cg_out_decl(g, c, 1) < 0 && !G->alias[c] &&
+					    G->outview[c] < 0 && G->catlib[c] < 0 &&
+					    !cg_cat_inplace(G, c))
+						best = h;
+		if (best < 0)
+			return;
+		const krl_gnode *x = &g->n[best];
+		/* the parts' offsets, in elements of the host */
+		const char *offs[KRL_MAX_CALL_IN];
+		const char *off = "0";
+		for (int i = 0; i < x->nin; i++) {
+			int v = x->in[i];
+			offs[i] = off;
+			G->catlib[v] = best;
+			G->catoff[v] = off;
+			off = cg_fmt(G, "%s + %s", off, cg_prod(G, v, 0, g->n[v].ndim));
+		}
+		for (int c = 0; c < g->nn; c++) {
+			int k = run_in(G, c, best);
+			if (k < 0 || g->n[c].kind != KRL_GN_LIB ||
+			    krl_graph_is_output(g, c) || cg_out_decl(g, c, 1) >= 0 ||
+			    G->alias[c] || G->outview[c] >= 0 || G->catlib[c] >= 0 ||
+			    cg_cat_inplace(G, c))
+				continue;
+			G->catlib[c] = best;
+			G->catoff[c] = offs[k];
+		}
+	}
+}
+
 int cg_cat_plan(cg_gen *G)
 {
 	const krl_graph *g = G->g;
@@ -264,6 +366,7 @@ int cg_cat_plan(cg_gen *G)
 			             cg_prod(G, v, 0, g->n[v].ndim));
 		}
 	}
+	flat_hosts(G);
 	/* cats read in place: after those written so, whose parts have no
 	 * buffer of their own */
 	for (int c = 0; c < g->nn; c++)
@@ -274,8 +377,10 @@ int cg_cat_plan(cg_gen *G)
 int cg_cat_inplace(const cg_gen *G, int c)
 {
 	const krl_gnode *x = &G->g->n[c];
+	/* (a cat in catlib is a view of the flat cat hosting its parts) */
 	return G->catof && x->kind == KRL_GN_LIB && x->nin > 0 &&
-	       (G->catof[x->in[0]] == c || G->catlib[x->in[0]] == c);
+	       (G->catof[x->in[0]] == c || G->catlib[x->in[0]] == c ||
+	        (G->catlib[c] >= 0 && !strcmp(x->op, "cat")));
 }
 
 /* Where element lin of permute c's input goes in its output. */

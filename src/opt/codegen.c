@@ -78,6 +78,13 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	const krl_gnode *x = &g->n[n];
 	if (G->skip[n] == 1)
 		return KRL_OK;
+	if (cg_cat_inplace(G, n) && G->catlib[n] >= 0) {
+		cg_sb_printf(&G->plan, "# k%d: %s (node %d) a view of %s, whose "
+		             "parts' kernels wrote it\n", K->id, x->op, n,
+		             cg_bufname(G, G->catlib[n]));
+		G->ncat++;
+		return KRL_OK;
+	}
 	if (cg_cat_inplace(G, n)) {
 		cg_sb_printf(&G->plan, "# k%d: %s (node %d) written in place: "
 		             "its inputs' kernels wrote their places in %s\n",
