@@ -182,6 +182,12 @@ static int read_ok(const cg_gen *G, int c)
 	return 1;
 }
 
+int cg_off_view(const cg_gen *G, int n)
+{
+	return G->catlib && G->catlib[n] >= 0 && strcmp(G->catoff[n], "0") &&
+	       G->g->n[n].kind == KRL_GN_REDUCE;
+}
+
 int cg_cat_read(const cg_gen *G, int n)
 {
 	return G->catrd && G->catrd[n];
@@ -189,10 +195,11 @@ int cg_cat_read(const cg_gen *G, int n)
 
 /* Node c as a flat cat (every dim before its cat dim is 1: each part a
  * contiguous run of it) that may host its parts (flat_hosts): f32, no
- * task output, not yet written in place, its parts distinct nodes with
- * buffers of their own that may become views of it (no task input,
- * output, view or cat, none written into another cat, a library call's
- * only output). */
+ * task output, not yet written in place, its parts distinct reductions
+ * materialised by generated kernels, no task output, none written into
+ * another cat. A part becomes a view at an offset that need not be a
+ * multiple of 4 (at a hidden set): a reduction's kernel stores it a
+ * scalar at a time, and its readers load it so (cg_off_view). */
 static int host_ok(const cg_gen *G, int c)
 {
 	const krl_graph *g = G->g;
@@ -213,11 +220,8 @@ static int host_ok(const cg_gen *G, int c)
 				return 0;
 		if (y->dtype != KRL_F32 || y->ndim != x->ndim || !G->mat[v] ||
 		    G->alias[v] || G->catof[v] >= 0 || G->catlib[v] >= 0 ||
-		    y->kind == KRL_GN_BUF || y->kind == KRL_GN_CONST ||
-		    y->kind == KRL_GN_VIEW || krl_graph_is_output(g, v) ||
-		    cg_out_decl(g, v, 0) >= 0 ||
-		    (y->kind == KRL_GN_LIB && (y->nout != 1 || G->outview[v] >= 0 ||
-		                               !strcmp(y->op, "cat"))))
+		    y->kind != KRL_GN_REDUCE || G->home[v] < 0 ||
+		    krl_graph_is_output(g, v) || cg_out_decl(g, v, 0) >= 0)
 			return 0;
 	}
 	return 1;

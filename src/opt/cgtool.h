@@ -398,6 +398,10 @@ int cg_cl_plan(cg_gen *G);
  * buffer (cg_store, cg_cat_index) and c's call is dropped. 0, or -1 when
  * out of memory. */
 int cg_cat_plan(cg_gen *G);
+/* Whether node n is a part of a flat cat that hosts it at a nonzero
+ * offset (cg_cat_plan's flat hosts): its buffer's start may not be 16-byte
+ * aligned, so no vector load reads it. */
+int cg_off_view(const cg_gen *G, int n);
 /* Whether node n is a cat read in place: G->catrd[n] (cg_cat_plan). */
 int cg_cat_read(const cg_gen *G, int n);
 /* Whether cat (or permute: cgcat.c) node c is written in place by its

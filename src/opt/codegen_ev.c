@@ -568,7 +568,8 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 	for (int i = 0; i < sp->ndim; i++)
 		if (cls[i] != CL_FULL && cls[i] != CL_WILD)
 			full = 0;
-	int f32 = g->n[n].dtype == KRL_F32;
+	/* a view at an offset that may leave it unaligned: a scalar a lane */
+	int f32 = g->n[n].dtype == KRL_F32 && !cg_off_view(G, n);
 	if (full) {
 		for (int i = 0; i < em->ncache && em->ck; i++)
 			if (em->cnode[i] == n) {

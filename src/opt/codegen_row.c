@@ -160,7 +160,8 @@ static void find_cache(cg_gen *G, cg_kern *K, int m, rinfo *ri, int viewed,
 	const krl_gnode *x = &g->n[m];
 	if (s == SEE_LEAF) {
 		/* a channels-last leaf is not at the point's linear index */
-		if (x->dtype != KRL_F32 || cg_is_cl(G, m) || cg_cat_read(G, m))
+		if (x->dtype != KRL_F32 || cg_is_cl(G, m) || cg_cat_read(G, m) ||
+		    cg_off_view(G, m))
 			return;
 		if (!viewed && (!cg_same_shape(g, m, K->space) ||
 		                x->ndim != g->n[K->space].ndim))
