@@ -147,8 +147,11 @@ static int read_ok(const cg_gen *G, int c)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[c];
-	if (x->kind != KRL_GN_LIB || strcmp(x->op, "cat") || x->nout != 1 ||
-	    x->dtype != KRL_F32 || x->nin < 2 || x->nin > CAT_READ_MAX ||
+	int nar = x->kind == KRL_GN_LIB && !strcmp(x->op, "narrow") &&
+	          x->nin == 1;
+	if (x->kind != KRL_GN_LIB || (strcmp(x->op, "cat") && !nar) ||
+	    x->nout != 1 || x->dtype != KRL_F32 || (x->nin < 2 && !nar) ||
+	    x->nin > CAT_READ_MAX ||
 	    cg_cat_dim(x) < 0 || !G->nuse[c] || krl_graph_is_output(g, c) ||
 	    cg_out_decl(g, c, 1) >= 0 || G->alias[c] || G->outview[c] >= 0 ||
 	    cg_cat_inplace(G, c) || G->s.lib_layout == 3)
@@ -457,6 +460,21 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 	              B, O ? " + " : "", O ? O : "", lin, A);
 }
 
+/* The start of narrow node x (its attribute's text; "0" when absent). */
+static const char *narrow_start(cg_gen *G, const krl_gnode *x)
+{
+	for (int a = 0; a < x->nattrs; a++)
+		if (!strcmp(x->attrs[a].key, "start")) {
+			char *z = krl_opt_expr_text(x->attrs[a].value);
+			const char *r = z ? cg_fmt(G, "(%s)", z) : "0";
+			if (!z)
+				G->oom = 1;
+			free(z);
+			return r;
+		}
+	return "0";
+}
+
 const char *cg_cat_part(cg_em *em, int c, const char *lin, int lvl,
                         const char **delta)
 {
@@ -469,6 +487,29 @@ const char *cg_cat_part(cg_em *em, int c, const char *lin, int lvl,
 	const char *Ct = cg_arg_long(G, K, cg_fmt(G, "(%s)", x->dim[d].text));
 	cg_sb *b = em->buf[lvl];
 	int ind = em->ind[lvl];
+	if (!strcmp(x->op, "narrow")) {
+		/* one part, the narrowed node of Cs along d: the narrow's
+		 * element (b, ch, r) is its (b, ch + start, r), the narrow's
+		 * index plus b (Cs - Cn) I + start I */
+		int v = x->in[0];
+		const char *Cs = cg_arg_long(G, K, cg_fmt(G, "(%s)",
+		                             G->g->n[v].dim[d].text));
+		const char *S = cg_arg_long(G, K, narrow_start(G, x));
+		const char *D = cg_name(G, "cd");
+		if (d > 0) {
+			const char *q = cg_name(G, "cq");
+			cg_line(b, ind, "const long %s = krl_div(%s, %s);", q, lin,
+			        cg_arg_long(G, K, cg_fmt(G, "(%s) * %s",
+			                                 x->dim[d].text, inner)));
+			cg_line(b, ind, "const long %s = %s * (%s - %s) * %s + %s * %s;",
+			        D, q, Cs, Ct, I, S, I);
+			G->need |= CG_NEED_DIV;
+		} else {
+			cg_line(b, ind, "const long %s = %s * %s;", D, S, I);
+		}
+		*delta = D;
+		return cg_arg_buf(G, K, v, 0);
+	}
 	/* q = b Ct + ch: the index of (b, ch) over the dims up to d */
 	const char *q = lin;
 	if (strcmp(inner, "1")) {

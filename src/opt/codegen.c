@@ -695,8 +695,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			             G.ncat == 1 ? "" : "s", G.ncat == 1 ? "" : "s",
 			             G.ncat == 1 ? "its" : "their");
 		if (G.ncatrd)
-			cg_sb_printf(&sm, "; %d cat%s read in place by %s "
-			             "readers", G.ncatrd, G.ncatrd == 1 ? "" : "s",
+			cg_sb_printf(&sm, "; %d cat%s or narrow%s read in place "
+			             "by %s readers", G.ncatrd,
+			             G.ncatrd == 1 ? "" : "s", G.ncatrd == 1 ? "" : "s",
 			             G.ncatrd == 1 ? "its" : "their");
 		if (G.nperm)
 			cg_sb_printf(&sm, "; %d permute%s as kernelrl's copy "

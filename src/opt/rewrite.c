@@ -46,6 +46,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_CSE: return "cse";
 	case KRL_RULE_ATTENTION: return "attention";
 	case KRL_RULE_CAT_REDUCE: return "cat_reduce";
+	case KRL_RULE_CONV_MERGE: return "conv_merge";
 	default: return "?";
 	}
 }
@@ -1110,6 +1111,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_CSE: return rule_cse;
 	case KRL_RULE_ATTENTION: return krl_rule_attention;
 	case KRL_RULE_CAT_REDUCE: return krl_rule_cat_reduce;
+	case KRL_RULE_CONV_MERGE: return krl_rule_conv_merge;
 	default: return NULL;
 	}
 }

@@ -57,5 +57,9 @@ krl_err krl_rule_attention(rw *R, const krl_gnode *n, int *out);
  * of cats split alike along a dim it keeps as the cat of the parts'
  * reductions, each an earlier identical node where there is one. */
 krl_err krl_rule_cat_reduce(rw *R, const krl_gnode *n, int *out);
+/* The conv_merge rule (rewrite_merge.c): convolutions of one x with the
+ * same attributes as one over their weights joined along dim 0, each a
+ * narrow of its output channels. */
+krl_err krl_rule_conv_merge(rw *R, const krl_gnode *n, int *out);
 
 #endif

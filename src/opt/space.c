@@ -408,7 +408,7 @@ static int gemm_small(const krl_graph *g, int i)
 static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
 	KRL_RULE_RECURRENCE, KRL_RULE_CONV_MEAN, KRL_RULE_POOL_CONV,
 	KRL_RULE_NARROW_GEMM, KRL_RULE_ATTENTION, KRL_RULE_CONV_BIAS,
-	KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP, KRL_RULE_REDUCE_LINEAR,
+	KRL_RULE_CONV_MERGE, KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP, KRL_RULE_REDUCE_LINEAR,
 	KRL_RULE_CAT_REDUCE, KRL_RULE_CANCEL, KRL_RULE_FOLD, KRL_RULE_CSE,
 };
 
@@ -432,6 +432,11 @@ static krl_err rewritten(const krl_opt *o, const krl_choice *c, int all,
 		snprintf(name, sizeof name, "rule.%s", krl_rule_name(r));
 		const char *z = c ? chosen(&o->space, c, name) : NULL;
 		if (!all && (!z || strcmp(z, "on")))
+			continue;
+		/* conv_merge's narrows are read in place, which channels-last
+		 * across layers does not do: there they would be copies */
+		const char *lay = c ? chosen(&o->space, c, "lib.layout") : NULL;
+		if (r == KRL_RULE_CONV_MERGE && lay && !strcmp(lay, "nhwc_xy"))
 			continue;
 		int sites = 0;
 		krl_err e = krl_rule_apply(g, r, &sites, d);
@@ -574,6 +579,16 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		goto fail;
 	for (int i = 0; i < KRL_RULE_COUNT; i++)
 		o->matches[i] = krl_rule_matches(o->g, (krl_rule)i);
+	/* conv_merge merges convolutions without their bias: those
+	 * conv_bias (before it in the order) leaves */
+	if (!o->matches[KRL_RULE_CONV_MERGE] && o->matches[KRL_RULE_CONV_BIAS]) {
+		krl_graph *c = krl_graph_clone(o->g);
+		int sites = 0;
+		if (c && !krl_rule_apply(c, KRL_RULE_CONV_BIAS, &sites, NULL))
+			o->matches[KRL_RULE_CONV_MERGE] =
+				krl_rule_matches(c, KRL_RULE_CONV_MERGE);
+		krl_graph_free(c);
+	}
 
 	/* the kernel kinds, with every matching rule applied and with none */
 	krl_sched s;
