@@ -159,7 +159,7 @@ static int read_ok(const cg_gen *G, int c)
 	double numel = 1;
 	for (int k = 0; k < x->ndim; k++)
 		numel *= (double)x->dim[k].val;
-	if (numel < CAT_READ_MIN)
+	if (numel < CAT_READ_MIN && !nar)
 		return 0;
 	for (int i = 0; i < x->nin; i++) {
 		int v = x->in[i];

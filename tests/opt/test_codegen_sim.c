@@ -1775,7 +1775,8 @@ static void colsplit_compute_golden(void **state)
  * place by their readers: a batch norm's statistics, per part by the
  * cat_reduce rule, and its map, a softmax across the parts, maps of cats
  * along N and W; a second batch norm whose statistics host the first's,
- * flat cats as views). */
+ * flat cats as views) and tests/data/cat/narrow.task (two convolutions
+ * merged by conv_merge, their narrows read in place). */
 static void views_compute_golden(void **state)
 {
 	(void)state;
@@ -1783,7 +1784,7 @@ static void views_compute_golden(void **state)
 		"tests/data/views/views.task", "tests/data/parts/steps.task",
 		"tests/data/cat/inplace.task", "tests/data/cat/channels_last.task",
 		"tests/data/cat/permute.task", "tests/data/cat/flat_lib.task",
-		"tests/data/cat/read.task",
+		"tests/data/cat/read.task", "tests/data/cat/narrow.task",
 	};
 	static const char *const lines[] = {
 		"krl-choice: fuse=full", "krl-choice: fuse=none",
@@ -1800,7 +1801,11 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (int p = 0; p < 7; p++) {
+	/* the narrows of merged convolutions (a rule off by default) */
+	static const char *const merge_lines[] = {
+		"krl-choice: rule.conv_merge=on", "krl-choice: fuse=none",
+	};
+	for (int p = 0; p < 8; p++) {
 		const char *path = paths[p];
 		if (!wanted(path))
 			continue;
@@ -1812,8 +1817,14 @@ static void views_compute_golden(void **state)
 			if (!mine(&item))
 				continue;
 			char *text = NULL, *what = NULL;
-			generate_compiled(o, path, p == 3 ? cl_lines[c] : lines[c],
+			generate_compiled(o, path, p == 3 ? cl_lines[c] :
+			                  p == 7 ? merge_lines[c] : lines[c],
 			                  &text, &what);
+			if (p == 7)
+				assert_true((strstr(what, "2 cats or narrows read in "
+				                    "place") != NULL) == (c == 0) &&
+				            (strstr(what, "conv_merge x2") != NULL) ==
+				            (c == 0));
 			assert_true(has_kernel(text));
 			if (p == 2)
 				assert_true((strstr(what, "4 cats or permutes written "

@@ -1036,6 +1036,90 @@ static void cat_reduce_parts(void **state)
 	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_CAT_REDUCE);
 }
 
+/* ==== CONV_MERGE ==== */
+
+/* Convolutions of one x with the same attributes as one over their joined
+ * weights, each a narrow of its channels: level 3's 6 at tiny (the
+ * inception module's three 1 x 1 convolutions of x, after conv_bias splits
+ * their biases off: one convolution, three narrows), and made-up ones:
+ * two 3 x 3 convolutions with padding 1 and stride 2 under a relu and a
+ * sum. Refused: different padding, different inputs, groups 2, an output
+ * read by a library op (its narrow would be a copy). */
+static void conv_merge_siblings(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	const char *id = "level3/6_googlenet_inception_module";
+	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	/* its convolutions carry their biases until conv_bias */
+	assert_false(krl_rule_matches(g, KRL_RULE_CONV_MERGE));
+	int sites = 0;
+	KRL_ASSERT_OK(krl_rule_apply(g, KRL_RULE_CONV_BIAS, &sites, &d), &d);
+	int convs = count_lib(g, "conv");
+	apply_checked(t, g, KRL_RULE_CONV_MERGE, "tiny", id);
+	assert_int_equal(count_lib(g, "conv"), convs - 2);
+	assert_int_equal(count_lib(g, "narrow"), 3);
+	krl_graph_free(g);
+	krl_task_free(t);
+	krl_suite_free(s);
+	static const char *const texts[] = {
+		HEAD("input x f32 [n, c, h, w] normal(0, 1)\n"
+		     "param wa f32 [a, c, 3, 3] normal(0, 1)\n"
+		     "param wb f32 [b, c, 3, 3] normal(0, 1)\n"
+		     "output y f32 [n, a, 3, 4]\noutput z f32 [n, b, 3]\n",
+		     "n=2 c=3 a=4 b=5 h=6 w=7")
+		"  buffer p f32 [n, a, 3, 4]\n  buffer q f32 [n, b, 3, 4]\n"
+		"  call conv(x, wa) -> p padding=1 stride=2\n"
+		"  call conv(x, wb) -> q padding=1 stride=2\n"
+		"  call relu(p) -> y\n  call sum(q) -> z dim=3\nend\n",
+	};
+	matches_all(texts, sizeof texts / sizeof texts[0],
+	            KRL_RULE_CONV_MERGE, NULL);
+	static const char *const no[] = {
+		HEAD("input x f32 [n, c, h, w] normal(0, 1)\n"
+		     "param wa f32 [a, c, 3, 3] normal(0, 1)\n"
+		     "param wb f32 [b, c, 3, 3] normal(0, 1)\n"
+		     "output y f32 [n, a, 6, 7]\noutput z f32 [n, b, 4, 5]\n",
+		     "n=2 c=3 a=4 b=5 h=6 w=7")
+		"  buffer p f32 [n, a, 6, 7]\n  buffer q f32 [n, b, 4, 5]\n"
+		"  call conv(x, wa) -> p padding=1\n  call conv(x, wb) -> q\n"
+		"  call relu(p) -> y\n  call relu(q) -> z\nend\n",
+		HEAD("input x f32 [n, c, h, w] normal(0, 1)\n"
+		     "input u f32 [n, c, h, w] normal(0, 1)\n"
+		     "param wa f32 [a, c, 1, 1] normal(0, 1)\n"
+		     "param wb f32 [b, c, 1, 1] normal(0, 1)\n"
+		     "output y f32 [n, a, h, w]\noutput z f32 [n, b, h, w]\n",
+		     "n=2 c=3 a=4 b=5 h=6 w=7")
+		"  buffer p f32 [n, a, h, w]\n  buffer q f32 [n, b, h, w]\n"
+		"  call conv(x, wa) -> p\n  call conv(u, wb) -> q\n"
+		"  call relu(p) -> y\n  call relu(q) -> z\nend\n",
+		HEAD("input x f32 [n, c, h, w] normal(0, 1)\n"
+		     "param wa f32 [a, 2, 1, 1] normal(0, 1)\n"
+		     "param wb f32 [b, 2, 1, 1] normal(0, 1)\n"
+		     "output y f32 [n, a, h, w]\noutput z f32 [n, b, h, w]\n",
+		     "n=2 c=4 a=4 b=6 h=6 w=7")
+		"  buffer p f32 [n, a, h, w]\n  buffer q f32 [n, b, h, w]\n"
+		"  call conv(x, wa) -> p groups=2\n"
+		"  call conv(x, wb) -> q groups=2\n"
+		"  call relu(p) -> y\n  call relu(q) -> z\nend\n",
+		HEAD("input x f32 [n, c, h, w] normal(0, 1)\n"
+		     "param wa f32 [a, c, 1, 1] normal(0, 1)\n"
+		     "param wb f32 [b, c, 1, 1] normal(0, 1)\n"
+		     "param wc f32 [a, a, 1, 1] normal(0, 1)\n"
+		     "output y f32 [n, a, h, w]\noutput z f32 [n, b, h, w]\n",
+		     "n=2 c=3 a=4 b=5 h=6 w=7")
+		"  buffer p f32 [n, a, h, w]\n  buffer q f32 [n, b, h, w]\n"
+		"  call conv(x, wa) -> p\n  call conv(x, wb) -> q\n"
+		"  call conv(p, wc) -> y\n  call relu(q) -> z\nend\n",
+	};
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_CONV_MERGE);
+}
+
 /* ==== ATTENTION ==== */
 
 /* The sdpa call's attribute key's text (NULL when absent). */
@@ -1198,6 +1282,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_CSE), "cse");
 	assert_string_equal(krl_rule_name(KRL_RULE_ATTENTION), "attention");
 	assert_string_equal(krl_rule_name(KRL_RULE_CAT_REDUCE), "cat_reduce");
+	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MERGE), "conv_merge");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -1221,6 +1306,7 @@ int main(void)
 		cmocka_unit_test(cse_identical_calls),
 		cmocka_unit_test(attention_fused),
 		cmocka_unit_test(cat_reduce_parts),
+		cmocka_unit_test(conv_merge_siblings),
 		cmocka_unit_test(rule_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
