@@ -38,21 +38,7 @@
 
 int cg_cat_dim(const krl_gnode *c)
 {
-	for (int a = 0; a < c->nattrs; a++) {
-		if (strcmp(c->attrs[a].key, "dim"))
-			continue;
-		char *z = krl_opt_expr_text(c->attrs[a].value);
-		char *end = NULL;
-		long d = z ? strtol(z, &end, 10) : 0;
-		int ok = z && end != z && !*end;
-		free(z);
-		if (!ok)
-			return -1;
-		if (d < 0)
-			d += c->ndim;
-		return d >= 0 && d < c->ndim ? (int)d : -1;
-	}
-	return 0;
+	return krl_gnode_dim_attr(c);
 }
 
 /* The permutation of library node c when it is a `permute` that keeps

@@ -445,6 +445,24 @@ int krl_gnode_lib_literal(const krl_gnode *n, const char *key, double dflt,
 	return 1;
 }
 
+int krl_gnode_dim_attr(const krl_gnode *n)
+{
+	for (int a = 0; a < n->nattrs; a++) {
+		if (strcmp(n->attrs[a].key, "dim"))
+			continue;
+		char *z = krl_opt_expr_text(n->attrs[a].value), *end = NULL;
+		long d = z ? strtol(z, &end, 10) : 0;
+		int ok = z && end != z && !*end;
+		free(z);
+		if (!ok)
+			return -1;
+		if (d < 0)
+			d += n->ndim;
+		return d >= 0 && d < n->ndim ? (int)d : -1;
+	}
+	return 0;
+}
+
 int64_t krl_gnode_numel(const krl_gnode *n)
 {
 	int64_t k = 1;

@@ -55,21 +55,8 @@ static int cat_dim(const rw *R, int i)
 	if (x->kind != KRL_GN_LIB || strcmp(x->op, "cat") || x->nout != 1 ||
 	    x->nin < 2)
 		return -1;
-	for (int a = 0; a < x->nattrs; a++) {
-		if (strcmp(x->attrs[a].key, "dim"))
-			continue;
-		/* a literal: the same dim in every shape set */
-		char *z = krl_opt_expr_text(x->attrs[a].value), *end = NULL;
-		long v = z ? strtol(z, &end, 10) : 0;
-		int lit = z && end != z && !*end;
-		free(z);
-		if (!lit)
-			return -1;
-		if (v < 0)
-			v += x->ndim;
-		return v >= 0 && v < x->ndim ? (int)v : -1;
-	}
-	return 0;
+	/* a literal: the same dim in every shape set */
+	return krl_gnode_dim_attr(x);
 }
 
 /* Whether dim text z is the literal 1. */

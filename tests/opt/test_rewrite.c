@@ -74,6 +74,18 @@ static krl_graph *lower_text(const char *text, krl_task **t)
 	return g;
 }
 
+/* Suite task id lowered at tiny (the suite in *s, the task in *t: the
+ * caller frees all three). */
+static krl_graph *lower_suite(const char *id, krl_suite **s, krl_task **t)
+{
+	krl_diag d = { 0 };
+	krl_graph *g = NULL;
+	KRL_ASSERT_OK(krl_suite_load("tasks", s, &d), &d);
+	KRL_ASSERT_OK(krl_suite_load_task(*s, id, t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(*t, "tiny", &g, &d), &d);
+	return g;
+}
+
 /* Each of texts[0..n) lowered at tiny: rule r matches, keeps the golden
  * result (apply_checked), and then `after` (when not NULL) holds. */
 static void matches_all(const char *const *texts, size_t n, krl_rule r,
@@ -959,12 +971,9 @@ static void cat_reduce_parts(void **state)
 	(void)state;
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	krl_task *t = NULL;
-	krl_graph *g = NULL;
 	const char *id = "level3/14_densenet121_dense_block";
-	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	krl_graph *g = lower_suite(id, &s, &t);
 	double before = reduced_elements(g);
 	apply_checked(t, g, KRL_RULE_CAT_REDUCE, "tiny", id);
 	/* tiny: 5 channels, then 3 a layer; the statistics of layer j read
@@ -1050,12 +1059,9 @@ static void conv_merge_siblings(void **state)
 	(void)state;
 	krl_suite *s = NULL;
 	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	krl_task *t = NULL;
-	krl_graph *g = NULL;
 	const char *id = "level3/6_googlenet_inception_module";
-	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	krl_graph *g = lower_suite(id, &s, &t);
 	/* its convolutions carry their biases until conv_bias */
 	assert_false(krl_rule_matches(g, KRL_RULE_CONV_MERGE));
 	int sites = 0;
