@@ -1,0 +1,38 @@
+#!/bin/bash
+# Issue 22's acceptance run (the builtin optimizer over all of level 3 at
+# one shape set, then PyTorch's peers of each problem in the same call,
+# joined: bench/run_gpu.sh's level phase) in device calls of at most 600 s,
+# every call at one commit. Run from the repository root on the GPU
+# machine after `PACK=1 bash scripts/stage_gpu.sh` here and `tar xJf
+# .gpu.tar.xz && rm -rf build && mv .gpubuild build` there; carry
+# .gpu.tar.xz, .kb and, from the second call on, .accept:
+#
+#   OUT=$OUT SHAPES=kb1 bash bench/level3_accept.sh
+#
+# The search's work (its store, candidates, results and the peers so far:
+# .gpuwork/opt-level3-SET) goes back in $OUT/work-SET.tar.gz after every
+# call; put it in .accept/ here before the next call, which unpacks it and
+# resumes (a problem with a result line is not run again; one cut off
+# resumes from its store). A work folder of another commit is moved aside
+# by the level phase, so a run never mixes commits. Files in $OUT (8, what
+# the device tool brings back): summary.txt, optimize-level3-SET.jsonl
+# (results with peer columns), .md (its table), .peers.jsonl, .txt,
+# level3-SET.db, level3-SET.err, work-SET.tar.gz.
+# Environment: SHAPES (default kb1), BUDGET (evaluations a problem,
+# default 3), LEVEL_SECONDS (the phase's bound, default 520: the search
+# stops at 60% of it, the peers start no problem after the rest),
+# REASONS (a file of 'TASK reason' lines for the problems below parity).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-bench/out}
+mkdir -p "$OUT" .gpuwork
+s=${SHAPES:-kb1}
+name=opt-level3-$s
+if [ -f ".accept/work-$s.tar.gz" ] && [ ! -d ".gpuwork/$name" ]; then
+	tar xzf ".accept/work-$s.tar.gz" -C .gpuwork || exit 1
+fi
+LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-520} \
+	OUT=$OUT bash bench/run_gpu.sh level
+tar czf "$OUT/work-$s.tar.gz" -C .gpuwork "$name"
+echo "work: $(du -h "$OUT/work-$s.tar.gz" | cut -f1), $(wc -l < ".gpuwork/$name/done.txt" 2>/dev/null || echo 0) of $(wc -l < ".gpuwork/$name/selected.txt" 2>/dev/null || echo '?') problems done" |
+	tee -a "$OUT/summary.txt"
