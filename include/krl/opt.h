@@ -175,6 +175,9 @@ typedef enum krl_rule {
 	KRL_RULE_CAT_REDUCE, /* a reduction of a cat, along a dim it keeps, as
 	                        the cat of its parts' reductions (an earlier
 	                        identical one reused) */
+	KRL_RULE_CONV_MERGE, /* convolutions of one x with the same attributes
+	                        as one over their joined weights, each a
+	                        narrow of its channels */
 	KRL_RULE_COUNT
 } krl_rule;
 
