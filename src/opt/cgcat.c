@@ -138,14 +138,11 @@ static int read_ok(const cg_gen *G, int c)
 	if (x->kind != KRL_GN_LIB || (strcmp(x->op, "cat") && !nar) ||
 	    x->nout != 1 || x->dtype != KRL_F32 || (x->nin < 2 && !nar) ||
 	    x->nin > CAT_READ_MAX ||
-	    cg_cat_dim(x) < 0 || !G->nuse[c] || krl_graph_is_output(g, c) ||
+	    cg_cat_dim(x) < 0 || krl_graph_is_output(g, c) ||
 	    cg_out_decl(g, c, 1) >= 0 || G->alias[c] || G->outview[c] >= 0 ||
 	    cg_cat_inplace(G, c) || G->s.lib_layout == 3)
 		return 0;
-	double numel = 1;
-	for (int k = 0; k < x->ndim; k++)
-		numel *= (double)x->dim[k].val;
-	if (numel < CAT_READ_MIN && !nar)
+	if ((double)krl_gnode_numel(x) < CAT_READ_MIN && !nar)
 		return 0;
 	for (int i = 0; i < x->nin; i++) {
 		int v = x->in[i];
@@ -159,15 +156,12 @@ static int read_ok(const cg_gen *G, int c)
 		     y->kind != KRL_GN_PROJ && (G->alias[v] || G->home[v] < 0)))
 			return 0;
 	}
-	for (int m = c + 1; m < g->nn; m++)
-		for (int i = 0; i < g->n[m].nin; i++) {
-			if (g->n[m].in[i] != c)
-				continue;
-			if ((g->n[m].kind != KRL_GN_PW &&
-			     g->n[m].kind != KRL_GN_REDUCE) ||
-			    (G->chain_end && G->chain_end[m] >= 0))
+	if (!krl_graph_pw_readers(g, c))
+		return 0;
+	for (int m = c + 1; m < g->nn && G->chain_end; m++)
+		for (int i = 0; i < g->n[m].nin; i++)
+			if (g->n[m].in[i] == c && G->chain_end[m] >= 0)
 				return 0;
-		}
 	return 1;
 }
 
@@ -234,6 +228,16 @@ static int run_in(const cg_gen *G, int c, int h)
 	return -1;
 }
 
+/* Whether library node c may become a view of a flat host: a call whose
+ * output is no task output, no view, nothing written in place yet. */
+static int view_ok(const cg_gen *G, int c)
+{
+	const krl_graph *g = G->g;
+	return g->n[c].kind == KRL_GN_LIB && !krl_graph_is_output(g, c) &&
+	       cg_out_decl(g, c, 1) < 0 && !G->alias[c] && G->outview[c] < 0 &&
+	       G->catlib[c] < 0 && !cg_cat_inplace(G, c);
+}
+
 /* Flat cats that share their parts (cat_reduce's per-channel statistics
  * of a dense block: layer j's statistics are cat(s_0, ..., s_j), a prefix
  * of the next layer's): the one with the most parts hosts them, each part
@@ -250,11 +254,7 @@ static void flat_hosts(cg_gen *G)
 		for (int h = 0; h < g->nn; h++)
 			if ((best < 0 || g->n[h].nin > g->n[best].nin) && host_ok(G, h))
 				for (int c = 0; c < g->nn && best != h; c++)
-					if (run_in(G, c, h) >= 0 && g->n[c].kind == KRL_GN_LIB &&
-					    !krl_graph_is_output(g, c) &&
-					    cg_out_decl(g, c, 1) < 0 && !G->alias[c] &&
-					    G->outview[c] < 0 && G->catlib[c] < 0 &&
-					    !cg_cat_inplace(G, c))
+					if (run_in(G, c, h) >= 0 && view_ok(G, c))
 						best = h;
 		if (best < 0)
 			return;
@@ -271,10 +271,7 @@ static void flat_hosts(cg_gen *G)
 		}
 		for (int c = 0; c < g->nn; c++) {
 			int k = run_in(G, c, best);
-			if (k < 0 || g->n[c].kind != KRL_GN_LIB ||
-			    krl_graph_is_output(g, c) || cg_out_decl(g, c, 1) >= 0 ||
-			    G->alias[c] || G->outview[c] >= 0 || G->catlib[c] >= 0 ||
-			    cg_cat_inplace(G, c))
+			if (k < 0 || !view_ok(G, c))
 				continue;
 			G->catlib[c] = best;
 			G->catoff[c] = offs[k];

@@ -530,16 +530,18 @@ static const char *comp(int c)
 	return xyzw[c & 3];
 }
 
-/* A vector of em->vec floats of node n's buffer from element off (which
- * must be aligned), loaded once per step. */
-static const char *vload(cg_em *em, int n, const char *off)
+/* A vector of em->vec floats of node n from element off (which must be
+ * aligned) of ptr (NULL: n's buffer; a cat read in place: its part's),
+ * loaded once per step. */
+static const char *vload(cg_em *em, int n, const char *ptr, const char *off)
 {
 	cg_gen *G = em->G;
 	const char *key = cg_fmt(G, "V%s", off);
 	const cg_val *m = memo_get(em, n, 2, key);
 	if (m)
 		return m->e;
-	const char *ptr = cg_arg_buf(G, em->K, n, 0);
+	if (!ptr)
+		ptr = cg_arg_buf(G, em->K, n, 0);
 	const char *vt = em->vec == 4 ? "float4" : "float2";
 	const char *name = cg_name(G, "w");
 	cg_line(em->buf[2], em->ind[2],
@@ -577,7 +579,7 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 				return v;
 			}
 		if (f32) {
-			v.e = cg_fmt(G, "%s.%s", vload(em, n, em->vlin), comp(c));
+			v.e = cg_fmt(G, "%s.%s", vload(em, n, NULL, em->vlin), comp(c));
 			return v;
 		}
 		return declare(em, 2, elem(em, n, cg_arg_buf(G, em->K, n, 0),
@@ -609,7 +611,7 @@ static cg_val load_main(cg_em *em, int n, const cg_point *p)
 		return r;
 	}
 	if (f32) {
-		v.e = cg_fmt(G, "%s.%s", vload(em, n, off0), comp(c));
+		v.e = cg_fmt(G, "%s.%s", vload(em, n, NULL, off0), comp(c));
 		return v;
 	}
 	return declare(em, 2, elem(em, n, ptr, cg_fmt(G, "%s + %d", off0, c)));
@@ -942,20 +944,8 @@ static cg_val ev_catread(cg_em *em, int n, const cg_point *p, int lvl)
 	if (vec) {
 		cg_guard_add(em, cg_arg_long(G, em->K, cg_prod(G, n, d + 1,
 		                                               x->ndim)));
-		const char *vkey = cg_fmt(G, "W%s", em->vlin);
-		const cg_val *w = memo_get(em, n, 2, vkey);
-		const char *name;
-		if (w) {
-			name = w->e;
-		} else {
-			const char *vt = em->vec == 4 ? "float4" : "float2";
-			name = cg_name(G, "w");
-			cg_line(em->buf[2], em->ind[2], "const %s %s = *reinterpret_cast"
-			        "<const %s *>(%s + (%s + %s));", vt, name, vt, P,
-			        em->vlin, D);
-			memo_put(em, n, 2, vkey, (cg_val){ name, 'f' });
-		}
-		v.e = cg_fmt(G, "%s.%s", name, comp(p->lane));
+		v.e = cg_fmt(G, "%s.%s", vload(em, n, P, cg_fmt(G, "(%s + %s)",
+		             em->vlin, D)), comp(p->lane));
 		return v;
 	}
 	return declare(em, lvl, (cg_val){ cg_fmt(G, "%s[%s + %s]", P, own, D),

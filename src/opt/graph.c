@@ -556,6 +556,20 @@ int krl_graph_fused_readers(const krl_graph *g, int i, int cat)
 	return k;
 }
 
+int krl_graph_pw_readers(const krl_graph *g, int i)
+{
+	int k = 0;
+	for (int j = i + 1; j < g->nn; j++)
+		for (int q = 0; q < g->n[j].nin; q++)
+			if (g->n[j].in[q] == i) {
+				if (g->n[j].kind != KRL_GN_PW &&
+				    g->n[j].kind != KRL_GN_REDUCE)
+					return 0;
+				k++;
+			}
+	return k;
+}
+
 int krl_graph_is_output(const krl_graph *g, int i)
 {
 	for (int q = 0; q < g->nout; q++)

@@ -243,6 +243,11 @@ int krl_graph_users(const krl_graph *g, int i);
  * lib.layout=nhwc_xy may give it channels-last); 0 when one is not (or
  * none reads it). */
 int krl_graph_fused_readers(const krl_graph *g, int i, int cat);
+/* How many node inputs read node i when every node reading it is a
+ * pointwise or reduce node (what generated kernels read through cg_ev: a
+ * cat or narrow read in place, cgcat.c); 0 when one is not (or none reads
+ * it). */
+int krl_graph_pw_readers(const krl_graph *g, int i);
 int krl_graph_is_output(const krl_graph *g, int i);
 /* Dim or attribute text of g that has the same value in every shape set
  * the judge draws: a constant expression, or a shape key g's task

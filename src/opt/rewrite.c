@@ -1043,8 +1043,7 @@ static int same_text(const krl_expr *a, const krl_expr *b)
 	return same;
 }
 
-/* The same dtype and dims, by value and by text. */
-static int same_type(const krl_gnode *a, const krl_gnode *b)
+int krl_rw_same_type(const krl_gnode *a, const krl_gnode *b)
 {
 	if (a->dtype != b->dtype || !same_dims(a, b))
 		return 0;
@@ -1054,15 +1053,10 @@ static int same_type(const krl_gnode *a, const krl_gnode *b)
 	return 1;
 }
 
-static int same_call(const krl_gnode *a, const krl_gnode *b)
+int krl_rw_same_attrs(const krl_gnode *a, const krl_gnode *b)
 {
-	if (a->kind != KRL_GN_LIB || b->kind != KRL_GN_LIB || a->nout != 1 ||
-	    b->nout != 1 || strcmp(a->op, b->op) || !same_type(a, b) ||
-	    a->nin != b->nin || a->nattrs != b->nattrs)
+	if (a->nattrs != b->nattrs)
 		return 0;
-	for (int i = 0; i < a->nin; i++)
-		if (a->in[i] != b->in[i])
-			return 0;
 	for (int i = 0; i < a->nattrs; i++)
 		if (strcmp(a->attrs[i].key, b->attrs[i].key) ||
 		    !(a->aval[i] == b->aval[i] ||
@@ -1072,11 +1066,23 @@ static int same_call(const krl_gnode *a, const krl_gnode *b)
 	return 1;
 }
 
+static int same_call(const krl_gnode *a, const krl_gnode *b)
+{
+	if (a->kind != KRL_GN_LIB || b->kind != KRL_GN_LIB || a->nout != 1 ||
+	    b->nout != 1 || strcmp(a->op, b->op) || !krl_rw_same_type(a, b) ||
+	    a->nin != b->nin)
+		return 0;
+	for (int i = 0; i < a->nin; i++)
+		if (a->in[i] != b->in[i])
+			return 0;
+	return krl_rw_same_attrs(a, b);
+}
+
 /* Two views of one node with the same dims. */
 static int same_view(const krl_gnode *a, const krl_gnode *b)
 {
 	return a->kind == KRL_GN_VIEW && b->kind == KRL_GN_VIEW &&
-	       a->in[0] == b->in[0] && same_type(a, b);
+	       a->in[0] == b->in[0] && krl_rw_same_type(a, b);
 }
 
 static krl_err rule_cse(rw *R, const krl_gnode *n, int *out)

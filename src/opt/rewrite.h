@@ -36,6 +36,10 @@ double krl_rw_attr_val(const krl_gnode *n, const char *key, char **text);
 /* Node i of the graph being built is a scalar CONST (of literal value
  * want when want is not NaN). */
 int krl_rw_is_const(const rw *R, int i, double want);
+/* The same dtype and dims, by value and by text. */
+int krl_rw_same_type(const krl_gnode *a, const krl_gnode *b);
+/* The same attributes, in order: keys, values and texts. */
+int krl_rw_same_attrs(const krl_gnode *a, const krl_gnode *b);
 /* The old-graph node the rebuild mapped to new node i, or -1. */
 int krl_rw_old_of(const rw *R, int i);
 /* New node i is read by exactly one node and is no task output. */

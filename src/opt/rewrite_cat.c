@@ -59,17 +59,13 @@ static int cat_dim(const rw *R, int i)
 	return krl_gnode_dim_attr(x);
 }
 
-/* Whether dim text z is the literal 1. */
+/* Whether dim text z is the literal 1 (spaces and outer parentheses
+ * aside, as cg_dim_one). */
 static int one_text(const char *z)
 {
-	while (*z == '(' || *z == ' ')
-		z++;
-	if (*z != '1')
-		return 0;
-	for (z++; *z; z++)
-		if (*z != ')' && *z != ' ')
-			return 0;
-	return 1;
+	char t[512];
+	krl_dim_text_norm(z, t, sizeof t);
+	return !strcmp(t, "1");
 }
 
 /* Whether cat node i (of cat dim cd) splits like s along dim d of the
@@ -152,8 +148,8 @@ static int find_same(const rw *R, const krl_gnode *c)
 {
 	for (int j = 0; j < R->g->nn; j++) {
 		const krl_gnode *y = NN(R, j);
-		if (y->kind != c->kind || y->nin != c->nin || y->dtype != c->dtype ||
-		    y->ndim != c->ndim)
+		if (y->kind != c->kind || y->nin != c->nin ||
+		    !krl_rw_same_type(y, c))
 			continue;
 		if (c->kind == KRL_GN_PW && y->pw != c->pw)
 			continue;
@@ -164,8 +160,6 @@ static int find_same(const rw *R, const krl_gnode *c)
 		int same = 1;
 		for (int q = 0; q < c->nin && same; q++)
 			same = same_value(R, y->in[q], c->in[q]);
-		for (int k = 0; k < c->ndim && same; k++)
-			same = !strcmp(y->dim[k].text, c->dim[k].text);
 		if (same)
 			return j;
 	}

@@ -65,34 +65,13 @@ static int mergeable(const krl_graph *g, int i)
 static int siblings(const krl_graph *g, int a, int b)
 {
 	const krl_gnode *x = &g->n[a], *y = &g->n[b];
-	if (x->in[0] != y->in[0] || x->nattrs != y->nattrs)
+	if (x->in[0] != y->in[0])
 		return 0;
 	const krl_gnode *wa = &g->n[x->in[1]], *wb = &g->n[y->in[1]];
 	for (int k = 1; k < wa->ndim; k++)
 		if (strcmp(wa->dim[k].text, wb->dim[k].text))
 			return 0;
-	for (int i = 0; i < x->nattrs; i++) {
-		char *p = krl_opt_expr_text(x->attrs[i].value);
-		char *q = krl_opt_expr_text(y->attrs[i].value);
-		int same = p && q && !strcmp(p, q) &&
-		           !strcmp(x->attrs[i].key, y->attrs[i].key);
-		free(p);
-		free(q);
-		if (!same)
-			return 0;
-	}
-	return 1;
-}
-
-/* Whether every reader of old node i is a pointwise or reduce node. */
-static int fused_readers(const krl_graph *g, int i)
-{
-	for (int m = i + 1; m < g->nn; m++)
-		for (int q = 0; q < g->n[m].nin; q++)
-			if (g->n[m].in[q] == i && g->n[m].kind != KRL_GN_PW &&
-			    g->n[m].kind != KRL_GN_REDUCE)
-				return 0;
-	return 1;
+	return krl_rw_same_attrs(x, y);
 }
 
 /* narrow(t, dim 1, start) with old node o's dims. */
@@ -125,14 +104,14 @@ krl_err krl_rule_conv_merge(rw *R, const krl_gnode *n, int *out)
 	if (M->at[cur].conv >= 0)
 		return narrow_of(R, M->at[cur].conv, &g->n[cur], M->at[cur].start,
 		                 M->at[cur].sv, out);
-	if (!mergeable(g, cur) || !fused_readers(g, cur))
+	if (!mergeable(g, cur) || !krl_graph_pw_readers(g, cur))
 		return KRL_OK;
 	/* the siblings after it whose weights the new graph has by now */
 	int sib[KRL_MAX_CALL_IN], ns = 0;
 	sib[ns++] = cur;
 	for (int m = cur + 1; m < g->nn && ns < KRL_MAX_CALL_IN; m++)
 		if (mergeable(g, m) && siblings(g, cur, m) &&
-		    g->n[m].in[1] < cur && fused_readers(g, m))
+		    g->n[m].in[1] < cur && krl_graph_pw_readers(g, m))
 			sib[ns++] = m;
 	if (ns < 2)
 		return KRL_OK;
