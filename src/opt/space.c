@@ -46,9 +46,6 @@ static void add_decision(krl_space *s, const char *name, int nopt,
 }
 
 static const char *const ONOFF[] = { "on", "off" };
-/* A rule not yet timed on a GPU: offered, off by default (conv_merge,
- * CPU-checked only on 2026-12-06) */
-static const char *const OFFON[] = { "off", "on" };
 static const char *const MAP_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const MAP_VEC[] = { "4", "2", "1" };
 static const char *const MAP_EPT[] = { "1", "2", "4" };
@@ -618,7 +615,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			continue;
 		char name[32];
 		snprintf(name, sizeof name, "rule.%s", krl_rule_name((krl_rule)i));
-		add_decision(sp, name, 2, i == KRL_RULE_CONV_MERGE ? OFFON : ONOFF);
+		add_decision(sp, name, 2, ONOFF);
 	}
 	int map = with.count[CK_MAP] || without.count[CK_MAP];
 	int rowk = with.count[CK_ROW] || without.count[CK_ROW];

@@ -1801,9 +1801,10 @@ static void views_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	/* the narrows of merged convolutions (a rule off by default) */
+	/* the narrows of merged convolutions (the default), and the
+	 * convolutions apart */
 	static const char *const merge_lines[] = {
-		"krl-choice: rule.conv_merge=on", "krl-choice: fuse=none",
+		"krl-choice: fuse=full", "krl-choice: rule.conv_merge=off",
 	};
 	for (int p = 0; p < 8; p++) {
 		const char *path = paths[p];
