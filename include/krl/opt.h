@@ -211,7 +211,7 @@ typedef struct krl_choice {
 	int opt[KRL_MAX_DECISIONS];
 } krl_choice;
 
-#define KRL_MAX_FEATURES 16
+#define KRL_MAX_FEATURES 24
 
 typedef struct krl_opt krl_opt;
 

@@ -460,12 +460,35 @@ static double log2_pos(double v)
 	return v > 1 ? log2(v) : 0;
 }
 
+/*
+ * The multiply-adds of library node x (numel elements out), roughly: a
+ * convolution's output times its weight's elements per output channel
+ * (dim 0 of input 1); a GEMM's output times the last dim of its input 0
+ * (the contracted one of the common forms). Where they go in a graph
+ * decides which of round 0's alternatives the search judges first
+ * (src/rl/search.c, conv_share).
+ */
+static double lib_macs(const krl_graph *g, const krl_gnode *x, double numel,
+                       int conv)
+{
+	if (x->nin < (conv ? 2 : 1))
+		return 0;
+	const krl_gnode *a = &g->n[x->in[conv ? 1 : 0]];
+	if (a->ndim < 1)
+		return 0;
+	double per = 1;
+	for (int k = conv ? 1 : a->ndim - 1; k < a->ndim; k++)
+		per *= a->dim[k].val > 0 ? (double)a->dim[k].val : 1;
+	return numel * per;
+}
+
 static void features(krl_opt *o)
 {
 	const krl_graph *g = o->g;
 	double maxbytes = 0, rowlen = 0, rows = 0;
 	int gemm = 0, conv = 0, pool = 0, red = 0, scan = 0, total = 0, bcast = 0;
 	int other = 0, cols = 0, pw_only = 1;
+	double gemm_macs = 0, conv_macs = 0;
 	for (int i = 0; i < g->nn; i++) {
 		const krl_gnode *x = &g->n[i];
 		double numel = 1;
@@ -527,12 +550,15 @@ static void features(krl_opt *o)
 			 * are lowered: they count above, as POOL nodes.) */
 			unsigned caps = krl_opt_lib_caps(g, i);
 			pw_only = 0;
-			if (caps & KRL_OPCAP_EPILOGUE)
+			if (caps & KRL_OPCAP_EPILOGUE) {
 				gemm = 1;
-			else if (caps & KRL_OPCAP_LAYOUT)
+				gemm_macs += lib_macs(g, x, numel, 0);
+			} else if (caps & KRL_OPCAP_LAYOUT) {
 				conv = 1;
-			else
+				conv_macs += lib_macs(g, x, numel, 1);
+			} else {
 				other = 1;
+			}
 			break;
 		}
 		default:
@@ -558,6 +584,8 @@ static void features(krl_opt *o)
 	F("has_bcast", bcast);
 	F("has_cols", cols);
 	F("has_lib_other", other);
+	F("conv_share", conv_macs + gemm_macs > 0 ?
+	  conv_macs / (conv_macs + gemm_macs) : 0);
 #undef F
 	o->nfeat = n;
 }

@@ -5,10 +5,12 @@
  * from.
  *
  * Layout of a run of budget B: round 0 holds the fixed choices (the
- * default; "fuse=ref", the reference plan, when offered; the other
- * gemm.impl (lib, or 3xtf32 where lib is the default), conv.impl,
- * lib.layout, lib.tconv, lib.groups, conv.dw and lib.rnn (persist) when
- * offered), slots "r0/k0", "r0/k1", ...; every later
+ * default; the other gemm.impl (lib, or 3xtf32 where lib is the
+ * default), conv.impl and lib.layout, in the reverse order where
+ * convolutions hold most of the work; lib.tconv, lib.groups, conv.dw and
+ * lib.rnn (persist) when offered; last "fuse=ref", the reference plan,
+ * which comes back as the last slot of a run cut short when nothing before
+ * it was as fast as the reference), slots "r0/k0", "r0/k1", ...; every later
  * round r holds G slots "r<r>/k<k>" (the last one fewer, so that there are
  * B in all). Each slot is proposed, evaluated and committed in order, so
  * the committed slots of a run are always a prefix of the layout.
@@ -67,8 +69,9 @@ typedef struct search {
 	const char *task;
 	char run[256];
 	int64_t run_id;
-	krl_choice fixed[8];     /* round 0 */
-	char fixed_name[8][64];
+	krl_choice fixed[10];    /* round 0 */
+	char fixed_name[10][64];
+	int ref_k, ref_j;        /* decision fuse and its option ref, or -1 */
 	int n0, rounds;
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */
 	krl_reward_norm norm;
@@ -533,8 +536,31 @@ static uint32_t eligible(const krl_space *s)
 }
 
 /*
- * Proposes, judges and commits slot (r, k). Draw a: the fixed choice in
- * round 0; else, while there are bases and a < tries / 2, base (k + a) mod
+ * The rescue: the run's last evaluation (idx, not its first) becomes the
+ * reference plan ("fuse=ref", where the space offers it) when no slot
+ * committed before it holds a correct candidate at least as fast as the
+ * reference, so that a search whose budget cut round 0 short still ends
+ * with one whenever the reference plan passes. Where the run judged the
+ * reference plan already, the draw is a duplicate and the slot draws
+ * again as usual. Decided on the committed slots only, so a resume
+ * decides alike.
+ */
+static int rescue(const search *S, int idx, krl_choice *c)
+{
+	if (idx == 0 || idx != S->o.budget - 1 || S->ref_k < 0 || S->ref_j < 1)
+		return 0;
+	for (int i = 0; i < idx; i++)
+		if (S->m[i].present && S->m[i].ok && S->m[i].speedup >= 1.0)
+			return 0;
+	memset(c, 0, sizeof *c);
+	c->opt[S->ref_k] = S->ref_j;
+	return 1;
+}
+
+/*
+ * Proposes, judges and commits slot (r, k). Draw a: the rescue where it
+ * applies (not when looking ahead, P: the slots before are not judged
+ * yet); the fixed choice in round 0; else, while there are bases and a < tries / 2, base (k + a) mod
  * nb with mutate + a / 8 decisions redrawn; else, while a < 3 tries / 4, a
  * full draw from the policy; else a uniform draw. A draw whose choice or
  * body (body_key) the run already holds is drawn again. *made is 0 when
@@ -556,7 +582,10 @@ static krl_err propose(search *S, int r, int k, const krl_choice *bases,
 		memset(&c, 0, sizeof c);
 		uint32_t mask = 0;
 		char base[96];
-		if (r == 0 && a == 0) {
+		if (a == 0 && !P && rescue(S, idx, &c)) {
+			snprintf(base, sizeof base, "fuse=ref (the reference plan: "
+			         "nothing as fast as it so far)");
+		} else if (r == 0 && a == 0) {
 			c = S->fixed[k];
 			snprintf(base, sizeof base, "%s", S->fixed_name[k]);
 		} else if (nb > 0 && a < S->o.tries / 2) {
@@ -868,7 +897,8 @@ static int opt_index(const krl_decision *dc, const char *opt)
 static void push_fixed(search *S, int k, int j, const char *what)
 {
 	const krl_space *s = S->gen->space;
-	if (k < 0 || j < 1 || j >= s->dec[k].nopt)
+	if (k < 0 || j < 1 || j >= s->dec[k].nopt ||
+	    S->n0 >= (int)(sizeof S->fixed / sizeof S->fixed[0]))
 		return;
 	S->fixed[S->n0].opt[k] = j;
 	snprintf(S->fixed_name[S->n0], sizeof S->fixed_name[0], "%s=%s (%s)",
@@ -876,33 +906,93 @@ static void push_fixed(search *S, int k, int j, const char *what)
 	S->n0++;
 }
 
-/* Round 0: the default choice, "fuse=ref" (the reference plan itself,
- * so that every search holds a measured candidate as fast as the
- * reference) when the space offers it, the default with the other GEMM
+/* The value of feature `name` of the task, 0 where it has none. */
+static double feature(const search *S, const char *name)
+{
+	const krl_features *x = &S->gen->features;
+	for (int i = 0; i < x->n; i++)
+		if (x->name[i] && !strcmp(x->name[i], name))
+			return x->val[i];
+	return 0;
+}
+
+/* The other GEMM implementation: cuBLASLt where the default is (partly)
+ * the 3xTF32 kernel, the kernel where it is cuBLASLt. */
+static void push_gemm(search *S)
+{
+	const krl_space *s = S->gen->space;
+	int k = dec_index(s, "gemm.impl");
+	if (k >= 0)
+		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
+		           "lib") ? "lib" : "3xtf32"), "the other GEMM "
+		           "implementation");
+}
+
+/* The other implementation of the convolution; a transposed
+ * convolution's implicit GEMM is its forward form's: where both are
+ * offered, that choice takes lib.tconv=fwd too. */
+static void push_conv(search *S)
+{
+	const krl_space *s = S->gen->space;
+	int kt = dec_index(s, "lib.tconv"), ki = dec_index(s, "conv.impl");
+	int n0 = S->n0;
+	push_fixed(S, ki, 1, "the other convolution");
+	if (kt >= 0 && S->n0 > n0 && s->dec[kt].nopt > 1) {
+		S->fixed[S->n0 - 1].opt[kt] = 1;
+		snprintf(S->fixed_name[S->n0 - 1], sizeof S->fixed_name[0],
+		         "conv.impl=%.8s lib.tconv=%.8s (the other convolution)",
+		         s->dec[ki].opt[1], s->dec[kt].opt[1]);
+	}
+}
+
+/* The other layout: where a convolution feeds another (nhwc_xy offered),
+ * the channels-last layout across them; else the other of nchw and
+ * nhwc_y. */
+static void push_layout(search *S)
+{
+	const krl_space *s = S->gen->space;
+	int k = dec_index(s, "lib.layout");
+	if (k < 0)
+		return;
+	const char *other = opt_index(&s->dec[k], "nhwc_xy") >= 0 ? "nhwc_xy" :
+	                    strcmp(s->dec[k].opt[0], "nhwc_y") ? "nhwc_y" :
+	                    "nchw";
+	push_fixed(S, k, opt_index(&s->dec[k], other), "the other layout");
+}
+
+/* Round 0: the default choice; the default with the other GEMM
  * implementation (gemm.impl: its pay rule's guesses swung level 3 on the
  * H100 from 0.30x to 1.74x over the reference on 48, cuBLASLt's side, and
- * from 1.00x to 1.35x on 1, the kernel's), and the default with the other
+ * from 1.00x to 1.35x on 1, the kernel's); the default with the other
  * implementation of the convolution (conv.impl: the library's or the
- * implicit GEMM, whose order the pay rule guesses; measured on the H200,
- * each wins on a part of the convolutions, by up to 3.7x) when it offers
- * that, and the default with the other of cuDNN's layouts nchw and nhwc_y
- * (lib.layout, whose order its pay rule guesses: nhwc_y ran 1.26x-1.74x
- * faster on elementwise chains and up to 1.7x slower under pools and
- * norms), or with nhwc_xy where that is offered (a convolution's output
- * reaches another's input: channels-last across the layers, untimed
- * before it is judged), and the default with the other form of a transposed
- * convolution (lib.tconv: the library's transposed call or a forward one
- * over a flipped weight; on level 1 the forward form was the best
- * candidate on 9 of 13 tasks, up to 2.6x, and a level-2 budget-8 search
- * of 61 that never drew it ended at 2.82 ms against 1.36), and the
- * default with the other grouping of a grouped transposed convolution
- * (lib.groups: dense with a block-diagonal weight, or grouped) and the
- * other depthwise convolution (conv.dw: the generated kernel or the
- * library's), whose orders their pay rules guess, and the default with
- * cuDNN's persistent recurrence (lib.rnn=persist: one kernel per layer
- * holding the recurrent weights on chip, where the default runs kernels
- * per step; whether cuDNN takes it in fp32 at a task's sizes, and how
- * fast, only a run tells). */
+ * implicit GEMM, whose order the pay rule guesses: measured on the H200,
+ * each wins on a part of the convolutions, by up to 3.7x); the default
+ * with the other of cuDNN's layouts nchw and nhwc_y (lib.layout, whose
+ * order its pay rule guesses: nhwc_y ran 1.26x-1.74x faster on
+ * elementwise chains and up to 1.7x slower under pools and norms), or
+ * with nhwc_xy where that is offered (a convolution's output reaches
+ * another's input: channels-last across the layers). Those three come in
+ * that order unless convolutions hold at least half of the task's
+ * multiply-adds (feature conv_share), where the layout comes first, then
+ * the convolution, then the GEMM: on level 3's 24 convolutional networks
+ * (H100, 2026-12-06, bench/results/2026-12-06-h100-round0) nhwc_xy beat
+ * the default on 9 by up to 1.30x and the implicit GEMM on 3 by up to
+ * 1.46x, while the other GEMM of their classifier heads cannot matter.
+ * Then the default with the other form of a transposed convolution
+ * (lib.tconv: the library's transposed call or a forward one over a
+ * flipped weight; on level 1 the forward form was the best candidate on 9
+ * of 13 tasks, up to 2.6x, and a level-2 budget-8 search of 61 that never
+ * drew it ended at 2.82 ms against 1.36), the other grouping of a grouped
+ * transposed convolution (lib.groups: dense with a block-diagonal weight,
+ * or grouped) and the other depthwise convolution (conv.dw: the generated
+ * kernel or the library's), whose orders their pay rules guess, cuDNN's
+ * persistent recurrence (lib.rnn=persist: one kernel per layer holding
+ * the recurrent weights on chip, where the default runs kernels per step;
+ * whether cuDNN takes it in fp32 at a task's sizes, and how fast, only a
+ * run tells); last "fuse=ref", the reference plan itself, when offered.
+ * A budget smaller than round 0 cuts it short; the reference plan then
+ * comes back as the run's last evaluation where nothing judged before it
+ * was as fast as the reference (rescue()). */
 static void fixed_choices(search *S)
 {
 	const krl_space *s = S->gen->space;
@@ -910,37 +1000,19 @@ static void fixed_choices(search *S)
 	memset(S->fixed_name, 0, sizeof S->fixed_name);
 	snprintf(S->fixed_name[0], sizeof S->fixed_name[0], "default");
 	S->n0 = 1;
-	int k = dec_index(s, "fuse");
-	if (k >= 0)
-		push_fixed(S, k, opt_index(&s->dec[k], "ref"), "the reference plan");
-	/* the other GEMM implementation: cuBLASLt where the default is
-	 * (partly) the 3xTF32 kernel, the kernel where it is cuBLASLt */
-	if ((k = dec_index(s, "gemm.impl")) >= 0)
-		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
-		           "lib") ? "lib" : "3xtf32"), "the other GEMM "
-		           "implementation");
-	push_fixed(S, dec_index(s, "conv.impl"), 1, "the other convolution");
-	/* a transposed convolution's implicit GEMM is its forward form's:
-	 * where both are offered, that choice takes lib.tconv=fwd too */
-	int kt = dec_index(s, "lib.tconv"), ki = dec_index(s, "conv.impl");
-	if (kt >= 0 && ki >= 0 && S->n0 > 1 && S->fixed[S->n0 - 1].opt[ki] &&
-	    s->dec[kt].nopt > 1) {
-		S->fixed[S->n0 - 1].opt[kt] = 1;
-		snprintf(S->fixed_name[S->n0 - 1], sizeof S->fixed_name[0],
-		         "conv.impl=%.8s lib.tconv=%.8s (the other convolution)",
-		         s->dec[ki].opt[1], s->dec[kt].opt[1]);
-	}
-	if ((k = dec_index(s, "lib.layout")) >= 0) {
-		/* where a convolution feeds another (nhwc_xy offered), the
-		 * channels-last layout across them */
-		const char *other = opt_index(&s->dec[k], "nhwc_xy") >= 0 ?
-		                    "nhwc_xy" : strcmp(s->dec[k].opt[0], "nhwc_y") ?
-		                    "nhwc_y" : "nchw";
-		push_fixed(S, k, opt_index(&s->dec[k], other), "the other layout");
+	if (feature(S, "conv_share") >= 0.5) {
+		push_layout(S);
+		push_conv(S);
+		push_gemm(S);
+	} else {
+		push_gemm(S);
+		push_conv(S);
+		push_layout(S);
 	}
 	push_fixed(S, dec_index(s, "lib.tconv"), 1,
 	           "the other transposed convolution");
 	push_fixed(S, dec_index(s, "lib.groups"), 1, "the other grouping");
+	int k;
 	if ((k = dec_index(s, "conv.dw")) >= 0)
 		push_fixed(S, k, opt_index(&s->dec[k], strcmp(s->dec[k].opt[0],
 		           "lib") ? "lib" : "rows8"), "the other depthwise "
@@ -948,6 +1020,9 @@ static void fixed_choices(search *S)
 	if ((k = dec_index(s, "lib.rnn")) >= 0)
 		push_fixed(S, k, opt_index(&s->dec[k], "persist"),
 		           "the persistent recurrence");
+	S->ref_k = dec_index(s, "fuse");
+	S->ref_j = S->ref_k >= 0 ? opt_index(&s->dec[S->ref_k], "ref") : -1;
+	push_fixed(S, S->ref_k, S->ref_j, "the reference plan");
 	if (S->n0 > S->o.budget)
 		S->n0 = S->o.budget;
 	S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;

@@ -186,6 +186,42 @@ static void features_are_stable(void **state)
 	}
 }
 
+/* conv_share: the convolutions' part of the multiply-adds of the
+ * convolutions and GEMMs (the search's round 0 order). VGG16 at kb1: 15.4
+ * G multiply-adds an image in its 13 convolutions against 0.124 G in its
+ * three linear layers, 0.992; a dense block holds convolutions only; an
+ * MLP and ViT (the patches through a linear layer) none or little. */
+static void conv_share_feature(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *task;
+		double lo, hi;
+	} want[] = {
+		{ "level3/11_vgg16", 0.990, 0.994 },
+		{ "level3/14_densenet121_dense_block", 1, 1 },
+		{ "level3/1_mlp", 0, 0 },
+		{ "level3/28_vision_transformer", 0, 0.5 },
+		{ "level1/19_relu", 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		krl_task *t = load(want[i].task);
+		krl_opt *o = NULL;
+		krl_diag d = { 0 };
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const char *names[KRL_MAX_FEATURES];
+		double v[KRL_MAX_FEATURES];
+		int n = krl_opt_features(o, names, v, KRL_MAX_FEATURES), k = 0;
+		while (k < n && strcmp(names[k], "conv_share"))
+			k++;
+		assert_true(k < n);
+		print_message("%s: conv_share %.4f\n", want[i].task, v[k]);
+		assert_true(v[k] >= want[i].lo && v[k] <= want[i].hi);
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
 /* A choice formats into the file and parses back to itself; the same
  * choice writes the same file. */
 static void choice_round_trip(void **state)
@@ -962,6 +998,7 @@ int main(void)
 		cmocka_unit_test(layout_pay_rule),
 		cmocka_unit_test(layout_across_layers),
 		cmocka_unit_test(row_tails),
+		cmocka_unit_test(conv_share_feature),
 		cmocka_unit_test(transposed_conv_as_forward),
 		cmocka_unit_test(gemm_impl_on_linear),
 		cmocka_unit_test(gemm_impl_wave_by_tier),

@@ -72,6 +72,7 @@ static const char *opt_of(const krl_space *s, const krl_choice *c,
 typedef struct standin {
 	krl_space space;
 	int calls;
+	double conv_share;       /* the feature, where not 0 */
 } standin;
 
 static char *dupf(const char *fmt, const char *a, const char *b)
@@ -100,9 +101,11 @@ static krl_err standin_generate(void *ctx, const krl_choice *c, char **text,
 	 * only there write the same body. */
 	char body[256];
 	snprintf(body, sizeof body, "fuse %s, vec %s, block %s, grid %s%s%s%s%s"
-	         "%s%s%s%s",
+	         "%s%s%s%s%s%s",
 	         opt_of(s, c, "fuse"), opt_of(s, c, "map.vec"),
 	         opt_of(s, c, "map.block"), opt_of(s, c, "map.grid"),
+	         *opt_of(s, c, "gemm.impl") ? ", gemm " : "",
+	         opt_of(s, c, "gemm.impl"),
 	         *opt_of(s, c, "conv.impl") ? ", conv " : "",
 	         opt_of(s, c, "conv.impl"),
 	         *opt_of(s, c, "lib.layout") ? ", layout " : "",
@@ -127,6 +130,11 @@ static krl_generator generator(standin *g, double log2_bytes)
 	gen.features.val[0] = log2_bytes;
 	gen.features.name[1] = "has_gemm";
 	gen.features.val[1] = 0;
+	if (g->conv_share > 0) {
+		gen.features.name[2] = "conv_share";
+		gen.features.val[2] = g->conv_share;
+		gen.features.n = 3;
+	}
 	return gen;
 }
 
@@ -136,6 +144,10 @@ typedef struct judge {
 	const krl_space *space;
 	int calls;
 	int delay_ms;
+	double slow;             /* where not 0, every candidate but the
+	                          * reference plan's speedup times this */
+	int unordered;           /* judged texts may differ from those
+	                          * prefetched (a rescued slot) */
 	char bodies[128][128];   /* what each call judged, but the choice line */
 	uint64_t pre[256];       /* hashes of the texts prefetched, in order */
 	int npre, pos;           /* how many; how many of them judged since */
@@ -188,8 +200,10 @@ static krl_err judge_eval(void *ctx, const krl_task *t, const char *path,
 	krl_choice c;
 	assert_non_null(src);
 	KRL_ASSERT_OK(krl_choice_parse(j->space, src, &c, d), d);
-	if (j->pos < j->npre)
-		assert_true(fnv(src) == j->pre[j->pos++]);
+	if (j->pos < j->npre) {
+		uint64_t h = j->pre[j->pos++];
+		assert_true(j->unordered || fnv(src) == h);
+	}
 	/* The same candidate body is never judged twice in a run. */
 	const char *body = strchr(src, '\n');
 	assert_non_null(body);
@@ -209,6 +223,8 @@ static krl_err judge_eval(void *ctx, const krl_task *t, const char *path,
 		return KRL_OK;
 	}
 	double x = score(j->space, &c);
+	if (j->slow > 0 && strcmp(opt_of(j->space, &c, "fuse"), "ref"))
+		x *= j->slow;
 	*rec = json_pack("{s:s, s:{s:s, s:{s:f, s:f, s:f}, s:{s:f}, s:{s:f}}, "
 	                 "s:{s:f, s:s}}",
 	                 "verdict", "ok", "timing", "set", "kb1", "speedup",
@@ -773,27 +789,35 @@ static void real_optimizer(void **state)
 	world_close(&w);
 }
 
-/* A search of budget 8 (seed 3) over the stand-in space with decisions
- * extra added, its 8 rows in *x (the caller frees them). */
-static void round0_rows(const krl_decision *extra, int nextra, rows *x)
+/* A search of budget `budget` (seed 3) over the stand-in space with
+ * decisions extra added, feature conv_share (0: none) and the judge's
+ * slow factor (0: none), its rows in *x (the caller frees them). */
+static void round0_run(const krl_decision *extra, int nextra, int budget,
+                       double conv_share, double slow, rows *x)
 {
 	world w;
 	world_open(&w);
-	standin g = {.space = make_space(0)};
+	standin g = {.space = make_space(0), .conv_share = conv_share};
 	for (int k = 0; k < nextra; k++)
 		g.space.dec[g.space.ndec++] = extra[k];
-	judge j = {.space = &g.space};
+	judge j = {.space = &g.space, .slow = slow, .unordered = slow > 0};
 	krl_policy *pol = NULL;
 	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
-	krl_builtin_opts o = opts(&w, 8, 3);
+	krl_builtin_opts o = opts(&w, budget, 3);
 	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
 	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
-	                 8);
+	                 budget);
 	read_rows(w.db, x);
-	assert_int_equal(x->n, 8);
+	assert_int_equal(x->n, budget);
 	json_decref(sum);
 	krl_policy_free(pol);
 	world_close(&w);
+}
+
+/* round0_run at budget 8, no conv_share, the judge as it is. */
+static void round0_rows(const krl_decision *extra, int nextra, rows *x)
+{
+	round0_run(extra, nextra, 8, 0, 0, x);
 }
 
 static krl_decision decision(const char *name, const char *const *opt, int n)
@@ -807,9 +831,9 @@ static krl_decision decision(const char *name, const char *const *opt, int n)
 	return dc;
 }
 
-/* Round 0 with a convolution: the default, the reference's structure,
- * then the default with the other conv.impl (the pay rule's guess is
- * measured against the other option in every search). */
+/* Round 0 with a convolution: the default, then the default with the
+ * other conv.impl (the pay rule's guess is measured against the other
+ * option in every search), then the reference's structure. */
 static void round0_other_convolution(void **state)
 {
 	(void)state;
@@ -821,19 +845,20 @@ static void round0_other_convolution(void **state)
 	assert_non_null(strstr(x.r[0].completion, "conv.impl=igemm"));
 	assert_non_null(strstr(x.r[0].completion, "base: default"));
 	assert_string_equal(x.r[1].slot, "r0/k1");
-	assert_non_null(strstr(x.r[1].completion, "fuse=ref"));
-	assert_string_equal(x.r[2].slot, "r0/k2");
-	assert_non_null(strstr(x.r[2].completion, "krl-choice: fuse=all "));
-	assert_non_null(strstr(x.r[2].completion, "conv.impl=lib"));
-	assert_non_null(strstr(x.r[2].completion,
+	assert_non_null(strstr(x.r[1].completion, "krl-choice: fuse=all "));
+	assert_non_null(strstr(x.r[1].completion, "conv.impl=lib"));
+	assert_non_null(strstr(x.r[1].completion,
 	                       "base: conv.impl=lib (the other convolution)"));
+	assert_string_equal(x.r[2].slot, "r0/k2");
+	assert_non_null(strstr(x.r[2].completion, "fuse=ref"));
 	assert_string_equal(x.r[3].slot, "r1/k0");
 	rows_free(&x);
 }
 
 /* Round 0 also judges the default with the other of cuDNN's layouts
  * nchw and nhwc_y (lib.layout, ordered by its pay rule), after the other
- * convolution. */
+ * convolution (convolutions hold no share of the work here: the stand-in
+ * has no conv_share feature). */
 static void round0_other_layout(void **state)
 {
 	(void)state;
@@ -844,13 +869,15 @@ static void round0_other_layout(void **state)
 	rows x = {0};
 	round0_rows(dk, 2, &x);
 	assert_non_null(strstr(x.r[0].completion, "lib.layout=nhwc_y"));
-	assert_non_null(strstr(x.r[2].completion, "conv.impl=igemm"));
-	assert_non_null(strstr(x.r[2].completion, "lib.layout=nhwc_y"));
-	assert_string_equal(x.r[3].slot, "r0/k3");
-	assert_non_null(strstr(x.r[3].completion, "conv.impl=lib"));
-	assert_non_null(strstr(x.r[3].completion, "lib.layout=nchw"));
-	assert_non_null(strstr(x.r[3].completion,
+	assert_non_null(strstr(x.r[1].completion, "conv.impl=igemm"));
+	assert_non_null(strstr(x.r[1].completion, "lib.layout=nhwc_y"));
+	assert_string_equal(x.r[2].slot, "r0/k2");
+	assert_non_null(strstr(x.r[2].completion, "conv.impl=lib"));
+	assert_non_null(strstr(x.r[2].completion, "lib.layout=nchw"));
+	assert_non_null(strstr(x.r[2].completion,
 	                       "base: lib.layout=nchw (the other layout)"));
+	assert_string_equal(x.r[3].slot, "r0/k3");
+	assert_non_null(strstr(x.r[3].completion, "fuse=ref"));
 	assert_string_equal(x.r[4].slot, "r1/k0");
 	rows_free(&x);
 }
@@ -871,9 +898,10 @@ static void round0_layout_across_layers(void **state)
 		round0_rows(&dk, 1, &x);
 		assert_non_null(strstr(x.r[0].completion, i ? "lib.layout=nhwc_y"
 		                                             : "lib.layout=nchw"));
-		assert_string_equal(x.r[2].slot, "r0/k2");
-		assert_non_null(strstr(x.r[2].completion, "base: lib.layout="
+		assert_string_equal(x.r[1].slot, "r0/k1");
+		assert_non_null(strstr(x.r[1].completion, "base: lib.layout="
 		                       "nhwc_xy (the other layout)"));
+		assert_non_null(strstr(x.r[2].completion, "fuse=ref"));
 		assert_string_equal(x.r[3].slot, "r1/k0");
 		rows_free(&x);
 	}
@@ -881,7 +909,7 @@ static void round0_layout_across_layers(void **state)
 
 /* Round 0 also judges the default with the other form of a transposed
  * convolution (lib.tconv), after the other layout: with all four fixed
- * choices, round 0 holds five. */
+ * choices and the reference's structure, round 0 holds five. */
 static void round0_other_tconv(void **state)
 {
 	(void)state;
@@ -894,14 +922,18 @@ static void round0_other_tconv(void **state)
 	rows x = {0};
 	round0_rows(dk, 3, &x);
 	assert_non_null(strstr(x.r[0].completion, "lib.tconv=dgrad"));
-	assert_non_null(strstr(x.r[3].completion, "lib.layout=nchw"));
-	assert_non_null(strstr(x.r[3].completion, "lib.tconv=dgrad"));
-	assert_string_equal(x.r[4].slot, "r0/k4");
-	assert_non_null(strstr(x.r[4].completion, "conv.impl=lib"));
-	assert_non_null(strstr(x.r[4].completion, "lib.layout=nhwc_y"));
-	assert_non_null(strstr(x.r[4].completion, "lib.tconv=fwd"));
-	assert_non_null(strstr(x.r[4].completion, "base: lib.tconv=fwd (the "
+	/* the other convolution takes the transposed one's forward form */
+	assert_non_null(strstr(x.r[1].completion, "conv.impl=igemm"));
+	assert_non_null(strstr(x.r[1].completion, "lib.tconv=fwd"));
+	assert_non_null(strstr(x.r[2].completion, "lib.layout=nchw"));
+	assert_non_null(strstr(x.r[2].completion, "lib.tconv=dgrad"));
+	assert_string_equal(x.r[3].slot, "r0/k3");
+	assert_non_null(strstr(x.r[3].completion, "conv.impl=lib"));
+	assert_non_null(strstr(x.r[3].completion, "lib.layout=nhwc_y"));
+	assert_non_null(strstr(x.r[3].completion, "lib.tconv=fwd"));
+	assert_non_null(strstr(x.r[3].completion, "base: lib.tconv=fwd (the "
 	                       "other transposed convolution)"));
+	assert_non_null(strstr(x.r[4].completion, "fuse=ref"));
 	assert_string_equal(x.r[5].slot, "r1/k0");
 	rows_free(&x);
 }
@@ -917,12 +949,79 @@ static void round0_persistent_recurrence(void **state)
 	rows x = {0};
 	round0_rows(&dk, 1, &x);
 	assert_non_null(strstr(x.r[0].completion, "lib.rnn=infer"));
-	assert_non_null(strstr(x.r[1].completion, "fuse=ref"));
-	assert_string_equal(x.r[2].slot, "r0/k2");
-	assert_non_null(strstr(x.r[2].completion, "lib.rnn=persist"));
-	assert_non_null(strstr(x.r[2].completion, "base: lib.rnn=persist (the "
+	assert_string_equal(x.r[1].slot, "r0/k1");
+	assert_non_null(strstr(x.r[1].completion, "lib.rnn=persist"));
+	assert_non_null(strstr(x.r[1].completion, "base: lib.rnn=persist (the "
 	                       "persistent recurrence)"));
+	assert_non_null(strstr(x.r[2].completion, "fuse=ref"));
 	assert_string_equal(x.r[3].slot, "r1/k0");
+	rows_free(&x);
+}
+
+/* Where convolutions hold at least half of the multiply-adds (feature
+ * conv_share), round 0 judges the other layout first, then the other
+ * convolution, then the other GEMM; below half, the GEMM first. */
+static void round0_convolutions_first(void **state)
+{
+	(void)state;
+	static const char *const gi[] = { "lib", "3xtf32" };
+	static const char *const impl[] = { "lib", "igemm" };
+	static const char *const lay[] = { "nchw", "nhwc", "nhwc_y", "nhwc_xy" };
+	krl_decision dk[3] = { decision("gemm.impl", gi, 2),
+	                       decision("conv.impl", impl, 2),
+	                       decision("lib.layout", lay, 4) };
+	static const char *const conv_first[] = {
+		"base: lib.layout=nhwc_xy", "base: conv.impl=igemm",
+		"base: gemm.impl=3xtf32", "base: fuse=ref",
+	};
+	static const char *const gemm_first[] = {
+		"base: gemm.impl=3xtf32", "base: conv.impl=igemm",
+		"base: lib.layout=nhwc_xy", "base: fuse=ref",
+	};
+	for (int i = 0; i < 2; i++) {
+		rows x = {0};
+		round0_run(dk, 3, 8, i ? 0.3 : 0.9, 0, &x);
+		assert_non_null(strstr(x.r[0].completion, "base: default"));
+		for (int k = 0; k < 4; k++) {
+			assert_non_null(strstr(x.r[k + 1].completion,
+			                       (i ? gemm_first : conv_first)[k]));
+		}
+		assert_string_equal(x.r[5].slot, "r1/k0");
+		rows_free(&x);
+	}
+}
+
+/* A budget that cuts round 0 short (3 of default, two alternatives and
+ * the reference plan): where the default and the first alternative are
+ * both slower than the reference, the last evaluation is the reference
+ * plan (rescued); where the default is as fast, it is the second
+ * alternative, and the reference plan is never judged. */
+static void budget_rescues_reference(void **state)
+{
+	(void)state;
+	static const char *const impl[] = { "lib", "igemm" };
+	static const char *const lay[] = { "nhwc_y", "nchw", "nhwc" };
+	krl_decision dk[2] = { decision("conv.impl", impl, 2),
+	                       decision("lib.layout", lay, 3) };
+	rows x = {0};
+	round0_run(dk, 2, 3, 0, 0.9, &x);
+	assert_non_null(strstr(x.r[0].completion, "base: default"));
+	assert_non_null(strstr(x.r[1].completion, "base: conv.impl=igemm"));
+	assert_true(x.r[1].speedup < 1);
+	assert_string_equal(x.r[2].slot, "r0/k2");
+	assert_non_null(strstr(x.r[2].completion, "krl-choice: fuse=ref"));
+	assert_non_null(strstr(x.r[2].completion, "base: fuse=ref (the "
+	                       "reference plan: nothing as fast as it so far)"));
+	rows_free(&x);
+	round0_run(dk, 2, 3, 0, 0, &x);
+	assert_true(x.r[0].speedup >= 1);
+	assert_non_null(strstr(x.r[2].completion, "base: lib.layout=nchw"));
+	for (int k = 0; k < 3; k++)
+		assert_null(strstr(x.r[k].completion, "fuse=ref"));
+	rows_free(&x);
+	/* budget 1: the default alone, never rescued */
+	round0_run(dk, 2, 1, 0, 0.9, &x);
+	assert_non_null(strstr(x.r[0].completion, "base: default"));
 	rows_free(&x);
 }
 
@@ -1114,6 +1213,8 @@ int main(void)
 		cmocka_unit_test(round0_other_layout),
 		cmocka_unit_test(round0_other_tconv),
 		cmocka_unit_test(round0_persistent_recurrence),
+		cmocka_unit_test(round0_convolutions_first),
+		cmocka_unit_test(budget_rescues_reference),
 		cmocka_unit_test(round0_layout_across_layers),
 		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(budget_prefix),
