@@ -14,10 +14,12 @@
 # call; put it in .accept/ here before the next call, which unpacks it and
 # resumes (a problem with a result line is not run again; one cut off
 # resumes from its store). A work folder of another commit is moved aside
-# by the level phase, so a run never mixes commits. Files in $OUT (8, what
-# the device tool brings back): summary.txt, optimize-level3-SET.jsonl
-# (results with peer columns), .md (its table), .peers.jsonl, .txt,
-# level3-SET.db, level3-SET.err, work-SET.tar.gz.
+# by the level phase, so a run never mixes commits. Files in $OUT (7; the
+# device tool brings back 8, so write nothing else there): summary.txt
+# (with the tails of the peers' logs), optimize-level3-SET.jsonl (results
+# with peer columns), .md (its table), .peers.jsonl, .txt, level3-SET.err,
+# work-SET.tar.gz (the store, work/krl.db, is in it). The selection is
+# level 3's programs of SET's revision (49 at either set).
 # Environment: SHAPES (default kb1), BUDGET (evaluations a problem,
 # default 3), LEVEL_SECONDS (the phase's bound, default 520: the search
 # stops at 60% of it, the peers start no problem after the rest),
@@ -34,5 +36,12 @@ fi
 LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-520} \
 	OUT=$OUT bash bench/run_gpu.sh level
 tar czf "$OUT/work-$s.tar.gz" -C .gpuwork "$name"
+# The device tool brings back 8 files: the store is in the work folder,
+# and the peers' logs go into the summary.
+for f in "$OUT"/peers*.log; do
+	[ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 40 "$f"; } >> "$OUT/summary.txt"
+	rm -f "$f"
+done
+rm -f "$OUT/level3-$s.db"
 echo "work: $(du -h "$OUT/work-$s.tar.gz" | cut -f1), $(wc -l < ".gpuwork/$name/done.txt" 2>/dev/null || echo 0) of $(wc -l < ".gpuwork/$name/selected.txt" 2>/dev/null || echo '?') problems done" |
 	tee -a "$OUT/summary.txt"

@@ -67,7 +67,8 @@ phases=${*:-tests nvrtc examples stability adversarial faults optimize}
 has() { [[ " $phases " == *" $1 "* ]]; }
 secs() { awk "BEGIN{print $2 - $1}"; }
 py() { env -u LD_LIBRARY_PATH python3 "$@"; }
-# select_ids LEVEL: the selected task ids, one a line, in suite order.
+# select_ids LEVEL [SET]: the selected task ids, one a line, in suite
+# order; with SET (kb0, kb1), without the other revision's programs.
 select_ids() {
 	local sel=()
 	if [ -n "${TASKS:-}" ]; then
@@ -79,7 +80,8 @@ select_ids() {
 	fi
 	py bench/kbtasks.py "${sel[@]}" ${TASK_LIST:+--list "$TASK_LIST"} \
 		${ONLY:+--only "$ONLY"} \
-		${TASKS_FROM:+--from "$TASKS_FROM"} ${TASKS_TO:+--to "$TASKS_TO"}
+		${TASKS_FROM:+--from "$TASKS_FROM"} ${TASKS_TO:+--to "$TASKS_TO"} \
+		${2:+--shapes "$2"}
 }
 # sel_tag LEVEL: the selection's part of the output file names ("" for all
 # of level 1, as before; _level2; _sel for TASKS/TASK_LIST/ONLY; then
@@ -400,7 +402,7 @@ if has level; then
 	fi
 	mkdir -p "$w"
 	echo "$commit" > "$w/commit"
-	mapfile -t ids < <(select_ids "$lvl")
+	mapfile -t ids < <(select_ids "$lvl" "$s" 2>/dev/null)
 	printf '%s\n' "${ids[@]}" > "$w/selected.txt"
 	t0=$(date +%s)
 	total=${LEVEL_SECONDS:-540}

@@ -226,6 +226,47 @@ static kdef *find_defs(const char *dev, int *n, const char *sigw,
 	return v;
 }
 
+/* The epilogue types in dev (codegen_gemm.c, cg_write_epi: "struct
+ * <kernel>_epi {" at a line's start, ending "\n};\n"), in order; NULL
+ * with *n = -1 when out of memory. */
+static kdef *find_epis(const char *dev, int *n)
+{
+	static const char sig[] = "struct ";
+	kdef *v = NULL;
+	int cap = 0;
+	*n = 0;
+	for (const char *p = strstr(dev, sig); p; p = strstr(p + 1, sig)) {
+		if (p != dev && p[-1] != '\n')
+			continue;
+		const char *s = p + strlen(sig), *q = s;
+		while (is_idc(*q))
+			q++;
+		const char *e = strstr(q, "\n};\n");
+		const char *nx = strstr(q, "\nstruct ");
+		if (strncmp(q, " {\n", 3) || q - s < 5 || q - s >= 64 ||
+		    strncmp(q - 4, "_epi", 4) || !e || (nx && nx < e))
+			continue;
+		if (*n == cap) {
+			int nc = cap ? 2 * cap : 64;
+			kdef *nv = realloc(v, (size_t)nc * sizeof *nv);
+			if (!nv) {
+				free(v);
+				*n = -1;
+				return NULL;
+			}
+			v = nv;
+			cap = nc;
+		}
+		kdef *d = &v[(*n)++];
+		memset(d, 0, sizeof *d);
+		d->start = (size_t)(p - dev);
+		d->end = (size_t)(e - dev) + 4;
+		memcpy(d->name, s, (size_t)(q - s));
+		d->same = -1;
+	}
+	return v;
+}
+
 /* Text z with each launch of a duplicate kernel renamed to the kernel it
  * equals (plan lines "launch NAME ..."); into out. */
 static void rename_launches(const char *z, const kdef *v, int n, cg_sb *out)
@@ -296,47 +337,63 @@ static int mark_same(const char *dev, kdef *v, int n)
 	return ndup;
 }
 
-/* The same for the device functions a kernel runs in its tail
- * (codegen_row.c, fold_tail: "<kernel>_tail"), first, so that the kernels
- * calling equal ones are equal: a duplicate's definition goes and its
- * calls name the first. The count of duplicates, -1 when out of memory. */
-static int dedup_tails(cg_sb *dev)
+/* Text z with each whole identifier naming a duplicate of v renamed to
+ * the definition it equals (only where a '(' follows: calls), comments
+ * left as they are (drop_same's names the duplicate); into out. */
+static void rename_refs(const char *z, const kdef *v, int n, int calls,
+                        cg_sb *out)
 {
-	int n, ndup = 0;
-	kdef *v = find_defs(dev->z, &n, TSIG, "_tail");
-	if (n < 0)
-		return -1;
-	if ((ndup = mark_same(dev->z, v, n)) <= 0)
-		goto out;
-	cg_sb d2 = { 0 };
-	drop_same(dev->z, v, n, "callers", &d2);
-	/* the calls: a duplicate's name followed by '(' */
-	cg_sb d3 = { 0 };
-	const char *z = d2.z ? d2.z : "";
 	for (const char *p = z; *p;) {
+		if (p[0] == '/' && p[1] == '*') {
+			const char *q = strstr(p + 2, "*/");
+			q = q ? q + 2 : p + strlen(p);
+			cg_sb_printf(out, "%.*s", (int)(q - p), p);
+			p = q;
+			continue;
+		}
 		if (is_idc(*p) && (p == z || !is_idc(p[-1]))) {
 			const char *q = p;
 			while (is_idc(*q))
 				q++;
 			const char *to = NULL;
 			for (int i = 0; i < n && !to; i++)
-				if (v[i].same >= 0 && *q == '(' &&
+				if (v[i].same >= 0 && (!calls || *q == '(') &&
 				    strlen(v[i].name) == (size_t)(q - p) &&
 				    !strncmp(v[i].name, p, (size_t)(q - p)))
 					to = v[v[i].same].name;
 			if (to)
-				cg_sb_puts(&d3, to);
+				cg_sb_puts(out, to);
 			else
-				cg_sb_printf(&d3, "%.*s", (int)(q - p), p);
+				cg_sb_printf(out, "%.*s", (int)(q - p), p);
 			p = q;
 			continue;
 		}
 		const char *q = p;
-		while (*q && !(is_idc(*q) && (q == z || !is_idc(q[-1]))))
+		while (*q && !(is_idc(*q) && (q == z || !is_idc(q[-1]))) &&
+		       !(q[0] == '/' && q[1] == '*'))
 			q++;
-		cg_sb_printf(&d3, "%.*s", (int)(q - p), p);
+		if (q == p)
+			q++;
+		cg_sb_printf(out, "%.*s", (int)(q - p), p);
 		p = q;
 	}
+}
+
+/* Definitions v (n of them, freed here) of dev merged: each equal to an
+ * earlier one goes (a comment naming it for its `who`), and every mention
+ * of its name (where `calls`, only those a '(' follows) is the first's.
+ * The count of duplicates, -1 when out of memory. */
+static int dedup_named(cg_sb *dev, kdef *v, int n, const char *who,
+                       int calls)
+{
+	int ndup;
+	if (n < 0)
+		return -1;
+	if ((ndup = mark_same(dev->z, v, n)) <= 0)
+		goto out;
+	cg_sb d2 = { 0 }, d3 = { 0 };
+	drop_same(dev->z, v, n, who, &d2);
+	rename_refs(d2.z ? d2.z : "", v, n, calls, &d3);
 	int oom = d2.oom || d3.oom;
 	cg_sb_free(&d2);
 	if (oom) {
@@ -353,11 +410,37 @@ out:
 	return ndup;
 }
 
+/* The same for the device functions a kernel runs in its tail
+ * (codegen_row.c, fold_tail: "<kernel>_tail"), first, so that the kernels
+ * calling equal ones are equal: a duplicate's definition goes and its
+ * calls name the first. */
+static int dedup_tails(cg_sb *dev)
+{
+	int n;
+	kdef *v = find_defs(dev->z, &n, TSIG, "_tail");
+	return dedup_named(dev, v, n, "callers", 1);
+}
+
+/* The same for the epilogue types of the GEMM and implicit-GEMM kernels
+ * (k6_gemm_epi: the chain a kernel applies to its accumulators), first,
+ * so that the kernels holding equal ones are equal: a duplicate's
+ * definition goes and every mention of its name is the first's. A
+ * transformer's GEMMs repeat a few epilogues (a bias; a bias and a
+ * residual add; a bias and an activation) under as many names: level 3's
+ * 30 held 61 epilogue types of 3 codes, each kernel a template
+ * instantiation of the whole GEMM for NVRTC to compile. */
+static int dedup_epis(cg_sb *dev)
+{
+	int n;
+	kdef *v = find_epis(dev->z, &n);
+	return dedup_named(dev, v, n, "kernels", 0);
+}
+
 int cg_dedup_kernels(cg_sb *dev, cg_sb *plan, cg_sb *init)
 {
 	if (!dev->z)
 		return 0;
-	if (dedup_tails(dev) < 0)
+	if (dedup_tails(dev) < 0 || dedup_epis(dev) < 0)
 		return -1;
 	int n, ndup = 0;
 	kdef *v = find_defs(dev->z, &n, KSIG, "");

@@ -590,6 +590,53 @@ static void duplicate_tails_share_code(void **state)
 	cg_sb_free(&in);
 }
 
+/* Epilogue types (cg_write_epi: "struct <kernel>_epi") merge first: equal
+ * ones up to the names of their members and locals keep one definition,
+ * every mention of the others names it, so that the GEMM kernels holding
+ * them merge too; an epilogue with another literal stays, and so does its
+ * kernel. */
+static void duplicate_epilogues_share_code(void **state)
+{
+	(void)state;
+	static const char epi[] =
+		"struct %s {\n"
+		"\tlong ep_n;\n"
+		"\tconst float *__restrict__ p_%s;\n"
+		"\t__device__ __forceinline__ float operator()(float ep_acc, int ep_col) const\n"
+		"\t{\n\t\tconst float %s = p_%s[(ep_col)];\n"
+		"\t\treturn krl_maxf(ep_acc + %s, %s);\n\t}\n};\n\n"
+		"extern \"C\" __global__ void %s(const float *__restrict__ A, float *__restrict__ C, int N,\n"
+		"\tconst float *__restrict__ p_%s)\n"
+		"{\n\tconst %s e = {N, p_%s};\n\tgemm_t01::gemm_entry(A, C, N, e);\n}\n\n";
+	static const char *const k[3][5] = {
+		/* type, bias, local, literal, kernel */
+		{ "k1_gemm_epi", "l0_b", "v7", "0.f", "k1_gemm" },
+		{ "k4_gemm_epi", "l1_b", "v19", "0.f", "k4_gemm" },
+		{ "k6_gemm_epi", "l2_b", "v23", "1.f", "k6_gemm" },
+	};
+	cg_sb d = { 0 }, p = { 0 }, in = { 0 };
+	for (int i = 0; i < 3; i++)
+		cg_sb_printf(&d, epi, k[i][0], k[i][1], k[i][2], k[i][1], k[i][2],
+		             k[i][3], k[i][4], k[i][1], k[i][0], k[i][1]);
+	cg_sb_puts(&p, "launch k1_gemm grid=(1) block=(256) args(a, c, n, b0)\n"
+	           "launch k4_gemm grid=(1) block=(256) args(a, c, n, b1)\n"
+	           "launch k6_gemm grid=(1) block=(256) args(a, c, n, b2)\n");
+	assert_int_equal(cg_dedup_kernels(&d, &p, &in), 1);
+	assert_null(strstr(d.z, "struct k4_gemm_epi"));
+	assert_non_null(strstr(d.z, "/* k4_gemm_epi: the code of k1_gemm_epi"));
+	assert_null(strstr(d.z, "k4_gemm("));
+	assert_non_null(strstr(d.z, "struct k6_gemm_epi"));
+	assert_non_null(strstr(d.z, "const k6_gemm_epi e"));
+	assert_non_null(strstr(d.z, "k6_gemm("));
+	assert_string_equal(p.z,
+		"launch k1_gemm grid=(1) block=(256) args(a, c, n, b0)\n"
+		"launch k1_gemm grid=(1) block=(256) args(a, c, n, b1)\n"
+		"launch k6_gemm grid=(1) block=(256) args(a, c, n, b2)\n");
+	cg_sb_free(&d);
+	cg_sb_free(&p);
+	cg_sb_free(&in);
+}
+
 /* A library call whose output is a task output seen through a view
  * writes the output itself (cg_out_views: a plan `view` of y, no copy
  * kernel); where another node reads the call's output too, a kernel
@@ -657,6 +704,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(level2_linear_gemm_epilogues),
 		cmocka_unit_test(duplicate_kernels_share_code),
 		cmocka_unit_test(duplicate_tails_share_code),
+		cmocka_unit_test(duplicate_epilogues_share_code),
 		cmocka_unit_test(library_writes_output_view),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
