@@ -168,6 +168,28 @@ static uint64_t fnv(const char *z)
 	return h;
 }
 
+/* A new zeroed definition (same -1) at the end of *v (*n of them, room
+ * for *cap); NULL with *v freed and *n = -1 when out of memory. */
+static kdef *push_def(kdef **v, int *n, int *cap)
+{
+	if (*n == *cap) {
+		int nc = *cap ? 2 * *cap : 64;
+		kdef *nv = realloc(*v, (size_t)nc * sizeof *nv);
+		if (!nv) {
+			free(*v);
+			*v = NULL;
+			*n = -1;
+			return NULL;
+		}
+		*v = nv;
+		*cap = nc;
+	}
+	kdef *d = &(*v)[(*n)++];
+	memset(d, 0, sizeof *d);
+	d->same = -1;
+	return d;
+}
+
 /* The definitions in dev that start with sigw (at a line's start) and
  * whose names end with suffix (may be ""), in order; NULL with *n = -1
  * when out of memory. A definition whose name or end cannot be found is
@@ -203,25 +225,12 @@ static kdef *find_defs(const char *dev, int *n, const char *sigw,
 		if (ns && ((size_t)(par - s) <= ns ||
 		           strncmp(par - ns, suffix, ns)))
 			continue;
-		if (*n == cap) {
-			int nc = cap ? 2 * cap : 64;
-			kdef *nv = realloc(v, (size_t)nc * sizeof *nv);
-			if (!nv) {
-				for (int i = 0; i < *n; i++)
-					free(v[i].canon);
-				free(v);
-				*n = -1;
-				return NULL;
-			}
-			v = nv;
-			cap = nc;
-		}
-		kdef *d = &v[(*n)++];
-		memset(d, 0, sizeof *d);
+		kdef *d = push_def(&v, n, &cap);
+		if (!d)
+			return NULL;
 		d->start = (size_t)(p - dev);
 		d->end = (size_t)(e - dev) + 3;
 		memcpy(d->name, s, (size_t)(par - s));
-		d->same = -1;
 	}
 	return v;
 }
@@ -246,23 +255,12 @@ static kdef *find_epis(const char *dev, int *n)
 		if (strncmp(q, " {\n", 3) || q - s < 5 || q - s >= 64 ||
 		    strncmp(q - 4, "_epi", 4) || !e || (nx && nx < e))
 			continue;
-		if (*n == cap) {
-			int nc = cap ? 2 * cap : 64;
-			kdef *nv = realloc(v, (size_t)nc * sizeof *nv);
-			if (!nv) {
-				free(v);
-				*n = -1;
-				return NULL;
-			}
-			v = nv;
-			cap = nc;
-		}
-		kdef *d = &v[(*n)++];
-		memset(d, 0, sizeof *d);
+		kdef *d = push_def(&v, n, &cap);
+		if (!d)
+			return NULL;
 		d->start = (size_t)(p - dev);
 		d->end = (size_t)(e - dev) + 4;
 		memcpy(d->name, s, (size_t)(q - s));
-		d->same = -1;
 	}
 	return v;
 }

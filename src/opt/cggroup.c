@@ -212,13 +212,13 @@ static int homeable(const cg_gen *G, int n, const cg_kern *K, int small)
 		 * the row shape only: its lanes run over C or over a position's
 		 * channels, and full-shape NCHW stores from them would be
 		 * strided; a map kernel writes those instead */
-		return !small && cg_same_shape(G->g, n, K->space) &&
+		return !small && cg_gsame(G, n, K->space) &&
 		       !nd.gf && !cg_row_cl(G, K);
 	case CK_TOTAL:
 		return is_scalar(G, n);
 	case CK_SCAN:
 	case CK_POOL:
-		return !small && cg_same_shape(G->g, n, K->space) && !nd.gf;
+		return !small && cg_gsame(G, n, K->space) && !nd.gf;
 	default:
 		return 0;
 	}
@@ -255,7 +255,7 @@ static int sig_match(const cg_gen *G, const cg_kern *K, int n)
 	const krl_gnode *r = &G->g->n[n];
 	return K->ax0 == r->axis && K->ax1 == r->axis + r->naxes &&
 	       G->g->n[K->space].ndim == G->g->n[r->in[0]].ndim &&
-	       cg_same_shape(G->g, K->space, r->in[0]) &&
+	       cg_gsame(G, K->space, r->in[0]) &&
 	       G->g->n[K->space].ndim == G->g->n[r->in[0]].ndim;
 }
 
@@ -494,7 +494,7 @@ int cg_form(cg_gen *G)
 			for (int k = G->nk - 1; G->s.fuse && k >= 0 && !K; k--) {
 				cg_kern *J = &G->k[k];
 				if (J->kind != CK_MAP ||
-				    !cg_same_shape(g, J->space, n) ||
+				    !cg_gsame(G, J->space, n) ||
 				    g->n[J->space].ndim != x->ndim)
 					continue;
 				needs ne = needs_of(G, n, J->id, 0);

@@ -402,7 +402,7 @@ static int clgen_node(cg_gen *G, const cg_kern *K, int m, int *nconv)
 	if ((x->kind != KRL_GN_PW && x->kind != KRL_GN_POOL) ||
 	    x->dtype != KRL_F32 || x->ndim < 3 || !G->mat[m] || G->alias[m] ||
 	    krl_graph_is_output(g, m) || cg_out_decl(g, m, 0) >= 0 ||
-	    !cg_same_shape(g, m, K->space) || g->n[K->space].ndim != x->ndim)
+	    !cg_gsame(G, m, K->space) || g->n[K->space].ndim != x->ndim)
 		return 0;
 	return cl_readers(G, m, 1, nconv) > 0;
 }
@@ -416,7 +416,7 @@ static int writes_cl_order(cg_gen *G, cg_kern *K, int m)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[m];
-	if (!cg_same_shape(g, m, K->space) || g->n[K->space].ndim != x->ndim)
+	if (!cg_gsame(G, m, K->space) || g->n[K->space].ndim != x->ndim)
 		return 0;
 	if (K->kind == CK_MAP) {
 		int leaf = -1;
@@ -506,7 +506,7 @@ int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth)
 	if (depth > 64)
 		return -1;
 	if (cg_is_cl(G, n))
-		return cg_same_shape(g, n, shape) ? n : -1;
+		return cg_gsame(G, n, shape) ? n : -1;
 	if (g->n[n].kind != KRL_GN_PW || cg_see(G, n, K->id) != SEE_INLINE)
 		return -1;
 	for (int q = 0; q < g->n[n].nin; q++) {

@@ -101,7 +101,16 @@ int cg_dim_eq(const char *a, const char *b)
 
 int cg_dim_one(const char *a)
 {
-	return cg_dim_eq(a, "1");
+	/* only a text of one '1' among blanks and parentheses can be 1
+	 * after krl_dim_text_norm: the others are told at once */
+	int ones = 0;
+	for (const char *p = a; *p; p++) {
+		if (*p == '1')
+			ones++;
+		else if (*p != ' ' && *p != '\t' && *p != '(' && *p != ')')
+			return 0;
+	}
+	return ones == 1 && cg_dim_eq(a, "1");
 }
 
 int cg_same_shape(const krl_graph *g, int a, int b)
@@ -121,6 +130,71 @@ int cg_same_shape(const krl_graph *g, int a, int b)
 		i++;
 		j++;
 	}
+}
+
+int cg_shape_classes(cg_gen *G)
+{
+	const krl_graph *g = G->g;
+	int nn = g->nn, nc = 0, r = 0;
+	char **key = calloc((size_t)(nn > 0 ? nn : 1), sizeof *key);
+	uint64_t *h = calloc((size_t)(nn > 0 ? nn : 1), sizeof *h);
+	int *rep = calloc((size_t)(nn > 0 ? nn : 1), sizeof *rep);
+	if (!(G->sclass = calloc((size_t)(nn > 0 ? nn : 1), sizeof *G->sclass)) ||
+	    !key || !h || !rep) {
+		r = -1;
+		goto out;
+	}
+	for (int n = 0; n < nn; n++) {
+		const krl_gnode *x = &g->n[n];
+		cg_sb b = { 0 };
+		int ok = 1;
+		/* the dims that are not 1, normalised, each ended by '|' */
+		for (int i = 0; i < x->ndim && ok; i++) {
+			char t[512];
+			if (cg_dim_one(x->dim[i].text))
+				continue;
+			ok = krl_graph_text_norm(g, x->dim[i].text, t, sizeof t);
+			cg_sb_printf(&b, "%s|", t);
+		}
+		if (!ok || b.oom) {
+			cg_sb_free(&b);
+			r = -1;
+			goto out;
+		}
+		key[n] = b.z ? b.z : calloc(1, 1);
+		if (!key[n]) {
+			r = -1;
+			goto out;
+		}
+		uint64_t v = 0xcbf29ce484222325ull;
+		for (const char *z = key[n]; *z; z++)
+			v = (v ^ (unsigned char)*z) * 0x100000001b3ull;
+		h[n] = v;
+		int c = 0;
+		while (c < nc && !(h[rep[c]] == v && !strcmp(key[rep[c]], key[n])))
+			c++;
+		if (c == nc)
+			rep[nc++] = n;
+		G->sclass[n] = c;
+	}
+out:
+	for (int n = 0; key && n < nn; n++)
+		free(key[n]);
+	free(key);
+	free(h);
+	free(rep);
+	if (r) {
+		free(G->sclass);
+		G->sclass = NULL;
+	}
+	return r;
+}
+
+int cg_gsame(const cg_gen *G, int a, int b)
+{
+	if (G->sclass)
+		return G->sclass[a] == G->sclass[b];
+	return cg_same_shape(G->g, a, b);
 }
 
 int cg_dims_one(const krl_gnode *x, int from, int to)

@@ -183,6 +183,8 @@ typedef struct cg_gen {
 	const krl_graph *g;
 	krl_sched s;
 	int *nuse;               /* consumers of each node */
+	int *sclass;             /* each node's shape class (cg_shape_classes:
+	                            equal where cg_same_shape holds), or NULL */
 	unsigned char *mat;      /* materialised (written by its home) */
 	unsigned char *forcemap; /* must be written by a map kernel */
 	unsigned char *alias;    /* 1: a VIEW a library call reads, written as
@@ -307,6 +309,13 @@ int cg_dim_one(const char *a);
 int cg_dims_one(const krl_gnode *x, int from, int to);
 /* Whether two nodes have the same shape (dims compared by text). */
 int cg_same_shape(const krl_graph *g, int a, int b);
+/* G's graph's nodes numbered by shape (G->sclass): two nodes have the same
+ * number exactly where cg_same_shape holds, so the grouping, which asks
+ * it of a node against every kernel in every round, compares two ints;
+ * -1 when out of memory. */
+int cg_shape_classes(cg_gen *G);
+/* cg_same_shape of G's graph through G->sclass where it is made. */
+int cg_gsame(const cg_gen *G, int a, int b);
 /* The plan text of the product of dims [from, to) of node n: "1" when
  * empty, else "(d0) * (d1) ...". */
 char *cg_prod(cg_gen *G, int n, int from, int to);

@@ -309,6 +309,7 @@ static void gen_free(cg_gen *G)
 		free(G->strs[i]);
 	free(G->strs);
 	free(G->nuse);
+	free(G->sclass);
 	for (int n = 0; G->chain && n < G->g->nn; n++)
 		free(G->chain[n]);
 	free(G->chain);
@@ -417,7 +418,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	G.home = calloc((size_t)nn, sizeof *G.home);
 	G.outview = malloc((size_t)nn * sizeof *G.outview);
 	if (!G.nuse || !G.mat || !G.forcemap || !G.alias || !G.home || !G.skip ||
-	    !G.outview) {
+	    !G.outview || cg_shape_classes(&G)) {
 		r = krl_diag_set(d, KRL_ENOMEM, (krl_pos){0}, "out of memory");
 		goto done;
 	}

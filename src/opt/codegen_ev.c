@@ -702,7 +702,7 @@ static cg_val ev_gather(cg_em *em, int n, const cg_point *p, int lvl)
 	memset(&q, 0, sizeof q);
 	q.rowlevel = p->rowlevel;
 	if (K->kind == CK_ROW && a == K->ax0 && K->ax1 == a + 1 && p->inrow &&
-	    g->n[K->space].ndim == x0->ndim && cg_same_shape(g, in0, K->space) &&
+	    g->n[K->space].ndim == x0->ndim && cg_gsame(G, in0, K->space) &&
 	    cg_is_rowshape(G, K, n) && em->ro) {
 		q = cg_row_point(em, strcmp(em->rinner, "1") ?
 		                 cg_fmt(G, "(%s + %s * %s)", em->rb, gi, em->rinner) :
@@ -752,7 +752,7 @@ static cg_val ev_flip(cg_em *em, int n, const cg_point *p, int lvl)
 	q.rowlevel = p->rowlevel;
 	if ((K->kind == CK_ROW || K->kind == CK_SCAN) && a == K->ax0 &&
 	    K->ax1 == a + 1 && p->rowed && p->space == K->space &&
-	    g->n[K->space].ndim == x->ndim && cg_same_shape(g, n, K->space) &&
+	    g->n[K->space].ndim == x->ndim && cg_gsame(G, n, K->space) &&
 	    em->ro) {
 		const char *r = cg_fmt(G, "(%s - 1 - %s)", em->rlen, p->r);
 		q = cg_row_point(em, strcmp(em->rinner, "1") ?

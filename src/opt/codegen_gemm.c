@@ -106,6 +106,9 @@ int cg_chain_of(cg_gen *G, int n, const unsigned char **in)
 			G->oom = 1;
 			return -1;
 		}
+		/* -1: no chain (asked of any node: cgcat.c's read_ok) */
+		for (size_t i = 0; i < nn; i++)
+			G->chain_end[i] = -1;
 	}
 	if (!G->chain[n]) {
 		if (!(G->chain[n] = malloc(nn))) {

@@ -1044,7 +1044,7 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		return KRL_OK;
 	}
 	for (int o = 0; o < K->nout; o++)
-		if (!cg_same_shape(g, K->out[o], K->space)) {
+		if (!cg_gsame(G, K->out[o], K->space)) {
 			snprintf(G->err, sizeof G->err, "pool kernel k%d: output node "
 			         "%d has another shape", K->id, K->out[o]);
 			return KRL_OK;

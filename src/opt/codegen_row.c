@@ -74,7 +74,7 @@ static int reaches_cl(const cg_gen *G, int m, int depth)
 	if (x->kind != KRL_GN_PW)
 		return 0;
 	for (int q = 0; q < x->nin; q++)
-		if (cg_same_shape(g, x->in[q], m) &&
+		if (cg_gsame(G, x->in[q], m) &&
 		    g->n[x->in[q]].ndim == x->ndim &&
 		    reaches_cl(G, x->in[q], depth + 1))
 			return 1;
@@ -163,7 +163,7 @@ static void find_cache(cg_gen *G, cg_kern *K, int m, rinfo *ri, int viewed,
 		if (x->dtype != KRL_F32 || cg_is_cl(G, m) || cg_cat_read(G, m) ||
 		    cg_off_view(G, m))
 			return;
-		if (!viewed && (!cg_same_shape(g, m, K->space) ||
+		if (!viewed && (!cg_gsame(G, m, K->space) ||
 		                x->ndim != g->n[K->space].ndim))
 			return;
 		for (int i = 0; i < ri->ncache; i++)
@@ -176,7 +176,7 @@ static void find_cache(cg_gen *G, cg_kern *K, int m, rinfo *ri, int viewed,
 	if (s != SEE_INLINE || depth > 512)
 		return;
 	if (x->kind == KRL_GN_VIEW && !viewed &&
-	    cg_same_shape(g, m, K->space) && x->ndim == g->n[K->space].ndim) {
+	    cg_gsame(G, m, K->space) && x->ndim == g->n[K->space].ndim) {
 		const krl_gnode *b = &g->n[x->in[0]];
 		if (b->kind != KRL_GN_VIEW)
 			find_cache(G, K, x->in[0], ri, 1, depth + 1);
@@ -273,7 +273,7 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 		int n = K->out[o];
 		if (cg_is_rowshape(G, K, n)) {
 			ri->rowo[ri->nrowo++] = n;
-		} else if (cg_same_shape(g, n, K->space)) {
+		} else if (cg_gsame(G, n, K->space)) {
 			ri->full[ri->nfull++] = n;
 		} else {
 			snprintf(G->err, sizeof G->err, "node %d is neither of the "

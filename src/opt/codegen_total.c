@@ -125,7 +125,7 @@ krl_err cg_emit_total(cg_gen *G, cg_kern *K)
 	int slot[CG_MAX_KNODES], ns = 0;
 	for (int j = 0; j < K->nanchor; j++) {
 		if (g->n[K->anchor[j]].in[0] != g->n[K->anchor[0]].in[0] &&
-		    !cg_same_shape(g, g->n[K->anchor[j]].in[0], K->space)) {
+		    !cg_gsame(G, g->n[K->anchor[j]].in[0], K->space)) {
 			snprintf(G->err, sizeof G->err, "total kernel k%d: reductions "
 			         "of different shapes", K->id);
 			return KRL_OK;

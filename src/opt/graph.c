@@ -660,9 +660,19 @@ static int text_norm(const krl_task *t, const char *z, char *out, size_t cap)
 	return 1;
 }
 
+int krl_graph_text_norm(const krl_graph *g, const char *z, char *out,
+                        size_t cap)
+{
+	return text_norm(g->task, z, out, cap);
+}
+
 int krl_graph_text_same(const krl_graph *g, const char *a, const char *b)
 {
 	char x[512], y[512];
+	/* equal texts normalise alike (the kernel grouping asks this of
+	 * every pair of dims it compares: most are the same text) */
+	if (!strcmp(a, b) && strlen(a) < sizeof x)
+		return 1;
 	return text_norm(g->task, a, x, sizeof x) &&
 	       text_norm(g->task, b, y, sizeof y) && !strcmp(x, y);
 }

@@ -263,6 +263,11 @@ void krl_dim_text_norm(const char *a, char *out, size_t cap);
  * const's name is replaced by its expression (`seq_len` is `max_seqlen`
  * where the task says const seq_len = max_seqlen). */
 int krl_graph_text_same(const krl_graph *g, const char *a, const char *b);
+/* Text z as krl_graph_text_same compares it (blanks and whole outer
+ * parentheses gone, a const's name replaced by its expression) in
+ * out[cap]; 0 when out of memory. */
+int krl_graph_text_norm(const krl_graph *g, const char *z, char *out,
+                        size_t cap);
 /* Removes the nodes no output depends on (BUF nodes stay, and every
  * PROJ of a library call that stays), keeping the order and renumbering
  * inputs and outputs; *removed (may be NULL) counts them. KRL_ENOMEM

@@ -682,6 +682,51 @@ static void library_writes_output_view(void **state)
 	}
 }
 
+/* cg_shape_classes: two nodes share a class exactly where cg_same_shape
+ * holds (dims of 1 skipped, texts normalised, consts resolved), on every
+ * pair of nodes of real graphs: a dense block, RegNet, U-Net and Swin V2
+ * at kb1 and tiny (the grouping compares classes instead). */
+static void shape_classes_match(void **state)
+{
+	(void)state;
+	static const char *const ids[] = { "level3/14_densenet121_dense_block",
+		"level3/27_regnet", "level3/45_unet_softmax",
+		"level3/30_swin_transformer_v2", "level2/13_convtranspose3d_mean_add_softmax_tanh_scaling" };
+	static const char *const sets[] = { "kb1", "tiny" };
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load(NULL, &s, &d), &d);
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(s, ids[i], &t, &d), &d);
+		for (int k = 0; k < 2; k++) {
+			krl_graph *g = NULL;
+			KRL_ASSERT_OK(krl_graph_lower(t, sets[k], &g, &d), &d);
+			cg_gen G;
+			memset(&G, 0, sizeof G);
+			G.g = g;
+			assert_int_equal(cg_shape_classes(&G), 0);
+			int n = g->nn < 600 ? g->nn : 600, same = 0, classes = 0;
+			for (int a = 0; a < n; a++) {
+				classes = G.sclass[a] + 1 > classes ? G.sclass[a] + 1 :
+				          classes;
+				for (int b = a; b < n; b++) {
+					int want = cg_same_shape(g, a, b);
+					assert_int_equal(cg_gsame(&G, a, b), want);
+					same += want && a != b;
+				}
+			}
+			print_message("%s %s: %d nodes, %d classes, %d same pairs\n",
+			              ids[i], sets[k], n, classes, same);
+			assert_true(same > 0 && classes > 1);
+			free(G.sclass);
+			krl_graph_free(g);
+		}
+		krl_task_free(t);
+	}
+	krl_suite_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -705,6 +750,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(duplicate_kernels_share_code),
 		cmocka_unit_test(duplicate_tails_share_code),
 		cmocka_unit_test(duplicate_epilogues_share_code),
+		cmocka_unit_test(shape_classes_match),
 		cmocka_unit_test(library_writes_output_view),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);

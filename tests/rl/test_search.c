@@ -831,6 +831,15 @@ static krl_decision decision(const char *name, const char *const *opt, int n)
 	return dc;
 }
 
+/* conv.impl (lib first) and lib.layout (nhwc_y first), into dk. */
+static void conv_and_layout(krl_decision *dk)
+{
+	static const char *const impl[] = { "lib", "igemm" };
+	static const char *const lay[] = { "nhwc_y", "nchw", "nhwc" };
+	dk[0] = decision("conv.impl", impl, 2);
+	dk[1] = decision("lib.layout", lay, 3);
+}
+
 /* Round 0 with a convolution: the default, then the default with the
  * other conv.impl (the pay rule's guess is measured against the other
  * option in every search), then the reference's structure. */
@@ -862,10 +871,8 @@ static void round0_other_convolution(void **state)
 static void round0_other_layout(void **state)
 {
 	(void)state;
-	static const char *const impl[] = { "lib", "igemm" };
-	static const char *const lay[] = { "nhwc_y", "nchw", "nhwc" };
-	krl_decision dk[2] = { decision("conv.impl", impl, 2),
-	                       decision("lib.layout", lay, 3) };
+	krl_decision dk[2];
+	conv_and_layout(dk);
 	rows x = {0};
 	round0_rows(dk, 2, &x);
 	assert_non_null(strstr(x.r[0].completion, "lib.layout=nhwc_y"));
@@ -999,10 +1006,8 @@ static void round0_convolutions_first(void **state)
 static void budget_rescues_reference(void **state)
 {
 	(void)state;
-	static const char *const impl[] = { "lib", "igemm" };
-	static const char *const lay[] = { "nhwc_y", "nchw", "nhwc" };
-	krl_decision dk[2] = { decision("conv.impl", impl, 2),
-	                       decision("lib.layout", lay, 3) };
+	krl_decision dk[2];
+	conv_and_layout(dk);
 	rows x = {0};
 	round0_run(dk, 2, 3, 0, 0.9, &x);
 	assert_non_null(strstr(x.r[0].completion, "base: default"));
