@@ -21,19 +21,28 @@
 # work-SET.tar.gz (the store, work/krl.db, is in it). The selection is
 # level 3's programs of SET's revision (49 at either set).
 # Environment: SHAPES (default kb1), BUDGET (evaluations a problem,
-# default 3), LEVEL_SECONDS (the phase's bound, default 520: the search
+# default 3), LEVEL_SECONDS (the phase's bound, default 560: the search
 # stops at 60% of it, the peers start no problem after the rest),
-# REASONS (a file of 'TASK reason' lines for the problems below parity).
+# REASONS (a file of 'TASK reason' lines for the problems below parity),
+# KRL_COMMIT (default .commit's), PEERS_WORKERS (default 15). At 2026-12-06
+# a problem took about 32 s of device time (18 of search, 14 of peers):
+# three calls of LEVEL_SECONDS=560 a set, run back to back on one warm
+# machine (kind nvidia-h100-x1), so that .gpuwork stays there.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT" .gpuwork
 s=${SHAPES:-kb1}
 name=opt-level3-$s
+# the commit every result line names (.commit, written by the staging
+# here: the device's copy is not a git checkout), and torch.compile's
+# workers (the H100 machine has 16 CPUs)
+export KRL_COMMIT=${KRL_COMMIT:-$(cat .commit 2>/dev/null)}
+export PEERS_WORKERS=${PEERS_WORKERS:-15}
 if [ -f ".accept/work-$s.tar.gz" ] && [ ! -d ".gpuwork/$name" ]; then
 	tar xzf ".accept/work-$s.tar.gz" -C .gpuwork || exit 1
 fi
-LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-520} \
+LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-560} \
 	OUT=$OUT bash bench/run_gpu.sh level
 tar czf "$OUT/work-$s.tar.gz" -C .gpuwork "$name"
 # The device tool brings back 8 files: the store is in the work folder,
