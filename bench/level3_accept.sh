@@ -23,7 +23,8 @@
 # Environment: SHAPES (default kb1), BUDGET (evaluations a problem,
 # default 3), LEVEL_SECONDS (the phase's bound, default 560: the search
 # stops at 60% of it, the peers start no problem after the rest),
-# REASONS (a file of 'TASK reason' lines for the problems below parity),
+# REASONS (a file of 'TASK reason' lines for the problems below parity;
+# default bench/reasons-level3-SET.txt where it exists),
 # KRL_COMMIT (default .commit's), PEERS_WORKERS (default 15). At 2026-12-06
 # a problem took about 32 s of device time (18 of search, 14 of peers):
 # three calls of LEVEL_SECONDS=560 a set, run back to back on one warm
@@ -39,6 +40,9 @@ name=opt-level3-$s
 # workers (the H100 machine has 16 CPUs)
 export KRL_COMMIT=${KRL_COMMIT:-$(cat .commit 2>/dev/null)}
 export PEERS_WORKERS=${PEERS_WORKERS:-15}
+# the reasons of the problems below 0.97 (bench/reasons-level3-SET.txt)
+[ -z "${REASONS:-}" ] && [ -f "bench/reasons-level3-$s.txt" ] &&
+	export REASONS=bench/reasons-level3-$s.txt
 if [ -f ".accept/work-$s.tar.gz" ] && [ ! -d ".gpuwork/$name" ]; then
 	tar xzf ".accept/work-$s.tar.gz" -C .gpuwork || exit 1
 fi
