@@ -705,6 +705,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		krl_opt_scope sc;
 		krl_diag sd = {0};
 		int have = krl_opt_scope_init(&sc, t, set, &sd) == KRL_OK;
+		int tf32 = krl_task_is_tf32(t);
 		for (int i = 0; i < o->g->nn; i++) {
 			if (algo_matters(o, have ? &sc : NULL, i)) {
 				nalgo++;
@@ -717,8 +718,15 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			}
 			cg_tconv tc;
 			ntconv += cg_tconv_geom(o->g, i, &tc);
+			/* the implicit GEMM multiplies in TF32: only a task of
+			 * the tf32 tier may have it (a strict fp32 task's
+			 * reference runs cuDNN without TF32: level 3's 10, 20
+			 * and 45, whose implicit-GEMM candidates failed their
+			 * checks at kb1 by 1,914-12,960 elements) */
 			cg_igemm q;
-			if (cg_igemm_geom(o->g, i, &q)) {
+			if (!tf32) {
+				/* cuDNN's strict fp32 call only */
+			} else if (cg_igemm_geom(o->g, i, &q)) {
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
 			} else if (cg_igemm_tconv_geom(o->g, i, &q)) {

@@ -355,6 +355,41 @@ static void layout_pay_rule(void **state)
 	}
 }
 
+/* The implicit GEMM multiplies in TF32: a task of the strict fp32 tier
+ * (no `precision tf32` line: level 3's 10, 20 and 45) is not offered it,
+ * its TF32-tier neighbours are; the same task with the line added is. */
+static void conv_impl_needs_tf32(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id;
+		int offered;
+	} cases[] = {
+		{ "level3/10_resnet101", 0 }, { "level3/20_mobilenet_v2", 0 },
+		{ "level3/45_unet_softmax", 0 }, { "level3/9_resnet18", 1 },
+		{ "level3/19_mobilenet_v1", 1 },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
+		assert_int_equal(krl_task_is_tf32(t), cases[i].offered);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		assert_int_equal(find(krl_opt_space(o), "conv.impl") != NULL,
+		                 cases[i].offered);
+		krl_opt_free(o);
+		/* the tier alone decides: 45 with `precision tf32` */
+		if (!cases[i].offered && strstr(cases[i].id, "45_")) {
+			free(t->precision);
+			t->precision = strdup("tf32");
+			KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+			assert_non_null(find(krl_opt_space(o), "conv.impl"));
+			krl_opt_free(o);
+		}
+		krl_task_free(t);
+	}
+}
+
 static void conv_impl_pay_rule(void **state)
 {
 	(void)state;
@@ -993,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(conv_impl_pay_rule),
+		cmocka_unit_test(conv_impl_needs_tf32),
 		cmocka_unit_test(dw_and_groups_pay_rules),
 		cmocka_unit_test(rnn_recurrence),
 		cmocka_unit_test(layout_pay_rule),
