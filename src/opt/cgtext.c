@@ -136,11 +136,11 @@ int cg_shape_classes(cg_gen *G)
 {
 	const krl_graph *g = G->g;
 	int nn = g->nn, nc = 0, r = 0;
-	char **key = calloc((size_t)(nn > 0 ? nn : 1), sizeof *key);
-	uint64_t *h = calloc((size_t)(nn > 0 ? nn : 1), sizeof *h);
-	int *rep = calloc((size_t)(nn > 0 ? nn : 1), sizeof *rep);
-	if (!(G->sclass = calloc((size_t)(nn > 0 ? nn : 1), sizeof *G->sclass)) ||
-	    !key || !h || !rep) {
+	size_t cap = (size_t)(nn > 0 ? nn : 1);
+	char **key = calloc(cap, sizeof *key);
+	uint64_t *h = calloc(cap, sizeof *h);
+	int *rep = calloc(cap, sizeof *rep);
+	if (!(G->sclass = calloc(cap, sizeof *G->sclass)) || !key || !h || !rep) {
 		r = -1;
 		goto out;
 	}
@@ -153,7 +153,8 @@ int cg_shape_classes(cg_gen *G)
 			char t[512];
 			if (cg_dim_one(x->dim[i].text))
 				continue;
-			ok = krl_graph_text_norm(g, x->dim[i].text, t, sizeof t);
+			ok = krl_graph_text_norm(g, x->dim[i].text, t,
+			                         sizeof t);
 			cg_sb_printf(&b, "%s|", t);
 		}
 		if (!ok || b.oom) {
@@ -171,7 +172,8 @@ int cg_shape_classes(cg_gen *G)
 			v = (v ^ (unsigned char)*z) * 0x100000001b3ull;
 		h[n] = v;
 		int c = 0;
-		while (c < nc && !(h[rep[c]] == v && !strcmp(key[rep[c]], key[n])))
+		while (c < nc && !(h[rep[c]] == v &&
+		                   !strcmp(key[rep[c]], key[n])))
 			c++;
 		if (c == nc)
 			rep[nc++] = n;

@@ -560,8 +560,9 @@ static int rescue(const search *S, int idx, krl_choice *c)
 /*
  * Proposes, judges and commits slot (r, k). Draw a: the rescue where it
  * applies (not when looking ahead, P: the slots before are not judged
- * yet); the fixed choice in round 0; else, while there are bases and a < tries / 2, base (k + a) mod
- * nb with mutate + a / 8 decisions redrawn; else, while a < 3 tries / 4, a
+ * yet); the fixed choice in round 0; else, while there are bases and
+ * a < tries / 2, base (k + a) mod nb with mutate + a / 8 decisions
+ * redrawn; else, while a < 3 tries / 4, a
  * full draw from the policy; else a uniform draw. A draw whose choice or
  * body (body_key) the run already holds is drawn again. *made is 0 when
  * every draw was a duplicate.
