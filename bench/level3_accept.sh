@@ -25,7 +25,8 @@
 # stops at 60% of it, the peers start no problem after the rest),
 # REASONS (a file of 'TASK reason' lines for the problems below parity;
 # default bench/reasons-level3-SET.txt where it exists),
-# KRL_COMMIT (default .commit's), PEERS_WORKERS (default 15). At 2026-12-06
+# KRL_COMMIT (default .commit's), PEERS_WORKERS (default 15),
+# KRL_COMPILE_TIMEOUT (default 60). At 2026-12-06
 # a problem took about 32 s of device time (18 of search, 14 of peers):
 # three calls of LEVEL_SECONDS=560 a set, run back to back on one warm
 # machine (kind nvidia-h100-x1), so that .gpuwork stays there.
@@ -40,6 +41,11 @@ name=opt-level3-$s
 # workers (the H100 machine has 16 CPUs)
 export KRL_COMMIT=${KRL_COMMIT:-$(cat .commit 2>/dev/null)}
 export PEERS_WORKERS=${PEERS_WORKERS:-15}
+# NVRTC's deadline for each candidate: 60 s instead of the judge's 30
+# (a resource bound, not a measurement: the 3xTF32 candidate of 29
+# compiled in 25 s on the CPU machine, three candidates compile at once,
+# and the acceptance run at 1f06635 lost 28, 29 and 30's to 30 s)
+export KRL_COMPILE_TIMEOUT=${KRL_COMPILE_TIMEOUT:-60}
 # the reasons of the problems below 0.97 (bench/reasons-level3-SET.txt)
 [ -z "${REASONS:-}" ] && [ -f "bench/reasons-level3-$s.txt" ] &&
 	export REASONS=bench/reasons-level3-$s.txt
