@@ -158,16 +158,6 @@ static char *canon_of(const char *dev, const kdef *d)
 	return out.z ? out.z : calloc(1, 1);
 }
 
-static uint64_t fnv(const char *z)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *z; z++) {
-		h ^= (unsigned char)*z;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 /* A new zeroed definition (same -1) at the end of *v (*n of them, room
  * for *cap); NULL with *v freed and *n = -1 when out of memory. */
 static kdef *push_def(kdef **v, int *n, int *cap)
@@ -325,7 +315,7 @@ static int mark_same(const char *dev, kdef *v, int n)
 	for (int i = 0; i < n; i++) {
 		if (!(v[i].canon = canon_of(dev, &v[i])))
 			return -1;
-		v[i].hash = fnv(v[i].canon);
+		v[i].hash = cg_fnv(v[i].canon);
 		for (int j = 0; j < i && v[i].same < 0; j++)
 			if (v[j].same < 0 && v[j].hash == v[i].hash &&
 			    !strcmp(v[j].canon, v[i].canon))

@@ -132,6 +132,16 @@ int cg_same_shape(const krl_graph *g, int a, int b)
 	}
 }
 
+uint64_t cg_fnv(const char *z)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *z; z++) {
+		h ^= (unsigned char)*z;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
 int cg_shape_classes(cg_gen *G)
 {
 	const krl_graph *g = G->g;
@@ -167,10 +177,7 @@ int cg_shape_classes(cg_gen *G)
 			r = -1;
 			goto out;
 		}
-		uint64_t v = 0xcbf29ce484222325ull;
-		for (const char *z = key[n]; *z; z++)
-			v = (v ^ (unsigned char)*z) * 0x100000001b3ull;
-		h[n] = v;
+		uint64_t v = h[n] = cg_fnv(key[n]);
 		int c = 0;
 		while (c < nc && !(h[rep[c]] == v &&
 		                   !strcmp(key[rep[c]], key[n])))

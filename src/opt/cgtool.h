@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "opt_int.h"
 #include "util/strbuf.h"
@@ -309,6 +310,8 @@ int cg_dim_one(const char *a);
 int cg_dims_one(const krl_gnode *x, int from, int to);
 /* Whether two nodes have the same shape (dims compared by text). */
 int cg_same_shape(const krl_graph *g, int a, int b);
+/* The FNV-1a hash of text z (kernel codes, shape keys). */
+uint64_t cg_fnv(const char *z);
 /* G's graph's nodes numbered by shape (G->sclass): two nodes have the same
  * number exactly where cg_same_shape holds, so the grouping, which asks
  * it of a node against every kernel in every round, compares two ints;

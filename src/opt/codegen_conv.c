@@ -8,8 +8,10 @@
  * codegen_gemm.c), so that the output is written once, already
  * transformed, and never changes layout.
  *
- * The library's convolution is cuDNN's TF32 one (PyTorch's default,
- * allow_tf32), so a task's tolerance already allows TF32 products.
+ * Offered to tasks of the tf32 tier only (space.c): their library
+ * convolution is cuDNN's TF32 one (PyTorch's default, allow_tf32), so
+ * their tolerance already allows TF32 products; a strict fp32 task keeps
+ * cuDNN's fp32 call.
  */
 #include <math.h>
 #include <stdio.h>

@@ -230,11 +230,11 @@ krl_graph *krl_graph_new(const krl_task *t);
 /* A deep copy of g (the task still borrowed); NULL when out of memory.
  * Free with krl_graph_free. */
 krl_graph *krl_graph_clone(const krl_graph *g);
-/* How many node inputs and graph outputs read node i. */
 /* Library node n's `dim` attribute made non-negative when it is an integer
  * literal in range (the same dim in every shape set); 0 when absent, -1
  * otherwise (cat, narrow). */
 int krl_gnode_dim_attr(const krl_gnode *n);
+/* How many node inputs and graph outputs read node i. */
 int krl_graph_users(const krl_graph *g, int i);
 /* How many node inputs read node i when every node reading it is one
  * that generated kernels evaluate their inputs inline in (pointwise,

@@ -724,12 +724,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			 * and 45, whose implicit-GEMM candidates failed their
 			 * checks at kb1 by 1,914-12,960 elements) */
 			cg_igemm q;
-			if (!tf32) {
-				/* cuDNN's strict fp32 call only */
-			} else if (cg_igemm_geom(o->g, i, &q)) {
+			if (tf32 && cg_igemm_geom(o->g, i, &q)) {
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
-			} else if (cg_igemm_tconv_geom(o->g, i, &q)) {
+			} else if (tf32 && cg_igemm_tconv_geom(o->g, i, &q)) {
 				/* with lib.tconv=fwd only (round 0 judges the two
 				 * together): the library's call stays first */
 				nigemm++;
