@@ -21,15 +21,18 @@
 # work-SET.tar.gz (the store, work/krl.db, is in it). The selection is
 # level 3's programs of SET's revision (49 at either set).
 # Environment: SHAPES (default kb1), BUDGET (evaluations a problem,
-# default 3), LEVEL_SECONDS (the phase's bound, default 560: the search
+# default 3), LEVEL_SECONDS (the phase's bound, default 480: the search
 # stops at 60% of it, the peers start no problem after the rest),
 # REASONS (a file of 'TASK reason' lines for the problems below parity;
 # default bench/reasons-level3-SET.txt where it exists),
 # KRL_COMMIT (default .commit's), PEERS_WORKERS (default 15),
-# KRL_COMPILE_TIMEOUT (default 60). At 2026-12-06
-# a problem took about 32 s of device time (18 of search, 14 of peers):
-# three calls of LEVEL_SECONDS=560 a set, run back to back on one warm
-# machine (kind nvidia-h100-x1), so that .gpuwork stays there.
+# KRL_COMPILE_TIMEOUT (default 60). At 554d5ae (2026-12-06,
+# bench/results/2026-12-06-h100-level3-accept) kb1 took 376 s of search
+# and about 200 s of peers (115 s of it torch.compile's warm-up), kb0 160
+# and 144 s: two calls for kb1 and one for kb0, back to back on one warm
+# machine (kind nvidia-h100-x1), so that .gpuwork stays there. A phase
+# bound of 560 overran the device's 600 s a call (unpacking, the peers'
+# last problem, packing): the call was cut before the work was packed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-bench/out}
@@ -52,7 +55,7 @@ export KRL_COMPILE_TIMEOUT=${KRL_COMPILE_TIMEOUT:-60}
 if [ -f ".accept/work-$s.tar.gz" ] && [ ! -d ".gpuwork/$name" ]; then
 	tar xzf ".accept/work-$s.tar.gz" -C .gpuwork || exit 1
 fi
-LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-560} \
+LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-480} \
 	OUT=$OUT bash bench/run_gpu.sh level
 tar czf "$OUT/work-$s.tar.gz" -C .gpuwork "$name"
 # The device tool brings back 8 files: the store is in the work folder,
