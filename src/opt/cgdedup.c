@@ -226,9 +226,8 @@ static kdef *find_defs(const char *dev, int *n, const char *sigw,
 }
 
 /* The epilogue types in dev (codegen_gemm.c, cg_write_epi: "struct
- * <kernel>_epi {" at a line's start, ending "\n};\n") and the depthwise
- * convolutions' prologue types (codegen_conv.c: "struct <kernel>_pro {"),
- * in order; NULL with *n = -1 when out of memory. */
+ * <kernel>_epi {" at a line's start, ending "\n};\n"), in order; NULL
+ * with *n = -1 when out of memory. */
 static kdef *find_epis(const char *dev, int *n)
 {
 	static const char sig[] = "struct ";
@@ -244,8 +243,7 @@ static kdef *find_epis(const char *dev, int *n)
 		const char *e = strstr(q, "\n};\n");
 		const char *nx = strstr(q, "\nstruct ");
 		if (strncmp(q, " {\n", 3) || q - s < 5 || q - s >= 64 ||
-		    (strncmp(q - 4, "_epi", 4) && strncmp(q - 4, "_pro", 4)) ||
-		    !e || (nx && nx < e))
+		    strncmp(q - 4, "_epi", 4) || !e || (nx && nx < e))
 			continue;
 		kdef *d = push_def(&v, n, &cap);
 		if (!d)
@@ -418,9 +416,7 @@ static int dedup_tails(cg_sb *dev)
  * transformer's GEMMs repeat a few epilogues (a bias; a bias and a
  * residual add; a bias and an activation) under as many names: level 3's
  * 30 held 61 epilogue types of 3 codes, each kernel a template
- * instantiation of the whole GEMM for NVRTC to compile. ShuffleNet's
- * (26) depthwise convolutions repeat their prologues (a batch norm and a
- * ReLU) the same way. */
+ * instantiation of the whole GEMM for NVRTC to compile. */
 static int dedup_epis(cg_sb *dev)
 {
 	int n;

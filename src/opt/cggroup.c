@@ -404,8 +404,6 @@ int cg_form(cg_gen *G)
 			G->mat[n] = 1;
 			for (int i = 0; i < x->nin; i++) {
 				int m = x->in[i];
-				if (i == 0 && m == cg_dw_pro(G, n))
-					continue; /* computed at the taps */
 				if (!G->mat[m] && g->n[m].kind != KRL_GN_BUF) {
 					G->mat[m] = 1;
 					mark_alias(G, m);
@@ -514,13 +512,8 @@ int cg_form(cg_gen *G)
 	 * anchors that are not in memory */
 	for (int k = 0; k < G->nk; k++) {
 		cg_kern *K = &G->k[k];
-		if (K->kind == CK_LIB) {
-			/* a depthwise convolution's prologue, like a map */
-			int m = cg_dw_pro(G, K->anchor[0]);
-			if (m >= 0 && !G->mat[m] && resolve(G, m, K->id, 0))
-				return 1;
+		if (K->kind == CK_LIB)
 			continue;
-		}
 		for (int a = 0; a < K->nanchor; a++) {
 			const krl_gnode *x = &g->n[K->anchor[a]];
 			for (int i = 0; i < x->nin; i++)

@@ -492,11 +492,6 @@ double cg_cl_col_blocks(const krl_gnode *sp, int ax0, int ax1);
 /* Whether node n is evaluated inline in kernel K (not loaded). */
 int cg_inline_in(const cg_gen *G, int n, const cg_kern *K);
 
-/* The input of LIB node n that the depthwise convolution kernel evaluates
- * at its taps instead of loading it (codegen_conv.c: its prologue), or
- * -1: the grouping does not materialise it. */
-int cg_dw_pro(const cg_gen *G, int n);
-
 /* How kernel kid sees node m: loaded from memory (a leaf), computed inline,
  * an anchor of kid itself, or an anchor of another kernel that is not in
  * memory (which kid cannot use). */

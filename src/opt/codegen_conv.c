@@ -465,89 +465,6 @@ int cg_dw_geom(const krl_graph *g, int n, cg_dw *q)
 	return 1;
 }
 
-int cg_dw_pro(const cg_gen *G, int n)
-{
-	const krl_graph *g = G->g;
-	cg_dw q;
-	/* under nhwc_y and nhwc_xy the layer before may write channels-last
-	 * (cg_cl_plan): the prologue indexes NCHW */
-	if (!G->s.fuse || G->s.conv_dw < 1 || G->s.lib_layout > 1 ||
-	    !cg_dw_geom(g, n, &q))
-		return -1;
-	int m = g->n[n].in[0];
-	const krl_gnode *x = &g->n[m];
-	if (x->kind != KRL_GN_PW || x->dtype != KRL_F32 || x->ndim != 4 ||
-	    G->nuse[m] != 1 || cg_out_decl(g, m, 0) >= 0 || G->alias[m] ||
-	    G->forcemap[m])
-		return -1;
-	return m;
-}
-
-/* The prologue functor k<id>_conv_pro of depthwise convolution K: the
- * value of its input node m at (image pr_z, channel pr_c, position pr_p
- * of the plane), its members the plane's positions, the channels and the
- * arguments the emitter asked for (all of K's so far: the kernel passes
- * them in order). *init is its initialiser in the kernel, *params and
- * *args the kernel's parameters and the plan's arguments for them: 1, or
- * 0 with G->err, G->fail or G->oom set. */
-static int dw_prologue(cg_gen *G, cg_kern *K, int m, const char **type,
-                       const char **init, const char **params,
-                       const char **args)
-{
-	cg_em em;
-	cg_em_init(&em, G, K);
-	cg_sb body = { 0 }, st = { 0 }, par = { 0 }, in = { 0 }, ar = { 0 };
-	for (int l = 0; l < 3; l++) {
-		em.buf[l] = &body;
-		em.ind[l] = 2;
-	}
-	cg_point p;
-	memset(&p, 0, sizeof p);
-	p.space = m;
-	p.rowed = 1;
-	p.ax0 = 1;
-	p.ax1 = 2;
-	p.o = "pr_z";
-	p.r = "pr_c";
-	p.c = "pr_p";
-	p.lin = "((long long)(pr_z * pr_m + pr_c) * pr_n + pr_p)";
-	cg_val v = cg_ev(&em, m, &p);
-	int ok = v.e != NULL;
-	if (ok) {
-		cg_line(&body, 2, "return %s;", cg_conv(&em, v, KRL_F32));
-		*type = cg_fmt(G, "k%d_conv_pro", K->id);
-		cg_sb_printf(&st, "\nstruct %s {\n\tlong pr_n;\n\tlong pr_m;\n",
-		             *type);
-		for (int i = 0; i < K->nargs; i++) {
-			const cg_arg *a = &K->args[i];
-			cg_sb_printf(&st, "\t%s %s;\n", a->ctype, a->cname);
-			cg_sb_printf(&par, ",\n\t%s %s", a->ctype, a->cname);
-			cg_sb_printf(&in, ", %s", a->cname);
-			cg_sb_printf(&ar, ", %s", a->plan);
-		}
-		cg_sb_puts(&st, "\t__device__ __forceinline__ float operator()"
-		           "(int pr_z, int pr_c, int pr_p) const\n\t{\n");
-		cg_sb_cat(&st, &body);
-		cg_sb_puts(&st, "\t}\n};\n");
-		cg_sb_cat(&G->dev, &st);
-		*init = cg_fmt(G, "{(long)H * W, C%s}", in.z ? in.z : "");
-		*params = cg_fmt(G, "%s", par.z ? par.z : "");
-		*args = cg_fmt(G, "%s", ar.z ? ar.z : "");
-		if (st.oom || par.oom || in.oom || ar.oom || body.oom)
-			G->oom = 1;
-	} else if (!G->err[0] && G->fail < 0) {
-		snprintf(G->err, sizeof G->err, "the prologue of depthwise "
-		         "convolution k%d cannot compute node %d", K->id, m);
-	}
-	cg_em_free(&em);
-	cg_sb_free(&body);
-	cg_sb_free(&st);
-	cg_sb_free(&par);
-	cg_sb_free(&in);
-	cg_sb_free(&ar);
-	return ok && !G->oom;
-}
-
 int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 {
 	const krl_graph *g = G->g;
@@ -566,13 +483,6 @@ int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 	if (!y)
 		return 1;
 	G->nconv_dw++;
-	/* the input computed at the taps (cg_dw_pro): not in memory */
-	const int pm = x->in[0];
-	const int pro = !G->mat[pm] && xi->kind != KRL_GN_BUF;
-	const char *pt = "dwconv::noload", *pinit = "{}", *pparams = "";
-	const char *pargs = "";
-	if (pro && !dw_prologue(G, K, pm, &pt, &pinit, &pparams, &pargs))
-		return 1;
 	cg_sb_printf(&G->dev, "\n/*\n * k%d (depthwise conv, fp32): node %d "
 	             "(%s), %d x %d taps (stride %d x %d, dilation %d x %d)\n"
 	             " * walked as literals, a thread %d output rows of a "
@@ -580,14 +490,8 @@ int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 	             q.kh, q.kw, q.sh, q.sw, q.dh, q.dw, rows, 8 * rows);
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
-	if (pro) {
-		const krl_pwinfo *pi = krl_pw_info(xi->pw);
-		cg_sb_printf(&G->dev, ";\n * its input, node %d %s, computed "
-		             "at each tap by %s", pm, pi ? pi->name : "pw", pt);
-	}
 	if (!conv_write_chain(G, K, n, end, in, y, &sp))
 		return 1;
-	/* the epilogue, written after the prologue, takes every argument */
 	cg_sb_printf(&G->dev,
 	    "\nextern \"C\" __global__ void __launch_bounds__(256)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
@@ -599,27 +503,24 @@ int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 	    "\tconst long P = (long)OH * OW;\n"
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
-	    "\tconst %s pr = %s;\n"
-	    "\tdwconv::entry<%d, %d, %d, %d, %d, %d, %d, %s, %s>(x, w, cb, y, "
-	    "q, nimg, e, pr);\n}\n",
-	    sp.kernel, sp.epi ? sp.epi_params : pparams,
+	    "\tdwconv::entry<%d, %d, %d, %d, %d, %d, %d, %s>(x, w, cb, y, q, "
+	    "nimg, e);\n}\n",
+	    sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "dwconv::ident", sp.epi ? sp.epi_init : "{}",
-	    pt, pinit, q.kh, q.kw, q.sh, q.sw, q.dh, q.dw, rows,
-	    q.bias ? "true" : "false", pro ? "true" : "false");
+	    q.kh, q.kw, q.sh, q.sw, q.dh, q.dw, rows,
+	    q.bias ? "true" : "false");
 	cg_sb_printf(&G->plan, "# k%d: node %d as the depthwise convolution\n",
 	             K->id, n);
 	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
 	const char *OH = cg_fmt(G, "(%s)", x->dim[2].text);
 	const char *OW = cg_fmt(G, "(%s)", x->dim[3].text);
-	/* x and cb when they are not read: the weight's buffer */
-	const char *xb = cg_bufname(G, pro ? x->in[1] : x->in[0]);
-	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : xb;
+	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
 	cg_sb_printf(&G->plan,
 	    "launch %s grid=(cdiv(%s, 32) * cdiv(%s, %d), min(%s * %s, 65535)) "
 	    "block=(256) \\\n    args(%s, %s, %s, %s, %s, (%s), (%s), (%s), %s, "
 	    "%s, %s, (%s), (%s), %s, %s, %s, %s, %s, %s%s)\n",
-	    sp.kernel, OW, OH, 8 * rows, N, Ko, xb,
+	    sp.kernel, OW, OH, 8 * rows, N, Ko, cg_bufname(G, x->in[0]),
 	    cg_bufname(G, x->in[1]), cb, y, N, xi->dim[1].text, xi->dim[2].text,
 	    xi->dim[3].text, Ko, OH, OW, wi->dim[2].text, wi->dim[3].text,
 	    cg_attr_plan_axis(G, x, "stride", "h", "1"),
@@ -628,6 +529,6 @@ int cg_emit_dwconv(cg_gen *G, cg_kern *K)
 	    cg_attr_plan_axis(G, x, "padding", "w", "0"),
 	    cg_attr_plan_axis(G, x, "dilation", "h", "1"),
 	    cg_attr_plan_axis(G, x, "dilation", "w", "1"),
-	    sp.epi ? sp.epi_args : pargs);
+	    sp.epi ? sp.epi_args : "");
 	return 1;
 }

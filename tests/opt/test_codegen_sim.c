@@ -1095,15 +1095,13 @@ static void tconv_igemm_compute_golden(void **state)
  * geometries of tests/data/dwconv/, generated at kb1 with each of its
  * options (the literal walk at 8, 4 and 16 rows a thread, and the library
  * call), run at tiny, kb0 and kb1: kb0 (and some tiny) sets have another
- * window, stride or dilation, which the run-time walk takes. prologue.task
- * reads its input through a batch norm and a clamp, which the generated
- * kernel computes at its taps (both walks). */
+ * window, stride or dilation, which the run-time walk takes. */
 static void dwconv_geometries_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const tasks[] = {
 		"tests/data/dwconv/square.task", "tests/data/dwconv/strided.task",
-		"tests/data/dwconv/tall.task", "tests/data/dwconv/prologue.task",
+		"tests/data/dwconv/tall.task",
 	};
 	static const char *const forms[] = {
 		"krl-choice: conv.dw=rows8", "krl-choice: conv.dw=rows4",
@@ -1131,15 +1129,8 @@ static void dwconv_geometries_compute_golden(void **state)
 		int gen = j % 4 != 3;
 		assert_int_equal(strstr(text, "(depthwise conv, fp32)") != NULL,
 		                 gen);
-		if (gen && (strstr(path, "strided") || strstr(path, "prologue")))
+		if (gen && strstr(path, "strided"))
 			assert_non_null(strstr(text, "Its epilogue"));
-		/* the batch norm and clamp computed at the taps: no map
-		 * kernel writes the normalised copy */
-		if (strstr(path, "prologue")) {
-			assert_int_equal(strstr(text, "_conv_pro pr = {") != NULL,
-			                 gen);
-			assert_int_equal(strstr(text, "map (") == NULL, gen);
-		}
 		run_geometry_sets(t, path, text, what, 31 + (uint64_t)j, 0, dir,
 		                  &runs, &wrong);
 		free(text);

@@ -407,7 +407,7 @@ static void conv_impl_pay_rule(void **state)
 		/* its pointwise (1 x 1) convolution is offered; the depthwise
 		 * one is conv.dw's (the generated kernel by default) */
 		{ "level1/86_conv_depthwise_separable2d", "lib", 1, NULL,
-		  "dwconv::entry<3, 3, 1, 1, 1, 1, 8, false, false>", "launch k1_conv " },
+		  "dwconv::entry<3, 3, 1, 1, 1, 1, 8, false>", "launch k1_conv " },
 	};
 	krl_diag d = { 0 };
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -449,8 +449,8 @@ static void dw_and_groups_pay_rules(void **state)
 		  "launch k0_conv grid=(cdiv((ow), 32) * cdiv((oh), 64)",
 		  "call conv(x, w) -> y" },
 		{ "level1/85_conv_depthwise2d_asym", "conv.dw", "rows8", "rows16",
-		  "dwconv::entry<3, 7, 1, 1, 1, 1, 8, false, false>",
-		  "dwconv::entry<3, 7, 1, 1, 1, 1, 16, false, false>" },
+		  "dwconv::entry<3, 7, 1, 1, 1, 1, 8, false>",
+		  "dwconv::entry<3, 7, 1, 1, 1, 1, 16, false>" },
 		/* maps down to 7 x 7: the library's first */
 		{ "level3/20_mobilenet_v2", "conv.dw", "lib", "rows8", "call conv(",
 		  "(depthwise conv, fp32)" },

@@ -26,12 +26,7 @@
  *
  * The epilogue e(v, z, k, p), p = oh OW + ow, is applied to each output
  * before its one store, the bias (when given) added first: the same
- * functor as the implicit GEMM's (src/opt/codegen_conv.c). With PRO, the
- * input is not in memory: the prologue pr(z, c, p), p = ih W + iw,
- * computes x's value at each tap inside the input (a batch norm's
- * normalisation and activation of the layer before, evaluated where the
- * tap is read instead of written and read back); taps in the padding
- * stay 0, as they are for the tensor the prologue stands for.
+ * functor as the implicit GEMM's (src/opt/codegen_conv.c).
  */
 namespace dwconv {
 
@@ -55,28 +50,16 @@ struct ident {
 	}
 };
 
-/* The input without a prologue: x in memory. */
-struct noload {
-	__device__ __forceinline__ float operator()(int z, int c, int p) const
-	{
-		(void)z;
-		(void)c;
-		(void)p;
-		return 0.f;
-	}
-};
-
 /* One thread's ROWS outputs from row oh0 down, in column ow, of plane
  * (z, k). */
 template <int KH, int KW, int SH, int SW, int DH, int DW, int ROWS, bool BIAS,
-          bool PRO, class E, class P>
+          class E>
 static __device__ __forceinline__ void column(const float *__restrict__ x,
 					      const float *__restrict__ w,
 					      const float *__restrict__ cb,
 					      float *__restrict__ y,
 					      const geo &q, int z, int k,
-					      int oh0, int ow, const E &e,
-					      const P &pr)
+					      int oh0, int ow, const E &e)
 {
 	constexpr int SPAN = (ROWS - 1) * SH + (KH - 1) * DH + 1;
 	float wk[KH * KW];
@@ -102,9 +85,7 @@ static __device__ __forceinline__ void column(const float *__restrict__ x,
 		float v[KW];
 #pragma unroll
 		for (int j = 0; j < KW; j++)
-			v[j] = !(rok && cok[j]) ? 0.f :
-			       PRO ? pr(z, k / q.mult, ih * q.W + iw0 + j * DW) :
-				     xr[j * DW];
+			v[j] = rok && cok[j] ? xr[j * DW] : 0.f;
 		/* row r feeds output o through tap row (r - o SH) / DH */
 #pragma unroll
 		for (int o = 0; o < ROWS; o++) {
@@ -130,14 +111,13 @@ static __device__ __forceinline__ void column(const float *__restrict__ x,
 
 /* The same outputs for any kernel size, stride and dilation (q's): each
  * output's taps read in turn, through the cache. */
-template <int ROWS, bool BIAS, bool PRO, class E, class P>
+template <int ROWS, bool BIAS, class E>
 static __device__ __forceinline__ void column_any(const float *__restrict__ x,
 						  const float *__restrict__ w,
 						  const float *__restrict__ cb,
 						  float *__restrict__ y,
 						  const geo &q, int z, int k,
-						  int oh0, int ow, const E &e,
-						  const P &pr)
+						  int oh0, int ow, const E &e)
 {
 	const float *wp = w + (long)k * q.kh * q.kw;
 	const float *xp = x + ((long)z * q.C + k / q.mult) * q.H * q.W;
@@ -156,9 +136,7 @@ static __device__ __forceinline__ void column_any(const float *__restrict__ x,
 			for (int j = 0; j < q.kw; j++) {
 				const int iw = iw0 + j * q.dw;
 				if ((unsigned)iw < (unsigned)q.W)
-					acc = fmaf(PRO ? pr(z, k / q.mult, ih * q.W + iw) :
-						   xp[ih * q.W + iw],
-						   wp[i * q.kw + j], acc);
+					acc = fmaf(xp[ih * q.W + iw], wp[i * q.kw + j], acc);
 			}
 		}
 		const int p = oh * q.OW + ow;
@@ -171,13 +149,12 @@ static __device__ __forceinline__ void column_any(const float *__restrict__ x,
  * past 65535 of them. The walk of the literal geometry (KH, KW, SH, SW,
  * DH, DW) where q's is that one, else column_any. */
 template <int KH, int KW, int SH, int SW, int DH, int DW, int ROWS, bool BIAS,
-          bool PRO, class E, class P>
+          class E>
 static __device__ __forceinline__ void entry(const float *__restrict__ x,
 					     const float *__restrict__ w,
 					     const float *__restrict__ cb,
 					     float *__restrict__ y,
-					     const geo &q, int nimg, const E &e,
-					     const P &pr)
+					     const geo &q, int nimg, const E &e)
 {
 	const int tw = (q.OW + TW - 1) / TW;
 	const int ow = (int)(blockIdx.x % tw) * TW + (int)(threadIdx.x & 31);
@@ -190,11 +167,11 @@ static __device__ __forceinline__ void entry(const float *__restrict__ x,
 	for (long pz = blockIdx.y; pz < planes; pz += gridDim.y) {
 		const int z = (int)(pz / q.K), k = (int)(pz % q.K);
 		if (lit)
-			column<KH, KW, SH, SW, DH, DW, ROWS, BIAS, PRO>(
-				x, w, cb, y, q, z, k, oh0, ow, e, pr);
+			column<KH, KW, SH, SW, DH, DW, ROWS, BIAS>(x, w, cb, y, q,
+								  z, k, oh0,
+								  ow, e);
 		else
-			column_any<ROWS, BIAS, PRO>(x, w, cb, y, q, z, k, oh0,
-						    ow, e, pr);
+			column_any<ROWS, BIAS>(x, w, cb, y, q, z, k, oh0, ow, e);
 	}
 }
 
