@@ -154,7 +154,12 @@ static void cl_coords(cg_gen *G, cg_kern *K, const char **crd,
  * leaf was read, two float4 stores of the thread's run (scalar stores
  * where C is not a multiple of 4 or the run is cut); every point then
  * also has its memory index tbase + j (cg_point.plin), so other
- * channels-last leaves of the shape are read there.
+ * channels-last leaves of the shape are read there. Where every output
+ * is channels-last (no NCHW store to coalesce), the threads take the
+ * runs in memory order instead, a position's runs on neighbouring
+ * threads: a warp then reads and writes whole positions (C / 8 runs
+ * each), where positions on neighbouring threads made every 32-byte run
+ * of a warp a separate access C floats from the next.
  */
 static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 {
@@ -224,10 +229,20 @@ static krl_err emit_map_cl(cg_gen *G, cg_kern *K, int cl)
 	cg_line(&body, 1, "for (long e = (long)blockIdx.x * %d + tid; e < %s;",
 	        blk, NT);
 	cg_line(&body, 1, "     e += (long)gridDim.x * %d) {", blk);
-	cg_line(&body, 2, "const long ts = krl_mod(e, %s);", S);
-	cg_line(&body, 2, "const long tq = krl_div(e, %s);", S);
-	cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * 8;", CB);
-	cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
+	if (ncl == K->nout) {
+		/* every output channels-last: the threads in memory order, a
+		 * position's channel runs on neighbouring threads, so that a
+		 * warp reads and writes whole positions */
+		cg_line(&body, 2, "const long tc0 = krl_mod(e, %s) * 8;", CB);
+		cg_line(&body, 2, "const long tq = krl_div(e, %s);", CB);
+		cg_line(&body, 2, "const long ts = krl_mod(tq, %s);", S);
+		cg_line(&body, 2, "const long tn = krl_div(tq, %s);", S);
+	} else {
+		cg_line(&body, 2, "const long ts = krl_mod(e, %s);", S);
+		cg_line(&body, 2, "const long tq = krl_div(e, %s);", S);
+		cg_line(&body, 2, "const long tc0 = krl_mod(tq, %s) * 8;", CB);
+		cg_line(&body, 2, "const long tn = krl_div(tq, %s);", CB);
+	}
 	cg_line(&body, 2, "const long tbase = (tn * %s + ts) * %s + tc0;", S, C);
 	if (sc.z)
 		cg_sb_puts(&body, sc.z);
