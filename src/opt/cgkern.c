@@ -311,13 +311,31 @@ int cg_cl_rows_pay(const krl_gnode *sp, int ax0, int ax1)
 	return cg_cl_col_blocks(sp, ax0, ax1) >= CG_CL_MIN_BLOCKS;
 }
 
+/* Whether pool node j (over every spatial dim) is read by a convolution
+ * taking it as a channels-last x: then a channels-last input of the pool
+ * serves that convolution too (the pool kernel walks it in memory order
+ * and writes its output so). SqueezeNet's fire modules 4 and 8 end in a
+ * cat that a max pool reads before the next module's squeeze
+ * convolution: without this the cat's parts were written NCHW through
+ * shared-memory transposes and the convolution read x NCHW. */
+static int pool_feeds_conv(const cg_gen *G, int j)
+{
+	const krl_graph *g = G->g;
+	for (int k = j + 1; k < g->nn; k++)
+		if (g->n[k].kind == KRL_GN_LIB && g->n[k].nin >= 1 &&
+		    g->n[k].in[0] == j && cg_is_cl(G, k))
+			return 1;
+	return 0;
+}
+
 /* Whether every reader of node n is a generated node that indexes a
  * channels-last n through codegen_ev.c or walks it in memory order: a
  * pointwise node, a reduction, or a pool over every spatial dim
  * (emit_pool_cl; a pool over fewer dims may read its input's buffer
  * directly). Library readers count only where `conv_x` (cg_cl_plan) and
- * they read n as a channels-last x; *nconv counts those. Returns how
- * many readers, 0 when one is of another kind. */
+ * they read n as a channels-last x; *nconv counts those, and pools whose
+ * output such a convolution reads (pool_feeds_conv). Returns how many
+ * readers, 0 when one is of another kind. */
 static int cl_readers(const cg_gen *G, int n, int conv_x, int *nconv)
 {
 	const krl_graph *g = G->g;
@@ -330,6 +348,9 @@ static int cl_readers(const cg_gen *G, int n, int conv_x, int *nconv)
 			int ok = r->kind == KRL_GN_PW || r->kind == KRL_GN_REDUCE ||
 			         (r->kind == KRL_GN_POOL && r->axis == 2 &&
 			          r->ndim == g->n[n].ndim);
+			if (ok && conv_x && r->kind == KRL_GN_POOL &&
+			    pool_feeds_conv(G, j))
+				(*nconv)++;
 			if (!ok && conv_x && r->kind == KRL_GN_LIB && q == 0 &&
 			    cg_is_cl(G, j)) {
 				ok = 1;
