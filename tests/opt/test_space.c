@@ -390,6 +390,41 @@ static void conv_impl_needs_tf32(void **state)
 	}
 }
 
+/* lib.layout=nhwc_xy on SqueezeNet (level 3's 18): the cats of fire
+ * modules 4 and 8 feed a max pool whose output the next squeeze
+ * convolution takes as x, so they are written channels-last and every
+ * pool walks channels-last (cgkern.c pool_feeds_conv): 25 of the 26
+ * convolutions read x channels-last (the stem reads the task's NCHW
+ * input); every map writes channels-last, with its threads in memory
+ * order (codegen_map.c emit_map_cl). */
+static void pool_feeds_channels_last(void **state)
+{
+	(void)state;
+	krl_task *t = load("level3/18_squeezenet");
+	krl_opt *o = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	const krl_space *s = krl_opt_space(o);
+	krl_choice c = { { 0 } };
+	KRL_ASSERT_OK(krl_choice_parse(s, "krl-choice: lib.layout=nhwc_xy", &c,
+	                               &d), &d);
+	char *text = NULL, *what = NULL;
+	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+	assert_non_null(strstr(what, "24 writing channels-last"));
+	assert_non_null(strstr(what, "3 over a channels-last y in its memory "
+	                       "order; 3 writing channels-last"));
+	assert_non_null(strstr(what, "25 reading x channels-last"));
+	/* no transposing (tiled) map is left; the channel-blocked ones
+	 * take a position's runs on neighbouring threads */
+	assert_null(strstr(text, "tiles of 128 positions"));
+	assert_non_null(strstr(text, "const long tc0 = krl_mod(e, "));
+	assert_null(strstr(text, "const long ts = krl_mod(e, "));
+	free(text);
+	free(what);
+	krl_opt_free(o);
+	krl_task_free(t);
+}
+
 static void conv_impl_pay_rule(void **state)
 {
 	(void)state;
@@ -1029,6 +1064,7 @@ int main(void)
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(conv_impl_pay_rule),
 		cmocka_unit_test(conv_impl_needs_tf32),
+		cmocka_unit_test(pool_feeds_channels_last),
 		cmocka_unit_test(dw_and_groups_pay_rules),
 		cmocka_unit_test(rnn_recurrence),
 		cmocka_unit_test(layout_pay_rule),
