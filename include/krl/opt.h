@@ -178,6 +178,9 @@ typedef enum krl_rule {
 	KRL_RULE_CONV_MERGE, /* convolutions of one x with the same attributes
 	                        as one over their joined weights, each a
 	                        narrow of its channels */
+	KRL_RULE_SMALL_K,    /* a batched GEMM over at most 4 products an
+	                        output as a sum over K: a reduction generated
+	                        kernels compute (off by default) */
 	KRL_RULE_COUNT
 } krl_rule;
 

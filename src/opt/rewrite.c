@@ -47,6 +47,7 @@ const char *krl_rule_name(krl_rule r)
 	case KRL_RULE_ATTENTION: return "attention";
 	case KRL_RULE_CAT_REDUCE: return "cat_reduce";
 	case KRL_RULE_CONV_MERGE: return "conv_merge";
+	case KRL_RULE_SMALL_K: return "small_k";
 	default: return "?";
 	}
 }
@@ -1026,6 +1027,65 @@ static krl_err rule_narrow_gemm(rw *R, const krl_gnode *n, int *out)
 }
 
 /*
+ * small_k: a batched GEMM c = a @ b (no transposes, alpha 1, b with a's
+ * batch dims) whose K is at most SMALL_K_MAX at the set as
+ *
+ *   c = reduce_sum(mul(view(a, [.., M, K, 1]), view(b, [.., 1, K, N])),
+ *                  over K)
+ *
+ * the same products summed in K's order in fp32 (any K at run time: the
+ * reduction's length is an argument). A GEMM of a few products an output
+ * is a memory-bound pass that cuBLASLt runs poorly (49's product over
+ * chunks, K = 3: 201 MB read in 0.22 ms on an H100), and as a reduction
+ * its operands are nodes that generated kernels read (a thread per
+ * column of the row kernel). Off by default: not timed yet
+ * (docs/optimizer.md, the eleventh session's Next).
+ */
+#define SMALL_K_MAX 4
+
+static krl_err rule_small_k(rw *R, const krl_gnode *n, int *out)
+{
+	if (n->kind != KRL_GN_LIB || strcmp(n->op, "gemm") || n->nin != 2 ||
+	    n->nout != 1 || n->dtype != KRL_F32 || n->ndim < 3 ||
+	    n->ndim >= KRL_MAX_DIM)
+		return KRL_OK;
+	double ta, tb, alpha;
+	int at;
+	if (!lib_attr(R, n, "ta", 0, &ta, &at) ||
+	    !lib_attr(R, n, "tb", 0, &tb, &at) ||
+	    !lib_attr(R, n, "alpha", 1, &alpha, &at) || ta != 0 || tb != 0 ||
+	    alpha != 1)
+		return KRL_OK;
+	const krl_gnode *a = NN(R, n->in[0]), *b = NN(R, n->in[1]);
+	int nd = n->ndim;
+	if (a->ndim != nd || b->ndim != nd || a->dtype != KRL_F32 ||
+	    b->dtype != KRL_F32)
+		return KRL_OK;
+	int64_t k = a->dim[nd - 1].val;
+	if (k < 1 || k > SMALL_K_MAX || b->dim[nd - 2].val != k)
+		return KRL_OK;
+	for (int i = 0; i < nd - 2; i++)
+		if (a->dim[i].val != b->dim[i].val)
+			return KRL_OK;
+	krl_gdim ad[KRL_MAX_DIM], bd[KRL_MAX_DIM];
+	for (int i = 0; i < nd; i++) {
+		ad[i] = a->dim[i];
+		bd[i] = b->dim[i];
+	}
+	ad[nd] = (krl_gdim){ "1", 1 };
+	bd[nd] = b->dim[nd - 1];
+	bd[nd - 1] = b->dim[nd - 2];
+	bd[nd - 2] = (krl_gdim){ "1", 1 };
+	int av = -1, bv = -1, p = -1;
+	krl_err e;
+	if ((e = krl_graph_view(R->g, n->in[0], nd + 1, ad, &av, R->d)) ||
+	    (e = krl_graph_view(R->g, n->in[1], nd + 1, bd, &bv, R->d)) ||
+	    (e = krl_graph_pw(R->g, KRL_PW_MUL, (int[]){ av, bv }, &p, R->d)))
+		return e;
+	return krl_graph_reduce(R->g, KRL_RED_SUM, p, nd - 1, 1, 0, out, R->d);
+}
+
+/*
  * cse: a library call identical to an earlier one (the same op, inputs,
  * dtype, dims and attribute texts) is that one. Level 3's 48 permutes X
  * twice (once for each einsum that reads it, as PyTorch does): a 537 MB
@@ -1118,6 +1178,7 @@ static rule_fn rule_of(krl_rule r)
 	case KRL_RULE_ATTENTION: return krl_rule_attention;
 	case KRL_RULE_CAT_REDUCE: return krl_rule_cat_reduce;
 	case KRL_RULE_CONV_MERGE: return krl_rule_conv_merge;
+	case KRL_RULE_SMALL_K: return rule_small_k;
 	default: return NULL;
 	}
 }

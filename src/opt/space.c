@@ -46,6 +46,7 @@ static void add_decision(krl_space *s, const char *name, int nopt,
 }
 
 static const char *const ONOFF[] = { "on", "off" };
+static const char *const OFFON[] = { "off", "on" };
 static const char *const MAP_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const MAP_VEC[] = { "4", "2", "1" };
 static const char *const MAP_EPT[] = { "1", "2", "4" };
@@ -407,7 +408,8 @@ static int gemm_small(const krl_graph *g, int i)
  * constant folding tidies what they leave. */
 static const krl_rule RULE_ORDER[KRL_RULE_COUNT] = {
 	KRL_RULE_RECURRENCE, KRL_RULE_CONV_MEAN, KRL_RULE_POOL_CONV,
-	KRL_RULE_NARROW_GEMM, KRL_RULE_ATTENTION, KRL_RULE_CONV_BIAS,
+	KRL_RULE_NARROW_GEMM, KRL_RULE_SMALL_K, KRL_RULE_ATTENTION,
+	KRL_RULE_CONV_BIAS,
 	KRL_RULE_CONV_MERGE, KRL_RULE_DIAG_BCAST, KRL_RULE_FLIP,
 	KRL_RULE_REDUCE_LINEAR, KRL_RULE_CAT_REDUCE, KRL_RULE_CANCEL,
 	KRL_RULE_FOLD, KRL_RULE_CSE,
@@ -643,7 +645,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			continue;
 		char name[32];
 		snprintf(name, sizeof name, "rule.%s", krl_rule_name((krl_rule)i));
-		add_decision(sp, name, 2, ONOFF);
+		/* small_k is off by default until it is timed */
+		add_decision(sp, name, 2, i == KRL_RULE_SMALL_K ? OFFON : ONOFF);
 	}
 	int map = with.count[CK_MAP] || without.count[CK_MAP];
 	int rowk = with.count[CK_ROW] || without.count[CK_ROW];

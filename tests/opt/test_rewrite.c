@@ -1271,6 +1271,63 @@ static void attention_fused(void **state)
 	            KRL_RULE_ATTENTION);
 }
 
+/* small_k: batched GEMMs of at most 4 products an output as a sum over K
+ * (49's product over chunks, after narrow_gemm: K = n_z), checked against
+ * the golden at tiny; a transposed operand, alpha, an unbatched b and K
+ * of 5 are left. */
+static void small_k_as_reduction(void **state)
+{
+	(void)state;
+	krl_suite *s = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	const char *id = "level3/49_mamba2_return_final_state";
+	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	int gemms = count_lib(g, "gemm"), applied = 0;
+	KRL_ASSERT_OK(krl_rule_apply(g, KRL_RULE_NARROW_GEMM, &applied, &d),
+	              &d);
+	apply_checked(t, g, KRL_RULE_SMALL_K, "tiny", id);
+	/* at tiny both of its GEMMs have K = 4 (block_len and n_z) */
+	assert_int_equal(count_lib(g, "gemm"), gemms - 2);
+	krl_graph_free(g);
+	krl_task_free(t);
+	krl_suite_free(s);
+	static const char *const texts[] = {
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [n, k, p] normal(0, 1)\n"
+		     "output y f32 [n, m, p]\n", "n=2 m=5 k=3 p=4")
+		"  call gemm(a, b) -> y\nend\n",
+		HEAD("input a f32 [q, n, m, k] normal(0, 1)\n"
+		     "param b f32 [q, n, k, p] normal(0, 1)\n"
+		     "output y f32 [q, n, m, p]\n", "q=2 n=3 m=1 k=4 p=7")
+		"  call gemm(a, b) -> y\nend\n",
+	};
+	matches_all(texts, sizeof texts / sizeof texts[0], KRL_RULE_SMALL_K,
+	            NULL);
+	static const char *const no[] = {
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [n, k, p] normal(0, 1)\n"
+		     "output y f32 [n, m, p]\n", "n=2 m=5 k=5 p=4")
+		"  call gemm(a, b) -> y\nend\n",
+		HEAD("input a f32 [n, k, m] normal(0, 1)\n"
+		     "param b f32 [n, k, p] normal(0, 1)\n"
+		     "output y f32 [n, m, p]\n", "n=2 m=5 k=3 p=4")
+		"  call gemm(a, b) -> y ta=1\nend\n",
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [n, k, p] normal(0, 1)\n"
+		     "output y f32 [n, m, p]\n", "n=2 m=5 k=3 p=4")
+		"  call gemm(a, b) -> y alpha=0.5\nend\n",
+		HEAD("input a f32 [n, m, k] normal(0, 1)\n"
+		     "param b f32 [k, p] normal(0, 1)\n"
+		     "output y f32 [n, m, p]\n", "n=2 m=5 k=3 p=4")
+		"  call gemm(a, b) -> y\nend\n",
+	};
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_SMALL_K);
+}
+
 static void rule_names(void **state)
 {
 	(void)state;
@@ -1289,6 +1346,7 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_ATTENTION), "attention");
 	assert_string_equal(krl_rule_name(KRL_RULE_CAT_REDUCE), "cat_reduce");
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MERGE), "conv_merge");
+	assert_string_equal(krl_rule_name(KRL_RULE_SMALL_K), "small_k");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -1313,6 +1371,7 @@ int main(void)
 		cmocka_unit_test(attention_fused),
 		cmocka_unit_test(cat_reduce_parts),
 		cmocka_unit_test(conv_merge_siblings),
+		cmocka_unit_test(small_k_as_reduction),
 		cmocka_unit_test(rule_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
