@@ -497,13 +497,10 @@ static void pool_conv_geometries(void **state)
 {
 	(void)state;
 	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	krl_task *t = NULL;
-	krl_graph *g = NULL;
 	const char *id = "level3/13_densenet121_transition_layer";
-	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	krl_graph *g = lower_suite(id, &s, &t);
+	krl_diag d = { 0 };
 	assert_false(conv_reads_pool(g));
 	apply_checked(t, g, KRL_RULE_POOL_CONV, "tiny", id);
 	assert_true(conv_reads_pool(g));
@@ -600,13 +597,9 @@ static void narrow_gemm_operands(void **state)
 {
 	(void)state;
 	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	krl_task *t = NULL;
-	krl_graph *g = NULL;
 	const char *id = "level3/49_mamba2_return_final_state";
-	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	krl_graph *g = lower_suite(id, &s, &t);
 	int narrows = count_lib(g, "narrow");
 	apply_checked(t, g, KRL_RULE_NARROW_GEMM, "tiny", id);
 	/* the narrow moved from the GEMM's output to its a */
@@ -922,13 +915,9 @@ static void cse_identical_calls(void **state)
 {
 	(void)state;
 	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	krl_task *t = NULL;
-	krl_graph *g = NULL;
 	const char *id = "level3/48_mamba2_return_y";
-	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	krl_graph *g = lower_suite(id, &s, &t);
 	int permutes = count_lib(g, "permute");
 	apply_checked(t, g, KRL_RULE_CSE, "tiny", id);
 	/* X and C were each permuted twice the same way */
@@ -1279,13 +1268,10 @@ static void small_k_as_reduction(void **state)
 {
 	(void)state;
 	krl_suite *s = NULL;
-	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	krl_task *t = NULL;
-	krl_graph *g = NULL;
 	const char *id = "level3/49_mamba2_return_final_state";
-	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	krl_graph *g = lower_suite(id, &s, &t);
+	krl_diag d = { 0 };
 	int gemms = count_lib(g, "gemm"), applied = 0;
 	KRL_ASSERT_OK(krl_rule_apply(g, KRL_RULE_NARROW_GEMM, &applied, &d),
 	              &d);
