@@ -59,10 +59,39 @@ static int gemm_chain_end(const cg_gen *G, int m)
 	return 0;
 }
 
+/* Whether node m ends the pointwise chain of a convolution written as
+ * the implicit GEMM (codegen_conv.c igemm_emit: its epilogue stores an
+ * NCHW image of YK channels), so that m can be a channel slice of cat c
+ * (dim 1, c's rank, NCHW: lib.layout=nchw): the epilogue stores the
+ * slice itself. Where the chain does not fit the kernel after all
+ * (cg_chain_fits), the map kernel that m's grouping gave it writes the
+ * slice through cg_cat_index. */
+static int igemm_chain_end(const cg_gen *G, int c, int m)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[c];
+	cg_igemm q;
+	if (G->s.conv_impl != 1 || G->s.lib_layout || strcmp(x->op, "cat") ||
+	    cg_cat_dim(x) != 1 || g->n[m].ndim != x->ndim)
+		return 0;
+	for (int n = 0; G->chain && n < g->nn; n++)
+		if (G->chain[n] && G->chain_end[n] == m)
+			return cg_igemm_geom(g, n, &q) &&
+			       g->n[n].ndim == x->ndim;
+	return 0;
+}
+
+int cg_cat_part_conv(const cg_gen *G, int m)
+{
+	return G->catof && G->catof[m] >= 0 &&
+	       igemm_chain_end(G, G->catof[m], m);
+}
+
 /* Whether input m of cat c can be written in place: an f32 node of c's
  * rank, materialised by a map or pool kernel (the stores this file's
  * index reaches: map_step, emit_map_cl, emit_map_tile, the pool's
- * store_outputs) as one of its outputs, read by c alone, once, not a
+ * store_outputs) as one of its outputs, or the end of an implicit-GEMM
+ * convolution's chain (igemm_chain_end), read by c alone, once, not a
  * task output, not a view of another buffer. (Stored channels-last only
  * with c: cg_cl_plan marks the two together.) */
 static int part_ok(const cg_gen *G, int c, int m)
@@ -77,7 +106,8 @@ static int part_ok(const cg_gen *G, int c, int m)
 	    (x->kind != KRL_GN_PW && x->kind != KRL_GN_POOL))
 		return 0;
 	const cg_kern *K = &G->k[G->home[m]];
-	if ((K->kind != CK_MAP && K->kind != CK_POOL) || gemm_chain_end(G, m))
+	if ((K->kind != CK_MAP && K->kind != CK_POOL) ||
+	    (gemm_chain_end(G, m) && !igemm_chain_end(G, c, m)))
 		return 0;
 	for (int o = 0; o < K->nout; o++)
 		if (K->out[o] == m)

@@ -120,6 +120,8 @@ typedef struct krl_sched {
 	int pool_taps;           /* 0: in-plane offsets of the plane's type,
 	                            stepped; 1: 64-bit indices multiplied at
 	                            every tap (the first pool kernel) */
+	int pool_strip;          /* outputs down a column a thread of a 2-d
+	                            max's column strip (codegen_pool.c) */
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
 	                            (src/opt/gemm.c) where it applies; 2: that
 	                            where the GEMM pays (krl_gemm_pays), the

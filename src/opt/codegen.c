@@ -287,6 +287,7 @@ void krl_sched_default(krl_sched *s)
 	s->pool_block = 256;
 	s->pool_ept = 1;
 	s->pool_taps = 0;
+	s->pool_strip = 4;
 	s->row_tail = 1;
 	s->gemm_mask = 1;
 }

@@ -270,6 +270,9 @@ typedef struct cg_igemm {
  * kernel takes: conv or conv_bias, groups 1, attributes and kernel sizes
  * fixed in every shape set (krl_graph_text_fixed), a tap's reach (dilation x (k - 1))
  * below 1024, indices within 32 bits; else 0. */
+/* Whether chain end m is written into its cat's slice by an
+ * implicit-GEMM convolution's epilogue (cgcat.c). */
+int cg_cat_part_conv(const cg_gen *G, int m);
 int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
 /* Writes K's convolution as the implicit-GEMM kernel, the pointwise chain
  * that reads it in its epilogue where the grouping allows: 1 when written

@@ -360,9 +360,6 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 		             K->id, n, x->op, q.bm, q.bn);
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
-	if (!conv_write_chain(G, K, n, end, in, y, &sp))
-		return 1; /* G->err, G->fail or G->oom says why */
-
 	/* sizes as plan text: x [N, C, (D, (H,)) W], y [N, K, ...] */
 	const char *dim_in[3], *dim_out[3];
 	for (int i = 0; i < 3; i++) {
@@ -370,6 +367,29 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 		dim_in[i] = j >= 0 ? cg_fmt(G, "(%s)", xi->dim[2 + j].text) : "1";
 		dim_out[i] = j >= 0 ? cg_fmt(G, "(%s)", x->dim[2 + j].text) : "1";
 	}
+	/* y's image: its own channels, or those of the cat it is a slice of
+	 * (cgcat.c part_ok: the chain's end written in place), y then the
+	 * cat's buffer from the slice's first channel */
+	const char *ydesc = y;
+	const char *YK = cg_fmt(G, "(%s)", x->dim[1].text), *yoff = "0";
+	if (end >= 0 && cg_cat_part_conv(G, end)) {
+		const krl_gnode *c = &g->n[G->catof[end]];
+		const char *P = cg_fmt(G, "%s * %s * %s", dim_out[0], dim_out[1],
+		                       dim_out[2]);
+		cg_sb off = { 0 };
+		for (int i = 0; i < c->nin && c->in[i] != end; i++)
+			cg_sb_printf(&off, "%s(%s)", i ? " + " : "",
+			             g->n[c->in[i]].dim[1].text);
+		const char *o = off.z ? cg_fmt(G, "%s", off.z) : "0";
+		cg_sb_free(&off);
+		y = cg_bufname(G, G->catof[end]);
+		ydesc = cg_fmt(G, "its slice of %s (channels from %s)", y, o);
+		YK = cg_fmt(G, "(%s)", c->dim[1].text);
+		yoff = cg_fmt(G, "(%s) * %s", o, P);
+	}
+	if (!conv_write_chain(G, K, n, end, in, ydesc, &sp))
+		return 1; /* G->err, G->fail or G->oom says why */
+
 	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
 	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
@@ -384,13 +404,13 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
 	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"
 	    "\tint sd, int sh, int sw, int pd, int ph, int pw, int dd, int dh,\n"
-	    "\tint dw%s)\n{\n"
+	    "\tint dw, int YK, long yoff%s)\n{\n"
 	    "\tconst igemm::geo q = {C, D, H, W, K, OD, OH, OW, sd, sh, sw, pd, "
-	    "ph, pw, dd, dh, dw};\n"
+	    "ph, pw, dd, dh, dw, YK};\n"
 	    "\tconst long P = (long)OD * OH * OW;\n"
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
-	    "\tigemm::%s, %s, %s>(x, w, cb, y, q, nimg, e);\n}\n",
+	    "\tigemm::%s, %s, %s>(x, w, cb, y + yoff, q, nimg, e);\n}\n",
 	    sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
 	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false");
@@ -406,7 +426,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "launch %s grid=(cdiv(%s, %d) * %s, min(%s, "
 	    "65535)) block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, "
 	    "%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %lld, %lld, %lld, "
-	    "%lld, %lld, %lld%s)\n",
+	    "%lld, %lld, %lld, %s, %s%s)\n",
 	    sp.kernel, Ko, q.bm, tiles, N,
 	    igemm_smem(&q), cg_bufname(G, x->in[0]), wbuf,
 	    cb, y, N, C, dim_in[0], dim_in[1], dim_in[2], Ko, dim_out[0],
@@ -414,7 +434,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    (long long)q.stride[1], (long long)q.stride[2],
 	    (long long)q.padv[0], (long long)q.padv[1], (long long)q.padv[2],
 	    (long long)q.dil[0], (long long)q.dil[1], (long long)q.dil[2],
-	    sp.epi ? sp.epi_args : "");
+	    YK, yoff, sp.epi ? sp.epi_args : "");
 	return 1;
 }
 

@@ -286,12 +286,13 @@ static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
 }
 
 /*
- * The column strip of a 2-d max (strip_branch): a thread takes STRIP_R
- * outputs down a column. Where the window is the one of the set generated
- * for (literal size, stride and padding, dilation 1; no index), each input
- * row the strip's windows cover has its taps maxed once (the row max), and
- * that goes to every output whose window holds the row: (R - 1) S + K rows
- * of K taps for R outputs, against R K^2 taps walked one output at a time
+ * The column strip of a 2-d max (strip_branch): a thread takes R
+ * outputs down a column (pool.strip: 4, 2, 1 or 8). Where the window is
+ * the one of the set generated for (literal size, stride and padding,
+ * dilation 1; no index), each input row the strip's windows cover has
+ * its taps maxed once (the row max), and that goes to every output whose
+ * window holds the row: (R - 1) S + K rows of K taps for R outputs,
+ * against R K^2 taps walked one output at a time
  * (6's 3 x 3 pool of stride 1: 4.5 taps an output, not 9; 18's of stride
  * 2, 6.75), and a chain before the pool (18's bias and relu) is computed
  * as many times fewer. A max is associative and the NaN-keeping one too,
@@ -299,7 +300,6 @@ static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
  * maximum), so a max with its index keeps the walk. Windows at a border
  * skip the taps outside the input, as the walk does.
  */
-#define STRIP_R 4
 
 /* Whether the column strip applies to K's pool: a 2-d max without its
  * index whose window at the set generated for is literal (ks, dilation
@@ -390,22 +390,22 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
 	return v.e != NULL;
 }
 
-/* Writes the column-strip branch (see STRIP_R) at indent 1 of a 2-d max
- * pool's walk (inc: after inc_prelude): its own grid loop, then return.
- * The input's value at xi is tap's code (written at indent tind, ending
- * `m = krl_maxnan(m, ...)`; the tap's coordinates are sc<k> along the
- * outer dims, which crd computes from the plane pl, and ih, iw), the
- * outputs' code epi (at indent from, the max in m at output index o). */
+/* Writes the column-strip branch (see above) at indent 1 of a 2-d max
+ * pool's walk (inc: after inc_prelude), R outputs down a column a thread
+ * (pool.strip): its own grid loop, then return. The input's value at xi
+ * is tap's code (written at indent tind, ending `m = krl_maxnan(m,
+ * ...)`; the tap's coordinates are sc<k> along the outer dims, which crd
+ * computes from the plane pl, and ih, iw), the outputs' code epi (at
+ * indent from, the max in m at output index o). */
 static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
-                         const cg_sb *crd, const cg_sb *tap, int tind,
+                         int R, const cg_sb *crd, const cg_sb *tap, int tind,
                          const cg_sb *epi, int from)
 {
-	const int R = STRIP_R;
 	const long span = (R - 1) * st + ks;
 	cg_line(b, 1, "/* the window of the set generated for (%ld x %ld taps, "
-	        "stride %ld, padding %ld): %d outputs down a column a thread, "
+	        "stride %ld, padding %ld): %d output%s down a column a thread, "
 	        "each input row's taps maxed once for every output whose window "
-	        "holds it */", ks, ks, st, pad, R);
+	        "holds it */", ks, ks, st, pad, R, R > 1 ? "s" : "");
 	cg_line(b, 1, "if (ksize == %ld && stride == %ld && pad == %ld && dil == "
 	        "1) {", ks, st, pad);
 	cg_line(b, 2, "const long planes = rows / OH;");
@@ -1231,8 +1231,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		win_branch(G, &body, &pi, ks, wpad, blk, cg_arg_buf(G, K, pi.x, 0),
 		           &epi, base);
 	if (strip)
-		strip_branch(&body, ks, sst, spad, blk, &scrd, &stap, STRIP_TIND,
-		             &epi, base);
+		strip_branch(&body, ks, sst, spad, blk, G->s.pool_strip, &scrd,
+		             &stap, STRIP_TIND, &epi, base);
 	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);
 	cg_line(&body, k1, "     t += (long)gridDim.x * %d) {", blk);
@@ -1373,7 +1373,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	                  "max", cg_inline_in(G, pi.x, K) ? "its input (computed "
 	                  "at every tap)" : cg_bufname(G, pi.x), ept,
 	                  ept > 1 ? "s" : "", strip ? cg_fmt(G, " (%d down a "
-	                  "column where the window is the set's)", STRIP_R) : "",
+	                  "column where the window is the set's)",
+	                  G->s.pool_strip) : "",
 	                  blk);
 	emit_walk(G, K, name, walk, &body, args.z, how, blk, inc);
 	cg_plan_launch(G, K, name,

@@ -68,6 +68,8 @@ static const char *const SCAN_BLOCK_SHORT[] = { "32", "256", "512", "1024" };
 static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const POOL_EPT[] = { "1", "2", "4" };
 static const char *const POOL_TAPS[] = { "inc", "mul" };
+/* a 2-d max's column strip: outputs down a column a thread */
+static const char *const POOL_STRIP[] = { "4", "2", "1", "8" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
@@ -88,8 +90,12 @@ static const char *const CONV_IMPL[] = { "lib", "igemm" };
 static const char *const CONV_IGEMM[] = { "igemm", "lib" };
 static const char *const LIB_GROUPS[] = { "dense", "grouped" };
 static const char *const LIB_GROUPS_KEEP[] = { "grouped", "dense" };
-static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib" };
-static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16" };
+static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib",
+                                        "rows2" };
+static const char *const CONV_DW_TALL[] = { "rows4", "rows8", "rows16", "lib",
+                                             "rows2" };
+static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16",
+                                           "rows2" };
 /* permutes: kernelrl's copy kernel first (codegen_perm.c: runs of x
  * float4 at a time, or tiles; the library's is PyTorch's copy_ kernel,
  * an element a thread) */
@@ -165,6 +171,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->pool_ept = atoi(z);
 	if ((z = chosen(s, c, "pool.taps")))
 		k->pool_taps = strcmp(z, "mul") == 0;
+	if ((z = chosen(s, c, "pool.strip")))
+		k->pool_strip = atoi(z);
 	if ((z = chosen(s, c, "gemm.impl")))
 		k->gemm_impl = !strcmp(z, "3xtf32") ? 1 : !strcmp(z, "mixed") ? 2 : 0;
 	if ((z = chosen(s, c, "lib.algo")))
@@ -227,6 +235,19 @@ static int dense_pay(int groups)
 static int dw_pay(const cg_dw *q)
 {
 	return q->ow >= 24;
+}
+
+/*
+ * Which rows option comes first where the generated kernel does: 4 rows
+ * a thread where some depthwise convolution's thread would walk more than
+ * 12 input rows at 8 ((8 - 1) SH + (KH - 1) DH + 1: a stride of 2, or a
+ * 5 x 5 window), else 8. Measured on an H100 at kb1 (2026-12-06, twelfth
+ * session): 21's 5 x 5 stride-2 convolution (19 rows at 8) ran its
+ * candidate in 3.480 ms with 4 rows, 3.785 with 8 and 3.559 with 16.
+ */
+static int dw_tall(const cg_dw *q)
+{
+	return 7 * q->sh + (q->kh - 1) * q->dh + 1 > 12;
 }
 
 /* Whether the `algo` of library node i can change what runs in o's shape
@@ -693,6 +714,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "pool.block", NOPT(POOL_BLOCK), POOL_BLOCK);
 		add_decision(sp, "pool.ept", NOPT(POOL_EPT), POOL_EPT);
 		add_decision(sp, "pool.taps", NOPT(POOL_TAPS), POOL_TAPS);
+		add_decision(sp, "pool.strip", NOPT(POOL_STRIP), POOL_STRIP);
 	}
 	if (gen)
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
@@ -700,6 +722,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
 	int nxy = 0;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
+	int dw_tall_any = 0;
 	int nrnn = 0, rnn_rule = 0, nperm = 0;
 	if (ngemm)
 		add_decision(sp, "gemm.impl", pay == 1 ? 3 : 2,
@@ -745,6 +768,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			if (cg_dw_geom(o->g, i, &dq)) {
 				ndw++;
 				dw_pays &= dw_pay(&dq);
+				dw_tall_any |= dw_tall(&dq);
 			}
 			nrnn += (krl_opt_lib_caps(o->g, i) &
 			         KRL_OPCAP_RECURRENCE) != 0;
@@ -776,7 +800,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		             dense_pays ? LIB_GROUPS : LIB_GROUPS_KEEP);
 	if (ndw)
 		add_decision(sp, "conv.dw", NOPT(CONV_DW),
-		             dw_pays ? CONV_DW : CONV_DW_LIB);
+		             !dw_pays ? CONV_DW_LIB :
+		             dw_tall_any ? CONV_DW_TALL : CONV_DW);
 	if (nperm)
 		add_decision(sp, "perm.impl", NOPT(PERM_IMPL), PERM_IMPL);
 	if (nrnn)

@@ -903,12 +903,15 @@ static void pool_geometries_compute_golden(void **state)
 		int max = strstr(tasks[i], "/max") != NULL;
 		/* the default; every pool.ept and pool.block option (paired, so
 		 * that each is run once), with pool.taps inc and again with mul
-		 * (today's kernel); fuse=none where it splits kernels */
-		krl_choice ch[12];
+		 * (today's kernel); fuse=none where it splits kernels; every
+		 * other pool.strip (a 2-d max's column strip: 2, 1 or 8 rows) */
+		krl_choice ch[16];
 		int nch = 1;
 		memset(ch, 0, sizeof ch);
-		int je = -1, jb = -1, jt = -1, jf = -1;
+		int je = -1, jb = -1, jt = -1, jf = -1, js = -1;
 		for (int j = 0; j < sp->ndec; j++) {
+			if (!strcmp(sp->dec[j].name, "pool.strip"))
+				js = j;
 			if (!strcmp(sp->dec[j].name, "pool.ept"))
 				je = j;
 			if (!strcmp(sp->dec[j].name, "pool.block"))
@@ -929,6 +932,10 @@ static void pool_geometries_compute_golden(void **state)
 			}
 		if (max || strstr(tasks[i], "fused"))
 			ch[nch++].opt[jf] = 1;
+		assert_true(js >= 0);
+		for (int k = 1; k < sp->dec[js].nopt; k++)
+			ch[nch++].opt[js] = k;
+		assert_true(nch <= (int)(sizeof ch / sizeof ch[0]));
 		for (int c = 0; c < nch; c++) {
 			if (!mine(&item))
 				continue;
@@ -945,7 +952,7 @@ static void pool_geometries_compute_golden(void **state)
 			 * pools of max2d_strip; never one with its index (max2d) */
 			if (ch[c].opt[jt] == 0 && ch[c].opt[jf] == 0 &&
 			    (strstr(tasks[i], "_strip") || strstr(tasks[i], "max2d.")))
-				assert_int_equal(strstr(text, "outputs down a column a "
+				assert_int_equal(strstr(text, " down a column a "
 				                        "thread") != NULL,
 				                 strstr(tasks[i], "_strip") != NULL);
 			for (int nan = 0;
@@ -1093,9 +1100,9 @@ static void tconv_igemm_compute_golden(void **state)
 
 /* Depthwise convolutions written as the generated kernel (conv.dw) on the
  * geometries of tests/data/dwconv/, generated at kb1 with each of its
- * options (the literal walk at 8, 4 and 16 rows a thread, and the library
- * call), run at tiny, kb0 and kb1: kb0 (and some tiny) sets have another
- * window, stride or dilation, which the run-time walk takes. */
+ * options (the literal walk at 8, 4, 16 and 2 rows a thread, and the
+ * library call), run at tiny, kb0 and kb1: kb0 (and some tiny) sets have
+ * another window, stride or dilation, which the run-time walk takes. */
 static void dwconv_geometries_compute_golden(void **state)
 {
 	(void)state;
@@ -1106,7 +1113,9 @@ static void dwconv_geometries_compute_golden(void **state)
 	static const char *const forms[] = {
 		"krl-choice: conv.dw=rows8", "krl-choice: conv.dw=rows4",
 		"krl-choice: conv.dw=rows16", "krl-choice: conv.dw=lib",
+		"krl-choice: conv.dw=rows2",
 	};
+	const size_t nf = sizeof forms / sizeof forms[0];
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
 		return;
@@ -1115,8 +1124,8 @@ static void dwconv_geometries_compute_golden(void **state)
 	assert_non_null(mkdtemp(dir));
 	krl_diag d = { 0 };
 	int runs = 0, wrong = 0, item = 0;
-	for (size_t j = 0; j < 4 * (sizeof tasks / sizeof tasks[0]); j++) {
-		const char *path = tasks[j / 4];
+	for (size_t j = 0; j < nf * (sizeof tasks / sizeof tasks[0]); j++) {
+		const char *path = tasks[j / nf];
 		if (!wanted(path) || !mine(&item))
 			continue;
 		krl_task *t = NULL;
@@ -1124,9 +1133,9 @@ static void dwconv_geometries_compute_golden(void **state)
 		krl_opt *o = NULL;
 		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
 		char *text = NULL, *what = NULL;
-		generate_compiled(o, path, forms[j % 4], &text, &what);
+		generate_compiled(o, path, forms[j % nf], &text, &what);
 		/* the generated kernel where chosen, the relu in its epilogue */
-		int gen = j % 4 != 3;
+		int gen = j % nf != 3;
 		assert_int_equal(strstr(text, "(depthwise conv, fp32)") != NULL,
 		                 gen);
 		if (gen && strstr(path, "strided"))
@@ -1193,6 +1202,25 @@ static void run_choice_cases(const char *what, const choice_case *cs, int n)
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
+}
+
+/* A cat along the channels whose parts are the ReLU'd outputs of
+ * implicit-GEMM convolutions (tests/data/cat/igemm.task: a fire module
+ * and a map kernel's part between them): each epilogue stores its slice
+ * of y (YK channels an image, from its first channel), the cat's copy
+ * dropped; and the same with cuDNN's convolutions, their bias-and-ReLU
+ * maps writing the slices. */
+static void cat_igemm_compute_golden(void **state)
+{
+	(void)state;
+	static const choice_case cs[] = {
+		{ "tests/data/cat/igemm.task", "krl-choice: conv.impl=igemm",
+		  "writes its slice of y (channels from (e1) + (sq))",
+		  "call cat", 81 },
+		{ "tests/data/cat/igemm.task", "krl-choice: conv.impl=lib",
+		  "written in place: its inputs' kernels wrote", "_conv(", 82 },
+	};
+	run_choice_cases("cats written by implicit-GEMM epilogues", cs, 2);
 }
 
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
@@ -1892,6 +1920,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(pool_geometries_compute_golden),
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(tconv_igemm_compute_golden),
+		cmocka_unit_test(cat_igemm_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),
 		cmocka_unit_test(colregs_compute_golden),
 		cmocka_unit_test(permute_forms_compute_golden),

@@ -470,7 +470,9 @@ static void conv_impl_pay_rule(void **state)
 }
 
 /* conv.dw (the generated depthwise kernel first where every depthwise
- * convolution's rows are at least 24 wide) and lib.groups (a grouped
+ * convolution's rows are at least 24 wide, with 4 rows a thread where
+ * some convolution's thread would walk more than 12 input rows at 8) and
+ * lib.groups (a grouped
  * transposed convolution dense first at up to 8 groups): which is offered
  * first, and what each option writes. */
 static void dw_and_groups_pay_rules(void **state)
@@ -486,6 +488,11 @@ static void dw_and_groups_pay_rules(void **state)
 		{ "level1/85_conv_depthwise2d_asym", "conv.dw", "rows8", "rows16",
 		  "dwconv::entry<3, 7, 1, 1, 1, 1, 8, false>",
 		  "dwconv::entry<3, 7, 1, 1, 1, 1, 16, false>" },
+		/* a 5 x 5 window of stride 2 (19 input rows a thread at 8
+		 * rows): 4 rows first */
+		{ "level3/21_efficientnet_mbconv", "conv.dw", "rows4", "rows8",
+		  "dwconv::entry<5, 5, 2, 2, 1, 1, 4, false>",
+		  "dwconv::entry<5, 5, 2, 2, 1, 1, 8, false>" },
 		/* maps down to 7 x 7: the library's first */
 		{ "level3/20_mobilenet_v2", "conv.dw", "lib", "rows8", "call conv(",
 		  "(depthwise conv, fp32)" },

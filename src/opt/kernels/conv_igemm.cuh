@@ -12,7 +12,9 @@
  * xcol is never formed; each k-tile of it is gathered from x into shared
  * memory (cp.async, zeros where a tap falls in the padding). y's rows are
  * the output channels of one image, so the tile is stored straight into
- * NCHW: no layout change on either side. The epilogue e(v, z, k, p) is
+ * NCHW: no layout change on either side; an image of y holds YK >= K
+ * channels, so y may be a slice of a cat along the channels (the cat
+ * written in place, src/opt/cgcat.c). The epilogue e(v, z, k, p) is
  * applied to each element before its one store (a generated functor: the
  * pointwise chain that reads the convolution, src/opt/codegen_conv.c).
  *
@@ -133,6 +135,9 @@ static __device__ __forceinline__ void mma_tf32(float *d, const unsigned *a, con
 struct geo {
 	int C, D, H, W, K, OD, OH, OW;
 	int sd, sh, sw, pd, ph, pw, dd, dh, dw;
+	int YK;		/* channels of an image of y: K, or the channels of
+			   the cat whose slice y is (y then points at the
+			   slice's first channel of image 0) */
 };
 
 /* The identity epilogue: the convolution alone. */
@@ -322,7 +327,7 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	/* Epilogue: each element through e, pairs of positions stored as 8 bytes
 	 * where P is even (then every pair is aligned). */
 	const bool pair = (P & 1) == 0;
-	float *yz = y + (long)z * q.K * P;
+	float *yz = y + (long)z * q.YK * P;
 #pragma unroll
 	for (int i = 0; i < MT; i++) {
 #pragma unroll
@@ -522,7 +527,7 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 		return;
 	const int P = q.OH * q.OW;
 	const bool pair = (q.OW & 1) == 0;
-	float *yz = y + (long)z * q.K * P;
+	float *yz = y + (long)z * q.YK * P;
 #pragma unroll
 	for (int i = 0; i < MT; i++) {
 #pragma unroll
