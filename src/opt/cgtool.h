@@ -154,8 +154,10 @@ typedef struct krl_sched {
 	                            (codegen_conv.c, cg_dw_geom), that many
 	                            output rows a thread */
 	int perm_gen;            /* 1: permutes as kernelrl's copy kernel
-	                            (codegen_perm.c); 0: the library's call,
-	                            as the reference */
+	                            (codegen_perm.c); 2: the same, its tile
+	                            form loading a block's next tile while it
+	                            stores one (perm.impl=pipe); 0: the
+	                            library's call, as the reference */
 	int lib_rnn;             /* `recurrence=` of the recurrent layers
 	                            (KRL_OPCAP_RECURRENCE): the index of its
 	                            word (krl_attr_words: 0 standard, the

@@ -97,7 +97,9 @@ int cg_emit_perm(cg_gen *G, cg_kern *K)
 		st[k] = cg_prod(G, v, q.last[k] + 1, q.r);
 	}
 	cg_sb_printf(&G->dev, "\n/*\n * k%d (permute, %s): node %d, y [", K->id,
-	             tile ? "32 x 32 tiles through shared memory" :
+	             tile ? G->s.perm_gen == 2 ? "32 x 32 tiles through shared "
+	             "memory, the next one loaded while one is stored" :
+	             "32 x 32 tiles through shared memory" :
 	             "rows of y as runs of x, float4 where aligned", n);
 	for (int k = 0; k < q.m; k++) {
 		cg_sb_printf(&G->dev, "%s", k ? ", " : "");
@@ -120,8 +122,8 @@ int cg_emit_perm(cg_gen *G, cg_kern *K)
 	for (int k = 0; k < q.m; k++)
 		cg_sb_printf(&G->dev, "%st%d", k ? ", " : "", k);
 	if (tile)
-		cg_sb_printf(&G->dev, "};\n\tperm::tile<%d, %d>(x, y, sz, st);"
-		             "\n}\n", q.m, q.jl);
+		cg_sb_printf(&G->dev, "};\n\tperm::tile<%d, %d%s>(x, y, sz, st);"
+		             "\n}\n", q.m, q.jl, G->s.perm_gen == 2 ? ", true" : "");
 	else
 		cg_sb_printf(&G->dev, "};\n\tperm::inner<%d>(x, y, sz, st);\n}\n",
 		             q.m);

@@ -99,7 +99,7 @@ static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16",
 /* permutes: kernelrl's copy kernel first (codegen_perm.c: runs of x
  * float4 at a time, or tiles; the library's is PyTorch's copy_ kernel,
  * an element a thread) */
-static const char *const PERM_IMPL[] = { "gen", "lib" };
+static const char *const PERM_IMPL[] = { "gen", "lib", "pipe" };
 /* the words of the recurrent layers' `recurrence=` (krl_attr_words) */
 static const char *const LIB_RNN[] = { "infer", "persist", "small_h",
                                        "standard" };
@@ -189,7 +189,7 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 	if ((z = chosen(s, c, "conv.dw")))
 		k->conv_dw = strncmp(z, "rows", 4) ? 0 : atoi(z + 4);
 	if ((z = chosen(s, c, "perm.impl")))
-		k->perm_gen = !strcmp(z, "gen");
+		k->perm_gen = !strcmp(z, "gen") ? 1 : !strcmp(z, "pipe") ? 2 : 0;
 	if ((z = chosen(s, c, "lib.rnn"))) {
 		const char *const *w = krl_attr_words("recurrence");
 		for (int j = 0; w[j]; j++)

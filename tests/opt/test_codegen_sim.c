@@ -1225,7 +1225,10 @@ static void cat_igemm_compute_golden(void **state)
 
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
  * (both forms, merged dims, part-filled tiles, the float4 path at kb1
- * and the scalar one at kb0 and tiny), and as the library's call. */
+ * and the scalar one at kb0 and tiny), with the tile form's next tile
+ * loaded while one is stored (perm.impl=pipe: kb1's reversed y6 has
+ * 2,640 slices over 2,048 blocks, so blocks walk two), and as the
+ * library's call. */
 static void permute_forms_compute_golden(void **state)
 {
 	(void)state;
@@ -1236,8 +1239,10 @@ static void permute_forms_compute_golden(void **state)
 		  "perm::inner<5>", NULL, 52 },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=lib",
 		  "call permute", "perm::", 53 },
+		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=pipe",
+		  "perm::tile<5, 0, true>", "call permute", 54 },
 	};
-	run_choice_cases("permute forms", cs, 3);
+	run_choice_cases("permute forms", cs, 4);
 }
 
 /* The column kernel with its columns in registers (row.colregs) on

@@ -19,7 +19,11 @@
  *   stride st[M-1]. A block (32 x 8 threads) moves a 32 x 32 tile through
  *   shared memory: read along x's last dim, written along y's last, both
  *   coalesced; the other dims' coordinates (blockIdx.y, a stride loop
- *   past 65535) are split once a tile.
+ *   past 65535) are split once a tile. With PIPE (perm.impl=pipe) a
+ *   block's next tile is loaded into registers while the current one is
+ *   stored from shared memory, so the loop's loads and stores overlap
+ *   (a block walks many small tiles: 49's states permute, 49,152 slices
+ *   of 64 x 16 over at most 2048 blocks).
  *
  * Either form writes every element of y once and reads every element of
  * x once (a permutation is a bijection); nothing is computed.
@@ -134,8 +138,9 @@ static __device__ void inner(const float *__restrict__ x,
 		inner32<M, 1>(x, y, sz, st, (unsigned)n);
 }
 
-/* The `tile` form: x's last dim is y's dim JL (< M - 1). */
-template <int M, int JL>
+/* The `tile` form: x's last dim is y's dim JL (< M - 1); PIPE: the next
+ * tile's loads in flight while this one is stored. */
+template <int M, int JL, bool PIPE = false>
 static __device__ void tile(const float *__restrict__ x,
 			   float *__restrict__ y, const long *sz,
 			   const long *st)
@@ -163,8 +168,11 @@ static __device__ void tile(const float *__restrict__ x,
 #pragma unroll
 	for (int j = 0; j < M - 1; j++)
 		small = small && sz[j] < 0x7fffffffL;
-	for (long z = blockIdx.y; z < rest; z += gridDim.y) {
-		long r = z, xo = 0, yo = 0;
+	/* where slice z starts in x and in y */
+	auto slice = [&](long z, long &xo, long &yo) {
+		long r = z;
+		xo = 0;
+		yo = 0;
 #pragma unroll
 		for (int j = M - 2; j >= 0; j--) {
 			if (j == JL)
@@ -183,6 +191,54 @@ static __device__ void tile(const float *__restrict__ x,
 			yo += c * ost[j];
 			r = q;
 		}
+	};
+	if (PIPE) {
+		constexpr int NR = TILE / TROWS;
+		long z = blockIdx.y, xo, yo;
+		if (z >= rest)
+			return;
+		slice(z, xo, yo);
+		float rv[NR];
+#pragma unroll
+		for (int k = 0; k < NR; k++) {
+			long u = u0 + tx, v = v0 + ty + k * TROWS;
+			rv[k] = u < U && v < V ? x[xo + v * sa + u] : 0.f;
+		}
+		for (;;) {
+#pragma unroll
+			for (int k = 0; k < NR; k++)
+				t[ty + k * TROWS][tx] = rv[k];
+			__syncthreads();
+			/* the next slice's tile, loaded while this one goes out */
+			const long zn = z + gridDim.y;
+			long xn = 0, yn = 0;
+			if (zn < rest) {
+				slice(zn, xn, yn);
+#pragma unroll
+				for (int k = 0; k < NR; k++) {
+					long u = u0 + tx, v = v0 + ty + k * TROWS;
+					rv[k] = u < U && v < V ?
+						x[xn + v * sa + u] : 0.f;
+				}
+			}
+#pragma unroll
+			for (int k = 0; k < TILE; k += TROWS) {
+				long u = u0 + ty + k, v = v0 + tx;
+				if (u < U && v < V)
+					y[yo + u * su + v] = t[tx][ty + k];
+			}
+			__syncthreads();
+			if (zn >= rest)
+				break;
+			z = zn;
+			xo = xn;
+			yo = yn;
+		}
+		return;
+	}
+	for (long z = blockIdx.y; z < rest; z += gridDim.y) {
+		long xo, yo;
+		slice(z, xo, yo);
 #pragma unroll
 		for (int k = 0; k < TILE; k += TROWS) {
 			long u = u0 + tx, v = v0 + ty + k;
