@@ -122,6 +122,8 @@ typedef struct krl_sched {
 	                            every tap (the first pool kernel) */
 	int pool_strip;          /* outputs down a column a thread of a 2-d
 	                            max's column strip (codegen_pool.c) */
+	int pool_unc;            /* 1: the strip loads every tap first, from
+	                            clamped places (pool.strip=Nu) */
 	int gemm_impl;           /* 0: the library call; 1: the 3xTF32 kernel
 	                            (src/opt/gemm.c) where it applies; 2: that
 	                            where the GEMM pays (krl_gemm_pays), the

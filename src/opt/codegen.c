@@ -288,6 +288,7 @@ void krl_sched_default(krl_sched *s)
 	s->pool_ept = 1;
 	s->pool_taps = 0;
 	s->pool_strip = 4;
+	s->pool_unc = 0;
 	s->row_tail = 1;
 	s->gemm_mask = 1;
 }

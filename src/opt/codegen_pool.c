@@ -287,7 +287,12 @@ static void win_branch(cg_gen *G, cg_sb *b, const pinfo *pi, long ks,
 
 /*
  * The column strip of a 2-d max (strip_branch): a thread takes R
- * outputs down a column (pool.strip: 4, 2, 1 or 8). Where the window is
+ * outputs down a column (pool.strip: 4, 2, 1 or 8; with a `u`, every
+ * tap of the strip is loaded first from its place clamped into the
+ * input, in one block the compiler issues back to back: the plain
+ * strip's per-row `continue` and per-tap guards made
+ * ptxas load one tap at a time, each max waiting on its load, so a
+ * thread's 18 loads ran one latency after another). Where the window is
  * the one of the set generated for (literal size, stride and padding,
  * dilation 1; no index), each input row the strip's windows cover has
  * its taps maxed once (the row max), and that goes to every output whose
@@ -398,8 +403,8 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
  * computes from the plane pl, and ih, iw), the outputs' code epi (at
  * indent from, the max in m at output index o). */
 static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
-                         int R, const cg_sb *crd, const cg_sb *tap, int tind,
-                         const cg_sb *epi, int from)
+                         int R, int unc, const cg_sb *crd, const cg_sb *tap,
+                         int tind, const cg_sb *epi, int from)
 {
 	const long span = (R - 1) * st + ks;
 	cg_line(b, 1, "/* the window of the set generated for (%ld x %ld taps, "
@@ -426,26 +431,60 @@ static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
 	cg_line(b, 3, "const long xb = pl * plane; /* where the plane starts in "
 	        "x */");
 	cg_line(b, 3, "const I hs = oh0 * st - pd, ws = (I)ow * st - pd;");
-	cg_line(b, 3, "const bool inw = ws >= 0 && ws + %ld <= nW;", ks);
+	if (!unc)
+		cg_line(b, 3, "const bool inw = ws >= 0 && ws + %ld <= nW;", ks);
 	cg_line(b, 3, "float mv[%d];", R);
 	cg_line(b, 3, "#pragma unroll");
 	cg_line(b, 3, "for (int j = 0; j < %d; j++)", R);
 	cg_line(b, 4, "mv[j] = -INFINITY;");
+	if (unc) {
+		/* every tap loaded first, from its place clamped into the
+		 * input, so that the loads are one block the compiler issues
+		 * back to back. Exact for a max of dilation 1: a window is a
+		 * run of rows (columns) that meets the input, so where it
+		 * reaches past an edge it holds the edge row (column) the
+		 * clamped tap reads, and a max of a value twice is the max */
+		cg_line(b, 3, "float tv[%ld][%ld]; /* the taps, clamped into "
+		        "the input */", span, ks);
+		cg_line(b, 3, "#pragma unroll");
+		cg_line(b, 3, "for (int q = 0; q < %ld; q++) {", span);
+		cg_line(b, 4, "#pragma unroll");
+		cg_line(b, 4, "for (int kw = 0; kw < %ld; kw++) {", ks);
+		cg_line(b, 5, "const I hq = hs + q, wq = ws + kw;");
+		cg_line(b, 5, "const I ih = hq < 0 ? 0 : hq < nH ? hq : nH - 1;");
+		cg_line(b, 5, "const I iw = wq < 0 ? 0 : wq < nW ? wq : nW - 1;");
+		cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the plane "
+		        "*/");
+		cg_line(b, 5, "const long xi = xb + xw;");
+		cg_line(b, 5, "float m = -INFINITY;");
+		cat_dedent(b, tap, tind - 5);
+		cg_line(b, 5, "tv[q][kw] = m;");
+		cg_line(b, 4, "}");
+		cg_line(b, 3, "}");
+	}
 	cg_line(b, 3, "#pragma unroll");
 	cg_line(b, 3, "for (int q = 0; q < %ld; q++) {", span);
-	cg_line(b, 4, "const I ih = hs + q;");
-	cg_line(b, 4, "if (ih < 0 || ih >= nH)");
-	cg_line(b, 5, "continue;");
-	cg_line(b, 4, "float m = -INFINITY; /* the row's max */");
-	cg_line(b, 4, "#pragma unroll");
-	cg_line(b, 4, "for (int kw = 0; kw < %ld; kw++) {", ks);
-	cg_line(b, 5, "const I iw = ws + kw;");
-	cg_line(b, 5, "if (!inw && (iw < 0 || iw >= nW))");
-	cg_line(b, 6, "continue;");
-	cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the plane */");
-	cg_line(b, 5, "const long xi = xb + xw;");
-	cat_dedent(b, tap, tind - 5);
-	cg_line(b, 4, "}");
+	if (unc) {
+		cg_line(b, 4, "float m = -INFINITY; /* the row's max */");
+		cg_line(b, 4, "#pragma unroll");
+		cg_line(b, 4, "for (int kw = 0; kw < %ld; kw++)", ks);
+		cg_line(b, 5, "m = krl_maxnan(m, tv[q][kw]);");
+	} else {
+		cg_line(b, 4, "const I ih = hs + q;");
+		cg_line(b, 4, "if (ih < 0 || ih >= nH)");
+		cg_line(b, 5, "continue;");
+		cg_line(b, 4, "float m = -INFINITY; /* the row's max */");
+		cg_line(b, 4, "#pragma unroll");
+		cg_line(b, 4, "for (int kw = 0; kw < %ld; kw++) {", ks);
+		cg_line(b, 5, "const I iw = ws + kw;");
+		cg_line(b, 5, "if (!inw && (iw < 0 || iw >= nW))");
+		cg_line(b, 6, "continue;");
+		cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the "
+		        "plane */");
+		cg_line(b, 5, "const long xi = xb + xw;");
+		cat_dedent(b, tap, tind - 5);
+		cg_line(b, 4, "}");
+	}
 	cg_line(b, 4, "/* the outputs whose windows hold row q */");
 	cg_line(b, 4, "#pragma unroll");
 	cg_line(b, 4, "for (int j = 0; j < %d; j++)", R);
@@ -1231,8 +1270,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		win_branch(G, &body, &pi, ks, wpad, blk, cg_arg_buf(G, K, pi.x, 0),
 		           &epi, base);
 	if (strip)
-		strip_branch(&body, ks, sst, spad, blk, G->s.pool_strip, &scrd,
-		             &stap, STRIP_TIND, &epi, base);
+		strip_branch(&body, ks, sst, spad, blk, G->s.pool_strip,
+		             G->s.pool_unc, &scrd, &stap, STRIP_TIND, &epi, base);
 	cg_line(&body, k1, "for (long t = (long)blockIdx.x * %d + threadIdx.x; t < "
 	        "rows * groups * 32;", blk);
 	cg_line(&body, k1, "     t += (long)gridDim.x * %d) {", blk);
@@ -1373,8 +1412,9 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 	                  "max", cg_inline_in(G, pi.x, K) ? "its input (computed "
 	                  "at every tap)" : cg_bufname(G, pi.x), ept,
 	                  ept > 1 ? "s" : "", strip ? cg_fmt(G, " (%d down a "
-	                  "column where the window is the set's)",
-	                  G->s.pool_strip) : "",
+	                  "column where the window is the set's%s)",
+	                  G->s.pool_strip, G->s.pool_unc ? ", taps loaded "
+	                  "first" : "") : "",
 	                  blk);
 	emit_walk(G, K, name, walk, &body, args.z, how, blk, inc);
 	cg_plan_launch(G, K, name,

@@ -68,8 +68,9 @@ static const char *const SCAN_BLOCK_SHORT[] = { "32", "256", "512", "1024" };
 static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const POOL_EPT[] = { "1", "2", "4" };
 static const char *const POOL_TAPS[] = { "inc", "mul" };
-/* a 2-d max's column strip: outputs down a column a thread */
-static const char *const POOL_STRIP[] = { "4", "2", "1", "8" };
+/* a 2-d max's column strip: outputs down a column a thread; "u": every
+ * tap loaded first, from clamped places (not timed yet) */
+static const char *const POOL_STRIP[] = { "4", "2", "1", "8", "4u", "2u" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
@@ -171,8 +172,10 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->pool_ept = atoi(z);
 	if ((z = chosen(s, c, "pool.taps")))
 		k->pool_taps = strcmp(z, "mul") == 0;
-	if ((z = chosen(s, c, "pool.strip")))
+	if ((z = chosen(s, c, "pool.strip"))) {
 		k->pool_strip = atoi(z);
+		k->pool_unc = strchr(z, 'u') != NULL;
+	}
 	if ((z = chosen(s, c, "gemm.impl")))
 		k->gemm_impl = !strcmp(z, "3xtf32") ? 1 : !strcmp(z, "mixed") ? 2 : 0;
 	if ((z = chosen(s, c, "lib.algo")))
