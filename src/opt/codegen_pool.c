@@ -395,6 +395,16 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
 	return v.e != NULL;
 }
 
+/* The strip's tap at (ih, iw) of the plane at xb, at indent 5: its
+ * offsets, then tap's code (written at indent tind), which leaves the
+ * max with it in m. */
+static void strip_tap_at(cg_sb *b, const cg_sb *tap, int tind)
+{
+	cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the plane */");
+	cg_line(b, 5, "const long xi = xb + xw;");
+	cat_dedent(b, tap, tind - 5);
+}
+
 /* Writes the column-strip branch (see above) at indent 1 of a 2-d max
  * pool's walk (inc: after inc_prelude), R outputs down a column a thread
  * (pool.strip): its own grid loop, then return. The input's value at xi
@@ -453,11 +463,8 @@ static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
 		cg_line(b, 5, "const I hq = hs + q, wq = ws + kw;");
 		cg_line(b, 5, "const I ih = hq < 0 ? 0 : hq < nH ? hq : nH - 1;");
 		cg_line(b, 5, "const I iw = wq < 0 ? 0 : wq < nW ? wq : nW - 1;");
-		cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the plane "
-		        "*/");
-		cg_line(b, 5, "const long xi = xb + xw;");
 		cg_line(b, 5, "float m = -INFINITY;");
-		cat_dedent(b, tap, tind - 5);
+		strip_tap_at(b, tap, tind);
 		cg_line(b, 5, "tv[q][kw] = m;");
 		cg_line(b, 4, "}");
 		cg_line(b, 3, "}");
@@ -479,10 +486,7 @@ static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
 		cg_line(b, 5, "const I iw = ws + kw;");
 		cg_line(b, 5, "if (!inw && (iw < 0 || iw >= nW))");
 		cg_line(b, 6, "continue;");
-		cg_line(b, 5, "const I xw = ih * nW + iw; /* the tap in the "
-		        "plane */");
-		cg_line(b, 5, "const long xi = xb + xw;");
-		cat_dedent(b, tap, tind - 5);
+		strip_tap_at(b, tap, tind);
 		cg_line(b, 4, "}");
 	}
 	cg_line(b, 4, "/* the outputs whose windows hold row q */");

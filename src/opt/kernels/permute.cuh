@@ -192,6 +192,21 @@ static __device__ void tile(const float *__restrict__ x,
 			r = q;
 		}
 	};
+	/* the tile's element of row k of this thread, from the slice at xo
+	 * (0 past the tile's edges, never stored) */
+	auto load = [&](long xo, int k) {
+		long u = u0 + tx, v = v0 + ty + k;
+		return u < U && v < V ? x[xo + v * sa + u] : 0.f;
+	};
+	/* the tile, out of shared memory into the slice at yo */
+	auto store = [&](long yo) {
+#pragma unroll
+		for (int k = 0; k < TILE; k += TROWS) {
+			long u = u0 + ty + k, v = v0 + tx;
+			if (u < U && v < V)
+				y[yo + u * su + v] = t[tx][ty + k];
+		}
+	};
 	if (PIPE) {
 		constexpr int NR = TILE / TROWS;
 		long z = blockIdx.y, xo, yo;
@@ -200,10 +215,8 @@ static __device__ void tile(const float *__restrict__ x,
 		slice(z, xo, yo);
 		float rv[NR];
 #pragma unroll
-		for (int k = 0; k < NR; k++) {
-			long u = u0 + tx, v = v0 + ty + k * TROWS;
-			rv[k] = u < U && v < V ? x[xo + v * sa + u] : 0.f;
-		}
+		for (int k = 0; k < NR; k++)
+			rv[k] = load(xo, k * TROWS);
 		for (;;) {
 #pragma unroll
 			for (int k = 0; k < NR; k++)
@@ -215,18 +228,10 @@ static __device__ void tile(const float *__restrict__ x,
 			if (zn < rest) {
 				slice(zn, xn, yn);
 #pragma unroll
-				for (int k = 0; k < NR; k++) {
-					long u = u0 + tx, v = v0 + ty + k * TROWS;
-					rv[k] = u < U && v < V ?
-						x[xn + v * sa + u] : 0.f;
-				}
+				for (int k = 0; k < NR; k++)
+					rv[k] = load(xn, k * TROWS);
 			}
-#pragma unroll
-			for (int k = 0; k < TILE; k += TROWS) {
-				long u = u0 + ty + k, v = v0 + tx;
-				if (u < U && v < V)
-					y[yo + u * su + v] = t[tx][ty + k];
-			}
+			store(yo);
 			__syncthreads();
 			if (zn >= rest)
 				break;
@@ -246,12 +251,7 @@ static __device__ void tile(const float *__restrict__ x,
 				t[ty + k][tx] = x[xo + v * sa + u];
 		}
 		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < TILE; k += TROWS) {
-			long u = u0 + ty + k, v = v0 + tx;
-			if (u < U && v < V)
-				y[yo + u * su + v] = t[tx][ty + k];
-		}
+		store(yo);
 		__syncthreads();
 	}
 }
