@@ -430,6 +430,22 @@ static const char *perm_index(cg_em *em, int c, const int *p, const char *lin,
 	return cg_fmt(G, "(%s)", at);
 }
 
+const char *cg_cat_before(cg_gen *G, int c, int n)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[c];
+	int d = cg_cat_dim(x);
+	cg_sb off = { 0 };
+	for (int i = 0; i < x->nin && x->in[i] != n; i++)
+		cg_sb_printf(&off, "%s(%s)", i ? " + " : "",
+		             g->n[x->in[i]].dim[d].text);
+	if (off.oom)
+		G->oom = 1;
+	const char *r = off.z ? cg_fmt(G, "%s", off.z) : NULL;
+	cg_sb_free(&off);
+	return r;
+}
+
 const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 {
 	cg_gen *G = em->G;
@@ -442,22 +458,15 @@ const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec)
 		return perm_index(em, c, p, lin, vec);
 	int d = cg_cat_dim(x);
 	/* off: the extents along d of the inputs before n */
-	cg_sb off = { 0 };
-	int k = 0;
-	for (int i = 0; i < x->nin && x->in[i] != n; i++)
-		cg_sb_printf(&off, "%s(%s)", k++ ? " + " : "",
-		             g->n[x->in[i]].dim[d].text);
+	const char *off = cg_cat_before(G, c, n);
 	/* a channels-last cat (of channels: cg_cl_plan) holds its parts'
 	 * runs of channels position by position: n's element at memory
 	 * index L goes to (L / C_n) C + off + L % C_n */
 	int cl = cg_is_cl(G, c);
 	int e = cl ? d + 1 : x->ndim;
 	const char *inner = cl ? "1" : cg_prod(G, c, d + 1, x->ndim);
-	const char *O = k ? cg_arg_long(G, K, cg_fmt(G, "(%s) * %s", off.z,
-	                                             inner)) : NULL;
-	if (off.oom)
-		G->oom = 1;
-	cg_sb_free(&off);
+	const char *O = off ? cg_arg_long(G, K, cg_fmt(G, "(%s) * %s", off,
+	                                               inner)) : NULL;
 	if (vec > 1 && O)
 		cg_guard_add(em, O);
 	if (d == 0)

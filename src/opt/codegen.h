@@ -179,6 +179,9 @@ void cg_store(cg_em *em, int lvl, int n, const char *lin, cg_val v);
  * (G->catof[n] >= 0), is in the cat's buffer; with vec > 1 the guard of
  * em's vector path asks what keeps vec lanes one aligned run there. */
 const char *cg_cat_index(cg_em *em, int n, const char *lin, int vec);
+/* The extents along cat c's dim of its inputs before input n, as plan
+ * text ("(a) + (b)"); NULL where n is the first (cgcat.c). */
+const char *cg_cat_before(cg_gen *G, int c, int n);
 /* For a cat read in place (cg_cat_read), declares at level lvl of em
  * which part holds the cat's element `lin`: returns the part's pointer,
  * and in *delta the part's index minus the cat's (the same for every

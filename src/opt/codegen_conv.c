@@ -370,18 +370,15 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	/* y's image: its own channels, or those of the cat it is a slice of
 	 * (cgcat.c part_ok: the chain's end written in place), y then the
 	 * cat's buffer from the slice's first channel */
-	const char *ydesc = y;
-	const char *YK = cg_fmt(G, "(%s)", x->dim[1].text), *yoff = "0";
+	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
+	const char *ydesc = y, *YK = Ko, *yoff = "0";
 	if (end >= 0 && cg_cat_part_conv(G, end)) {
 		const krl_gnode *c = &g->n[G->catof[end]];
 		const char *P = cg_fmt(G, "%s * %s * %s", dim_out[0], dim_out[1],
 		                       dim_out[2]);
-		cg_sb off = { 0 };
-		for (int i = 0; i < c->nin && c->in[i] != end; i++)
-			cg_sb_printf(&off, "%s(%s)", i ? " + " : "",
-			             g->n[c->in[i]].dim[1].text);
-		const char *o = off.z ? cg_fmt(G, "%s", off.z) : "0";
-		cg_sb_free(&off);
+		const char *o = cg_cat_before(G, G->catof[end], end);
+		if (!o)
+			o = "0";
 		y = cg_bufname(G, G->catof[end]);
 		ydesc = cg_fmt(G, "its slice of %s (channels from %s)", y, o);
 		YK = cg_fmt(G, "(%s)", c->dim[1].text);
@@ -392,7 +389,6 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 
 	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
 	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
-	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
 	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
 	const char *entry = q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm,
 	                                    q.R, q.S) :

@@ -193,7 +193,7 @@ static __device__ void tile(const float *__restrict__ x,
 		}
 	};
 	/* the tile's element of row k of this thread, from the slice at xo
-	 * (0 past the tile's edges, never stored) */
+	 * (0 past the slice's edges: never stored, store checks them) */
 	auto load = [&](long xo, int k) {
 		long u = u0 + tx, v = v0 + ty + k;
 		return u < U && v < V ? x[xo + v * sa + u] : 0.f;
@@ -245,11 +245,8 @@ static __device__ void tile(const float *__restrict__ x,
 		long xo, yo;
 		slice(z, xo, yo);
 #pragma unroll
-		for (int k = 0; k < TILE; k += TROWS) {
-			long u = u0 + tx, v = v0 + ty + k;
-			if (u < U && v < V)
-				t[ty + k][tx] = x[xo + v * sa + u];
-		}
+		for (int k = 0; k < TILE; k += TROWS)
+			t[ty + k][tx] = load(xo, k);
 		__syncthreads();
 		store(yo);
 		__syncthreads();
