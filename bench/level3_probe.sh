@@ -11,7 +11,8 @@
 # and a call cut short keeps the stages before):
 # 1. the GPU tests in $TESTS (default opt_gpu_gemm_epi: the generated
 #    kernels the CPU stand-in checks only in part), each bounded by 150 s;
-# 2. for each problem in $PROBLEMS (level-3 names), its default candidate
+# 2. for each problem in $PROBLEMS (names of level $LEVEL, default 3:
+#    another level's problems are probed the same way), its default candidate
 #    and one per choice line in $ALTS (';'-separated, default
 #    "perm.impl=lib;gemm.impl=lib"; a choice that writes the default's text
 #    is dropped), written here by build/bench/regen_candidate at kb1 and
@@ -34,6 +35,7 @@ T0=$(date +%s)
 el() { echo $(($(date +%s) - T0)); }
 pack() { tar czf "$OUT/probe.tar.gz" -C "$O" . ; }
 trap pack EXIT
+L=${LEVEL:-3}
 PROBLEMS=${PROBLEMS:-"49_mamba2_return_final_state 50_relu_self_attention 48_mamba2_return_y 31_vision_attention 1_mlp 2_shallow_wide_mlp 28_vision_transformer 29_swin_mlp 30_swin_transformer_v2 32_convolutional_vision_transformer 43_mingpt_causal_attention 44_mingpt_block 46_netvlad_ghost_clusters 47_netvlad_no_ghost_clusters"}
 ALTS=${ALTS:-"perm.impl=lib;gemm.impl=lib"}
 echo "commit $(cat .commit 2>/dev/null); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" | tee -a "$S"
@@ -46,19 +48,19 @@ pack
 
 : > "$O/c.batch"
 for p in $PROBLEMS; do
-	./build/bench/regen_candidate "level3/$p" kb1 -c "krl-choice:" > "$O/c/$p.def.cu" 2>> "$O/gen.err" &&
-		echo "c/$p.def.cu level3/$p ok" >> "$O/c.batch"
+	./build/bench/regen_candidate "level$L/$p" kb1 -c "krl-choice:" > "$O/c/$p.def.cu" 2>> "$O/gen.err" &&
+		echo "c/$p.def.cu level$L/$p ok" >> "$O/c.batch"
 	IFS=';' read -ra alts <<< "$ALTS"
 	for a in "${alts[@]}"; do
 		n=$(echo "$a" | tr -c 'a-z0-9\n' '_')
 		f=$O/c/$p.$n.cu
-		./build/bench/regen_candidate "level3/$p" kb1 -c "krl-choice: $a" > "$f" 2>> "$O/gen.err" || continue
+		./build/bench/regen_candidate "level$L/$p" kb1 -c "krl-choice: $a" > "$f" 2>> "$O/gen.err" || continue
 		# the same text but the choice line: the default's candidate
 		if cmp -s <(sed 1,3d "$f") <(sed 1,3d "$O/c/$p.def.cu"); then
 			rm -f "$f"
 			continue
 		fi
-		echo "c/$p.$n.cu level3/$p ok" >> "$O/c.batch"
+		echo "c/$p.$n.cu level$L/$p ok" >> "$O/c.batch"
 	done
 done
 echo "candidates: $(wc -l < "$O/c.batch") at $(el) s" | tee -a "$S"
@@ -70,7 +72,7 @@ pack
 n=0
 for p in ${PROFILE:-$(echo "$PROBLEMS" | cut -d' ' -f1-3)}; do
 	[ $((${END:-560} - $(el))) -gt 60 ] || break
-	timeout 40 build/bench/plan_profile "level3/$p" --shapes kb1 --top 15 \
+	timeout 40 build/bench/plan_profile "level$L/$p" --shapes kb1 --top 15 \
 		--candidate "$O/c/$p.def.cu" > "$O/prof_$p.txt" 2>&1
 	echo "profile $p: exit $? at $(el) s" | tee -a "$S"
 	n=$((n + 1))
@@ -79,8 +81,8 @@ pack
 
 left=$((${END:-560} - $(el)))
 if [ "$left" -gt 60 ] && [ -d "${KB:-.kb}/kb1" ]; then
-	for p in $PROBLEMS; do echo "level3/$p"; done > "$O/peer.list"
-	LEVEL=3 PEER_SETS=kb1 TASK_LIST=$O/peer.list PEERS_WORKERS=15 \
+	for p in $PROBLEMS; do echo "level$L/$p"; done > "$O/peer.list"
+	LEVEL=$L PEER_SETS=kb1 TASK_LIST=$O/peer.list PEERS_WORKERS=15 \
 		PEERS_SECONDS=$left OUT=$O/peers bash bench/run_gpu.sh peers \
 		> "$O/peers_phase.log" 2>&1
 	echo "peers: exit $? at $(el) s" | tee -a "$S"

@@ -151,6 +151,9 @@ typedef struct krl_sched {
 	int lib_dense;           /* 1: grouped transposed convolutions as
 	                            dense ones, the weight block-diagonal
 	                            (codegen_groups.c); 0: grouped calls */
+	int conv_tiles;          /* position tiles a block of the implicit
+	                            GEMM's gather form walks through one
+	                            pipeline (conv_igemm.cuh conv_block's U) */
 	int conv_dw;             /* 0: depthwise convolutions as the library
 	                            call; else the generated kernel
 	                            (codegen_conv.c, cg_dw_geom), that many

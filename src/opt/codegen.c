@@ -289,6 +289,7 @@ void krl_sched_default(krl_sched *s)
 	s->pool_taps = 0;
 	s->pool_strip = 4;
 	s->pool_unc = 0;
+	s->conv_tiles = 1;
 	s->row_tail = 1;
 	s->gemm_mask = 1;
 }

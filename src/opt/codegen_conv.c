@@ -347,6 +347,8 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	if (!y)
 		return 1;
 	G->nconv_tc++;
+	/* position tiles a block of the gather form walks (conv.tiles) */
+	const int U = q.halo || G->s.conv_tiles < 1 ? 1 : G->s.conv_tiles;
 	if (q.halo)
 		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
 		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
@@ -356,8 +358,9 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	else
 		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
 		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
-		             "(%s), tiles of %d output channels x %d positions",
-		             K->id, n, x->op, q.bm, q.bn);
+		             "(%s), tiles of %d output channels x %d positions%s",
+		             K->id, n, x->op, q.bm, q.bn, U > 1 ? cg_fmt(G,
+		             ", %d position tiles a block", U) : "");
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
 	/* sizes as plan text: x [N, C, (D, (H,)) W], y [N, K, ...] */
@@ -406,10 +409,11 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "\tconst long P = (long)OD * OH * OW;\n"
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
-	    "\tigemm::%s, %s, %s>(x, w, cb, y + yoff, q, nimg, e);\n}\n",
+	    "\tigemm::%s, %s, %s%s>(x, w, cb, y + yoff, q, nimg, e);\n}\n",
 	    sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
-	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false");
+	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false",
+	    q.halo ? "" : cg_fmt(G, ", %d", U));
 	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
 	             "convolution\n", K->id, n);
 	/* blocks: channel tiles x position tiles (the halo form's: column
@@ -417,7 +421,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	const char *tiles = q.halo ?
 	    cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2], dim_out[1]) :
 	    cg_fmt(G, "cdiv(%s * %s * %s, %d)", dim_out[0], dim_out[1],
-	           dim_out[2], q.bn);
+	           dim_out[2], q.bn * U);
 	cg_sb_printf(&G->plan,
 	    "launch %s grid=(cdiv(%s, %d) * %s, min(%s, "
 	    "65535)) block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, "

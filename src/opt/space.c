@@ -89,6 +89,10 @@ static const char *const LIB_LAYOUT_XY_CL[] = { "nhwc_y", "nchw", "nhwc",
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 static const char *const CONV_IMPL[] = { "lib", "igemm" };
 static const char *const CONV_IGEMM[] = { "igemm", "lib" };
+/* position tiles a block of the implicit GEMM's gather form walks, the
+ * next tile's k-tiles loading while this one's are multiplied and stored
+ * (not timed yet) */
+static const char *const CONV_TILES[] = { "1", "4", "8" };
 static const char *const LIB_GROUPS[] = { "dense", "grouped" };
 static const char *const LIB_GROUPS_KEEP[] = { "grouped", "dense" };
 static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib",
@@ -187,6 +191,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_tconv = !strcmp(z, "fwd");
 	if ((z = chosen(s, c, "conv.impl")))
 		k->conv_impl = !strcmp(z, "igemm");
+	if ((z = chosen(s, c, "conv.tiles")))
+		k->conv_tiles = atoi(z);
 	if ((z = chosen(s, c, "lib.groups")))
 		k->lib_dense = !strcmp(z, "dense");
 	if ((z = chosen(s, c, "conv.dw")))
@@ -723,6 +729,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
+	int ngather = 0;
 	int nxy = 0;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
 	int dw_tall_any = 0;
@@ -756,11 +763,13 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			if (tf32 && cg_igemm_geom(o->g, i, &q)) {
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
+				ngather += !q.halo;
 			} else if (tf32 && cg_igemm_tconv_geom(o->g, i, &q)) {
 				/* with lib.tconv=fwd only (round 0 judges the two
 				 * together): the library's call stays first */
 				nigemm++;
 				igemm_pays = 0;
+				ngather += !q.halo;
 			}
 			int groups = cg_dense_geom(o->g, i);
 			if (groups) {
@@ -798,6 +807,8 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
 	if (nigemm)
 		add_decision(sp, "conv.impl", 2, igemm_pays ? CONV_IGEMM : CONV_IMPL);
+	if (ngather)
+		add_decision(sp, "conv.tiles", NOPT(CONV_TILES), CONV_TILES);
 	if (ndense)
 		add_decision(sp, "lib.groups", NOPT(LIB_GROUPS),
 		             dense_pays ? LIB_GROUPS : LIB_GROUPS_KEEP);

@@ -152,8 +152,10 @@ struct ident {
 };
 
 /* The cp.async pipeline both forms run over n steps (k-tiles, channel
- * chunks) in STG stages: load(i, stage) issues step i's copies into a
- * stage, step(stage) computes on one whose copies have landed. */
+ * chunks; the gather form's over its position tiles' k-tiles in turn) in
+ * STG stages: load(i, stage) issues step i's copies into a stage, step(i,
+ * stage) computes on one whose copies have landed. Loads are issued in
+ * the order of i. */
 template <int STG, class LD, class ST>
 static __device__ __forceinline__ void pipeline(int n, const LD &load, const ST &step)
 {
@@ -170,7 +172,7 @@ static __device__ __forceinline__ void pipeline(int n, const LD &load, const ST 
 		if (nk < n)
 			load(nk, nk % STG);
 		commit();
-		step(i % STG);
+		step(i, i % STG);
 	}
 	wait<0>();
 }
@@ -193,18 +195,23 @@ static __device__ __forceinline__ void store_pair(float *dst, float v0, float v1
 }
 
 /*
- * One block: output channels m0 .. m0 + BM - 1 at positions n0 .. n0 + BN
- * - 1 of image z. Warps tile it WM x WN; lane (g = lane / 4, t = lane % 4)
- * holds the m16n8k8 fragments: A (g, t), (g + 8, t), (g, t + 4), (g + 8,
- * t + 4); B (t, g), (t + 4, g); C (g, 2t), (g, 2t + 1), (g + 8, 2t), (g +
- * 8, 2t + 1). The sum over a k8 step does not depend on which k each slot
- * holds as long as A and B agree, so slot t holds k = 2t and slot t + 4
- * holds k = 2t + 1: a lane reads its two A values with one 8-byte load.
+ * One block: output channels m0 .. m0 + BM - 1 at the positions of U
+ * position tiles of BN of image z, tiles tile0 .. tile0 + U - 1 (those in
+ * the image), one after another through one pipeline: the k-tiles of the
+ * next tile load while this one's last are multiplied and its outputs
+ * stored, so a short K (87's 72 taps: 3 k-tiles) does not leave every
+ * tile's gather exposed. Warps tile a (BM, BN) tile WM x WN; lane (g =
+ * lane / 4, t = lane % 4) holds the m16n8k8 fragments: A (g, t), (g + 8,
+ * t), (g, t + 4), (g + 8, t + 4); B (t, g), (t + 4, g); C (g, 2t), (g, 2t
+ * + 1), (g + 8, 2t), (g + 8, 2t + 1). The sum over a k8 step does not
+ * depend on which k each slot holds as long as A and B agree, so slot t
+ * holds k = 2t and slot t + 4 holds k = 2t + 1: a lane reads its two A
+ * values with one 8-byte load.
  */
-template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, class E>
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, int U, class E>
 static __device__ __forceinline__ void conv_block(const float *__restrict__ x, const float *__restrict__ w,
 						  const float *__restrict__ cb, float *__restrict__ y,
-						  const geo &q, int z, int m0, int n0, const E &e)
+						  const geo &q, int z, int m0, int tile0, const E &e)
 {
 	typedef tile<BM, BN> L;
 	constexpr int MT = WM / 16, NT = WN / 8;
@@ -213,6 +220,7 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	static_assert((BM / WM) * (BN / WN) * 32 == NTH, "8 warps");
 	static_assert(NTH % BN == 0 && BN % 32 == 0 && BK % ROWS == 0 && BK / ROWS <= 32,
 		      "B tile split: a warp's lanes in one row");
+	static_assert(U >= 1, "a tile at least");
 	IG_DYN_SMEM(smem);
 	float *sA = smem;
 	float *sB = smem + STAGES * L::A_STAGE;
@@ -224,30 +232,43 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	const int wn0 = (warp % (BN / WN)) * WN;
 
 	const int P = q.OD * q.OH * q.OW, KD = q.C * TRS;
+	const int KT = (KD + BK - 1) / BK;
+	const int nu = min(U, (P + BN - 1) / BN - tile0);	/* tiles this block walks */
 	const long DHW = (long)q.D * q.H * q.W;
-
-	/* this thread's column of B: position n0 + j, and where its taps start */
-	const int j = tid % BN, jrow = tid / BN;
-	const int p = n0 + j;
-	const bool pv = p < P;
-	int od = 0, oh = 0, ow = 0;
-	if (pv) {
-		ow = p % q.OW;
-		const int r2 = p / q.OW;
-		oh = r2 % q.OH;
-		od = r2 / q.OH;
-	}
-	const int i0d = od * q.sd - q.pd, i0h = oh * q.sh - q.ph, i0w = ow * q.sw - q.pw;
 	const float *xz = x + (long)z * q.C * DHW;
-	/* its first tap (may lie outside x with padding: used only where a
-	 * tap's bounds check passes) */
-	const float *xp = xz + (((long)i0d * q.H + i0h) * q.W + i0w);
+
+	/* this thread's column of B in tile u: position (tile0 + u) BN + j,
+	 * where its taps start (they may lie outside x with padding: used
+	 * only where a tap's bounds check passes). The loads run through the
+	 * tiles in order, so the column is worked out once a tile. */
+	const int j = tid % BN, jrow = tid / BN;
+	int cu = -1, i0d = 0, i0h = 0, i0w = 0;
+	bool pv = false;
+	const float *xp = xz;
+	auto column = [&](int u) {
+		if (u == cu)
+			return;
+		cu = u;
+		const int p = (tile0 + u) * BN + j;
+		pv = p < P;
+		int od = 0, oh = 0, ow = 0;
+		if (pv) {
+			ow = p % q.OW;
+			const int r2 = p / q.OW;
+			oh = r2 % q.OH;
+			od = r2 / q.OH;
+		}
+		i0d = od * q.sd - q.pd, i0h = oh * q.sh - q.ph, i0w = ow * q.sw - q.pw;
+		xp = xz + (((long)i0d * q.H + i0h) * q.W + i0w);
+	};
 
 	/* A's copies: 16 bytes where every row of w is (KD % 4 == 0, aligned) */
 	const bool avec = (KD & 3) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
 
-	auto load = [&](int kt, int st) {
-		const int k0 = kt * BK;
+	auto load = [&](int s, int st) {
+		const int u = U == 1 ? 0 : s / KT;
+		const int k0 = (s - u * KT) * BK;
+		column(u);
 		float *a = sA + st * L::A_STAGE;
 		if (avec) {
 			for (int c = tid; c < BM * (BK / 4); c += NTH) {
@@ -297,8 +318,33 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 		}
 	};
 
+	/* Epilogue of tile u: each element through e, pairs of positions
+	 * stored as 8 bytes where P is even (then every pair is aligned). */
+	const bool pair = (P & 1) == 0;
+	float *yz = y + (long)z * q.YK * P;
 	float acc[MT][NT][4] = {};
-	pipeline<STAGES>((KD + BK - 1) / BK, load, [&](int st) {
+	auto store_tile = [&](int u) {
+		const int n0 = (tile0 + u) * BN;
+#pragma unroll
+		for (int i = 0; i < MT; i++) {
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const int k = m0 + wm0 + i * 16 + g + 8 * h;
+				if (k >= q.K)
+					continue;
+				const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+				for (int jj = 0; jj < NT; jj++) {
+					const int col = n0 + wn0 + jj * 8 + 2 * t;
+					store_pair(yz + (long)k * P + col, acc[i][jj][2 * h] + bias,
+						   acc[i][jj][2 * h + 1] + bias, e, z, k, col,
+						   pair && col + 1 < P, col < P, col + 1 < P);
+				}
+			}
+		}
+	};
+
+	pipeline<STAGES>(nu * KT, load, [&](int s, int st) {
 		const float *a = sA + st * L::A_STAGE;
 		const float *b = sB + st * L::B_STAGE;
 #pragma unroll
@@ -322,42 +368,36 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 					mma_tf32(acc[i][jj], af, bf[jj]);
 			}
 		}
-	});
-
-	/* Epilogue: each element through e, pairs of positions stored as 8 bytes
-	 * where P is even (then every pair is aligned). */
-	const bool pair = (P & 1) == 0;
-	float *yz = y + (long)z * q.YK * P;
+		/* a tile's last k-tile: its outputs stored, the sums cleared
+		 * for the next (registers only: the stages are not touched) */
+		const int u = U == 1 ? 0 : s / KT;
+		if (s - u * KT == KT - 1) {
+			store_tile(u);
+			if (U > 1) {
 #pragma unroll
-	for (int i = 0; i < MT; i++) {
+				for (int i = 0; i < MT; i++)
 #pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const int k = m0 + wm0 + i * 16 + g + 8 * h;
-			if (k >= q.K)
-				continue;
-			const float bias = BIAS ? cb[k] : 0.f;
+					for (int jj = 0; jj < NT; jj++)
 #pragma unroll
-			for (int jj = 0; jj < NT; jj++) {
-				const int col = n0 + wn0 + jj * 8 + 2 * t;
-				store_pair(yz + (long)k * P + col, acc[i][jj][2 * h] + bias, acc[i][jj][2 * h + 1] + bias,
-					   e, z, k, col, pair && col + 1 < P, col < P, col + 1 < P);
+						for (int c = 0; c < 4; c++)
+							acc[i][jj][c] = 0.f;
 			}
 		}
-	}
+	});
 }
 
-/* The kernel body: blockIdx.x over (channel tile, position tile), the
+/* The kernel body: blockIdx.x over (channel tile, U position tiles), the
  * channel tiles fastest (the blocks of one position tile read the same x);
  * blockIdx.y over images (striding past 65535). */
-template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, class E>
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, int U, class E>
 static __device__ __forceinline__ void conv_entry(const float *__restrict__ x, const float *__restrict__ w,
 						  const float *__restrict__ cb, float *__restrict__ y,
 						  const geo &q, int nimg, const E &e)
 {
 	const int tm = (q.K + BM - 1) / BM;
-	const int m0 = (blockIdx.x % tm) * BM, n0 = (blockIdx.x / tm) * BN;
+	const int m0 = (blockIdx.x % tm) * BM, tile0 = (blockIdx.x / tm) * U;
 	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
-		conv_block<BM, BN, WM, WN, T, R, S, PAD, BIAS>(x, w, cb, y, q, z, m0, n0, e);
+		conv_block<BM, BN, WM, WN, T, R, S, PAD, BIAS, U>(x, w, cb, y, q, z, m0, tile0, e);
 		if (z + gridDim.y < nimg)
 			__syncthreads(); /* the next image refills the stages */
 	}
@@ -492,7 +532,7 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 	};
 
 	float acc[MT][NT][4] = {};
-	pipeline<H_STAGES>((q.C + H_CK - 1) / H_CK, load, [&](int st) {
+	pipeline<H_STAGES>((q.C + H_CK - 1) / H_CK, load, [&](int, int st) {
 		const float *a = sA + st * L::A_STAGE + (wm0 + g) * L::A_LD + t * RS;
 		const float *xb = sX + st * L::X_STAGE + t * L::X_CS + wr * L::HW + g;
 #pragma unroll
