@@ -151,6 +151,8 @@ typedef struct krl_sched {
 	int lib_dense;           /* 1: grouped transposed convolutions as
 	                            dense ones, the weight block-diagonal
 	                            (codegen_groups.c); 0: grouped calls */
+	int math_fast;           /* 1: pointwise ops with an approximate text
+	                            (pwop.c: exp, log, tanh, sigmoid) use it */
 	int conv_tiles;          /* position tiles a block of the implicit
 	                            GEMM's gather form walks through one
 	                            pipeline (conv_igemm.cuh conv_block's U) */
@@ -298,7 +300,8 @@ typedef struct cg_gen {
 enum {
 	CG_NEED_DIV = 1, CG_NEED_RED = 2, CG_NEED_ARG = 4,
 	CG_NEED_WARP = 16, CG_NEED_BLOCK = 32, CG_NEED_HALF = 64,
-	CG_NEED_MINMAX = 128, CG_NEED_MAXNAN = 256, CG_NEED_TAIL = 512
+	CG_NEED_MINMAX = 128, CG_NEED_MAXNAN = 256, CG_NEED_TAIL = 512,
+	CG_NEED_FAST = 1024
 };
 
 /* A string owned by G (freed with it); when out of memory, "" with

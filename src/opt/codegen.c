@@ -203,6 +203,8 @@ static void emit_helpers(cg_gen *G, cg_sb *o)
 	}
 	if (need & CG_NEED_TAIL)
 		helper(G, o, "tail");
+	if (need & CG_NEED_FAST)
+		helper(G, o, "fastmath");
 }
 
 /* The terms [lo, hi) of t (n, len) as a balanced tree of max(): its

@@ -979,6 +979,10 @@ static cg_val ev_pw(cg_em *em, int n, const cg_point *p, int lvl)
 	}
 	if (strstr(pi->cuda, "krl_maxf") || strstr(pi->cuda, "krl_minf"))
 		G->need |= CG_NEED_RED; /* the NaN-keeping max and min */
+	/* math=fast: the row's approximate text where it has one */
+	const char *text = G->s.math_fast && pi->fast ? pi->fast : pi->cuda;
+	if (strstr(text, "krl_tanh_fast"))
+		G->need |= CG_NEED_FAST;
 	const char *a[4] = { 0 };
 	for (int i = 0; i < x->nin && i < 4; i++) {
 		cg_val v = cg_ev(em, x->in[i], p);
@@ -987,7 +991,7 @@ static cg_val ev_pw(cg_em *em, int n, const cg_point *p, int lvl)
 		a[i] = cg_f(em, v);
 	}
 	cg_sb b = { 0 };
-	for (const char *s = pi->cuda; *s; s++) {
+	for (const char *s = text; *s; s++) {
 		if (s[0] == '%' && s[1] >= '0' && s[1] <= '3') {
 			int k = s[1] - '0';
 			if (k >= x->nin) {

@@ -383,12 +383,15 @@ static int partner(const rpair *pr, int nn, int k)
 	return 0;
 }
 
-/* The online step of a sum of exp(E - M) with its max M: lanes v of E. */
+/* The online step of a sum of exp(E - M) with its max M: lanes v of E
+ * (exp as __expf under math=fast: its arguments are at most 0, where it
+ * errs by 2 ulp). */
 static void online_step(cg_em *em, const char *accm, const char *accs,
                         const char *const *v, int vec, int ind)
 {
 	cg_gen *G = em->G;
 	cg_sb *b = em->buf[2];
+	const char *ex = G->s.math_fast ? "__expf" : "expf";
 	const char *mx = v[0];
 	if (vec == 2)
 		mx = cg_fmt(G, "krl_maxf(%s, %s)", v[0], v[1]);
@@ -400,19 +403,20 @@ static void online_step(cg_em *em, const char *accm, const char *accs,
 	        "max */");
 	cg_line(b, ind + 1, "const float mn = krl_maxf(%s, %s);", accm, mx);
 	cg_line(b, ind + 1, "if (mn != %s) {", accm);
-	cg_line(b, ind + 2, "%s *= (double)expf(%s - mn);", accs, accm);
+	cg_line(b, ind + 2, "%s *= (double)%s(%s - mn);", accs, ex, accm);
 	cg_line(b, ind + 2, "%s = mn;", accm);
 	cg_line(b, ind + 1, "}");
 	cg_line(b, ind + 1, "if (%s != -INFINITY)", accm);
 	if (vec == 1)
-		cg_line(b, ind + 2, "%s += (double)expf(%s - %s);", accs, v[0], accm);
+		cg_line(b, ind + 2, "%s += (double)%s(%s - %s);", accs, ex, v[0],
+		        accm);
 	else if (vec == 2)
-		cg_line(b, ind + 2, "%s += (double)(expf(%s - %s) + expf(%s - %s));",
-		        accs, v[0], accm, v[1], accm);
+		cg_line(b, ind + 2, "%s += (double)(%s(%s - %s) + %s(%s - %s));",
+		        accs, ex, v[0], accm, ex, v[1], accm);
 	else
-		cg_line(b, ind + 2, "%s += (double)((expf(%s - %s) + expf(%s - %s)) + "
-		        "(expf(%s - %s) + expf(%s - %s)));", accs, v[0], accm, v[1],
-		        accm, v[2], accm, v[3], accm);
+		cg_line(b, ind + 2, "%s += (double)((%s(%s - %s) + %s(%s - %s)) + "
+		        "(%s(%s - %s) + %s(%s - %s)));", accs, ex, v[0], accm, ex,
+		        v[1], accm, ex, v[2], accm, ex, v[3], accm);
 	cg_line(b, ind, "}");
 }
 
@@ -852,8 +856,9 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 				fin[m] = cg_acc_finish(em, &loops, ind, KRL_RED_MAX, acc[m],
 				                       P->finish == 1);
 				cg_line(&loops, ind, "%s = %s == -INFINITY ? 0.0 : %s * "
-				        "(double)expf(%s - %s);", acc[k], acc[m], acc[k],
-				        acc[m], fin[m].e);
+				        "(double)%s(%s - %s);", acc[k], acc[m], acc[k],
+				        G->s.math_fast ? "__expf" : "expf", acc[m],
+				        fin[m].e);
 				cg_em_set_reduce(em, nodes[m], fin[m]);
 			}
 			/* variance pairs: both shifted sums over the row, in place */

@@ -19,6 +19,10 @@ typedef struct krl_pwinfo {
 	 * "krl_maxf(%0, 0.f)", "(%0 + %1)". */
 	const char *cuda;
 	double (*f)(const double *a);   /* the float64 meaning */
+	/* the text under math=fast (the schedule's math_fast), NULL where it
+	 * is cuda's: the SFU's approximations (__expf, __logf) instead of
+	 * the accurate libm functions */
+	const char *fast;
 } krl_pwinfo;
 
 const krl_pwinfo *krl_pw_info(krl_pwop op);

@@ -69,8 +69,11 @@ static const char *const POOL_BLOCK[] = { "256", "128", "512", "1024" };
 static const char *const POOL_EPT[] = { "1", "2", "4" };
 static const char *const POOL_TAPS[] = { "inc", "mul" };
 /* a 2-d max's column strip: outputs down a column a thread; "u": every
- * tap loaded first, from clamped places (not timed yet) */
-static const char *const POOL_STRIP[] = { "4", "2", "1", "8", "4u", "2u" };
+ * tap loaded first, from clamped places. 4u first: on an H100 at kb1
+ * (thirteenth session, bench/results/2026-12-06-h100-thirteenth-probes)
+ * level 3's 6 ran in 4.825 ms with it against 5.065 with 4 (2: 5.345), 18
+ * 17.59 against 18.17, 9 0.520 against 0.524, 7 1.168 against 1.161 */
+static const char *const POOL_STRIP[] = { "4u", "4", "2", "1", "8", "2u" };
 static const char *const FUSE[] = { "full", "none", "ref" };
 static const char *const GEMM_TC[] = { "3xtf32", "lib" };
 static const char *const GEMM_LIB[] = { "lib", "3xtf32" };
@@ -90,9 +93,11 @@ static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
 static const char *const CONV_IMPL[] = { "lib", "igemm" };
 static const char *const CONV_IGEMM[] = { "igemm", "lib" };
 /* position tiles a block of the implicit GEMM's gather form walks, the
- * next tile's k-tiles loading while this one's are multiplied and stored
- * (not timed yet) */
+ * next tile's k-tiles loading while this one's are multiplied and stored;
+ * 4 first where every such convolution has at most 32 output channels
+ * (conv_tiles_pay) */
 static const char *const CONV_TILES[] = { "1", "4", "8" };
+static const char *const CONV_TILES_FEW[] = { "4", "1", "8" };
 static const char *const LIB_GROUPS[] = { "dense", "grouped" };
 static const char *const LIB_GROUPS_KEEP[] = { "grouped", "dense" };
 static const char *const CONV_DW[] = { "rows8", "rows4", "rows16", "lib",
@@ -103,8 +108,11 @@ static const char *const CONV_DW_LIB[] = { "lib", "rows8", "rows4", "rows16",
                                            "rows2" };
 /* permutes: kernelrl's copy kernel first (codegen_perm.c: runs of x
  * float4 at a time, or tiles; the library's is PyTorch's copy_ kernel,
- * an element a thread) */
-static const char *const PERM_IMPL[] = { "gen", "lib", "pipe" };
+ * an element a thread), its tile form loading a block's next tile while
+ * it stores this one (pipe; gen: one tile at a time). On an H100 at kb1
+ * (thirteenth session) level 3's 49 ran in 1.433 ms with pipe against
+ * 1.479 with gen, 48 4.353 against 4.415 */
+static const char *const PERM_IMPL[] = { "pipe", "gen", "lib" };
 /* the words of the recurrent layers' `recurrence=` (krl_attr_words) */
 static const char *const LIB_RNN[] = { "infer", "persist", "small_h",
                                        "standard" };
@@ -112,6 +120,12 @@ static const char *const LIB_RNN[] = { "infer", "persist", "small_h",
  * mode: small_h 0.526 ms, infer 1.125, persist 1.412) */
 static const char *const LIB_RNN_SMALL[] = { "small_h", "infer", "persist",
                                              "standard" };
+
+/* pointwise ops through the SFU's approximations (pwop.c's fast texts)
+ * or the accurate libm functions; fast first on a task of the tf32 tier
+ * (math_pay) */
+static const char *const MATH[] = { "precise", "fast" };
+static const char *const MATH_FAST[] = { "fast", "precise" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -191,6 +205,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 		k->lib_tconv = !strcmp(z, "fwd");
 	if ((z = chosen(s, c, "conv.impl")))
 		k->conv_impl = !strcmp(z, "igemm");
+	if ((z = chosen(s, c, "math")))
+		k->math_fast = !strcmp(z, "fast");
 	if ((z = chosen(s, c, "conv.tiles")))
 		k->conv_tiles = atoi(z);
 	if ((z = chosen(s, c, "lib.groups")))
@@ -221,6 +237,46 @@ static int igemm_pay(const cg_igemm *q)
 {
 	int64_t taps = (int64_t)q->T * q->R * q->S;
 	return (taps > 1 && q->cin * taps <= 128) || (q->nsp == 3 && q->cin <= 4);
+}
+
+/*
+ * The pay rule of conv.tiles: 4 position tiles a block first where the
+ * gather form's channel tile is at most 32 (at most 32 output channels),
+ * one where it is larger. Measured on an H100 at kb1 (thirteenth
+ * session, same call, ms with 1 / 4 / 8 tiles): level 2's 21 (32
+ * channels) 2.965 / 2.819 / 2.810, 24 (24) 0.654 / 0.628 / 0.632, 83 (16)
+ * 1.598 / 1.576 / 1.568, 48 (16) 1.295 / 1.272 / 1.266, 6 (16) 0.505 /
+ * 0.501 / 0.506; with 64 channels slower: 87 2.996 / 3.073 / 3.082, 57
+ * 0.488 / 0.531 / 0.541, 71, 73, 85, 92 1-4% slower, 67 the same.
+ */
+static int conv_tiles_pay(const cg_igemm *q)
+{
+	return q->bm <= 32;
+}
+
+/* Whether graph g has a pointwise op with a text for math=fast (exp,
+ * log, tanh, sigmoid: pwop.c). */
+static int has_fast_math(const krl_graph *g)
+{
+	for (int i = 0; i < g->nn; i++) {
+		const krl_pwinfo *pi = g->n[i].kind == KRL_GN_PW ?
+		                       krl_pw_info(g->n[i].pw) : NULL;
+		if (pi && pi->fast)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The pay rule of math: the approximations first on a task of the tf32
+ * tier, whose tolerance is set for TF32's products (1e-2 on most of level
+ * 2; the approximations err by a few 1e-7), the accurate functions first
+ * on an fp32 one. torch.compile's Triton kernels take exp the same way
+ * (ex2.approx).
+ */
+static int math_pay(const krl_task *t)
+{
+	return krl_task_is_tf32(t);
 }
 
 /*
@@ -729,7 +785,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
-	int ngather = 0;
+	int ngather = 0, tiles_pay = 1;
 	int nxy = 0;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
 	int dw_tall_any = 0;
@@ -764,12 +820,14 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				nigemm++;
 				igemm_pays &= igemm_pay(&q);
 				ngather += !q.halo;
+				tiles_pay &= q.halo || conv_tiles_pay(&q);
 			} else if (tf32 && cg_igemm_tconv_geom(o->g, i, &q)) {
 				/* with lib.tconv=fwd only (round 0 judges the two
 				 * together): the library's call stays first */
 				nigemm++;
 				igemm_pays = 0;
 				ngather += !q.halo;
+				tiles_pay &= q.halo || conv_tiles_pay(&q);
 			}
 			int groups = cg_dense_geom(o->g, i);
 			if (groups) {
@@ -807,8 +865,11 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
 	if (nigemm)
 		add_decision(sp, "conv.impl", 2, igemm_pays ? CONV_IGEMM : CONV_IMPL);
+	if ((gen || nigemm || ngemm) && has_fast_math(o->g))
+		add_decision(sp, "math", NOPT(MATH), math_pay(t) ? MATH_FAST : MATH);
 	if (ngather)
-		add_decision(sp, "conv.tiles", NOPT(CONV_TILES), CONV_TILES);
+		add_decision(sp, "conv.tiles", NOPT(CONV_TILES),
+		             tiles_pay ? CONV_TILES_FEW : CONV_TILES);
 	if (ndense)
 		add_decision(sp, "lib.groups", NOPT(LIB_GROUPS),
 		             dense_pays ? LIB_GROUPS : LIB_GROUPS_KEEP);

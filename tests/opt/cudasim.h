@@ -69,6 +69,29 @@ static inline float rsqrtf(float x)
 	return 1.f / sqrtf(x);
 }
 
+/* The SFU's exp and log and the approximate division (math=fast,
+ * src/opt/pwop.c) as the hardware computes them: exp through exp2 of x
+ * log2(e) in fp32 (its error grows with |x| as __expf's does), log
+ * through log2, the division through the reciprocal. */
+/* (glibc declares __expf and __logf itself: the candidates' calls are
+ * renamed) */
+static inline float krl_sim_expf(float x)
+{
+	return exp2f(x * 1.44269504f);
+}
+#define __expf krl_sim_expf
+
+static inline float krl_sim_logf(float x)
+{
+	return log2f(x) * 0.693147181f;
+}
+#define __logf krl_sim_logf
+
+static inline float __fdividef(float a, float b)
+{
+	return a * (1.f / b);
+}
+
 static inline float __int_as_float(int i)
 {
 	float f;

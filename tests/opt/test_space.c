@@ -38,7 +38,8 @@ static const char *const KNOWN[] = {
 	"rule.cancel", "map.block", "map.vec", "map.ept", "map.grid",
 	"row.strategy", "row.block", "row.cache", "total.blocks",
 	"total.block", "scan.block", "pool.block", "pool.ept", "pool.taps",
-	"fuse", "gemm.impl", "lib.algo", "lib.layout", "lib.tconv", NULL,
+	"fuse", "gemm.impl", "lib.algo", "lib.layout", "lib.tconv", "math",
+	NULL,
 };
 
 static int known(const char *name)
@@ -78,6 +79,11 @@ static void softmax_space(void **state)
 	assert_non_null(fu);
 	assert_string_equal(fu->opt[0], "full");
 	assert_string_equal(fu->opt[1], "none");
+	/* its exp: the accurate expf first on an fp32 task (math_pay) */
+	const krl_decision *ma = find(s, "math");
+	assert_non_null(ma);
+	assert_string_equal(ma->opt[0], "precise");
+	assert_string_equal(ma->opt[1], "fast");
 	/* no scan or total kernel in softmax */
 	assert_null(find(s, "scan.block"));
 	assert_null(find(s, "total.blocks"));
@@ -437,7 +443,7 @@ static void conv_impl_pay_rule(void **state)
 		  NULL },
 		{ "level2/71_conv2d_divide_leakyrelu", "igemm", 0,
 		  "6 ops into 1 kernel: 1 conv (implicit GEMM, TF32, epilogue: 5 "
-		  "ops)", "conv_entry<64, 128, 32, 32, 1, 3, 3, false, false>",
+		  "ops)", "conv_entry<64, 128, 32, 32, 1, 3, 3, false, false, 1>",
 		  NULL },
 		/* its pointwise (1 x 1) convolution is offered; the depthwise
 		 * one is conv.dw's (the generated kernel by default) */
@@ -738,6 +744,110 @@ static void rnn_recurrence(void **state)
 	krl_task_free(t);
 }
 
+/* math: offered where a pointwise op has a fast text (pwop.c), the fast
+ * texts first on a task of the tf32 tier; the choice reaches the device
+ * code (87's mish: exp and tanh; 23's softmax: the online sum's exp),
+ * and the helper krl_tanh_fast comes with it. */
+static void math_pay_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id, *first;     /* NULL: not offered */
+		const char *fast, *precise; /* text under each */
+	} cases[] = {
+		{ "level2/87_conv2d_subtract_subtract_mish", "fast",
+		  "krl_tanh_fast(", "tanhf(" },
+		{ "level1/23_softmax", "precise", "__expf(", "expf(" },
+		{ "level1/19_relu", NULL, NULL, NULL },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *ma = find(s, "math");
+		if (!cases[i].first) {
+			assert_null(ma);
+			krl_opt_free(o);
+			krl_task_free(t);
+			continue;
+		}
+		assert_non_null(ma);
+		assert_string_equal(ma->opt[0], cases[i].first);
+		for (int j = 0; j < 2; j++) {
+			krl_choice c = { { 0 } };
+			c.opt[ma - s->dec] = j;
+			int fast = !strcmp(ma->opt[j], "fast");
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+			if (fast) {
+				assert_non_null(strstr(text, cases[i].fast));
+			} else {
+				assert_non_null(strstr(text, cases[i].precise));
+				assert_null(strstr(text, "__expf("));
+				assert_null(strstr(text, "krl_tanh_fast"));
+			}
+			free(text);
+			free(what);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
+/* conv.tiles: offered where a convolution takes the implicit GEMM's
+ * gather form, 4 position tiles a block first where every such one has
+ * at most 32 output channels (its channel tile at most 32), 1 where it
+ * has more; not offered where the halo form takes the convolution. The
+ * chosen count reaches the kernel's template and the grid. */
+static void conv_tiles_pay_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id, *first; /* the task; conv.tiles' option 0, or
+		                         * NULL: not offered */
+		const char *text, *grid;
+	} cases[] = {
+		{ "level2/21_conv2d_add_scale_sigmoid_groupnorm", "4",
+		  "conv_entry<32, 128, 16, 32, 1, 3, 3, false, false, 4>",
+		  "cdiv(1 * (oh) * (ow), 512)" },
+		{ "level2/87_conv2d_subtract_subtract_mish", "1",
+		  "conv_entry<64, 128, 32, 32, 1, 3, 3, false, false, 1>",
+		  "cdiv(1 * (oh) * (ow), 128)" },
+		{ "level2/24_conv3d_min_softmax", "4", ", 4>(x, w, cb", NULL },
+		{ "level2/1_conv2d_relu_biasadd", NULL, NULL, NULL },
+	};
+	krl_diag d = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		krl_task *t = load(cases[i].id);
+		krl_opt *o = NULL;
+		KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+		const krl_space *s = krl_opt_space(o);
+		const krl_decision *ct = find(s, "conv.tiles");
+		if (!cases[i].first) {
+			assert_null(ct);
+		} else {
+			assert_non_null(ct);
+			assert_int_equal(ct->nopt, 3);
+			assert_string_equal(ct->opt[0], cases[i].first);
+			krl_choice c = { { 0 } };
+			const krl_decision *ci = find(s, "conv.impl");
+			assert_non_null(ci);
+			assert_string_equal(ci->opt[0], "igemm");
+			char *text = NULL, *what = NULL;
+			KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
+			assert_non_null(strstr(text, cases[i].text));
+			if (cases[i].grid)
+				assert_non_null(strstr(text, cases[i].grid));
+			free(text);
+			free(what);
+		}
+		krl_opt_free(o);
+		krl_task_free(t);
+	}
+}
+
 /* Library-only tasks offer no schedule knobs for kernels they lack, and
  * the library's algorithm where it has a choice. */
 static void library_tasks(void **state)
@@ -764,7 +874,7 @@ static void library_tasks(void **state)
 	KRL_ASSERT_OK(krl_opt_generate(o, &c, &text, &what, &d), &d);
 	assert_null(strstr(text, "call conv("));
 	assert_non_null(strstr(text, "launch k0_conv "));
-	assert_non_null(strstr(text, "conv_entry<64, 128, 32, 32, 3, 3, 3, false, false>"));
+	assert_non_null(strstr(text, "conv_entry<64, 128, 32, 32, 3, 3, 3, false, false, 1>"));
 	assert_non_null(strstr(what, "1 conv (implicit GEMM, TF32)"));
 	free(text);
 	free(what);
@@ -1070,6 +1180,8 @@ int main(void)
 		cmocka_unit_test(choice_round_trip),
 		cmocka_unit_test(library_tasks),
 		cmocka_unit_test(conv_impl_pay_rule),
+		cmocka_unit_test(conv_tiles_pay_rule),
+		cmocka_unit_test(math_pay_rule),
 		cmocka_unit_test(conv_impl_needs_tf32),
 		cmocka_unit_test(pool_feeds_channels_last),
 		cmocka_unit_test(dw_and_groups_pay_rules),
