@@ -121,11 +121,10 @@ static const char *const LIB_RNN[] = { "infer", "persist", "small_h",
 static const char *const LIB_RNN_SMALL[] = { "small_h", "infer", "persist",
                                              "standard" };
 
-/* pointwise ops through the SFU's approximations (pwop.c's fast texts)
- * or the accurate libm functions; fast first on a task of the tf32 tier
- * (math_pay) */
+/* pointwise ops through the accurate libm functions or the SFU's
+ * approximations (pwop.c's fast texts); precise first: fast is not timed
+ * yet (docs/optimizer.md section 4, "Math") */
 static const char *const MATH[] = { "precise", "fast" };
-static const char *const MATH_FAST[] = { "fast", "precise" };
 
 #define NOPT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -265,18 +264,6 @@ static int has_fast_math(const krl_graph *g)
 			return 1;
 	}
 	return 0;
-}
-
-/*
- * The pay rule of math: the approximations first on a task of the tf32
- * tier, whose tolerance is set for TF32's products (1e-2 on most of level
- * 2; the approximations err by a few 1e-7), the accurate functions first
- * on an fp32 one. torch.compile's Triton kernels take exp the same way
- * (ex2.approx).
- */
-static int math_pay(const krl_task *t)
-{
-	return krl_task_is_tf32(t);
 }
 
 /*
@@ -866,7 +853,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (nigemm)
 		add_decision(sp, "conv.impl", 2, igemm_pays ? CONV_IGEMM : CONV_IMPL);
 	if ((gen || nigemm || ngemm) && has_fast_math(o->g))
-		add_decision(sp, "math", NOPT(MATH), math_pay(t) ? MATH_FAST : MATH);
+		add_decision(sp, "math", NOPT(MATH), MATH);
 	if (ngather)
 		add_decision(sp, "conv.tiles", NOPT(CONV_TILES),
 		             tiles_pay ? CONV_TILES_FEW : CONV_TILES);
