@@ -8,6 +8,7 @@
 # .gpu.tar.xz, .kb and, from the second call on, .accept:
 #
 #   OUT=$OUT SHAPES=kb1 bash bench/level3_accept.sh
+#   OUT=$OUT SHAPES=kb1 LEVEL=2 bash bench/level3_accept.sh   (issue 17's run)
 #
 # The search's work (its store, candidates, results and the peers so far:
 # .gpuwork/opt-level3-SET) goes back in $OUT/work-SET.tar.gz after every
@@ -20,8 +21,9 @@
 # with peer columns), .md (its table), .peers.jsonl, .txt, level3-SET.err,
 # work-SET.tar.gz (the store, work/krl.db, is in it). The selection is
 # level 3's programs of SET's revision (49 at either set).
-# Environment: SHAPES (default kb1), BUDGET (evaluations a problem,
-# default 3), LEVEL_SECONDS (the phase's bound, default 480: the search
+# Environment: LEVEL (default 3; 2 for level 2, whose 100 programs of
+# a set take about three calls at budget 8), SHAPES (default kb1), BUDGET
+# (evaluations a problem, default 3, level 2's 8), LEVEL_SECONDS (the phase's bound, default 480: the search
 # stops at 60% of it, the peers start no problem after the rest),
 # REASONS (a file of 'TASK reason' lines for the problems below parity;
 # default bench/reasons-level3-SET.txt where it exists),
@@ -38,7 +40,8 @@ cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT" .gpuwork
 s=${SHAPES:-kb1}
-name=opt-level3-$s
+L=${LEVEL:-3}
+name=opt-level$L-$s
 # the commit every result line names (.commit, written by the staging
 # here: the device's copy is not a git checkout), and torch.compile's
 # workers (the H100 machine has 16 CPUs)
@@ -50,12 +53,15 @@ export PEERS_WORKERS=${PEERS_WORKERS:-15}
 # and the acceptance run at 1f06635 lost 28, 29 and 30's to 30 s)
 export KRL_COMPILE_TIMEOUT=${KRL_COMPILE_TIMEOUT:-60}
 # the reasons of the problems below 0.97 (bench/reasons-level3-SET.txt)
-[ -z "${REASONS:-}" ] && [ -f "bench/reasons-level3-$s.txt" ] &&
-	export REASONS=bench/reasons-level3-$s.txt
+[ -z "${REASONS:-}" ] && [ -f "bench/reasons-level$L-$s.txt" ] &&
+	export REASONS=bench/reasons-level$L-$s.txt
 if [ -f ".accept/work-$s.tar.gz" ] && [ ! -d ".gpuwork/$name" ]; then
 	tar xzf ".accept/work-$s.tar.gz" -C .gpuwork || exit 1
 fi
-LEVEL=3 SHAPES=$s BUDGET=${BUDGET:-3} LEVEL_SECONDS=${LEVEL_SECONDS:-480} \
+# level 3's budget 3 (its round 0: the default and two other forms),
+# level 2's 8 (issue 17 allows 32; the runs of 2026-12-04 took 8)
+[ "$L" = 3 ] && b=3 || b=8
+LEVEL=$L SHAPES=$s BUDGET=${BUDGET:-$b} LEVEL_SECONDS=${LEVEL_SECONDS:-480} \
 	OUT=$OUT bash bench/run_gpu.sh level
 tar czf "$OUT/work-$s.tar.gz" -C .gpuwork "$name"
 # The device tool brings back 8 files: the store is in the work folder,
@@ -64,6 +70,6 @@ for f in "$OUT"/peers*.log; do
 	[ -f "$f" ] && { echo "== $(basename "$f")"; tail -n 40 "$f"; } >> "$OUT/summary.txt"
 	rm -f "$f"
 done
-rm -f "$OUT/level3-$s.db"
+rm -f "$OUT/level$L-$s.db"
 echo "work: $(du -h "$OUT/work-$s.tar.gz" | cut -f1), $(wc -l < ".gpuwork/$name/done.txt" 2>/dev/null || echo 0) of $(wc -l < ".gpuwork/$name/selected.txt" 2>/dev/null || echo '?') problems done" |
 	tee -a "$OUT/summary.txt"
