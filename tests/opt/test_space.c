@@ -796,6 +796,39 @@ static void math_offered(void **state)
 	}
 }
 
+/* No task of the suite fills the decision space (add_decision drops what
+ * comes past KRL_MAX_DECISIONS, silently: a dropped conv.dw or perm.impl
+ * would change what a default runs). The largest, level 3's 15, 16 and
+ * 26, had 22 of 24 in the thirteenth session. */
+static void no_task_fills_the_space(void **state)
+{
+	(void)state;
+	krl_suite *su = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_suite_load(NULL, &su, &d), &d);
+	int most = 0, counted = 0;
+	for (int i = 0; i < su->n; i++) {
+		krl_task *t = NULL;
+		KRL_ASSERT_OK(krl_suite_load_task(su, su->ids[i], &t, &d), &d);
+		krl_opt *o = NULL;
+		const char *set = krl_task_shapeset(t, "kb1") ? "kb1" : "tiny";
+		if (krl_opt_create(t, set, &o, &d) == KRL_OK) {
+			const krl_space *s = krl_opt_space(o);
+			if (s->ndec >= KRL_MAX_DECISIONS)
+				fail_msg("%s: %d decisions, the space holds %d",
+				         su->ids[i], s->ndec, KRL_MAX_DECISIONS);
+			if (s->ndec > most)
+				most = s->ndec;
+			counted++;
+			krl_opt_free(o);
+		}
+		krl_task_free(t);
+	}
+	krl_suite_free(su);
+	assert_true(counted > 200);
+	assert_true(most > 10);
+}
+
 /* conv.tiles: offered where a convolution takes the implicit GEMM's
  * gather form, 4 position tiles a block first where every such one has
  * at most 32 output channels (its channel tile at most 32), 1 where it
@@ -1182,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(conv_impl_pay_rule),
 		cmocka_unit_test(conv_tiles_pay_rule),
 		cmocka_unit_test(math_offered),
+		cmocka_unit_test(no_task_fills_the_space),
 		cmocka_unit_test(conv_impl_needs_tf32),
 		cmocka_unit_test(pool_feeds_channels_last),
 		cmocka_unit_test(dw_and_groups_pay_rules),
