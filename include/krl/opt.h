@@ -192,7 +192,9 @@ krl_err krl_rule_apply(krl_graph *g, krl_rule r, int *applied, krl_diag *d);
 
 /* ==== Decisions a policy makes for one task ==== */
 
-#define KRL_MAX_DECISIONS 24
+/* at most 32: the search keeps the decisions a proposal drew as bits of a
+ * uint32_t (src/rl/search.c) */
+#define KRL_MAX_DECISIONS 32
 #define KRL_MAX_OPTIONS 12
 
 /* One decision: a name stable across tasks ("rule.diag_bcast",
