@@ -383,15 +383,21 @@ static int partner(const rpair *pr, int nn, int k)
 	return 0;
 }
 
-/* The online step of a sum of exp(E - M) with its max M: lanes v of E
- * (exp as __expf under math=fast: its arguments are at most 0, where it
- * errs by 2 ulp). */
+/* The exp the row kernels' sums of exp(E - M) call: __expf under
+ * math=fast (its arguments are at most 0, where it errs by 2 ulp), as
+ * the pointwise exp's fast text (pwop.c). */
+static const char *row_exp(const cg_gen *G)
+{
+	return G->s.math_fast ? "__expf" : "expf";
+}
+
+/* The online step of a sum of exp(E - M) with its max M: lanes v of E. */
 static void online_step(cg_em *em, const char *accm, const char *accs,
                         const char *const *v, int vec, int ind)
 {
 	cg_gen *G = em->G;
 	cg_sb *b = em->buf[2];
-	const char *ex = G->s.math_fast ? "__expf" : "expf";
+	const char *ex = row_exp(G);
 	const char *mx = v[0];
 	if (vec == 2)
 		mx = cg_fmt(G, "krl_maxf(%s, %s)", v[0], v[1]);
@@ -857,7 +863,7 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 				                       P->finish == 1);
 				cg_line(&loops, ind, "%s = %s == -INFINITY ? 0.0 : %s * "
 				        "(double)%s(%s - %s);", acc[k], acc[m], acc[k],
-				        G->s.math_fast ? "__expf" : "expf", acc[m],
+				        row_exp(G), acc[m],
 				        fin[m].e);
 				cg_em_set_reduce(em, nodes[m], fin[m]);
 			}

@@ -803,18 +803,20 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 			 * and 45, whose implicit-GEMM candidates failed their
 			 * checks at kb1 by 1,914-12,960 elements) */
 			cg_igemm q;
+			int ig = 0;
 			if (tf32 && cg_igemm_geom(o->g, i, &q)) {
-				nigemm++;
+				ig = 1;
 				igemm_pays &= igemm_pay(&q);
-				ngather += !q.halo;
-				tiles_pay &= q.halo || conv_tiles_pay(&q);
 			} else if (tf32 && cg_igemm_tconv_geom(o->g, i, &q)) {
 				/* with lib.tconv=fwd only (round 0 judges the two
 				 * together): the library's call stays first */
-				nigemm++;
+				ig = 1;
 				igemm_pays = 0;
-				ngather += !q.halo;
-				tiles_pay &= q.halo || conv_tiles_pay(&q);
+			}
+			nigemm += ig;
+			if (ig && !q.halo) {
+				ngather++;
+				tiles_pay &= conv_tiles_pay(&q);
 			}
 			int groups = cg_dense_geom(o->g, i);
 			if (groups) {
