@@ -15,7 +15,10 @@
 #    another level's problems are probed the same way), its default candidate
 #    and one per choice line in $ALTS (';'-separated, default
 #    "perm.impl=lib;gemm.impl=lib"; a choice that writes the default's text
-#    is dropped), written here by build/bench/regen_candidate at kb1 and
+#    is dropped), and one per macro in $DEFS (';'-separated "NAME VALUE"
+#    lines: the default's text with `#define NAME VALUE` after its header
+#    comment, e.g. DEFS="KRL_GEMM_WG 0" for the GEMM body's mma.sync form),
+#    written here by build/bench/regen_candidate at kb1 and
 #    judged at tiny,kb1 (krl batch, level 3's graph timing), bounded by
 #    $JUDGE_SECONDS (default 240);
 # 3. plan_profile of the defaults of $PROFILE (default: the first three
@@ -61,6 +64,14 @@ for p in $PROBLEMS; do
 			continue
 		fi
 		echo "c/$p.$n.cu level$L/$p ok" >> "$O/c.batch"
+	done
+	[ -f "$O/c/$p.def.cu" ] || continue
+	IFS=';' read -ra defs <<< "${DEFS:-}"
+	for m in "${defs[@]}"; do
+		n=$(echo "$m" | tr -c 'A-Za-z0-9\n' '_')
+		awk -v m="$m" '{ print } !d && /^ \*\/$/ { print "#define " m; d = 1 }' \
+			"$O/c/$p.def.cu" > "$O/c/$p.D$n.cu"
+		echo "c/$p.D$n.cu level$L/$p ok" >> "$O/c.batch"
 	done
 done
 echo "candidates: $(wc -l < "$O/c.batch") at $(el) s" | tee -a "$S"

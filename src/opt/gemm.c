@@ -15,9 +15,14 @@
 extern const char krl_kernel_gemm_3xtf32[];
 
 /* Shared memory of the default 128x128x32, 3-stage configuration for each
- * layout: STAGES * (A_STAGE + B_STAGE) * 4 bytes. */
+ * layout: STAGES * (A_STAGE + B_STAGE) * 4 bytes; where both operands are
+ * K-contiguous, the Hopper form's (the body's gemm_block_wg: 3 stages of
+ * 32 KB, two split buffers of 32 KB, 1 KB to align its lines), which the
+ * mma.sync form fits in too. */
 static unsigned gemm_smem(int ta, int tb)
 {
+	if (!ta && tb)
+		return 3 * 32768 + 2 * 32768 + 1024;
 	unsigned a = ta ? 32 * (128 + 4) : 128 * (32 + 8);
 	unsigned b = tb ? 128 * (32 + 8) : 32 * (128 + 4);
 	return 3 * (a + b) * 4;
@@ -100,11 +105,12 @@ int krl_gemm_pays(const krl_graph *g, int i)
 char *krl_gemm_body(int ta, int tb)
 {
 	/* The body's layout macros change with (ta, tb); the others are the
-	 * same for every layout, so only these four are undefined first. */
+	 * same for every layout, so only these are undefined first. */
 	return krl_opt_fmt("\n/* ==== 3xTF32 GEMM body, A %s, B %s ==== */\n"
 	           "#undef A_KCONTIG\n#undef B_KCONTIG\n"
 	           "#undef A_LD\n#undef A_STAGE\n#undef B_LD\n#undef B_STAGE\n"
-	           "#undef SMEM_BYTES\n"
+	           "#undef SMEM_BYTES\n#undef GEMM_WG\n#undef WG_STAGES\n"
+	           "#undef WG_TILE\n#undef WG_STAGE\n"
 	           "#define A_KCONTIG %d\n#define B_KCONTIG %d\n"
 	           "namespace gemm_t%d%d {\n%s} /* namespace gemm_t%d%d */\n",
 	           ta ? "stored [K, M]" : "[M, K]",

@@ -200,12 +200,252 @@ struct gemm_tri {
 	}
 };
 
+/*
+ * The Hopper form (sm_90a, both operands K-contiguous, 16-byte copies):
+ * the same 128 x 128 block tile and 3xTF32 products, issued as wgmma
+ * (warpgroup MMA, operands read from shared memory by the tensor cores)
+ * instead of mma.sync with fragments loaded and split in registers. Each
+ * of the block's 2 warpgroups computes 64 rows x 128 columns with
+ * m64n128k8 instructions.
+ *
+ * A stage holds A's and B's 128 x 32 k-tiles in wgmma's K-major layout with
+ * the 128-byte swizzle: row r's 32 floats are one 128-byte line, its
+ * 16-byte chunk q stored at chunk q ^ (r % 8), lines 1024-byte aligned in
+ * groups of 8 (the descriptor's stride). Before a k-tile is multiplied,
+ * the block splits it in place: each element x becomes big = x rounded to
+ * tf32 (tf32_round), and small = x - big goes to a second buffer at the
+ * same offset (the swizzle moves both alike). The three products of a k8
+ * step are then small*big, big*small, big*big, read by descriptor from the
+ * three tiles. As in the mma.sync form, each k-tile's 12 MMAs start from
+ * fresh registers (scale-d 0 on the first) and are added to the running
+ * sum with an fp32 add.
+ *
+ * The schedule of k-tile i: issue its 12 MMAs (asynchronous); meanwhile
+ * wait for tile i + 1's copies and split it (its small half into the other
+ * of two small buffers); wait for the MMAs, add; barrier; refill the stage
+ * tile i read with tile i + WG_STAGES. Shared memory: WG_STAGES (3) stages
+ * of 32 KB, two small buffers of 32 KB, 1 KB to align: 164,864 bytes
+ * (src/opt/gemm.c, gemm_smem). KRL_GEMM_WG 0 keeps the mma.sync form.
+ */
+#ifndef KRL_GEMM_WG
+#define KRL_GEMM_WG 1
+#endif
+#if KRL_GEMM_WG && A_KCONTIG && B_KCONTIG && defined(__CUDA_ARCH_FEAT_SM90_ALL) && BM == 128 && BN == 128 && BK == 32
+#define GEMM_WG 1
+#define WG_STAGES 3
+#define WG_TILE (128 * 32)	/* floats of one operand's k-tile */
+#define WG_STAGE (2 * WG_TILE)	/* A's, then B's */
+
+/* Shared-memory matrix descriptor: start address, leading offset 1 (unused
+ * by K-major swizzled layouts), stride 1024 bytes between 8-row groups,
+ * 128-byte swizzle. A k8 step further along K adds 32 bytes (2 units). */
+static __device__ __forceinline__ unsigned long long wg_desc(unsigned addr)
+{
+	return (unsigned long long)((addr & 0x3ffffu) >> 4) | (1ull << 16) |
+	       (64ull << 32) | (1ull << 62);
+}
+
+static __device__ __forceinline__ void wg_fence()
+{
+	asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wg_commit()
+{
+	asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wg_wait0()
+{
+	asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+/* Generic-proxy stores to shared memory (the split, cp.async) made visible
+ * to the tensor cores' reads. */
+static __device__ __forceinline__ void wg_fence_smem()
+{
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Keeps the compiler from moving reads of a register across the wait. */
+static __device__ __forceinline__ void wg_reg_fence(float &r)
+{
+	asm volatile("" : "+f"(r) :: "memory");
+}
+
+/* d (+)= A(64 x 8) * B(8 x 128), both from shared memory; acc 0 ignores d. */
+static __device__ __forceinline__ void wg_mma(float *d, unsigned long long da,
+					      unsigned long long db, int acc)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+			"+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+			"+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+			"+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+			"+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+			"+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+			"+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+			"+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+		     : "l"(da), "l"(db), "r"(acc));
+}
+
+/* Issue the copies of k-tile kt into the stage at shared address st. */
+static __device__ __forceinline__ void wg_load(unsigned st, const float *__restrict__ A,
+					       const float *__restrict__ B, int M, int N, int K,
+					       int lda, int ldb, int m0, int n0, int kt, int tid)
+{
+	const int q = tid & 7, k = kt * BK + q * 4;
+#pragma unroll
+	for (int i = 0; i < 8; i++) {	/* 0-3: A's 128 rows, 4-7: B's */
+		const int r = (tid >> 3) + 32 * (i & 3);
+		const unsigned dst = st + (i >> 2) * WG_TILE * 4 + r * 128 + ((q ^ (r & 7)) << 4);
+		const int gr = (i < 4 ? m0 : n0) + r;
+		const bool ok = gr < (i < 4 ? M : N) && k < K;
+		const float *src = i < 4 ? A + (long)gr * lda + k : B + (long)gr * ldb + k;
+		cp_async16(dst, ok ? src : A, ok ? 16 : 0);
+	}
+}
+
+/* Split a stage's 8192 floats: big in place, small at the same offset. */
+static __device__ __forceinline__ void wg_split(float *raw, float *small, int tid)
+{
+#pragma unroll
+	for (int i = 0; i < 8; i++) {
+		const int o = (tid + i * 256) * 4;
+		const float4 v = *reinterpret_cast<const float4 *>(raw + o);
+		float4 b, s;
+		b.x = __uint_as_float(tf32_round(v.x));
+		b.y = __uint_as_float(tf32_round(v.y));
+		b.z = __uint_as_float(tf32_round(v.z));
+		b.w = __uint_as_float(tf32_round(v.w));
+		s.x = v.x - b.x;
+		s.y = v.y - b.y;
+		s.z = v.z - b.z;
+		s.w = v.w - b.w;
+		*reinterpret_cast<float4 *>(raw + o) = b;
+		*reinterpret_cast<float4 *>(small + o) = s;
+	}
+}
+
+/* One block tile of C (corner m0, n0) over k-tiles [kt0, kt1): the Hopper
+ * form of gemm_block (same arguments, 256 threads). */
+template <class E>
+static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A, const float *__restrict__ B,
+						     float *__restrict__ C, int M, int N, int K, int lda,
+						     int ldb, int m0, int n0, const E &e, int kt0, int kt1)
+{
+	extern __shared__ __align__(16) float smem[];
+	const unsigned s0 = smem_u32(smem);
+	const unsigned pad = ((s0 + 1023u) & ~1023u) - s0;
+	float *raw = smem + pad / 4;			/* [WG_STAGES][WG_STAGE] */
+	float *small = raw + WG_STAGES * WG_STAGE;	/* [2][WG_STAGE] */
+	const unsigned rs = s0 + pad, ss = rs + WG_STAGES * WG_STAGE * 4;
+	const int tid = threadIdx.x, wg = tid >> 7;
+
+	float acc[64], part[64];
+#pragma unroll
+	for (int i = 0; i < 64; i++)
+		acc[i] = part[i] = 0.f;
+
+#pragma unroll
+	for (int s = 0; s < WG_STAGES; s++) {
+		if (kt0 + s < kt1)
+			wg_load(rs + s * WG_STAGE * 4, A, B, M, N, K, lda, ldb, m0, n0, kt0 + s, tid);
+		cp_async_commit();
+	}
+	if (kt0 < kt1) {
+		cp_async_wait<WG_STAGES - 1>();
+		__syncthreads();
+		wg_split(raw, small, tid);
+		wg_fence_smem();
+	}
+	__syncthreads();
+
+	for (int kt = kt0; kt < kt1; kt++) {
+		const int i = kt - kt0, st = i % WG_STAGES, sm = i & 1;
+		const unsigned ra = rs + st * WG_STAGE * 4, sa = ss + sm * WG_STAGE * 4;
+		const unsigned long long dab = wg_desc(ra + wg * 64 * 128);
+		const unsigned long long das = wg_desc(sa + wg * 64 * 128);
+		const unsigned long long dbb = wg_desc(ra + WG_TILE * 4);
+		const unsigned long long dbs = wg_desc(sa + WG_TILE * 4);
+#pragma unroll
+		for (int r = 0; r < 64; r++)
+			wg_reg_fence(part[r]);
+		wg_fence();
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++) {
+			wg_mma(part, das + 2 * kk, dbb + 2 * kk, kk != 0);
+			wg_mma(part, dab + 2 * kk, dbs + 2 * kk, 1);
+			wg_mma(part, dab + 2 * kk, dbb + 2 * kk, 1);
+		}
+		wg_commit();
+		if (kt + 1 < kt1) {	/* split the next tile while these run */
+			cp_async_wait<WG_STAGES - 2>();
+			__syncthreads();
+			wg_split(raw + ((i + 1) % WG_STAGES) * WG_STAGE, small + ((i + 1) & 1) * WG_STAGE, tid);
+			wg_fence_smem();
+		}
+		wg_wait0();
+#pragma unroll
+		for (int r = 0; r < 64; r++) {
+			wg_reg_fence(part[r]);
+			acc[r] += part[r];
+		}
+		/* every warpgroup is done with stage st and small buffer sm, and
+		 * every thread's split of the next tile is written */
+		__syncthreads();
+		if (kt + WG_STAGES < kt1)
+			wg_load(ra, A, B, M, N, K, lda, ldb, m0, n0, kt + WG_STAGES, tid);
+		cp_async_commit();
+	}
+	cp_async_wait<0>();
+
+	/* Warp w of the warpgroup holds rows 16 w .. 16 w + 15 of its 64; for
+	 * each n8 block j, lane (g, t) holds (g, 8 j + 2 t), (g, 8 j + 2 t + 1),
+	 * (g + 8, 8 j + 2 t), (g + 8, 8 j + 2 t + 1) in acc[4 j .. 4 j + 3]. */
+	const int lane = tid & 31, g = lane >> 2, t = lane & 3;
+	const int rw = m0 + wg * 64 + ((tid >> 5) & 3) * 16 + g;
+	const bool pair = (N & 1) == 0;
+#pragma unroll
+	for (int j = 0; j < 16; j++) {
+		const int col = n0 + j * 8 + 2 * t;
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int row = rw + 8 * h;
+			if (row >= M)
+				continue;
+			float *dst = C + (long)row * N + col;
+			if (pair && col + 1 < N) {
+				const float v0 = e(acc[4 * j + 2 * h], row, col);
+				const float v1 = e(acc[4 * j + 2 * h + 1], row, col + 1);
+				*reinterpret_cast<float2 *>(dst) = make_float2(v0, v1);
+			} else {
+				if (col < N)
+					dst[0] = e(acc[4 * j + 2 * h], row, col);
+				if (col + 1 < N)
+					dst[1] = e(acc[4 * j + 2 * h + 1], row, col + 1);
+			}
+		}
+	}
+}
+#else
+#define GEMM_WG 0
+#endif
+
 /* One block tile of C (corner m0, n0), summing the k-tiles [kt0, kt1). */
 template <bool VEC, class E>
 static __device__ __forceinline__ void gemm_block(const float *__restrict__ A, const float *__restrict__ B,
 						  float *__restrict__ C, int M, int N, int K, int lda,
 						  int ldb, int m0, int n0, const E &e, int kt0, int kt1)
 {
+#if GEMM_WG
+	if (VEC) {
+		gemm_block_wg(A, B, C, M, N, K, lda, ldb, m0, n0, e, kt0, kt1);
+		return;
+	}
+#endif
 	extern __shared__ __align__(16) float smem[];
 	float *sA = smem;
 	float *sB = smem + STAGES * A_STAGE;
