@@ -22,7 +22,7 @@ extern const char krl_kernel_gemm_3xtf32[];
 static unsigned gemm_smem(int ta, int tb)
 {
 	if (!ta && tb)
-		return 3 * 32768 + 2 * 32768 + 1024;
+		return 4 * 32768 + 2 * 32768 + 1024;
 	unsigned a = ta ? 32 * (128 + 4) : 128 * (32 + 8);
 	unsigned b = tb ? 128 * (32 + 8) : 32 * (128 + 4);
 	return 3 * (a + b) * 4;

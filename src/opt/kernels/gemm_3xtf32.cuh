@@ -232,7 +232,14 @@ struct gemm_tri {
 #endif
 #if KRL_GEMM_WG && A_KCONTIG && B_KCONTIG && defined(__CUDA_ARCH_FEAT_SM90_ALL) && BM == 128 && BN == 128 && BK == 32
 #define GEMM_WG 1
+#ifndef WG_CHUNK
+#define WG_CHUNK 1	/* k-tiles summed in the MMAs' registers before the fp32 add */
+#endif
+#if WG_CHUNK > 1
+#define WG_STAGES 4
+#else
 #define WG_STAGES 3
+#endif
 #define WG_TILE (128 * 32)	/* floats of one operand's k-tile */
 #define WG_STAGE (2 * WG_TILE)	/* A's, then B's */
 
@@ -258,6 +265,11 @@ static __device__ __forceinline__ void wg_commit()
 static __device__ __forceinline__ void wg_wait0()
 {
 	asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wg_wait1()
+{
+	asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 }
 
 /* Generic-proxy stores to shared memory (the split, cp.async) made visible
@@ -363,6 +375,59 @@ static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A
 	}
 	__syncthreads();
 
+#if WG_CHUNK > 1
+	/* Chunked: k-tile i's MMAs accumulate onto tile i - 1's (scale-d 0
+	 * only at a chunk's first), and the wait leaves them in flight: after
+	 * it, tile i - 1's MMAs are done, so its stage is refilled (with tile
+	 * i - 1 + WG_STAGES) and the small buffer it read takes tile i + 1's
+	 * split. The fp32 add to the running sum comes at a chunk's end. Tile
+	 * t's copies are group t (t < WG_STAGES) or t + 1 (iteration 0 commits
+	 * an empty group). */
+	for (int kt = kt0; kt < kt1; kt++) {
+		const int i = kt - kt0, st = i % WG_STAGES, sm = i & 1;
+		const unsigned ra = rs + st * WG_STAGE * 4, sa = ss + sm * WG_STAGE * 4;
+		const unsigned long long dab = wg_desc(ra + wg * 64 * 128);
+		const unsigned long long das = wg_desc(sa + wg * 64 * 128);
+		const unsigned long long dbb = wg_desc(ra + WG_TILE * 4);
+		const unsigned long long dbs = wg_desc(sa + WG_TILE * 4);
+		const int fresh = i % WG_CHUNK == 0;
+		if (fresh) {
+#pragma unroll
+			for (int r = 0; r < 64; r++)
+				wg_reg_fence(part[r]);
+		}
+		wg_fence();
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++) {
+			wg_mma(part, das + 2 * kk, dbb + 2 * kk, kk != 0 || !fresh);
+			wg_mma(part, dab + 2 * kk, dbs + 2 * kk, 1);
+			wg_mma(part, dab + 2 * kk, dbb + 2 * kk, 1);
+		}
+		wg_commit();
+		wg_wait1();
+		__syncthreads();	/* every warpgroup's tile i - 1 is done */
+		if (kt + 1 < kt1) {
+			cp_async_wait<WG_STAGES - 3>();
+			__syncthreads();
+			wg_split(raw + ((i + 1) % WG_STAGES) * WG_STAGE, small + ((i + 1) & 1) * WG_STAGE, tid);
+			wg_fence_smem();
+		}
+		if (i >= 1 && kt - 1 + WG_STAGES < kt1)
+			wg_load(rs + ((i - 1) % WG_STAGES) * WG_STAGE * 4, A, B, M, N, K, lda, ldb, m0, n0,
+				kt - 1 + WG_STAGES, tid);
+		cp_async_commit();
+		if ((i + 1) % WG_CHUNK == 0 || kt + 1 == kt1) {
+			wg_wait0();
+#pragma unroll
+			for (int r = 0; r < 64; r++) {
+				wg_reg_fence(part[r]);
+				acc[r] += part[r];
+			}
+		}
+		__syncthreads();	/* tile i + 1's split is written */
+	}
+	wg_wait0();
+#else
 	for (int kt = kt0; kt < kt1; kt++) {
 		const int i = kt - kt0, st = i % WG_STAGES, sm = i & 1;
 		const unsigned ra = rs + st * WG_STAGE * 4, sa = ss + sm * WG_STAGE * 4;
@@ -400,6 +465,7 @@ static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A
 			wg_load(ra, A, B, M, N, K, lda, ldb, m0, n0, kt + WG_STAGES, tid);
 		cp_async_commit();
 	}
+#endif
 	cp_async_wait<0>();
 
 	/* Warp w of the warpgroup holds rows 16 w .. 16 w + 15 of its 64; for
