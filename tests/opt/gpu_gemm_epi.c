@@ -113,6 +113,8 @@ static void level2_gemm_epilogues_are_ok(void **state)
  *   pairs (causal, past the diagonal with a block masked whole at kb0,
  *   random), the tensor-core body's gemm_entry_rng (the stand-in is a
  *   scalar GEMM);
+ * - tests/data/gemm/hopper.task: the body's Hopper form (wgmma) at M, N
+ *   off the tile and K off the k-tile, a K under one k-tile, a long K;
  * - tests/data/perm/forms.task: the permute copy kernel's forms, float4
  *   runs at kb1;
  * - level3/50 with the attention rule off (the masked pair and the
@@ -128,6 +130,8 @@ static void generated_kernels_are_ok(void **state)
 	} cs[] = {
 		{ "tests/data/gemm/masked.task", "krl-choice: gemm.impl=3xtf32 "
 		  "rule.attention=off", "tiny,kb0,kb1" },
+		{ "tests/data/gemm/hopper.task", "krl-choice: gemm.impl=3xtf32",
+		  "tiny,kb0,kb1" },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
 		  "tiny,kb0,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice: gemm.impl=3xtf32 "
