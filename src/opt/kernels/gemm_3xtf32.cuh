@@ -233,7 +233,7 @@ struct gemm_tri {
 #if KRL_GEMM_WG && A_KCONTIG && B_KCONTIG && defined(__CUDA_ARCH_FEAT_SM90_ALL) && BM == 128 && BN == 128 && BK == 32
 #define GEMM_WG 1
 #ifndef WG_CHUNK
-#define WG_CHUNK 1	/* k-tiles summed in the MMAs' registers before the fp32 add */
+#define WG_CHUNK 4	/* k-tiles summed in the MMAs' registers before the fp32 add */
 #endif
 #if WG_CHUNK > 1
 #define WG_STAGES 4
