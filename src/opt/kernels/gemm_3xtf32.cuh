@@ -341,6 +341,25 @@ static __device__ __forceinline__ void wg_split(float *raw, float *small, int ti
 	}
 }
 
+/* Issue (and commit) a k-tile's 12 MMAs into d for warpgroup wg: the
+ * tile's big halves at shared address ra, its small halves at sa; acc 0
+ * starts d afresh. */
+static __device__ __forceinline__ void wg_tile(float *d, unsigned ra, unsigned sa, int wg, int acc)
+{
+	const unsigned long long dab = wg_desc(ra + wg * 64 * 128);
+	const unsigned long long das = wg_desc(sa + wg * 64 * 128);
+	const unsigned long long dbb = wg_desc(ra + WG_TILE * 4);
+	const unsigned long long dbs = wg_desc(sa + WG_TILE * 4);
+	wg_fence();
+#pragma unroll
+	for (int kk = 0; kk < 4; kk++) {
+		wg_mma(d, das + 2 * kk, dbb + 2 * kk, kk != 0 || acc);
+		wg_mma(d, dab + 2 * kk, dbs + 2 * kk, 1);
+		wg_mma(d, dab + 2 * kk, dbb + 2 * kk, 1);
+	}
+	wg_commit();
+}
+
 /* One block tile of C (corner m0, n0) over k-tiles [kt0, kt1): the Hopper
  * form of gemm_block (same arguments, 256 threads). */
 template <class E>
@@ -385,25 +404,13 @@ static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A
 	 * an empty group). */
 	for (int kt = kt0; kt < kt1; kt++) {
 		const int i = kt - kt0, st = i % WG_STAGES, sm = i & 1;
-		const unsigned ra = rs + st * WG_STAGE * 4, sa = ss + sm * WG_STAGE * 4;
-		const unsigned long long dab = wg_desc(ra + wg * 64 * 128);
-		const unsigned long long das = wg_desc(sa + wg * 64 * 128);
-		const unsigned long long dbb = wg_desc(ra + WG_TILE * 4);
-		const unsigned long long dbs = wg_desc(sa + WG_TILE * 4);
 		const int fresh = i % WG_CHUNK == 0;
 		if (fresh) {
 #pragma unroll
 			for (int r = 0; r < 64; r++)
 				wg_reg_fence(part[r]);
 		}
-		wg_fence();
-#pragma unroll
-		for (int kk = 0; kk < 4; kk++) {
-			wg_mma(part, das + 2 * kk, dbb + 2 * kk, kk != 0 || !fresh);
-			wg_mma(part, dab + 2 * kk, dbs + 2 * kk, 1);
-			wg_mma(part, dab + 2 * kk, dbb + 2 * kk, 1);
-		}
-		wg_commit();
+		wg_tile(part, rs + st * WG_STAGE * 4, ss + sm * WG_STAGE * 4, wg, !fresh);
 		wg_wait1();
 		__syncthreads();	/* every warpgroup's tile i - 1 is done */
 		if (kt + 1 < kt1) {
@@ -430,22 +437,11 @@ static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A
 #else
 	for (int kt = kt0; kt < kt1; kt++) {
 		const int i = kt - kt0, st = i % WG_STAGES, sm = i & 1;
-		const unsigned ra = rs + st * WG_STAGE * 4, sa = ss + sm * WG_STAGE * 4;
-		const unsigned long long dab = wg_desc(ra + wg * 64 * 128);
-		const unsigned long long das = wg_desc(sa + wg * 64 * 128);
-		const unsigned long long dbb = wg_desc(ra + WG_TILE * 4);
-		const unsigned long long dbs = wg_desc(sa + WG_TILE * 4);
+		const unsigned ra = rs + st * WG_STAGE * 4;
 #pragma unroll
 		for (int r = 0; r < 64; r++)
 			wg_reg_fence(part[r]);
-		wg_fence();
-#pragma unroll
-		for (int kk = 0; kk < 4; kk++) {
-			wg_mma(part, das + 2 * kk, dbb + 2 * kk, kk != 0);
-			wg_mma(part, dab + 2 * kk, dbs + 2 * kk, 1);
-			wg_mma(part, dab + 2 * kk, dbb + 2 * kk, 1);
-		}
-		wg_commit();
+		wg_tile(part, ra, ss + sm * WG_STAGE * 4, wg, 0);
 		if (kt + 1 < kt1) {	/* split the next tile while these run */
 			cp_async_wait<WG_STAGES - 2>();
 			__syncthreads();
