@@ -16,9 +16,9 @@ extern const char krl_kernel_gemm_3xtf32[];
 
 /* Shared memory of the default 128x128x32, 3-stage configuration for each
  * layout: STAGES * (A_STAGE + B_STAGE) * 4 bytes; where both operands are
- * K-contiguous, the Hopper form's (the body's gemm_block_wg: 3 stages of
- * 32 KB, two split buffers of 32 KB, 1 KB to align its lines), which the
- * mma.sync form fits in too. */
+ * K-contiguous, the Hopper form's (the body's gemm_block_wg: WG_STAGES = 4
+ * stages of 32 KB, two split buffers of 32 KB, 1 KB to align its lines),
+ * which the mma.sync form fits in too. */
 static unsigned gemm_smem(int ta, int tb)
 {
 	if (!ta && tb)

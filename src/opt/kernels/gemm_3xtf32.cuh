@@ -216,16 +216,18 @@ struct gemm_tri {
  * tf32 (tf32_round), and small = x - big goes to a second buffer at the
  * same offset (the swizzle moves both alike). The three products of a k8
  * step are then small*big, big*small, big*big, read by descriptor from the
- * three tiles. As in the mma.sync form, each k-tile's 12 MMAs start from
- * fresh registers (scale-d 0 on the first) and are added to the running
- * sum with an fp32 add.
+ * three tiles. As in the mma.sync form, a running sum in registers takes
+ * the MMAs' sums with an fp32 add: here once a chunk of WG_CHUNK k-tiles
+ * (4; their MMAs accumulate in a second set of registers, scale-d 0 at a
+ * chunk's first).
  *
- * The schedule of k-tile i: issue its 12 MMAs (asynchronous); meanwhile
- * wait for tile i + 1's copies and split it (its small half into the other
- * of two small buffers); wait for the MMAs, add; barrier; refill the stage
- * tile i read with tile i + WG_STAGES. Shared memory: WG_STAGES (3) stages
- * of 32 KB, two small buffers of 32 KB, 1 KB to align: 164,864 bytes
- * (src/opt/gemm.c, gemm_smem). KRL_GEMM_WG 0 keeps the mma.sync form.
+ * The schedule of k-tile i: issue its 12 MMAs (asynchronous) and wait for
+ * tile i - 1's, leaving tile i's in flight; barrier; split tile i + 1 in
+ * place (its small half where tile i - 1's small halves were); refill the
+ * stage tile i - 1 read with tile i - 1 + WG_STAGES; at a chunk's end wait
+ * for tile i's and add. Shared memory: WG_STAGES (4) stages of 32 KB, two
+ * small buffers of 32 KB, 1 KB to align: 197,632 bytes (src/opt/gemm.c,
+ * gemm_smem). KRL_GEMM_WG 0 keeps the mma.sync form.
  */
 #ifndef KRL_GEMM_WG
 #define KRL_GEMM_WG 1
@@ -235,11 +237,7 @@ struct gemm_tri {
 #ifndef WG_CHUNK
 #define WG_CHUNK 4	/* k-tiles summed in the MMAs' registers before the fp32 add */
 #endif
-#if WG_CHUNK > 1
 #define WG_STAGES 4
-#else
-#define WG_STAGES 3
-#endif
 #define WG_TILE (128 * 32)	/* floats of one operand's k-tile */
 #define WG_STAGE (2 * WG_TILE)	/* A's, then B's */
 
@@ -394,9 +392,8 @@ static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A
 	}
 	__syncthreads();
 
-#if WG_CHUNK > 1
-	/* Chunked: k-tile i's MMAs accumulate onto tile i - 1's (scale-d 0
-	 * only at a chunk's first), and the wait leaves them in flight: after
+	/* k-tile i's MMAs accumulate onto tile i - 1's (scale-d 0 only at a
+	 * chunk's first), and the wait leaves them in flight: after
 	 * it, tile i - 1's MMAs are done, so its stage is refilled (with tile
 	 * i - 1 + WG_STAGES) and the small buffer it read takes tile i + 1's
 	 * split. The fp32 add to the running sum comes at a chunk's end. Tile
@@ -434,34 +431,6 @@ static __device__ __forceinline__ void gemm_block_wg(const float *__restrict__ A
 		__syncthreads();	/* tile i + 1's split is written */
 	}
 	wg_wait0();
-#else
-	for (int kt = kt0; kt < kt1; kt++) {
-		const int i = kt - kt0, st = i % WG_STAGES, sm = i & 1;
-		const unsigned ra = rs + st * WG_STAGE * 4;
-#pragma unroll
-		for (int r = 0; r < 64; r++)
-			wg_reg_fence(part[r]);
-		wg_tile(part, ra, ss + sm * WG_STAGE * 4, wg, 0);
-		if (kt + 1 < kt1) {	/* split the next tile while these run */
-			cp_async_wait<WG_STAGES - 2>();
-			__syncthreads();
-			wg_split(raw + ((i + 1) % WG_STAGES) * WG_STAGE, small + ((i + 1) & 1) * WG_STAGE, tid);
-			wg_fence_smem();
-		}
-		wg_wait0();
-#pragma unroll
-		for (int r = 0; r < 64; r++) {
-			wg_reg_fence(part[r]);
-			acc[r] += part[r];
-		}
-		/* every warpgroup is done with stage st and small buffer sm, and
-		 * every thread's split of the next tile is written */
-		__syncthreads();
-		if (kt + WG_STAGES < kt1)
-			wg_load(ra, A, B, M, N, K, lda, ldb, m0, n0, kt + WG_STAGES, tid);
-		cp_async_commit();
-	}
-#endif
 	cp_async_wait<0>();
 
 	/* Warp w of the warpgroup holds rows 16 w .. 16 w + 15 of its 64; for
