@@ -60,6 +60,21 @@ static unsigned halo_smem(int bm, int R, int S)
 	                       8 * halo_x_cs((4 + R - 1) * (32 + S - 1))) * 4u;
 }
 
+/* igemm::wtile: the Hopper halo form's rows a block (2 for 128 channels,
+ * 4 for 64) and its shared memory, 4 stages (W_STAGES) of the packed
+ * weight's chunk (R S taps x 8 channels x bm) and the window (8 channels x
+ * (rows + R - 1) x (128 + S - 1)) */
+static int wg_rows(int bm)
+{
+	return bm == 128 ? 2 : 4;
+}
+
+static unsigned wg_smem(int bm, int R, int S)
+{
+	return 4u * (unsigned)(R * S * 8 * bm +
+	                       8 * (wg_rows(bm) + R - 1) * (128 + S - 1)) * 4u;
+}
+
 /* The geometry of LIB node n when it is an f32 forward convolution (conv,
  * or conv_bias: *bias = 1) of 1-3 spatial dims whose attributes (but the
  * library's) and kernel sizes are the same in every shape set, so that a
@@ -197,6 +212,16 @@ static int igemm_fill(const krl_conv_geom *geo_in, cg_igemm *q)
 			q->wm = bm / 2;
 			q->wn = 32;
 		}
+		/* its Hopper form where a block's channel tile is 64 or 128
+		 * and its 128 columns mostly in y (rows of 96 or more), the
+		 * 4 stages within a block's 227 KB (the simulator's 224) */
+		int wbm = K > 64 ? 128 : 64;
+		if (q->halo && K > 32 && geo.out[1] >= 96 &&
+		    wg_smem(wbm, q->R, q->S) <= 224u * 1024u) {
+			q->wg = 1;
+			q->bm = wbm;
+			q->bn = wg_rows(wbm) * 128;
+		}
 	}
 	return 1;
 }
@@ -257,6 +282,8 @@ int cg_igemm_tconv_geom(const krl_graph *g, int n, cg_igemm *q)
  * + 4] (igemm::tile). */
 static unsigned igemm_smem(const cg_igemm *q)
 {
+	if (q->wg)
+		return wg_smem(q->bm, q->R, q->S);
 	if (q->halo)
 		return halo_smem(q->bm, q->R, q->S);
 	return 3u * (unsigned)(q->bm * 40 + 32 * (q->bn + 4)) * 4u;
@@ -349,7 +376,14 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	G->nconv_tc++;
 	/* position tiles a block of the gather form walks (conv.tiles) */
 	const int U = q.halo || G->s.conv_tiles < 1 ? 1 : G->s.conv_tiles;
-	if (q.halo)
+	if (q.wg)
+		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
+		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
+		             "(%s), tiles of %d output channels x %d rows x 128 "
+		             "columns,\n * x read once a tile through its window, "
+		             "the weight packed in init\n * (the halo form, wgmma "
+		             "on sm_90a)", K->id, n, x->op, q.bm, wg_rows(q.bm));
+	else if (q.halo)
 		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
 		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
 		             "(%s), tiles of %d output channels x 4 rows x 32 "
@@ -393,12 +427,34 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
 	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
 	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
-	const char *entry = q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm,
-	                                    q.R, q.S) :
+	/* the Hopper form's weight: packed once per param draw (k%d_wpack,
+	 * igemm::wpack) into chunks laid out as its stages */
+	if (q.wg) {
+		const char *np = cg_fmt(G, "cdiv(%s, %d) * %d * cdiv(%s, 8) * 8 * "
+		                        "%d", Ko, q.bm, q.bm, C, q.R * q.S);
+		cg_sb_printf(&G->dev,
+		    "\n/* k%d_wpack (init): k%d's weight packed as its stages read "
+		    "it */\n"
+		    "extern \"C\" __global__ void k%d_wpack(const float *__restrict__ "
+		    "w,\n\tfloat *__restrict__ wp, int K, int C, long n)\n{\n"
+		    "\tconst long i = (long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+		    "\tif (i < n)\n\t\tigemm::wpack<%d, %d>(w, wp, K, C, i);\n}\n",
+		    K->id, K->id, K->id, q.bm, q.R * q.S);
+		cg_sb_printf(&G->bufs, "derived k%d_wp f32 [%s]\n", K->id, np);
+		cg_sb_printf(&G->init, "  # k%d: node %d's weight packed for the "
+		             "Hopper halo form\n", K->id, n);
+		cg_sb_printf(&G->init, "  launch k%d_wpack grid=(cdiv(%s, 256)) "
+		             "block=(256) args(%s, k%d_wp, %s, %s, %s)\n", K->id, np,
+		             wbuf, K->id, Ko, C, np);
+		wbuf = cg_fmt(G, "k%d_wp", K->id);
+	}
+	const char *entry = q.wg ? cg_fmt(G, "wgh_entry<%d, %d, %d", q.bm, q.R,
+	                                  q.S) :
+	    q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm, q.R, q.S) :
 	    cg_fmt(G, "conv_entry<%d, %d, %d, %d, %d, %d, %d", q.bm, q.bn, q.wm,
 	           q.wn, q.T, q.R, q.S);
 	cg_sb_printf(&G->dev,
-	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
+	    "\nextern \"C\" __global__ void __launch_bounds__(256, %d)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
 	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
 	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"
@@ -410,7 +466,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
 	    "\tigemm::%s, %s, %s%s>(x, w, cb, y + yoff, q, nimg, e);\n}\n",
-	    sp.kernel, sp.epi ? sp.epi_params : "",
+	    q.wg ? 1 : 2, sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
 	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false",
 	    q.halo ? "" : cg_fmt(G, ", %d", U));
@@ -418,7 +474,10 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	             "convolution\n", K->id, n);
 	/* blocks: channel tiles x position tiles (the halo form's: column
 	 * tiles x row tiles of one plane) */
-	const char *tiles = q.halo ?
+	const char *tiles = q.wg ?
+	    cg_fmt(G, "cdiv(%s, 128) * cdiv(%s, %d)", dim_out[2], dim_out[1],
+	           wg_rows(q.bm)) :
+	    q.halo ?
 	    cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2], dim_out[1]) :
 	    cg_fmt(G, "cdiv(%s * %s * %s, %d)", dim_out[0], dim_out[1],
 	           dim_out[2], q.bn * U);

@@ -99,6 +99,13 @@ static inline float __int_as_float(int i)
 	return f;
 }
 
+static inline float __uint_as_float(unsigned u)
+{
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
 static inline unsigned __float_as_uint(float f)
 {
 	unsigned u;

@@ -603,4 +603,287 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
 	}
 }
 
+/*
+ * The Hopper form of the halo convolution (wgmma: TF32 products from shared
+ * memory, the warpgroup's MMA), for the same convolutions as halo_block
+ * (2-d, stride 1, dilation 1) with 33 output channels or more. TF32's
+ * wgmma takes both operands K-major from shared memory, so the k order of
+ * a chunk is again (tap, channel), but the stages hold the layout the
+ * tensor cores read, without swizzle: "core matrices" of 8 rows x 4 k
+ * (16 bytes a row, 128 contiguous bytes), a k8 step two of them.
+ *
+ * - A, the weights: packed once per param draw (wpack, called by the
+ *   candidate's init) so that the stage of (channel tile, chunk of 8 input
+ *   channels) is one contiguous block: cell (tap, channel half h, row m) of
+ *   16 bytes at ((tap 2 + h) BM + m) 16, channels 4 h .. 4 h + 3 of the
+ *   chunk in it, rounded to TF32 there (cvt.rna, as the other forms do);
+ *   rows past K and channels past C are zeros. A stage's copy is 16-byte
+ *   cp.async, coalesced, conflict-free.
+ * - B, x's window: channels-last within the chunk, cell (h, window row,
+ *   window column) at ((h HH + row) HW + col) 16. An output row's 128
+ *   positions at tap (r, s) are the window's cells (row + r, s .. s + 127):
+ *   consecutive 16-byte cells, so B of every tap is a descriptor into the
+ *   one window (start at the tap's shift, 128 bytes between groups of 8
+ *   positions, HH HW 16 bytes between the channel halves). x is copied 4
+ *   bytes at a time, a warp's lanes 8 columns x 4 channels (128 contiguous
+ *   bytes of the stage, 4 32-byte runs of x). wgmma reads x's fp32 bits as
+ *   TF32 (the low 13 bits dropped).
+ *
+ * A block: BM (64 or 128) output channels x TH rows x 128 columns of one
+ * image; two warpgroups, each 64 channels x 2 rows (BM 128: TH 2, the
+ * warpgroups split the channels; BM 64: TH 4, they split the rows): per
+ * chunk and tap, a warpgroup issues one m64n128k8 per row into that row's
+ * 64 accumulators. W_STAGES stages, the copies two chunks ahead, one
+ * chunk's MMAs left in flight (the stage a refill takes was read two
+ * chunks ago). Accumulators as the 3xTF32 GEMM's Hopper form: warp w of
+ * the warpgroup holds channels 16 w .. 16 w + 15 of its 64; for each n8
+ * block j, lane (g, t) holds (g, 8 j + 2 t), (g, 8 j + 2 t + 1), (g + 8,
+ * 8 j + 2 t), (g + 8, 8 j + 2 t + 1) in acc[4 j .. 4 j + 3].
+ *
+ * Without sm_90a (the CPU stand-in, other GPUs), or with KRL_CONV_WG 0,
+ * the same stages feed m16n8k8 mma.sync fragments into the same
+ * accumulators: the packing, the window, the pipeline and the epilogue
+ * are the same code.
+ */
+#ifndef KRL_CONV_WG
+#define KRL_CONV_WG 1
+#endif
+constexpr int W_CK = 8;		/* input channels a chunk: one k8 step a tap */
+constexpr int W_NW = 128;	/* output columns a block: one MMA's N */
+constexpr int W_STAGES = 4;
+
+template <int BM, int R, int S>
+struct wtile {
+	static constexpr int RS = R * S;
+	static constexpr int TH = BM == 128 ? 2 : 4;	/* output rows a block */
+	static constexpr int HH = TH + R - 1, HW = W_NW + S - 1;
+	static constexpr int A_STAGE = RS * W_CK * BM;	/* floats */
+	static constexpr int X_STAGE = W_CK * HH * HW;
+	static constexpr int STAGE = A_STAGE + X_STAGE;
+	static constexpr int SMEM = W_STAGES * STAGE * 4;
+};
+
+/* Element i of the packed weight wp [cdiv(K, BM)][cdiv(C, 8)][RS][2][BM][4]
+ * from w [K][C][RS]. */
+template <int BM, int RS>
+static __device__ __forceinline__ void wpack(const float *__restrict__ w, float *__restrict__ wp, int K,
+					     int C, long i)
+{
+	const int c4 = (int)(i & 3);
+	long r = i >> 2;
+	const int m = (int)(r % BM);
+	r /= BM;
+	const int h = (int)(r & 1);
+	r >>= 1;
+	const int tap = (int)(r % RS);
+	r /= RS;
+	const int nch = (C + W_CK - 1) / W_CK;
+	const int ch = (int)(r % nch);
+	const long k = (r / nch) * BM + m;
+	const int c = ch * W_CK + h * 4 + c4;
+	wp[i] = k < K && c < C ? __uint_as_float(tf32_round(w[(k * C + c) * RS + tap])) : 0.f;
+}
+
+#if KRL_CONV_WG && defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(KRL_CUDASIM_H)
+#define IG_WGMMA 1
+/* A no-swizzle K-major descriptor: start, lbo bytes between the two core
+ * matrices of a k8 step (along K), 128 bytes between groups of 8 rows. */
+static __device__ __forceinline__ unsigned long long wdesc(unsigned addr, unsigned lbo)
+{
+	return (unsigned long long)((addr & 0x3ffffu) >> 4) | ((unsigned long long)(lbo >> 4) << 16) |
+	       (8ull << 32);
+}
+
+static __device__ __forceinline__ void wmma(float *d, unsigned long long da, unsigned long long db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+		     : "l"(da), "l"(db), "n"(1));
+}
+#endif
+
+/* The stages' landed copies made visible to the tensor cores' reads (the
+ * generic proxy's writes to the async proxy's), before the barrier. */
+static __device__ __forceinline__ void w_fence_smem()
+{
+#ifdef IG_WGMMA
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/*
+ * One block: output channels mt BM .. mt BM + BM - 1 at rows oh0 .. oh0 +
+ * TH - 1, columns ow0 .. ow0 + 127 of image z, from the packed weight wp.
+ * Positions outside y are computed from the window's zeros, not stored.
+ */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, const float *__restrict__ wp,
+						 const float *__restrict__ cb, float *__restrict__ y,
+						 const geo &q, int z, int mt, int oh0, int ow0, const E &e)
+{
+	typedef wtile<BM, R, S> L;
+	constexpr int HH = L::HH, HW = L::HW;
+	constexpr int MG = BM / 64;		/* the warpgroups' channel groups */
+	constexpr int CB = (HW + 7) / 8;	/* 8-column blocks of a window row */
+	static_assert(BM == 64 || BM == 128, "one or two 64-channel groups");
+	static_assert(L::SMEM <= 227 * 1024, "the stages fit a block's shared memory");
+	IG_DYN_SMEM(smem);
+	const int tid = threadIdx.x, lane = tid & 31, wg = tid >> 7;
+	const int mg = wg % MG, rb = (wg / MG) * 2;	/* channel group, first row */
+	const int nch = (q.C + W_CK - 1) / W_CK;
+	const long HWin = (long)q.H * q.W;
+	const float *xz = x + (long)z * q.C * HWin;
+	const float *wt = wp + (long)mt * nch * L::A_STAGE;
+	const int ih0 = oh0 - q.ph, iw0 = ow0 - q.pw;
+
+	auto load = [&](int ch, int st) {
+		float *a = smem + st * L::STAGE;
+		const float *src = wt + (long)ch * L::A_STAGE;
+		for (int i = tid * 4; i < L::A_STAGE; i += NTH * 4)
+			cp16(a + i, src + i, true);
+		/* the window: warp slots (half, row, 8-column block), a lane's
+		 * column lane / 4 of the block and channel lane % 4 of the half */
+		float *xs = a + L::A_STAGE;
+		const int c0 = ch * W_CK + (lane & 3), cl = lane >> 2;
+		for (int sl = tid >> 5; sl < 2 * HH * CB; sl += NTH / 32) {
+			const int cbk = sl % CB, hr = sl / CB;
+			const int row = hr % HH, h = hr / HH;
+			const int col = cbk * 8 + cl, c = c0 + h * 4;
+			if (col >= HW)
+				continue;
+			const int ih = ih0 + row, iw = iw0 + col;
+			bool ok = c < q.C;
+			if (PAD)
+				ok = ok && (unsigned)ih < (unsigned)q.H && (unsigned)iw < (unsigned)q.W;
+			else
+				ok = ok && ih < q.H && iw < q.W;
+			cp4(xs + ((hr * HW + col) << 2) + (lane & 3), ok ? xz + c * HWin + (long)ih * q.W + iw : xz,
+			    ok);
+		}
+	};
+
+	float acc[2][64];
+#pragma unroll
+	for (int r2 = 0; r2 < 2; r2++)
+#pragma unroll
+		for (int i = 0; i < 64; i++)
+			acc[r2][i] = 0.f;
+
+	/* chunk i's copies are group i, issued at iteration i - 2 into stage
+	 * i % W_STAGES, which chunk i - 4 had: its MMAs, issued at iteration
+	 * i - 4, were waited for (wait_group 1) at the end of iteration i - 3,
+	 * before iteration i - 2's barrier */
+#pragma unroll
+	for (int s = 0; s < W_STAGES - 2; s++) {
+		if (s < nch)
+			load(s, s);
+		commit();
+	}
+	for (int i = 0; i < nch; i++) {
+		const int st = i % W_STAGES;
+		wait<W_STAGES - 3>();
+		w_fence_smem();
+		__syncthreads();
+		if (i + W_STAGES - 2 < nch)
+			load(i + W_STAGES - 2, (i + W_STAGES - 2) % W_STAGES);
+		commit();
+		const float *a = smem + st * L::STAGE + mg * 64 * 4;
+		const float *xs = smem + st * L::STAGE + L::A_STAGE + rb * HW * 4;
+#ifdef IG_WGMMA
+		const unsigned sa = (unsigned)__cvta_generic_to_shared(a);
+		const unsigned sx = (unsigned)__cvta_generic_to_shared(xs);
+		asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+		for (int r = 0; r < R; r++)
+#pragma unroll
+			for (int s = 0; s < S; s++) {
+				const unsigned long long da = wdesc(sa + (r * S + s) * 2 * BM * 16, BM * 16);
+#pragma unroll
+				for (int r2 = 0; r2 < 2; r2++)
+					wmma(acc[r2], da, wdesc(sx + ((r2 + r) * HW + s) * 16, HH * HW * 16));
+			}
+		asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+		asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+#else
+		/* warp w4 of the warpgroup: channels 16 w4 + g (+ 8) of its
+		 * 64; slots t and t + 4 of a k8 step are the two halves'
+		 * channel t */
+		const int w4 = (tid >> 5) & 3, g = lane >> 2, t = lane & 3;
+#pragma unroll
+		for (int r = 0; r < R; r++)
+#pragma unroll
+			for (int s = 0; s < S; s++) {
+				const float *at = a + ((r * S + s) * 2 * BM + w4 * 16 + g) * 4 + t;
+				const unsigned af[4] = { __float_as_uint(at[0]), __float_as_uint(at[32]),
+							 __float_as_uint(at[BM * 4]), __float_as_uint(at[BM * 4 + 32]) };
+#pragma unroll
+				for (int r2 = 0; r2 < 2; r2++) {
+					const float *b = xs + (((r2 + r) * HW + s + g) << 2) + t;
+#pragma unroll
+					for (int j = 0; j < 16; j++) {
+						const unsigned bf[2] = { __float_as_uint(b[j * 32]),
+									 __float_as_uint(b[j * 32 + HH * HW * 4]) };
+						mma_tf32(&acc[r2][4 * j], af, bf);
+					}
+				}
+			}
+#endif
+	}
+#ifdef IG_WGMMA
+	asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+	wait<0>();
+
+	const int w4 = (tid >> 5) & 3, g = lane >> 2, t = lane & 3;
+	const int P = q.OH * q.OW;
+	const bool pair = (q.OW & 1) == 0;
+	float *yz = y + (long)z * q.YK * P;
+#pragma unroll
+	for (int r2 = 0; r2 < 2; r2++) {
+		const int oh = oh0 + rb + r2;
+		if (oh >= q.OH)
+			continue;
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int k = mt * BM + mg * 64 + w4 * 16 + g + 8 * h;
+			if (k >= q.K)
+				continue;
+			const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+			for (int j = 0; j < 16; j++) {
+				const int ow = ow0 + j * 8 + 2 * t, p = oh * q.OW + ow;
+				store_pair(yz + (long)k * P + p, acc[r2][4 * j + 2 * h] + bias,
+					   acc[r2][4 * j + 2 * h + 1] + bias, e, z, k, p, pair && ow + 1 < q.OW,
+					   ow < q.OW, ow + 1 < q.OW);
+			}
+		}
+	}
+}
+
+/* The Hopper halo kernel's body: blockIdx.x over (channel tile, column
+ * tile, row tile), channel tiles fastest; blockIdx.y over images. */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void wgh_entry(const float *__restrict__ x, const float *__restrict__ wp,
+						 const float *__restrict__ cb, float *__restrict__ y,
+						 const geo &q, int nimg, const E &e)
+{
+	const int tm = (q.K + BM - 1) / BM, tw = (q.OW + W_NW - 1) / W_NW;
+	const int mt = blockIdx.x % tm;
+	const int ow0 = (blockIdx.x / tm % tw) * W_NW, oh0 = (blockIdx.x / tm / tw) * wtile<BM, R, S>::TH;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		wgh_block<BM, R, S, PAD, BIAS>(x, wp, cb, y, q, z, mt, oh0, ow0, e);
+		if (z + gridDim.y < nimg)
+			__syncthreads();
+	}
+}
+
 } /* namespace igemm */
