@@ -117,6 +117,10 @@ static void level2_gemm_epilogues_are_ok(void **state)
  *   off the tile and K off the k-tile, a K under one k-tile, a long K;
  * - tests/data/perm/forms.task: the permute copy kernel's forms, float4
  *   runs at kb1;
+ * - tests/data/conv/hopper.task: the implicit-GEMM convolution's Hopper
+ *   halo form (wgmma descriptors into the window and the packed weight)
+ *   at channels off the chunk and the tile, odd rows, rows off the 128
+ *   columns, padding;
  * - level3/50 with the attention rule off (the masked pair and the
  *   batched epilogue on attention) and its default (the rule's sdpa
  *   call, causal and relu), and level3/49 (permutes, warp scans,
@@ -133,6 +137,8 @@ static void generated_kernels_are_ok(void **state)
 		{ "tests/data/gemm/hopper.task", "krl-choice: gemm.impl=3xtf32",
 		  "tiny,kb0,kb1" },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
+		  "tiny,kb0,kb1" },
+		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=igemm",
 		  "tiny,kb0,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice: gemm.impl=3xtf32 "
 		  "rule.attention=off", "tiny,kb1" },

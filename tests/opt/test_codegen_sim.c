@@ -1223,6 +1223,22 @@ static void cat_igemm_compute_golden(void **state)
 	run_choice_cases("cats written by implicit-GEMM epilogues", cs, 2);
 }
 
+/* The implicit-GEMM convolution's Hopper halo form on
+ * tests/data/conv/hopper.task (input channels off the chunk, output
+ * channels off the tile, odd rows, rows off the 128 columns, padding):
+ * on the CPU stand-in its stages (the weight packed in init, the
+ * channels-last window) feed the mma.sync fragments that stand for the
+ * wgmma (whose descriptors only the GPU test checks: gpu_gemm_epi). */
+static void conv_hopper_compute_golden(void **state)
+{
+	(void)state;
+	static const choice_case cs[] = {
+		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=igemm",
+		  "igemm::wgh_entry<128, 3, 3, true, false>", "call conv", 91 },
+	};
+	run_choice_cases("the Hopper halo convolution", cs, 1);
+}
+
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
  * (both forms, merged dims, part-filled tiles, the float4 path at kb1
  * and the scalar one at kb0 and tiny), with the tile form's next tile
@@ -1926,6 +1942,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(tconv_igemm_compute_golden),
 		cmocka_unit_test(cat_igemm_compute_golden),
+		cmocka_unit_test(conv_hopper_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),
 		cmocka_unit_test(colregs_compute_golden),
 		cmocka_unit_test(permute_forms_compute_golden),
