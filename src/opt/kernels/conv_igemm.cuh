@@ -651,6 +651,12 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
 constexpr int W_CK = 8;		/* input channels a chunk: one k8 step a tap */
 constexpr int W_NW = 128;	/* output columns a block: one MMA's N */
 constexpr int W_STAGES = 4;
+/* row tiles a block walks through one pipeline (the next tile's chunks
+ * load while this one's last are multiplied); the grid's row tiles are
+ * cdiv(OH, TH) either way, and a block past y's rows does nothing */
+#ifndef KRL_CONV_WG_TILES
+#define KRL_CONV_WG_TILES 1
+#endif
 
 template <int BM, int R, int S>
 struct wtile {
@@ -722,10 +728,11 @@ static __device__ __forceinline__ void w_fence_smem()
 
 /*
  * One block: output channels mt BM .. mt BM + BM - 1 at rows oh0 .. oh0 +
- * TH - 1, columns ow0 .. ow0 + 127 of image z, from the packed weight wp.
- * Positions outside y are computed from the window's zeros, not stored.
+ * U TH - 1 (U row tiles of TH, those in y, one after another), columns
+ * ow0 .. ow0 + 127 of image z, from the packed weight wp. Positions
+ * outside y are computed from the window's zeros, not stored.
  */
-template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+template <int BM, int R, int S, bool PAD, bool BIAS, int U, class E>
 static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, const float *__restrict__ wp,
 						 const float *__restrict__ cb, float *__restrict__ y,
 						 const geo &q, int z, int mt, int oh0, int ow0, const E &e)
@@ -743,9 +750,13 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 	const long HWin = (long)q.H * q.W;
 	const float *xz = x + (long)z * q.C * HWin;
 	const float *wt = wp + (long)mt * nch * L::A_STAGE;
-	const int ih0 = oh0 - q.ph, iw0 = ow0 - q.pw;
+	const int iw0 = ow0 - q.pw;
+	const int nu = min(U, (q.OH - oh0 + L::TH - 1) / L::TH);	/* row tiles in y */
+	const int n = nu * nch;
 
-	auto load = [&](int ch, int st) {
+	auto load = [&](int sidx, int st) {
+		const int u = U == 1 ? 0 : sidx / nch, ch = sidx - u * nch;
+		const int ih0 = oh0 + u * L::TH - q.ph;
 		float *a = smem + st * L::STAGE;
 		const float *src = wt + (long)ch * L::A_STAGE;
 		for (int i = tid * 4; i < L::A_STAGE; i += NTH * 4)
@@ -778,22 +789,51 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 		for (int i = 0; i < 64; i++)
 			acc[r2][i] = 0.f;
 
+	/* row tile u's outputs through the epilogue, its sums cleared */
+	const int w4 = (tid >> 5) & 3, g = lane >> 2, t = lane & 3;
+	const int P = q.OH * q.OW;
+	const bool pair = (q.OW & 1) == 0;
+	float *yz = y + (long)z * q.YK * P;
+	auto store_tile = [&](int u) {
+#pragma unroll
+		for (int r2 = 0; r2 < 2; r2++) {
+			const int oh = oh0 + u * L::TH + rb + r2;
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const int k = mt * BM + mg * 64 + w4 * 16 + g + 8 * h;
+				if (oh >= q.OH || k >= q.K)
+					continue;
+				const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+				for (int j = 0; j < 16; j++) {
+					const int ow = ow0 + j * 8 + 2 * t, p = oh * q.OW + ow;
+					store_pair(yz + (long)k * P + p, acc[r2][4 * j + 2 * h] + bias,
+						   acc[r2][4 * j + 2 * h + 1] + bias, e, z, k, p,
+						   pair && ow + 1 < q.OW, ow < q.OW, ow + 1 < q.OW);
+				}
+			}
+#pragma unroll
+			for (int i = 0; i < 64; i++)
+				acc[r2][i] = 0.f;
+		}
+	};
+
 	/* chunk i's copies are group i, issued at iteration i - 2 into stage
 	 * i % W_STAGES, which chunk i - 4 had: its MMAs, issued at iteration
 	 * i - 4, were waited for (wait_group 1) at the end of iteration i - 3,
 	 * before iteration i - 2's barrier */
 #pragma unroll
 	for (int s = 0; s < W_STAGES - 2; s++) {
-		if (s < nch)
+		if (s < n)
 			load(s, s);
 		commit();
 	}
-	for (int i = 0; i < nch; i++) {
+	for (int i = 0; i < n; i++) {
 		const int st = i % W_STAGES;
 		wait<W_STAGES - 3>();
 		w_fence_smem();
 		__syncthreads();
-		if (i + W_STAGES - 2 < nch)
+		if (i + W_STAGES - 2 < n)
 			load(i + W_STAGES - 2, (i + W_STAGES - 2) % W_STAGES);
 		commit();
 		const float *a = smem + st * L::STAGE + mg * 64 * 4;
@@ -817,7 +857,6 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 		/* warp w4 of the warpgroup: channels 16 w4 + g (+ 8) of its
 		 * 64; slots t and t + 4 of a k8 step are the two halves'
 		 * channel t */
-		const int w4 = (tid >> 5) & 3, g = lane >> 2, t = lane & 3;
 #pragma unroll
 		for (int r = 0; r < R; r++)
 #pragma unroll
@@ -837,36 +876,17 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 				}
 			}
 #endif
-	}
+		/* a row tile's last chunk: its MMAs done, its outputs stored
+		 * (registers only: the stages are not touched) */
+		const int u = U == 1 ? 0 : i / nch;
+		if (i - u * nch == nch - 1) {
 #ifdef IG_WGMMA
-	asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+			asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #endif
-	wait<0>();
-
-	const int w4 = (tid >> 5) & 3, g = lane >> 2, t = lane & 3;
-	const int P = q.OH * q.OW;
-	const bool pair = (q.OW & 1) == 0;
-	float *yz = y + (long)z * q.YK * P;
-#pragma unroll
-	for (int r2 = 0; r2 < 2; r2++) {
-		const int oh = oh0 + rb + r2;
-		if (oh >= q.OH)
-			continue;
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const int k = mt * BM + mg * 64 + w4 * 16 + g + 8 * h;
-			if (k >= q.K)
-				continue;
-			const float bias = BIAS ? cb[k] : 0.f;
-#pragma unroll
-			for (int j = 0; j < 16; j++) {
-				const int ow = ow0 + j * 8 + 2 * t, p = oh * q.OW + ow;
-				store_pair(yz + (long)k * P + p, acc[r2][4 * j + 2 * h] + bias,
-					   acc[r2][4 * j + 2 * h + 1] + bias, e, z, k, p, pair && ow + 1 < q.OW,
-					   ow < q.OW, ow + 1 < q.OW);
-			}
+			store_tile(u);
 		}
 	}
+	wait<0>();
 }
 
 /* The Hopper halo kernel's body: blockIdx.x over (channel tile, column
@@ -878,9 +898,12 @@ static __device__ __forceinline__ void wgh_entry(const float *__restrict__ x, co
 {
 	const int tm = (q.K + BM - 1) / BM, tw = (q.OW + W_NW - 1) / W_NW;
 	const int mt = blockIdx.x % tm;
-	const int ow0 = (blockIdx.x / tm % tw) * W_NW, oh0 = (blockIdx.x / tm / tw) * wtile<BM, R, S>::TH;
+	constexpr int U = KRL_CONV_WG_TILES;
+	const int ow0 = (blockIdx.x / tm % tw) * W_NW, oh0 = (blockIdx.x / tm / tw) * wtile<BM, R, S>::TH * U;
+	if (oh0 >= q.OH)
+		return;
 	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
-		wgh_block<BM, R, S, PAD, BIAS>(x, wp, cb, y, q, z, mt, oh0, ow0, e);
+		wgh_block<BM, R, S, PAD, BIAS, U>(x, wp, cb, y, q, z, mt, oh0, ow0, e);
 		if (z + gridDim.y < nimg)
 			__syncthreads();
 	}
