@@ -882,6 +882,12 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 		if (i - u * nch == nch - 1) {
 #ifdef IG_WGMMA
 			asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+			/* no read of the sums moves above the wait */
+#pragma unroll
+			for (int r2 = 0; r2 < 2; r2++)
+#pragma unroll
+				for (int c = 0; c < 64; c++)
+					asm volatile("" : "+f"(acc[r2][c]) :: "memory");
 #endif
 			store_tile(u);
 		}
