@@ -235,8 +235,7 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 static int igemm_pay(const cg_igemm *q)
 {
 	int64_t taps = (int64_t)q->T * q->R * q->S;
-	return (taps > 1 && q->cin * taps <= 128) || (q->nsp == 3 && q->cin <= 4) ||
-	       q->wg;
+	return (taps > 1 && q->cin * taps <= 128) || (q->nsp == 3 && q->cin <= 4);
 }
 
 /*
