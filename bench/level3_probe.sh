@@ -17,12 +17,14 @@
 #    "perm.impl=lib;gemm.impl=lib"; a choice that writes the default's text
 #    is dropped), and one per macro in $DEFS (';'-separated "NAME VALUE"
 #    lines: the default's text with `#define NAME VALUE` after its header
-#    comment, e.g. DEFS="KRL_GEMM_WG 0" for the GEMM body's mma.sync form),
+#    comment, e.g. DEFS="KRL_GEMM_WG 0" for the GEMM body's mma.sync form;
+#    with DEFS_BASE set to one of $ALTS, that choice's text instead of the
+#    default's),
 #    written here by build/bench/regen_candidate at kb1 and
 #    judged at tiny,kb1 (krl batch, level 3's graph timing), bounded by
 #    $JUDGE_SECONDS (default 240);
 # 3. plan_profile of the defaults of $PROFILE (default: the first three
-#    problems), 40 s each;
+#    problems), and of their DEFS_BASE choice where set, 40 s each;
 # 4. PyTorch's peers of $PROBLEMS at kb1 (bench/run_gpu.sh peers, 15
 #    compile workers) until $END (default 560) seconds into the call.
 set -uo pipefail
@@ -66,11 +68,16 @@ for p in $PROBLEMS; do
 		echo "c/$p.$n.cu level$L/$p ok" >> "$O/c.batch"
 	done
 	[ -f "$O/c/$p.def.cu" ] || continue
+	base=$O/c/$p.def.cu
+	if [ -n "${DEFS_BASE:-}" ]; then
+		b=$O/c/$p.$(echo "$DEFS_BASE" | tr -c 'a-z0-9\n' '_').cu
+		[ -f "$b" ] && base=$b
+	fi
 	IFS=';' read -ra defs <<< "${DEFS:-}"
 	for m in "${defs[@]}"; do
 		n=$(echo "$m" | tr -c 'A-Za-z0-9\n' '_')
 		awk -v m="$m" '{ print } !d && /^ \*\/$/ { print "#define " m; d = 1 }' \
-			"$O/c/$p.def.cu" > "$O/c/$p.D$n.cu"
+			"$base" > "$O/c/$p.D$n.cu"
 		echo "c/$p.D$n.cu level$L/$p ok" >> "$O/c.batch"
 	done
 done
@@ -86,6 +93,12 @@ for p in ${PROFILE:-$(echo "$PROBLEMS" | cut -d' ' -f1-3)}; do
 	timeout 40 build/bench/plan_profile "level$L/$p" --shapes kb1 --top 15 \
 		--candidate "$O/c/$p.def.cu" > "$O/prof_$p.txt" 2>&1
 	echo "profile $p: exit $? at $(el) s" | tee -a "$S"
+	b=$O/c/$p.$(echo "${DEFS_BASE:-}" | tr -c 'a-z0-9\n' '_').cu
+	if [ -n "${DEFS_BASE:-}" ] && [ -f "$b" ]; then
+		timeout 40 build/bench/plan_profile "level$L/$p" --shapes kb1 --top 15 \
+			--candidate "$b" > "$O/prof_$p.base.txt" 2>&1
+		echo "profile $p ($DEFS_BASE): exit $? at $(el) s" | tee -a "$S"
+	fi
 	n=$((n + 1))
 done
 pack
