@@ -71,7 +71,7 @@ static int igemm_chain_end(const cg_gen *G, int c, int m)
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[c];
 	cg_igemm q;
-	if (G->s.conv_impl != 1 || G->s.lib_layout || strcmp(x->op, "cat") ||
+	if (G->s.conv_impl < 1 || G->s.lib_layout || strcmp(x->op, "cat") ||
 	    cg_cat_dim(x) != 1 || g->n[m].ndim != x->ndim)
 		return 0;
 	for (int n = 0; G->chain && n < g->nn; n++)

@@ -377,7 +377,7 @@ static int lib_cl(const cg_gen *G, int n)
 	    krl_graph_is_output(g, n) ||
 	    (G->s.lib_tconv && cg_tconv_geom(g, n, &tc)) ||
 	    /* the implicit GEMM writes NCHW */
-	    (G->s.conv_impl == 1 && cg_igemm_geom(g, n, &ig)))
+	    (G->s.conv_impl >= 1 && cg_igemm_geom(g, n, &ig)))
 		return 0;
 	/* groups 1: never depthwise, whose kernel writes NCHW */
 	int nconv = 0;

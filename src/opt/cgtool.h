@@ -147,7 +147,9 @@ typedef struct krl_sched {
 	                            as a forward one (codegen_tconv.c); 0: the
 	                            library's transposed call */
 	int conv_impl;           /* 0: the library call; 1: the implicit-GEMM
-	                            kernel (codegen_conv.c) where it applies */
+	                            kernel (codegen_conv.c) where it applies,
+	                            its mma.sync forms; 2: as 1, the Hopper
+	                            halo form (wgmma) where that applies */
 	int lib_dense;           /* 1: grouped transposed convolutions as
 	                            dense ones, the weight block-diagonal
 	                            (codegen_groups.c); 0: grouped calls */

@@ -100,7 +100,7 @@ static krl_err emit_lib(cg_gen *G, cg_kern *K)
 	}
 	if (cg_gemm_tc(G, n) && cg_emit_gemm(G, K))
 		return KRL_OK;
-	if (G->s.conv_impl == 1 && cg_emit_igemm(G, K))
+	if (G->s.conv_impl >= 1 && cg_emit_igemm(G, K))
 		return KRL_OK;
 	if (G->s.conv_dw && cg_emit_dwconv(G, K))
 		return KRL_OK;
@@ -441,7 +441,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		G.mat[g->out[i]] = 1;
 	/* the GEMMs written as kernels write the end of the pointwise chain
 	 * that reads them (their epilogue computes it) */
-	if ((s->gemm_impl || s->conv_impl == 1 || s->conv_dw) && s->fuse)
+	if ((s->gemm_impl || s->conv_impl >= 1 || s->conv_dw) && s->fuse)
 		cg_gemm_prepare(&G);
 	/* library calls that write a task output seen through views */
 	cg_out_views(&G);

@@ -265,11 +265,15 @@ typedef struct cg_igemm {
 	int halo;                /* igemm::halo_entry (2-d, stride and dilation
 	                          * 1, 16 input channels or more): tiles of bm
 	                          * channels x 4 rows x 32 columns */
-	int wg;                  /* its Hopper form, igemm::wgh_entry (33
-	                          * output channels or more, rows of 96 or
-	                          * more): tiles of bm (64 or 128) channels x
-	                          * (bm 128: 2, 64: 4) rows x 128 columns over
-	                          * a packed weight */
+	int wg;                  /* its Hopper form applies, igemm::wgh_entry
+	                          * (as the halo form's geometry but 8 input
+	                          * channels or more, 33 output channels or
+	                          * more, rows of 96 or more; written with
+	                          * conv.impl=wgmma): tiles of wbm (64 or 128)
+	                          * channels x (wbm 128: 2, 64: 4) rows x 128
+	                          * columns over a packed weight, wu row tiles
+	                          * a block */
+	int wbm, wu;
 	int64_t stride[3], padv[3], dil[3];  /* d, h, w (1, 0, 1 below 3-d) */
 	int64_t cin;             /* input channels at the generation's set */
 } cg_igemm;

@@ -194,11 +194,13 @@ static int igemm_fill(const krl_conv_geom *geo_in, cg_igemm *q)
 	}
 	/* the halo form where it applies and pays: a 2-d convolution of
 	 * stride and dilation 1 over 16 channels or more (fewer fill a chunk
-	 * of 8 partly; those the gather runs, measured 1.26x-3.72x of cuDNN),
-	 * its rows at least 24 wide (a block's 32 columns mostly in y) */
-	if (geo.nsp == 2 && geo.cin >= 16 && geo.out[1] >= 24 &&
-	    q->R * q->S > 1 && q->stride[1] == 1 && q->stride[2] == 1 &&
-	    q->dil[1] == 1 && q->dil[2] == 1) {
+	 * of 8 partly, or leave its 2 stages one chunk: those the gather
+	 * runs, measured 1.26x-3.72x of cuDNN), its rows at least 24 wide (a
+	 * block's 32 columns mostly in y) */
+	int halo_geo = geo.nsp == 2 && geo.cin >= 8 && geo.out[1] >= 24 &&
+	               q->R * q->S > 1 && q->stride[1] == 1 &&
+	               q->stride[2] == 1 && q->dil[1] == 1 && q->dil[2] == 1;
+	if (halo_geo && geo.cin >= 16) {
 		/* its channel tile halved until the stages fit in 224 KB (a
 		 * block may take 227, the simulator's buffer holds 224): a
 		 * chunk holds 8 R S taps, large kernels need smaller tiles */
@@ -212,16 +214,27 @@ static int igemm_fill(const krl_conv_geom *geo_in, cg_igemm *q)
 			q->wm = bm / 2;
 			q->wn = 32;
 		}
-		/* its Hopper form where a block's channel tile is 64 or 128
-		 * and its 128 columns mostly in y (rows of 96 or more), the
-		 * 4 stages within a block's 227 KB (the simulator's 224) */
-		int wbm = K > 64 ? 128 : 64;
-		if (q->halo && K > 32 && geo.out[1] >= 96 &&
-		    wg_smem(wbm, q->R, q->S) <= 224u * 1024u) {
-			q->wg = 1;
-			q->bm = wbm;
-			q->bn = wg_rows(wbm) * 128;
-		}
+	}
+	/* its Hopper form (conv.impl=wgmma) where a block's channel tile
+	 * is 64 or 128 and its 128 columns mostly in y (rows of 96 or
+	 * more), the 4 stages within a block's 227 KB (the simulator's
+	 * 224); 8 input channels suffice, the pipeline running over row
+	 * tiles: wu of them a block, so that a block's pipeline holds 8
+	 * chunks or more (8 channels: 8 tiles), fewer where the grid would
+	 * fill fewer than 2 waves of 132 blocks */
+	int wbm = K > 64 ? 128 : 64;
+	if (halo_geo && K > 32 && geo.out[1] >= 96 &&
+	    wg_smem(wbm, q->R, q->S) <= 224u * 1024u) {
+		int64_t nch = (geo.cin + 7) / 8, th = wg_rows(wbm);
+		int64_t rt = (geo.out[0] + th - 1) / th;
+		int64_t cols = (K + wbm - 1) / wbm * ((geo.out[1] + 127) / 128) *
+		               geo.n;
+		int u = nch >= 8 ? 1 : (int)(8 / nch);
+		while (u > 1 && (u > rt || cols * ((rt + u - 1) / u) < 264))
+			u /= 2;
+		q->wg = 1;
+		q->wbm = wbm;
+		q->wu = u;
 	}
 	return 1;
 }
@@ -279,11 +292,11 @@ int cg_igemm_tconv_geom(const krl_graph *g, int n, cg_igemm *q)
 }
 
 /* Shared memory of tile (bm, bn): 3 stages of A [bm][32 + 8] and B [32][bn
- * + 4] (igemm::tile). */
-static unsigned igemm_smem(const cg_igemm *q)
+ * + 4] (igemm::tile); the Hopper form's where wg. */
+static unsigned igemm_smem(const cg_igemm *q, int wg)
 {
-	if (q->wg)
-		return wg_smem(q->bm, q->R, q->S);
+	if (wg)
+		return wg_smem(q->wbm, q->R, q->S);
 	if (q->halo)
 		return halo_smem(q->bm, q->R, q->S);
 	return 3u * (unsigned)(q->bm * 40 + 32 * (q->bn + 4)) * 4u;
@@ -374,15 +387,22 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	if (!y)
 		return 1;
 	G->nconv_tc++;
-	/* position tiles a block of the gather form walks (conv.tiles) */
-	const int U = q.halo || G->s.conv_tiles < 1 ? 1 : G->s.conv_tiles;
-	if (q.wg)
+	/* the Hopper form where it applies and conv.impl=wgmma */
+	const int wg = q.wg && G->s.conv_impl == 2;
+	if (wg)
+		q.bm = q.wbm;
+	/* position tiles a block of the gather form walks (conv.tiles), row
+	 * tiles of the Hopper form (q.wu) */
+	const int U = wg ? q.wu : q.halo || G->s.conv_tiles < 1 ? 1 :
+	              G->s.conv_tiles;
+	if (wg)
 		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
 		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
 		             "(%s), tiles of %d output channels x %d rows x 128 "
-		             "columns,\n * x read once a tile through its window, "
+		             "columns%s,\n * x read once a tile through its window, "
 		             "the weight packed in init\n * (the halo form, wgmma "
-		             "on sm_90a)", K->id, n, x->op, q.bm, wg_rows(q.bm));
+		             "on sm_90a)", K->id, n, x->op, q.bm, wg_rows(q.bm),
+		             U > 1 ? cg_fmt(G, ", %d row tiles a block", U) : "");
 	else if (q.halo)
 		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
 		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
@@ -429,7 +449,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	const char *cb = q.bias ? cg_bufname(G, x->in[2]) : cg_bufname(G, x->in[0]);
 	/* the Hopper form's weight: packed once per param draw (k%d_wpack,
 	 * igemm::wpack) into chunks laid out as its stages */
-	if (q.wg) {
+	if (wg) {
 		const char *np = cg_fmt(G, "cdiv(%s, %d) * %d * cdiv(%s, 8) * 8 * "
 		                        "%d", Ko, q.bm, q.bm, C, q.R * q.S);
 		cg_sb_printf(&G->dev,
@@ -448,8 +468,8 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 		             wbuf, K->id, Ko, C, np);
 		wbuf = cg_fmt(G, "k%d_wp", K->id);
 	}
-	const char *entry = q.wg ? cg_fmt(G, "wgh_entry<%d, %d, %d", q.bm, q.R,
-	                                  q.S) :
+	const char *entry = wg ? cg_fmt(G, "wgh_entry<%d, %d, %d", q.bm, q.R,
+	                                q.S) :
 	    q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm, q.R, q.S) :
 	    cg_fmt(G, "conv_entry<%d, %d, %d, %d, %d, %d, %d", q.bm, q.bn, q.wm,
 	           q.wn, q.T, q.R, q.S);
@@ -466,17 +486,17 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
 	    "\tigemm::%s, %s, %s%s>(x, w, cb, y + yoff, q, nimg, e);\n}\n",
-	    q.wg ? 1 : 2, sp.kernel, sp.epi ? sp.epi_params : "",
+	    wg ? 1 : 2, sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
 	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false",
-	    q.halo ? "" : cg_fmt(G, ", %d", U));
+	    q.halo && !wg ? "" : cg_fmt(G, ", %d", U));
 	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
 	             "convolution\n", K->id, n);
 	/* blocks: channel tiles x position tiles (the halo form's: column
 	 * tiles x row tiles of one plane) */
-	const char *tiles = q.wg ?
+	const char *tiles = wg ?
 	    cg_fmt(G, "cdiv(%s, 128) * cdiv(%s, %d)", dim_out[2], dim_out[1],
-	           wg_rows(q.bm)) :
+	           wg_rows(q.bm) * U) :
 	    q.halo ?
 	    cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2], dim_out[1]) :
 	    cg_fmt(G, "cdiv(%s * %s * %s, %d)", dim_out[0], dim_out[1],
@@ -487,7 +507,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %lld, %lld, %lld, "
 	    "%lld, %lld, %lld, %s, %s%s)\n",
 	    sp.kernel, Ko, q.bm, tiles, N,
-	    igemm_smem(&q), cg_bufname(G, x->in[0]), wbuf,
+	    igemm_smem(&q, wg), cg_bufname(G, x->in[0]), wbuf,
 	    cb, y, N, C, dim_in[0], dim_in[1], dim_in[2], Ko, dim_out[0],
 	    dim_out[1], dim_out[2], (long long)q.stride[0],
 	    (long long)q.stride[1], (long long)q.stride[2],

@@ -229,7 +229,7 @@ void cg_gemm_prepare(cg_gen *G)
 		cg_dw dq;
 		const unsigned char *in;
 		if ((!form || !gemm_geom(G, n, form, &sp)) &&
-		    (G->s.conv_impl != 1 || !(cg_igemm_geom(g, n, &q) ||
+		    (G->s.conv_impl < 1 || !(cg_igemm_geom(g, n, &q) ||
 		                              (G->s.lib_tconv &&
 		                               cg_igemm_tconv_geom(g, n, &q)))) &&
 		    (!G->s.conv_dw || !cg_dw_geom(g, n, &dq)))

@@ -293,7 +293,7 @@ krl_err cg_emit_tconv(cg_gen *G, cg_kern *K, const cg_tconv *t)
 
 	/* conv.impl=igemm: the forward convolution as the implicit GEMM over
 	 * the flipped weight, straight into y (stride 1 only) */
-	if (G->s.conv_impl == 1 && !t->scatter && !dense &&
+	if (G->s.conv_impl >= 1 && !t->scatter && !dense &&
 	    cg_emit_igemm_tconv(G, K, cg_fmt(G, "k%d_wf", id))) {
 		G->ntconv++;
 		return KRL_OK;

@@ -90,8 +90,8 @@ static const char *const LIB_LAYOUT_XY[] = { "nchw", "nhwc", "nhwc_y",
 static const char *const LIB_LAYOUT_XY_CL[] = { "nhwc_y", "nchw", "nhwc",
                                                 "nhwc_xy" };
 static const char *const LIB_TCONV[] = { "dgrad", "fwd" };
-static const char *const CONV_IMPL[] = { "lib", "igemm" };
-static const char *const CONV_IGEMM[] = { "igemm", "lib" };
+static const char *const CONV_IMPL[] = { "lib", "igemm", "wgmma" };
+static const char *const CONV_IGEMM[] = { "igemm", "lib", "wgmma" };
 /* position tiles a block of the implicit GEMM's gather form walks, the
  * next tile's k-tiles loading while this one's are multiplied and stored;
  * 4 first where every such convolution has at most 32 output channels
@@ -203,7 +203,8 @@ static void sched_of(const krl_space *s, const krl_choice *c, krl_sched *k)
 	if ((z = chosen(s, c, "lib.tconv")))
 		k->lib_tconv = !strcmp(z, "fwd");
 	if ((z = chosen(s, c, "conv.impl")))
-		k->conv_impl = !strcmp(z, "igemm");
+		k->conv_impl = !strcmp(z, "igemm") ? 1 :
+		                !strcmp(z, "wgmma") ? 2 : 0;
 	if ((z = chosen(s, c, "math")))
 		k->math_fast = !strcmp(z, "fast");
 	if ((z = chosen(s, c, "conv.tiles")))
@@ -772,7 +773,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "fuse", NOPT(FUSE), FUSE);
 	int ngemm = 0, pay = gemm_tiles_pay(o->g, &ngemm), nalgo = 0;
 	int nlayout = 0, ntconv = 0, nigemm = 0, igemm_pays = 1, cl_pay = 1;
-	int ngather = 0, tiles_pay = 1;
+	int ngather = 0, tiles_pay = 1, nwg = 0;
 	int nxy = 0;
 	int algo_small = 1, ndw = 0, dw_pays = 1, ndense = 0, dense_pays = 1;
 	int dw_tall_any = 0;
@@ -814,6 +815,7 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 				igemm_pays = 0;
 			}
 			nigemm += ig;
+			nwg += ig && q.wg;
 			if (ig && !q.halo) {
 				ngather++;
 				tiles_pay &= conv_tiles_pay(&q);
@@ -852,8 +854,11 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 		add_decision(sp, "map.cl", NOPT(MAP_CL), MAP_CL);
 	if (ntconv)
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
+	/* wgmma (the Hopper halo form, where some convolution takes it)
+	 * last: not yet timed on a GPU; round 0 of the search judges it */
 	if (nigemm)
-		add_decision(sp, "conv.impl", 2, igemm_pays ? CONV_IGEMM : CONV_IMPL);
+		add_decision(sp, "conv.impl", nwg ? 3 : 2,
+		             igemm_pays ? CONV_IGEMM : CONV_IMPL);
 	if ((gen || nigemm || ngemm) && has_fast_math(o->g))
 		add_decision(sp, "math", NOPT(MATH), MATH);
 	if (ngather)

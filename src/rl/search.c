@@ -6,8 +6,9 @@
  *
  * Layout of a run of budget B: round 0 holds the fixed choices (the
  * default; the other gemm.impl (lib, or 3xtf32 where lib is the
- * default), conv.impl and lib.layout, in the reverse order where
- * convolutions hold most of the work; lib.tconv, lib.groups, conv.dw and
+ * default), conv.impl (and its Hopper form, wgmma, where offered) and
+ * lib.layout, in the reverse order where convolutions hold most of the
+ * work; lib.tconv, lib.groups, conv.dw and
  * lib.rnn (persist) when offered; last "fuse=ref", the reference plan,
  * which comes back as the last slot of a run cut short when nothing before
  * it was as fast as the reference), slots "r0/k0", "r0/k1", ...; every later
@@ -69,8 +70,8 @@ typedef struct search {
 	const char *task;
 	char run[256];
 	int64_t run_id;
-	krl_choice fixed[10];    /* round 0 */
-	char fixed_name[10][64];
+	krl_choice fixed[12];    /* round 0 */
+	char fixed_name[12][64];
 	int ref_k, ref_j;        /* decision fuse and its option ref, or -1 */
 	int n0, rounds;
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */
@@ -936,13 +937,23 @@ static void push_conv(search *S)
 {
 	const krl_space *s = S->gen->space;
 	int kt = dec_index(s, "lib.tconv"), ki = dec_index(s, "conv.impl");
-	int n0 = S->n0;
-	push_fixed(S, ki, 1, "the other convolution");
-	if (kt >= 0 && S->n0 > n0 && s->dec[kt].nopt > 1) {
-		S->fixed[S->n0 - 1].opt[kt] = 1;
-		snprintf(S->fixed_name[S->n0 - 1], sizeof S->fixed_name[0],
-		         "conv.impl=%.8s lib.tconv=%.8s (the other convolution)",
-		         s->dec[ki].opt[1], s->dec[kt].opt[1]);
+	for (int w = 0; w < 2; w++) {
+		/* the other of lib and igemm; then the Hopper form where
+		 * offered (wgmma, option 2) */
+		int n0 = S->n0, j = w == 0 ? 1 : 2;
+		if (ki < 0 || j >= s->dec[ki].nopt)
+			break;
+		push_fixed(S, ki, j, w == 0 ? "the other convolution" :
+		           "the Hopper convolution");
+		if (kt >= 0 && S->n0 > n0 && s->dec[kt].nopt > 1) {
+			S->fixed[S->n0 - 1].opt[kt] = 1;
+			snprintf(S->fixed_name[S->n0 - 1],
+			         sizeof S->fixed_name[0],
+			         "conv.impl=%.8s lib.tconv=%.8s (%s)",
+			         s->dec[ki].opt[j], s->dec[kt].opt[1],
+			         w == 0 ? "the other convolution" :
+			         "the Hopper convolution");
+		}
 	}
 }
 

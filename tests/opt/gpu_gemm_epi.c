@@ -118,9 +118,10 @@ static void level2_gemm_epilogues_are_ok(void **state)
  * - tests/data/perm/forms.task: the permute copy kernel's forms, float4
  *   runs at kb1;
  * - tests/data/conv/hopper.task: the implicit-GEMM convolution's Hopper
- *   halo form (wgmma descriptors into the window and the packed weight)
- *   at channels off the chunk and the tile, odd rows, rows off the 128
- *   columns, padding;
+ *   halo form (conv.impl=wgmma: wgmma descriptors into the window and the
+ *   packed weight) at channels off the chunk and the tile, odd rows, rows
+ *   off the 128 columns, padding; hopper8.task: the same over 8 input
+ *   channels, 8 row tiles a block;
  * - level3/50 with the attention rule off (the masked pair and the
  *   batched epilogue on attention) and its default (the rule's sdpa
  *   call, causal and relu), and level3/49 (permutes, warp scans,
@@ -138,7 +139,9 @@ static void generated_kernels_are_ok(void **state)
 		  "tiny,kb0,kb1" },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
 		  "tiny,kb0,kb1" },
-		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=igemm",
+		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=wgmma",
+		  "tiny,kb0,kb1" },
+		{ "tests/data/conv/hopper8.task", "krl-choice: conv.impl=wgmma",
 		  "tiny,kb0,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice: gemm.impl=3xtf32 "
 		  "rule.attention=off", "tiny,kb1" },

@@ -541,15 +541,14 @@ static int has_kernel(const char *text)
 /* The shape sets of the geometry tests' tasks (tests/data/). */
 static const char *const geometry_sets[] = { "tiny", "kb0", "kb1" };
 
-/* Runs candidate text (summary what) of task t (file path) at each of
- * geometry_sets, set q with seed seed + q and nan as run's, counting the
- * runs and the wrong ones. */
-static void run_geometry_sets(const krl_task *t, const char *path,
-                              const char *text, const char *what,
-                              uint64_t seed, int nan, const char *dir,
-                              int *runs, int *wrong)
+/* Runs candidate text (summary what) of task t (file path) at the first
+ * nsets of geometry_sets, set q with seed seed + q and nan as run's,
+ * counting the runs and the wrong ones. */
+static void run_first_sets(int nsets, const krl_task *t, const char *path,
+                           const char *text, const char *what, uint64_t seed,
+                           int nan, const char *dir, int *runs, int *wrong)
 {
-	for (int q = 0; q < 3; q++) {
+	for (int q = 0; q < nsets; q++) {
 		const krl_shapeset *ss = krl_task_shapeset(t, geometry_sets[q]);
 		assert_non_null(ss);
 		int64_t bad = run(t, path, text, ss, seed + (uint64_t)q, dir, nan);
@@ -561,6 +560,15 @@ static void run_geometry_sets(const krl_task *t, const char *path,
 			(*wrong)++;
 		}
 	}
+}
+
+/* run_first_sets at every set */
+static void run_geometry_sets(const krl_task *t, const char *path,
+                              const char *text, const char *what,
+                              uint64_t seed, int nan, const char *dir,
+                              int *runs, int *wrong)
+{
+	run_first_sets(3, t, path, text, what, seed, nan, dir, runs, wrong);
 }
 
 /* The candidate of choice line (e.g. "krl-choice: row.cols=4"), its text
@@ -1161,6 +1169,7 @@ static void dwconv_geometries_compute_golden(void **state)
 typedef struct choice_case {
 	const char *path, *line, *must, *mustnot;
 	uint64_t seed;
+	int nsets;               /* the first nsets of geometry_sets; 0: all */
 } choice_case;
 
 /* Generates each case's candidate at kb1 (compiled by NVRTC), checks its
@@ -1189,8 +1198,8 @@ static void run_choice_cases(const char *what, const choice_case *cs, int n)
 			assert_non_null(strstr(text, cs[i].must));
 		if (cs[i].mustnot)
 			assert_null(strstr(text, cs[i].mustnot));
-		run_geometry_sets(t, cs[i].path, text, sum, cs[i].seed, 0, dir,
-		                  &runs, &wrong);
+		run_first_sets(cs[i].nsets ? cs[i].nsets : 3, t, cs[i].path,
+		               text, sum, cs[i].seed, 0, dir, &runs, &wrong);
 		free(text);
 		free(sum);
 		krl_opt_free(o);
@@ -1216,27 +1225,37 @@ static void cat_igemm_compute_golden(void **state)
 	static const choice_case cs[] = {
 		{ "tests/data/cat/igemm.task", "krl-choice: conv.impl=igemm",
 		  "writes its slice of y (channels from (e1) + (sq))",
-		  "call cat", 81 },
+		  "call cat", 81, 0 },
 		{ "tests/data/cat/igemm.task", "krl-choice: conv.impl=lib",
-		  "written in place: its inputs' kernels wrote", "_conv(", 82 },
+		  "written in place: its inputs' kernels wrote", "_conv(", 82, 0 },
 	};
 	run_choice_cases("cats written by implicit-GEMM epilogues", cs, 2);
 }
 
-/* The implicit-GEMM convolution's Hopper halo form on
+/* The implicit-GEMM convolution's Hopper halo form (conv.impl=wgmma) on
  * tests/data/conv/hopper.task (input channels off the chunk, output
- * channels off the tile, odd rows, rows off the 128 columns, padding):
- * on the CPU stand-in its stages (the weight packed in init, the
- * channels-last window) feed the mma.sync fragments that stand for the
- * wgmma (whose descriptors only the GPU test checks: gpu_gemm_epi). */
+ * channels off the tile, odd rows, rows off the 128 columns, padding)
+ * and tests/data/conv/hopper8.task (8 input channels: a block walks 8
+ * row tiles through its pipeline, the last block fewer; tiny and kb0
+ * only, kb1 being too large for the stand-in): on the CPU stand-in its
+ * stages (the weight packed in init, the channels-last window) feed the
+ * mma.sync fragments that stand for the wgmma (whose descriptors only the
+ * GPU test checks: gpu_gemm_epi). conv.impl=igemm writes the halo form's
+ * mma.sync kernel instead. */
 static void conv_hopper_compute_golden(void **state)
 {
 	(void)state;
 	static const choice_case cs[] = {
+		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=wgmma",
+		  "igemm::wgh_entry<128, 3, 3, true, false, 1>", "call conv", 91,
+		  0 },
+		{ "tests/data/conv/hopper8.task", "krl-choice: conv.impl=wgmma",
+		  "igemm::wgh_entry<64, 3, 3, true, false, 8>", "call conv", 92,
+		  2 },
 		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=igemm",
-		  "igemm::wgh_entry<128, 3, 3, true, false>", "call conv", 91 },
+		  "igemm::halo_entry<", "igemm::wgh_entry<", 93, 1 },
 	};
-	run_choice_cases("the Hopper halo convolution", cs, 1);
+	run_choice_cases("the Hopper halo convolution", cs, 3);
 }
 
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
@@ -1250,13 +1269,13 @@ static void permute_forms_compute_golden(void **state)
 	(void)state;
 	static const choice_case cs[] = {
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
-		  "perm::tile<5, 0>", "call permute", 51 },
+		  "perm::tile<5, 0>", "call permute", 51, 0 },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=gen",
-		  "perm::inner<5>", NULL, 52 },
+		  "perm::inner<5>", NULL, 52, 0 },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=lib",
-		  "call permute", "perm::", 53 },
+		  "call permute", "perm::", 53, 0 },
 		{ "tests/data/perm/forms.task", "krl-choice: perm.impl=pipe",
-		  "perm::tile<5, 0, true>", "call permute", 54 },
+		  "perm::tile<5, 0, true>", "call permute", 54, 0 },
 	};
 	run_choice_cases("permute forms", cs, 4);
 }
@@ -1272,13 +1291,13 @@ static void colregs_compute_golden(void **state)
 	/* offered and taken: one kernel, registered where on */
 	static const choice_case cs[] = {
 		{ "tests/data/reduce/colrms.task", "krl-choice: row.colregs=on",
-		  "launch k0_colr ", NULL, 41 },
+		  "launch k0_colr ", NULL, 41, 0 },
 		{ "tests/data/reduce/colrms.task", "krl-choice: row.colregs=off",
-		  " row.colregs=", "launch k0_colr ", 42 },
+		  " row.colregs=", "launch k0_colr ", 42, 0 },
 		{ "tests/data/reduce/colscale.task", "krl-choice: row.colregs=on",
-		  "launch k0_colr ", NULL, 43 },
+		  "launch k0_colr ", NULL, 43, 0 },
 		{ "tests/data/reduce/colscale.task", "krl-choice: row.colregs=off",
-		  " row.colregs=", "launch k0_colr ", 44 },
+		  " row.colregs=", "launch k0_colr ", 44, 0 },
 	};
 	run_choice_cases("registered column kernels", cs, 4);
 }
@@ -1782,7 +1801,7 @@ static void reduce_geometries_compute_golden(void **state)
 		                       "krl-choice: row.cols=4" :
 		                       "krl-choice: row.cols=1",
 		                       i % 2 ? "launch k0_colw " : "launch k0_col ",
-		                       NULL, 31 + 3 * (uint64_t)(i % 2) };
+		                       NULL, 31 + 3 * (uint64_t)(i % 2), 0 };
 	run_choice_cases("middle-axis reductions", cs, 8);
 }
 
@@ -1796,9 +1815,9 @@ static void colsplit_compute_golden(void **state)
 	(void)state;
 	static const choice_case cs[] = {
 		{ "tests/data/reduce/colsplit.task", "krl-choice: row.tail=on",
-		  "launch k0_pass1 ", "launch k0_out ", 53 },
+		  "launch k0_pass1 ", "launch k0_out ", 53, 0 },
 		{ "tests/data/reduce/colsplit.task", "krl-choice: row.tail=off",
-		  "launch k0_out ", NULL, 56 },
+		  "launch k0_out ", NULL, 56, 0 },
 	};
 	run_choice_cases("split column kernels", cs, 2);
 }

@@ -436,20 +436,33 @@ static void conv_impl_pay_rule(void **state)
 	(void)state;
 	static const struct {
 		const char *id, *first; /* the task; conv.impl's option 0 */
-		int other;              /* generate with option 1 */
+		int other;              /* generate with this option */
 		const char *what, *text, *text2; /* expected; NULL: not checked */
 	} cases[] = {
-		/* the library's call first; the other option the Hopper halo
-		 * form (wgmma), its weight packed in init (not yet run on a
-		 * GPU: the pay rule waits for its timing) */
+		/* the library's call first; igemm the halo form (mma.sync);
+		 * wgmma, offered last, its Hopper form, the weight packed in
+		 * init (not yet run on a GPU: the pay rule waits for its
+		 * timing) */
 		{ "level2/1_conv2d_relu_biasadd", "lib", 0, NULL, "call conv(",
 		  NULL },
 		{ "level2/1_conv2d_relu_biasadd", "lib", 1,
 		  "4 ops into 1 kernel: 1 conv (implicit GEMM, TF32, epilogue: 3 "
-		  "ops)", "wgh_entry<128, 3, 3, false, false>",
+		  "ops)", "igemm::halo_entry<128, 3, 3, false, false>", NULL },
+		{ "level2/1_conv2d_relu_biasadd", "lib", 2,
+		  "4 ops into 1 kernel: 1 conv (implicit GEMM, TF32, epilogue: 3 "
+		  "ops)", "igemm::wgh_entry<128, 3, 3, false, false, 1>",
 		  "launch k0_wpack grid=" },
-		{ "level2/54_conv2d_multiply_leakyrelu_gelu", "lib", 1, NULL,
-		  "wgh_entry<64, 3, 3, false, false>", "smem=173568 " },
+		{ "level2/54_conv2d_multiply_leakyrelu_gelu", "lib", 2, NULL,
+		  "igemm::wgh_entry<64, 3, 3, false, false, 1>",
+		  "smem=173568 " },
+		/* 8 input channels: the gather form first (igemm); wgmma's
+		 * blocks walk 8 row tiles (one chunk each) */
+		{ "level2/87_conv2d_subtract_subtract_mish", "igemm", 0, NULL,
+		  "igemm::conv_entry<64, 128, 32, 32, 1, 3, 3, false, false, 1>",
+		  NULL },
+		{ "level2/87_conv2d_subtract_subtract_mish", "igemm", 2, NULL,
+		  "igemm::wgh_entry<64, 3, 3, false, false, 8>",
+		  "* cdiv((oh), 32), " },
 		{ "level2/71_conv2d_divide_leakyrelu", "igemm", 0,
 		  "6 ops into 1 kernel: 1 conv (implicit GEMM, TF32, epilogue: 5 "
 		  "ops)", "conv_entry<64, 128, 32, 32, 1, 3, 3, false, false, 1>",

@@ -651,12 +651,6 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
 constexpr int W_CK = 8;		/* input channels a chunk: one k8 step a tap */
 constexpr int W_NW = 128;	/* output columns a block: one MMA's N */
 constexpr int W_STAGES = 4;
-/* row tiles a block walks through one pipeline (the next tile's chunks
- * load while this one's last are multiplied); the grid's row tiles are
- * cdiv(OH, TH) either way, and a block past y's rows does nothing */
-#ifndef KRL_CONV_WG_TILES
-#define KRL_CONV_WG_TILES 1
-#endif
 
 template <int BM, int R, int S>
 struct wtile {
@@ -896,15 +890,17 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 }
 
 /* The Hopper halo kernel's body: blockIdx.x over (channel tile, column
- * tile, row tile), channel tiles fastest; blockIdx.y over images. */
-template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+ * tile, row block of U row tiles), channel tiles fastest; blockIdx.y over
+ * images. A block walks its U row tiles through one pipeline (the next
+ * tile's chunks load while this one's last are multiplied): with few
+ * input channels (8: one chunk a tile) the pipeline runs over the tiles. */
+template <int BM, int R, int S, bool PAD, bool BIAS, int U, class E>
 static __device__ __forceinline__ void wgh_entry(const float *__restrict__ x, const float *__restrict__ wp,
 						 const float *__restrict__ cb, float *__restrict__ y,
 						 const geo &q, int nimg, const E &e)
 {
 	const int tm = (q.K + BM - 1) / BM, tw = (q.OW + W_NW - 1) / W_NW;
 	const int mt = blockIdx.x % tm;
-	constexpr int U = KRL_CONV_WG_TILES;
 	const int ow0 = (blockIdx.x / tm % tw) * W_NW, oh0 = (blockIdx.x / tm / tw) * wtile<BM, R, S>::TH * U;
 	if (oh0 >= q.OH)
 		return;
