@@ -37,6 +37,8 @@ typedef struct rinfo {
 	int slot[CG_MAX_KNODES];
 	int online[CG_MAX_KNODES]; /* a sum of exp(x - max) computed with that
 	                              max (the index of its reduce), or -1 */
+	int onlinef[CG_MAX_KNODES]; /* 1: its max is logsumexp's finite max
+	                               of that max (online_pair) */
 	int var[CG_MAX_KNODES];  /* a sum of (x - mean)^2 computed with the sum
 	                            of x the mean is (its index), or -1 */
 	int varc[CG_MAX_KNODES]; /* that mean's constant factor (a node) */
@@ -196,9 +198,36 @@ static int64_t prod_val(const krl_gnode *x, int from, int to)
 	return v;
 }
 
+/* Whether node i is a literal scalar 0. */
+static int is_zero(const krl_graph *g, int i)
+{
+	const krl_gnode *n = &g->n[i];
+	return n->kind == KRL_GN_CONST && n->ndim == 0 && n->cval == 0.0;
+}
+
+/* Whether node w is logsumexp's finite max (lower.c lo_logsumexp):
+ * where(M - M == 0, M, 0) of node M. */
+static int finite_max_of(const krl_graph *g, int w, int M)
+{
+	const krl_gnode *x = &g->n[w];
+	if (x->kind != KRL_GN_PW || x->pw != KRL_PW_WHERE || x->nin != 3 ||
+	    x->in[1] != M || !is_zero(g, x->in[2]))
+		return 0;
+	const krl_gnode *eq = &g->n[x->in[0]];
+	if (eq->kind != KRL_GN_PW || eq->pw != KRL_PW_EQ || eq->nin != 2 ||
+	    !is_zero(g, eq->in[1]))
+		return 0;
+	const krl_gnode *d = &g->n[eq->in[0]];
+	return d->kind == KRL_GN_PW && d->pw == KRL_PW_SUB && d->nin == 2 &&
+	       d->in[0] == M && d->in[1] == M;
+}
+
 /* The online softmax: reduce j a sum of exp(E - M) with M an in-kernel max
- * of E (softmax, log_softmax, cross entropy). Returns M's index, or -1. */
-static int online_pair(cg_gen *G, cg_kern *K, int j)
+ * of E (softmax, log_softmax, cross entropy), or of exp(E - M') with M'
+ * logsumexp's finite max of M (finite_max_of: M, or 0 where M is
+ * infinite; *fin 1, and the finish makes the sum +inf where M is).
+ * Returns M's index, or -1. */
+static int online_pair(cg_gen *G, cg_kern *K, int j, int *fin)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[K->anchor[j]];
@@ -215,8 +244,12 @@ static int online_pair(cg_gen *G, cg_kern *K, int j)
 	for (int i = 0; i < K->nanchor; i++) {
 		const krl_gnode *m = &g->n[K->anchor[i]];
 		if (i != j && m->red == KRL_RED_MAX &&
-		    K->anchor[i] == g->n[d].in[1] && m->in[0] == g->n[d].in[0])
+		    (K->anchor[i] == g->n[d].in[1] ||
+		     finite_max_of(g, g->n[d].in[1], K->anchor[i])) &&
+		    m->in[0] == g->n[d].in[0]) {
+			*fin = K->anchor[i] != g->n[d].in[1];
 			return i;
+		}
 	}
 	return -1;
 }
@@ -262,12 +295,37 @@ static int var_pair(cg_gen *G, cg_kern *K, int j, int *cn)
 	return -1;
 }
 
+/* The reductions' pairs (online[]: sums of exp(E - M) kept with their
+ * max, where online; var[]: one-pass variances), passes and slots. */
+static void assign_passes(cg_gen *G, cg_kern *K, rinfo *ri, int online)
+{
+	const krl_graph *g = G->g;
+	int memo[CG_MAX_KNODES] = { 0 };
+	/* online[] then var[]: pass_of reads both */
+	int links[2 * CG_MAX_KNODES];
+	for (int j = 0; j < K->nanchor; j++) {
+		ri->onlinef[j] = 0;
+		ri->online[j] = online ? online_pair(G, K, j, &ri->onlinef[j]) : -1;
+		ri->var[j] = ri->online[j] < 0 ? var_pair(G, K, j, &ri->varc[j]) : -1;
+		links[j] = ri->online[j];
+		links[j + CG_MAX_KNODES] = ri->var[j];
+	}
+	ri->npass = ri->nslot = 0;
+	for (int j = 0; j < K->nanchor; j++) {
+		ri->red[j] = K->anchor[j];
+		ri->pass[j] = pass_of(G, K, links, j, memo, 0);
+		if (ri->pass[j] > ri->npass)
+			ri->npass = ri->pass[j];
+		ri->slot[j] = ri->nslot;
+		ri->nslot += cg_red_is_arg(g->n[K->anchor[j]].red) ? 2 : 1;
+	}
+}
+
 static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *sp = &g->n[K->space];
 	memset(ri, 0, sizeof *ri);
-	int memo[CG_MAX_KNODES] = { 0 };
 	ri->nred = K->nanchor;
 	for (int o = 0; o < K->nout; o++) {
 		int n = K->out[o];
@@ -283,7 +341,7 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 	}
 	ri->perm = ri->nfull ? 0 : cg_row_cl(G, K);
 	/* the strategy first: the online softmax is written for the warp and
-	 * block ones */
+	 * block ones (and the plain column kernel: cg_emit_row) */
 	ri->strategy = G->s.row_strategy;
 	int64_t rows = prod_val(sp, 0, K->ax0);
 	if (ri->perm == 1)
@@ -303,23 +361,7 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 	int inner1 = ri->perm == 1 ||
 	             (!ri->perm && !strcmp(cg_prod(G, K->space, K->ax1, sp->ndim),
 	                                   "1"));
-	/* online[] then var[]: pass_of reads both */
-	int links[2 * CG_MAX_KNODES];
-	for (int j = 0; j < K->nanchor; j++) {
-		ri->online[j] = inner1 && ri->strategy != CG_ROW_MULTI ?
-		                online_pair(G, K, j) : -1;
-		ri->var[j] = ri->online[j] < 0 ? var_pair(G, K, j, &ri->varc[j]) : -1;
-		links[j] = ri->online[j];
-		links[j + CG_MAX_KNODES] = ri->var[j];
-	}
-	for (int j = 0; j < K->nanchor; j++) {
-		ri->red[j] = K->anchor[j];
-		ri->pass[j] = pass_of(G, K, links, j, memo, 0);
-		if (ri->pass[j] > ri->npass)
-			ri->npass = ri->pass[j];
-		ri->slot[j] = ri->nslot;
-		ri->nslot += cg_red_is_arg(g->n[K->anchor[j]].red) ? 2 : 1;
-	}
+	assign_passes(G, K, ri, inner1 && ri->strategy != CG_ROW_MULTI);
 	ri->otext = cg_prod(G, K->space, 0, K->ax0);
 	ri->rtext = cg_prod(G, K->space, K->ax0, K->ax1);
 	ri->itext = cg_prod(G, K->space, K->ax1, sp->ndim);
@@ -859,12 +901,27 @@ static void emit_sections(cg_em *em, const rinfo *ri, const rprog *P,
 				if (pr.kind[k] != 1)
 					continue;
 				int m = pr.with[k];
-				fin[m] = cg_acc_finish(em, &loops, ind, KRL_RED_MAX, acc[m],
-				                       P->finish == 1);
-				cg_line(&loops, ind, "%s = %s == -INFINITY ? 0.0 : %s * "
-				        "(double)%s(%s - %s);", acc[k], acc[m], acc[k],
-				        row_exp(G), acc[m],
-				        fin[m].e);
+				/* the thread's own max (the column finish overwrites
+				 * its accumulator with the column's) */
+				const char *lm = acc[m];
+				if (P->finish == 2) {
+					lm = cg_name(G, "lm");
+					cg_line(&loops, ind, "const float %s = %s;", lm, acc[m]);
+					fin[m] = col_finish(em, &loops, ind, KRL_RED_MAX, acc[m],
+					                    P->L[0].ty);
+				} else {
+					fin[m] = cg_acc_finish(em, &loops, ind, KRL_RED_MAX,
+					                       acc[m], P->finish == 1);
+				}
+				/* a row of max +inf: exp(E - M) is NaN at +inf
+				 * (softmax's NaN), but the sum is +inf where its M is
+				 * logsumexp's finite max (0 there) */
+				const char *inf = ri->onlinef[js[k]] ?
+				                  cg_fmt(G, "%s == INFINITY ? "
+				                         "(double)INFINITY : ", fin[m].e) : "";
+				cg_line(&loops, ind, "%s = %s == -INFINITY ? 0.0 : %s%s * "
+				        "(double)%s(%s - %s);", acc[k], lm, inf, acc[k],
+				        row_exp(G), lm, fin[m].e);
 				cg_em_set_reduce(em, nodes[m], fin[m]);
 			}
 			/* variance pairs: both shifted sums over the row, in place */
@@ -2586,8 +2643,12 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 		emit_cols_regs(G, K, &ri, kpt);
 	else if (split_pays(G, K, &ri))
 		emit_cols_split(G, K, &ri);
-	else if (!ri.inner1)
+	else if (!ri.inner1) {
+		/* the plain column kernel keeps a sum of exp(E - M) online
+		 * with its max too (one pass fewer, E computed once) */
+		assign_passes(G, K, &ri, 1);
 		emit_cols(G, K, &ri);
+	}
 	else if (ri.strategy == CG_ROW_MULTI)
 		emit_multi(G, K, &ri);
 	else

@@ -404,7 +404,8 @@ static int64_t run_steps(const krl_program *p, const krl_candidate *c,
 /* Runs candidate text for task t at shape set ss; compares with the
  * golden outputs of the same inputs. Returns the number of bad elements
  * (printing the first few), or -1 when it could not run. nan_every > 0
- * makes every nan_every-th element of each f32 input NaN. */
+ * makes every nan_every-th element of each f32 input NaN, < 0 every
+ * -nan_every-th +inf. */
 static int64_t run(const krl_task *t, const char *id, const char *text,
                    const krl_shapeset *ss, uint64_t seed, const char *dir,
                    int nan_every)
@@ -436,11 +437,12 @@ static int64_t run(const krl_task *t, const char *id, const char *text,
 	}
 	krl_judge_draw_host(ref, gold, KRL_ROLE_PARAM, seed, NULL, NULL);
 	krl_judge_draw_host(ref, gold, KRL_ROLE_INPUT, seed + 1, NULL, NULL);
-	for (int i = 0; nan_every > 0 && i < ref->ntask; i++)
+	for (int i = 0; nan_every && i < ref->ntask; i++)
 		if (ref->bufs[i].role == KRL_ROLE_INPUT &&
 		    ref->bufs[i].dtype == KRL_F32)
-			for (int64_t k = 2; k < ref->bufs[i].numel; k += nan_every)
-				gold[i][k] = NAN;
+			for (int64_t k = 2; k < ref->bufs[i].numel;
+			     k += nan_every > 0 ? nan_every : -nan_every)
+				gold[i][k] = nan_every > 0 ? NAN : INFINITY;
 	/* inputs as the device sees them (f32 rounding) */
 	for (int i = 0; i < ref->ntask; i++)
 		if (ref->bufs[i].role != KRL_ROLE_OUTPUT &&
@@ -555,7 +557,7 @@ static void run_first_sets(int nsets, const krl_task *t, const char *path,
 		(*runs)++;
 		if (bad) {
 			printf("%s (%s) at %s%s: %s\n", path, what, geometry_sets[q],
-			       nan ? " with NaNs" : "",
+			       nan > 0 ? " with NaNs" : nan < 0 ? " with +infs" : "",
 			       bad < 0 ? "did not run" : "wrong values");
 			(*wrong)++;
 		}
@@ -1805,6 +1807,51 @@ static void reduce_geometries_compute_golden(void **state)
 	run_choice_cases("middle-axis reductions", cs, 8);
 }
 
+/* logsumexp over the middle axis (the column kernel) and the last axis (a
+ * row kernel) of tests/data/reduce/lse.task, each kept online in one pass
+ * (its sum of exp(x - m') follows the running max; m' the finite max),
+ * at all three sets, and again with +inf elements (a column or row
+ * holding one is +inf) and with NaNs. */
+static void logsumexp_online_compute_golden(void **state)
+{
+	(void)state;
+	const char *path = "tests/data/reduce/lse.task";
+	if (!have_cxx()) {
+		printf("SKIP: no C++ compiler (%s)\n", cxx());
+		return;
+	}
+	char dir[] = "/tmp/krl-simcc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	krl_diag d = { 0 };
+	krl_task *t = NULL;
+	KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
+	krl_opt *o = NULL;
+	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
+	char *text = NULL, *sum = NULL;
+	generate_compiled(o, path, "krl-choice:", &text, &sum);
+	/* both kernels online: no second pass, the +inf rule in each */
+	assert_null(strstr(text, "/* pass 2 */"));
+	const char *a = strstr(text, "(double)INFINITY : ");
+	assert_non_null(a);
+	assert_non_null(strstr(a + 1, "(double)INFINITY : "));
+	assert_non_null(strstr(text, "launch k0_col "));
+	int runs = 0, wrong = 0;
+	const int modes[3] = { 0, -7, 5 };
+	for (int m = 0; m < 3; m++)
+		run_first_sets(3, t, path, text, sum, 61 + 3 * (uint64_t)m,
+		               modes[m], dir, &runs, &wrong);
+	printf("logsumexp kept online on the CPU stand-in: %d runs, %d wrong\n",
+	       runs, wrong);
+	free(text);
+	free(sum);
+	krl_opt_free(o);
+	krl_task_free(t);
+	forget_dir(dir);
+	if (!wrong)
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	assert_int_equal(wrong, 0);
+}
+
 /* The split column kernel over NCHW rows (tests/data/reduce/colsplit.task:
  * batch norm's statistics and a max over a run of 5,003 rows of 48
  * columns at kb1, codegen_row.c's split_pays): the run's chunks write
@@ -1962,6 +2009,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(tconv_igemm_compute_golden),
 		cmocka_unit_test(cat_igemm_compute_golden),
 		cmocka_unit_test(conv_hopper_compute_golden),
+		cmocka_unit_test(logsumexp_online_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),
 		cmocka_unit_test(colregs_compute_golden),
 		cmocka_unit_test(permute_forms_compute_golden),
