@@ -267,7 +267,7 @@ typedef struct cg_igemm {
 	                          * channels x 4 rows x 32 columns */
 	int wg;                  /* its Hopper form applies, igemm::wgh_entry
 	                          * (as the halo form's geometry but 8 input
-	                          * channels or more, 33 output channels or
+	                          * channels or more, 17 output channels or
 	                          * more, rows of 96 or more; written with
 	                          * conv.impl=wgmma): tiles of wbm (64 or 128)
 	                          * channels x (wbm 128: 2, 64: 4) rows x 128

@@ -1242,8 +1242,8 @@ static void cat_igemm_compute_golden(void **state)
  * only, kb1 being too large for the stand-in): on the CPU stand-in its
  * stages (the weight packed in init, the channels-last window) feed the
  * mma.sync fragments that stand for the wgmma (whose descriptors only the
- * GPU test checks: gpu_gemm_epi). conv.impl=igemm writes the halo form's
- * mma.sync kernel instead. */
+ * GPU test checks: gpu_gemm_epi), and level 2's 87, 21 and 1 at tiny.
+ * conv.impl=igemm writes the halo form's mma.sync kernel instead. */
 static void conv_hopper_compute_golden(void **state)
 {
 	(void)state;
@@ -1256,8 +1256,19 @@ static void conv_hopper_compute_golden(void **state)
 		  2 },
 		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=igemm",
 		  "igemm::halo_entry<", "igemm::wgh_entry<", 93, 1 },
+		/* level 2's at tiny: 87 and 21 over 8 input channels (64 and
+		 * 32 output channels), 1 over 64 */
+		{ "tasks/level2/87_conv2d_subtract_subtract_mish.task",
+		  "krl-choice: conv.impl=wgmma",
+		  "igemm::wgh_entry<64, 3, 3, false, false, 8>", NULL, 94, 1 },
+		{ "tasks/level2/21_conv2d_add_scale_sigmoid_groupnorm.task",
+		  "krl-choice: conv.impl=wgmma",
+		  "igemm::wgh_entry<64, 3, 3, false, false, 8>", NULL, 95, 1 },
+		{ "tasks/level2/1_conv2d_relu_biasadd.task",
+		  "krl-choice: conv.impl=wgmma",
+		  "igemm::wgh_entry<128, 3, 3, false, false, 1>", NULL, 96, 1 },
 	};
-	run_choice_cases("the Hopper halo convolution", cs, 3);
+	run_choice_cases("the Hopper halo convolution", cs, 6);
 }
 
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
