@@ -1175,9 +1175,11 @@ typedef struct choice_case {
 } choice_case;
 
 /* Generates each case's candidate at kb1 (compiled by NVRTC), checks its
- * launches and runs it at the three sets on the CPU stand-in; prints
- * "<what> on the CPU stand-in ..." and fails on any wrong run. */
-static void run_choice_cases(const char *what, const choice_case *cs, int n)
+ * launches and runs it at the three sets on the CPU stand-in, with NaN or
+ * +inf elements as run's nan_every; prints "<what> on the CPU stand-in
+ * ..." and fails on any wrong run. */
+static void run_choice_cases_nan(const char *what, const choice_case *cs,
+                                 int n, int nan)
 {
 	if (!have_cxx()) {
 		printf("SKIP: no C++ compiler (%s)\n", cxx());
@@ -1201,7 +1203,7 @@ static void run_choice_cases(const char *what, const choice_case *cs, int n)
 		if (cs[i].mustnot)
 			assert_null(strstr(text, cs[i].mustnot));
 		run_first_sets(cs[i].nsets ? cs[i].nsets : 3, t, cs[i].path,
-		               text, sum, cs[i].seed, 0, dir, &runs, &wrong);
+		               text, sum, cs[i].seed, nan, dir, &runs, &wrong);
 		free(text);
 		free(sum);
 		krl_opt_free(o);
@@ -1213,6 +1215,12 @@ static void run_choice_cases(const char *what, const choice_case *cs, int n)
 	if (!wrong)
 		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	assert_int_equal(wrong, 0);
+}
+
+/* run_choice_cases_nan without NaNs */
+static void run_choice_cases(const char *what, const choice_case *cs, int n)
+{
+	run_choice_cases_nan(what, cs, n, 0);
 }
 
 /* A cat along the channels whose parts are the ReLU'd outputs of
@@ -1826,41 +1834,13 @@ static void reduce_geometries_compute_golden(void **state)
 static void logsumexp_online_compute_golden(void **state)
 {
 	(void)state;
-	const char *path = "tests/data/reduce/lse.task";
-	if (!have_cxx()) {
-		printf("SKIP: no C++ compiler (%s)\n", cxx());
-		return;
-	}
-	char dir[] = "/tmp/krl-simcc-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	krl_diag d = { 0 };
-	krl_task *t = NULL;
-	KRL_ASSERT_OK(krl_task_load(path, &t, &d), &d);
-	krl_opt *o = NULL;
-	KRL_ASSERT_OK(krl_opt_create(t, "kb1", &o, &d), &d);
-	char *text = NULL, *sum = NULL;
-	generate_compiled(o, path, "krl-choice:", &text, &sum);
-	/* both kernels online: no second pass, the +inf rule in each */
-	assert_null(strstr(text, "/* pass 2 */"));
-	const char *a = strstr(text, "(double)INFINITY : ");
-	assert_non_null(a);
-	assert_non_null(strstr(a + 1, "(double)INFINITY : "));
-	assert_non_null(strstr(text, "launch k0_col "));
-	int runs = 0, wrong = 0;
-	const int modes[3] = { 0, -7, 5 };
-	for (int m = 0; m < 3; m++)
-		run_first_sets(3, t, path, text, sum, 61 + 3 * (uint64_t)m,
-		               modes[m], dir, &runs, &wrong);
-	printf("logsumexp kept online on the CPU stand-in: %d runs, %d wrong\n",
-	       runs, wrong);
-	free(text);
-	free(sum);
-	krl_opt_free(o);
-	krl_task_free(t);
-	forget_dir(dir);
-	if (!wrong)
-		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	assert_int_equal(wrong, 0);
+	static const choice_case cs[] = {
+		{ "tests/data/reduce/lse.task", "krl-choice:",
+		  "(double)INFINITY : ", "/* pass 2 */", 61, 0 },
+	};
+	run_choice_cases_nan("logsumexp kept online", cs, 1, 0);
+	run_choice_cases_nan("logsumexp kept online, +inf elements", cs, 1, -7);
+	run_choice_cases_nan("logsumexp kept online, NaN elements", cs, 1, 5);
 }
 
 /* The split column kernel over NCHW rows (tests/data/reduce/colsplit.task:
