@@ -1250,7 +1250,8 @@ static void cat_igemm_compute_golden(void **state)
  * only, kb1 being too large for the stand-in): on the CPU stand-in its
  * stages (the weight packed in init, the channels-last window) feed the
  * mma.sync fragments that stand for the wgmma (whose descriptors only the
- * GPU test checks: gpu_gemm_epi), and level 2's 87, 21 and 1 at tiny.
+ * GPU test checks: gpu_gemm_epi), and level 2's 87, 21 and 1 and level
+ * 1's 57 (a transposed convolution's forward form) at tiny.
  * conv.impl=igemm writes the halo form's mma.sync kernel instead. */
 static void conv_hopper_compute_golden(void **state)
 {
@@ -1275,8 +1276,13 @@ static void conv_hopper_compute_golden(void **state)
 		{ "tasks/level2/1_conv2d_relu_biasadd.task",
 		  "krl-choice: conv.impl=wgmma",
 		  "igemm::wgh_entry<128, 3, 3, false, false, 1>", NULL, 96, 1 },
+		/* a transposed convolution of stride 1 as its forward form:
+		 * the flipped weight packed */
+		{ "tasks/level1/57_conv_transpose2d.task",
+		  "krl-choice: conv.impl=wgmma lib.tconv=fwd",
+		  "launch k0_wpack grid=", "conv_transpose(", 97, 1 },
 	};
-	run_choice_cases("the Hopper halo convolution", cs, 6);
+	run_choice_cases("the Hopper halo convolution", cs, 7);
 }
 
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
