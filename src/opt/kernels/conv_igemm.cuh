@@ -626,8 +626,9 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
  *   one window (start at the tap's shift, 128 bytes between groups of 8
  *   positions, HH HW 16 bytes between the channel halves). x is copied 4
  *   bytes at a time, a warp's lanes 8 columns x 4 channels (128 contiguous
- *   bytes of the stage, 4 32-byte runs of x). wgmma reads x's fp32 bits as
- *   TF32 (the low 13 bits dropped).
+ *   bytes of the stage, 4 32-byte runs of x), and once landed each thread
+ *   rounds the elements it copied to TF32 in place (wgmma would drop their
+ *   low 13 bits: a bias toward zero).
  *
  * A block: BM (64 or 128) output channels x TH rows x 128 columns of one
  * image; two warpgroups, each 64 channels x 2 rows (BM 128: TH 2, the
@@ -776,6 +777,22 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 		}
 	};
 
+	/* the window's elements this thread copied into stage st, once
+	 * landed, rounded to TF32 in place (cvt.rna's rule, as the other forms
+	 * round x): the tensor cores would drop their low 13 bits, a bias
+	 * that a mean over many outputs accumulates (level 2's 67) */
+	auto round_window = [&](int st) {
+		float *xs = smem + st * L::STAGE + L::A_STAGE;
+		const int cl = lane >> 2;
+		for (int sl = tid >> 5; sl < 2 * HH * CB; sl += NTH / 32) {
+			const int col = (sl % CB) * 8 + cl, hr = sl / CB;
+			if (col < HW) {
+				float *p = xs + ((hr * HW + col) << 2) + (lane & 3);
+				*p = __uint_as_float(tf32_round(*p));
+			}
+		}
+	};
+
 	float acc[2][64];
 #pragma unroll
 	for (int r2 = 0; r2 < 2; r2++)
@@ -825,6 +842,7 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 	for (int i = 0; i < n; i++) {
 		const int st = i % W_STAGES;
 		wait<W_STAGES - 3>();
+		round_window(st);
 		w_fence_smem();
 		__syncthreads();
 		if (i + W_STAGES - 2 < n)
