@@ -855,7 +855,10 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	if (ntconv)
 		add_decision(sp, "lib.tconv", NOPT(LIB_TCONV), LIB_TCONV);
 	/* wgmma (the Hopper halo form, where some convolution takes it)
-	 * last: not yet timed on a GPU; round 0 of the search judges it */
+	 * last: correct on the GPU, but the best of none of the 22 level-2
+	 * searches that judged it at kb1 (H100, 2026-12-07: its one block
+	 * an SM leaves a costly epilogue unhidden, 4's two mishes 14.8 ms
+	 * against cuDNN's 4.9); round 0 no longer judges it */
 	if (nigemm)
 		add_decision(sp, "conv.impl", nwg ? 3 : 2,
 		             igemm_pays ? CONV_IGEMM : CONV_IMPL);
