@@ -605,8 +605,9 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
 
 /*
  * The Hopper form of the halo convolution (wgmma: TF32 products from shared
- * memory, the warpgroup's MMA), for the same convolutions as halo_block
- * (2-d, stride 1, dilation 1) with 33 output channels or more. TF32's
+ * memory, the warpgroup's MMA; conv.impl=wgmma), for the geometry of
+ * halo_block (2-d, stride 1, dilation 1) over 8 input channels or more,
+ * with 17 output channels or more. TF32's
  * wgmma takes both operands K-major from shared memory, so the k order of
  * a chunk is again (tap, channel), but the stages hold the layout the
  * tensor cores read, without swizzle: "core matrices" of 8 rows x 4 k
