@@ -220,10 +220,10 @@ static int igemm_fill(const krl_conv_geom *geo_in, cg_igemm *q)
 	 * products on zeros: over few input channels the MMAs are not what
 	 * bounds it, its epilogue is) and its 128 columns mostly in y (rows
 	 * of 96 or more), the 4 stages within a block's 227 KB (the
-	 * simulator's 224); 8 input channels suffice, the pipeline running over row
-	 * tiles: wu of them a block, so that a block's pipeline holds 8
-	 * chunks or more (8 channels: 8 tiles), fewer where the grid would
-	 * fill fewer than 2 waves of 132 blocks */
+	 * simulator's 224); 8 input channels suffice, the pipeline running
+	 * over row tiles: wu of them a block, so that a block's pipeline
+	 * holds 8 chunks or more (8 channels: 8 tiles), fewer where the grid
+	 * would fill fewer than 2 waves of 132 blocks */
 	int wbm = K > 64 ? 128 : 64;
 	if (halo_geo && K > 16 && geo.out[1] >= 96 &&
 	    wg_smem(wbm, q->R, q->S) <= 224u * 1024u) {
