@@ -198,11 +198,13 @@ static int64_t prod_val(const krl_gnode *x, int from, int to)
 	return v;
 }
 
-/* Whether node i is a literal scalar 0. */
+/* Whether node i is a scalar 0 in every shape set (a candidate serves
+ * them all). */
 static int is_zero(const krl_graph *g, int i)
 {
 	const krl_gnode *n = &g->n[i];
-	return n->kind == KRL_GN_CONST && n->ndim == 0 && n->cval == 0.0;
+	return n->kind == KRL_GN_CONST && n->ndim == 0 && n->cval == 0.0 &&
+	       n->cexpr && krl_graph_text_fixed(g, n->cexpr);
 }
 
 /* Whether node w is logsumexp's finite max (lower.c lo_logsumexp):

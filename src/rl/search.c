@@ -69,8 +69,8 @@ typedef struct search {
 	const char *task;
 	char run[256];
 	int64_t run_id;
-	krl_choice fixed[12];    /* round 0 */
-	char fixed_name[12][64];
+	krl_choice fixed[10];    /* round 0 */
+	char fixed_name[10][64];
 	int ref_k, ref_j;        /* decision fuse and its option ref, or -1 */
 	int n0, rounds;
 	slotinfo *m;             /* [budget], slot (r, k) at first(r) + k */

@@ -750,6 +750,15 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 	const int nu = min(U, (q.OH - oh0 + L::TH - 1) / L::TH);	/* row tiles in y */
 	const int n = nu * nch;
 
+	/* window slot sl of this warp (sl from tid / 32, NTH / 32 apart): its
+	 * cells (half and row hr, column col) for this lane, column lane / 4
+	 * of an 8-column block; 0 past the window's columns */
+	auto wslot = [&](int sl, int &hr, int &col) {
+		hr = sl / CB;
+		col = (sl % CB) * 8 + (lane >> 2);
+		return col < HW;
+	};
+
 	auto load = [&](int sidx, int st) {
 		const int u = U == 1 ? 0 : sidx / nch, ch = sidx - u * nch;
 		const int ih0 = oh0 + u * L::TH - q.ph;
@@ -760,13 +769,12 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 		/* the window: warp slots (half, row, 8-column block), a lane's
 		 * column lane / 4 of the block and channel lane % 4 of the half */
 		float *xs = a + L::A_STAGE;
-		const int c0 = ch * W_CK + (lane & 3), cl = lane >> 2;
+		const int c0 = ch * W_CK + (lane & 3);
 		for (int sl = tid >> 5; sl < 2 * HH * CB; sl += NTH / 32) {
-			const int cbk = sl % CB, hr = sl / CB;
-			const int row = hr % HH, h = hr / HH;
-			const int col = cbk * 8 + cl, c = c0 + h * 4;
-			if (col >= HW)
+			int hr, col;
+			if (!wslot(sl, hr, col))
 				continue;
+			const int row = hr % HH, h = hr / HH, c = c0 + h * 4;
 			const int ih = ih0 + row, iw = iw0 + col;
 			bool ok = c < q.C;
 			if (PAD)
@@ -784,10 +792,9 @@ static __device__ __forceinline__ void wgh_block(const float *__restrict__ x, co
 	 * that a mean over many outputs accumulates (level 2's 67) */
 	auto round_window = [&](int st) {
 		float *xs = smem + st * L::STAGE + L::A_STAGE;
-		const int cl = lane >> 2;
 		for (int sl = tid >> 5; sl < 2 * HH * CB; sl += NTH / 32) {
-			const int col = (sl % CB) * 8 + cl, hr = sl / CB;
-			if (col < HW) {
+			int hr, col;
+			if (wslot(sl, hr, col)) {
 				float *p = xs + ((hr * HW + col) << 2) + (lane & 3);
 				*p = __uint_as_float(tf32_round(*p));
 			}
