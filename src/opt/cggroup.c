@@ -416,6 +416,12 @@ int cg_form(cg_gen *G)
 			G->mat[n] = 1;
 			continue;
 		case KRL_GN_REDUCE: {
+			if (G->redconv && G->redconv[n] >= 0) {
+				/* the convolution's kernel writes it */
+				G->home[n] = G->home[G->redconv[n]];
+				G->mat[n] = 1;
+				continue;
+			}
 			cg_kkind kind = is_total(G, n) ? CK_TOTAL : CK_ROW;
 			for (int k = G->nk - 1; G->s.fuse && k >= 0 && !K; k--) {
 				cg_kern *J = &G->k[k];

@@ -319,6 +319,8 @@ static void gen_free(cg_gen *G)
 		free(G->chain[n]);
 	free(G->chain);
 	free(G->chain_end);
+	free(G->convred);
+	free(G->redconv);
 	free(G->mrng);
 	free(G->mat);
 	free(G->forcemap);
@@ -387,6 +389,7 @@ static void reset_output(cg_gen *G)
 	G->failforce = 0;
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
+	G->nconv_red = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
 	G->nperm = G->perm_body = 0;
 	G->mrange_body = G->nmasked = 0;
@@ -609,6 +612,9 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 			if (epi_ops)
 				cg_sb_printf(&sm, " %d op%s", epi_ops,
 				             epi_ops == 1 ? "" : "s");
+			if (G.nconv_red)
+				cg_sb_printf(&sm, "; %d reducing its channels",
+				             G.nconv_red);
 			if (G.nmasked)
 				cg_sb_printf(&sm, "; %d masked pair%s", G.nmasked,
 				             G.nmasked == 1 ? "" : "s");
@@ -626,7 +632,8 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " (block %d, vec %d, ept %d, %s%s%s)",
 				             s->map_block, s->map_vec, s->map_ept,
 				             s->map_grid ? "persistent" : "cdiv",
-				             s->lib_layout >= 2 && !s->map_cl ?
+				             s->lib_layout >= 2 && !s->map_cl &&
+				             G.nlayout ?
 				             "; over a channels-last y, tiles of 256 "
 				             "threads" : "",
 				             G.map_clout ? cg_fmt(&G, "; %d writing "

@@ -372,6 +372,139 @@ static int conv_write_chain(cg_gen *G, cg_kern *K, int n, int end,
 	return 1;
 }
 
+int cg_conv_red(cg_gen *G, int n, int e)
+{
+	const krl_graph *g = G->g;
+	cg_igemm q;
+	if (!G->s.fuse || G->s.conv_impl < 1 || !cg_igemm_geom(g, n, &q) ||
+	    !q.halo || (q.wg && G->s.conv_impl == 2) || q.nsp != 2)
+		return -1;
+	/* the chain's end (or n) read once, by the reduction, and no output */
+	int src = e >= 0 ? e : n, r = -1;
+	if (G->nuse[src] != 1 || krl_graph_is_output(g, src) ||
+	    g->n[src].ndim != 4 || g->n[src].dtype != KRL_F32)
+		return -1;
+	for (int m = src + 1; m < g->nn && r < 0; m++)
+		for (int i = 0; i < g->n[m].nin; i++)
+			if (g->n[m].in[i] == src)
+				r = m;
+	if (r < 0)
+		return -1;
+	const krl_gnode *x = &g->n[r];
+	if (x->kind != KRL_GN_REDUCE || x->nin != 1 || x->axis != 1 ||
+	    x->naxes != 1 || x->dtype != KRL_F32 ||
+	    (x->red != KRL_RED_SUM && x->red != KRL_RED_MIN &&
+	     x->red != KRL_RED_MAX))
+		return -1;
+	if (!G->convred) {
+		size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
+		G->convred = malloc(nn * sizeof *G->convred);
+		G->redconv = malloc(nn * sizeof *G->redconv);
+		if (!G->convred || !G->redconv) {
+			G->oom = 1;
+			return -2;
+		}
+		for (size_t i = 0; i < nn; i++)
+			G->convred[i] = G->redconv[i] = -1;
+	}
+	return r;
+}
+
+/* Writes convolution n of K (geometry q, the halo form) with the
+ * reduction over its channels that cg_conv_red gave it (G->convred[n]):
+ * igemm::halo_red_entry, the chain (if any) its functor, the reduction's
+ * buffer written: 1 (or G->err, G->fail, G->oom set). */
+static int igemm_red_emit(cg_gen *G, cg_kern *K, int n, const cg_igemm *q,
+                          const char *wbuf)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *x = &g->n[n];
+	const krl_gnode *xi = &g->n[x->in[0]];
+	int r = G->convred[n];
+	const krl_gnode *rx = &g->n[r];
+	krl_gemm_spec sp;
+	memset(&sp, 0, sizeof sp);
+	sp.kernel = cg_fmt(G, "k%d_conv", K->id);
+	if (!G->igemm_body) {
+		cg_sb_printf(&G->dev, "\n/* ==== implicit-GEMM convolution body "
+		             "==== */\n%s", krl_kernel_conv_igemm);
+		G->igemm_body = 1;
+	}
+	const unsigned char *in = NULL;
+	int end = cg_chain_of(G, n, &in);
+	if (G->oom)
+		return 1;
+	G->skip[n] = 2; /* y never reaches memory: the reduction does */
+	G->nconv_tc++;
+	G->nconv_red++;
+	const char *op = rx->red == KRL_RED_SUM ? "sum" :
+	                 rx->red == KRL_RED_MIN ? "min" : "max";
+	const char *rb = cg_bufname(G, r);
+	cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the tensor "
+	             "cores: TF32 products, fp32 sums):\n * node %d (%s), tiles "
+	             "of %d output channels x 4 rows x 32 columns,\n * x read "
+	             "once a tile through its window (the halo form)%s;\n * a "
+	             "block walks every channel tile of its positions and "
+	             "reduces\n * over the channels in its epilogue: node %d "
+	             "(%s over dim 1)", K->id, n, x->op, q->bm,
+	             q->bias ? ", its bias added" : "", r, op);
+	if (end >= 0) {
+		cg_sb_printf(&G->dev, " of its chain\n * (k%d_conv_epi):", K->id);
+		for (int m = n + 1; m <= end; m++)
+			if (in[m]) {
+				const krl_pwinfo *pi = krl_pw_info(g->n[m].pw);
+				cg_sb_printf(&G->dev, "\n *   node %d %s", m,
+				             pi ? pi->name : "pw");
+			}
+	}
+	cg_sb_printf(&G->dev, "\n * writes %s; y is never formed.\n */", rb);
+	if (end >= 0) {
+		cg_write_epi(G, K, n, NULL, -1, end, 1, &sp);
+		if (!sp.epi)
+			return 1; /* G->err, G->fail or G->oom says why */
+	}
+	cg_sb_printf(&G->dev,
+	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
+	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
+	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
+	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"
+	    "\tint sd, int sh, int sw, int pd, int ph, int pw, int dd, int dh,\n"
+	    "\tint dw, int YK%s)\n{\n"
+	    "\tconst igemm::geo q = {C, D, H, W, K, OD, OH, OW, sd, sh, sw, pd, "
+	    "ph, pw, dd, dh, dw, YK};\n"
+	    "\tconst long P = (long)OD * OH * OW;\n"
+	    "\t(void)P;\n"
+	    "\tconst %s e = %s;\n"
+	    "\tigemm::halo_red_entry<%d, %d, %d, %s, %s, igemm::RED_%s>(x, w, "
+	    "cb, y, q, nimg, e);\n}\n",
+	    sp.kernel, sp.epi ? sp.epi_params : "",
+	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
+	    q->bm, q->R, q->S, q->pad ? "true" : "false",
+	    q->bias ? "true" : "false",
+	    rx->red == KRL_RED_SUM ? "SUM" : rx->red == KRL_RED_MIN ? "MIN" :
+	    "MAX");
+	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
+	             "convolution, node %d (%s over its channels) in its "
+	             "epilogue\n", K->id, n, r, op);
+	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
+	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
+	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
+	const char *OH = cg_fmt(G, "(%s)", x->dim[2].text);
+	const char *OW = cg_fmt(G, "(%s)", x->dim[3].text);
+	const char *cb = q->bias ? cg_bufname(G, x->in[2]) :
+	                 cg_bufname(G, x->in[0]);
+	cg_sb_printf(&G->plan,
+	    "launch %s grid=(cdiv(%s, 32) * cdiv(%s, 4), min(%s, 65535)) "
+	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, 1, "
+	    "(%s), (%s), %s, 1, %s, %s, 1, 1, 1, 0, %lld, %lld, 1, 1, 1, "
+	    "%s%s)\n",
+	    sp.kernel, OW, OH, N, halo_smem(q->bm, q->R, q->S),
+	    cg_bufname(G, x->in[0]), wbuf, cb, rb, N, C, xi->dim[2].text,
+	    xi->dim[3].text, Ko, OH, OW, (long long)q->padv[1],
+	    (long long)q->padv[2], Ko, sp.epi ? sp.epi_args : "");
+	return 1;
+}
+
 /* Writes convolution n of K (geometry q) as the implicit-GEMM kernel over
  * weight buffer wbuf ([Cout, Cin, k...]): 1 (or G->err, G->fail, G->oom
  * set). */
@@ -381,6 +514,8 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[n];
 	const krl_gnode *xi = &g->n[x->in[0]];
+	if (G->convred && G->convred[n] >= 0)
+		return igemm_red_emit(G, K, n, &q, wbuf);
 	krl_gemm_spec sp;
 	const unsigned char *in = NULL;
 	int end = -1;

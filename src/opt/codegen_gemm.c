@@ -240,8 +240,19 @@ void cg_gemm_prepare(cg_gen *G)
 				int a = g->n[m].in[i];
 				early = a == n || in[a] || side_early(g, a, n, 0);
 			}
-		if (e >= 0 && early)
+		if (!early)
+			continue;
+		/* a reduction over the channels of a convolution (or of its
+		 * chain) that its kernel's epilogue computes: the chain stays
+		 * in registers, the reduction is written */
+		int r = cg_conv_red(G, n, e);
+		if (r >= 0) {
+			G->convred[n] = r;
+			G->redconv[r] = n;
+			G->mat[r] = 1;
+		} else if (r == -1 && e >= 0) {
 			G->mat[e] = 1;
+		}
 	}
 }
 
@@ -436,7 +447,8 @@ int cg_gemm_fused(cg_gen *G, int n)
 	if (G->skip[n] != 2 || G->home[n] < 0)
 		return 0;
 	int e = cg_chain_of(G, n, &in);
-	if (e >= 0 && G->home[e] == G->home[n])
+	if (e >= 0 && (G->home[e] == G->home[n] ||
+	               (G->convred && G->convred[n] >= 0)))
 		for (int m = 0; m < G->g->nn; m++)
 			count += in[m];
 	return count;

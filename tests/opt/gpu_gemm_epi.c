@@ -122,6 +122,9 @@ static void level2_gemm_epilogues_are_ok(void **state)
  *   packed weight) at channels off the chunk and the tile, odd rows, rows
  *   off the 128 columns, padding; hopper8.task: the same over 8 input
  *   channels, 8 row tiles a block;
+ * - tests/data/conv/chansum.task and chanmax.task: a sum and a max over
+ *   the output channels in the halo form's epilogue (conv.impl=igemm,
+ *   igemm::halo_red_entry), channel tiles walked in a block at kb0;
  * - level3/50 with the attention rule off (the masked pair and the
  *   batched epilogue on attention) and its default (the rule's sdpa
  *   call, causal and relu), and level3/49 (permutes, warp scans,
@@ -142,6 +145,10 @@ static void generated_kernels_are_ok(void **state)
 		{ "tests/data/conv/hopper.task", "krl-choice: conv.impl=wgmma",
 		  "tiny,kb0,kb1" },
 		{ "tests/data/conv/hopper8.task", "krl-choice: conv.impl=wgmma",
+		  "tiny,kb0,kb1" },
+		{ "tests/data/conv/chansum.task", "krl-choice: conv.impl=igemm",
+		  "tiny,kb0,kb1" },
+		{ "tests/data/conv/chanmax.task", "krl-choice: conv.impl=igemm",
 		  "tiny,kb0,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice: gemm.impl=3xtf32 "
 		  "rule.attention=off", "tiny,kb1" },

@@ -1285,6 +1285,42 @@ static void conv_hopper_compute_golden(void **state)
 	run_choice_cases("the Hopper halo convolution", cs, 7);
 }
 
+/* A reduction over a convolution's output channels in the halo form's
+ * epilogue (cg_conv_red, igemm::halo_red_entry): tests/data/conv/
+ * chansum.task (a ReLU, then a sum; 72 channels of a 128 tile at kb1,
+ * three tiles walked at kb0) and chanmax.task (a per-channel scale, then
+ * a max written straight to the output; 40 channels of a 64 tile, odd
+ * rows), with NaN draws too (the max propagates them); level 2's 25 (the
+ * min, then two tanh in their own map) and 32 (the min into y) at tiny;
+ * and the same tasks with the library's convolution, whose row kernel
+ * reduces. */
+static void conv_red_compute_golden(void **state)
+{
+	(void)state;
+	static const choice_case cs[] = {
+		{ "tests/data/conv/chansum.task", "krl-choice: conv.impl=igemm",
+		  "igemm::halo_red_entry<128, 3, 3, true, false, igemm::RED_SUM>",
+		  "igemm::halo_entry<", 61, 0 },
+		{ "tests/data/conv/chanmax.task", "krl-choice: conv.impl=igemm",
+		  "igemm::halo_red_entry<64, 3, 3, false, false, igemm::RED_MAX>",
+		  "launch k1_", 62, 0 },
+		{ "tests/data/conv/chanmax.task", "krl-choice: conv.impl=lib",
+		  "call conv", "halo_red_entry<", 63, 0 },
+		{ "tasks/level2/25_conv2d_min_tanh_tanh.task",
+		  "krl-choice: conv.impl=igemm",
+		  "igemm::halo_red_entry<64, 3, 3, false, false, igemm::RED_MIN>",
+		  "igemm::halo_entry<", 64, 1 },
+		{ "tasks/level2/32_conv2d_scaling_min.task",
+		  "krl-choice: conv.impl=igemm",
+		  "igemm::halo_red_entry<128, 3, 3, false, false, igemm::RED_MIN>",
+		  "launch k1_", 65, 1 },
+	};
+	run_choice_cases("channel reductions in the convolution's epilogue",
+	                 cs, 5);
+	run_choice_cases_nan("channel reductions in the convolution's "
+	                     "epilogue, NaN draws", cs + 1, 1, 5);
+}
+
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task
  * (both forms, merged dims, part-filled tiles, the float4 path at kb1
  * and the scalar one at kb0 and tiny), with the tile form's next tile
@@ -2005,6 +2041,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(tconv_geometries_compute_golden),
 		cmocka_unit_test(tconv_igemm_compute_golden),
 		cmocka_unit_test(cat_igemm_compute_golden),
+		cmocka_unit_test(conv_red_compute_golden),
 		cmocka_unit_test(conv_hopper_compute_golden),
 		cmocka_unit_test(logsumexp_online_compute_golden),
 		cmocka_unit_test(dwconv_geometries_compute_golden),

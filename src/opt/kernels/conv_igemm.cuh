@@ -468,19 +468,22 @@ struct htile {
 };
 
 /*
- * One block: output channels m0 .. m0 + BM - 1 at rows oh0 .. oh0 + H_TH -
- * 1, columns ow0 .. ow0 + H_TW - 1 of image z. Warps 2 (channels) x 4
- * (rows): warp (wm, wr) computes WM = BM / 2 channels of output row oh0 +
- * wr, its 32 columns as 4 n8 tiles. Positions outside y are computed from
- * the window's zeros and not stored.
+ * The sums of one block's tile: output channels m0 .. m0 + BM - 1 at rows
+ * oh0 .. oh0 + H_TH - 1, columns ow0 .. ow0 + H_TW - 1 of image z, into acc
+ * (cleared by the caller). Warps 2 (channels) x 4 (rows): warp (wm, wr)
+ * computes WM = BM / 2 channels of output row oh0 + wr, its 32 columns as 4
+ * n8 tiles. Positions outside y are computed from the window's zeros. The
+ * stages are left as the last chunk's: a caller that runs it again
+ * synchronises the block first.
  */
-template <int BM, int R, int S, bool PAD, bool BIAS, class E>
-static __device__ __forceinline__ void halo_block(const float *__restrict__ x, const float *__restrict__ w,
-						  const float *__restrict__ cb, float *__restrict__ y,
-						  const geo &q, int z, int m0, int oh0, int ow0, const E &e)
+template <int BM, int R, int S, bool PAD>
+static __device__ __forceinline__ void halo_acc(const float *__restrict__ x, const float *__restrict__ w,
+						const geo &q, int z, int m0, int oh0, int ow0,
+						float (&acc)[BM / 32][H_TW / 8][4])
 {
 	typedef htile<BM, R, S> L;
-	constexpr int WM = BM / 2, MT = WM / 16, NT = H_TW / 8, RS = L::RS;
+	constexpr int WM = BM / 2, NT = H_TW / 8, RS = L::RS;
+	constexpr int MT = WM / 16;
 	constexpr int XN = H_CK * L::HH * L::HW;	/* window elements a chunk */
 	static_assert(BM % 32 == 0 && NT * 8 == H_TW && H_TH * 2 * 32 == NTH, "8 warps, 2 x 4");
 	IG_DYN_SMEM(smem);
@@ -531,7 +534,6 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 		}
 	};
 
-	float acc[MT][NT][4] = {};
 	pipeline<H_STAGES>((q.C + H_CK - 1) / H_CK, load, [&](int, int st) {
 		const float *a = sA + st * L::A_STAGE + (wm0 + g) * L::A_LD + t * RS;
 		const float *xb = sX + st * L::X_STAGE + t * L::X_CS + wr * L::HW + g;
@@ -559,6 +561,23 @@ static __device__ __forceinline__ void halo_block(const float *__restrict__ x, c
 			}
 		}
 	});
+}
+
+/*
+ * One block: halo_acc's tile, stored through the epilogue. Positions
+ * outside y are not stored.
+ */
+template <int BM, int R, int S, bool PAD, bool BIAS, class E>
+static __device__ __forceinline__ void halo_block(const float *__restrict__ x, const float *__restrict__ w,
+						  const float *__restrict__ cb, float *__restrict__ y,
+						  const geo &q, int z, int m0, int oh0, int ow0, const E &e)
+{
+	constexpr int WM = BM / 2, MT = WM / 16, NT = H_TW / 8;
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp >> 2) * WM, wr = warp & 3;
+	float acc[MT][NT][4] = {};
+	halo_acc<BM, R, S, PAD>(x, w, q, z, m0, oh0, ow0, acc);
 
 	/* Epilogue: as conv_block's, position p = oh OW + ow; pairs of columns
 	 * stored as 8 bytes where OW is even (ow is even, so p is) */
@@ -598,6 +617,120 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
 	const int ow0 = (blockIdx.x / tm % tw) * H_TW, oh0 = (blockIdx.x / tm / tw) * H_TH;
 	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
 		halo_block<BM, R, S, PAD, BIAS>(x, w, cb, y, q, z, m0, oh0, ow0, e);
+		if (z + gridDim.y < nimg)
+			__syncthreads();
+	}
+}
+
+/*
+ * A reduction over the output channels in the halo form's epilogue (the
+ * kernel reads as conv.red, src/opt/codegen_conv.c): r[z, p] = the OP over
+ * k of e(y[z, k, p], z, k, p), written to r [N, P] instead of y (never
+ * formed). OP: RED_SUM, RED_MIN, RED_MAX (min and max propagate NaN, as
+ * torch's do). A block takes every channel tile of its rows x columns in
+ * turn (the grid has no channel tiles), so the reduction ends in it: a
+ * thread folds its channels, the 8 lanes that share a column fold theirs
+ * by shuffles, the two warps of a row through shared memory.
+ */
+constexpr int RED_SUM = 0, RED_MIN = 1, RED_MAX = 2;
+
+template <int OP>
+static __device__ __forceinline__ float red_id()
+{
+	return OP == RED_SUM ? 0.f : __int_as_float(OP == RED_MIN ? 0x7f800000 : (int)0xff800000u);
+}
+
+template <int OP>
+static __device__ __forceinline__ float red_comb(float a, float b)
+{
+	if (OP == RED_SUM)
+		return a + b;
+	if (OP == RED_MIN)
+		return (a < b || a != a) ? a : b;
+	return (a > b || a != a) ? a : b;
+}
+
+template <int BM, int R, int S, bool PAD, bool BIAS, int OP, class E>
+static __device__ __forceinline__ void halo_red_block(const float *__restrict__ x, const float *__restrict__ w,
+						      const float *__restrict__ cb, float *__restrict__ r,
+						      const geo &q, int z, int oh0, int ow0, const E &e)
+{
+	constexpr int WM = BM / 2, MT = WM / 16, NT = H_TW / 8;
+	__shared__ float part[H_TH][H_TW];
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	const int g = lane >> 2, t = lane & 3;
+	const int wm0 = (warp >> 2) * WM, wr = warp & 3;
+	const int oh = oh0 + wr;
+	const bool rowok = oh < q.OH;
+	float rv[NT][2];
+#pragma unroll
+	for (int jj = 0; jj < NT; jj++)
+		rv[jj][0] = rv[jj][1] = red_id<OP>();
+	for (int m0 = 0; m0 < q.K; m0 += BM) {
+		if (m0)
+			__syncthreads(); /* the stages may still be read */
+		float acc[MT][NT][4] = {};
+		halo_acc<BM, R, S, PAD>(x, w, q, z, m0, oh0, ow0, acc);
+#pragma unroll
+		for (int i = 0; i < MT; i++) {
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const int k = m0 + wm0 + i * 16 + g + 8 * h;
+				if (k >= q.K || !rowok)
+					continue;
+				const float bias = BIAS ? cb[k] : 0.f;
+#pragma unroll
+				for (int jj = 0; jj < NT; jj++) {
+					const int ow = ow0 + jj * 8 + 2 * t, p = oh * q.OW + ow;
+					/* e only at positions in y (it may load per position) */
+					if (ow < q.OW)
+						rv[jj][0] = red_comb<OP>(rv[jj][0], e(acc[i][jj][2 * h] + bias, z, k, p));
+					if (ow + 1 < q.OW)
+						rv[jj][1] = red_comb<OP>(rv[jj][1], e(acc[i][jj][2 * h + 1] + bias, z, k, p + 1));
+				}
+			}
+		}
+	}
+	/* the 8 lanes of a column (g), then the row's two warps */
+#pragma unroll
+	for (int jj = 0; jj < NT; jj++)
+#pragma unroll
+		for (int c = 0; c < 2; c++)
+#pragma unroll
+			for (int m = 4; m < 32; m <<= 1)
+				rv[jj][c] = red_comb<OP>(rv[jj][c], __shfl_xor_sync(0xffffffffu, rv[jj][c], m));
+	if (wm0 && g == 0)
+#pragma unroll
+		for (int jj = 0; jj < NT; jj++) {
+			part[wr][jj * 8 + 2 * t] = rv[jj][0];
+			part[wr][jj * 8 + 2 * t + 1] = rv[jj][1];
+		}
+	__syncthreads();
+	if (!wm0 && g == 0 && rowok) {
+		const long P = (long)q.OH * q.OW;
+		float *rz = r + (long)z * P + (long)oh * q.OW;
+#pragma unroll
+		for (int jj = 0; jj < NT; jj++) {
+			const int ow = ow0 + jj * 8 + 2 * t;
+			if (ow < q.OW)
+				rz[ow] = red_comb<OP>(rv[jj][0], part[wr][jj * 8 + 2 * t]);
+			if (ow + 1 < q.OW)
+				rz[ow + 1] = red_comb<OP>(rv[jj][1], part[wr][jj * 8 + 2 * t + 1]);
+		}
+	}
+}
+
+/* Its kernel body: blockIdx.x over (column tile, row tile), blockIdx.y
+ * over images as halo_entry. */
+template <int BM, int R, int S, bool PAD, bool BIAS, int OP, class E>
+static __device__ __forceinline__ void halo_red_entry(const float *__restrict__ x, const float *__restrict__ w,
+						      const float *__restrict__ cb, float *__restrict__ r,
+						      const geo &q, int nimg, const E &e)
+{
+	const int tw = (q.OW + H_TW - 1) / H_TW;
+	const int ow0 = (blockIdx.x % tw) * H_TW, oh0 = (blockIdx.x / tw) * H_TH;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		halo_red_block<BM, R, S, PAD, BIAS, OP>(x, w, cb, r, q, z, oh0, ow0, e);
 		if (z + gridDim.y < nimg)
 			__syncthreads();
 	}
