@@ -246,8 +246,8 @@ typedef struct cg_gen {
 	int *redconv;            /* per such reduction, that convolution */
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
 	int nconv_tc;            /* convolutions written as the implicit GEMM */
-	int nconv_red;           /* of those, reducing their channels in the
-	                            epilogue (cg_conv_red) */
+	int nconv_red;           /* of those, reducing their channels or
+	                            positions in the epilogue (cg_conv_red) */
 	int igemm_body;          /* its body written */
 	int nconv_dw;            /* depthwise convolutions written as the
 	                            generated kernel */

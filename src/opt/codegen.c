@@ -613,7 +613,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " %d op%s", epi_ops,
 				             epi_ops == 1 ? "" : "s");
 			if (G.nconv_red)
-				cg_sb_printf(&sm, "; %d reducing its channels",
+				cg_sb_printf(&sm, "; %d ending in a reduction",
 				             G.nconv_red);
 			if (G.nmasked)
 				cg_sb_printf(&sm, "; %d masked pair%s", G.nmasked,

@@ -372,29 +372,54 @@ static int conv_write_chain(cg_gen *G, cg_kern *K, int n, int end,
 	return 1;
 }
 
+/* The one reader of node m, or -1 */
+static int only_reader(const cg_gen *G, int m)
+{
+	const krl_graph *g = G->g;
+	if (G->nuse[m] != 1 || krl_graph_is_output(g, m))
+		return -1;
+	for (int r = m + 1; r < g->nn; r++)
+		for (int i = 0; i < g->n[r].nin; i++)
+			if (g->n[r].in[i] == m)
+				return r;
+	return -1;
+}
+
 int cg_conv_red(cg_gen *G, int n, int e)
 {
 	const krl_graph *g = G->g;
 	cg_igemm q;
 	if (!G->s.fuse || G->s.conv_impl < 1 || !cg_igemm_geom(g, n, &q) ||
-	    !q.halo || (q.wg && G->s.conv_impl == 2) || q.nsp != 2)
+	    (q.wg && G->s.conv_impl == 2))
 		return -1;
-	/* the chain's end (or n) read once, by the reduction, and no output */
-	int src = e >= 0 ? e : n, r = -1;
-	if (G->nuse[src] != 1 || krl_graph_is_output(g, src) ||
-	    g->n[src].ndim != 4 || g->n[src].dtype != KRL_F32)
-		return -1;
-	for (int m = src + 1; m < g->nn && r < 0; m++)
-		for (int i = 0; i < g->n[m].nin; i++)
-			if (g->n[m].in[i] == src)
-				r = m;
-	if (r < 0)
+	/* the chain's end (or n) read once, by the reduction (or by a view
+	 * of its positions as one dim that the reduction reads) */
+	int src = e >= 0 ? e : n, nd = g->n[src].ndim;
+	int r = only_reader(G, src);
+	if (r < 0 || g->n[src].dtype != KRL_F32)
 		return -1;
 	const krl_gnode *x = &g->n[r];
-	if (x->kind != KRL_GN_REDUCE || x->nin != 1 || x->axis != 1 ||
-	    x->naxes != 1 || x->dtype != KRL_F32 ||
+	int pos = 0;
+	if (x->kind == KRL_GN_VIEW && x->ndim == 3 && !q.halo &&
+	    cg_dim_eq(x->dim[0].text, g->n[src].dim[0].text) &&
+	    cg_dim_eq(x->dim[1].text, g->n[src].dim[1].text)) {
+		/* [N, K, positions]: the position reduction over dim 2 */
+		r = only_reader(G, r);
+		if (r < 0)
+			return -1;
+		x = &g->n[r];
+		pos = x->axis == 2 && x->naxes == 1;
+	} else if (x->kind == KRL_GN_REDUCE && !q.halo) {
+		pos = x->axis == 2 && x->naxes == nd - 2;
+	}
+	if (x->kind != KRL_GN_REDUCE || x->nin != 1 || x->dtype != KRL_F32 ||
 	    (x->red != KRL_RED_SUM && x->red != KRL_RED_MIN &&
 	     x->red != KRL_RED_MAX))
+		return -1;
+	/* over the channels: the halo form; over the positions: the
+	 * gather form */
+	if (!pos && !(q.halo && q.nsp == 2 && nd == 4 && x->in[0] == src &&
+	              x->axis == 1 && x->naxes == 1))
 		return -1;
 	if (!G->convred) {
 		size_t nn = (size_t)(g->nn > 0 ? g->nn : 1);
@@ -410,17 +435,21 @@ int cg_conv_red(cg_gen *G, int n, int e)
 	return r;
 }
 
-/* Writes convolution n of K (geometry q, the halo form) with the
- * reduction over its channels that cg_conv_red gave it (G->convred[n]):
- * igemm::halo_red_entry, the chain (if any) its functor, the reduction's
- * buffer written: 1 (or G->err, G->fail, G->oom set). */
+/* Writes convolution n of K (geometry q) with the reduction that
+ * cg_conv_red gave it (G->convred[n]), y never formed: over the channels
+ * (the halo form, igemm::halo_red_entry: a block walks every channel tile
+ * of its positions and writes the reduction), or over the positions (the
+ * gather form, igemm::conv_red_entry: each block writes its partial into
+ * a scratch buffer, and k<id>_cfin folds them); the pointwise chain
+ * between them (if any) as the functor. 1 (or G->err, G->fail, G->oom
+ * set). */
 static int igemm_red_emit(cg_gen *G, cg_kern *K, int n, const cg_igemm *q,
                           const char *wbuf)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[n];
 	const krl_gnode *xi = &g->n[x->in[0]];
-	int r = G->convred[n];
+	int r = G->convred[n], chan = q->halo;
 	const krl_gnode *rx = &g->n[r];
 	krl_gemm_spec sp;
 	memset(&sp, 0, sizeof sp);
@@ -437,17 +466,32 @@ static int igemm_red_emit(cg_gen *G, cg_kern *K, int n, const cg_igemm *q,
 	G->skip[n] = 2; /* y never reaches memory: the reduction does */
 	G->nconv_tc++;
 	G->nconv_red++;
+	const int U = chan || G->s.conv_tiles < 1 ? 1 : G->s.conv_tiles;
 	const char *op = rx->red == KRL_RED_SUM ? "sum" :
 	                 rx->red == KRL_RED_MIN ? "min" : "max";
+	const char *OP = rx->red == KRL_RED_SUM ? "SUM" :
+	                 rx->red == KRL_RED_MIN ? "MIN" : "MAX";
 	const char *rb = cg_bufname(G, r);
-	cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the tensor "
-	             "cores: TF32 products, fp32 sums):\n * node %d (%s), tiles "
-	             "of %d output channels x 4 rows x 32 columns,\n * x read "
-	             "once a tile through its window (the halo form)%s;\n * a "
-	             "block walks every channel tile of its positions and "
-	             "reduces\n * over the channels in its epilogue: node %d "
-	             "(%s over dim 1)", K->id, n, x->op, q->bm,
-	             q->bias ? ", its bias added" : "", r, op);
+	if (chan)
+		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
+		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
+		             "(%s), tiles of %d output channels x 4 rows x 32 "
+		             "columns,\n * x read once a tile through its window "
+		             "(the halo form)%s;\n * a block walks every channel "
+		             "tile of its positions and reduces\n * over the "
+		             "channels in its epilogue: node %d (%s over dim 1)",
+		             K->id, n, x->op, q->bm, q->bias ?
+		             ", its bias added" : "", r, op);
+	else
+		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
+		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
+		             "(%s), tiles of %d output channels x %d positions%s%s;"
+		             "\n * each block reduces over its positions in its "
+		             "epilogue into k%d_part,\n * k%d_cfin over the blocks: "
+		             "node %d (%s over the positions)", K->id, n, x->op,
+		             q->bm, q->bn, U > 1 ? cg_fmt(G, ", %d position tiles "
+		             "a block", U) : "", q->bias ? ", its bias added" : "",
+		             K->id, K->id, r, op);
 	if (end >= 0) {
 		cg_sb_printf(&G->dev, " of its chain\n * (k%d_conv_epi):", K->id);
 		for (int m = n + 1; m <= end; m++)
@@ -463,6 +507,14 @@ static int igemm_red_emit(cg_gen *G, cg_kern *K, int n, const cg_igemm *q,
 		if (!sp.epi)
 			return 1; /* G->err, G->fail or G->oom says why */
 	}
+	const char *entry = chan ?
+	    cg_fmt(G, "halo_red_entry<%d, %d, %d, %s, %s, igemm::RED_%s>", q->bm,
+	           q->R, q->S, q->pad ? "true" : "false",
+	           q->bias ? "true" : "false", OP) :
+	    cg_fmt(G, "conv_red_entry<%d, %d, %d, %d, %d, %d, %d, %s, %s, %d, "
+	           "igemm::RED_%s>", q->bm, q->bn, q->wm, q->wn, q->T, q->R,
+	           q->S, q->pad ? "true" : "false", q->bias ? "true" : "false",
+	           U, OP);
 	cg_sb_printf(&G->dev,
 	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
@@ -475,33 +527,61 @@ static int igemm_red_emit(cg_gen *G, cg_kern *K, int n, const cg_igemm *q,
 	    "\tconst long P = (long)OD * OH * OW;\n"
 	    "\t(void)P;\n"
 	    "\tconst %s e = %s;\n"
-	    "\tigemm::halo_red_entry<%d, %d, %d, %s, %s, igemm::RED_%s>(x, w, "
-	    "cb, y, q, nimg, e);\n}\n",
+	    "\tigemm::%s(x, w, cb, y, q, nimg, e);\n}\n",
 	    sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
-	    q->bm, q->R, q->S, q->pad ? "true" : "false",
-	    q->bias ? "true" : "false",
-	    rx->red == KRL_RED_SUM ? "SUM" : rx->red == KRL_RED_MIN ? "MIN" :
-	    "MAX");
+	    entry);
+	if (!chan)
+		cg_sb_printf(&G->dev,
+		    "\n/* k%d_cfin: node %d from k%d_conv's partials */\n"
+		    "extern \"C\" __global__ void __launch_bounds__(256)\n"
+		    "k%d_cfin(const float *__restrict__ part, float *__restrict__ "
+		    "r, int nimg, int nblk,\n\tint K)\n{\n"
+		    "\tigemm::red_finish<igemm::RED_%s>(part, r, nimg, nblk, K);\n"
+		    "}\n", K->id, r, K->id, K->id, OP);
 	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
-	             "convolution, node %d (%s over its channels) in its "
-	             "epilogue\n", K->id, n, r, op);
+	             "convolution, node %d (%s over its %s) in its epilogue\n",
+	             K->id, n, r, op, chan ? "channels" : "positions");
+	/* sizes as plan text: x [N, C, (D, (H,)) W], y [N, K, ...] */
+	const char *dim_in[3], *dim_out[3];
+	for (int i = 0; i < 3; i++) {
+		int j = i - (3 - q->nsp);
+		dim_in[i] = j >= 0 ? cg_fmt(G, "(%s)", xi->dim[2 + j].text) : "1";
+		dim_out[i] = j >= 0 ? cg_fmt(G, "(%s)", x->dim[2 + j].text) : "1";
+	}
 	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
 	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
-	const char *OH = cg_fmt(G, "(%s)", x->dim[2].text);
-	const char *OW = cg_fmt(G, "(%s)", x->dim[3].text);
 	const char *cb = q->bias ? cg_bufname(G, x->in[2]) :
 	                 cg_bufname(G, x->in[0]);
+	const char *P = cg_fmt(G, "%s * %s * %s", dim_out[0], dim_out[1],
+	                       dim_out[2]);
+	const char *nblk = cg_fmt(G, "cdiv(%s, %d)", P, q->bn * U);
+	const char *yb = rb, *grid;
+	if (chan) {
+		grid = cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2],
+		              dim_out[1]);
+	} else {
+		yb = cg_fmt(G, "k%d_part", K->id);
+		cg_sb_printf(&G->bufs, "buffer %s f32 [%s, %s, %s]\n", yb, N,
+		             nblk, Ko);
+		grid = cg_fmt(G, "cdiv(%s, %d) * %s", Ko, q->bm, nblk);
+	}
 	cg_sb_printf(&G->plan,
-	    "launch %s grid=(cdiv(%s, 32) * cdiv(%s, 4), min(%s, 65535)) "
-	    "block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, 1, "
-	    "(%s), (%s), %s, 1, %s, %s, 1, 1, 1, 0, %lld, %lld, 1, 1, 1, "
-	    "%s%s)\n",
-	    sp.kernel, OW, OH, N, halo_smem(q->bm, q->R, q->S),
-	    cg_bufname(G, x->in[0]), wbuf, cb, rb, N, C, xi->dim[2].text,
-	    xi->dim[3].text, Ko, OH, OW, (long long)q->padv[1],
-	    (long long)q->padv[2], Ko, sp.epi ? sp.epi_args : "");
+	    "launch %s grid=(%s, min(%s, 65535)) block=(256) \\\n    smem=%u "
+	    "args(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, "
+	    "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %s%s)\n",
+	    sp.kernel, grid, N, igemm_smem(q, 0), cg_bufname(G, x->in[0]),
+	    wbuf, cb, yb, N, C, dim_in[0], dim_in[1], dim_in[2], Ko,
+	    dim_out[0], dim_out[1], dim_out[2], (long long)q->stride[0],
+	    (long long)q->stride[1], (long long)q->stride[2],
+	    (long long)q->padv[0], (long long)q->padv[1], (long long)q->padv[2],
+	    (long long)q->dil[0], (long long)q->dil[1], (long long)q->dil[2],
+	    Ko, sp.epi ? sp.epi_args : "");
+	if (!chan)
+		cg_sb_printf(&G->plan, "launch k%d_cfin grid=(cdiv(%s * %s, 256)) "
+		             "block=(256) args(%s, %s, %s, %s, %s)\n", K->id, N, Ko,
+		             yb, rb, N, nblk, Ko);
 	return 1;
 }
 

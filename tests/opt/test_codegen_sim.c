@@ -1285,15 +1285,19 @@ static void conv_hopper_compute_golden(void **state)
 	run_choice_cases("the Hopper halo convolution", cs, 7);
 }
 
-/* A reduction over a convolution's output channels in the halo form's
- * epilogue (cg_conv_red, igemm::halo_red_entry): tests/data/conv/
- * chansum.task (a ReLU, then a sum; 72 channels of a 128 tile at kb1,
- * three tiles walked at kb0) and chanmax.task (a per-channel scale, then
- * a max written straight to the output; 40 channels of a 64 tile, odd
- * rows), with NaN draws too (the max propagates them); level 2's 25 (the
- * min, then two tanh in their own map) and 32 (the min into y) at tiny;
- * and the same tasks with the library's convolution, whose row kernel
- * reduces. */
+/* A reduction in the implicit-GEMM convolution's epilogue (cg_conv_red),
+ * y never formed. Over the output channels (the halo form,
+ * igemm::halo_red_entry): tests/data/conv/chansum.task (a ReLU, then a
+ * sum; 72 channels of a 128 tile at kb1, three tiles walked at kb0) and
+ * chanmax.task (a per-channel scale, then a max written straight to the
+ * output; 40 channels of a 64 tile, odd rows), with NaN draws too (the
+ * max propagates them); level 2's 25 (the min, then two tanh in their own
+ * map) and 32 (the min into y) at tiny. Over the positions (the gather
+ * form, igemm::conv_red_entry, then k0_cfin over the blocks' partials):
+ * tests/data/conv/posmax.task (stride 2, a tanh, then a max; three
+ * channel tiles and four position tiles at kb0) with 1 and 4 position
+ * tiles a block, NaN draws too, and level 2's 67 (GELU, then the mean).
+ * And chanmax with the library's convolution, whose row kernel reduces. */
 static void conv_red_compute_golden(void **state)
 {
 	(void)state;
@@ -1314,11 +1318,21 @@ static void conv_red_compute_golden(void **state)
 		  "krl-choice: conv.impl=igemm",
 		  "igemm::halo_red_entry<128, 3, 3, false, false, igemm::RED_MIN>",
 		  "launch k1_", 65, 1 },
+		{ "tests/data/conv/posmax.task", "krl-choice: conv.impl=igemm "
+		  "conv.tiles=4", "igemm::conv_red_entry<64, 128, 32, 32, 1, 3, 3, "
+		  "true, false, 4, igemm::RED_MAX>", "igemm::conv_entry<", 66, 0 },
+		{ "tests/data/conv/posmax.task", "krl-choice: conv.impl=igemm "
+		  "conv.tiles=1", "launch k0_cfin grid=", "igemm::conv_entry<", 67,
+		  0 },
+		{ "tasks/level2/67_conv2d_gelu_globalavgpool.task",
+		  "krl-choice: conv.impl=igemm", "igemm::conv_red_entry<",
+		  "igemm::conv_entry<", 68, 1 },
 	};
-	run_choice_cases("channel reductions in the convolution's epilogue",
-	                 cs, 5);
-	run_choice_cases_nan("channel reductions in the convolution's "
-	                     "epilogue, NaN draws", cs + 1, 1, 5);
+	run_choice_cases("reductions in the convolution's epilogue", cs, 8);
+	run_choice_cases_nan("reductions in the convolution's epilogue, NaN "
+	                     "draws", cs + 1, 1, 5);
+	run_choice_cases_nan("reductions in the convolution's epilogue, NaN "
+	                     "draws", cs + 5, 1, 7);
 }
 
 /* Permutes as kernelrl's copy kernel on tests/data/perm/forms.task

@@ -194,6 +194,27 @@ static __device__ __forceinline__ void store_pair(float *dst, float v0, float v1
 		dst[1] = e(v1, z, k, p + 1);
 }
 
+/* Reductions in an epilogue (halo_red_entry over the output channels,
+ * conv_red_entry over the positions): OP RED_SUM, RED_MIN or RED_MAX; min
+ * and max propagate NaN, as torch's do. */
+constexpr int RED_SUM = 0, RED_MIN = 1, RED_MAX = 2;
+
+template <int OP>
+static __device__ __forceinline__ float red_id()
+{
+	return OP == RED_SUM ? 0.f : __int_as_float(OP == RED_MIN ? 0x7f800000 : (int)0xff800000u);
+}
+
+template <int OP>
+static __device__ __forceinline__ float red_comb(float a, float b)
+{
+	if (OP == RED_SUM)
+		return a + b;
+	if (OP == RED_MIN)
+		return (a < b || a != a) ? a : b;
+	return (a > b || a != a) ? a : b;
+}
+
 /*
  * One block: output channels m0 .. m0 + BM - 1 at the positions of U
  * position tiles of BN of image z, tiles tile0 .. tile0 + U - 1 (those in
@@ -208,10 +229,12 @@ static __device__ __forceinline__ void store_pair(float *dst, float v0, float v1
  * holds k = 2t and slot t + 4 holds k = 2t + 1: a lane reads its two A
  * values with one 8-byte load.
  */
-template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, int U, class E>
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, int U, class E,
+	  int OP = -1>
 static __device__ __forceinline__ void conv_block(const float *__restrict__ x, const float *__restrict__ w,
 						  const float *__restrict__ cb, float *__restrict__ y,
-						  const geo &q, int z, int m0, int tile0, const E &e)
+						  const geo &q, int z, int m0, int tile0, const E &e,
+						  int blk = 0, int nblk = 0)
 {
 	typedef tile<BM, BN> L;
 	constexpr int MT = WM / 16, NT = WN / 8;
@@ -323,6 +346,12 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	const bool pair = (P & 1) == 0;
 	float *yz = y + (long)z * q.YK * P;
 	float acc[MT][NT][4] = {};
+	/* OP >= 0: the reduction over the block's positions of each row, a
+	 * thread's columns folded here (then its lanes', warps', below) */
+	float rs[MT][2];
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+		rs[i][0] = rs[i][1] = red_id<(OP < 0 ? RED_SUM : OP)>();
 	auto store_tile = [&](int u) {
 		const int n0 = (tile0 + u) * BN;
 #pragma unroll
@@ -336,6 +365,16 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 #pragma unroll
 				for (int jj = 0; jj < NT; jj++) {
 					const int col = n0 + wn0 + jj * 8 + 2 * t;
+					if (OP >= 0) {
+						/* e only at positions in y */
+						constexpr int O = OP < 0 ? RED_SUM : OP;
+						if (col < P)
+							rs[i][h] = red_comb<O>(rs[i][h], e(acc[i][jj][2 * h] + bias, z, k, col));
+						if (col + 1 < P)
+							rs[i][h] = red_comb<O>(rs[i][h],
+									       e(acc[i][jj][2 * h + 1] + bias, z, k, col + 1));
+						continue;
+					}
 					store_pair(yz + (long)k * P + col, acc[i][jj][2 * h] + bias,
 						   acc[i][jj][2 * h + 1] + bias, e, z, k, col,
 						   pair && col + 1 < P, col < P, col + 1 < P);
@@ -384,6 +423,38 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 			}
 		}
 	});
+	if (OP < 0)
+		return;
+	/* the reduction: the 4 lanes of a row (t), then the block's warps
+	 * along the positions through the stages' memory (the copies have
+	 * landed: pipeline waits for them all), into y = the partials
+	 * [nimg][nblk][K] at (z, blk) */
+	constexpr int O = OP < 0 ? RED_SUM : OP, NWN = BN / WN;
+#pragma unroll
+	for (int i = 0; i < MT; i++)
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			rs[i][h] = red_comb<O>(rs[i][h], __shfl_xor_sync(0xffffffffu, rs[i][h], 1));
+			rs[i][h] = red_comb<O>(rs[i][h], __shfl_xor_sync(0xffffffffu, rs[i][h], 2));
+		}
+	__syncthreads();
+	float *red = smem;	/* [NWN][BM] */
+	if (t == 0)
+#pragma unroll
+		for (int i = 0; i < MT; i++)
+#pragma unroll
+			for (int h = 0; h < 2; h++)
+				red[(wn0 / WN) * BM + wm0 + i * 16 + g + 8 * h] = rs[i][h];
+	__syncthreads();
+	for (int m = tid; m < BM; m += NTH) {
+		if (m0 + m >= q.K)
+			continue;
+		float v = red[m];
+#pragma unroll
+		for (int c = 1; c < NWN; c++)
+			v = red_comb<O>(v, red[c * BM + m]);
+		y[((long)z * nblk + blk) * q.K + m0 + m] = v;
+	}
 }
 
 /* The kernel body: blockIdx.x over (channel tile, U position tiles), the
@@ -403,6 +474,46 @@ static __device__ __forceinline__ void conv_entry(const float *__restrict__ x, c
 	}
 }
 
+
+/* conv_entry with a reduction over the positions in the epilogue (the
+ * kernel reads it as conv.red, src/opt/codegen_conv.c): each block writes
+ * the OP over its positions of e(y[z, k, p], z, k, p) for its channels
+ * into part [nimg][nblk][K] (nblk = the grid's position blocks, blk its
+ * own), y never formed; red_finish folds the blocks. Deterministic: no
+ * atomics, the same order every call. */
+template <int BM, int BN, int WM, int WN, int T, int R, int S, bool PAD, bool BIAS, int U, int OP, class E>
+static __device__ __forceinline__ void conv_red_entry(const float *__restrict__ x, const float *__restrict__ w,
+						      const float *__restrict__ cb, float *__restrict__ part,
+						      const geo &q, int nimg, const E &e)
+{
+	const int tm = (q.K + BM - 1) / BM;
+	const int P = q.OD * q.OH * q.OW;
+	const int nblk = ((P + BN - 1) / BN + U - 1) / U;
+	const int m0 = (blockIdx.x % tm) * BM, blk = blockIdx.x / tm, tile0 = blk * U;
+	for (int z = blockIdx.y; z < nimg; z += gridDim.y) {
+		conv_block<BM, BN, WM, WN, T, R, S, PAD, BIAS, U, E, OP>(x, w, cb, part, q, z, m0, tile0, e,
+									 blk, nblk);
+		if (z + gridDim.y < nimg)
+			__syncthreads();
+	}
+}
+
+/* r[z, k] = the OP over b of part[z][b][k]: thread i of the grid takes
+ * (z, k) = (i / K, i % K). */
+template <int OP>
+static __device__ __forceinline__ void red_finish(const float *__restrict__ part, float *__restrict__ r,
+						  int nimg, int nblk, int K)
+{
+	const long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= (long)nimg * K)
+		return;
+	const long z = i / K, k = i - z * K;
+	const float *pz = part + z * nblk * K + k;
+	float v = red_id<OP>();
+	for (int b = 0; b < nblk; b++)
+		v = red_comb<OP>(v, pz[(long)b * K]);
+	r[i] = v;
+}
 
 /*
  * The halo form, for a 2-d convolution of stride 1 and dilation 1 over many
@@ -632,24 +743,6 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
  * thread folds its channels, the 8 lanes that share a column fold theirs
  * by shuffles, the two warps of a row through shared memory.
  */
-constexpr int RED_SUM = 0, RED_MIN = 1, RED_MAX = 2;
-
-template <int OP>
-static __device__ __forceinline__ float red_id()
-{
-	return OP == RED_SUM ? 0.f : __int_as_float(OP == RED_MIN ? 0x7f800000 : (int)0xff800000u);
-}
-
-template <int OP>
-static __device__ __forceinline__ float red_comb(float a, float b)
-{
-	if (OP == RED_SUM)
-		return a + b;
-	if (OP == RED_MIN)
-		return (a < b || a != a) ? a : b;
-	return (a > b || a != a) ? a : b;
-}
-
 template <int BM, int R, int S, bool PAD, bool BIAS, int OP, class E>
 static __device__ __forceinline__ void halo_red_block(const float *__restrict__ x, const float *__restrict__ w,
 						      const float *__restrict__ cb, float *__restrict__ r,
