@@ -248,6 +248,8 @@ typedef struct cg_gen {
 	int nconv_tc;            /* convolutions written as the implicit GEMM */
 	int nconv_red;           /* of those, reducing their channels or
 	                            positions in the epilogue (cg_conv_red) */
+	int nconv_fin;           /* of those, over the positions: a second
+	                            kernel folds the blocks' partials */
 	int igemm_body;          /* its body written */
 	int nconv_dw;            /* depthwise convolutions written as the
 	                            generated kernel */

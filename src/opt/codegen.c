@@ -389,7 +389,7 @@ static void reset_output(cg_gen *G)
 	G->failforce = 0;
 	G->gemm_bodies = 0;
 	G->ngemm_tc = G->nfused_lib = G->nconv_tc = G->igemm_body = 0;
-	G->nconv_red = 0;
+	G->nconv_red = G->nconv_fin = 0;
 	G->nconv_dw = G->dw_body = G->ndense = G->dense_body = 0;
 	G->nperm = G->perm_body = 0;
 	G->mrange_body = G->nmasked = 0;
@@ -580,7 +580,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		counts[CK_LIB] -= G.ngemm_tc + G.nconv_tc + G.nconv_dw +
 		                  G.nfused_lib + G.ncat + G.ncatrd + G.nperm;
 		counts[CK_MAP] -= nempty;
-		int nk = G.nk - G.nfused_lib - nempty - G.ncat - G.ncatrd;
+		/* a convolution reducing its positions launches a second
+		 * kernel that folds its blocks' partials (k<id>_cfin) */
+		int nk = G.nk - G.nfused_lib - nempty - G.ncat - G.ncatrd +
+		         G.nconv_fin;
 		for (int n = 0; n < g->nn; n++)
 			if (g->n[n].kind != KRL_GN_BUF &&
 			    g->n[n].kind != KRL_GN_CONST &&
@@ -613,8 +616,10 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 				cg_sb_printf(&sm, " %d op%s", epi_ops,
 				             epi_ops == 1 ? "" : "s");
 			if (G.nconv_red)
-				cg_sb_printf(&sm, "; %d ending in a reduction",
-				             G.nconv_red);
+				cg_sb_printf(&sm, "; %d ending in a reduction%s",
+				             G.nconv_red, G.nconv_fin ? cg_fmt(&G,
+				             ", %d with a kernel folding its "
+				             "blocks", G.nconv_fin) : "");
 			if (G.nmasked)
 				cg_sb_printf(&sm, "; %d masked pair%s", G.nmasked,
 				             G.nmasked == 1 ? "" : "s");

@@ -311,6 +311,13 @@ static const char *conv_take_chain(cg_gen *G, cg_kern *K, int n, int *end,
                                    const unsigned char **in)
 {
 	*end = -1;
+	if (G->convred && G->convred[n] >= 0) {
+		/* a reduction the epilogue computes (cg_conv_red): the chain
+		 * (if any) stays in registers, nothing is taken from a map */
+		*end = cg_chain_of(G, n, in);
+		G->skip[n] = 2;
+		return G->oom ? NULL : cg_bufname(G, G->convred[n]);
+	}
 	if (G->s.fuse && (*end = cg_chain_of(G, n, in)) >= 0 &&
 	    !cg_chain_fits(G, K, n, *end, *in))
 		*end = -1;
@@ -435,156 +442,6 @@ int cg_conv_red(cg_gen *G, int n, int e)
 	return r;
 }
 
-/* Writes convolution n of K (geometry q) with the reduction that
- * cg_conv_red gave it (G->convred[n]), y never formed: over the channels
- * (the halo form, igemm::halo_red_entry: a block walks every channel tile
- * of its positions and writes the reduction), or over the positions (the
- * gather form, igemm::conv_red_entry: each block writes its partial into
- * a scratch buffer, and k<id>_cfin folds them); the pointwise chain
- * between them (if any) as the functor. 1 (or G->err, G->fail, G->oom
- * set). */
-static int igemm_red_emit(cg_gen *G, cg_kern *K, int n, const cg_igemm *q,
-                          const char *wbuf)
-{
-	const krl_graph *g = G->g;
-	const krl_gnode *x = &g->n[n];
-	const krl_gnode *xi = &g->n[x->in[0]];
-	int r = G->convred[n], chan = q->halo;
-	const krl_gnode *rx = &g->n[r];
-	krl_gemm_spec sp;
-	memset(&sp, 0, sizeof sp);
-	sp.kernel = cg_fmt(G, "k%d_conv", K->id);
-	if (!G->igemm_body) {
-		cg_sb_printf(&G->dev, "\n/* ==== implicit-GEMM convolution body "
-		             "==== */\n%s", krl_kernel_conv_igemm);
-		G->igemm_body = 1;
-	}
-	const unsigned char *in = NULL;
-	int end = cg_chain_of(G, n, &in);
-	if (G->oom)
-		return 1;
-	G->skip[n] = 2; /* y never reaches memory: the reduction does */
-	G->nconv_tc++;
-	G->nconv_red++;
-	const int U = chan || G->s.conv_tiles < 1 ? 1 : G->s.conv_tiles;
-	const char *op = rx->red == KRL_RED_SUM ? "sum" :
-	                 rx->red == KRL_RED_MIN ? "min" : "max";
-	const char *OP = rx->red == KRL_RED_SUM ? "SUM" :
-	                 rx->red == KRL_RED_MIN ? "MIN" : "MAX";
-	const char *rb = cg_bufname(G, r);
-	if (chan)
-		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
-		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
-		             "(%s), tiles of %d output channels x 4 rows x 32 "
-		             "columns,\n * x read once a tile through its window "
-		             "(the halo form)%s;\n * a block walks every channel "
-		             "tile of its positions and reduces\n * over the "
-		             "channels in its epilogue: node %d (%s over dim 1)",
-		             K->id, n, x->op, q->bm, q->bias ?
-		             ", its bias added" : "", r, op);
-	else
-		cg_sb_printf(&G->dev, "\n/*\n * k%d (conv, implicit GEMM on the "
-		             "tensor cores: TF32 products, fp32 sums):\n * node %d "
-		             "(%s), tiles of %d output channels x %d positions%s%s;"
-		             "\n * each block reduces over its positions in its "
-		             "epilogue into k%d_part,\n * k%d_cfin over the blocks: "
-		             "node %d (%s over the positions)", K->id, n, x->op,
-		             q->bm, q->bn, U > 1 ? cg_fmt(G, ", %d position tiles "
-		             "a block", U) : "", q->bias ? ", its bias added" : "",
-		             K->id, K->id, r, op);
-	if (end >= 0) {
-		cg_sb_printf(&G->dev, " of its chain\n * (k%d_conv_epi):", K->id);
-		for (int m = n + 1; m <= end; m++)
-			if (in[m]) {
-				const krl_pwinfo *pi = krl_pw_info(g->n[m].pw);
-				cg_sb_printf(&G->dev, "\n *   node %d %s", m,
-				             pi ? pi->name : "pw");
-			}
-	}
-	cg_sb_printf(&G->dev, "\n * writes %s; y is never formed.\n */", rb);
-	if (end >= 0) {
-		cg_write_epi(G, K, n, NULL, -1, end, 1, &sp);
-		if (!sp.epi)
-			return 1; /* G->err, G->fail or G->oom says why */
-	}
-	const char *entry = chan ?
-	    cg_fmt(G, "halo_red_entry<%d, %d, %d, %s, %s, igemm::RED_%s>", q->bm,
-	           q->R, q->S, q->pad ? "true" : "false",
-	           q->bias ? "true" : "false", OP) :
-	    cg_fmt(G, "conv_red_entry<%d, %d, %d, %d, %d, %d, %d, %s, %s, %d, "
-	           "igemm::RED_%s>", q->bm, q->bn, q->wm, q->wn, q->T, q->R,
-	           q->S, q->pad ? "true" : "false", q->bias ? "true" : "false",
-	           U, OP);
-	cg_sb_printf(&G->dev,
-	    "\nextern \"C\" __global__ void __launch_bounds__(256, 2)\n"
-	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
-	    "\tconst float *__restrict__ cb, float *__restrict__ y, int nimg,\n"
-	    "\tint C, int D, int H, int W, int K, int OD, int OH, int OW,\n"
-	    "\tint sd, int sh, int sw, int pd, int ph, int pw, int dd, int dh,\n"
-	    "\tint dw, int YK%s)\n{\n"
-	    "\tconst igemm::geo q = {C, D, H, W, K, OD, OH, OW, sd, sh, sw, pd, "
-	    "ph, pw, dd, dh, dw, YK};\n"
-	    "\tconst long P = (long)OD * OH * OW;\n"
-	    "\t(void)P;\n"
-	    "\tconst %s e = %s;\n"
-	    "\tigemm::%s(x, w, cb, y, q, nimg, e);\n}\n",
-	    sp.kernel, sp.epi ? sp.epi_params : "",
-	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
-	    entry);
-	if (!chan)
-		cg_sb_printf(&G->dev,
-		    "\n/* k%d_cfin: node %d from k%d_conv's partials */\n"
-		    "extern \"C\" __global__ void __launch_bounds__(256)\n"
-		    "k%d_cfin(const float *__restrict__ part, float *__restrict__ "
-		    "r, int nimg, int nblk,\n\tint K)\n{\n"
-		    "\tigemm::red_finish<igemm::RED_%s>(part, r, nimg, nblk, K);\n"
-		    "}\n", K->id, r, K->id, K->id, OP);
-	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
-	             "convolution, node %d (%s over its %s) in its epilogue\n",
-	             K->id, n, r, op, chan ? "channels" : "positions");
-	/* sizes as plan text: x [N, C, (D, (H,)) W], y [N, K, ...] */
-	const char *dim_in[3], *dim_out[3];
-	for (int i = 0; i < 3; i++) {
-		int j = i - (3 - q->nsp);
-		dim_in[i] = j >= 0 ? cg_fmt(G, "(%s)", xi->dim[2 + j].text) : "1";
-		dim_out[i] = j >= 0 ? cg_fmt(G, "(%s)", x->dim[2 + j].text) : "1";
-	}
-	const char *N = cg_fmt(G, "(%s)", xi->dim[0].text);
-	const char *C = cg_fmt(G, "(%s)", xi->dim[1].text);
-	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
-	const char *cb = q->bias ? cg_bufname(G, x->in[2]) :
-	                 cg_bufname(G, x->in[0]);
-	const char *P = cg_fmt(G, "%s * %s * %s", dim_out[0], dim_out[1],
-	                       dim_out[2]);
-	const char *nblk = cg_fmt(G, "cdiv(%s, %d)", P, q->bn * U);
-	const char *yb = rb, *grid;
-	if (chan) {
-		grid = cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2],
-		              dim_out[1]);
-	} else {
-		yb = cg_fmt(G, "k%d_part", K->id);
-		cg_sb_printf(&G->bufs, "buffer %s f32 [%s, %s, %s]\n", yb, N,
-		             nblk, Ko);
-		grid = cg_fmt(G, "cdiv(%s, %d) * %s", Ko, q->bm, nblk);
-	}
-	cg_sb_printf(&G->plan,
-	    "launch %s grid=(%s, min(%s, 65535)) block=(256) \\\n    smem=%u "
-	    "args(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, "
-	    "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %s%s)\n",
-	    sp.kernel, grid, N, igemm_smem(q, 0), cg_bufname(G, x->in[0]),
-	    wbuf, cb, yb, N, C, dim_in[0], dim_in[1], dim_in[2], Ko,
-	    dim_out[0], dim_out[1], dim_out[2], (long long)q->stride[0],
-	    (long long)q->stride[1], (long long)q->stride[2],
-	    (long long)q->padv[0], (long long)q->padv[1], (long long)q->padv[2],
-	    (long long)q->dil[0], (long long)q->dil[1], (long long)q->dil[2],
-	    Ko, sp.epi ? sp.epi_args : "");
-	if (!chan)
-		cg_sb_printf(&G->plan, "launch k%d_cfin grid=(cdiv(%s * %s, 256)) "
-		             "block=(256) args(%s, %s, %s, %s, %s)\n", K->id, N, Ko,
-		             yb, rb, N, nblk, Ko);
-	return 1;
-}
-
 /* Writes convolution n of K (geometry q) as the implicit-GEMM kernel over
  * weight buffer wbuf ([Cout, Cin, k...]): 1 (or G->err, G->fail, G->oom
  * set). */
@@ -594,8 +451,10 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	const krl_graph *g = G->g;
 	const krl_gnode *x = &g->n[n];
 	const krl_gnode *xi = &g->n[x->in[0]];
-	if (G->convred && G->convred[n] >= 0)
-		return igemm_red_emit(G, K, n, &q, wbuf);
+	/* a reduction in the epilogue (cg_conv_red): over the channels in
+	 * the halo form, over the positions in the gather form */
+	const int r = G->convred && G->convred[n] >= 0 ? G->convred[n] : -1;
+	const int chan = r >= 0 && q.halo, pos = r >= 0 && !q.halo;
 	krl_gemm_spec sp;
 	const unsigned char *in = NULL;
 	int end = -1;
@@ -634,6 +493,21 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 		             ", %d position tiles a block", U) : "");
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
+	const char *OP = "";
+	if (r >= 0) {
+		const krl_gnode *rx = &g->n[r];
+		OP = rx->red == KRL_RED_SUM ? "SUM" : rx->red == KRL_RED_MIN ?
+		     "MIN" : "MAX";
+		cg_sb_printf(&G->dev, ";\n * node %d, the %s over its %s, in the "
+		             "epilogue\n * (y never formed)%s", r,
+		             rx->red == KRL_RED_SUM ? "sum" :
+		             rx->red == KRL_RED_MIN ? "min" : "max",
+		             chan ? "channels" : "positions", chan ?
+		             ": a block walks every channel tile\n * of its "
+		             "positions" : cg_fmt(G, ": each block's partial "
+		             "into\n * k%d_part, folded by k%d_cfin", K->id, K->id));
+		G->nconv_red++;
+	}
 	/* sizes as plan text: x [N, C, (D, (H,)) W], y [N, K, ...] */
 	const char *dim_in[3], *dim_out[3];
 	for (int i = 0; i < 3; i++) {
@@ -646,7 +520,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	 * cat's buffer from the slice's first channel */
 	const char *Ko = cg_fmt(G, "(%s)", x->dim[1].text);
 	const char *ydesc = y, *YK = Ko, *yoff = "0";
-	if (end >= 0 && cg_cat_part_conv(G, end)) {
+	if (r < 0 && end >= 0 && cg_cat_part_conv(G, end)) {
 		const krl_gnode *c = &g->n[G->catof[end]];
 		const char *P = cg_fmt(G, "%s * %s * %s", dim_out[0], dim_out[1],
 		                       dim_out[2]);
@@ -687,9 +561,15 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	}
 	const char *entry = wg ? cg_fmt(G, "wgh_entry<%d, %d, %d", q.bm, q.R,
 	                                q.S) :
-	    q.halo ? cg_fmt(G, "halo_entry<%d, %d, %d", q.bm, q.R, q.S) :
-	    cg_fmt(G, "conv_entry<%d, %d, %d, %d, %d, %d, %d", q.bm, q.bn, q.wm,
-	           q.wn, q.T, q.R, q.S);
+	    q.halo ? cg_fmt(G, "halo%s_entry<%d, %d, %d", chan ? "_red" : "",
+	                    q.bm, q.R, q.S) :
+	    cg_fmt(G, "conv%s_entry<%d, %d, %d, %d, %d, %d, %d", pos ? "_red" :
+	           "", q.bm, q.bn, q.wm, q.wn, q.T, q.R, q.S);
+	/* the template's last arguments: row or position tiles a block,
+	 * the reduction */
+	const char *targs = q.halo && !wg ? "" : cg_fmt(G, ", %d", U);
+	if (r >= 0)
+		targs = cg_fmt(G, "%s, igemm::RED_%s", targs, OP);
 	cg_sb_printf(&G->dev,
 	    "\nextern \"C\" __global__ void __launch_bounds__(256, %d)\n"
 	    "%s(const float *__restrict__ x, const float *__restrict__ w,\n"
@@ -705,10 +585,21 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    "\tigemm::%s, %s, %s%s>(x, w, cb, y + yoff, q, nimg, e);\n}\n",
 	    wg ? 1 : 2, sp.kernel, sp.epi ? sp.epi_params : "",
 	    sp.epi ? sp.epi : "igemm::ident", sp.epi ? sp.epi_init : "{}",
-	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false",
-	    q.halo && !wg ? "" : cg_fmt(G, ", %d", U));
+	    entry, q.pad ? "true" : "false", q.bias ? "true" : "false", targs);
+	if (pos) {
+		G->nconv_fin++;
+		cg_sb_printf(&G->dev,
+		    "\n/* k%d_cfin: node %d from k%d_conv's partials */\n"
+		    "extern \"C\" __global__ void __launch_bounds__(256)\n"
+		    "k%d_cfin(const float *__restrict__ part, float *__restrict__ "
+		    "r, int nimg, int nblk,\n\tint K)\n{\n"
+		    "\tigemm::red_finish<igemm::RED_%s>(part, r, nimg, nblk, K);\n"
+		    "}\n", K->id, r, K->id, K->id, OP);
+	}
 	cg_sb_printf(&G->plan, "# k%d: node %d as the implicit-GEMM "
-	             "convolution\n", K->id, n);
+	             "convolution%s\n", K->id, n, r >= 0 ? cg_fmt(G, ", node %d "
+	             "(the reduction over its %s) in its epilogue", r, chan ?
+	             "channels" : "positions") : "");
 	/* blocks: channel tiles x position tiles (the halo form's: column
 	 * tiles x row tiles of one plane) */
 	const char *tiles = wg ?
@@ -718,12 +609,22 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    cg_fmt(G, "cdiv(%s, 32) * cdiv(%s, 4)", dim_out[2], dim_out[1]) :
 	    cg_fmt(G, "cdiv(%s * %s * %s, %d)", dim_out[0], dim_out[1],
 	           dim_out[2], q.bn * U);
+	/* the channel reduction's blocks walk every channel tile; the
+	 * position reduction writes [N, position blocks, K] partials */
+	const char *ctiles = chan ? "" : cg_fmt(G, "cdiv(%s, %d) * ", Ko, q.bm);
+	const char *nblk = cg_fmt(G, "cdiv(%s * %s * %s, %d)", dim_out[0],
+	                          dim_out[1], dim_out[2], q.bn * U);
+	if (pos) {
+		y = cg_fmt(G, "k%d_part", K->id);
+		cg_sb_printf(&G->bufs, "buffer %s f32 [%s, %s, %s]\n", y, N, nblk,
+		             Ko);
+	}
 	cg_sb_printf(&G->plan,
-	    "launch %s grid=(cdiv(%s, %d) * %s, min(%s, "
+	    "launch %s grid=(%s%s, min(%s, "
 	    "65535)) block=(256) \\\n    smem=%u args(%s, %s, %s, %s, %s, %s, "
 	    "%s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %lld, %lld, %lld, "
 	    "%lld, %lld, %lld, %s, %s%s)\n",
-	    sp.kernel, Ko, q.bm, tiles, N,
+	    sp.kernel, ctiles, tiles, N,
 	    igemm_smem(&q, wg), cg_bufname(G, x->in[0]), wbuf,
 	    cb, y, N, C, dim_in[0], dim_in[1], dim_in[2], Ko, dim_out[0],
 	    dim_out[1], dim_out[2], (long long)q.stride[0],
@@ -731,6 +632,10 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 	    (long long)q.padv[0], (long long)q.padv[1], (long long)q.padv[2],
 	    (long long)q.dil[0], (long long)q.dil[1], (long long)q.dil[2],
 	    YK, yoff, sp.epi ? sp.epi_args : "");
+	if (pos)
+		cg_sb_printf(&G->plan, "launch k%d_cfin grid=(cdiv(%s * %s, 256)) "
+		             "block=(256) args(%s, %s, %s, %s, %s)\n", K->id, N, Ko,
+		             y, cg_bufname(G, r), N, nblk, Ko);
 	return 1;
 }
 
