@@ -286,12 +286,14 @@ typedef struct cg_igemm {
  * implicit-GEMM convolution's epilogue (cgcat.c). */
 int cg_cat_part_conv(const cg_gen *G, int m);
 int cg_igemm_geom(const krl_graph *g, int n, cg_igemm *q);
-/* The reduction node over the output channels of forward convolution n
- * (its pointwise chain's end e, or -1) that the implicit GEMM's epilogue
- * computes (igemm::halo_red_entry): a sum, min or max over dim 1 of a 2-d
- * convolution's output that is its only reader, where the halo form
- * (mma.sync) writes n. -1 when none; -2 out of memory (G->oom). Makes
- * G->convred and G->redconv on first use. */
+/* The reduction node that the implicit GEMM's epilogue computes for
+ * forward convolution n (its pointwise chain's end e, or -1), the only
+ * reader of that end: a sum, min or max over dim 1 (the channels) of a
+ * 2-d convolution written in the halo form (mma.sync;
+ * igemm::halo_red_entry), or over the positions (dims 2.., or dim 2 of a
+ * [N, K, positions] view) of one written in the gather form
+ * (igemm::conv_red_entry). -1 when none; -2 out of memory (G->oom).
+ * Makes G->convred and G->redconv on first use. */
 int cg_conv_red(cg_gen *G, int n, int e);
 /* Writes K's convolution as the implicit-GEMM kernel, the pointwise chain
  * that reads it in its epilogue where the grouping allows: 1 when written
