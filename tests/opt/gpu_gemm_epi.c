@@ -125,6 +125,8 @@ static void level2_gemm_epilogues_are_ok(void **state)
  * - tests/data/conv/chansum.task and chanmax.task: a sum and a max over
  *   the output channels in the halo form's epilogue (conv.impl=igemm,
  *   igemm::halo_red_entry), channel tiles walked in a block at kb0;
+ *   posmax.task: a max over the positions in the gather form's
+ *   (igemm::conv_red_entry, then k0_cfin over the blocks' partials);
  * - level3/50 with the attention rule off (the masked pair and the
  *   batched epilogue on attention) and its default (the rule's sdpa
  *   call, causal and relu), and level3/49 (permutes, warp scans,
@@ -150,6 +152,8 @@ static void generated_kernels_are_ok(void **state)
 		  "tiny,kb0,kb1" },
 		{ "tests/data/conv/chanmax.task", "krl-choice: conv.impl=igemm",
 		  "tiny,kb0,kb1" },
+		{ "tests/data/conv/posmax.task", "krl-choice: conv.impl=igemm "
+		  "conv.tiles=4", "tiny,kb0,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice: gemm.impl=3xtf32 "
 		  "rule.attention=off", "tiny,kb1" },
 		{ "level3/50_relu_self_attention", "krl-choice:", "tiny,kb1" },
