@@ -240,9 +240,9 @@ typedef struct cg_gen {
 	                            (cg_gemm_chain's in[]), made on first use */
 	int *chain_end;          /* per node, that chain's end, or -1 */
 	int *convred;            /* per convolution node, the reduction over
-	                            its output channels that its kernel's
-	                            epilogue computes (cg_conv_red), or -1;
-	                            NULL: none */
+	                            its output channels or positions that its
+	                            kernel's epilogue computes (cg_conv_red),
+	                            or -1; NULL: none */
 	int *redconv;            /* per such reduction, that convolution */
 	int ngemm_tc;            /* GEMMs written as the 3xTF32 kernel */
 	int nconv_tc;            /* convolutions written as the implicit GEMM */

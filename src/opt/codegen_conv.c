@@ -493,6 +493,8 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 		             ", %d position tiles a block", U) : "");
 	if (q.bias)
 		cg_sb_puts(&G->dev, ", its bias added");
+	/* the body's red_comb calls krl_minf and krl_maxf */
+	G->need |= CG_NEED_RED;
 	const char *OP = "";
 	if (r >= 0) {
 		const krl_gnode *rx = &g->n[r];
@@ -500,8 +502,7 @@ static int igemm_emit(cg_gen *G, cg_kern *K, int n, cg_igemm q,
 		     "MIN" : "MAX";
 		cg_sb_printf(&G->dev, ";\n * node %d, the %s over its %s, in the "
 		             "epilogue\n * (y never formed)%s", r,
-		             rx->red == KRL_RED_SUM ? "sum" :
-		             rx->red == KRL_RED_MIN ? "min" : "max",
+		             cg_red_name(rx->red),
 		             chan ? "channels" : "positions", chan ?
 		             ": a block walks every channel tile\n * of its "
 		             "positions" : cg_fmt(G, ": each block's partial "

@@ -242,9 +242,9 @@ void cg_gemm_prepare(cg_gen *G)
 			}
 		if (!early)
 			continue;
-		/* a reduction over the channels of a convolution (or of its
-		 * chain) that its kernel's epilogue computes: the chain stays
-		 * in registers, the reduction is written */
+		/* a reduction over the channels or positions of a convolution
+		 * (or of its chain) that its kernel's epilogue computes: the
+		 * chain stays in registers, the reduction is written */
 		int r = cg_conv_red(G, n, e);
 		if (r >= 0) {
 			G->convred[n] = r;

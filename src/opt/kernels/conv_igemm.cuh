@@ -196,23 +196,20 @@ static __device__ __forceinline__ void store_pair(float *dst, float v0, float v1
 
 /* Reductions in an epilogue (halo_red_entry over the output channels,
  * conv_red_entry over the positions): OP RED_SUM, RED_MIN or RED_MAX; min
- * and max propagate NaN, as torch's do. */
+ * and max are the helpers' krl_minf and krl_maxf (they propagate NaN, as
+ * torch's do; codegen_conv.c asks for them with the body). */
 constexpr int RED_SUM = 0, RED_MIN = 1, RED_MAX = 2;
 
 template <int OP>
 static __device__ __forceinline__ float red_id()
 {
-	return OP == RED_SUM ? 0.f : __int_as_float(OP == RED_MIN ? 0x7f800000 : (int)0xff800000u);
+	return OP == RED_SUM ? 0.f : OP == RED_MIN ? INFINITY : -INFINITY;
 }
 
 template <int OP>
 static __device__ __forceinline__ float red_comb(float a, float b)
 {
-	if (OP == RED_SUM)
-		return a + b;
-	if (OP == RED_MIN)
-		return (a < b || a != a) ? a : b;
-	return (a > b || a != a) ? a : b;
+	return OP == RED_SUM ? a + b : OP == RED_MIN ? krl_minf(a, b) : krl_maxf(a, b);
 }
 
 /*
@@ -347,11 +344,13 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	float *yz = y + (long)z * q.YK * P;
 	float acc[MT][NT][4] = {};
 	/* OP >= 0: the reduction over the block's positions of each row, a
-	 * thread's columns folded here (then its lanes', warps', below) */
+	 * thread's columns folded here (then its lanes', warps', below); O
+	 * names a valid op where OP < 0 leaves this code unused */
+	constexpr int O = OP < 0 ? RED_SUM : OP;
 	float rs[MT][2];
 #pragma unroll
 	for (int i = 0; i < MT; i++)
-		rs[i][0] = rs[i][1] = red_id<(OP < 0 ? RED_SUM : OP)>();
+		rs[i][0] = rs[i][1] = red_id<O>();
 	auto store_tile = [&](int u) {
 		const int n0 = (tile0 + u) * BN;
 #pragma unroll
@@ -367,7 +366,6 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 					const int col = n0 + wn0 + jj * 8 + 2 * t;
 					if (OP >= 0) {
 						/* e only at positions in y */
-						constexpr int O = OP < 0 ? RED_SUM : OP;
 						if (col < P)
 							rs[i][h] = red_comb<O>(rs[i][h], e(acc[i][jj][2 * h] + bias, z, k, col));
 						if (col + 1 < P)
@@ -429,7 +427,7 @@ static __device__ __forceinline__ void conv_block(const float *__restrict__ x, c
 	 * along the positions through the stages' memory (the copies have
 	 * landed: pipeline waits for them all), into y = the partials
 	 * [nimg][nblk][K] at (z, blk) */
-	constexpr int O = OP < 0 ? RED_SUM : OP, NWN = BN / WN;
+	constexpr int NWN = BN / WN;
 #pragma unroll
 	for (int i = 0; i < MT; i++)
 #pragma unroll
@@ -475,8 +473,8 @@ static __device__ __forceinline__ void conv_entry(const float *__restrict__ x, c
 }
 
 
-/* conv_entry with a reduction over the positions in the epilogue (the
- * kernel reads it as conv.red, src/opt/codegen_conv.c): each block writes
+/* conv_entry with a reduction over the positions in the epilogue
+ * (src/opt/codegen_conv.c, cg_conv_red): each block writes
  * the OP over its positions of e(y[z, k, p], z, k, p) for its channels
  * into part [nimg][nblk][K] (nblk = the grid's position blocks, blk its
  * own), y never formed; red_finish folds the blocks. Deterministic: no
@@ -734,8 +732,8 @@ static __device__ __forceinline__ void halo_entry(const float *__restrict__ x, c
 }
 
 /*
- * A reduction over the output channels in the halo form's epilogue (the
- * kernel reads as conv.red, src/opt/codegen_conv.c): r[z, p] = the OP over
+ * A reduction over the output channels in the halo form's epilogue
+ * (src/opt/codegen_conv.c, cg_conv_red): r[z, p] = the OP over
  * k of e(y[z, k, p], z, k, p), written to r [N, P] instead of y (never
  * formed). OP: RED_SUM, RED_MIN, RED_MAX (min and max propagate NaN, as
  * torch's do). A block takes every channel tile of its rows x columns in
