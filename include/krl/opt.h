@@ -181,6 +181,8 @@ typedef enum krl_rule {
 	KRL_RULE_SMALL_K,    /* a batched GEMM over at most 4 products an
 	                        output as a sum over K: a reduction generated
 	                        kernels compute (off by default) */
+	KRL_RULE_TANH_SOFTPLUS, /* tanh(softplus x) (mish's) as e^x (e^x + 2)
+	                        over itself plus 2 */
 	KRL_RULE_COUNT
 } krl_rule;
 

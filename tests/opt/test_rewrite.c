@@ -1314,6 +1314,62 @@ static void small_k_as_reduction(void **state)
 	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_SMALL_K);
 }
 
+/* ==== TANH_SOFTPLUS ==== */
+
+static void tanh_softplus_done(const krl_graph *g)
+{
+	assert_int_equal(count_pw(g, KRL_PW_LOG1P), 0);
+	assert_int_equal(count_pw(g, KRL_PW_TANH), 0);
+	assert_int_equal(count_pw(g, KRL_PW_DIV), count_pw(g, KRL_PW_EXP));
+}
+
+/* Mish, mish of mish, and softplus then tanh written out (level 2's 52),
+ * x ~ normal(0, 12) so that 5% of it passes the threshold 20: checked
+ * against the golden at tiny (in float64, where tanh of anything past 20
+ * is 1 too), no log1p or tanh left, a division an exp.
+ * Left: another beta, a threshold past 40 (e^x (e^x + 2) would overflow
+ * under it), softplus without the tanh, the tanh of something else. */
+static void tanh_softplus_forms(void **state)
+{
+	(void)state;
+	static const char *const yes[] = {
+		HEAD("input x f32 [m, n] normal(0, 12)\noutput y f32 [m, n]\n",
+		     "m=16 n=64")
+		"  call mish(x) -> y\nend\n",
+		HEAD("input x f32 [m, n] normal(0, 12)\noutput y f32 [m, n]\n",
+		     "m=16 n=64")
+		"  buffer a f32 [m, n]\n  call mish(x) -> a\n"
+		"  call mish(a) -> y\nend\n",
+		HEAD("input x f32 [m, n] normal(0, 12)\noutput y f32 [m, n]\n",
+		     "m=16 n=64")
+		"  buffer a f32 [m, n]\n  buffer b f32 [m, n]\n"
+		"  call softplus(x) -> a beta=1 threshold=20\n"
+		"  call tanh(a) -> b\n  call mul(b, x) -> y\nend\n",
+	};
+	matches_all(yes, sizeof yes / sizeof yes[0], KRL_RULE_TANH_SOFTPLUS,
+	            tanh_softplus_done);
+	static const char *const no[] = {
+		HEAD("input x f32 [m, n] normal(0, 3)\noutput y f32 [m, n]\n",
+		     "m=5 n=7")
+		"  buffer a f32 [m, n]\n"
+		"  call softplus(x) -> a beta=2 threshold=20\n"
+		"  call tanh(a) -> y\nend\n",
+		HEAD("input x f32 [m, n] normal(0, 3)\noutput y f32 [m, n]\n",
+		     "m=5 n=7")
+		"  buffer a f32 [m, n]\n"
+		"  call softplus(x) -> a beta=1 threshold=50\n"
+		"  call tanh(a) -> y\nend\n",
+		HEAD("input x f32 [m, n] normal(0, 3)\noutput y f32 [m, n]\n",
+		     "m=5 n=7")
+		"  call softplus(x) -> y beta=1 threshold=20\nend\n",
+		HEAD("input x f32 [m, n] normal(0, 3)\noutput y f32 [m, n]\n",
+		     "m=5 n=7")
+		"  buffer a f32 [m, n]\n  call sigmoid(x) -> a\n"
+		"  call tanh(a) -> y\nend\n",
+	};
+	refuses_all(no, sizeof no / sizeof no[0], KRL_RULE_TANH_SOFTPLUS);
+}
+
 static void rule_names(void **state)
 {
 	(void)state;
@@ -1333,6 +1389,8 @@ static void rule_names(void **state)
 	assert_string_equal(krl_rule_name(KRL_RULE_CAT_REDUCE), "cat_reduce");
 	assert_string_equal(krl_rule_name(KRL_RULE_CONV_MERGE), "conv_merge");
 	assert_string_equal(krl_rule_name(KRL_RULE_SMALL_K), "small_k");
+	assert_string_equal(krl_rule_name(KRL_RULE_TANH_SOFTPLUS),
+	                    "tanh_softplus");
 	assert_string_equal(krl_rule_name(KRL_RULE_COUNT), "?");
 }
 
@@ -1358,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(cat_reduce_parts),
 		cmocka_unit_test(conv_merge_siblings),
 		cmocka_unit_test(small_k_as_reduction),
+		cmocka_unit_test(tanh_softplus_forms),
 		cmocka_unit_test(rule_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
