@@ -71,6 +71,10 @@ typedef struct cg_point {
 	                            them), so that an operand full along dims
 	                            2..e-1 (softmax's [N, 1, H, W] statistics)
 	                            indexes without their coordinates */
+	const char *qpin, *qval; /* NULL, or lin / (the product qpin of the
+	                            space's dims, as cg_prod writes it) is
+	                            qval, a C expression: a vector step's
+	                            lanes straddling a run (lane_offset) */
 } cg_point;
 
 /* A value: its C expression and type ('f' float, 'l' long long). */
