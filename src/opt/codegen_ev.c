@@ -857,7 +857,10 @@ static const cg_point *lane_point_of(cg_em *em, int n, const cg_point *p,
 	int64_t ext = 1;
 	for (int k = lo; k < sp->ndim; k++)
 		ext *= sp->dim[k].val > 0 ? sp->dim[k].val : 0;
-	if (!ext || (ext % em->vec && (!carry || em->rev)))
+	/* carry asks for lanes at vlin + lane: not reversed (a reverse
+	 * scan's), not a channels-last walk (plin: lanes C apart in memory
+	 * are S apart in the space) */
+	if (!ext || (ext % em->vec && (!carry || em->rev || p->plin)))
 		return p;
 	*p0 = *p;
 	p0->lin = em->vlin;
