@@ -1064,8 +1064,8 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	const char *O, *I;
 	row_names(&em, ri, &O, &I);
 	/* the warp strategy over rows of at most SUB_WARP_R elements at the
-	 * set generated for: a row takes lpr lanes (krl_row_lanes: a float4 a
-	 * lane, 4 to 32 lanes), 32 / lpr rows a warp, so that rows of few
+	 * set generated for: a row takes lpr lanes (krl_row_lanes: two
+	 * float4s a lane, 4 to 32 lanes), 32 / lpr rows a warp, so that rows of few
 	 * elements (47's softmax over 32 clusters) do not leave 3 of 4 lanes
 	 * idle; the reductions combine groups of lpr lanes. Longer rows keep
 	 * a warp each at literal 32: the run-time lane count cost level 2's
