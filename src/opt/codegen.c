@@ -187,8 +187,6 @@ static void emit_helpers(cg_gen *G, cg_sb *o)
 		helper(G, o, "minmax");
 	if (need & (CG_NEED_RED | CG_NEED_ARG))
 		helper(G, o, "nanminmax");
-	if (need & CG_NEED_MAXNAN)
-		helper(G, o, "maxnan");
 	if (need & CG_NEED_ARG)
 		helper(G, o, "argbetter");
 	if (need & (CG_NEED_WARP | CG_NEED_BLOCK)) {

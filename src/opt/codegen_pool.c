@@ -384,8 +384,8 @@ static int strip_tap(cg_gen *G, cg_kern *K, const pinfo *pi, cg_sb *l0,
 	p.coord = co;
 	cg_val v = cg_ev(&em, pi->x, &p);
 	if (v.e) {
-		G->need |= CG_NEED_MAXNAN;
-		cg_line(tap, STRIP_TIND, "m = krl_maxnan(m, %s); /* NaN wins */",
+		G->need |= CG_NEED_RED;
+		cg_line(tap, STRIP_TIND, "m = krl_maxf(m, %s); /* NaN wins */",
 		        cg_f(&em, v));
 	}
 	/* the outer coordinates, where an operand indexes by them */
@@ -408,7 +408,7 @@ static void strip_tap_at(cg_sb *b, const cg_sb *tap, int tind)
 /* Writes the column-strip branch (see above) at indent 1 of a 2-d max
  * pool's walk (inc: after inc_prelude), R outputs down a column a thread
  * (pool.strip): its own grid loop, then return. The input's value at xi
- * is tap's code (written at indent tind, ending `m = krl_maxnan(m,
+ * is tap's code (written at indent tind, ending `m = krl_maxf(m,
  * ...)`; the tap's coordinates are sc<k> along the outer dims, which crd
  * computes from the plane pl, and ih, iw), the outputs' code epi (at
  * indent from, the max in m at output index o). */
@@ -475,7 +475,7 @@ static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
 		cg_line(b, 4, "float m = -INFINITY; /* the row's max */");
 		cg_line(b, 4, "#pragma unroll");
 		cg_line(b, 4, "for (int kw = 0; kw < %ld; kw++)", ks);
-		cg_line(b, 5, "m = krl_maxnan(m, tv[q][kw]);");
+		cg_line(b, 5, "m = krl_maxf(m, tv[q][kw]);");
 	} else {
 		cg_line(b, 4, "const I ih = hs + q;");
 		cg_line(b, 4, "if (ih < 0 || ih >= nH)");
@@ -493,7 +493,7 @@ static void strip_branch(cg_sb *b, long ks, long st, long pad, int blk,
 	cg_line(b, 4, "#pragma unroll");
 	cg_line(b, 4, "for (int j = 0; j < %d; j++)", R);
 	cg_line(b, 5, "if (q >= j * %ld && q < j * %ld + %ld)", st, st, ks);
-	cg_line(b, 6, "mv[j] = krl_maxnan(mv[j], m);");
+	cg_line(b, 6, "mv[j] = krl_maxf(mv[j], m);");
 	cg_line(b, 3, "}");
 	cg_line(b, 3, "#pragma unroll");
 	cg_line(b, 3, "for (int j = 0; j < %d; j++) {", R);
@@ -836,8 +836,8 @@ static void emit_pool_cl(cg_gen *G, cg_kern *K, pinfo *pi, cg_sb *geo,
 		if (pi->avg) {
 			cg_line(&tap, tind, "sum%d += %s;", j, f);
 		} else if (pi->amx < 0) {
-			G->need |= CG_NEED_MAXNAN;
-			cg_line(&tap, tind, "m%d = krl_maxnan(m%d, %s); /* NaN wins */",
+			G->need |= CG_NEED_RED;
+			cg_line(&tap, tind, "m%d = krl_maxf(m%d, %s); /* NaN wins */",
 			        j, j, f);
 		} else {
 			cg_line(&tap, tind, "if (%s > m%d || %s != %s) { /* NaN wins */",
@@ -1204,8 +1204,8 @@ krl_err cg_emit_pool(cg_gen *G, cg_kern *K)
 		if (pi.avg) {
 			cg_line(&tap, tind, "sum += %s;", f);
 		} else if (pi.amx < 0) {
-			G->need |= CG_NEED_MAXNAN;
-			cg_line(&tap, tind, "m = krl_maxnan(m, %s); /* NaN wins */", f);
+			G->need |= CG_NEED_RED;
+			cg_line(&tap, tind, "m = krl_maxf(m, %s); /* NaN wins */", f);
 		} else {
 			cg_line(&tap, tind, "if (%s > m || %s != %s) { /* NaN wins */", f,
 			        f, f);

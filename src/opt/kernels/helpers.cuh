@@ -65,7 +65,8 @@ static __device__ __forceinline__ long krl_maxl(long a, long b)
 }
 /*@helper nanminmax@*/
 
-/* max and min that propagate NaN, as torch's do */
+/* max and min that propagate NaN, as torch's do (its max pooling too):
+ * PTX's max.NaN and min.NaN from sm_80 */
 static __device__ __forceinline__ float krl_maxf(float a, float b)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -85,20 +86,6 @@ static __device__ __forceinline__ float krl_minf(float a, float b)
 	return r;
 #else
 	return (a < b || a != a) ? a : b;
-#endif
-}
-/*@helper maxnan@*/
-
-/* max that propagates NaN, as torch's max pooling does: one instruction
- * (max.NaN) from sm_80 */
-static __device__ __forceinline__ float krl_maxnan(float m, float v)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	float r;
-	asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(m), "f"(v));
-	return r;
-#else
-	return (v > m || v != v) ? v : m;
 #endif
 }
 /*@helper argbetter@*/
