@@ -208,12 +208,13 @@ static int homeable(const cg_gen *G, int n, const cg_kern *K, int small)
 	case CK_ROW:
 		if (cg_is_rowshape(G, K, n))
 			return 1;
-		/* a row kernel in a channels-last input's memory order writes
-		 * the row shape only: its lanes run over C or over a position's
-		 * channels, and full-shape NCHW stores from them would be
-		 * strided; a map kernel writes those instead */
-		return !small && cg_gsame(G, n, K->space) &&
-		       !nd.gf && !cg_row_cl(G, K);
+		/* a row kernel in a channels-last input's memory order: its
+		 * lanes run over C or over a position's channels, and
+		 * full-shape NCHW stores from them would be strided; rows of C
+		 * write them through a shared-memory tile (cg_row_cl_tiles),
+		 * else a map kernel writes them */
+		return !small && cg_gsame(G, n, K->space) && !nd.gf &&
+		       (!cg_row_cl(G, K) || cg_row_cl_tiles(G, K, n));
 	case CK_TOTAL:
 		return is_scalar(G, n);
 	case CK_SCAN:

@@ -456,9 +456,19 @@ int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth);
  * s...] in the leaf's memory order (codegen_row.c): 1 when it reduces over
  * C (rows of C contiguous), 2 over a run of spatial axes (32 neighbouring
  * memory columns per block); 0 otherwise. Such a kernel writes outputs of
- * its row shape only: the grouping leaves full-shape ones to a map kernel,
- * which reads the leaf channel-blocked. */
+ * its row shape, and full-shape ones only where cg_row_cl_tiles allows
+ * them: the grouping leaves the others to a map kernel, which reads the
+ * leaf channel-blocked. */
 int cg_row_cl(const cg_gen *G, const cg_kern *K);
+/* Whether row kernel K over rows of C in a channels-last leaf (cg_row_cl
+ * 1) may write full-shape output n: f32, one buffer (no second output
+ * name, no cat slice), C at most CG_CL_TILE_C at the shape set and the
+ * warp strategy. Its rows then go in tiles of 32 positions whose outputs
+ * gather in shared memory, [C][33], and leave NCHW, a warp storing 32
+ * neighbouring positions of a channel (91's softmax over 128 channels,
+ * then its chain: one read of the convolution's output instead of two). */
+int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n);
+#define CG_CL_TILE_C 256
 /* Whether node x's `groups` attribute is absent or the literal 1 (in
  * every shape set: never a depthwise convolution). */
 int cg_groups_one(const krl_gnode *x);

@@ -57,6 +57,10 @@ typedef struct rinfo {
 	 * axes (2) */
 	int perm;
 	const char *potext, *pitext, *ctext, *stext;
+	/* perm 1 with full-shape outputs (cg_row_cl_tiles): tiles of 32
+	 * positions, their outputs through shared memory of tilec x 33 floats
+	 * each (tilec: C at the set rounded up to 32) */
+	int tile, tilec;
 } rinfo;
 
 /* ==== Channels-last rows ==== */
@@ -107,6 +111,33 @@ int cg_row_cl(const cg_gen *G, const cg_kern *K)
 	if (K->ax0 == 1 && K->ax1 == 2)
 		return cg_cl_rows_pay(sp, 1, 2);
 	return K->ax0 >= 2 && K->ax1 > K->ax0 ? 2 : 0;
+}
+
+static int64_t prod_val(const krl_gnode *x, int from, int to);
+
+/* The strategy CG_ROW_AUTO takes for `rows` rows of R elements. */
+static int auto_strategy(int64_t R, int64_t rows, int perm)
+{
+	if (R <= 1024 && rows >= 256)
+		return CG_ROW_WARP;
+	if (rows < 264 && R >= 8192 && !perm)
+		return CG_ROW_MULTI;
+	return CG_ROW_BLOCK;
+}
+
+int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n)
+{
+	const krl_graph *g = G->g;
+	const krl_gnode *sp = &g->n[K->space];
+	if (cg_row_cl(G, K) != 1 || g->n[n].dtype != KRL_F32 ||
+	    cg_out_decl(g, n, 1) >= 0 || (G->catof && G->catof[n] >= 0))
+		return 0;
+	int64_t C = sp->dim[1].val;
+	int64_t rows = prod_val(sp, 0, 1) * prod_val(sp, 2, sp->ndim);
+	int st = G->s.row_strategy;
+	if (st == CG_ROW_AUTO)
+		st = auto_strategy(C, rows, 1);
+	return C > 0 && C <= CG_CL_TILE_C && st == CG_ROW_WARP;
 }
 
 /* In-kernel reduces reachable from node m through inline nodes. */
@@ -341,22 +372,27 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 			return -1;
 		}
 	}
-	ri->perm = ri->nfull ? 0 : cg_row_cl(G, K);
+	/* full-shape outputs keep a channels-last walk only through tiles
+	 * (every one of them f32 and single: cg_row_cl_tiles) */
+	ri->perm = cg_row_cl(G, K);
+	for (int o = 0; o < ri->nfull && ri->perm; o++)
+		if (!cg_row_cl_tiles(G, K, ri->full[o]))
+			ri->perm = 0;
+	ri->tile = ri->perm == 1 && ri->nfull > 0;
+	ri->tilec = (int)((sp->dim[1].val + 31) / 32 * 32);
+	/* static shared memory: at most 48 KB for the tiles; past that the
+	 * stores go straight to memory (strided, correct) */
+	if (ri->tile && (int64_t)ri->nfull * ri->tilec * 33 * 4 > 48 * 1024)
+		ri->tile = 0;
 	/* the strategy first: the online softmax is written for the warp and
 	 * block ones (and the plain column kernel: cg_emit_row) */
 	ri->strategy = G->s.row_strategy;
 	int64_t rows = prod_val(sp, 0, K->ax0);
 	if (ri->perm == 1)
 		rows *= prod_val(sp, 2, sp->ndim);
-	if (ri->strategy == CG_ROW_AUTO) {
-		int64_t R = prod_val(sp, K->ax0, K->ax1);
-		if (R <= 1024 && rows >= 256)
-			ri->strategy = CG_ROW_WARP;
-		else if (rows < 264 && R >= 8192 && !ri->perm)
-			ri->strategy = CG_ROW_MULTI;
-		else
-			ri->strategy = CG_ROW_BLOCK;
-	}
+	if (ri->strategy == CG_ROW_AUTO)
+		ri->strategy = auto_strategy(prod_val(sp, K->ax0, K->ax1), rows,
+		                             ri->perm);
 	if (ri->perm && ri->strategy == CG_ROW_MULTI)
 		ri->strategy = CG_ROW_BLOCK;
 	/* rows of one warp or block: C contiguous (perm 1), or inner 1 */
@@ -562,6 +598,22 @@ static void row_step_to(cg_em *em, const rinfo *ri, const char *const *rs,
 			continue;
 		}
 		int n = nodes[k];
+		if (ri->tile) {
+			/* into the tile while the set's C fits it (tiled), else
+			 * straight to memory */
+			cg_sb *sb = em->buf[2];
+			for (int q = 0; q < nl; q++) {
+				cg_line(sb, ind, "if (tiled) {");
+				cg_line(sb, ind + 1, "tl%d[%s * 33 + tq] = %s;", k, rs[q],
+				        vals[k][q]);
+				cg_line(sb, ind, "} else {");
+				em->ind[2] = ind + 1;
+				cg_store(em, 2, n, lins[q], ov[k][q]);
+				em->ind[2] = ind;
+				cg_line(sb, ind, "}");
+			}
+			continue;
+		}
 		if (vec == 4 && g->n[n].dtype == KRL_F32 && cg_out_decl(g, n, 1) < 0) {
 			const char *ptr = cg_arg_buf(G, em->K, n, 1);
 			cg_line(em->buf[2], ind, "*reinterpret_cast<float4 *>(%s + %s) = "
@@ -1128,7 +1180,7 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		em.cnode[i] = ri->cache[i];
 		em.cvar[i] = cg_fmt(G, "cch%d", i);
 	}
-	emit_sections(&em, ri, &P, &rowb, 2);
+	emit_sections(&em, ri, &P, &rowb, ri->tile ? 4 : 2);
 	em.vec = 4;
 	/* broadcast extents that allow float4 lanes allow them in the peeled
 	 * path too; the row length only in the aligned one */
@@ -1169,7 +1221,28 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 	}
 	if (cache)
 		cg_line(&body, 1, "const bool cached = vec && %s <= %d;", em.rlen, cap);
-	if (warp && !sub) {
+	/* the row loop's indent */
+	int ri2 = ri->tile ? 4 : 2;
+	if (ri->tile) {
+		/* tiles of 32 positions: each warp takes rows of the tile, the
+		 * full-shape outputs gather in tl (a row of 33 per channel: the
+		 * stores of a row's lanes and the reads of a channel's 32
+		 * positions hit distinct banks), then leave NCHW; the last
+		 * tile's rows past the end repeat the last row (their values
+		 * are not stored) */
+		for (int k = 0; k < ri->nfull; k++)
+			cg_line(&body, 1, "__shared__ float tl%d[%d];", k,
+			        ri->tilec * 33);
+		cg_line(&body, 1, "const bool tiled = %s <= %d;", em.rlen, ri->tilec);
+		cg_line(&body, 1, "for (long t0 = (long)blockIdx.x * 32; t0 < %s; "
+		        "t0 += (long)gridDim.x * 32) {", O);
+		cg_line(&body, 2, "{");
+		cg_line(&body, 3, "for (long qw = (long)(tid >> 5) * %s; qw < 32; "
+		        "qw += wpb * %s) {", sub ? "rpw" : "1", sub ? "rpw" : "1");
+		cg_line(&body, 4, "const long tq = qw%s;", sub ?
+		        " + (long)((tid & 31) >> lsh)" : "");
+		cg_line(&body, 4, "const long %s = min(t0 + tq, %s - 1);", ov, O);
+	} else if (warp && !sub) {
 		cg_line(&body, 1, "for (long %s = (long)blockIdx.x * wpb + (tid >> 5); "
 		        "%s < %s; %s += (long)gridDim.x * wpb) {", ov, ov, O, ov);
 	} else if (warp) {
@@ -1185,9 +1258,9 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		        "gridDim.x) {", ov, ov, O, ov);
 	if (ri->perm) {
 		/* row op of the leaf's memory is position (n, s) = (o, c) */
-		cg_line(&body, 2, "const long o = op / %s, c = op %% %s;", I, I);
-		cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
-		cg_line(&body, 2, "const long pb = op * %s;", em.rlen);
+		cg_line(&body, ri2, "const long o = op / %s, c = op %% %s;", I, I);
+		cg_line(&body, ri2, "const long rb = o * %s * %s + c;", em.rlen, I);
+		cg_line(&body, ri2, "const long pb = op * %s;", em.rlen);
 	} else {
 		cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
 	}
@@ -1208,25 +1281,49 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 2, "}");
 	}
 	cg_sb_cat(&body, &rowb);
+	if (ri->tile) {
+		/* the tile out: thread tid stores position t0 + tid % 32 of
+		 * channels tid / 32, + the warps a block, ... */
+		cg_line(&body, 3, "}");
+		cg_line(&body, 2, "}");
+		cg_line(&body, 2, "if (tiled) {");
+		cg_line(&body, 3, "__syncthreads();");
+		cg_line(&body, 3, "const long fp = t0 + (tid & 31);");
+		cg_line(&body, 3, "if (fp < %s) {", O);
+		cg_line(&body, 4, "const long fb = fp / %s * %s * %s + fp %% %s;", I,
+		        em.rlen, I, I);
+		cg_line(&body, 4, "for (long fc = tid >> 5; fc < %s; fc += %d) {",
+		        em.rlen, blk / 32);
+		for (int k = 0; k < ri->nfull; k++)
+			cg_line(&body, 5, "%s[fb + fc * %s] = tl%d[fc * 33 + (tid & 31)];",
+			        cg_arg_buf(G, K, ri->full[k], 1), I, k);
+		cg_line(&body, 4, "}");
+		cg_line(&body, 3, "}");
+		cg_line(&body, 3, "__syncthreads();");
+		cg_line(&body, 2, "}");
+	}
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	{
 		const char *ot = ri->potext;
-		const char *grid = warp ?
+		const char *grid = ri->tile ?
+		    cg_fmt(G, "min(cdiv(%s, 32), sm_count * 32)", ot) : warp ?
 		    cg_fmt(G, "min(cdiv(%s, %d), sm_count * 32)", ot, blk / 32) :
 		    cg_fmt(G, "min(%s, sm_count * 32)", ot);
 		cg_prev pv = { 0 };
 		pv.dev0 = G->dev.len;
 		pv.plan0 = G->plan.len;
 		finish_kernel(G, K, name,
-		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s%s",
+		              cg_fmt(G, "row: %s per row, %d threads, %s, %d pass%s%s%s",
 		                     sub ? "4 to 32 lanes" : warp ? "a warp" :
 		                     "a block", blk,
 		                     cache ? "rows in registers when they fit" :
 		                     "rows re-read", ri->npass,
 		                     ri->npass == 1 ? "" : "es",
 		                     ri->perm ? "; rows of C contiguous in a "
-		                     "channels-last input, one per position" : ""),
+		                     "channels-last input, one per position" : "",
+		                     ri->tile ? "; full-shape outputs through "
+		                     "shared-memory tiles of 32 positions" : ""),
 		              blk, &body, grid, cg_fmt(G, "%d", blk));
 		/* a grid-stride loop every thread leaves at its end: a small
 		 * kernel after it may run in its tail (fold_tail) */

@@ -1435,6 +1435,24 @@ static void stand_in_cases(const char *label, const char *const *tasks,
 	assert_int_equal(wrong, 0);
 }
 
+/* Full-shape outputs of a row kernel over a channels-last y's rows of C
+ * (cg_row_cl_tiles) on tests/data/conv/cltile.task: a softmax over C
+ * through shared-memory tiles of 32 positions (rows of 40 at kb1, where
+ * it is generated: 64 channels a tile, 4 to 32 lanes a row, the last
+ * tile partial), the chain after it a map reading the softmax; kb0's 100
+ * channels past the tiles' 64 store straight to memory. */
+static void conv_cltile_compute_golden(void **state)
+{
+	(void)state;
+	static const char *const tasks[] = { "tests/data/conv/cltile.task" };
+	static const char *const must[] = {
+		"shared-memory tiles of 32 positions", "__shared__ float tl0[2112];",
+		"const bool tiled = ", NULL,
+	};
+	stand_in_cases("channels-last row tiles", tasks, 1, "krl-choice: "
+	               "lib.layout=nhwc_y conv.impl=lib", must, NULL, 83);
+}
+
 static void gemm_splitk_compute_golden(void **state)
 {
 	(void)state;
@@ -2070,6 +2088,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(gemm_masked_compute_golden),
 		cmocka_unit_test(channels_last_compute_golden),
 		cmocka_unit_test(channels_last_rows_compute_golden),
+		cmocka_unit_test(conv_cltile_compute_golden),
 		cmocka_unit_test(channels_last_pools_compute_golden),
 		cmocka_unit_test(channels_last_layers_compute_golden),
 		cmocka_unit_test(kb0_generation_compute_golden),
