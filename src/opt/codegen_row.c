@@ -57,10 +57,13 @@ typedef struct rinfo {
 	 * axes (2) */
 	int perm;
 	const char *potext, *pitext, *ctext, *stext;
-	/* perm 1 with full-shape outputs (cg_row_cl_tiles): tiles of 32
-	 * positions, their outputs through shared memory of tilec x 33 floats
-	 * each (tilec: C at the set rounded up to 32) */
-	int tile, tilec;
+	/* with full-shape outputs (cg_row_cl_tiles), tile = perm: 1, tiles
+	 * of 32 positions, their outputs through shared memory of tilec x 33
+	 * floats each (tilec: C at the set rounded up to 32); 2, a column
+	 * block's 32 columns x tilec rows (the run at the set) through 32 x
+	 * tilep floats (tilep = tilec | 1: odd, so that a warp's 32 columns
+	 * at one row hit distinct banks) */
+	int tile, tilec, tilep;
 } rinfo;
 
 /* ==== Channels-last rows ==== */
@@ -125,13 +128,25 @@ static int auto_strategy(int64_t R, int64_t rows, int perm)
 	return CG_ROW_BLOCK;
 }
 
+/* Rows of a run of spatial axes (cg_row_cl 2) whose outputs go through
+ * a tile: the run ends the spatial axes (each column's outputs one
+ * contiguous run of NCHW), at most CL_TILE_R elements at the set, and
+ * column blocks enough for emit_cols (emit_cols_split writes none). */
+#define CL_TILE_R 256
+
 int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n)
 {
 	const krl_graph *g = G->g;
 	const krl_gnode *sp = &g->n[K->space];
-	if (cg_row_cl(G, K) != 1 || g->n[n].dtype != KRL_F32 ||
+	int cl = cg_row_cl(G, K);
+	if (!cl || g->n[n].dtype != KRL_F32 ||
 	    cg_out_decl(g, n, 1) >= 0 || (G->catof && G->catof[n] >= 0))
 		return 0;
+	if (cl == 2) {
+		int64_t R = prod_val(sp, K->ax0, K->ax1);
+		return K->ax1 == sp->ndim && R > 0 && R <= CL_TILE_R &&
+		       cg_cl_col_blocks(sp, K->ax0, K->ax1) >= CG_CL_MIN_BLOCKS;
+	}
 	int64_t C = sp->dim[1].val;
 	int64_t rows = prod_val(sp, 0, 1) * prod_val(sp, 2, sp->ndim);
 	int st = G->s.row_strategy;
@@ -378,11 +393,19 @@ static int analyse(cg_gen *G, cg_kern *K, rinfo *ri)
 	for (int o = 0; o < ri->nfull && ri->perm; o++)
 		if (!cg_row_cl_tiles(G, K, ri->full[o]))
 			ri->perm = 0;
-	ri->tile = ri->perm == 1 && ri->nfull > 0;
-	ri->tilec = (int)((sp->dim[1].val + 31) / 32 * 32);
-	/* static shared memory: at most 48 KB for the tiles; past that the
-	 * stores go straight to memory (strided, correct) */
-	if (ri->tile && (int64_t)ri->nfull * ri->tilec * 33 * 4 > 48 * 1024)
+	ri->tile = ri->nfull > 0 ? ri->perm : 0;
+	if (ri->tile == 1) {
+		ri->tilec = (int)((sp->dim[1].val + 31) / 32 * 32);
+		ri->tilep = 33;
+	} else if (ri->tile == 2) {
+		ri->tilec = (int)prod_val(sp, K->ax0, K->ax1);
+		ri->tilep = ri->tilec | 1;
+	}
+	/* static shared memory: at most 40 KB for the tiles (a column
+	 * kernel's combine takes a few more); past that the stores go
+	 * straight to memory (strided, correct) */
+	if (ri->tile && (int64_t)ri->nfull * (ri->tile == 1 ? ri->tilec : 32) *
+	    ri->tilep * 4 > 40 * 1024)
 		ri->tile = 0;
 	/* the strategy first: the online softmax is written for the warp and
 	 * block ones (and the plain column kernel: cg_emit_row) */
@@ -604,8 +627,12 @@ static void row_step_to(cg_em *em, const rinfo *ri, const char *const *rs,
 			cg_sb *sb = em->buf[2];
 			for (int q = 0; q < nl; q++) {
 				cg_line(sb, ind, "if (tiled) {");
-				cg_line(sb, ind + 1, "tl%d[%s * 33 + tq] = %s;", k, rs[q],
-				        vals[k][q]);
+				if (ri->tile == 1)
+					cg_line(sb, ind + 1, "tl%d[%s * 33 + tq] = %s;", k,
+					        rs[q], vals[k][q]);
+				else
+					cg_line(sb, ind + 1, "tl%d[tx * %d + %s] = %s;", k,
+					        ri->tilep, rs[q], vals[k][q]);
 				cg_line(sb, ind, "} else {");
 				em->ind[2] = ind + 1;
 				cg_store(em, 2, n, lins[q], ov[k][q]);
@@ -2124,7 +2151,8 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int blk = ri->blk;
 	G->cols_short += ri->rval <= CG_COL_THREAD_R;
-	const int tpc = G->s.row_colthread && ri->rval <= CG_COL_THREAD_R;
+	const int tpc = G->s.row_colthread && ri->rval <= CG_COL_THREAD_R &&
+	                !ri->tile;
 	const int ty = tpc ? 1 : blk / 32, cw = tpc ? blk : 32;
 	const char *name = cg_fmt(G, "k%d_col", K->id);
 	cg_em em;
@@ -2157,6 +2185,15 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 0, "{");
 	if (!tpc)
 		col_smem(G, ri, 0, ty, &body);
+	if (ri->tile) {
+		/* the block's 32 columns' outputs, a row of tilep each, and
+		 * each column's NCHW row (-1: no column) */
+		for (int k = 0; k < ri->nfull; k++)
+			cg_line(&body, 1, "__shared__ float tl%d[%d];", k,
+			        32 * ri->tilep);
+		cg_line(&body, 1, "__shared__ long tlo[32];");
+		cg_line(&body, 1, "const bool tiled = %s <= %d;", em.rlen, ri->tilec);
+	}
 	cg_sb_cat(&body, &l0);
 	cg_line(&body, 1, "const int tx = threadIdx.x, ty = %s;",
 	        tpc ? "0" : "threadIdx.y");
@@ -2176,11 +2213,32 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 2, "const long rb = o * %s * %s + c;", em.rlen, I);
 	}
 	cg_sb_cat(&body, &rowb);
+	if (ri->tile) {
+		/* the tile out: each row of threads (a warp) takes columns, its
+		 * lanes 32 neighbouring elements of one's NCHW run */
+		cg_line(&body, 2, "if (tiled) {");
+		cg_line(&body, 3, "if (ty == 0)");
+		cg_line(&body, 4, "tlo[tx] = valid ? o : -1;");
+		cg_line(&body, 3, "__syncthreads();");
+		cg_line(&body, 3, "for (int j = ty; j < 32; j += %d) {", ty);
+		cg_line(&body, 4, "const long oj = tlo[j];");
+		cg_line(&body, 4, "if (oj < 0)");
+		cg_line(&body, 5, "continue;");
+		cg_line(&body, 4, "for (long r = tx; r < %s; r += 32) {", em.rlen);
+		for (int k = 0; k < ri->nfull; k++)
+			cg_line(&body, 5, "%s[oj * %s + r] = tl%d[j * %d + r];",
+			        cg_arg_buf(G, K, ri->full[k], 1), em.rlen, k,
+			        ri->tilep);
+		cg_line(&body, 4, "}");
+		cg_line(&body, 3, "}");
+		cg_line(&body, 3, "__syncthreads();");
+		cg_line(&body, 2, "}");
+	}
 	cg_line(&body, 1, "}");
 	cg_line(&body, 0, "}");
 	size_t d0 = G->dev.len, p0 = G->plan.len;
 	finish_kernel(G, K, name,
-	              cg_fmt(G, "row over a middle axis: %s, %d pass%s%s",
+	              cg_fmt(G, "row over a middle axis: %s, %d pass%s%s%s",
 	                     tpc ? cg_fmt(G, "a thread per column, %d columns "
 	                                  "per block", cw)
 	                         : cg_fmt(G, "32 columns x %d rows of threads "
@@ -2188,7 +2246,9 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	                     ri->npass == 1 ? "" : "es",
 	                     ri->perm ? "; the columns of a channels-last input's "
 	                     "memory (spatial positions after the reduced axes, "
-	                     "then channels)" : ""),
+	                     "then channels)" : "",
+	                     ri->tile ? "; full-shape outputs through a "
+	                     "shared-memory tile of the block's columns" : ""),
 	              blk, &body,
 	              cg_fmt(G, "min((%s) * cdiv(%s, %d), sm_count * %d)", pot,
 	                     pit, cw, tpc ? 2048 / cw : 32),

@@ -1440,17 +1440,30 @@ static void stand_in_cases(const char *label, const char *const *tasks,
  * through shared-memory tiles of 32 positions (rows of 40 at kb1, where
  * it is generated: 64 channels a tile, 4 to 32 lanes a row, the last
  * tile partial), the chain after it a map reading the softmax; kb0's 100
- * channels past the tiles' 64 store straight to memory. */
+ * channels past the tiles' 64 store straight to memory. And a column
+ * kernel's (a layer norm over W, tests/data/conv/cltile_run.task): its
+ * block's 32 columns x the run through shared memory, kb0's longer runs
+ * straight to memory. */
 static void conv_cltile_compute_golden(void **state)
 {
 	(void)state;
 	static const char *const tasks[] = { "tests/data/conv/cltile.task" };
 	static const char *const must[] = {
 		"shared-memory tiles of 32 positions", "__shared__ float tl0[2112];",
-		"const bool tiled = ", NULL,
+		"const bool tiled = a1 <= 64;", NULL,
 	};
 	stand_in_cases("channels-last row tiles", tasks, 1, "krl-choice: "
 	               "lib.layout=nhwc_y conv.impl=lib", must, NULL, 83);
+	/* a column kernel's tile: 32 columns x runs of 40 (rows of 41) */
+	static const char *const tasks2[] = {
+		"tests/data/conv/cltile_run.task",
+	};
+	static const char *const must2[] = {
+		"shared-memory tile of the block's columns",
+		"__shared__ float tl0[1312];", "const bool tiled = a1 <= 40;", NULL,
+	};
+	stand_in_cases("channels-last column tiles", tasks2, 1, "krl-choice: "
+	               "lib.layout=nhwc_y conv.impl=lib", must2, NULL, 89);
 }
 
 static void gemm_splitk_compute_golden(void **state)
