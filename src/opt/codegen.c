@@ -440,6 +440,21 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	}
 	for (int i = 0; i < g->nout; i++)
 		G.mat[g->out[i]] = 1;
+	/* pointwise nodes seen through a VIEW by a reader of at least 64
+	 * times their elements (group norm's per-channel scale and shift,
+	 * lower.c groupnorm2): materialised, so that the large kernel loads
+	 * them instead of computing them again at every element */
+	for (int n = 0; n < g->nn; n++) {
+		const krl_gnode *x = &g->n[n];
+		if (x->kind != KRL_GN_VIEW || g->n[x->in[0]].kind != KRL_GN_PW)
+			continue;
+		double small = (double)krl_gnode_numel(&g->n[x->in[0]]);
+		for (int m = n + 1; m < g->nn && !G.mat[x->in[0]]; m++)
+			for (int q = 0; q < g->n[m].nin; q++)
+				if (g->n[m].in[q] == n &&
+				    (double)krl_gnode_numel(&g->n[m]) >= 64 * small)
+					G.mat[x->in[0]] = 1;
+	}
 	/* the GEMMs written as kernels write the end of the pointwise chain
 	 * that reads them (their epilogue computes it) */
 	if ((s->gemm_impl || s->conv_impl >= 1 || s->conv_dw) && s->fuse)

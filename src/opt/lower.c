@@ -874,8 +874,83 @@ static krl_err lo_batchnorm(lower *L, const int *in, int *out)
 	return chan_affine(L, y, in[1], in[2], out);
 }
 
+/* Group norm of x [N, C, s...] (rank > 2) in two levels, as batch norm's
+ * chan_mean_var: each channel's mean mi and sum of squared deviations qi
+ * over the spatial dims (one row kernel over x, the pair as shifted sums),
+ * then per group, over its Cg = C / G channels seen [N, G, Cg], the
+ * parallel form (Chan et al.): m = mean(mi), M2 = sum(qi) + S sum((mi -
+ * m)^2), var = M2 / (Cg S); the group's rsqrt(var + eps) and the affine
+ * fold into per-channel A = rs w and B = b - m A ([N, G, Cg], seen
+ * [N, C, 1, ...]), and y = x A + B: a map with per-(n, c) operands,
+ * whatever x's layout. The one-level form (a row over the view [N, G,
+ * Cg S], then a map through it) reads a channels-last x through that view
+ * element by element. gt, cgt: G's and Cg's texts; gv: G. */
+static krl_err groupnorm2(lower *L, const int *in, const char *gt,
+                          const char *cgt, int64_t gv, int *out)
+{
+	int x = in[0], nd = N(L, x)->ndim;
+	krl_gdim xd[KRL_MAX_DIM];
+	for (int k = 0; k < nd; k++)
+		xd[k] = N(L, x)->dim[k];
+	int64_t sv, cgv = xd[1].val / gv;
+	char *st = size_text(L, x, 2, nd, &sv);
+	char *nt = st ? krl_opt_text_binary(cgt, '*', st) : NULL;
+	char *zi = nt ? krl_opt_fmt("1.0 / (%s)", nt) : NULL;
+	/* [N, G, Cg] and [1, G, Cg]; [N, C, 1, ...] */
+	krl_gdim g3[3] = { xd[0], { (char *)gt, gv }, { (char *)cgt, cgv } };
+	krl_gdim w3[3] = { { (char *)"1", 1 }, { (char *)gt, gv },
+	                   { (char *)cgt, cgv } };
+	krl_gdim c4[KRL_MAX_DIM];
+	c4[0] = xd[0];
+	c4[1] = xd[1];
+	for (int k = 2; k < nd; k++) {
+		c4[k].text = (char *)"1";
+		c4[k].val = 1;
+	}
+	int cs, cinv, mi, ci, sq, qi, miv, qiv, m, dm, dm2, sd, sds, sq0, m2, v,
+	    e, ve, rs, wv, bv, A, mA, B, Ac, Bc, xa;
+	krl_err r = !st || !nt || !zi ? oom(L) : KRL_OK;
+	if (!r)
+		r = krl_graph_const(L->g, st, (double)sv, &cs, L->d);
+	if (!r)
+		r = krl_graph_const(L->g, zi, 1.0 / ((double)sv * (double)cgv),
+		                    &cinv, L->d);
+	free(st);
+	free(nt);
+	free(zi);
+	if (r || (r = mean_over(L, x, 2, nd - 2, 1, &mi)) ||
+	    (r = pw2(L, KRL_PW_SUB, x, mi, &ci)) ||
+	    (r = pw1(L, KRL_PW_SQUARE, ci, &sq)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, sq, 2, nd - 2, 1, &qi,
+	                          L->d)) ||
+	    (r = krl_graph_view(L->g, mi, 3, g3, &miv, L->d)) ||
+	    (r = krl_graph_view(L->g, qi, 3, g3, &qiv, L->d)) ||
+	    (r = mean_over(L, miv, 2, 1, 1, &m)) ||
+	    (r = pw2(L, KRL_PW_SUB, miv, m, &dm)) ||
+	    (r = pw1(L, KRL_PW_SQUARE, dm, &dm2)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, dm2, 2, 1, 1, &sd, L->d)) ||
+	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, qiv, 2, 1, 1, &sq0, L->d)) ||
+	    (r = pw2(L, KRL_PW_MUL, sd, cs, &sds)) ||
+	    (r = pw2(L, KRL_PW_ADD, sq0, sds, &m2)) ||
+	    (r = pw2(L, KRL_PW_MUL, m2, cinv, &v)) ||
+	    (r = cattr(L, "eps", 1e-5, &e)) ||
+	    (r = pw2(L, KRL_PW_ADD, v, e, &ve)) ||
+	    (r = pw1(L, KRL_PW_RSQRT, ve, &rs)) ||
+	    (r = krl_graph_view(L->g, in[1], 3, w3, &wv, L->d)) ||
+	    (r = krl_graph_view(L->g, in[2], 3, w3, &bv, L->d)) ||
+	    (r = pw2(L, KRL_PW_MUL, rs, wv, &A)) ||
+	    (r = pw2(L, KRL_PW_MUL, m, A, &mA)) ||
+	    (r = pw2(L, KRL_PW_SUB, bv, mA, &B)) ||
+	    (r = krl_graph_view(L->g, A, nd, c4, &Ac, L->d)) ||
+	    (r = krl_graph_view(L->g, B, nd, c4, &Bc, L->d)) ||
+	    (r = pw2(L, KRL_PW_MUL, x, Ac, &xa)))
+		return r;
+	return pw2(L, KRL_PW_ADD, xa, Bc, out);
+}
+
 /* x [N, C, *] seen as [N, G, C / G * spatial], normalised over its last
- * axis, seen as x again, then the per-channel affine. */
+ * axis, seen as x again, then the per-channel affine; in two levels
+ * where x has spatial dims (groupnorm2). */
 static krl_err lo_groupnorm(lower *L, const int *in, int *out)
 {
 	int x = in[0], nd = N(L, x)->ndim, a = attr_at(L, "groups");
@@ -902,6 +977,10 @@ static krl_err lo_groupnorm(lower *L, const int *in, int *out)
 	krl_err r = KRL_OK;
 	if (!gt || !cg || !mt || !lt)
 		r = oom(L);
+	else if (nd > 2) {
+		r = groupnorm2(L, in, gt, cg, gv, out);
+		goto done;
+	}
 	if (!r)
 		r = krl_graph_view(L->g, x, 3, v3, &xv, L->d);
 	if (!r)
@@ -910,6 +989,7 @@ static krl_err lo_groupnorm(lower *L, const int *in, int *out)
 		r = krl_graph_view(L->g, y, nd, back, &yv, L->d);
 	if (!r)
 		r = chan_affine(L, yv, in[1], in[2], out);
+done:
 	free(gt);
 	free(cg);
 	free(mt);

@@ -759,6 +759,68 @@ static void batchnorm_lowers_to_one_pass(void **state)
 	krl_task_free(t);
 }
 
+/* Group norm over spatial dims lowers in two levels (lower.c groupnorm2):
+ * one pass over x for each channel's mean and squared deviations (the
+ * pair a row kernel computes as shifted sums), the groups combined by the
+ * parallel form, and y = x A + B with per-(n, c) A and B seen through a
+ * view: no view of x itself. Checked against the golden on the float64
+ * interpreter with each sample offset by 1e4 (a one-pass E[x^2] - E[x]^2
+ * would lose the variance there) and groups of 2 channels. */
+static void groupnorm_lowers_in_two_levels(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"task t\nsource \"x\"\n"
+		"shapes kb0 n=3 c=4 h=5 w=6\nshapes kb1 n=3 c=4 h=5 w=6\n"
+		"shapes tiny n=3 c=4 h=5 w=6\n"
+		"input x f32 [n, c, h, w] normal(0, 1)\n"
+		"param g f32 [c] normal(1, 0.5)\n"
+		"param b f32 [c] normal(0, 0.5)\n"
+		"output y f32 [n, c, h, w]\n"
+		"tolerance atol=1e-6 rtol=1e-5\n"
+		"bytes 8 * n\nflops n\n"
+		"plan\n"
+		"  call groupnorm(x, g, b) -> y groups=2 eps=1e-5\n"
+		"end\n";
+	krl_task *t = NULL;
+	krl_graph *g = NULL;
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_parse("gn.task", text, sizeof text - 1, &t, &d),
+	              &d);
+	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	int xin = -1, devs = 0, xviews = 0;
+	for (int i = 0; i < g->nn; i++)
+		if (g->n[i].kind == KRL_GN_BUF && xin < 0)
+			xin = i;
+	for (int i = 0; i < g->nn; i++) {
+		const krl_gnode *s = &g->n[i];
+		if (s->kind == KRL_GN_VIEW && s->in[0] == xin)
+			xviews++;
+		if (s->kind != KRL_GN_REDUCE)
+			continue;
+		const krl_gnode *q = &g->n[s->in[0]];
+		if (q->kind == KRL_GN_PW && q->pw == KRL_PW_SQUARE &&
+		    g->n[q->in[0]].kind == KRL_GN_PW &&
+		    g->n[q->in[0]].in[0] == xin) {
+			/* over the spatial dims, h and w */
+			assert_int_equal(s->axis, 2);
+			assert_int_equal(s->naxes, 2);
+			devs++;
+		}
+	}
+	assert_int_equal(devs, 1);
+	assert_int_equal(xviews, 0);
+	gt_run r;
+	KRL_ASSERT_OK(gt_golden(t, "tiny", 7, &r, &d), &d);
+	for (int i = 0; i < 3 * 4 * 5 * 6; i++)
+		r.bufs[0][i] = 1e4 + 10.0 * (i / 120) + r.bufs[0][i];
+	KRL_ASSERT_OK(krl_exec_golden(r.p, r.bufs, &d), &d);
+	assert_int_equal(gt_check(g, "tiny", &r, "groupnorm", &d), 0);
+	gt_free(&r);
+	krl_graph_free(g);
+	krl_task_free(t);
+}
+
 /* Every registered op says what the optimizer may do with it, and the
  * lowering agrees: an op is exactly one of KRL_OPCAP_LOWER (and then
  * lower.c has its lowering) or KRL_OPCAP_LIBRARY (and then lower.c does
@@ -810,6 +872,7 @@ int main(void)
 		cmocka_unit_test(slices_written_part_by_part),
 		cmocka_unit_test(level2_ops_at_edge_values),
 		cmocka_unit_test(batchnorm_lowers_to_one_pass),
+		cmocka_unit_test(groupnorm_lowers_in_two_levels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
