@@ -1692,8 +1692,9 @@ static void channels_last_layers_compute_golden(void **state)
  * with the run split over blocks where the column blocks are few
  * (emit_cols_split: batch norm over 16 samples of a 3-D output, 15; over
  * 64 samples, 52; a mean through a view of the spatial dims, 67; instance
- * norm's mean and variance as one pass of shifted sums, 79). Both map
- * forms for the full-shape outputs. */
+ * norm's mean and variance as one pass of shifted sums, 79; group norm's
+ * per-channel statistics in two levels, 19 and 60). Both map forms for
+ * the full-shape outputs. */
 static void channels_last_rows_compute_golden(void **state)
 {
 	(void)state;
@@ -1703,6 +1704,7 @@ static void channels_last_rows_compute_golden(void **state)
 		"level2/13_convtranspose3d_mean_add_softmax_tanh_scaling",
 		"level2/15_convtranspose3d_batchnorm_subtract",
 		"level2/17_conv2d_instancenorm_divide",
+		"level2/19_convtranspose2d_gelu_groupnorm",
 		"level2/24_conv3d_min_softmax",
 		"level2/25_conv2d_min_tanh_tanh",
 		"level2/32_conv2d_scaling_min",
@@ -1710,6 +1712,7 @@ static void channels_last_rows_compute_golden(void **state)
 		"level2/36_convtranspose2d_min_sum_gelu_add",
 		"level2/49_convtranspose3d_softmax_sigmoid",
 		"level2/52_conv2d_activation_batchnorm",
+		"level2/60_convtranspose3d_swish_groupnorm_hardswish",
 		"level2/67_conv2d_gelu_globalavgpool",
 		"level2/79_conv3d_multiply_instancenorm_clamp_multiply_max",
 		"level2/91_convtranspose2d_softmax_biasadd_scaling_sigmoid",
