@@ -400,6 +400,25 @@ static void reset_output(cg_gen *G)
 	memset(G->skip, 0, (size_t)(G->g->nn > 0 ? G->g->nn : 1));
 }
 
+/* Whether view v of node a does more than add or drop dims of 1: their
+ * dims other than 1, in order, differ. */
+static int view_regroups(const krl_gnode *a, const krl_gnode *v)
+{
+	int i = 0, j = 0;
+	for (;;) {
+		while (i < a->ndim && a->dim[i].val == 1)
+			i++;
+		while (j < v->ndim && v->dim[j].val == 1)
+			j++;
+		if (i == a->ndim || j == v->ndim)
+			return i != a->ndim || j != v->ndim;
+		if (a->dim[i].val != v->dim[j].val)
+			return 1;
+		i++;
+		j++;
+	}
+}
+
 krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
                     const char *header, char **text, char **summary,
                     krl_cginfo *info, krl_diag *d)
@@ -440,13 +459,17 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 	}
 	for (int i = 0; i < g->nout; i++)
 		G.mat[g->out[i]] = 1;
-	/* pointwise nodes seen through a VIEW by a reader of at least 64
-	 * times their elements (group norm's per-channel scale and shift,
-	 * lower.c groupnorm2): materialised, so that the large kernel loads
-	 * them instead of computing them again at every element */
+	/* pointwise nodes seen through a VIEW that merges or splits dims
+	 * by a reader of at least 64 times their elements (group norm's
+	 * per-channel scale and shift [N, G, Cg] seen [N, C, 1, 1], lower.c
+	 * groupnorm2): materialised, so that the large kernel loads them
+	 * instead of computing them again, with the view's index arithmetic,
+	 * at every element. Views that only add or drop dims of 1 (a norm
+	 * seen [B, K, 1]) keep them inline. */
 	for (int n = 0; n < g->nn; n++) {
 		const krl_gnode *x = &g->n[n];
-		if (x->kind != KRL_GN_VIEW || g->n[x->in[0]].kind != KRL_GN_PW)
+		if (x->kind != KRL_GN_VIEW || g->n[x->in[0]].kind != KRL_GN_PW ||
+		    !view_regroups(&g->n[x->in[0]], x))
 			continue;
 		double small = (double)krl_gnode_numel(&g->n[x->in[0]]);
 		for (int m = n + 1; m < g->nn && !G.mat[x->in[0]]; m++)
