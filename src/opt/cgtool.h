@@ -105,6 +105,11 @@ typedef struct krl_sched {
 	                            emit_cols_split): 1, the last block of a
 	                            row's chunks writes them (a tail); 0, a
 	                            kernel of their own */
+	int row_cltile;          /* channels-last row kernels (cg_row_cl):
+	                            1, they write full-shape outputs
+	                            through shared-memory tiles where
+	                            cg_row_cl_tiles allows; 0, a map kernel
+	                            writes those */
 	int row_colregs;         /* column kernels of one pass whose run fits
 	                            CR_TY x 16 rows (codegen_row.c,
 	                            regs_rows): 1, 4 columns a lane and each
@@ -302,6 +307,7 @@ typedef struct cg_gen {
 	int ntail;               /* kernels whose last block writes their
 	                            group's outputs (row.tail) */
 	int rows_tail;           /* kernels row.tail applies to */
+	int rows_cltile;         /* kernels written with tiles (row.cltile) */
 	cg_sb tails;             /* their tickets: max(...) of the groups */
 	cg_prev prev;            /* the kernel just written (fold_tail) */
 	int nfold;               /* small kernels run in another's tail */

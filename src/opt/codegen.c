@@ -291,6 +291,7 @@ void krl_sched_default(krl_sched *s)
 	s->pool_unc = 0;
 	s->conv_tiles = 1;
 	s->row_tail = 1;
+	s->row_cltile = 1;
 	s->gemm_mask = 1;
 }
 
@@ -379,7 +380,7 @@ static void reset_output(cg_gen *G)
 	cg_sb_free(&G->bufs);
 	cg_sb_free(&G->init);
 	cg_sb_free(&G->tails);
-	G->ntail = G->rows_tail = G->nfold = 0;
+	G->ntail = G->rows_tail = G->rows_cltile = G->nfold = 0;
 	memset(&G->prev, 0, sizeof G->prev);
 	G->need = 0;
 	G->counter = 0;
@@ -843,6 +844,7 @@ krl_err krl_codegen(const krl_graph *g, const krl_sched *s,
 		info->cols_short = G.cols_short;
 		info->cols_regs = G.cols_regs;
 		info->rows_tail = G.rows_tail;
+		info->rows_cltile = G.rows_cltile;
 		for (int k = 0; k < G.nk; k++) {
 			const cg_kern *K = &G.k[k];
 			if (K->kind == CK_MAP && !K->nout)

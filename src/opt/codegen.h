@@ -412,6 +412,8 @@ typedef struct krl_cginfo {
 	int cols_short;          /* of those, ones row.colthread applies to */
 	int cols_regs;           /* of those, ones row.colregs applies to */
 	int rows_tail;           /* row kernels row.tail applies to */
+	int rows_cltile;         /* row kernels written with tiles
+	                            (row.cltile) */
 	int nlib_gemm;           /* library calls of gemm */
 	int scans_short;         /* scan kernels along a last axis of at most
 	                            1024 at the set */

@@ -139,7 +139,7 @@ int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n)
 	const krl_graph *g = G->g;
 	const krl_gnode *sp = &g->n[K->space];
 	int cl = cg_row_cl(G, K);
-	if (!cl || g->n[n].dtype != KRL_F32 ||
+	if (!cl || !G->s.row_cltile || g->n[n].dtype != KRL_F32 ||
 	    cg_out_decl(g, n, 1) >= 0 || (G->catof && G->catof[n] >= 0))
 		return 0;
 	if (cl == 2) {
@@ -2792,6 +2792,7 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	G->cols_regs += kpt > 0;
 	if (ri.perm)
 		G->row_cl++;
+	G->rows_cltile += ri.tile > 0;
 	if (ri.perm == 2 &&
 	    cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
 	    CG_CL_MIN_BLOCKS)

@@ -1443,7 +1443,7 @@ static void stand_in_cases(const char *label, const char *const *tasks,
  * channels past the tiles' 64 store straight to memory. And a column
  * kernel's (a layer norm over W, tests/data/conv/cltile_run.task): its
  * block's 32 columns x the run through shared memory, kb0's longer runs
- * straight to memory. */
+ * straight to memory. With row.cltile=off, a map writes the softmax. */
 static void conv_cltile_compute_golden(void **state)
 {
 	(void)state;
@@ -1464,6 +1464,13 @@ static void conv_cltile_compute_golden(void **state)
 	};
 	stand_in_cases("channels-last column tiles", tasks2, 1, "krl-choice: "
 	               "lib.layout=nhwc_y conv.impl=lib", must2, NULL, 89);
+	/* row.cltile=off: the statistics, then a map over y writes NCHW */
+	static const char *const must3[] = {
+		"map over a channels-last input (node", NULL,
+	};
+	stand_in_cases("channels-last rows without tiles", tasks, 1,
+	               "krl-choice: lib.layout=nhwc_y conv.impl=lib "
+	               "row.cltile=off", must3, NULL, 97);
 }
 
 static void gemm_splitk_compute_golden(void **state)
