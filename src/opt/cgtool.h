@@ -466,13 +466,17 @@ int cg_cl_reach(cg_gen *G, cg_kern *K, int n, int shape, int depth);
  * them: the grouping leaves the others to a map kernel, which reads the
  * leaf channel-blocked. */
 int cg_row_cl(const cg_gen *G, const cg_kern *K);
-/* Whether row kernel K over rows of C in a channels-last leaf (cg_row_cl
- * 1) may write full-shape output n: f32, one buffer (no second output
- * name, no cat slice), C at most CG_CL_TILE_C at the shape set and the
- * warp strategy. Its rows then go in tiles of 32 positions whose outputs
- * gather in shared memory, [C][33], and leave NCHW, a warp storing 32
- * neighbouring positions of a channel (91's softmax over 128 channels,
- * then its chain: one read of the convolution's output instead of two). */
+/* Whether row kernel K over a channels-last leaf (cg_row_cl) may write
+ * full-shape output n (row.cltile on; n f32, one buffer: no second output
+ * name, no cat slice). Over rows of C (1): C at most CG_CL_TILE_C at the
+ * shape set and the warp strategy; its rows go in tiles of 32 positions
+ * whose outputs gather in shared memory, [C][33], and leave NCHW, a warp
+ * storing 32 neighbouring positions of a channel (91's softmax over 128
+ * channels, then its chain: one read of the convolution's output instead
+ * of two). Over a run of spatial axes (2): the run ends the spatial axes,
+ * at most 256 at the set, and is not split over blocks; the block's 32
+ * columns x the run go through shared memory, each column leaving as one
+ * contiguous NCHW run (34's layer norm over W). */
 int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n);
 #define CG_CL_TILE_C 256
 /* Whether node x's `groups` attribute is absent or the literal 1 (in

@@ -128,10 +128,18 @@ static int auto_strategy(int64_t R, int64_t rows, int perm)
 	return CG_ROW_BLOCK;
 }
 
+/* Whether a channels-last row kernel over a run of spatial axes
+ * (cg_row_cl 2) splits the run over blocks (emit_cols_split): too few
+ * column blocks at the set for emit_cols. */
+static int cl_split(const krl_gnode *sp, const cg_kern *K)
+{
+	return cg_cl_col_blocks(sp, K->ax0, K->ax1) < CG_CL_MIN_BLOCKS;
+}
+
 /* Rows of a run of spatial axes (cg_row_cl 2) whose outputs go through
  * a tile: the run ends the spatial axes (each column's outputs one
  * contiguous run of NCHW), at most CL_TILE_R elements at the set, and
- * column blocks enough for emit_cols (emit_cols_split writes none). */
+ * not split (emit_cols_split writes none). */
 #define CL_TILE_R 256
 
 int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n)
@@ -145,7 +153,7 @@ int cg_row_cl_tiles(const cg_gen *G, const cg_kern *K, int n)
 	if (cl == 2) {
 		int64_t R = prod_val(sp, K->ax0, K->ax1);
 		return K->ax1 == sp->ndim && R > 0 && R <= CL_TILE_R &&
-		       cg_cl_col_blocks(sp, K->ax0, K->ax1) >= CG_CL_MIN_BLOCKS;
+		       !cl_split(sp, K);
 	}
 	int64_t C = sp->dim[1].val;
 	int64_t rows = prod_val(sp, 0, 1) * prod_val(sp, 2, sp->ndim);
@@ -2793,9 +2801,7 @@ krl_err cg_emit_row(cg_gen *G, cg_kern *K)
 	if (ri.perm)
 		G->row_cl++;
 	G->rows_cltile += ri.tile > 0;
-	if (ri.perm == 2 &&
-	    cg_cl_col_blocks(&G->g->n[K->space], K->ax0, K->ax1) <
-	    CG_CL_MIN_BLOCKS)
+	if (ri.perm == 2 && cl_split(&G->g->n[K->space], K))
 		emit_cols_split(G, K, &ri);
 	else if (ri.perm == 2)
 		emit_cols(G, K, &ri);

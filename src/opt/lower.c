@@ -812,6 +812,42 @@ static krl_err chan_mean(lower *L, int x, int *o)
 	return r ? r : pw2(L, KRL_PW_MUL, s0, c, o);
 }
 
+/* The constants of a two-level variance over x [N, C, s...] whose parts
+ * are the spatial dims of f channels or samples (text ft, value fv): cs,
+ * the spatial size S (a part's element count); cinv, 1 / (f S). */
+static krl_err part_consts(lower *L, int x, const char *ft, double fv,
+                           int *cs, int *cinv)
+{
+	int64_t sv;
+	char *st = size_text(L, x, 2, N(L, x)->ndim, &sv);
+	char *nt = st ? krl_opt_text_binary(ft, '*', st) : NULL;
+	char *zi = nt ? krl_opt_fmt("1.0 / (%s)", nt) : NULL;
+	krl_err r = !st || !nt || !zi ? oom(L) : KRL_OK;
+	if (!r)
+		r = krl_graph_const(L->g, st, (double)sv, cs, L->d);
+	if (!r)
+		r = krl_graph_const(L->g, zi, 1.0 / ((double)sv * fv), cinv, L->d);
+	free(st);
+	free(nt);
+	free(zi);
+	return r;
+}
+
+/* Each channel's mean mi and sum of squared deviations qi over the
+ * spatial dims of x [N, C, s...] (kept as dims of 1): one row kernel
+ * computes the pair as shifted sums in one pass (var_pair,
+ * codegen_row.c). */
+static krl_err spatial_pair(lower *L, int x, int *mi, int *qi)
+{
+	int nd = N(L, x)->ndim, ci, sq;
+	krl_err r;
+	if ((r = mean_over(L, x, 2, nd - 2, 1, mi)) ||
+	    (r = pw2(L, KRL_PW_SUB, x, *mi, &ci)) ||
+	    (r = pw1(L, KRL_PW_SQUARE, ci, &sq)))
+		return r;
+	return krl_graph_reduce(L->g, KRL_RED_SUM, sq, 2, nd - 2, 1, qi, L->d);
+}
+
 /* The batch variance per channel of x [N, C, s...] (rank > 2) in one pass
  * over x: each sample's mean mi and sum of squared deviations qi over its
  * spatial dims (a row kernel computes the pair as shifted sums, var_pair
@@ -821,36 +857,19 @@ static krl_err chan_mean(lower *L, int x, int *o)
  * the second time for (x - m)^2. Sets *m and *v ([1, C, 1, ...]). */
 static krl_err chan_mean_var(lower *L, int x, int *m, int *v)
 {
-	int nd = N(L, x)->ndim, mi, ci, sq, qi, mm, dm, dm2, sq0, sd, sds, cs,
-	    m2, cinv;
-	int64_t sv;
-	char *st = size_text(L, x, 2, nd, &sv);
-	char *nt = st ? krl_opt_text_binary(N(L, x)->dim[0].text, '*', st)
-	              : NULL;
-	char *zi = nt ? krl_opt_fmt("1.0 / (%s)", nt) : NULL;
-	double nv = (double)sv * (double)N(L, x)->dim[0].val;
-	krl_err r = !st || !nt || !zi ? oom(L) : KRL_OK;
-	if (!r)
-		r = krl_graph_const(L->g, st, (double)sv, &cs, L->d);
-	if (!r)
-		r = krl_graph_const(L->g, zi, 1.0 / nv, &cinv, L->d);
-	free(st);
-	free(nt);
-	free(zi);
-	if (r || (r = mean_over(L, x, 2, nd - 2, 1, &mi)) ||
-	    (r = pw2(L, KRL_PW_SUB, x, mi, &ci)) ||
-	    (r = pw1(L, KRL_PW_SQUARE, ci, &sq)) ||
-	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, sq, 2, nd - 2, 1, &qi,
-	                          L->d)) ||
-	    (r = mean_over(L, mi, 0, 1, 1, &mm)) ||
-	    (r = pw2(L, KRL_PW_SUB, mi, mm, &dm)) ||
+	int mi, qi, cs, cinv, dm, dm2, sq0, sd, sds, m2;
+	krl_err r;
+	if ((r = part_consts(L, x, N(L, x)->dim[0].text,
+	                     (double)N(L, x)->dim[0].val, &cs, &cinv)) ||
+	    (r = spatial_pair(L, x, &mi, &qi)) ||
+	    (r = mean_over(L, mi, 0, 1, 1, m)) ||
+	    (r = pw2(L, KRL_PW_SUB, mi, *m, &dm)) ||
 	    (r = pw1(L, KRL_PW_SQUARE, dm, &dm2)) ||
 	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, qi, 0, 1, 1, &sq0, L->d)) ||
 	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, dm2, 0, 1, 1, &sd, L->d)) ||
 	    (r = pw2(L, KRL_PW_MUL, sd, cs, &sds)) ||
 	    (r = pw2(L, KRL_PW_ADD, sq0, sds, &m2)))
 		return r;
-	*m = mm;
 	return pw2(L, KRL_PW_MUL, m2, cinv, v);
 }
 
@@ -892,10 +911,7 @@ static krl_err groupnorm2(lower *L, const int *in, const char *gt,
 	krl_gdim xd[KRL_MAX_DIM];
 	for (int k = 0; k < nd; k++)
 		xd[k] = N(L, x)->dim[k];
-	int64_t sv, cgv = xd[1].val / gv;
-	char *st = size_text(L, x, 2, nd, &sv);
-	char *nt = st ? krl_opt_text_binary(cgt, '*', st) : NULL;
-	char *zi = nt ? krl_opt_fmt("1.0 / (%s)", nt) : NULL;
+	int64_t cgv = xd[1].val / gv;
 	/* [N, G, Cg] and [1, G, Cg]; [N, C, 1, ...] */
 	krl_gdim g3[3] = { xd[0], { (char *)gt, gv }, { (char *)cgt, cgv } };
 	krl_gdim w3[3] = { { (char *)"1", 1 }, { (char *)gt, gv },
@@ -907,22 +923,11 @@ static krl_err groupnorm2(lower *L, const int *in, const char *gt,
 		c4[k].text = (char *)"1";
 		c4[k].val = 1;
 	}
-	int cs, cinv, mi, ci, sq, qi, miv, qiv, m, dm, dm2, sd, sds, sq0, m2, v,
-	    e, ve, rs, wv, bv, A, mA, B, Ac, Bc, xa;
-	krl_err r = !st || !nt || !zi ? oom(L) : KRL_OK;
-	if (!r)
-		r = krl_graph_const(L->g, st, (double)sv, &cs, L->d);
-	if (!r)
-		r = krl_graph_const(L->g, zi, 1.0 / ((double)sv * (double)cgv),
-		                    &cinv, L->d);
-	free(st);
-	free(nt);
-	free(zi);
-	if (r || (r = mean_over(L, x, 2, nd - 2, 1, &mi)) ||
-	    (r = pw2(L, KRL_PW_SUB, x, mi, &ci)) ||
-	    (r = pw1(L, KRL_PW_SQUARE, ci, &sq)) ||
-	    (r = krl_graph_reduce(L->g, KRL_RED_SUM, sq, 2, nd - 2, 1, &qi,
-	                          L->d)) ||
+	int cs, cinv, mi, qi, miv, qiv, m, dm, dm2, sd, sds, sq0, m2, v, e, ve,
+	    rs, wv, bv, A, mA, B, Ac, Bc, xa;
+	krl_err r;
+	if ((r = part_consts(L, x, cgt, (double)cgv, &cs, &cinv)) ||
+	    (r = spatial_pair(L, x, &mi, &qi)) ||
 	    (r = krl_graph_view(L->g, mi, 3, g3, &miv, L->d)) ||
 	    (r = krl_graph_view(L->g, qi, 3, g3, &qiv, L->d)) ||
 	    (r = mean_over(L, miv, 2, 1, 1, &m)) ||

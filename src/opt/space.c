@@ -715,9 +715,13 @@ krl_err krl_opt_create(const krl_task *t, const char *set, krl_opt **out,
 	}
 	o->info = with;
 	/* row.cltile applies to channels-last row kernels only: the
-	 * default grouping again with y left channels-last (its failure
-	 * only means no such kernels) */
-	{
+	 * default grouping again with y left channels-last, where a
+	 * library call takes a layout (its failure only means no such
+	 * kernels) */
+	int takes_layout = 0;
+	for (int i = 0; i < o->g->nn && !takes_layout; i++)
+		takes_layout = krl_opt_lib_takes_layout(o->g, i);
+	if (takes_layout) {
 		krl_graph *g = NULL;
 		krl_diag cd = { 0 };
 		krl_sched cs = s;

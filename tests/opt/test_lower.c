@@ -690,6 +690,34 @@ static void level2_ops_at_edge_values(void **state)
 	krl_task_free(t);
 }
 
+/* Lowers task text (name: its path in messages) at tiny into *t
+ * and *g (the caller frees both). */
+static void lower_tiny(const char *name, const char *text, size_t len,
+                       krl_task **t, krl_graph **g)
+{
+	krl_diag d = { 0 };
+	KRL_ASSERT_OK(krl_task_parse(name, text, len, t, &d), &d);
+	KRL_ASSERT_OK(krl_graph_lower(*t, "tiny", g, &d), &d);
+}
+
+/* The golden op of t at tiny (seed) with x's n elements offset by 1e4 +
+ * 10 (i / per): each sample far from 0 and from the others; the
+ * interpreter of g must agree (label names the check). Frees g and t. */
+static void offset_golden_agrees(krl_task *t, krl_graph *g, uint64_t seed,
+                                 int n, int per, const char *label)
+{
+	krl_diag d = { 0 };
+	gt_run r;
+	KRL_ASSERT_OK(gt_golden(t, "tiny", seed, &r, &d), &d);
+	for (int i = 0; i < n; i++)
+		r.bufs[0][i] = 1e4 + 10.0 * (i / per) + r.bufs[0][i];
+	KRL_ASSERT_OK(krl_exec_golden(r.p, r.bufs, &d), &d);
+	assert_int_equal(gt_check(g, "tiny", &r, label, &d), 0);
+	gt_free(&r);
+	krl_graph_free(g);
+	krl_task_free(t);
+}
+
 /* Batch norm's statistics over a rank-4 input lower to one pass over x
  * (each sample's mean and sum of squared deviations over its spatial
  * dims) and the parallel form over the batch (chan_mean_var): the
@@ -717,10 +745,7 @@ static void batchnorm_lowers_to_one_pass(void **state)
 		"end\n";
 	krl_task *t = NULL;
 	krl_graph *g = NULL;
-	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_task_parse("bn.task", text, sizeof text - 1, &t, &d),
-	              &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	lower_tiny("bn.task", text, sizeof text - 1, &t, &g);
 	int xin = -1, paired = 0, devs = 0;
 	for (int i = 0; i < g->nn; i++)
 		if (g->n[i].kind == KRL_GN_BUF && xin < 0)
@@ -748,15 +773,7 @@ static void batchnorm_lowers_to_one_pass(void **state)
 	}
 	assert_int_equal(devs, 1);
 	assert_int_equal(paired, 1);
-	gt_run r;
-	KRL_ASSERT_OK(gt_golden(t, "tiny", 5, &r, &d), &d);
-	for (int i = 0; i < 4 * 3 * 5 * 6; i++)
-		r.bufs[0][i] = 1e4 + 10.0 * (i / 90) + r.bufs[0][i];
-	KRL_ASSERT_OK(krl_exec_golden(r.p, r.bufs, &d), &d);
-	assert_int_equal(gt_check(g, "tiny", &r, "batchnorm", &d), 0);
-	gt_free(&r);
-	krl_graph_free(g);
-	krl_task_free(t);
+	offset_golden_agrees(t, g, 5, 4 * 3 * 5 * 6, 90, "batchnorm");
 }
 
 /* Group norm over spatial dims lowers in two levels (lower.c groupnorm2):
@@ -784,10 +801,7 @@ static void groupnorm_lowers_in_two_levels(void **state)
 		"end\n";
 	krl_task *t = NULL;
 	krl_graph *g = NULL;
-	krl_diag d = { 0 };
-	KRL_ASSERT_OK(krl_task_parse("gn.task", text, sizeof text - 1, &t, &d),
-	              &d);
-	KRL_ASSERT_OK(krl_graph_lower(t, "tiny", &g, &d), &d);
+	lower_tiny("gn.task", text, sizeof text - 1, &t, &g);
 	int xin = -1, devs = 0, xviews = 0;
 	for (int i = 0; i < g->nn; i++)
 		if (g->n[i].kind == KRL_GN_BUF && xin < 0)
@@ -810,15 +824,7 @@ static void groupnorm_lowers_in_two_levels(void **state)
 	}
 	assert_int_equal(devs, 1);
 	assert_int_equal(xviews, 0);
-	gt_run r;
-	KRL_ASSERT_OK(gt_golden(t, "tiny", 7, &r, &d), &d);
-	for (int i = 0; i < 3 * 4 * 5 * 6; i++)
-		r.bufs[0][i] = 1e4 + 10.0 * (i / 120) + r.bufs[0][i];
-	KRL_ASSERT_OK(krl_exec_golden(r.p, r.bufs, &d), &d);
-	assert_int_equal(gt_check(g, "tiny", &r, "groupnorm", &d), 0);
-	gt_free(&r);
-	krl_graph_free(g);
-	krl_task_free(t);
+	offset_golden_agrees(t, g, 7, 3 * 4 * 5 * 6, 120, "groupnorm");
 }
 
 /* Every registered op says what the optimizer may do with it, and the
