@@ -137,6 +137,10 @@ typedef struct cg_em {
 	/* warp reductions over groups of this many lanes (C text; NULL: the
 	 * whole warp): a warp-strategy row kernel's rows of few elements */
 	const char *wlanes;
+	/* a column kernel's columns packed (codegen_row.c, split_body): cw
+	 * lanes a column group, 32 / cw rows of its threads a warp; column
+	 * cx, virtual row cy */
+	int colpack;
 } cg_em;
 
 void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K);

@@ -124,6 +124,11 @@ static inline int __ffs(int x)
 	return __builtin_ffs(x);
 }
 
+static inline int __clz(int x)
+{
+	return x ? __builtin_clz((unsigned)x) : 32;
+}
+
 static inline unsigned __umulhi(unsigned a, unsigned b)
 {
 	return (unsigned)(((unsigned long long)a * b) >> 32);

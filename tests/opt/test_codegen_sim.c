@@ -1944,7 +1944,9 @@ static void logsumexp_online_compute_golden(void **state)
  * batch norm's statistics and a max over a run of 5,003 rows of 48
  * columns at kb1, codegen_row.c's split_pays): the run's chunks write
  * partials, and the last block of a column group (row.tail=on) or a
- * kernel of its own (off) combines them, at all three sets. */
+ * kernel of its own (off) combines them, at all three sets; and with its
+ * columns packed (colpack.task: 12 columns at kb1, 40 at kb0, 3 at tiny;
+ * an argmax too). */
 static void colsplit_compute_golden(void **state)
 {
 	(void)state;
@@ -1953,8 +1955,12 @@ static void colsplit_compute_golden(void **state)
 		  "launch k0_pass1 ", "launch k0_out ", 53, 0 },
 		{ "tests/data/reduce/colsplit.task", "krl-choice: row.tail=off",
 		  "launch k0_out ", NULL, 56, 0 },
+		{ "tests/data/reduce/colpack.task", "krl-choice: row.tail=on",
+		  "cy = ty * cs + tx / cw", NULL, 57, 0 },
+		{ "tests/data/reduce/colpack.task", "krl-choice: row.tail=off",
+		  "cy = ty * cs + tx / cw", NULL, 58, 0 },
 	};
-	run_choice_cases("split column kernels", cs, 2);
+	run_choice_cases("split column kernels", cs, 4);
 }
 
 /* Views in generated code (tests/data/views/views.task: reads through a
