@@ -1308,7 +1308,11 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		        "gridDim.x) {", ov, ov, O, ov);
 	if (ri->perm) {
 		/* row op of the leaf's memory is position (n, s) = (o, c) */
-		cg_line(&body, ri2, "const long o = op / %s, c = op %% %s;", I, I);
+		/* 32-bit (or shift) division where the values fit: a 64-bit
+		 * one is a call of about 70 instructions, once a row */
+		cg_line(&body, ri2, "const long o = krl_div(op, %s), c = krl_mod(op, "
+		        "%s);", I, I);
+		G->need |= CG_NEED_DIV;
 		cg_line(&body, ri2, "const long rb = o * %s * %s + c;", em.rlen, I);
 		cg_line(&body, ri2, "const long pb = op * %s;", em.rlen);
 	} else {
@@ -1340,7 +1344,8 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		cg_line(&body, 3, "__syncthreads();");
 		cg_line(&body, 3, "const long fp = t0 + (tid & 31);");
 		cg_line(&body, 3, "if (fp < %s) {", O);
-		cg_line(&body, 4, "const long fb = fp / %s * %s * %s + fp %% %s;", I,
+		cg_line(&body, 4, "const long fb = krl_div(fp, %s) * %s * %s + "
+		        "krl_mod(fp, %s);", I,
 		        em.rlen, I, I);
 		cg_line(&body, 4, "for (long fc = tid >> 5; fc < %s; fc += %d) {",
 		        em.rlen, blk / 32);

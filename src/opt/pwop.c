@@ -7,7 +7,9 @@
  * text for the schedule's math=fast (docs/optimizer.md, "math"): exp as
  * __expf (ex2.approx: 2 + 1.16 |x| ulp, what Triton's exp is), log as
  * __logf, tanh through __expf (helpers.cuh krl_tanh_fast: a few 1e-7
- * absolute), the sigmoid through __expf; those agree with the float64
+ * absolute), the sigmoid through __expf and the approximate division
+ * __fdividef (div.full: 2 ulp; 0 where the divisor passes 2^126), the
+ * division as __fdividef; those agree with the float64
  * meaning only to their stated error, and the judge's tolerance decides.
  */
 #include <math.h>
@@ -80,14 +82,14 @@ static const krl_pwinfo TABLE[KRL_PW_COUNT] = {
 	[KRL_PW_TANH] = {"tanh", 1, "tanhf(%0)", f_tanh, "krl_tanh_fast(%0)"},
 	[KRL_PW_ERF] = {"erf", 1, "erff(%0)", f_erf},
 	[KRL_PW_SIGMOID] = {"sigmoid", 1, "(1.f / (1.f + expf(-(%0))))",
-	                    f_sigmoid, "(1.f / (1.f + __expf(-(%0))))"},
+	                    f_sigmoid, "__fdividef(1.f, 1.f + __expf(-(%0)))"},
 	[KRL_PW_RELU] = {"relu", 1, "krl_maxf(%0, 0.f)", f_relu},
 	[KRL_PW_SIGN] = {"sign", 1,
 	                 "((float)((%0) > 0.f) - (float)((%0) < 0.f))", f_sign},
 	[KRL_PW_ADD] = {"add", 2, "((%0) + (%1))", f_add},
 	[KRL_PW_SUB] = {"sub", 2, "((%0) - (%1))", f_sub},
 	[KRL_PW_MUL] = {"mul", 2, "((%0) * (%1))", f_mul},
-	[KRL_PW_DIV] = {"div", 2, "((%0) / (%1))", f_div},
+	[KRL_PW_DIV] = {"div", 2, "((%0) / (%1))", f_div, "__fdividef(%0, %1)"},
 	[KRL_PW_MAX] = {"max", 2, "krl_maxf(%0, %1)", f_max},
 	[KRL_PW_MIN] = {"min", 2, "krl_minf(%0, %1)", f_min},
 	[KRL_PW_POW] = {"pow", 2, "powf(%0, %1)", f_pow},
