@@ -1735,16 +1735,17 @@ static void perm_coords(cg_em *em, const rinfo *ri, cg_sb *b, const char *PI)
 	cg_gen *G = em->G;
 	const char *C = cg_arg_long(G, em->K, ri->ctext);
 	if (!strcmp(ri->stext, "1")) {
-		cg_line(b, 2, "const long o = op * %s + cp %% %s;", C, C);
+		cg_line(b, 2, "const long o = op * %s + krl_mod(cp, %s);", C, C);
 	} else {
 		const char *SP = cg_arg_long(G, em->K, ri->stext);
-		cg_line(b, 2, "const long o = ((op / %s) * %s + cp %% %s) * %s + op "
-		        "%% %s;", SP, C, C, SP, SP);
+		cg_line(b, 2, "const long o = (krl_div(op, %s) * %s + krl_mod(cp, "
+		        "%s)) * %s + krl_mod(op, %s);", SP, C, C, SP, SP);
 	}
+	G->need |= CG_NEED_DIV;
 	if (ri->inner1) {
 		cg_line(b, 2, "const long rb = o * %s;", em->rlen);
 	} else {
-		cg_line(b, 2, "const long c = cp / %s;", C);
+		cg_line(b, 2, "const long c = krl_div(cp, %s);", C);
 		cg_line(b, 2, "const long rb = o * %s * %s + c;", em->rlen,
 		        em->rinner);
 	}
@@ -2252,8 +2253,11 @@ static void emit_cols(cg_gen *G, cg_kern *K, const rinfo *ri)
 	cg_line(&body, 1, "const long ncb = (%s + %d) / %d;", PI, cw - 1, cw);
 	cg_line(&body, 1, "for (long blk = blockIdx.x; blk < %s * ncb; blk += "
 	        "gridDim.x) {", PO);
-	cg_line(&body, 2, "const long %s = blk / ncb;", ov);
-	cg_line(&body, 2, "const long cc = (blk %% ncb) * %d + tx;", cw);
+	/* 32-bit division where the values fit (a 64-bit one is a call of
+	 * about 70 instructions, here once for a column's few elements) */
+	cg_line(&body, 2, "const long %s = krl_div(blk, ncb);", ov);
+	cg_line(&body, 2, "const long cc = krl_mod(blk, ncb) * %d + tx;", cw);
+	G->need |= CG_NEED_DIV;
 	cg_line(&body, 2, "const bool valid = cc < %s;", PI);
 	cg_line(&body, 2, "/* past the last column: compute the last one's "
 	        "values (in bounds), store nothing */");
