@@ -227,6 +227,30 @@ static int rowed_coords(const int *cls, const cg_point *p, int nd, int *sc)
 	return ok;
 }
 
+/* rowed_coords, where a run may also be one dim of unknown extent (CL_UNK:
+ * full or 1 at run time, a layer norm's [normalized_shape] weight over
+ * W) among wild ones: sc[k] CL_UNK and that dim in ud[k]. */
+static int rowed_coords_unk(const int *cls, const cg_point *p, int nd,
+                            int *sc, int *ud)
+{
+	int b[4] = { 0, p->ax0, p->ax1, nd };
+	for (int k = 0; k < 3; k++) {
+		ud[k] = -1;
+		if ((sc[k] = seg_class(cls, b[k], b[k + 1])) >= 0)
+			continue;
+		int nw = 0;
+		for (int i = b[k]; i < b[k + 1]; i++)
+			if (cls[i] != CL_WILD) {
+				nw++;
+				ud[k] = i;
+			}
+		if (nw != 1 || cls[ud[k]] != CL_UNK)
+			return 0;
+		sc[k] = CL_UNK;
+	}
+	return 1;
+}
+
 /* Linear index, in node n's own layout, of point p (n broadcast into p's
  * space). */
 static const char *offset_of(cg_em *em, int n, const cg_point *p)
@@ -303,12 +327,22 @@ static const char *offset_of(cg_em *em, int n, const cg_point *p)
 	}
 	if (p->rowed) {
 		int b[4] = { 0, p->ax0, p->ax1, sp->ndim };
-		int sc[3];
-		if (rowed_coords(cls, p, sp->ndim, sc)) {
+		int sc[3], ud[3];
+		if (rowed_coords_unk(cls, p, sp->ndim, sc, ud) &&
+		    (sc[0] != CL_UNK || p->o) && (sc[1] != CL_UNK || p->r) &&
+		    (sc[2] != CL_UNK || p->c)) {
 			const char *coord[3] = { p->o, p->r, p->c };
 			cg_sb t = { 0 };
 			int nt = 0;
 			for (int k = 0; k < 3; k++) {
+				if (sc[k] == CL_UNK) {
+					/* its coordinate times the stride, 0 where its
+					 * extent is 1 */
+					cg_sb_printf(&t, "%s%s * %s", nt++ ? " + " : "",
+					             coord[k], cg_arg_long(G, em->K,
+					             unk_stride(em, n, p->space, ud[k])));
+					continue;
+				}
 				if (sc[k] != CL_FULL || !coord[k])
 					continue;
 				const char *st = stride_after(em, n, p->space, b[k + 1]);

@@ -1963,6 +1963,23 @@ static void colsplit_compute_golden(void **state)
 	run_choice_cases("split column kernels", cs, 4);
 }
 
+/* Row and column reductions of a product with a weight whose extent is
+ * another symbol (tests/data/reduce/unkrow.task: v = w at kb1 and tiny,
+ * 1 at kb0), indexed by the row coordinate times its stride, 0 where its
+ * extent is 1 (codegen_ev.c rowed_coords_unk; level 2's 34 and level 3's
+ * 29 and 30 index their layer norms' weights so), at all three sets. */
+static void unkrow_compute_golden(void **state)
+{
+	(void)state;
+	static const choice_case cs[] = {
+		{ "tests/data/reduce/unkrow.task", "krl-choice: ",
+		  "p_g[(r * ", "krl_mod((rb + r)", 61, 0 },
+		{ "tests/data/reduce/unkrow.task", "krl-choice: ",
+		  "p_h[(r * ", NULL, 62, 0 },
+	};
+	run_choice_cases("weights of another symbol's extent", cs, 2);
+}
+
 /* Views in generated code (tests/data/views/views.task: reads through a
  * view of a view, writes through views of a plan buffer and of three
  * outputs, by a row, a column and a map kernel), with the default choice
@@ -2124,6 +2141,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(col_thread_compute_golden),
 		cmocka_unit_test(reduce_geometries_compute_golden),
 		cmocka_unit_test(colsplit_compute_golden),
+		cmocka_unit_test(unkrow_compute_golden),
 		cmocka_unit_test(views_compute_golden),
 	};
 	/* KRL_SIM_TEST: run only the tests whose names match (a pattern
