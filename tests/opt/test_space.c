@@ -769,7 +769,8 @@ static void rnn_recurrence(void **state)
 /* math: offered where a pointwise op has a fast text (pwop.c), the
  * accurate texts first (fast is not timed yet); the choice reaches the
  * device code (87's mish: exp and tanh; 23's softmax: the online sum's
- * exp), and the helper krl_tanh_fast comes with it. */
+ * exp; 91's divisions as __fdividef), and the helper krl_tanh_fast comes
+ * with it. */
 static void math_offered(void **state)
 {
 	(void)state;
@@ -783,6 +784,9 @@ static void math_offered(void **state)
 		{ "level2/87_conv2d_subtract_subtract_mish", "precise",
 		  "__expf(", "expf(" },
 		{ "level1/23_softmax", "precise", "__expf(", "expf(" },
+		/* the softmax's quotient and the sigmoid's: div.full */
+		{ "level2/91_convtranspose2d_softmax_biasadd_scaling_sigmoid",
+		  "precise", "__fdividef(1.f, 1.f + __expf(", "expf(" },
 		{ "level1/19_relu", NULL, NULL, NULL },
 	};
 	krl_diag d = { 0 };
@@ -812,6 +816,7 @@ static void math_offered(void **state)
 				assert_non_null(strstr(text, cases[i].precise));
 				assert_null(strstr(text, "__expf("));
 				assert_null(strstr(text, "krl_tanh_fast"));
+				assert_null(strstr(text, "__fdividef("));
 			}
 			free(text);
 			free(what);
