@@ -470,9 +470,6 @@ typedef struct rloop {
 	const char *r0, *r1;     /* the part of the row */
 	int caps;                /* cached: float4s per thread */
 	int ty;                  /* column kernels: rows of threads */
-	const char *ys, *ystep;  /* column kernels: a thread's first row
-	                            (NULL: ty) and the rows between its rows
-	                            (NULL: ty) */
 } rloop;
 
 static const char *lin_of(cg_em *em, const rinfo *ri, const char *r)
@@ -776,13 +773,16 @@ static void row_loop(cg_em *em, const rinfo *ri, const rloop *L,
 		/* strided lanes: four positions in flight per thread, then one
 		 * at a time */
 		int col = L->variant == LV_COL;
-		const char *ys = L->ys ? L->ys : "ty";
+		/* a column kernel's first row: its row of threads, or packed
+		 * (em->colpack) its virtual row */
+		const char *ys = em->colpack ? "cy" : "ty";
 		const char *start = !col ? cg_fmt(G, "%s%s", r0, L->lid) :
 		                    L->r0 ? cg_fmt(G, "%s + %s", L->r0, ys) : ys;
 		const char *end = col && !L->r1 ? em->rlen : L->r1;
 		/* the stride: a number, or a warp-strategy kernel's lanes a row
 		 * (a variable), or a packed column kernel's rows of threads */
-		const char *st = !col ? L->nl : L->ystep ? L->ystep :
+		const char *st = !col ? L->nl : em->colpack ?
+		                 cg_fmt(G, "(%d * cs)", L->ty) :
 		                 cg_fmt(G, "%d", L->ty);
 		cg_line(b, ind, "{");
 		cg_line(b, ind + 1, "long r = %s;", start);
@@ -1800,10 +1800,6 @@ static int split_body(cg_gen *G, cg_kern *K, const rinfo *ri, int pass,
 	P.L[0].ty = ty;
 	P.L[0].r0 = "r0";
 	P.L[0].r1 = "r1";
-	if (em.colpack) {
-		P.L[0].ys = "cy";
-		P.L[0].ystep = cg_fmt(G, "(%d * cs)", ty);
-	}
 	P.finish = 4;
 	P.part = pp;
 	P.pslot = cg_fmt(G, slot0, "ch");
