@@ -125,12 +125,6 @@ typedef struct cg_em {
 	/* a channels-last row kernel (cg_row_cl): the memory index of the
 	 * leaf's element (o, 0, c), and the memory stride of r; else NULL */
 	const char *pb, *pstride;
-	/* a tiled channels-last row kernel (emit_rows): the rows of the tile's
-	 * 32 positions of one f32 leaf copied to shared memory first, read at
-	 * pstage + r where the kernel runs tiled (pstage: C text, NULL for
-	 * none); stagenode is the leaf that took it (-1: none yet) */
-	const char *pstage;
-	int stagenode;
 	/* gathers and flips being evaluated (innermost last) */
 	int gf[64];
 	int ngf;

@@ -33,7 +33,6 @@ void cg_em_init(cg_em *em, cg_gen *G, cg_kern *K)
 	em->vec = 1;
 	em->snode = -1;
 	em->clnode = -1;
-	em->stagenode = -1;
 	em->rinner = "1";
 }
 
@@ -1167,20 +1166,12 @@ cg_val cg_ev(cg_em *em, int n, const cg_point *p)
 			/* the channel-blocked map kernel loaded it */
 			v = (cg_val){ cg_fmt(G, em->clfmt, em->cllane + p->lane),
 			              'f' };
-		else if (cg_is_cl(G, n)) {
+		else if (cg_is_cl(G, n))
 			/* a channels-last row kernel walks it in memory order */
-			int at = p->plin && p->main &&
-			         !strcmp(offset_of(em, n, p), p->lin);
-			v = elem(em, n, cg_arg_buf(G, em->K, n, 0),
-			         at ? p->plin : cl_offset(em, n, p));
-			if (at && em->pstage && x->dtype == KRL_F32 &&
-			    (em->stagenode < 0 || em->stagenode == n)) {
-				em->stagenode = n;
-				v.e = cg_fmt(G, "(tiled ? %s[%s + %s] : %s)",
-				             em->pstage, "sq", p->r, v.e);
-			}
-			v = declare(em, lvl, v);
-		}
+			v = declare(em, lvl, elem(em, n, cg_arg_buf(G, em->K, n, 0),
+			                          p->plin && p->main &&
+			                          !strcmp(offset_of(em, n, p), p->lin) ?
+			                          p->plin : cl_offset(em, n, p)));
 		else if (lvl == 2 && p->main && em->vec > 1)
 			v = load_main(em, n, p);
 		else

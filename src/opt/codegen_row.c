@@ -1153,45 +1153,6 @@ static void finish_kernel(cg_gen *G, cg_kern *K, const char *name,
 #define SUB_WARP_R 64
 
 /* Warp or block strategy (inner == 1): one kernel. */
-/* The copy of a tile's rows of leaf n (positions t0 .. t0 + 31, or to
- * the last; rlen floats each, contiguous in the channels-last leaf) into
- * the shared array ts: eight 16-byte loads a thread issued before their
- * stores (scalar where the rows or the buffer are not 16-byte aligned),
- * then a barrier. The barrier at the end of the tile's flush keeps the
- * next copy from overwriting rows still read. */
-static void stage_rows(cg_gen *G, cg_kern *K, cg_sb *b, int n,
-                       const char *rlen, const char *O, int blk)
-{
-	const char *src = cg_arg_buf(G, K, n, 0);
-	cg_line(b, 2, "const float *const ts = reinterpret_cast<const float *>"
-	        "(ts4);");
-	cg_line(b, 2, "if (tiled) {");
-	cg_line(b, 3, "const long nt = min(32L, %s - t0) * %s;", O, rlen);
-	cg_line(b, 3, "const float *__restrict__ tsrc = %s + t0 * %s;", src,
-	        rlen);
-	cg_line(b, 3, "if ((%s & 3) == 0 && ((size_t)%s & 15) == 0) {", rlen, src);
-	cg_line(b, 4, "for (long i0 = (long)tid * 4; i0 < nt; i0 += %d) {",
-	        blk * 32);
-	cg_line(b, 5, "float4 q[8];");
-	cg_line(b, 5, "#pragma unroll");
-	cg_line(b, 5, "for (int k = 0; k < 8; k++)");
-	cg_line(b, 6, "if (i0 + k * %d < nt)", blk * 4);
-	cg_line(b, 7, "q[k] = *reinterpret_cast<const float4 *>(tsrc + i0 + "
-	        "k * %d);", blk * 4);
-	cg_line(b, 5, "#pragma unroll");
-	cg_line(b, 5, "for (int k = 0; k < 8; k++)");
-	cg_line(b, 6, "if (i0 + k * %d < nt)", blk * 4);
-	cg_line(b, 7, "ts4[(i0 + k * %d) >> 2] = q[k];", blk * 4);
-	cg_line(b, 4, "}");
-	cg_line(b, 3, "} else {");
-	cg_line(b, 4, "float *const tw = reinterpret_cast<float *>(ts4);");
-	cg_line(b, 4, "for (long i = tid; i < nt; i += %d)", blk);
-	cg_line(b, 5, "tw[i] = tsrc[i];");
-	cg_line(b, 3, "}");
-	cg_line(b, 3, "__syncthreads();");
-	cg_line(b, 2, "}");
-}
-
 static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 {
 	int warp = ri->strategy == CG_ROW_WARP;
@@ -1269,15 +1230,6 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		em.cnode[i] = ri->cache[i];
 		em.cvar[i] = cg_fmt(G, "cch%d", i);
 	}
-	/* a tile's rows staged in shared memory (ts: 32 x tilec floats,
-	 * beside the output tiles within 44 KB of static shared memory): one
-	 * copy of 16-byte loads all in flight, where the rows read straight
-	 * from memory had a warp wait on each row's loads in turn (91's
-	 * kernel at about 1.5 TB/s, H100, 2026-12-07) */
-	int64_t stage_b = ((int64_t)ri->nfull * ri->tilec * 33 +
-	                   32 * (int64_t)ri->tilec) * 4;
-	if (ri->tile == 1 && ri->perm && stage_b <= 44 * 1024)
-		em.pstage = "ts";
 	emit_sections(&em, ri, &P, &rowb, ri->tile ? 4 : 2);
 	em.vec = 4;
 	/* broadcast extents that allow float4 lanes allow them in the peeled
@@ -1331,14 +1283,9 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		for (int k = 0; k < ri->nfull; k++)
 			cg_line(&body, 1, "__shared__ float tl%d[%d];", k,
 			        ri->tilec * 33);
-		if (em.stagenode >= 0)
-			cg_line(&body, 1, "__shared__ float4 ts4[%d];",
-			        ri->tilec * 8);
 		cg_line(&body, 1, "const bool tiled = %s <= %d;", em.rlen, ri->tilec);
 		cg_line(&body, 1, "for (long t0 = (long)blockIdx.x * 32; t0 < %s; "
 		        "t0 += (long)gridDim.x * 32) {", O);
-		if (em.stagenode >= 0)
-			stage_rows(G, K, &body, em.stagenode, em.rlen, O, blk);
 		cg_line(&body, 2, "{");
 		cg_line(&body, 3, "for (long qw = (long)(tid >> 5) * %s; qw < 32; "
 		        "qw += wpb * %s) {", sub ? "rpw" : "1", sub ? "rpw" : "1");
@@ -1369,9 +1316,6 @@ static void emit_rows(cg_gen *G, cg_kern *K, const rinfo *ri)
 		G->need |= CG_NEED_DIV;
 		cg_line(&body, ri2, "const long rb = o * %s * %s + c;", em.rlen, I);
 		cg_line(&body, ri2, "const long pb = op * %s;", em.rlen);
-		if (em.stagenode >= 0)
-			cg_line(&body, ri2, "const long sq = (op - t0) * %s;",
-			        em.rlen);
 	} else {
 		cg_line(&body, 2, "const long rb = o * %s;", em.rlen);
 	}

@@ -1443,9 +1443,7 @@ static void stand_in_cases(const char *label, const char *const *tasks,
  * channels past the tiles' 64 store straight to memory. And a column
  * kernel's (a layer norm over W, tests/data/conv/cltile_run.task): its
  * block's 32 columns x the run through shared memory, kb0's longer runs
- * straight to memory. A softmax, bias, scale and sigmoid (91's chain,
- * tests/data/conv/cltile_stage.task) reads the tile's rows from shared
- * memory (stage_rows). With row.cltile=off, a map writes the softmax. */
+ * straight to memory. With row.cltile=off, a map writes the softmax. */
 static void conv_cltile_compute_golden(void **state)
 {
 	(void)state;
@@ -1466,19 +1464,6 @@ static void conv_cltile_compute_golden(void **state)
 	};
 	stand_in_cases("channels-last column tiles", tasks2, 1, "krl-choice: "
 	               "lib.layout=nhwc_y conv.impl=lib", must2, NULL, 89);
-	/* the tile's rows copied to shared memory first (stage_rows): rows
-	 * of 96 a warp each at kb1 (16-byte copies), kb0's 100 past the tile
-	 * straight from memory, tiny's 7 by the scalar copy */
-	static const char *const tasks4[] = {
-		"tests/data/conv/cltile_stage.task",
-	};
-	static const char *const must4[] = {
-		"__shared__ float4 ts4[768];", "const bool tiled = a1 <= 96;",
-		"(tiled ? ts[sq + r] : ", NULL,
-	};
-	stand_in_cases("channels-last row tiles, rows staged", tasks4, 1,
-	               "krl-choice: lib.layout=nhwc_y conv.impl=lib", must4,
-	               NULL, 91);
 	/* row.cltile=off: the statistics, then a map over y writes NCHW */
 	static const char *const must3[] = {
 		"map over a channels-last input (node", NULL,
