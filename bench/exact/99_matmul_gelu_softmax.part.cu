@@ -2,36 +2,6 @@
  * Level 2's 99 (y = softmax(gelu(x w^T + b), dim 1)) computed in float64 and rounded once: not a
  * fast candidate, a check of the task's tolerance (bench/exact/README.md).
  */
-/* t[m][n] = sum over k of x[m][k] w[n][k] (+ b[n]), in float64: x [M, K],
- * w [N, K] as a Linear's weight. 16 x 16 outputs a block, k-tiles of 32
- * through shared memory, one output a thread. Slow (tens of ms at level
- * 2's kb1) and exact to float64's rounding: a check of the reference, not
- * a candidate to time. */
-#define G64_T 16
-#define G64_K 32
-static __device__ __forceinline__ void gemm64_tile(const float *__restrict__ x,
-                                                   const float *__restrict__ w,
-                                                   long M, long N, long K,
-                                                   double *acc_out)
-{
-	__shared__ float xs[G64_T][G64_K + 1], ws[G64_T][G64_K + 1];
-	const int tx = threadIdx.x, ty = threadIdx.y;
-	const long m0 = (long)blockIdx.y * G64_T, n0 = (long)blockIdx.x * G64_T;
-	double acc = 0;
-	for (long k0 = 0; k0 < K; k0 += G64_K) {
-		for (int i = ty * G64_T + tx; i < G64_T * G64_K; i += G64_T * G64_T) {
-			const int r = i / G64_K, c = i % G64_K;
-			const long kk = k0 + c;
-			xs[r][c] = m0 + r < M && kk < K ? x[(m0 + r) * K + kk] : 0.f;
-			ws[r][c] = n0 + r < N && kk < K ? w[(n0 + r) * K + kk] : 0.f;
-		}
-		__syncthreads();
-		for (int c = 0; c < G64_K; c++)
-			acc += (double)xs[ty][c] * (double)ws[tx][c];
-		__syncthreads();
-	}
-	*acc_out = acc;
-}
 
 
 extern "C" __global__ void __launch_bounds__(256)

@@ -1,11 +1,4 @@
-/*
- * Level 2's 76 (y = relu(x w^T + bias)) computed in float64 and rounded
- * once: not a fast candidate, a check of the task's tolerance. If the
- * judge rejects this against its fp32 reference (cuBLASLt), the
- * reference's own rounding is past the task's atol, and a correct fp32
- * GEMM in another order can fail too (bench/exact/README.md).
- */
-/* t[m][n] = sum over k of x[m][k] w[n][k] (+ b[n]), in float64: x [M, K],
+/* acc = sum over k of x[m][k] w[n][k] for the thread's (m, n), in float64: x [M, K],
  * w [N, K] as a Linear's weight. 16 x 16 outputs a block, k-tiles of 32
  * through shared memory, one output a thread. Slow (tens of ms at level
  * 2's kb1) and exact to float64's rounding: a check of the reference, not
@@ -35,21 +28,3 @@ static __device__ __forceinline__ void gemm64_tile(const float *__restrict__ x,
 	}
 	*acc_out = acc;
 }
-
-extern "C" __global__ void __launch_bounds__(256)
-k76_fp64(const float *__restrict__ x, const float *__restrict__ w,
-         const float *__restrict__ bias, float *__restrict__ y, long M, long N,
-         long K)
-{
-	double acc;
-	gemm64_tile(x, w, M, N, K, &acc);
-	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
-	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
-	if (m < M && n < N) {
-		const double v = acc + (double)bias[n];
-		y[m * N + n] = (float)(v > 0 ? v : 0);
-	}
-}
-/*@plan
-launch k76_fp64 grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, bias, y, batch_size, out_features, in_features)
-@*/
