@@ -3,20 +3,6 @@
  * fast candidate, a check of the task's tolerance (bench/exact/README.md).
  */
 
-
-extern "C" __global__ void __launch_bounds__(256)
-k33_gemm64(const float *__restrict__ x, const float *__restrict__ w,
-           const float *__restrict__ b, double *__restrict__ t, long M, long N,
-           long K)
-{
-	double acc;
-	gemm64_tile(x, w, M, N, K, &acc);
-	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
-	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
-	if (m < M && n < N)
-		t[m * N + n] = acc + (double)b[n];
-}
-
 /* A thread per column: the scaled column's mean and variance over the
  * batch in two passes, then the normalisation. */
 extern "C" __global__ void __launch_bounds__(256)
@@ -43,6 +29,6 @@ k33_bn64(const double *__restrict__ t, const float *__restrict__ scale,
 }
 /*@plan
 buffer t f64 [batch_size, out_features]
-launch k33_gemm64 grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, b, t, batch_size, out_features, in_features)
+launch gemm64_bias grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, b, t, batch_size, out_features, in_features)
 launch k33_bn64 grid=(cdiv(out_features, 256)) block=(256) args(t, scale, bn_w, bn_b, y, batch_size, out_features, eps)
 @*/

@@ -3,7 +3,6 @@
  * fast candidate, a check of the task's tolerance (bench/exact/README.md).
  */
 
-
 extern "C" __global__ void __launch_bounds__(256)
 k68_fp64(const float *__restrict__ x, const float *__restrict__ w,
          const float *__restrict__ b, const float *__restrict__ c,

@@ -5,19 +5,6 @@
  * offset stress draw's above all (bench/exact/README.md).
  */
 
-extern "C" __global__ void __launch_bounds__(256)
-k97_gemm64(const float *__restrict__ x, const float *__restrict__ w,
-           const float *__restrict__ b, double *__restrict__ t, long M, long N,
-           long K)
-{
-	double acc;
-	gemm64_tile(x, w, M, N, K, &acc);
-	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
-	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
-	if (m < M && n < N)
-		t[m * N + n] = acc + (double)b[n];
-}
-
 /* A thread per column: the batch's mean and variance in two passes, then
  * the chain, all in float64. */
 extern "C" __global__ void __launch_bounds__(256)
@@ -45,6 +32,6 @@ k97_chain64(const double *__restrict__ t, const float *__restrict__ bn_w,
 }
 /*@plan
 buffer t f64 [batch_size, out_features]
-launch k97_gemm64 grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, b, t, batch_size, out_features, in_features)
+launch gemm64_bias grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, b, t, batch_size, out_features, in_features)
 launch k97_chain64 grid=(cdiv(out_features, 256)) block=(256) args(t, bn_w, bn_b, bias, y, batch_size, out_features, eps)
 @*/

@@ -3,25 +3,6 @@
  * fast candidate, a check of the task's tolerance (bench/exact/README.md).
  */
 
-
-extern "C" __global__ void __launch_bounds__(256)
-k99_gemm64(const float *__restrict__ x, const float *__restrict__ w,
-           const float *__restrict__ b, double *__restrict__ t, long M, long N,
-           long K)
-{
-	double acc;
-	gemm64_tile(x, w, M, N, K, &acc);
-	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
-	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
-	if (m < M && n < N)
-		t[m * N + n] = acc + (double)b[n];
-}
-
-static __device__ double gelu64(double v)
-{
-	return 0.5 * v * (1.0 + erf(v * 0.70710678118654752440));
-}
-
 /* A thread per row: the softmax of the row's GELUs (max first). */
 extern "C" __global__ void __launch_bounds__(256)
 k99_row64(const double *__restrict__ t, float *__restrict__ y, long M, long N)
@@ -42,6 +23,6 @@ k99_row64(const double *__restrict__ t, float *__restrict__ y, long M, long N)
 }
 /*@plan
 buffer t f64 [batch_size, out_features]
-launch k99_gemm64 grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, b, t, batch_size, out_features, in_features)
+launch gemm64_bias grid=(cdiv(out_features, 16), cdiv(batch_size, 16)) block=(16, 16) args(x, w, b, t, batch_size, out_features, in_features)
 launch k99_row64 grid=(cdiv(batch_size, 256)) block=(256) args(t, y, batch_size, out_features)
 @*/

@@ -28,3 +28,23 @@ static __device__ __forceinline__ void gemm64_tile(const float *__restrict__ x,
 	}
 	*acc_out = acc;
 }
+
+/* t = x w^T + b into a float64 buffer [M, N], for a kernel after it. */
+extern "C" __global__ void __launch_bounds__(256)
+gemm64_bias(const float *__restrict__ x, const float *__restrict__ w,
+            const float *__restrict__ b, double *__restrict__ t, long M,
+            long N, long K)
+{
+	double acc;
+	gemm64_tile(x, w, M, N, K, &acc);
+	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
+	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
+	if (m < M && n < N)
+		t[m * N + n] = acc + (double)b[n];
+}
+
+/* GELU (erf form, torch's default) in float64. */
+static __device__ __forceinline__ double gelu64(double v)
+{
+	return 0.5 * v * (1.0 + erf(v * 0.70710678118654752440));
+}
