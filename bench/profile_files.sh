@@ -24,6 +24,7 @@ export KRL_TASKS=${KRL_TASKS:-$PWD/tasks}
 dir=$(dirname "$list")
 if [ -n "${2:-}" ]; then
 	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
 	tar xJf "$2" -C "$dir" || exit 1
 fi
 P=$OUT/profiles.txt

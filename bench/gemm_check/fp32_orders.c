@@ -99,6 +99,20 @@ static float to_zero(double v)
 	return f;
 }
 
+/* One fp32 FMA chain over k (an SGEMM thread's order); the float64 sum
+ * of the same products in *exact. */
+static float dot_seq(const float *a, const float *b, double *exact)
+{
+	float s = 0;
+	double d = 0;
+	for (int k = 0; k < K; k++) {
+		s = fmaf(a[k], b[k], s);
+		d += (double)a[k] * b[k];
+	}
+	*exact = d;
+	return s;
+}
+
 static float sum_3xtf32(const float *ab, const float *as, const float *bb,
                         const float *bsm, int chunk)
 {
@@ -142,14 +156,8 @@ static int offset_bn(int cols, double off)
 		float b = (float)((unif() * 2 - 1) * 0.0110485);
 		double bw = 1 + 0.5 * normal(), bb = 0.5 * normal(), bias = 0.3;
 		for (int m = 0; m < BN_M; m++) {
-			const float *xm = x + (size_t)m * K;
-			float a = 0;
-			double d = 0;
-			for (int k = 0; k < K; k++) {
-				a = fmaf(xm[k], w[k], a);
-				d += (double)xm[k] * w[k];
-			}
-			tf[m] = a + b;
+			double d;
+			tf[m] = dot_seq(x + (size_t)m * K, w, &d) + b;
 			td[m] = d + b;
 		}
 		double mf = 0, md = 0, vf = 0, vd = 0;
@@ -208,11 +216,9 @@ int main(int argc, char **argv)
 		}
 		for (int j = 0; j < cols; j++) {
 			const float *wj = w + (size_t)j * K;
-			float seq = 0;
-			double d = 0;
+			double d;
+			float seq = dot_seq(x, wj, &d);
 			for (int k = 0; k < K; k++) {
-				seq = fmaf(x[k], wj[k], seq);
-				d += (double)x[k] * wj[k];
 				pr[k] = x[k] * wj[k];
 				wb[k] = tf32_round(wj[k]);
 				wsm[k] = tf32_trunc(wj[k] - wb[k]);
