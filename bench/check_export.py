@@ -128,9 +128,11 @@ def main(argv=None):
             m = cls(*init)
         return m.cuda()
 
+    dev = torch.device("cuda", torch.cuda.current_device())
+
     def inputs(seed):
         torch.manual_seed(seed)
-        return peers.draw_inputs(torch, mod)
+        return peers.draw_inputs(torch, mod, dev)
 
     with torch.no_grad():
         # ---- correctness: 5 seeds
@@ -178,8 +180,8 @@ def main(argv=None):
                 rec["compile"] = peers.err_text(e)
         # ---- timing: eager Model vs ModelNew, the judge's protocol
         if not errors and not args.no_time:
-            timer = peers.Timer(torch, args)
-            prep = lambda: peers.draw_inputs(torch, mod)  # noqa: E731
+            timer = peers.Timer(torch, args, dev)
+            prep = lambda: peers.draw_inputs(torch, mod, dev)  # noqa: E731
             e_ms, e_n, e_rse = timer.run(prep, lambda x: model(*x), args.budget)
             n_ms, n_n, n_rse = timer.run(prep, lambda x: new(*x), args.budget)
             sp = e_ms / n_ms
