@@ -10,6 +10,7 @@ caching allocator; the plan's `init` reruns whenever a parameter changes
 (its version counter or storage). Shapes are fixed to the exported shape
 set. Forward only (no autograd). docs/export.md in kernelrl.
 """
+import contextlib
 import ctypes
 import json
 import os
@@ -28,6 +29,27 @@ _DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
            "i32": torch.int32, "i64": torch.int64, "bool": torch.bool,
            "f64": torch.float64}
 _lib = None
+_fwd = None   # krl_<stem>_forward, _init: krl_<stem>_init (ctypes), set by load()
+_init = None
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+# What forward needs of META, resolved once: the inputs (dtype, element
+# count, spec), the outputs (shape, dtype), each buffer's role in the
+# launch's argument order, and the workspace's size.
+_INPUTS = [(_DTYPES[b["dtype"]], _numel(b["shape"]), b)
+           for b in META["buffers"] if b["role"] == "input"]
+_OUTPUTS = [(tuple(b["shape"]), _DTYPES[b["dtype"]])
+            for b in META["buffers"] if b["role"] == "output"]
+_ROLES = [b["role"] for b in META["buffers"]]
+_WS_BYTES = max(1, META["workspace_bytes"])
+_SAME_DEVICE = contextlib.nullcontext()
 
 
 def _nvcc():
@@ -56,7 +78,7 @@ def _build_dir():
 
 def load():
     """The exported library (built with `make lib` on first use)."""
-    global _lib
+    global _lib, _fwd, _init
     if _lib is not None:
         return _lib
     d = _build_dir()
@@ -81,6 +103,8 @@ def load():
         init.restype = ctypes.c_int
     err = getattr(lib, f"krl_{_STEM}_error")
     err.restype = ctypes.c_char_p
+    _fwd = fwd
+    _init = getattr(lib, f"krl_{_STEM}_init", None)
     _lib = lib
     return lib
 
@@ -215,60 +239,89 @@ class ModelNew(torch.nn.Module):
             if n is None:
                 self.register_buffer("_krl_const_" + b["name"], _const_tensor(b),
                                      persistent=False)
+        # Each param's place, for forward's lookup: (submodule path, attribute,
+        # dotted name, dtype, spec). forward walks the path again on every
+        # call (a submodule or tensor replaced since is followed).
+        self._param_paths = []
+        for spec, n in zip(specs, self._param_names):
+            n = n or "_krl_const_" + spec["name"]
+            *path, attr = n.split(".")
+            self._param_paths.append((tuple(path), attr, n,
+                                      _DTYPES[spec["dtype"]], spec))
         self._derived = None
         self._init_key = None
         self._warm = set()
+        self._ws = {}   # (device index, stream handle) -> workspace, eager calls
 
     def _params(self, dev):
+        """The params' tensors in the task's order, contiguous (a copy where
+        a param is not), checked for dtype and device."""
         out = []
-        specs = [b for b in META["buffers"] if b["role"] == "param"]
-        for spec, n in zip(specs, self._param_names):
-            n = n or "_krl_const_" + spec["name"]
+        for path, attr, n, want, spec in self._param_paths:
             try:
-                t = self.get_parameter(n)
-            except AttributeError:
-                t = self.get_buffer(n)
-            t = t.detach()
-            if t.device != dev or t.dtype != _DTYPES[spec["dtype"]]:
+                m = self
+                for a in path:
+                    m = m._modules[a]
+                t = m._parameters.get(attr)
+                if t is None:
+                    t = m._buffers[attr]
+            except (AttributeError, KeyError):
+                # gone or renamed: PyTorch's own lookup says what is missing
+                try:
+                    t = self.get_parameter(n)
+                except AttributeError:
+                    t = self.get_buffer(n)
+            if t.device != dev or t.dtype != want:
                 raise ValueError(f"{__name__}: param {n} is {t.dtype} on "
                                  f"{t.device}; the export needs "
                                  f"{spec['dtype']} on {dev}")
-            out.append(t.contiguous().view(spec["shape"]))
+            out.append(t if t.is_contiguous() else t.detach().contiguous())
         return out
+
+    def _workspace(self, dev, stream):
+        """The plan's workspace: kept per device and stream for eager calls
+        (a stream runs its calls in order), new for each call captured in a
+        CUDA graph (the graph's own pool)."""
+        if torch.cuda.is_current_stream_capturing():
+            return torch.empty(_WS_BYTES, dtype=torch.uint8, device=dev)
+        key = (dev.index, stream.cuda_stream)
+        ws = self._ws.get(key)
+        if ws is None:
+            ws = self._ws[key] = torch.empty(_WS_BYTES, dtype=torch.uint8,
+                                             device=dev)
+        return ws
 
     @torch.compiler.disable
     def forward(self, *inputs):
-        lib = load()
-        specs = [b for b in META["buffers"] if b["role"] == "input"]
-        if len(inputs) != len(specs):
-            raise TypeError(f"{__name__}: forward takes {len(specs)} inputs, "
+        if _lib is None:
+            load()
+        if len(inputs) != len(_INPUTS):
+            raise TypeError(f"{__name__}: forward takes {len(_INPUTS)} inputs, "
                             f"got {len(inputs)}")
-        dev = inputs[0].device if specs else next(self.parameters()).device
+        dev = inputs[0].device if _INPUTS else next(self.parameters()).device
         if dev.type != "cuda":
             raise ValueError(f"{__name__}: inputs must be CUDA tensors")
         xs = []
-        for spec, x in zip(specs, inputs):
-            want = _DTYPES[spec["dtype"]]
-            numel = 1
-            for s in spec["shape"]:
-                numel *= s
+        for (want, numel, spec), x in zip(_INPUTS, inputs):
             if x.dtype != want or x.device != dev or x.numel() != numel:
                 raise ValueError(
                     f"{__name__}: input {spec['name']} must be {spec['dtype']} "
                     f"{spec['shape']} on {dev} (the export is fixed to shape "
                     f"set {META['shapes']}), got {x.dtype} {list(x.shape)}")
-            xs.append(x.contiguous())
+            xs.append(x if x.is_contiguous() else x.contiguous())
         params = self._params(dev)
-        outs = [torch.empty(b["shape"], dtype=_DTYPES[b["dtype"]], device=dev)
-                for b in META["buffers"] if b["role"] == "output"]
+        outs = [torch.empty(shape, dtype=dt, device=dev) for shape, dt in _OUTPUTS]
         stream = torch.cuda.current_stream(dev)
-        capturing = torch.cuda.is_current_stream_capturing()
-        if capturing and dev.index not in self._warm:
+        if dev.index not in self._warm and torch.cuda.is_current_stream_capturing():
             raise RuntimeError(f"{__name__}: run ModelNew once on this device "
                                "before capturing it in a CUDA graph (the first "
                                "call loads the library and sets up its state)")
-        with torch.cuda.device(dev):
-            derived = []
+        # the CUDA runtime launches on its current device: switch only when
+        # that is not dev already
+        on = (_SAME_DEVICE if torch.cuda.current_device() == dev.index
+              else torch.cuda.device(dev))
+        with on:
+            derived = ()
             if META["derived_bytes"]:
                 key = (dev, tuple((p.data_ptr(), p._version) for p in params))
                 if self._derived is None or self._derived.device != dev:
@@ -276,23 +329,20 @@ class ModelNew(torch.nn.Module):
                                                 dtype=torch.uint8, device=dev)
                     self._init_key = None
                 if key != self._init_key:
-                    if capturing:
+                    if torch.cuda.is_current_stream_capturing():
                         raise RuntimeError(f"{__name__}: parameters changed "
                                            "during a CUDA graph capture")
-                    rc = getattr(lib, f"krl_{_STEM}_init")(
-                        *[p.data_ptr() for p in params],
-                        self._derived.data_ptr(), stream.cuda_stream)
+                    rc = _init(*[p.data_ptr() for p in params],
+                               self._derived.data_ptr(), stream.cuda_stream)
                     if rc:
-                        _fail(lib, "init", rc)
+                        _fail(_lib, "init", rc)
                     self._init_key = key
-                derived = [self._derived.data_ptr()]
-            ws = torch.empty(max(1, META["workspace_bytes"]), dtype=torch.uint8,
-                             device=dev)
+                derived = (self._derived.data_ptr(),)
+            ws = self._workspace(dev, stream)
             it = {"input": iter(xs), "param": iter(params), "output": iter(outs)}
-            ptrs = [next(it[b["role"]]).data_ptr() for b in META["buffers"]]
-            rc = getattr(lib, f"krl_{_STEM}_forward")(*ptrs, *derived, ws.data_ptr(),
-                                             stream.cuda_stream)
+            ptrs = [next(it[r]).data_ptr() for r in _ROLES]
+            rc = _fwd(*ptrs, *derived, ws.data_ptr(), stream.cuda_stream)
             if rc:
-                _fail(lib, "forward", rc)
+                _fail(_lib, "forward", rc)
         self._warm.add(dev.index)
         return outs[0] if len(outs) == 1 else tuple(outs)
