@@ -14,7 +14,8 @@ Timing, the protocol of ../shared/BENCHMARKING.md (bench/peers.py's Timer):
 fresh inputs from get_inputs() before every call, the L2 flushed, CUDA
 events on the current stream, median over calls until 1% relative standard
 error (at least 6 calls, --budget seconds per side), warm-up excluded,
-under torch.no_grad(), Model in training mode as KernelBench runs it. The
+under torch.no_grad(), Model in training mode as KernelBench runs it,
+cuDNN's TF32 only where the task's tier is tf32 (as bench/peers.py). The
 speedup over PyTorch eager is compared with the one krl measured
 (meta.json's krl_speedup, against kernelrl's eager reference): the record
 says whether it is within --max-drift (5%).
@@ -114,7 +115,11 @@ def main(argv=None):
     pkg = __import__(name)
     mod = peers.load_problem(kb, "check_" + name)
     atol, rtol = meta["atol"], meta["rtol"]
+    # the task's precision tier, as bench/peers.py times the Model: TF32
+    # convolutions only where it allows them (PyTorch's default allows them)
+    torch.backends.cudnn.allow_tf32 = meta.get("precision") == "tf32"
     rec = {"task": meta["task"], "shapes": meta["shapes"],
+           "cudnn_tf32": torch.backends.cudnn.allow_tf32,
            "candidate": meta["candidate"], "kernelbench": kb,
            "atol": atol, "rtol": rtol, "torch_version": torch.__version__,
            "gpu": torch.cuda.get_device_name(0)}

@@ -9,9 +9,14 @@
 # unpacked as bench/run_gpu.sh does:
 #
 #   OUT=$OUT bash bench/export_level.sh .gpuwork/opt-level2-kb0 kb0 [TASK...]
+#   OUT=$OUT bash bench/export_level.sh DIR_OF_CANDIDATES kb0 [TASK...]
 #
 # WORK is the level phase's work folder (its store, WORK/work/krl.db, and
-# WORK/done.txt, the problems with a result line; TASK... narrows them).
+# WORK/done.txt, the problems with a result line; TASK... narrows them),
+# or a folder of candidate files named by task, LEVEL_N_NAME.cu (as
+# best-kb0.tar.xz in bench/results/2026-12-07-h100-level2-73c970d: each is
+# exported with --candidate, so meta.json has no krl speedup to drift
+# from). The packages go to WORK/export.
 # Writes $OUT/export-SET.jsonl (check_export's line a problem, or
 # {"task", "error"} where the export or its build failed) and prints the
 # geometric mean of the speedups over eager (a problem that failed counts
@@ -27,23 +32,46 @@ OUT=${OUT:-bench/out}
 db=$work/work/krl.db
 pk=$work/export
 res=$OUT/export-$set_.jsonl
+# from: --db STORE, or a candidate file a task (cands[task])
+declare -A cands=()
+if [ ! -f "$db" ]; then
+	db=
+	for f in "$work"/*.cu; do
+		[ -f "$f" ] || continue
+		b=$(basename "$f" .cu)
+		cands[${b%%_*}/${b#*_}]=$f
+	done
+	if [ ${#cands[@]} -eq 0 ]; then
+		echo "export_level: no store at $work/work/krl.db and no candidate files $work/*.cu" >&2
+		exit 1
+	fi
+fi
 mkdir -p "$OUT" "$pk"
 rm -f "$res"
-if [ ! -f "$db" ]; then
-	echo "export_level: no store at $db" >&2
-	exit 1
-fi
 tasks=("$@")
 # krl itself needs the build's bundled libraries (bench/run_gpu.sh)
 export LD_LIBRARY_PATH=$PWD/.devlibs:${LD_LIBRARY_PATH:-}
-[ ${#tasks[@]} -eq 0 ] && mapfile -t tasks < "$work/done.txt"
+if [ ${#tasks[@]} -eq 0 ]; then
+	if [ -n "$db" ]; then
+		mapfile -t tasks < "$work/done.txt"
+	else
+		mapfile -t tasks < <(printf '%s\n' "${!cands[@]}" | sort -V)
+	fi
+fi
 t0=$(date +%s)
 # 1. export (CPU, milliseconds each)
 ok=()
 for t in "${tasks[@]}"; do
 	d=$pk/${t//\//_}
 	rm -rf "$d"
-	if err=$(./build/krl export "$t" --db "$db" --shapes "$set_" --to torch "$d" 2>&1 >/dev/null); then
+	if [ -n "$db" ]; then
+		from=(--db "$db")
+	elif [ -n "${cands[$t]:-}" ]; then
+		from=(--candidate "${cands[$t]}")
+	else
+		from=(--candidate "$work/${t//\//_}.cu")   # missing: krl says so
+	fi
+	if err=$(./build/krl export "$t" "${from[@]}" --shapes "$set_" --to torch "$d" 2>&1 >/dev/null); then
 		ok+=("$d")
 	else
 		python3 -c 'import json,sys; print(json.dumps({"task": sys.argv[1], "error": "export: " + sys.argv[2][-300:]}))' \
