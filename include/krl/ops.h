@@ -99,6 +99,14 @@ typedef struct krl_op {
 	const char *no_stress;
 	const char *family;              /* its family: "matmul", "conv", ... */
 	unsigned caps;                   /* KRL_OPCAP_*: what the optimizer may do */
+	/* The longest run of fp32 additions made in order behind one output
+	 * element of the op's GPU run: a GEMM's K, a convolution's Cin /
+	 * groups times its taps (cuBLASLt's and cuDNN's kernels walk them in
+	 * order). NULL for ops whose sums are short or made in trees. The
+	 * judge sizes its conditioning probe by it (docs/judge.md, "Exact
+	 * answers the judge rejected"). */
+	int64_t (*seq_len)(const krl_tensor *in, const krl_tensor *out,
+	                   const krl_attrs *a);
 } krl_op;
 
 /*

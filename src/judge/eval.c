@@ -42,11 +42,11 @@
  * the inputs' or the outputs' largest magnitude (docs/judge.md). */
 #define STRESS_TOL_MARGIN 4.0
 /* The conditioning probe of a failed stress draw (docs/judge.md
- * "Ill-conditioned draws"): the stressed inputs times (1 + u 2^-20), u
- * uniform in [-1, 1): 8 to 16 ulps, so that a length-K dot product of
- * them moves by about what its own rounding in float does (rms ~2^-24 K
- * / sqrt 2 of the terms' size against 2^-20 sqrt K: equal at K ~ 500). */
-#define JITTER 0x1p-20
+ * "Ill-conditioned draws"): the stressed inputs times (1 + u j), u
+ * uniform in [-1, 1), j = krl_stress_jitter(the reference): 2^-20 (8 to
+ * 16 ulps), more where the reference's library calls sum more than 256
+ * terms in order, so that the reference moves by about what its own
+ * rounding in float does. */
 /* Where the reference itself moves out of tolerance under that jitter, a
  * candidate passes the draw with an error (root of the sum of squares,
  * and largest) at most this many times the reference's own. */
@@ -522,6 +522,8 @@ static krl_err trivial_match(krl_judge *j, setbufs *S, int i,
  * jittered draw against the reference (NULL until probed). */
 typedef struct condprobe {
 	krl_cmp *out;            /* [ntask] */
+	double jitter;           /* the relative jitter it used */
+	int64_t seq;             /* the reference's longest sum in order */
 } condprobe;
 
 /* How one call's outputs are compared. */
@@ -540,7 +542,7 @@ static krl_err run_reference(krl_judge *j, setbufs *S, int timed, double *ms,
 
 /* The conditioning probe (docs/judge.md "Ill-conditioned draws"): runs
  * the reference once more on the same draw with its stressed inputs
- * jittered by JITTER, and compares what it gives with what it gave. The
+ * jittered (krl_stress_jitter), and compares what it gives with what it gave. The
  * private outputs hold the reference's first outputs again afterwards;
  * the private inputs stay jittered (the next call draws afresh). */
 static krl_err probe_conditioning(evalctx *E, setbufs *S, const cmpctx *cx,
@@ -575,10 +577,11 @@ static krl_err probe_conditioning(evalctx *E, setbufs *S, const cmpctx *cx,
 		                 (krl_pos){0}, "conditioning probe: %s",
 		                 cudaGetErrorString(e));
 	}
+	cp->jitter = krl_stress_jitter(p, &cp->seq);
 	for (int q = 0; q < s->n && r == KRL_OK; q++) {
 		const krl_buf *b = &p->bufs[s->ops[q].buf];
 		r = krl_stress_apply(S->rptr[s->ops[q].buf], b->dtype, b->numel,
-		                     KRL_JITTER_KIND, JITTER,
+		                     KRL_JITTER_KIND, cp->jitter,
 		                     (uint64_t)cx->seed ^ (uint64_t)q, j->stream, d);
 	}
 	if (r == KRL_OK)
@@ -623,9 +626,11 @@ static double cmp_rms(const krl_cmp *c)
 	return c->n ? sqrt(c->sum_sq / (double)c->n) : 0.0;
 }
 
-static json_t *conditioning_json(const krl_cmp *c, const krl_cmp *ref)
+static json_t *conditioning_json(const krl_cmp *c, const krl_cmp *ref,
+                                 const condprobe *cp)
 {
-	return json_pack("{s:I, s:f, s:f, s:I, s:f, s:f, s:f}",
+	return json_pack("{s:f, s:I, s:I, s:f, s:f, s:I, s:f, s:f, s:f}",
+	                 "jitter", cp->jitter, "seq", (json_int_t)cp->seq,
 	                 "reference_bad", (json_int_t)ref->bad,
 	                 "reference_rms", cmp_rms(ref),
 	                 "reference_max_abs", ref->max_abs,
@@ -687,7 +692,7 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 				return judge_fail(E, S, r, err, d);
 			ref = &cx->cond->out[i];
 			if (ref->bad > 0) {
-				cond_rec = conditioning_json(&c, ref);
+				cond_rec = conditioning_json(&c, ref, cx->cond);
 				if (conditioned_pass(&c, ref)) {
 					if (cx->draw) {
 						json_t *o = json_object_get(cx->draw,
@@ -759,6 +764,16 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 						         CONDITION_MARGIN, cmp_rms(ref),
 						         ref->max_abs);
 					json_object_set_new(dr, "ill_conditioned", cond_rec);
+				} else if (ref) {
+					/* probed: the reference stayed within
+					 * tolerance of itself under the jitter */
+					json_object_set_new(
+						dr, "well_conditioned",
+						json_pack("{s:f, s:I, s:f, s:f}", "jitter",
+						          cx->cond->jitter, "seq",
+						          (json_int_t)cx->cond->seq,
+						          "reference_rms", cmp_rms(ref),
+						          "reference_max_abs", ref->max_abs));
 				}
 				json_object_set_new(det, "draw", dr);
 				return verdict(E, KRL_V_WRONG_OUTPUT, det,

@@ -111,6 +111,15 @@ void krl_judge_draw_host(const krl_program *p, double *const *bufs,
 int krl_stress_resolve(const krl_task *t, const krl_program *p,
                        krl_stress_kind kind, krl_stress *s,
                        const char **why);
+/*
+ * The relative jitter of the conditioning probe (eval.c) for reference
+ * program p: 2^-20, or 2^-24 sqrt(K) where the longest run of additions
+ * in order behind an output of its library calls (krl_op.seq_len: a
+ * GEMM's K, a convolution's Cin / groups times its taps) is K > 256 terms;
+ * a reordered sum of K terms moves by about that much. *seq (may be NULL)
+ * gets K (0 when no call says).
+ */
+double krl_stress_jitter(const krl_program *p, int64_t *seq);
 
 /* The judge's random 64-bit values: getrandom(2) (unpredictable), or
  * splitmix64 from o.seed when that is set (reproducible, and so

@@ -118,10 +118,14 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
  * capabilities `caps` (KRL_OPCAP_*); no_stress is krl_op's (NULL for most
  * ops); doc its one-line semantics. */
 #define KRL_OP(nm, nin, nout, keys, fam, caps, no_stress, doc)             \
+	KRL_OP_SEQ(nm, nin, nout, keys, fam, caps, no_stress, NULL, doc)
+/* An op whose GPU run sums long runs in order: seq is its krl_op.seq_len. */
+#define KRL_OP_SEQ(nm, nin, nout, keys, fam, caps, no_stress, seq, doc)    \
 	static const krl_op op_##nm = { #nm, nin, nout, keys, doc,         \
 	                                check_##nm,                        \
 	                                KRL_RUNFN(krl_run_##nm),           \
-	                                golden_##nm, no_stress, fam, caps }
+	                                golden_##nm, no_stress, fam, caps, \
+	                                seq }
 
 /* The GPU driver of op NAME. */
 #define KRL_RUN(name) \

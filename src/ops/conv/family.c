@@ -501,6 +501,43 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
 	return golden_conv_any(1, in, out, a, 1);
 }
 
+/* ==== Sequential sums (krl_op.seq_len) ==== */
+
+/* cuDNN's implicit GEMM sums an output's Cin / groups channels times the
+ * taps that reach it in order: all of them for conv; for conv_transpose
+ * about ceil(k / stride) a spatial dim (the input points i with i stride
+ * + k' dilation - padding on it). */
+static int64_t seq_conv_any(int transposed, const krl_tensor *in,
+                            const krl_attrs *a)
+{
+	krl_conv_geom g;
+	if (krl_conv_geom_get(transposed, in, a, &g) != 0 || g.groups < 1)
+		return 0;
+	int64_t n = g.cin / g.groups;
+	for (int i = 0; i < g.nsp; i++) {
+		int64_t s = transposed && g.stride[i] > 1 ? g.stride[i] : 1;
+		n *= (g.k[i] + s - 1) / s;
+	}
+	return n;
+}
+
+static int64_t seq_conv(const krl_tensor *in, const krl_tensor *out,
+                        const krl_attrs *a)
+{
+	(void)out;
+	return seq_conv_any(0, in, a);
+}
+
+static int64_t seq_conv_transpose(const krl_tensor *in, const krl_tensor *out,
+                                  const krl_attrs *a)
+{
+	(void)out;
+	return seq_conv_any(1, in, a);
+}
+
+#define seq_conv_bias seq_conv
+#define seq_conv_transpose_bias seq_conv_transpose
+
 /* ==== Table ==== */
 
 /* Table rows: one declaration per op, the same shape by design (a row is
@@ -512,7 +549,7 @@ static krl_err golden_conv_transpose_bias(const krl_tensor *in,
 #define CONV_BWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
                   KRL_OPCAP_TCONV)
 #define CONV_OP(nm, ni, keys, caps, dc) \
-	KRL_OP(nm, ni, 1, keys, "conv", caps, NULL, dc)
+	KRL_OP_SEQ(nm, ni, 1, keys, "conv", caps, NULL, seq_##nm, dc)
 
 CONV_OP(conv, 2, k_conv, CONV_FWD, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
         "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "

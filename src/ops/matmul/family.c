@@ -342,18 +342,38 @@ static krl_err golden_tril(const krl_tensor *in, const krl_tensor *out,
 	return KRL_OK;
 }
 
+/* ==== Sequential sums (krl_op.seq_len) ==== */
+
+/* cuBLASLt's fp32 kernels sum an output's K products in order. */
+static int64_t seq_gemm(const krl_tensor *in, const krl_tensor *out,
+                        const krl_attrs *a)
+{
+	(void)out;
+	const krl_tensor *x = &in[0];
+	int ta = krl_attrs_get(a, "ta", 0) != 0;
+	return ta ? x->dim[x->ndim - 2] : x->dim[x->ndim - 1];
+}
+
+static int64_t seq_linear(const krl_tensor *in, const krl_tensor *out,
+                          const krl_attrs *a)
+{
+	(void)out;
+	(void)a;
+	return in[0].dim[in[0].ndim - 1];
+}
+
 /* ==== Table ==== */
 
 /* Table rows: one declaration per op, the same shape by design (a row is
  * the op's name, arity, attribute keys, caps and doc; duplicates lists them
  * as twins, deliberately). */
 
-KRL_OP(gemm, 2, 1, k_gemm, "matmul",
-       KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,
+KRL_OP_SEQ(gemm, 2, 1, k_gemm, "matmul",
+       KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL, seq_gemm,
        "c = alpha * op(a) @ op(b), batched over leading dims (b may have "
        "none); true fp32 through cuBLASLt");
-KRL_OP(linear, 3, 1, k_linear, "matmul",
-       KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL,
+KRL_OP_SEQ(linear, 3, 1, k_linear, "matmul",
+       KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_EPILOGUE, NULL, seq_linear,
        "y = x @ w^T + b (nn.Linear with bias): x [..., K] (leading "
        "dims as rows), w [N, K], b [N], y [..., N]; true fp32, one "
        "cuBLASLt matmul with its bias epilogue (addmm)");
