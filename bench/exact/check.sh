@@ -33,9 +33,17 @@ for p in "$here"/*.part.cu; do
 		--no-timing --timeout 30 --json | python3 -c '
 import json, sys
 r = json.loads(sys.stdin.read())
-print("verdict", r.get("verdict"), json.dumps(r.get("failure", {}))[:400])
+f = r.get("failure", {}) or {}
+dr = f.get("draw", {}) or {}
+print("verdict", r.get("verdict"), json.dumps({k: v for k, v in f.items() if k != "draw"})[:400])
+for k in ("ill_conditioned", "well_conditioned"):
+    if k in dr:
+        print("   failed draw", dr.get("kind"), k, json.dumps(dr[k])[:400])
 for c in r.get("checks", []) or []:
     print("  ", c.get("set"), json.dumps(c.get("outputs")), [s.get("kind") for s in c.get("stress", []) or []])
+    for s in c.get("stress", []) or []:
+        if "ill_conditioned" in s:
+            print("     ", s.get("kind"), "ill_conditioned", json.dumps(s["ill_conditioned"])[:400])
 '
 done
 rm -rf "$W"

@@ -249,6 +249,9 @@ static void ill_conditioned(void **state)
 	assert_true(json_integer_value(json_object_get(ill, "candidate_bad")) > 0);
 	assert_true(json_real_value(json_object_get(ill, "candidate_rms")) <=
 	            8 * json_real_value(json_object_get(ill, "reference_rms")));
+	/* elementwise ops only: the probe's jitter is 2^-20, no sum in order */
+	assert_true(json_real_value(json_object_get(ill, "jitter")) == 0x1p-20);
+	assert_int_equal(json_integer_value(json_object_get(ill, "seq")), 0);
 	json_decref(rec);
 
 	static const char *const wrong[] = {"tests/data/ill/naive_exp.cu",
