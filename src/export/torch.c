@@ -49,6 +49,13 @@ static json_t *meta_json(const krl_task *t, const krl_program *p,
 		 * parameter of the Model: ModelNew fills it with v */
 		if (jb && q->role == KRL_ROLE_PARAM && q->dist.kind == KRL_DIST_CONST)
 			json_object_set_new(jb, "const", json_real(q->dist.a));
+		/* a bool input drawn bernoulli(p): a training-mode dropout's
+		 * keep mask, which the task takes as an input and KernelBench's
+		 * get_inputs() does not give; ModelNew draws it when called
+		 * without it */
+		if (jb && q->role == KRL_ROLE_INPUT && q->dtype == KRL_BOOL &&
+		    q->dist.kind == KRL_DIST_BERNOULLI)
+			json_object_set_new(jb, "bernoulli", json_real(q->dist.a));
 		/* a constant buffer (tril, triu, arange): matched to the Model's
 		 * registered buffer like any param, else filled from the pattern */
 		if (jb && q->role == KRL_ROLE_PARAM &&

@@ -48,6 +48,10 @@ _INPUTS = [(_DTYPES[b["dtype"]], _numel(b["shape"]), b)
 _OUTPUTS = [(tuple(b["shape"]), _DTYPES[b["dtype"]])
             for b in META["buffers"] if b["role"] == "output"]
 _ROLES = [b["role"] for b in META["buffers"]]
+# the keep masks of training-mode dropout (bool inputs drawn bernoulli(p)),
+# which KernelBench's get_inputs() does not give: drawn when left out
+_MASKS = sum(1 for b in META["buffers"]
+             if b["role"] == "input" and "bernoulli" in b)
 _WS_BYTES = max(1, META["workspace_bytes"])
 _SAME_DEVICE = contextlib.nullcontext()
 
@@ -291,13 +295,32 @@ class ModelNew(torch.nn.Module):
                                              device=dev)
         return ws
 
+    def _with_masks(self, given):
+        """The given inputs with each dropout keep mask drawn in between:
+        True with probability p, as training-mode dropout keeps an element
+        (the same distribution as KernelBench's Model, not its draws)."""
+        dev = given[0].device if given else next(self.parameters()).device
+        it = iter(given)
+        out = []
+        for _, _, spec in _INPUTS:
+            if "bernoulli" in spec:
+                out.append(torch.rand(spec["shape"], device=dev) <
+                           spec["bernoulli"])
+            else:
+                out.append(next(it))
+        return out
+
     @torch.compiler.disable
     def forward(self, *inputs):
         if _lib is None:
             load()
         if len(inputs) != len(_INPUTS):
-            raise TypeError(f"{__name__}: forward takes {len(_INPUTS)} inputs, "
-                            f"got {len(inputs)}")
+            if not _MASKS or len(inputs) != len(_INPUTS) - _MASKS:
+                also = (f" (or {len(_INPUTS) - _MASKS}, without the dropout "
+                        "masks, which it then draws)" if _MASKS else "")
+                raise TypeError(f"{__name__}: forward takes {len(_INPUTS)} "
+                                f"inputs{also}, got {len(inputs)}")
+            inputs = self._with_masks(inputs)
         dev = inputs[0].device if _INPUTS else next(self.parameters()).device
         if dev.type != "cuda":
             raise ValueError(f"{__name__}: inputs must be CUDA tensors")

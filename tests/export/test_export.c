@@ -392,6 +392,68 @@ out:
 	krl_task_free(t);
 }
 
+/* A task whose training-mode dropout takes its keep mask as an input (a
+ * bool drawn bernoulli(p)): meta.json says so for the mask alone, and
+ * ModelNew, called without it as KernelBench's get_inputs() calls it,
+ * draws it (its Python is checked on a GPU by bench/check_export.py). */
+static void test_torch_dropout_mask(void **state)
+{
+	(void)state;
+	static const char task[] =
+		"task dropmask\nshapes kb0 n=100\nshapes kb1 n=1000\nshapes tiny n=7\n"
+		"input x f32 [n] normal(0, 1)\ninput mask bool [n] bernoulli(0.8)\n"
+		"output y f32 [n]\ntolerance atol=1e-6 rtol=1e-6\n"
+		"plan\n  call dropout_apply(x, mask) -> y p=0.2\nend\n";
+	static const char cand[] =
+		"extern \"C\" __global__ void dropk(const float *x, const bool *m,"
+		" float *y, int n)\n{\n\tint i = blockIdx.x * blockDim.x + "
+		"threadIdx.x;\n\tif (i < n)\n\t\ty[i] = m[i] ? x[i] * 1.25f : 0.f;\n}\n"
+		"/*@plan\nlaunch dropk grid=(cdiv(n, 256)) block=(256) "
+		"args(x, mask, y, n)\n@*/\n";
+	krl_task *t = NULL;
+	krl_candidate *c = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_task_parse("dropmask.task", task, strlen(task), &t, &d),
+	              &d);
+	KRL_ASSERT_OK(krl_candidate_parse("dropmask.cu", cand, strlen(cand), &c,
+	                                  &d), &d);
+	char dir[512], model[600], pkg[700], mp[800];
+	snprintf(dir, sizeof dir, "%s/dropmask", tmpdir);
+	snprintf(model, sizeof model, "%s/dropmodel.py", tmpdir);
+	FILE *f = fopen(model, "w");
+	assert_non_null(f);
+	fputs("import torch\n\nclass Model(torch.nn.Module):\n"
+	      "    def forward(self, x):\n"
+	      "        return torch.nn.functional.dropout(x, 0.2)\n", f);
+	fclose(f);
+	krl_export_opts o = cuda_opts();
+	o.to = KRL_EXPORT_TORCH;
+	o.kb_model = model;
+	if (!o.ops_lib) {
+		printf("SKIP: built without libkrl_ops\n");
+		goto out;
+	}
+	KRL_ASSERT_OK(krl_export_write(t, c, &o, dir, &d), &d);
+	snprintf(pkg, sizeof pkg, "%s/krl_dropmask", dir);
+	snprintf(mp, sizeof mp, "%s/meta.json", pkg);
+	json_error_t je;
+	json_t *m = json_load_file(mp, 0, &je);
+	assert_non_null(m);
+	json_t *bufs = json_object_get(m, "buffers");
+	assert_int_equal(json_array_size(bufs), 3);
+	assert_null(json_object_get(json_array_get(bufs, 0), "bernoulli"));
+	assert_near(json_real_value(json_object_get(json_array_get(bufs, 1),
+	                                            "bernoulli")), 0.8, 1e-12);
+	assert_null(json_object_get(json_array_get(bufs, 2), "bernoulli"));
+	json_decref(m);
+	char *init = slurp(pkg, "__init__.py");
+	has(init, "def _with_masks(self, given):");
+	free(init);
+out:
+	krl_candidate_free(c);
+	krl_task_free(t);
+}
+
 /* ==== Which candidate ==== */
 
 static void add_row(krl_store *s, int64_t run, const char *slot,
@@ -502,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_init_cuda),
 		cmocka_unit_test(test_buffer_names),
 		cmocka_unit_test(test_torch_package),
+		cmocka_unit_test(test_torch_dropout_mask),
 		cmocka_unit_test(test_best_candidate),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
