@@ -9,10 +9,8 @@ k68_fp64(const float *__restrict__ x, const float *__restrict__ w,
          float *__restrict__ y, long M, long N, long K)
 {
 	double acc;
-	gemm64_tile(x, w, M, N, K, &acc);
-	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
-	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
-	if (m < M && n < N) {
+	long m, n;
+	if (gemm64_out(x, w, M, N, K, &acc, &m, &n)) {
 		const double v = acc + (double)b[n], k = (double)c[0];
 		y[m * N + n] = (float)((v < k ? v : k) - k);
 	}

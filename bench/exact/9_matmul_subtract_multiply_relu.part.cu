@@ -10,10 +10,8 @@ k9_fp64(const float *__restrict__ x, const float *__restrict__ w,
          long M, long N, long K)
 {
 	double acc;
-	gemm64_tile(x, w, M, N, K, &acc);
-	const long m = (long)blockIdx.y * G64_T + threadIdx.y;
-	const long n = (long)blockIdx.x * G64_T + threadIdx.x;
-	if (m < M && n < N) {
+	long m, n;
+	if (gemm64_out(x, w, M, N, K, &acc, &m, &n)) {
 		const double v = ((acc + (double)b[n]) - 2.0) * 1.5;
 		y[m * N + n] = (float)(v > 0 ? v : 0);
 	}

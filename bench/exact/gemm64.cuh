@@ -29,6 +29,20 @@ static __device__ __forceinline__ void gemm64_tile(const float *__restrict__ x,
 	*acc_out = acc;
 }
 
+/* The thread's output (m, n) of a 16 x 16 launch and its float64 dot
+ * product into *acc; whether (m, n) is inside [M, N]. */
+static __device__ __forceinline__ bool gemm64_out(const float *__restrict__ x,
+                                                  const float *__restrict__ w,
+                                                  long M, long N, long K,
+                                                  double *acc, long *m,
+                                                  long *n)
+{
+	gemm64_tile(x, w, M, N, K, acc);
+	*m = (long)blockIdx.y * G64_T + threadIdx.y;
+	*n = (long)blockIdx.x * G64_T + threadIdx.x;
+	return *m < M && *n < N;
+}
+
 /* t = x w^T + b into a float64 buffer [M, N], for a kernel after it. */
 extern "C" __global__ void __launch_bounds__(256)
 gemm64_bias(const float *__restrict__ x, const float *__restrict__ w,

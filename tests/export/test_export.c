@@ -83,6 +83,17 @@ static void has(const char *text, const char *what)
 		fail_msg("expected to find: %s", what);
 }
 
+/* A task and a candidate from their texts (tests' inline cases). */
+static void parse_inline(const char *task, const char *cand, krl_task **t,
+                         krl_candidate **c)
+{
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_task_parse("inline.task", task, strlen(task), t, &d),
+	              &d);
+	KRL_ASSERT_OK(krl_candidate_parse("inline.cu", cand, strlen(cand), c,
+	                                  &d), &d);
+}
+
 /* nvcc -c on kernels.cu (and main.cu when with_main) of dir: one run;
  * skipped with a line where there is no nvcc. */
 static void nvcc_compile(const char *dir, int with_main)
@@ -274,10 +285,7 @@ static void test_buffer_names(void **state)
 	krl_task *t = NULL;
 	krl_candidate *c = NULL;
 	krl_diag d = {0};
-	KRL_ASSERT_OK(krl_task_parse("names.task", task, strlen(task), &t, &d),
-	              &d);
-	KRL_ASSERT_OK(krl_candidate_parse("names.cu", cand, strlen(cand), &c,
-	                                  &d), &d);
+	parse_inline(task, cand, &t, &c);
 	char dir[512];
 	snprintf(dir, sizeof dir, "%s/names", tmpdir);
 	krl_export_opts o = cuda_opts();
@@ -302,9 +310,7 @@ static void test_buffer_names(void **state)
 		"/*@plan\nlaunch addk grid=(cdiv(n, 256)) block=(256) "
 		"args(krl_b, s, scratch, n)\n@*/\n";
 	krl_candidate_free(c);
-	KRL_ASSERT_OK(krl_task_parse("bad.task", bad, strlen(bad), &t, &d), &d);
-	KRL_ASSERT_OK(krl_candidate_parse("bad.cu", badc, strlen(badc), &c, &d),
-	              &d);
+	parse_inline(bad, badc, &t, &c);
 	snprintf(dir, sizeof dir, "%s/names2", tmpdir);
 	assert_int_equal(krl_export_write(t, c, &o, dir, &d), KRL_EUNSUPPORTED);
 	has(d.msg, "buffer 'krl_b'");
@@ -413,10 +419,7 @@ static void test_torch_dropout_mask(void **state)
 	krl_task *t = NULL;
 	krl_candidate *c = NULL;
 	krl_diag d = {0};
-	KRL_ASSERT_OK(krl_task_parse("dropmask.task", task, strlen(task), &t, &d),
-	              &d);
-	KRL_ASSERT_OK(krl_candidate_parse("dropmask.cu", cand, strlen(cand), &c,
-	                                  &d), &d);
+	parse_inline(task, cand, &t, &c);
 	char dir[512], model[600], pkg[700], mp[800];
 	snprintf(dir, sizeof dir, "%s/dropmask", tmpdir);
 	snprintf(model, sizeof model, "%s/dropmodel.py", tmpdir);
