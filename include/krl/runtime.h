@@ -96,6 +96,10 @@ void krl_module_free(krl_module *m);
 
 /* ==== Executor ==== */
 
+/* Buffer b of a program as an op's tensor over `data` (NULL where only
+ * its shape is needed). */
+void krl_buf_tensor(const krl_buf *b, void *data, krl_tensor *t);
+
 /*
  * Runs steps[0..n) of program p asynchronously on `stream`: kernel
  * launches through mod (may be NULL for a reference plan) and op calls

@@ -41,15 +41,11 @@
 /* Stress draws compare with atol times this, times how much the draw grew
  * the inputs' or the outputs' largest magnitude (docs/judge.md). */
 #define STRESS_TOL_MARGIN 4.0
-/* The conditioning probe of a failed stress draw (docs/judge.md
- * "Ill-conditioned draws"): the stressed inputs times (1 + u j), u
- * uniform in [-1, 1), j = krl_stress_jitter(the reference): 2^-20 (8 to
- * 16 ulps), more where the reference's library calls sum more than 256
- * terms in order, so that the reference moves by about what its own
- * rounding in float does. */
-/* Where the reference itself moves out of tolerance under that jitter, a
- * candidate passes the draw with an error (root of the sum of squares,
- * and largest) at most this many times the reference's own. */
+/* Where the reference itself moves out of tolerance under the
+ * conditioning probe's jitter (krl_stress_jitter, docs/judge.md
+ * "Ill-conditioned draws"), a candidate passes the draw with an error
+ * (root of the sum of squares, and largest) at most this many times the
+ * reference's own. */
 #define CONDITION_MARGIN 8.0
 
 typedef struct evalctx {
@@ -769,11 +765,7 @@ static int check_outputs(evalctx *E, setbufs *S, const cmpctx *cx,
 					 * tolerance of itself under the jitter */
 					json_object_set_new(
 						dr, "well_conditioned",
-						json_pack("{s:f, s:I, s:f, s:f}", "jitter",
-						          cx->cond->jitter, "seq",
-						          (json_int_t)cx->cond->seq,
-						          "reference_rms", cmp_rms(ref),
-						          "reference_max_abs", ref->max_abs));
+						conditioning_json(&c, ref, cx->cond));
 				}
 				json_object_set_new(det, "draw", dr);
 				return verdict(E, KRL_V_WRONG_OUTPUT, det,

@@ -48,16 +48,6 @@
 #define STRESS_JITTER 0x1p-20
 #define STRESS_JITTER_SEQ 256.0
 
-/* The shape of buffer b as an op sees it (no data). */
-static void buf_tensor(const krl_buf *b, krl_tensor *t)
-{
-	memset(t, 0, sizeof *t);
-	t->dtype = b->dtype;
-	t->ndim = b->ndim;
-	for (int k = 0; k < b->ndim; k++)
-		t->dim[k] = b->dim[k];
-}
-
 static int is_float(krl_dtype t)
 {
 	return t == KRL_F32 || t == KRL_F64 || t == KRL_F16 || t == KRL_BF16;
@@ -136,9 +126,9 @@ double krl_stress_jitter(const krl_program *p, int64_t *seq)
 			continue;
 		krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
 		for (int j = 0; j < s->nin; j++)
-			buf_tensor(&p->bufs[s->in[j]], &in[j]);
+			krl_buf_tensor(&p->bufs[s->in[j]], NULL, &in[j]);
 		for (int j = 0; j < s->nout; j++)
-			buf_tensor(&p->bufs[s->out[j]], &out[j]);
+			krl_buf_tensor(&p->bufs[s->out[j]], NULL, &out[j]);
 		int64_t n = s->op->seq_len(in, out, &s->attrs);
 		if (n > k)
 			k = n;

@@ -77,6 +77,14 @@ out:
 	return r;
 }
 
+void krl_buf_tensor(const krl_buf *b, void *data, krl_tensor *t)
+{
+	t->data = data;
+	t->dtype = b->dtype;
+	t->ndim = b->ndim;
+	memcpy(t->dim, b->dim, sizeof b->dim);
+}
+
 krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
                  void *const *bufs, const krl_module *mod, krl_opctx *ops,
                  void *stream, krl_diag *d)
@@ -90,20 +98,12 @@ krl_err krl_exec(const krl_program *p, const krl_step *steps, int n,
 			r = run_launch(s, bufs, mod, stream, d);
 		} else {
 			krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
-			for (int k = 0; k < s->nin; k++) {
-				const krl_buf *b = &p->bufs[s->in[k]];
-				in[k].data = bufs[s->in[k]];
-				in[k].dtype = b->dtype;
-				in[k].ndim = b->ndim;
-				memcpy(in[k].dim, b->dim, sizeof b->dim);
-			}
-			for (int k = 0; k < s->nout; k++) {
-				const krl_buf *b = &p->bufs[s->out[k]];
-				out[k].data = bufs[s->out[k]];
-				out[k].dtype = b->dtype;
-				out[k].ndim = b->ndim;
-				memcpy(out[k].dim, b->dim, sizeof b->dim);
-			}
+			for (int k = 0; k < s->nin; k++)
+				krl_buf_tensor(&p->bufs[s->in[k]], bufs[s->in[k]],
+				               &in[k]);
+			for (int k = 0; k < s->nout; k++)
+				krl_buf_tensor(&p->bufs[s->out[k]], bufs[s->out[k]],
+				               &out[k]);
 			r = s->op->run(ops, in, out, &s->attrs, d);
 		}
 		if (r != KRL_OK)

@@ -17,11 +17,8 @@ static void view(krl_tensor *t, const krl_program *p, double *const *bufs,
                  int i)
 {
 	const krl_buf *b = &p->bufs[i];
-	t->data = b->role == KRL_ROLE_VIEW ? bufs[b->alias] + b->offset
-	                                   : bufs[i];
-	t->dtype = b->dtype;
-	t->ndim = b->ndim;
-	memcpy(t->dim, b->dim, sizeof b->dim);
+	krl_buf_tensor(b, b->role == KRL_ROLE_VIEW ? bufs[b->alias] + b->offset
+	                                           : bufs[i], t);
 }
 
 krl_err krl_exec_golden(const krl_program *p, double *const *bufs,

@@ -191,10 +191,8 @@ def _const_tensor(spec):
                          f"constant buffer {p['kind']}, which only the "
                          "Model's registered buffer provides; none matched")
     if p["kind"] == "arange":
-        n = 1
-        for s in spec["shape"]:
-            n *= s
-        v = p["a"] + p["b"] * torch.arange(n, dtype=torch.float64)
+        v = p["a"] + p["b"] * torch.arange(_numel(spec["shape"]),
+                                           dtype=torch.float64)
         return v.reshape(spec["shape"]).to(dt)
     full = torch.full(spec["shape"], p["a"], dtype=torch.float64)
     tri = torch.tril if p["kind"] == "tril" else torch.triu
@@ -216,10 +214,7 @@ class ModelNew(torch.nn.Module):
         self._param_names = []
         k = 0
         for spec in (b for b in META["buffers"] if b["role"] == "param"):
-            numel = 1
-            for s in spec["shape"]:
-                numel *= s
-            if k < len(order) and order[k][1].numel() == numel:
+            if k < len(order) and order[k][1].numel() == _numel(spec["shape"]):
                 self._param_names.append(order[k][0])
                 k += 1
             elif "const" in spec or "pattern" in spec:
@@ -295,11 +290,15 @@ class ModelNew(torch.nn.Module):
                                              device=dev)
         return ws
 
+    def _device(self, inputs):
+        """Where a call runs: its first input's device, else the params'."""
+        return inputs[0].device if inputs else next(self.parameters()).device
+
     def _with_masks(self, given):
         """The given inputs with each dropout keep mask drawn in between:
         True with probability p, as training-mode dropout keeps an element
         (the same distribution as KernelBench's Model, not its draws)."""
-        dev = given[0].device if given else next(self.parameters()).device
+        dev = self._device(given)
         it = iter(given)
         out = []
         for _, _, spec in _INPUTS:
@@ -321,7 +320,7 @@ class ModelNew(torch.nn.Module):
                 raise TypeError(f"{__name__}: forward takes {len(_INPUTS)} "
                                 f"inputs{also}, got {len(inputs)}")
             inputs = self._with_masks(inputs)
-        dev = inputs[0].device if _INPUTS else next(self.parameters()).device
+        dev = self._device(inputs)
         if dev.type != "cuda":
             raise ValueError(f"{__name__}: inputs must be CUDA tensors")
         xs = []

@@ -24,13 +24,18 @@ static krl_task *parse(const char *text)
 	return t;
 }
 
-static krl_program *build(const krl_task *t)
+static krl_program *build_set(const krl_task *t, const char *set)
 {
 	krl_program *p = NULL;
 	krl_diag d = {0};
 	krl_limits lim = krl_limits_sm90();
-	KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+	KRL_ASSERT_OK(krl_program_build(t, NULL, set, &lim, &p, &d), &d);
 	return p;
+}
+
+static krl_program *build(const krl_task *t)
+{
+	return build_set(t, "tiny");
 }
 
 #define HEAD                                                                 \
@@ -144,14 +149,12 @@ static void suite_resolves(void **state)
 	(void)state;
 	krl_suite *s = NULL;
 	krl_diag d = {0};
-	krl_limits lim = krl_limits_sm90();
 	int stressed = 0, off = 0;
 	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
 	for (int i = 0; i < s->n; i++) {
 		krl_task *t = NULL;
-		krl_program *p = NULL;
 		KRL_ASSERT_OK(krl_suite_load_task(s, s->ids[i], &t, &d), &d);
-		KRL_ASSERT_OK(krl_program_build(t, NULL, "tiny", &lim, &p, &d), &d);
+		krl_program *p = build(t);
 		krl_stress st;
 		const char *why = NULL;
 		int n = krl_stress_resolve(t, p, KRL_STRESS_OFFSET, &st, &why);
@@ -174,15 +177,6 @@ static void suite_resolves(void **state)
 
 /* The conditioning probe's jitter: 2^-20, or 2^-24 sqrt(K) where a library
  * call of the reference sums K > 256 terms in order (krl_op.seq_len). */
-static krl_program *build_set(const krl_task *t, const char *set)
-{
-	krl_program *p = NULL;
-	krl_diag d = {0};
-	krl_limits lim = krl_limits_sm90();
-	KRL_ASSERT_OK(krl_program_build(t, NULL, set, &lim, &p, &d), &d);
-	return p;
-}
-
 static void probe_jitter(void **state)
 {
 	(void)state;
