@@ -439,6 +439,8 @@ if has train; then
 	# TRAIN_SHAPES (default kb0), TRAIN_BUDGET evaluations a task (default
 	# 16), seed TRAIN_SEED (default 1), from the weights TRAIN_FROM
 	# (default policy/builtin.weights), into $WORK/train-levelN/levelN.weights,
+	# round 0 as ROUND0 says (fixed, the default, or policy: krl train
+	# --round0, for training and the comparison alike),
 	# stopped after TRAIN_SECONDS (default 480); when it has finished,
 	# krl train --eval on the held-out part at EVAL_BUDGET (default 32)
 	# with --at EVAL_AT (default 4,8), stopped after EVAL_SECONDS (default
@@ -463,7 +465,7 @@ if has train; then
 		--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" \
 		--budget "${TRAIN_BUDGET:-16}" --seed "${TRAIN_SEED:-1}" \
 		--weights "${TRAIN_FROM:-policy/builtin.weights}" \
-		--weights-out "$w/level$lvl.weights" --store "$w/train.db" \
+		--round0 "${ROUND0:-fixed}" --weights-out "$w/level$lvl.weights" --store "$w/train.db" \
 		--work-dir "$w/cands" >> "$OUT/train_level$lvl.log" 2>&1
 	rc=$?
 	echo "train level $lvl: exit $rc, $(($(date +%s) - t0)) s" | tee -a "$S"
@@ -475,6 +477,7 @@ if has train; then
 		timeout "${EVAL_SECONDS:-480}" ./build/krl train --eval \
 			--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" --budget "$eb" \
 			--at "${EVAL_AT:-4,8}" --seed "${TRAIN_SEED:-1}" \
+			--round0 "${ROUND0:-fixed}" \
 			--weights "$w/level$lvl.weights" \
 			--results "$OUT/eval_level$lvl-b$eb.json" --store "$w/eval.db" \
 			--work-dir "$w/ecands" >> "$OUT/eval_level$lvl.log" 2>&1

@@ -136,6 +136,13 @@ typedef struct krl_builtin_opts {
 	                            0..r - patience; 0: never (use the budget) */
 	double min_gain;         /* relative; 0: 0.01 */
 	int progress;            /* live status line on stderr */
+	int round0_policy;       /* 1: round 0 is a round of G drawn from the
+	                            policy (its first member the policy's mode
+	                            unless it is uniform), with no fixed choices
+	                            and no rescue: what the weights alone find
+	                            (krl train --eval --round0 policy); part of
+	                            the run's identity and default name only
+	                            when on. 0: the fixed choices */
 } krl_builtin_opts;
 
 /*

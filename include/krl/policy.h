@@ -96,6 +96,11 @@ void krl_policy_fingerprint(const krl_policy *p, char out[17]);
 void krl_policy_probs(const krl_policy *p, const krl_space *s,
                       const krl_features *x, int k, double *probs);
 
+/* The policy's mode: every decision's likeliest option (the lowest index
+ * among equals: option 0 under uniform mode or empty weights). */
+void krl_policy_mode(const krl_policy *p, const krl_space *s,
+                     const krl_features *x, krl_choice *out);
+
 /* Draws every decision from the policy. */
 void krl_policy_sample(const krl_policy *p, const krl_space *s,
                        const krl_features *x, krl_rng *rng, krl_choice *out);

@@ -54,6 +54,10 @@ krl_err krl_cli_search(const krl_suite *s, const char *ref, krl_judge *j,
                        krl_store *st, krl_policy *pol,
                        const krl_builtin_opts *o, json_t **summary,
                        krl_diag *d);
+/* --round0 V of krl optimize and krl train (cmd names the command):
+ * "fixed" (the default) or "policy" into o->round0_policy; -1 with a
+ * message on stderr for any other V. */
+int krl_cli_round0(const char *cmd, const char *v, krl_builtin_opts *o);
 /* The results table: one row per problem; sum NULL prints error. */
 void krl_cli_table_header(FILE *f);
 void krl_cli_table_row(FILE *f, const char *problem, const json_t *sum,

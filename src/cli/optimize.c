@@ -50,6 +50,11 @@ static const char builtin_usage[] =
 	"                      its best speedup by at most --min-gain (default 0: use\n"
 	"                      the whole budget)\n"
 	"  --min-gain X        relative gain that counts as progress (default 0.01)\n"
+	"  --round0 MODE       fixed (default): round 0 judges the default choice and\n"
+	"                      its fixed alternatives (docs/optimizer.md section 5);\n"
+	"                      policy: round 0 is a round drawn from the weights,\n"
+	"                      their likeliest choice first (what the weights alone\n"
+	"                      find; in the run's name)\n"
 	"  --results FILE      append one JSON line per problem: problem, shapes, ref_ms,\n"
 	"                      best_ms, speedup, ci_low, ci_high, roofline, verdict,\n"
 	"                      evaluations, commit ($KRL_COMMIT, else git rev-parse\n"
@@ -542,7 +547,10 @@ static int optimize_builtin(int argc, char **argv)
 			else
 				r.bo.min_gain = x;
 		}
-		else if (!strcmp(a, "--results"))
+		else if (!strcmp(a, "--round0")) {
+			if (krl_cli_round0("optimize", v, &r.bo) < 0)
+				return KRL_EXIT_USAGE;
+		} else if (!strcmp(a, "--results"))
 			r.results = v;
 		else if (!strcmp(a, "--run"))
 			r.bo.run_name = v;

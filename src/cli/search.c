@@ -11,6 +11,17 @@
 
 #include "cli/cli.h"
 
+int krl_cli_round0(const char *cmd, const char *v, krl_builtin_opts *o)
+{
+	if (v && (!strcmp(v, "fixed") || !strcmp(v, "policy"))) {
+		o->round0_policy = !strcmp(v, "policy");
+		return 0;
+	}
+	fprintf(stderr, "krl %s: --round0 is fixed or policy, not '%s'\n", cmd,
+	        v ? v : "");
+	return -1;
+}
+
 krl_err krl_cli_search(const krl_suite *s, const char *ref, krl_judge *j,
                        krl_store *st, krl_policy *pol,
                        const krl_builtin_opts *o, json_t **summary,

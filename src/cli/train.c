@@ -60,6 +60,12 @@ static const char train_usage[] =
 	"                      policy/builtin.weights; not the --weights file)\n"
 	"  --seed S            seed of the task order and the proposals (default 1)\n"
 	"  --results FILE      --eval: write the comparison as one JSON object\n"
+	"  --round0 MODE       fixed (default): every search's round 0 judges the\n"
+	"                      default choice and its fixed alternatives, in both\n"
+	"                      --eval arms; policy: round 0 is a round drawn from the\n"
+	"                      policy (the weights' likeliest choice first; uniform\n"
+	"                      draws in --eval's uniform arm), so that --eval compares\n"
+	"                      what the weights alone find (in the runs' names)\n"
 	"  --at N[,N...]       --eval: also compare the best of each search's first N\n"
 	"                      evaluations (N below --budget; at most 8 of them)\n"
 	"  --workers N         judge workers on devices --device .. --device+N-1\n"
@@ -231,6 +237,10 @@ static int parse(int argc, char **argv, trainargs *a)
 			a->seed = strtoull(v, NULL, 0);
 		else if (!strcmp(s, "--results"))
 			a->results = v;
+		else if (!strcmp(s, "--round0")) {
+			if (krl_cli_round0("train", v, &a->bo) < 0)
+				return -1;
+		}
 		else if (!strcmp(s, "--at")) {
 			char *end = NULL;
 			const char *p = v;
@@ -331,9 +341,9 @@ static krl_err train_one(const trainargs *a, const krl_suite *s,
 	/* A run per (task, round), named by everything that makes it: the
 	 * same command finds it again. */
 	krl_err e = krl_fmt_fixed(run, sizeof run, "the run name", d,
-	                          "train/%s/b%d/s%llu/w%.8s%s/r%d/%s", bo.shapes,
+	                          "train/%s/b%d/s%llu/w%.8s%s%s/r%d/%s", bo.shapes,
 	                          bo.budget, (unsigned long long)a->seed, fp0, w,
-	                          r, id);
+	                          bo.round0_policy ? "/r0policy" : "", r, id);
 	if (e != KRL_OK)
 		return e;
 	bo.run_name = run;
@@ -451,10 +461,10 @@ static int arm(const trainargs *a, const krl_suite *s, const char *id,
 	json_t *sum = NULL;
 	*best = NAN;
 	if (krl_fmt_fixed(run, sizeof run, "the run name", d,
-	                  "eval/%s/%s/b%d/s%llu/%s/%s",
+	                  "eval/%s/%s/b%d/s%llu/%s%s/%s",
 	                  uniform ? "uniform" : "weights", bo.shapes, bo.budget,
 	                  (unsigned long long)a->seed, uniform ? "-" : fp,
-	                  id) != KRL_OK)
+	                  bo.round0_policy ? "/r0policy" : "", id) != KRL_OK)
 		return -1;
 	krl_err e = uniform ? krl_policy_create(&pol)
 	                    : krl_policy_load(a->weights, &pol, d);

@@ -533,6 +533,21 @@ static int draw(const krl_policy *p, const krl_space *s, const krl_features *x,
 	return pick;
 }
 
+void krl_policy_mode(const krl_policy *p, const krl_space *s,
+                     const krl_features *x, krl_choice *out)
+{
+	double pr[KRL_MAX_OPTIONS];
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < s->ndec; k++) {
+		if (s->dec[k].nopt <= 1)
+			continue;
+		krl_policy_probs(p, s, x, k, pr);
+		for (int j = 1; j < s->dec[k].nopt; j++)
+			if (pr[j] > pr[out->opt[k]])
+				out->opt[k] = j;
+	}
+}
+
 void krl_policy_sample(const krl_policy *p, const krl_space *s,
                        const krl_features *x, krl_rng *rng, krl_choice *out)
 {

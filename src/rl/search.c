@@ -586,9 +586,15 @@ static krl_err propose(search *S, int r, int k, const krl_choice *bases,
 		if (a == 0 && !P && rescue(S, idx, &c)) {
 			snprintf(base, sizeof base, "fuse=ref (the reference plan: "
 			         "nothing as fast as it so far)");
-		} else if (r == 0 && a == 0) {
+		} else if (r == 0 && a == 0 && !S->o.round0_policy) {
 			c = S->fixed[k];
 			snprintf(base, sizeof base, "%s", S->fixed_name[k]);
+		} else if (r == 0 && a == 0 && k == 0 &&
+		           !krl_policy_is_uniform(S->pol)) {
+			/* round 0 from the policy: its mode first */
+			krl_policy_mode(S->pol, s, x, &c);
+			mask = eligible(s);
+			snprintf(base, sizeof base, "policy mode");
 		} else if (nb > 0 && a < S->o.tries / 2) {
 			int b = (k + a) % nb;
 			krl_policy_mutate(S->pol, s, x, &bases[b], S->o.mutate + a / 8,
@@ -1003,6 +1009,14 @@ static void fixed_choices(search *S)
 	const krl_space *s = S->gen->space;
 	memset(S->fixed, 0, sizeof S->fixed);
 	memset(S->fixed_name, 0, sizeof S->fixed_name);
+	if (S->o.round0_policy) {
+		/* no fixed choices and no rescue (ref_k -1): round 0 is a
+		 * round of G drawn from the policy */
+		S->ref_k = S->ref_j = -1;
+		S->n0 = S->o.group < S->o.budget ? S->o.group : S->o.budget;
+		S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;
+		return;
+	}
 	snprintf(S->fixed_name[0], sizeof S->fixed_name[0], "default");
 	S->n0 = 1;
 	if (feature(S, "conv_share") >= 0.5) {
@@ -1070,10 +1084,12 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 	             ? krl_fmt_fixed(S.run, sizeof S.run, "the run name", d, "%s",
 	                             S.o.run_name)
 	             : krl_fmt_fixed(S.run, sizeof S.run, "the run name", d,
-	                             "%s/builtin/%s%s%s/b%d/%.8s", S.task,
+	                             "%s/builtin/%s%s%s/b%d/%.8s%s", S.task,
 	                             S.o.shapes, graph_timing ? "@" : "",
 	                             graph_timing ? S.o.timing : "",
-	                             S.o.budget, fp)) != KRL_OK)
+	                             S.o.budget, fp,
+	                             S.o.round0_policy ? "/r0policy" : ""))
+	            != KRL_OK)
 		return KRL_EINVAL;
 	if (krl_reward_norm_init(&S.norm, &S.o.reward) != 0)
 		return KRL_ENOMEM;
@@ -1095,6 +1111,8 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 	 * their identity. */
 	if (cfg && graph_timing)
 		json_object_set_new(cfg, "timing", json_string(S.o.timing));
+	if (cfg && S.o.round0_policy)
+		json_object_set_new(cfg, "round0", json_string("policy"));
 	if (cfg && S.o.patience > 0) {
 		json_object_set_new(cfg, "patience", json_integer(S.o.patience));
 		json_object_set_new(cfg, "min_gain", json_real(S.o.min_gain));
@@ -1134,8 +1152,10 @@ krl_err krl_optimize_builtin(const krl_task *t, const krl_generator *gen,
 			int nb = 0;
 			char *prompt = NULL;
 			if (r == 0)
-				prompt = strdup("round 0: the default choice and the "
-				                "reference's structure\n");
+				prompt = strdup(S.o.round0_policy
+				                ? "round 0: drawn from the policy\n"
+				                : "round 0: the default choice and the "
+				                  "reference's structure\n");
 			else if ((e = round_bases(&S, r, bases, base_hash, &nb, &prompt,
 			                          d)) != KRL_OK) {
 				free(prompt);

@@ -1030,6 +1030,95 @@ static void budget_rescues_reference(void **state)
 	rows_free(&x);
 }
 
+/* --round0 policy: round 0 is a round of G drawn from the policy, the
+ * first member its mode (where the policy is not uniform), every decision
+ * sampled (so learning sees round 0 too), no fixed choice and no rescue;
+ * the run is named and configured apart from the fixed-round-0 run. */
+static void round0_from_policy(void **state)
+{
+	(void)state;
+	world w;
+	world_open(&w);
+	standin g = {.space = make_space(0)};
+	judge j = {.space = &g.space, .slow = 0.5, .unordered = 1};
+	krl_policy *pol = NULL;
+	krl_diag d = {0};
+	KRL_ASSERT_OK(krl_policy_create(&pol), NULL);
+	KRL_ASSERT_OK(krl_policy_set_weight(pol, "map.vec", "4", "bias", 2), &d);
+	KRL_ASSERT_OK(krl_policy_set_weight(pol, "map.block", "128", "bias", 1),
+	              &d);
+	KRL_ASSERT_OK(krl_policy_set_weight(pol, "fuse", "ref", "bias", 0.5), &d);
+	krl_builtin_opts o = opts(&w, 8, 3);
+	o.run_name = NULL;
+	o.round0_policy = 1;
+	json_t *sum = run_search(&w, w.db, &g, &j, pol, &o);
+	assert_int_equal(json_integer_value(json_object_get(sum, "evaluations")),
+	                 8);
+	assert_non_null(strstr(json_string_value(json_object_get(sum, "run")),
+	                       "/r0policy"));
+	json_decref(sum);
+	rows x = {0};
+	read_rows(w.db, &x);
+	assert_int_equal(x.n, 8);
+	/* the mode: every decision's likeliest option, ties to option 0 */
+	assert_string_equal(x.r[0].slot, "r0/k0");
+	assert_non_null(strstr(x.r[0].completion, "base: policy mode"));
+	assert_non_null(strstr(x.r[0].completion, "krl-choice: fuse=ref "
+	                       "map.vec=4 map.block=128 map.grid=cdiv "
+	                       "rule.fold=off"));
+	assert_non_null(strstr(x.r[0].completion, "sampled: fuse map.vec "
+	                       "map.block map.grid rule.fold\n"));
+	for (int i = 0; i < x.n; i++) {
+		assert_int_equal(x.r[i].round, i < 4 ? 0 : 1);
+		assert_null(strstr(x.r[i].completion, "base: default"));
+		assert_null(strstr(x.r[i].completion, "reference plan"));
+		if (i > 0 && i < 4)
+			assert_non_null(strstr(x.r[i].completion, "base: policy\n"));
+	}
+	assert_non_null(strstr(x.r[0].prompt, "drawn from the policy"));
+	rows_free(&x);
+
+	/* The same run name with the fixed round 0 is another configuration. */
+	krl_store *st = NULL;
+	krl_generator gen = generator(&g, 0.625);
+	judge j2 = {.space = &g.space};  /* a judge stand-in per run */
+	krl_evaluator ev = {.ctx = &j2, .eval = judge_eval, .name = "stand-in"};
+	krl_builtin_opts o2 = opts(&w, 8, 3);
+	o2.round0_policy = 1;
+	o2.run_name = "named";
+	KRL_ASSERT_OK(krl_store_open(w.db2, &st, &d), &d);
+	KRL_ASSERT_OK(krl_optimize_builtin(w.task, &gen, pol, &ev, st, &o2, &sum,
+	                                   &d), &d);
+	json_decref(sum);
+	o2.round0_policy = 0;
+	assert_int_equal(krl_optimize_builtin(w.task, &gen, pol, &ev, st, &o2,
+	                                      &sum, &d), KRL_EINVAL);
+	assert_non_null(strstr(d.msg, "other options"));
+	krl_store_close(st);
+
+	/* Uniform mode has no mode: round 0 is four uniform draws. */
+	krl_policy_set_uniform(pol, 1);
+	o.run_name = "uniform";
+	judge ju = {.space = &g.space};
+	sum = run_search(&w, w.db, &g, &ju, pol, &o);
+	json_decref(sum);
+	read_rows(w.db, &x);
+	int seen = 0;
+	for (int i = 0; i < x.n; i++) {
+		if (strcmp(x.r[i].policy, "builtin:uniform"))
+			continue;
+		if (x.r[i].round == 0) {
+			assert_null(strstr(x.r[i].completion, "policy mode"));
+			assert_non_null(strstr(x.r[i].completion, "base: policy\n"));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 4);
+	rows_free(&x);
+	krl_policy_free(pol);
+	world_close(&w);
+}
+
 /* The training split (tasks/splits/level1.txt, read by krl train): every
  * level-1 task of the suite exactly once, as train or heldout, about 30%
  * held out. */
@@ -1223,6 +1312,7 @@ int main(void)
 		cmocka_unit_test(round0_layout_across_layers),
 		cmocka_unit_test(patience_stops),
 		cmocka_unit_test(budget_prefix),
+		cmocka_unit_test(round0_from_policy),
 		cmocka_unit_test(split_covers_level1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
