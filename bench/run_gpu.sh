@@ -450,7 +450,9 @@ if has train; then
 	# under $OUT: training replays its finished runs, learning included,
 	# and so writes the same weights again). Files: train_levelN.log,
 	# levelN.weights, eval_levelN.log, eval_levelN-bB.json, and the stores
-	# as train.db.xz and eval.db.xz.
+	# as train.db.xz and eval.db.xz. EVAL_ONLY=1: no training; the
+	# comparison of the TRAIN_FROM weights themselves (the shipped file by
+	# default: issue 17's figure at the commit of a run).
 	lvl=${LEVEL:-2}
 	w=${WORK:-.gpuwork}/train-level$lvl
 	mkdir -p "$w"
@@ -461,16 +463,22 @@ if has train; then
 		fi
 	done
 	t0=$(date +%s)
-	timeout "${TRAIN_SECONDS:-480}" ./build/krl train \
-		--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" \
-		--budget "${TRAIN_BUDGET:-16}" --seed "${TRAIN_SEED:-1}" \
-		--weights "${TRAIN_FROM:-policy/builtin.weights}" \
-		--round0 "${ROUND0:-fixed}" --weights-out "$w/level$lvl.weights" --store "$w/train.db" \
-		--work-dir "$w/cands" >> "$OUT/train_level$lvl.log" 2>&1
-	rc=$?
-	echo "train level $lvl: exit $rc, $(($(date +%s) - t0)) s" | tee -a "$S"
-	cp "$w/level$lvl.weights" "$OUT/" 2>/dev/null
-	xz -T0 -c "$w/train.db" > "$OUT/train.db.xz"
+	ew=$w/level$lvl.weights
+	if [ "${EVAL_ONLY:-0}" = 1 ]; then
+		ew=${TRAIN_FROM:-policy/builtin.weights}
+		rc=0
+	else
+		timeout "${TRAIN_SECONDS:-480}" ./build/krl train \
+			--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" \
+			--budget "${TRAIN_BUDGET:-16}" --seed "${TRAIN_SEED:-1}" \
+			--weights "${TRAIN_FROM:-policy/builtin.weights}" \
+			--round0 "${ROUND0:-fixed}" --weights-out "$w/level$lvl.weights" --store "$w/train.db" \
+			--work-dir "$w/cands" >> "$OUT/train_level$lvl.log" 2>&1
+		rc=$?
+		echo "train level $lvl: exit $rc, $(($(date +%s) - t0)) s" | tee -a "$S"
+		cp "$w/level$lvl.weights" "$OUT/" 2>/dev/null
+		xz -T0 -c "$w/train.db" > "$OUT/train.db.xz"
+	fi
 	if [ "$rc" = 0 ]; then
 		t0=$(date +%s)
 		eb=${EVAL_BUDGET:-32}
@@ -478,7 +486,7 @@ if has train; then
 			--level "$lvl" --shapes "${TRAIN_SHAPES:-kb0}" --budget "$eb" \
 			--at "${EVAL_AT:-4,8}" --seed "${TRAIN_SEED:-1}" \
 			--round0 "${ROUND0:-fixed}" \
-			--weights "$w/level$lvl.weights" \
+			--weights "$ew" \
 			--results "$OUT/eval_level$lvl-b$eb.json" --store "$w/eval.db" \
 			--work-dir "$w/ecands" >> "$OUT/eval_level$lvl.log" 2>&1
 		echo "eval level $lvl: exit $?, $(($(date +%s) - t0)) s" | tee -a "$S"
