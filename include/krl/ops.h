@@ -107,6 +107,13 @@ typedef struct krl_op {
 	 * answers the judge rejected"). */
 	int64_t (*seq_len)(const krl_tensor *in, const krl_tensor *out,
 	                   const krl_attrs *a);
+	/* Whether the op's GPU run multiplies in TF32 where the task's tier
+	 * allows it (`precision tf32`: cuDNN's allow_tf32, every product's
+	 * inputs rounded to 10 mantissa bits). NULL: never (cuBLASLt's GEMMs
+	 * here stay fp32 at either tier). The judge's conditioning probe
+	 * jitters by TF32's rounding where a call does (docs/judge.md). */
+	int (*tf32)(const krl_tensor *in, const krl_tensor *out,
+	            const krl_attrs *a);
 } krl_op;
 
 /*

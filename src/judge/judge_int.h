@@ -116,7 +116,9 @@ int krl_stress_resolve(const krl_task *t, const krl_program *p,
  * program p: 2^-20, or 2^-24 sqrt(K) where the longest run of additions
  * in order behind an output of its library calls (krl_op.seq_len: a
  * GEMM's K, a convolution's Cin / groups times its taps) is K > 256 terms;
- * a reordered sum of K terms moves by about that much. *seq (may be NULL)
+ * a reordered sum of K terms moves by about that much; at least 2^-11,
+ * TF32's rounding, where p's tier is tf32 and a call multiplies in TF32
+ * (krl_op.tf32: the convolutions but depthwise ones). *seq (may be NULL)
  * gets K (0 when no call says).
  */
 double krl_stress_jitter(const krl_program *p, int64_t *seq);

@@ -47,6 +47,12 @@
  * terms in order, 2^-24 sqrt(K). */
 #define STRESS_JITTER 0x1p-20
 #define STRESS_JITTER_SEQ 256.0
+/* ... and for a tf32 task whose reference calls a library op that
+ * multiplies in TF32 (krl_op.tf32), TF32's unit roundoff: every product's
+ * inputs are rounded to 10 mantissa bits, a relative change of up to
+ * 2^-11 that the jitter of x stands for (the weights' rounding, the same
+ * at every output, comes on top: the probe's 8x margin covers it). */
+#define STRESS_JITTER_TF32 0x1p-11
 
 static int is_float(krl_dtype t)
 {
@@ -120,23 +126,28 @@ int krl_stress_resolve(const krl_task *t, const krl_program *p,
 double krl_stress_jitter(const krl_program *p, int64_t *seq)
 {
 	int64_t k = 0;
+	int tf32 = 0;
 	for (int i = 0; i < p->nbody; i++) {
 		const krl_step *s = &p->body[i];
-		if (s->kind != KRL_ST_CALL || !s->op || !s->op->seq_len)
+		if (s->kind != KRL_ST_CALL || !s->op ||
+		    (!s->op->seq_len && !(p->tf32 && s->op->tf32)))
 			continue;
 		krl_tensor in[KRL_MAX_CALL_IN], out[KRL_MAX_CALL_OUT];
 		for (int j = 0; j < s->nin; j++)
 			krl_buf_tensor(&p->bufs[s->in[j]], NULL, &in[j]);
 		for (int j = 0; j < s->nout; j++)
 			krl_buf_tensor(&p->bufs[s->out[j]], NULL, &out[j]);
-		int64_t n = s->op->seq_len(in, out, &s->attrs);
+		int64_t n = s->op->seq_len ? s->op->seq_len(in, out, &s->attrs) : 0;
 		if (n > k)
 			k = n;
+		if (p->tf32 && s->op->tf32 && s->op->tf32(in, out, &s->attrs))
+			tf32 = 1;
 	}
 	if (seq)
 		*seq = k;
-	return STRESS_JITTER * (k > STRESS_JITTER_SEQ
-	                        ? sqrt((double)k / STRESS_JITTER_SEQ) : 1.0);
+	double j = STRESS_JITTER * (k > STRESS_JITTER_SEQ
+	                            ? sqrt((double)k / STRESS_JITTER_SEQ) : 1.0);
+	return tf32 && j < STRESS_JITTER_TF32 ? STRESS_JITTER_TF32 : j;
 }
 
 void krl_stress_print(FILE *f, const krl_task *t, const krl_program *p)

@@ -121,11 +121,15 @@ krl_err krl_ops_check_binary(const char *op, const char *const *keys,
 	KRL_OP_SEQ(nm, nin, nout, keys, fam, caps, no_stress, NULL, doc)
 /* An op whose GPU run sums long runs in order: seq is its krl_op.seq_len. */
 #define KRL_OP_SEQ(nm, nin, nout, keys, fam, caps, no_stress, seq, doc)    \
+	KRL_OP_LIB(nm, nin, nout, keys, fam, caps, no_stress, seq, NULL, doc)
+/* ... and tf32 its krl_op.tf32 (a library call that may take TF32). */
+#define KRL_OP_LIB(nm, nin, nout, keys, fam, caps, no_stress, seq, tf32, \
+                   doc)                                                 \
 	static const krl_op op_##nm = { #nm, nin, nout, keys, doc,         \
 	                                check_##nm,                        \
 	                                KRL_RUNFN(krl_run_##nm),           \
 	                                golden_##nm, no_stress, fam, caps, \
-	                                seq }
+	                                seq, tf32 }
 
 /* The GPU driver of op NAME. */
 #define KRL_RUN(name) \

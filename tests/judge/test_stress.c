@@ -272,11 +272,30 @@ static void probe_jitter_suite(void **state)
 	krl_program_free(p);
 	krl_task_free(t);
 	/* 91's stride-2 transposed convolution (64 channels, 4 x 4 taps): an
-	 * output sums 64 x 2 x 2 products */
+	 * output sums 64 x 2 x 2 products, 2^-20 in fp32; the task is tf32
+	 * and cuDNN multiplies in TF32: 2^-11 */
 	KRL_ASSERT_OK(krl_suite_load_task(s, "level2/91", &t, &d), &d);
 	p = build_set(t, "kb1");
-	assert_true(krl_stress_jitter(p, &k) == 0x1p-20);
+	assert_true(krl_stress_jitter(p, &k) == 0x1p-11);
 	assert_int_equal(k, 256);
+	p->tf32 = 0;
+	assert_true(krl_stress_jitter(p, &k) == 0x1p-20);
+	krl_program_free(p);
+	krl_task_free(t);
+	/* TF32 by the call, not the tier alone: level 1's depthwise
+	 * convolution (tf32 task, 3 x 3 taps a channel) runs kernelrl's fp32
+	 * kernel; 86's separable one has a pointwise convolution after it
+	 * (Cin = 3 at kb1, 1 x 1) that cuDNN runs in TF32 */
+	KRL_ASSERT_OK(krl_suite_load_task(s, "level1/82", &t, &d), &d);
+	p = build_set(t, "kb1");
+	assert_true(p->tf32);
+	assert_true(krl_stress_jitter(p, &k) == 0x1p-20);
+	assert_int_equal(k, 9);
+	krl_program_free(p);
+	krl_task_free(t);
+	KRL_ASSERT_OK(krl_suite_load_task(s, "level1/86", &t, &d), &d);
+	p = build_set(t, "kb1");
+	assert_true(krl_stress_jitter(p, &k) == 0x1p-11);
 	krl_program_free(p);
 	krl_task_free(t);
 	krl_suite_free(s);

@@ -538,6 +538,31 @@ static int64_t seq_conv_transpose(const krl_tensor *in, const krl_tensor *out,
 #define seq_conv_bias seq_conv
 #define seq_conv_transpose_bias seq_conv_transpose
 
+/* ==== TF32 (krl_op.tf32) ==== */
+
+/* cuDNN multiplies in TF32 where the tier allows it; a depthwise
+ * convolution (not transposed, groups == Cin > 1) runs kernelrl's own
+ * fp32 kernel instead (run.c), as PyTorch's conv_depthwise2d does. */
+static int tf32_conv(const krl_tensor *in, const krl_tensor *out,
+                     const krl_attrs *a)
+{
+	(void)out;
+	krl_conv_geom g;
+	return krl_conv_geom_get(0, in, a, &g) == 0 && !krl_conv_is_depthwise(&g);
+}
+
+static int tf32_conv_transpose(const krl_tensor *in, const krl_tensor *out,
+                               const krl_attrs *a)
+{
+	(void)in;
+	(void)out;
+	(void)a;
+	return 1;
+}
+
+#define tf32_conv_bias tf32_conv
+#define tf32_conv_transpose_bias tf32_conv_transpose
+
 /* ==== Table ==== */
 
 /* Table rows: one declaration per op, the same shape by design (a row is
@@ -549,7 +574,7 @@ static int64_t seq_conv_transpose(const krl_tensor *in, const krl_tensor *out,
 #define CONV_BWD (KRL_OPCAP_LIBRARY | KRL_OPCAP_ALGO | KRL_OPCAP_LAYOUT | \
                   KRL_OPCAP_TCONV)
 #define CONV_OP(nm, ni, keys, caps, dc) \
-	KRL_OP_SEQ(nm, ni, 1, keys, "conv", caps, NULL, seq_##nm, dc)
+	KRL_OP_LIB(nm, ni, 1, keys, "conv", caps, NULL, seq_##nm, tf32_##nm, dc)
 
 CONV_OP(conv, 2, k_conv, CONV_FWD, "y = conv(x, w) as torch.nn.ConvNd (1D-3D by "
         "rank; stride, padding, dilation, groups); cuDNN, TF32 allowed "
