@@ -115,6 +115,13 @@ static void usage_errors(void **state)
 	                     &out), 2);
 	assert_non_null(strstr(out, "up to 8"));
 	free(out);
+	assert_int_equal(run("train --round0 pol", &out), 2);
+	assert_non_null(strstr(out, "krl train: --round0 is fixed or policy, "
+	                       "not 'pol'"));
+	free(out);
+	assert_int_equal(run("optimize level1/19_relu --round0 first", &out), 2);
+	assert_non_null(strstr(out, "krl optimize: --round0 is fixed or policy"));
+	free(out);
 	assert_int_equal(run("optimize", &out), 2);
 	assert_non_null(strstr(out, "usage: krl optimize"));
 	free(out);
