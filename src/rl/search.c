@@ -1004,19 +1004,9 @@ static void push_layout(search *S)
  * A budget smaller than round 0 cuts it short; the reference plan then
  * comes back as the run's last evaluation where nothing judged before it
  * was as fast as the reference (rescue()). */
-static void fixed_choices(search *S)
+static void push_fixed_list(search *S)
 {
 	const krl_space *s = S->gen->space;
-	memset(S->fixed, 0, sizeof S->fixed);
-	memset(S->fixed_name, 0, sizeof S->fixed_name);
-	if (S->o.round0_policy) {
-		/* no fixed choices and no rescue (ref_k -1): round 0 is a
-		 * round of G drawn from the policy */
-		S->ref_k = S->ref_j = -1;
-		S->n0 = S->o.group < S->o.budget ? S->o.group : S->o.budget;
-		S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;
-		return;
-	}
 	snprintf(S->fixed_name[0], sizeof S->fixed_name[0], "default");
 	S->n0 = 1;
 	if (feature(S, "conv_share") >= 0.5) {
@@ -1042,6 +1032,21 @@ static void fixed_choices(search *S)
 	S->ref_k = dec_index(s, "fuse");
 	S->ref_j = S->ref_k >= 0 ? opt_index(&s->dec[S->ref_k], "ref") : -1;
 	push_fixed(S, S->ref_k, S->ref_j, "the reference plan");
+}
+
+/* Round 0: the fixed choices (push_fixed_list), or with round0_policy a
+ * round of G drawn from the policy, with no rescue (ref_k -1); then the
+ * rounds the budget holds. */
+static void fixed_choices(search *S)
+{
+	memset(S->fixed, 0, sizeof S->fixed);
+	memset(S->fixed_name, 0, sizeof S->fixed_name);
+	if (S->o.round0_policy) {
+		S->ref_k = S->ref_j = -1;
+		S->n0 = S->o.group;
+	} else {
+		push_fixed_list(S);
+	}
 	if (S->n0 > S->o.budget)
 		S->n0 = S->o.budget;
 	S->rounds = 1 + (S->o.budget - S->n0 + S->o.group - 1) / S->o.group;

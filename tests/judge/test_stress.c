@@ -238,17 +238,16 @@ static void probe_jitter(void **state)
 	krl_task_free(t);
 }
 
-/* The suite's tasks whose unstable shortcuts tests/adversarial holds keep
- * the 2^-20 jitter at every set (no library sum in order), and level 2's
- * 97 gets 2^-24 sqrt(8192) at kb1 (its Linear over 8192 features). */
-/* The probe's jitter of task id's reference at kb1 (*k its K), at the
- * task's own tier, or with TF32 forbidden where tier is 0. */
-static double jitter_kb1(krl_suite *s, const char *id, int tier, int64_t *k)
+/* The probe's jitter of task id's reference at shape set `set` (*k its K,
+ * may be NULL), at the task's own tier, or with TF32 forbidden where tier
+ * is 0. */
+static double jitter_at(krl_suite *s, const char *id, const char *set,
+                        int tier, int64_t *k)
 {
 	krl_task *t = NULL;
 	krl_diag d = {0};
 	KRL_ASSERT_OK(krl_suite_load_task(s, id, &t, &d), &d);
-	krl_program *p = build_set(t, "kb1");
+	krl_program *p = build_set(t, set);
 	if (!tier)
 		p->tf32 = 0;
 	double j = krl_stress_jitter(p, k);
@@ -257,6 +256,9 @@ static double jitter_kb1(krl_suite *s, const char *id, int tier, int64_t *k)
 	return j;
 }
 
+/* The suite's tasks whose unstable shortcuts tests/adversarial holds keep
+ * the 2^-20 jitter at every set (no library sum in order), and level 2's
+ * 97 gets 2^-24 sqrt(8192) at kb1 (its Linear over 8192 features). */
 static void probe_jitter_suite(void **state)
 {
 	(void)state;
@@ -269,26 +271,20 @@ static void probe_jitter_suite(void **state)
 	krl_suite *s = NULL;
 	krl_diag d = {0};
 	KRL_ASSERT_OK(krl_suite_load("tasks", &s, &d), &d);
-	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
-		krl_task *t = NULL;
-		KRL_ASSERT_OK(krl_suite_load_task(s, plain[i], &t, &d), &d);
-		for (int k = 0; k < 3; k++) {
-			krl_program *p = build_set(t, sets[k]);
-			assert_true(krl_stress_jitter(p, NULL) == 0x1p-20);
-			krl_program_free(p);
-		}
-		krl_task_free(t);
-	}
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+		for (int k = 0; k < 3; k++)
+			assert_true(jitter_at(s, plain[i], sets[k], 1, NULL) ==
+			            0x1p-20);
 	int64_t k = 0;
-	assert_near(jitter_kb1(s, "level2/97", 1, &k), 0x1p-24 * sqrt(8192.0),
-	            1e-15);
+	assert_near(jitter_at(s, "level2/97", "kb1", 1, &k),
+	            0x1p-24 * sqrt(8192.0), 1e-15);
 	assert_int_equal(k, 8192);
 	/* 91's stride-2 transposed convolution (64 channels, 4 x 4 taps): an
 	 * output sums 64 x 2 x 2 products, 2^-20 in fp32; the task is tf32
 	 * and cuDNN multiplies in TF32: 2^-11 */
-	assert_true(jitter_kb1(s, "level2/91", 1, &k) == 0x1p-11);
+	assert_true(jitter_at(s, "level2/91", "kb1", 1, &k) == 0x1p-11);
 	assert_int_equal(k, 256);
-	assert_true(jitter_kb1(s, "level2/91", 0, &k) == 0x1p-20);
+	assert_true(jitter_at(s, "level2/91", "kb1", 0, &k) == 0x1p-20);
 	/* TF32 by the call, not the tier alone: level 1's depthwise
 	 * convolution (tf32 task, 3 x 3 taps a channel) runs kernelrl's fp32
 	 * kernel; 86's separable one has a pointwise convolution after it
@@ -297,9 +293,9 @@ static void probe_jitter_suite(void **state)
 	KRL_ASSERT_OK(krl_suite_load_task(s, "level1/82", &t, &d), &d);
 	assert_true(krl_task_is_tf32(t));
 	krl_task_free(t);
-	assert_true(jitter_kb1(s, "level1/82", 1, &k) == 0x1p-20);
+	assert_true(jitter_at(s, "level1/82", "kb1", 1, &k) == 0x1p-20);
 	assert_int_equal(k, 9);
-	assert_true(jitter_kb1(s, "level1/86", 1, &k) == 0x1p-11);
+	assert_true(jitter_at(s, "level1/86", "kb1", 1, &k) == 0x1p-11);
 	krl_suite_free(s);
 }
 
